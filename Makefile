@@ -1,0 +1,49 @@
+# qhasm: GNU make. `make` builds the translator, regenerates and assembles the
+# kernels and builds the library and commands; `make test` runs every test.
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Wno-unused-parameter
+BUILD   ?= build
+PYTHON  ?= python3
+PREFIX  ?= /usr/local
+
+QHASM_SRC := $(wildcard qhasm/*.c qhasm/*/*.c)
+QHASM_HDR := $(wildcard qhasm/*.h qhasm/*/*.h)
+QHASM_MD  := $(wildcard qhasm/*/*.md)
+QHASM     := $(BUILD)/qhasm
+
+.PHONY: all deps translator test test-asan bench bench-translator clean regen
+all: deps translator
+	@echo "built: $(QHASM) (translator)"
+
+deps:
+	@./.ci/deps
+
+translator: $(QHASM)
+
+$(BUILD)/md.c: $(QHASM_MD) gen/embed.py
+	@mkdir -p $(BUILD)
+	$(PYTHON) -m gen.embed $(QHASM_MD) > $@.tmp && mv $@.tmp $@
+
+$(QHASM): $(QHASM_SRC) $(QHASM_HDR) $(BUILD)/md.c
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) -Iqhasm -o $@ $(QHASM_SRC) $(BUILD)/md.c
+
+# the translator under AddressSanitizer and UndefinedBehaviorSanitizer
+$(BUILD)/asan/qhasm: $(QHASM_SRC) $(QHASM_HDR) $(BUILD)/md.c
+	@mkdir -p $(BUILD)/asan
+	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN) -Iqhasm -o $@ $(QHASM_SRC) $(BUILD)/md.c
+
+test: all
+	$(PYTHON) tests/run.py
+
+test-asan: $(BUILD)/asan/qhasm
+	QHASM=$(BUILD)/asan/qhasm $(PYTHON) tests/run.py --translator-only
+
+bench-translator: $(QHASM)
+	$(PYTHON) -m gen.benchgen --qhasm $(QHASM)
+
+clean:
+	rm -rf $(BUILD)
+
+-include csrc/csrc.mk

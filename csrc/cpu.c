@@ -1,0 +1,119 @@
+/* Run-time CPU feature detection: our own CPUID and XGETBV, including the
+ * operating-system checks (XCR0) that the AVX and AVX-512 register state
+ * is saved on context switches.  Non-x86 targets report no features. */
+#include <stdlib.h>
+#include <string.h>
+#include "impl.h"
+
+static const char *const feature_names[QHASM_CPU_NFEATURES] = {
+    "sse2", "ssse3", "avx", "avx2", "bmi2", "adx",
+    "avx512f", "avx512vl", "avx512bw", "avx512ifma",
+};
+
+const char *qhasm_cpu_feature_name(unsigned bit)
+{
+    int i;
+    for (i = 0; i < QHASM_CPU_NFEATURES; i++)
+        if (bit == (1u << i)) return feature_names[i];
+    return "?";
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+    __asm__ __volatile__("cpuid"
+                         : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+                         : "a"(leaf), "c"(sub));
+}
+
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static unsigned detect(void)
+{
+    uint32_t r[4], maxleaf, ecx1, edx1, ebx7 = 0;
+    uint64_t xcr0 = 0;
+    unsigned f = 0;
+    int os_ymm, os_zmm;
+
+#if defined(__i386__)
+    /* CPUID itself may be missing on very old i386: test the EFLAGS.ID bit */
+    {
+        uint32_t a, b;
+        __asm__ __volatile__("pushfl\n\tpopl %0\n\tmovl %0, %1\n\txorl $0x200000, %0\n\t"
+                             "pushl %0\n\tpopfl\n\tpushfl\n\tpopl %0\n\tpushl %1\n\tpopfl"
+                             : "=&r"(a), "=&r"(b));
+        if (((a ^ b) & 0x200000) == 0) return 0;
+    }
+#endif
+    cpuid(0, 0, r);
+    maxleaf = r[0];
+    if (maxleaf < 1) return 0;
+    cpuid(1, 0, r);
+    ecx1 = r[2];
+    edx1 = r[3];
+    if (maxleaf >= 7) {
+        cpuid(7, 0, r);
+        ebx7 = r[1];
+    }
+    if (ecx1 & (1u << 27)) xcr0 = xgetbv0();             /* OSXSAVE */
+    os_ymm = (xcr0 & 0x06) == 0x06;                       /* XMM and YMM state */
+    os_zmm = (xcr0 & 0xe6) == 0xe6;                       /* + opmask, ZMM_Hi256, Hi16_ZMM */
+
+    if (edx1 & (1u << 26)) f |= QHASM_CPU_SSE2;
+    if (ecx1 & (1u << 9)) f |= QHASM_CPU_SSSE3;
+    if ((ecx1 & (1u << 28)) && os_ymm) f |= QHASM_CPU_AVX;
+    if ((f & QHASM_CPU_AVX) && (ebx7 & (1u << 5))) f |= QHASM_CPU_AVX2;
+    if (ebx7 & (1u << 8)) f |= QHASM_CPU_BMI2;
+    if (ebx7 & (1u << 19)) f |= QHASM_CPU_ADX;
+    if (os_zmm && (f & QHASM_CPU_AVX2)) {
+        if (ebx7 & (1u << 16)) f |= QHASM_CPU_AVX512F;
+        if (f & QHASM_CPU_AVX512F) {
+            if (ebx7 & (1u << 31)) f |= QHASM_CPU_AVX512VL;
+            if (ebx7 & (1u << 30)) f |= QHASM_CPU_AVX512BW;
+            if (ebx7 & (1u << 21)) f |= QHASM_CPU_AVX512IFMA;
+        }
+    }
+    return f;
+}
+#else
+static unsigned detect(void) { return 0; }
+#endif
+
+/* QHASM_CPU_DISABLE=avx512f,avx2 pretends those features are absent
+ * (for testing the fallbacks; disabling a feature also disables the ones
+ * that build on it: avx -> avx2 -> avx512*) */
+static unsigned disabled(void)
+{
+    const char *e = getenv("QHASM_CPU_DISABLE");
+    unsigned d = 0;
+    int i;
+    while (e && *e) {
+        size_t n = strcspn(e, ", ");
+        for (i = 0; i < QHASM_CPU_NFEATURES; i++)
+            if (n == strlen(feature_names[i]) && !strncmp(e, feature_names[i], n)) d |= 1u << i;
+        if (n == 3 && !strncmp(e, "all", 3)) d = ~0u;
+        e += n;
+        while (*e == ',' || *e == ' ') e++;
+    }
+    if (d & QHASM_CPU_AVX) d |= QHASM_CPU_AVX2;
+    if (d & QHASM_CPU_AVX2) d |= QHASM_CPU_AVX512F;
+    if (d & QHASM_CPU_AVX512F) d |= QHASM_CPU_AVX512VL | QHASM_CPU_AVX512BW | QHASM_CPU_AVX512IFMA;
+    return d;
+}
+
+unsigned qhasm_cpu_features(void)
+{
+    static int done;
+    static unsigned features;
+    /* idempotent: a race only computes the same value twice */
+    if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&features, detect() & ~disabled(), __ATOMIC_RELAXED);
+        __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+    }
+    return __atomic_load_n(&features, __ATOMIC_RELAXED);
+}

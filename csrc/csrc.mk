@@ -1,0 +1,96 @@
+# csrc/csrc.mk: libqhasm (static and shared), its headers, qhasm-test, and
+# install/uninstall.  Included by the top-level Makefile, which provides
+# CC, CFLAGS, WARN, BUILD, PREFIX, PYTHON and QHASM.
+#
+# Generated assembly under out/amd64*/ is assembled with NASM and linked in
+# when the target (per $(CC) -dumpmachine) is x86_64; the build then defines
+# QHASM_HAVE_AMD64 and QHASM_HAVE_OUT_<FOLDER> for each folder present
+# (out/amd64-avx2 -> QHASM_HAVE_OUT_AMD64_AVX2), which csrc/dispatch.c uses
+# to enable the table entries of those implementations.
+
+CSRC_VERSION := 0.1.0
+CSRC_SOMAJOR := 0
+CSRC_LIB_SRC := csrc/cpu.c csrc/dispatch.c \
+                csrc/salsa20_wrap.c csrc/salsa20_c.c \
+                csrc/poly1305_wrap.c csrc/poly1305_c.c \
+                csrc/ref/salsa20_ref.c csrc/ref/poly1305_ref.c
+CSRC_HDR     := $(wildcard csrc/*.h csrc/include/*.h csrc/ref/*.h)
+CSRC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+NASM         ?= nasm
+CSRC_NASMFLAGS ?= -f elf64
+
+ifneq ($(filter x86_64-%,$(CSRC_MACHINE)),)
+CSRC_ASM     := $(sort $(wildcard out/amd64/*.asm out/amd64-*/*.asm))
+endif
+CSRC_ASM_DIRS := $(sort $(patsubst %/,%,$(dir $(CSRC_ASM))))
+CSRC_DEFS    := $(if $(CSRC_ASM),-DQHASM_HAVE_AMD64) \
+                $(foreach d,$(CSRC_ASM_DIRS),-DQHASM_HAVE_OUT_$(shell echo '$(notdir $(d))' | tr 'a-z-' 'A-Z_'))
+CSRC_CFLAGS  := $(CFLAGS) $(WARN) -fPIC -Icsrc/include -Icsrc $(strip $(CSRC_DEFS))
+CSRC_OBJ     := $(patsubst csrc/%.c,$(BUILD)/csrc/%.o,$(CSRC_LIB_SRC)) \
+                $(patsubst out/%.asm,$(BUILD)/out/%.o,$(CSRC_ASM))
+
+CSRC_A       := $(BUILD)/libqhasm.a
+CSRC_SO      := $(BUILD)/libqhasm.so.$(CSRC_VERSION)
+CSRC_TEST    := $(BUILD)/qhasm-test
+
+.PHONY: lib install uninstall csrc-flags
+all: lib $(CSRC_TEST)
+lib: $(CSRC_A) $(CSRC_SO) $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR) $(BUILD)/libqhasm.so
+
+# rebuild the C objects when the flags (e.g. the set of asm folders) change
+$(BUILD)/csrc/.flags: csrc-flags
+	@mkdir -p $(@D)
+	@echo '$(CSRC_CFLAGS)' | cmp -s - $@ || echo '$(CSRC_CFLAGS)' > $@
+
+$(BUILD)/csrc/%.o: csrc/%.c $(CSRC_HDR) $(BUILD)/csrc/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CSRC_CFLAGS) -c -o $@ $<
+
+$(BUILD)/out/%.o: out/%.asm
+	@mkdir -p $(@D)
+	$(NASM) $(CSRC_NASMFLAGS) -o $@ $<
+
+$(CSRC_A): $(CSRC_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(CSRC_SO): $(CSRC_OBJ) csrc/libqhasm.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libqhasm.so.$(CSRC_SOMAJOR) \
+	  -Wl,--version-script=csrc/libqhasm.map -Wl,-z,noexecstack -o $@ $(CSRC_OBJ)
+
+$(BUILD)/libqhasm.so.$(CSRC_SOMAJOR): $(CSRC_SO)
+	ln -sf libqhasm.so.$(CSRC_VERSION) $@
+
+$(BUILD)/libqhasm.so: $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR)
+	ln -sf libqhasm.so.$(CSRC_SOMAJOR) $@
+
+# the test command links the static library (it uses internal symbols)
+$(CSRC_TEST): $(BUILD)/csrc/test.o $(CSRC_A)
+	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/test.o $(CSRC_A)
+
+# ---- install / uninstall (PREFIX, DESTDIR) -------------------------------
+CSRC_D       = $(DESTDIR)$(PREFIX)
+CSRC_DOCS    = $(wildcard README.md docs/*.md)
+
+install: lib $(CSRC_TEST) $(QHASM)
+	install -d $(CSRC_D)/lib/pkgconfig $(CSRC_D)/include $(CSRC_D)/bin $(CSRC_D)/share/doc/qhasm
+	install -m 644 $(CSRC_A) $(CSRC_D)/lib/libqhasm.a
+	install -m 755 $(CSRC_SO) $(CSRC_D)/lib/libqhasm.so.$(CSRC_VERSION)
+	ln -sf libqhasm.so.$(CSRC_VERSION) $(CSRC_D)/lib/libqhasm.so.$(CSRC_SOMAJOR)
+	ln -sf libqhasm.so.$(CSRC_SOMAJOR) $(CSRC_D)/lib/libqhasm.so
+	install -m 644 csrc/include/qhasm.h csrc/include/qhasm_crypto.h $(CSRC_D)/include/
+	install -m 755 $(QHASM) $(CSRC_TEST) $(CSRC_D)/bin/
+	$(if $(CSRC_DOCS),install -m 644 $(CSRC_DOCS) $(CSRC_D)/share/doc/qhasm/)
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
+	  'includedir=$${prefix}/include' '' 'Name: qhasm' \
+	  'Description: qhasm crypto kernels (Salsa20 family, Poly1305) with run-time CPU dispatch' \
+	  'Version: $(CSRC_VERSION)' 'Libs: -L$${libdir} -lqhasm' 'Cflags: -I$${includedir}' \
+	  > $(CSRC_D)/lib/pkgconfig/qhasm.pc
+
+uninstall:
+	rm -f $(CSRC_D)/lib/libqhasm.a $(CSRC_D)/lib/libqhasm.so.$(CSRC_VERSION) \
+	  $(CSRC_D)/lib/libqhasm.so.$(CSRC_SOMAJOR) $(CSRC_D)/lib/libqhasm.so \
+	  $(CSRC_D)/lib/pkgconfig/qhasm.pc \
+	  $(CSRC_D)/include/qhasm.h $(CSRC_D)/include/qhasm_crypto.h \
+	  $(CSRC_D)/bin/$(notdir $(QHASM)) $(CSRC_D)/bin/qhasm-test
+	rm -rf $(CSRC_D)/share/doc/qhasm

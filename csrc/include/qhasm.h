@@ -1,0 +1,153 @@
+/* qhasm.h: public C API of libqhasm.
+ *
+ * NaCl/SUPERCOP-shaped functions; every function returns 0 on success
+ * (onetimeauth verify returns 0 or -1).  Outputs may alias any input
+ * (the message, the nonce or the key): every input is read before the
+ * corresponding output is written.  Each primitive has several
+ * implementations; the fastest one the running CPU supports is chosen on
+ * first use (see docs/api.md, "Dispatch"; QHASM_IMPL forces one).
+ */
+#ifndef QHASM_H
+#define QHASM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define QHASM_VERSION "0.1.0"
+
+/* ---- Salsa20 family core functions ------------------------------------
+ * core:  out64 = Salsa20 hash of the 64-byte block built from
+ *        c16 (constants, may be NULL = "expand 32-byte k"), k32 (key) and
+ *        in16 (nonce and block counter), i.e. rounds plus feed-forward.
+ * hcore: out32 = words 0,5,10,15,6,7,8,9 after the rounds, without
+ *        feed-forward (HSalsa20; used to derive XSalsa20 subkeys). */
+int qhasm_core_salsa20(unsigned char *out64, const unsigned char *in16,
+                       const unsigned char *k32, const unsigned char *c16);
+int qhasm_core_hsalsa20(unsigned char *out32, const unsigned char *in16,
+                        const unsigned char *k32, const unsigned char *c16);
+int qhasm_core_salsa2012(unsigned char *out64, const unsigned char *in16,
+                         const unsigned char *k32, const unsigned char *c16);
+int qhasm_core_hsalsa2012(unsigned char *out32, const unsigned char *in16,
+                          const unsigned char *k32, const unsigned char *c16);
+int qhasm_core_salsa208(unsigned char *out64, const unsigned char *in16,
+                        const unsigned char *k32, const unsigned char *c16);
+int qhasm_core_hsalsa208(unsigned char *out32, const unsigned char *in16,
+                         const unsigned char *k32, const unsigned char *c16);
+
+/* ---- Salsa20 family stream ciphers (32-byte key, 8-byte nonce) --------
+ * stream:     c = first clen keystream bytes (block counter starts at 0)
+ * stream_xor: c = m XOR keystream
+ * xor_ic:     same, block counter starts at ic (64-bit, wraps mod 2^64) */
+int qhasm_stream_salsa20(unsigned char *c, unsigned long long clen,
+                         const unsigned char *n8, const unsigned char *k32);
+int qhasm_stream_salsa20_xor(unsigned char *c, const unsigned char *m,
+                             unsigned long long mlen,
+                             const unsigned char *n8, const unsigned char *k32);
+int qhasm_stream_salsa20_xor_ic(unsigned char *c, const unsigned char *m,
+                                unsigned long long mlen,
+                                const unsigned char *n8, uint64_t ic,
+                                const unsigned char *k32);
+
+int qhasm_stream_salsa2012(unsigned char *c, unsigned long long clen,
+                           const unsigned char *n8, const unsigned char *k32);
+int qhasm_stream_salsa2012_xor(unsigned char *c, const unsigned char *m,
+                               unsigned long long mlen,
+                               const unsigned char *n8, const unsigned char *k32);
+int qhasm_stream_salsa2012_xor_ic(unsigned char *c, const unsigned char *m,
+                                  unsigned long long mlen,
+                                  const unsigned char *n8, uint64_t ic,
+                                  const unsigned char *k32);
+
+int qhasm_stream_salsa208(unsigned char *c, unsigned long long clen,
+                          const unsigned char *n8, const unsigned char *k32);
+int qhasm_stream_salsa208_xor(unsigned char *c, const unsigned char *m,
+                              unsigned long long mlen,
+                              const unsigned char *n8, const unsigned char *k32);
+int qhasm_stream_salsa208_xor_ic(unsigned char *c, const unsigned char *m,
+                                 unsigned long long mlen,
+                                 const unsigned char *n8, uint64_t ic,
+                                 const unsigned char *k32);
+
+/* XSalsa20: 24-byte nonce; subkey = HSalsa20(k, n[0..15]), then Salsa20
+ * with that subkey and nonce n[16..23]. */
+int qhasm_stream_xsalsa20(unsigned char *c, unsigned long long clen,
+                          const unsigned char *n24, const unsigned char *k32);
+int qhasm_stream_xsalsa20_xor(unsigned char *c, const unsigned char *m,
+                              unsigned long long mlen,
+                              const unsigned char *n24, const unsigned char *k32);
+
+/* ---- Poly1305 one-time authenticator (RFC 8439) ------------------------ */
+int qhasm_onetimeauth_poly1305(unsigned char *a16, const unsigned char *m,
+                               unsigned long long mlen, const unsigned char *k32);
+/* 0 if a16 is the tag of m under k32, else -1; constant time in a16. */
+int qhasm_onetimeauth_poly1305_verify(const unsigned char *a16,
+                                      const unsigned char *m,
+                                      unsigned long long mlen,
+                                      const unsigned char *k32);
+
+/* Incremental interface.  The state is opaque, 512 bytes, and remembers the
+ * implementation chosen at _init (forcing another one later does not
+ * affect a message in progress).  It must not be copied between init and
+ * final by anything but memcpy of the whole struct. */
+typedef struct qhasm_onetimeauth_poly1305_state {
+    union {
+        unsigned char bytes[512];
+        unsigned long long align8;
+        double alignd;
+    } opaque;
+}
+#if defined(__GNUC__)
+__attribute__((aligned(64)))
+#endif
+qhasm_onetimeauth_poly1305_state;
+
+int qhasm_onetimeauth_poly1305_init(qhasm_onetimeauth_poly1305_state *st,
+                                    const unsigned char *k32);
+int qhasm_onetimeauth_poly1305_update(qhasm_onetimeauth_poly1305_state *st,
+                                      const unsigned char *m,
+                                      unsigned long long mlen);
+int qhasm_onetimeauth_poly1305_final(qhasm_onetimeauth_poly1305_state *st,
+                                     unsigned char *a16);
+
+/* ---- Implementation selection -----------------------------------------
+ * Primitives (dispatch units): "salsa20" (also used by hsalsa20 and
+ * xsalsa20), "salsa2012", "salsa208", "poly1305".  Each has implementations
+ * numbered 0..count-1 in preference order (fastest first; "ref" last).
+ * Public-function names are accepted as aliases of their primitive
+ * ("stream_salsa20_xor", "core_hsalsa20", "onetimeauth_poly1305", ...).
+ * Implementation names use '-' ("amd64-avx2"); '_' is accepted too. */
+const char *qhasm_prim_name(int j);               /* j-th primitive, NULL past the end */
+int qhasm_impl_count(const char *prim);           /* -1: unknown primitive */
+const char *qhasm_impl_name(const char *prim, int i);   /* NULL: out of range */
+int qhasm_impl_find(const char *prim, const char *name);/* index or -1 */
+int qhasm_impl_supported(const char *prim, int i);      /* 1 if runnable here */
+/* why implementation i cannot run here ("" if it can), e.g. "missing avx2" */
+const char *qhasm_impl_missing(const char *prim, int i);
+int qhasm_impl_selected(const char *prim);        /* index in use (selects if needed) */
+/* force implementation i (0 on success, -1 if unknown or unsupported);
+ * i = -1 returns to automatic selection (QHASM_IMPL is consulted again). */
+int qhasm_impl_force(const char *prim, int i);
+
+/* CPU features detected at run time (CPUID + XGETBV), as a bit mask */
+#define QHASM_CPU_SSE2       0x001u
+#define QHASM_CPU_SSSE3      0x002u
+#define QHASM_CPU_AVX        0x004u
+#define QHASM_CPU_AVX2       0x008u
+#define QHASM_CPU_BMI2       0x010u
+#define QHASM_CPU_ADX        0x020u
+#define QHASM_CPU_AVX512F    0x040u
+#define QHASM_CPU_AVX512VL   0x080u
+#define QHASM_CPU_AVX512BW   0x100u
+#define QHASM_CPU_AVX512IFMA 0x200u
+#define QHASM_CPU_NFEATURES  10
+unsigned qhasm_cpu_features(void);
+const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,71 @@
+/* qhasm_crypto.h: the plain NaCl/SUPERCOP crypto_* names for libqhasm.
+ * Macros only; include this instead of (not together with) another NaCl-style
+ * library's headers, since the names would clash. */
+#ifndef QHASM_CRYPTO_H
+#define QHASM_CRYPTO_H
+
+#include "qhasm.h"
+
+#define crypto_core_salsa20 qhasm_core_salsa20
+#define crypto_core_salsa20_OUTPUTBYTES 64
+#define crypto_core_salsa20_INPUTBYTES 16
+#define crypto_core_salsa20_KEYBYTES 32
+#define crypto_core_salsa20_CONSTBYTES 16
+#define crypto_core_hsalsa20 qhasm_core_hsalsa20
+#define crypto_core_hsalsa20_OUTPUTBYTES 32
+#define crypto_core_hsalsa20_INPUTBYTES 16
+#define crypto_core_hsalsa20_KEYBYTES 32
+#define crypto_core_hsalsa20_CONSTBYTES 16
+#define crypto_stream_salsa20 qhasm_stream_salsa20
+#define crypto_stream_salsa20_xor qhasm_stream_salsa20_xor
+#define crypto_stream_salsa20_xor_ic qhasm_stream_salsa20_xor_ic
+#define crypto_stream_salsa20_KEYBYTES 32
+#define crypto_stream_salsa20_NONCEBYTES 8
+
+#define crypto_core_salsa2012 qhasm_core_salsa2012
+#define crypto_core_salsa2012_OUTPUTBYTES 64
+#define crypto_core_salsa2012_INPUTBYTES 16
+#define crypto_core_salsa2012_KEYBYTES 32
+#define crypto_core_salsa2012_CONSTBYTES 16
+#define crypto_core_hsalsa2012 qhasm_core_hsalsa2012
+#define crypto_core_hsalsa2012_OUTPUTBYTES 32
+#define crypto_core_hsalsa2012_INPUTBYTES 16
+#define crypto_core_hsalsa2012_KEYBYTES 32
+#define crypto_core_hsalsa2012_CONSTBYTES 16
+#define crypto_stream_salsa2012 qhasm_stream_salsa2012
+#define crypto_stream_salsa2012_xor qhasm_stream_salsa2012_xor
+#define crypto_stream_salsa2012_xor_ic qhasm_stream_salsa2012_xor_ic
+#define crypto_stream_salsa2012_KEYBYTES 32
+#define crypto_stream_salsa2012_NONCEBYTES 8
+
+#define crypto_core_salsa208 qhasm_core_salsa208
+#define crypto_core_salsa208_OUTPUTBYTES 64
+#define crypto_core_salsa208_INPUTBYTES 16
+#define crypto_core_salsa208_KEYBYTES 32
+#define crypto_core_salsa208_CONSTBYTES 16
+#define crypto_core_hsalsa208 qhasm_core_hsalsa208
+#define crypto_core_hsalsa208_OUTPUTBYTES 32
+#define crypto_core_hsalsa208_INPUTBYTES 16
+#define crypto_core_hsalsa208_KEYBYTES 32
+#define crypto_core_hsalsa208_CONSTBYTES 16
+#define crypto_stream_salsa208 qhasm_stream_salsa208
+#define crypto_stream_salsa208_xor qhasm_stream_salsa208_xor
+#define crypto_stream_salsa208_xor_ic qhasm_stream_salsa208_xor_ic
+#define crypto_stream_salsa208_KEYBYTES 32
+#define crypto_stream_salsa208_NONCEBYTES 8
+
+#define crypto_stream_xsalsa20 qhasm_stream_xsalsa20
+#define crypto_stream_xsalsa20_xor qhasm_stream_xsalsa20_xor
+#define crypto_stream_xsalsa20_KEYBYTES 32
+#define crypto_stream_xsalsa20_NONCEBYTES 24
+
+#define crypto_onetimeauth_poly1305 qhasm_onetimeauth_poly1305
+#define crypto_onetimeauth_poly1305_verify qhasm_onetimeauth_poly1305_verify
+#define crypto_onetimeauth_poly1305_init qhasm_onetimeauth_poly1305_init
+#define crypto_onetimeauth_poly1305_update qhasm_onetimeauth_poly1305_update
+#define crypto_onetimeauth_poly1305_final qhasm_onetimeauth_poly1305_final
+#define crypto_onetimeauth_poly1305_state qhasm_onetimeauth_poly1305_state
+#define crypto_onetimeauth_poly1305_BYTES 16
+#define crypto_onetimeauth_poly1305_KEYBYTES 32
+
+#endif

@@ -1,0 +1,1 @@
+"""Python generators for qhasm (standard library only)."""

@@ -1,0 +1,363 @@
+/* all.h: core types of the qhasm translator and the prototypes of every
+ * file, grouped by file.  The pipeline (see main.c) is
+ *   parse -> check -> select -> live -> coalesce -> alloc (+spill, repeat)
+ *         -> frame -> emit
+ * Everything ISA-specific lives behind a Target (qhasm/<isa>/). */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned long long u64;
+typedef long long i64;
+
+enum { MAXOP = 8, MAXFILE = 3, NOREG = -1 };
+
+typedef struct Pos { int line, col; } Pos; /* in the current input file */
+
+/* ---------- types of .q variables (target-independent) ---------- */
+enum Type {
+	TNONE, TINT32, TINT64, TFLOAT64, TREG128, TREG256, TREG512,
+	TSTACK32, TSTACK64, TSTACK128, TSTACK256, TSTACK512,
+	NTYPE
+};
+/* register files */
+enum { FGPR, FVEC, FFPR };
+
+typedef struct Var {
+	char *name;
+	int type;
+	int count;   /* array length for stack arrays, else 1 */
+	int align;   /* bytes, for stack variables */
+	int secret;
+	Pos pos;
+} Var;
+
+typedef struct Const {
+	char *name;
+	int elbits;  /* 8, 16, 32, 64 */
+	int n;
+	u64 *v;
+	Pos pos;
+} Const;
+
+/* ---------- tokens and statements (parse.c) ---------- */
+enum TokKind { KID, KNUM, KOP, KLANE, KEND };
+typedef struct Tok {
+	int kind;
+	char *s;     /* text */
+	u64 v;       /* KNUM value, KLANE lane count */
+	Pos pos;
+} Tok;
+
+enum StmtKind { SINS, SLABEL, SINPUT, SOUTPUT, SLEAVE, SCPU };
+typedef struct Stmt {
+	int kind;
+	Pos pos;
+	int line;    /* source line number (for comments) */
+	Tok *tok;    /* SINS: the tokens; SLABEL: tok[0] is the name */
+	int ntok;
+	int cond;    /* SINS: flags the statement asks to keep (COND? prefix), -1 none */
+	Pos condpos;
+	/* filled by check.c */
+	char *shape; /* canonical token string, operands replaced by '$' */
+	struct SOp *op;
+	int nop;
+} Stmt;
+
+/* source-level operands (check.c) */
+enum SOpKind { SVAR, SIMM, SMEM, SLAB, SADDR };
+typedef struct SOp {
+	int kind;
+	int var;          /* SVAR, SADDR: variable; SMEM on a stack variable */
+	i64 imm;          /* SIMM */
+	int label;        /* SLAB: index into Fn labels */
+	int width;        /* SMEM: bits */
+	int base, index;  /* SMEM: variables or -1 */
+	int scale;
+	i64 disp;
+	int sym;          /* SMEM: constant or -1 */
+	Pos pos;
+} SOp;
+
+typedef struct Label {
+	char *name;
+	Pos pos;
+	int defined;
+	int blk;
+} Label;
+
+/* ---------- machine description (md.c) ---------- */
+enum Acc { AR = 1, AW = 2, ARW = 3, ASCR = 4, AIMM = 8 };
+enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32 };
+/* flag groups: carry, zero/sign/parity, overflow */
+enum { FLC = 1, FLZ = 2, FLO = 4 };
+
+typedef struct MdOp {
+	char name;
+	int acc;
+	int cls;     /* index into the target's class table */
+	int fixed;   /* register number or NOREG */
+	int pos;     /* position among the '$' of the shape, -1 for scratch */
+	int tie;     /* for a second occurrence: position of the first, else -1 */
+} MdOp;
+
+typedef struct MdLine {
+	char *pattern;
+	char *shape;
+	int nop;          /* operand placeholders incl. scratch */
+	int nslot;        /* number of '$' in the shape */
+	MdOp op[MAXOP];
+	int slotop[MAXOP];/* for each '$', its operand index */
+	unsigned def, use;/* flag groups */
+	int attr;
+	u64 ext;
+	char *unit;
+	char *tmpl;
+	int lineno;
+} MdLine;
+
+/* ---------- target description (qhasm/<isa>/) ---------- */
+typedef struct Class {
+	const char *name;
+	int kind;         /* CREG, CIMM, CMEM, CLABEL, CADDR */
+	int file;         /* CREG */
+	unsigned types;   /* CREG, CADDR: accepted variable types (bitmask of 1<<T) */
+	u64 mask;         /* CREG: allowed registers */
+	int view;         /* CREG: default register view in bits; CMEM: width */
+	i64 min, max;     /* CIMM: range */
+} Class;
+enum { CREG, CIMM, CMEM, CLABEL, CADDR };
+
+typedef struct Fn Fn;
+typedef struct Target Target;
+typedef struct Opnd Opnd;
+
+typedef struct Dialect {
+	const char *comment;     /* "; " */
+	const char *prelude;     /* after the header line, or NULL */
+	const char *header;      /* printf format, %s = source file, %s = target */
+	const char *text, *rodata, *trailer;
+	const char *global;      /* %s name (twice for size expression) */
+	const char *funcend;     /* %s name */
+	const char *label;       /* %s */
+	const char *loclabel;    /* %s function, %s label */
+	const char *align;       /* %d */
+	const char *line;        /* %d line, %s file */
+	const char *data[4];     /* 8, 16, 32, 64-bit data directive */
+} Dialect;
+
+struct Target {
+	const char *name;
+	const char *md;          /* machine description text */
+	const Dialect *dialect;
+	const Class *cls;
+	int ncls;
+	int nreg[MAXFILE];
+	const char *const *regname[MAXFILE]; /* by view index, see regview() */
+	const int *order[MAXFILE];           /* allocation preference */
+	u64 callee[MAXFILE];                 /* callee-saved registers */
+	u64 regext[MAXFILE];                 /* registers needing an extension */
+	u64 regextbit;                       /* ... that extension */
+	const char *const *extname;          /* extension names, bit order */
+	u64 baseext;                         /* always enabled */
+	int addrtype;                        /* type of address registers */
+	int spbytes;                         /* pointer size */
+	/* the ABI: where input i of type t arrives (register or NOREG =
+	 * stack), and the return register */
+	int (*argreg)(int i, int type);
+	int retreg;
+	const char *(*regview)(int file, int reg, int bits);
+	void (*memfmt)(FILE *f, Fn *fn, const Opnd *o);
+	void (*prologue)(FILE *f, Fn *fn);
+	void (*epilogue)(FILE *f, Fn *fn);
+	void (*layout)(Fn *fn);    /* frame layout */
+};
+
+/* ---------- the IR after selection ---------- */
+enum OpndKind { ONONE, OTMP, OIMM, OMEM, OLAB };
+enum MemBase { MBREG, MBSTACK, MBSPILL, MBSYM, MBARG };
+struct Opnd {
+	int kind;
+	int tmp;          /* OTMP */
+	i64 imm;          /* OIMM */
+	int lab;          /* OLAB */
+	/* OMEM */
+	int mkind;        /* MemBase */
+	int base, index;  /* temps or -1 (MBREG) */
+	int scale;
+	i64 disp;
+	int obj;          /* MBSTACK: var, MBSPILL: slot, MBSYM: const, MBARG: arg index */
+	int addr;         /* MBSTACK: the address itself (lea) */
+};
+
+typedef struct Ins {
+	const MdLine *md;
+	Opnd op[MAXOP];
+	int stmt;         /* index of the source statement, -1 for spill code */
+	int keep;         /* flag groups the source asked to keep */
+} Ins;
+
+typedef struct Blk {
+	Ins *ins;
+	int nins, cap;
+	int succ[2];      /* -1 none */
+	int label;        /* label starting it, or -1 */
+	int depth;        /* loop depth */
+	u64 *in, *out;    /* live temps (bitsets) */
+} Blk;
+
+typedef struct Tmp {
+	int var;          /* source variable, or -1 */
+	int type;
+	int file;
+	u64 mask;         /* allowed registers */
+	int fixed;        /* register it must be in, or NOREG */
+	int reg;          /* result of allocation */
+	int slot;         /* spill slot or -1 */
+	int nospill;
+	double cost;
+} Tmp;
+
+typedef struct Slot { int size, align, off; } Slot;
+
+struct Fn {
+	char *name;
+	Pos pos;
+	Stmt *stmt;
+	int nstmt;
+	Label *lab;
+	int nlab;
+	int *input;       /* variables */
+	int ninput;
+	int output;       /* variable or -1 */
+	u64 ext;          /* extensions enabled for the function */
+	u64 used_ext;     /* extensions its instructions need */
+	/* IR */
+	Blk *blk;
+	int nblk;
+	Tmp *tmp;
+	int ntmp, tmpcap;
+	int *vartmp;      /* variable -> temp */
+	Slot *slot;
+	int nslot;
+	int round;        /* allocation round */
+	/* frame (filled by layout) */
+	int framesize;
+	int *varoff;      /* stack variable offsets */
+	u64 usedregs[MAXFILE];
+	int pushes;
+	int realign;      /* bytes, when rsp must be re-aligned */
+	int saved_sp_off;
+	int wide_vec;     /* uses 256/512-bit registers */
+};
+
+/* ---------- util.c ---------- */
+extern const char *infile;
+extern const char *outtmp;
+extern char **srcline;
+extern int nsrcline;
+void err(Pos p, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+void *alloc(size_t n);          /* from the per-function arena */
+void freeall(void);             /* free the arena */
+#define GROW(p, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
+	(p) = xrealloc((p), (cap) * sizeof *(p)); } } while (0)
+u64 *bsnew(int n);
+int bswords(int n);
+static inline int bshas(const u64 *b, int i) { return (b[i >> 6] >> (i & 63)) & 1; }
+static inline void bsset(u64 *b, int i) { b[i >> 6] |= 1ull << (i & 63); }
+static inline void bsclr(u64 *b, int i) { b[i >> 6] &= ~(1ull << (i & 63)); }
+int popcnt(u64 x);
+int ctz(u64 x);
+const char *typename(int t);
+int typebits(int t);
+int typefile(int t);
+int isstack(int t);
+
+/* ---------- lex.c ---------- */
+Tok *lex(const char *line, int lineno, int *ntok);
+int isreserved(const char *s);
+
+/* ---------- md.c ---------- */
+extern MdLine *md;
+extern int nmd;
+void mdload(const Target *t);
+const MdLine **mdlookup(const char *shape, int *n);
+void canon(Tok *t, int n, Tok **out, int *nout);
+char *shapeof(Tok *t, int n, int (*isopnd)(Tok *, int, int, void *), void *arg, int *nslot);
+
+/* ---------- parse.c ---------- */
+extern Var *vars;
+extern int nvars;
+extern Const *consts;
+extern int nconsts;
+extern Fn **fns;
+extern int nfns;
+int findvar(const char *name);
+int findconst(const char *name);
+int condbyname(const char *s);
+extern const char *condname[];
+extern const unsigned condflags[];
+void parse(const char *file, const Target *t);
+
+/* ---------- check.c ---------- */
+void check(Fn *fn, const Target *t);
+
+/* ---------- select.c ---------- */
+int newtmp(Fn *fn, int var, int type, int file);
+Ins *addins(Fn *fn, int b, const MdLine *m);
+const MdLine *findmove(const Target *t, Fn *fn, int type, int kind);
+void selectfn(Fn *fn, const Target *t);
+enum { MVREG, MVLOAD, MVSTORE };
+
+/* ---------- live.c ---------- */
+int opreads(const Ins *i, int k);
+int opwrites(const Ins *i, int k);
+void live(Fn *fn);
+void loopdepth(Fn *fn);
+
+/* ---------- coalesce.c ---------- */
+
+int rep(int t);
+void coalesce(Fn *fn, const Target *t);
+
+/* ---------- alloc.c ---------- */
+int regalloc(Fn *fn, const Target *t);   /* 1 = done, 0 = spill code added */
+
+/* ---------- frame.c ---------- */
+void frame(Fn *fn, const Target *t);
+
+/* ---------- emit.c ---------- */
+void emitfile(FILE *f, const Target *t);
+void emitfn(FILE *f, Fn *fn, const Target *t);
+void emitconsts(FILE *f, const Target *t);
+void emitend(FILE *f, const Target *t);
+
+/* ---------- dump.c ---------- */
+void dump(FILE *f, Fn *fn, const Target *t, int stage);
+
+/* ---------- targets ---------- */
+extern const Target T_amd64;
+
+/* ---------- the interference graph (coalesce.c builds it, alloc.c colours it) ---------- */
+typedef struct Graph {
+	int n;
+	int **adj;        /* neighbours, for representatives only */
+	int *nadj, *cadj;
+	u64 *eh;          /* edge hash set */
+	int ehcap, ehn;
+	int *alias;       /* union-find: coalesced temps */
+	int (*mv)[2];     /* move instructions: dst, src */
+	int nmv, cmv;
+	double *wmv;      /* move weights */
+} Graph;
+extern Graph G;
+int hasedge(int a, int b);
+void addedge(int a, int b);

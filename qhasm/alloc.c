@@ -1,0 +1,274 @@
+/* alloc.c: register allocation by graph colouring (Chaitin-Briggs:
+ * simplify, optimistic select, biased towards copy partners' registers
+ * and the target's preference order), and spilling: a value that gets no
+ * register lives in a stack slot, loaded before each use and stored after
+ * each definition into short new temporaries; the caller then repeats
+ * liveness, coalescing and colouring.  Needs: coalesce.c.
+ * Provides: Tmp.reg, Fn.slot, Fn.usedregs; returns 0 if spill code was added. */
+#include "all.h"
+
+static Fn *F;
+static const Target *T;
+
+static int newslot(int bytes)
+{
+	F->slot = xrealloc(F->slot, (F->nslot + 1) * sizeof(Slot));
+	int a = bytes < 8 ? 8 : bytes > 64 ? 64 : bytes;
+	F->slot[F->nslot] = (Slot){bytes < 8 ? 8 : bytes, a, 0};
+	return F->nslot++;
+}
+
+static Pos tmppos(int t)
+{
+	for (int b = 0; b < F->nblk; b++)
+		for (int i = 0; i < F->blk[b].nins; i++) {
+			Ins *x = &F->blk[b].ins[i];
+			for (int k = 0; k < x->md->nop; k++)
+				if (x->op[k].kind == OTMP && rep(x->op[k].tmp) == t && x->stmt >= 0)
+					return F->stmt[x->stmt].pos;
+		}
+	return F->pos;
+}
+
+/* rewrite the code so that spilled temporaries live in stack slots */
+static void spill(const int *spilled)
+{
+	int *slotof = xmalloc(F->ntmp * sizeof(int));
+	int n0 = F->ntmp;
+	for (int t = 0; t < n0; t++) {
+		int r = rep(t);
+		slotof[t] = -1;
+		if (!spilled[r])
+			continue;
+		if (F->tmp[r].slot < 0)
+			F->tmp[r].slot = newslot(typebits(F->tmp[r].type) / 8);
+		slotof[t] = F->tmp[r].slot;
+	}
+	for (int b = 0; b < F->nblk; b++) {
+		Blk *bl = &F->blk[b];
+		Ins *old = bl->ins;
+		int nold = bl->nins;
+		bl->ins = NULL;
+		bl->nins = bl->cap = 0;
+		for (int i = 0; i < nold; i++) {
+			Ins x = old[i];
+			Opnd slotop = {.kind = OMEM, .mkind = MBSPILL, .base = -1, .index = -1};
+			int ismove = (x.md->attr & AMOV) && x.op[0].kind == OTMP && x.op[1].kind == OTMP;
+			if (ismove) {
+				int d = x.op[0].tmp, s = x.op[1].tmp;
+				if (slotof[d] >= 0 && slotof[d] == slotof[s])
+					continue;
+				if (slotof[s] >= 0 && slotof[d] < 0) {
+					Ins *l = addins(F, b, findmove(T, F, F->tmp[d].type, MVLOAD));
+					l->stmt = x.stmt;
+					l->op[0] = x.op[0];
+					l->op[1] = slotop;
+					l->op[1].obj = slotof[s];
+					continue;
+				}
+				if (slotof[d] >= 0 && slotof[s] < 0) {
+					Ins *st = addins(F, b, findmove(T, F, F->tmp[s].type, MVSTORE));
+					st->stmt = x.stmt;
+					st->op[0] = slotop;
+					st->op[0].obj = slotof[d];
+					st->op[1] = x.op[1];
+					continue;
+				}
+			}
+			/* loads before, stores after */
+			int post[MAXOP], npost = 0;
+			for (int k = 0; k < x.md->nop; k++) {
+
+				Opnd *o = &x.op[k];
+				if (o->kind == OMEM) {
+					int *r[2] = {&o->base, &o->index};
+					for (int j = 0; j < 2; j++)
+						if (*r[j] >= 0 && slotof[*r[j]] >= 0) {
+							int t = newtmp(F, -1, F->tmp[*r[j]].type, F->tmp[*r[j]].file);
+							F->tmp[t].nospill = 1;
+							F->tmp[t].mask &= F->tmp[*r[j]].mask | F->tmp[rep(*r[j])].mask;
+							Ins *l = addins(F, b, findmove(T, F, F->tmp[t].type, MVLOAD));
+							l->stmt = x.stmt;
+							l->op[0] = (Opnd){.kind = OTMP, .tmp = t, .base = -1, .index = -1};
+							l->op[1] = slotop;
+							l->op[1].obj = slotof[*r[j]];
+							*r[j] = t;
+						}
+					continue;
+				}
+				if (o->kind != OTMP || slotof[o->tmp] < 0)
+					continue;
+				int old_t = o->tmp;
+				int t = newtmp(F, -1, F->tmp[old_t].type, F->tmp[old_t].file);
+				F->tmp[t].nospill = 1;
+				F->tmp[t].mask = F->tmp[rep(old_t)].mask & F->tmp[t].mask;
+
+				if (opreads(&x, k)) {
+					Ins *l = addins(F, b, findmove(T, F, F->tmp[t].type, MVLOAD));
+					l->stmt = x.stmt;
+					l->op[0] = (Opnd){.kind = OTMP, .tmp = t, .base = -1, .index = -1};
+					l->op[1] = slotop;
+					l->op[1].obj = slotof[old_t];
+				}
+				if (opwrites(&x, k) && x.md->op[k].acc != ASCR)
+					post[npost++] = k;
+				o->tmp = t;
+			}
+			Ins *y = addins(F, b, x.md);
+			*y = x;
+			for (int j = 0; j < npost; j++) {
+				int k = post[j];
+				Ins *st = addins(F, b, findmove(T, F, F->tmp[x.op[k].tmp].type, MVSTORE));
+				st->stmt = x.stmt;
+				st->op[0] = slotop;
+				st->op[0].obj = slotof[old[i].op[k].tmp];
+				st->op[1] = (Opnd){.kind = OTMP, .tmp = x.op[k].tmp, .base = -1, .index = -1};
+			}
+		}
+		free(old);
+	}
+	free(slotof);
+}
+
+int regalloc(Fn *fn, const Target *t)
+{
+	F = fn;
+	T = t;
+	int n = fn->ntmp;
+	int *deg = xmalloc(n * sizeof(int)), *removed = xcalloc(n, sizeof(int));
+	int *stack = xmalloc(n * sizeof(int)), nstack = 0;
+	int *spilled = xcalloc(n, sizeof(int)), nspilled = 0;
+	int *color = xmalloc(n * sizeof(int));
+	int *work = xmalloc(n * sizeof(int)), nwork = 0;
+	int remaining = 0;
+	/* copy partners, for biased colouring */
+	int *pstart = xcalloc(n + 1, sizeof(int)), *plist = xmalloc((2 * G.nmv + 1) * sizeof(int));
+	for (int i = 0; i < G.nmv; i++) {
+		pstart[rep(G.mv[i][0])]++;
+		pstart[rep(G.mv[i][1])]++;
+	}
+	for (int i = 0, acc = 0; i <= n; i++) {
+		int c = i < n ? pstart[i] : 0;
+		pstart[i] = acc;
+		acc += c;
+	}
+	int *pfill = xmalloc((n + 1) * sizeof(int));
+	memcpy(pfill, pstart, (n + 1) * sizeof(int));
+	for (int i = 0; i < G.nmv; i++) {
+		int a = rep(G.mv[i][0]), b = rep(G.mv[i][1]);
+		plist[pfill[a]++] = b;
+		plist[pfill[b]++] = a;
+	}
+	free(pfill);
+	for (int i = 0; i < n; i++) {
+		color[i] = NOREG;
+		deg[i] = G.nadj[i];
+		if (rep(i) != i) {
+			removed[i] = 1;
+			continue;
+		}
+		if (fn->tmp[i].fixed != NOREG) {
+			color[i] = fn->tmp[i].fixed;
+			removed[i] = 1;
+			continue;
+		}
+		remaining++;
+	}
+	for (int i = 0; i < n; i++)
+		if (!removed[i] && deg[i] < popcnt(fn->tmp[i].mask))
+			work[nwork++] = i;
+	/* simplify */
+	while (remaining) {
+		int v = -1;
+		while (nwork) {
+			int c = work[--nwork];
+			if (!removed[c]) {
+				v = c;
+				break;
+			}
+		}
+		if (v < 0) {
+			/* blocked: push the cheapest candidate optimistically */
+			double best = 0;
+			for (int i = 0; i < n; i++) {
+				if (removed[i])
+					continue;
+				double c = fn->tmp[i].nospill ? 1e300 : fn->tmp[i].cost / (deg[i] + 1);
+				if (v < 0 || c < best) {
+					v = i;
+					best = c;
+				}
+			}
+		}
+		removed[v] = 1;
+		remaining--;
+		stack[nstack++] = v;
+		for (int j = 0; j < G.nadj[v]; j++) {
+			int m = G.adj[v][j];
+			if (!removed[m] && --deg[m] == popcnt(fn->tmp[m].mask) - 1)
+				work[nwork++] = m;
+		}
+	}
+	/* select */
+	while (nstack) {
+		int v = stack[--nstack];
+		Tmp *x = &fn->tmp[v];
+		u64 used = 0, pref = 0;
+		for (int j = 0; j < G.nadj[v]; j++)
+			if (color[G.adj[v][j]] != NOREG)
+				used |= 1ull << color[G.adj[v][j]];
+		u64 avail = x->mask & ~used;
+		if (!avail) {
+			if (x->nospill) {
+				/* spill a spillable neighbour instead */
+				int best = -1;
+				for (int j = 0; j < G.nadj[v]; j++) {
+					int m = G.adj[v][j];
+					if (color[m] != NOREG && fn->tmp[m].fixed == NOREG && !fn->tmp[m].nospill && !spilled[m]
+					    && (best < 0 || fn->tmp[m].cost < fn->tmp[best].cost))
+						best = m;
+				}
+				if (best < 0)
+					err(tmppos(v), "too many values must be in registers at once here: the fixed and scratch registers of this instruction cannot be satisfied");
+				spilled[best] = 1;
+				nspilled++;
+			} else {
+				spilled[v] = 1;
+				nspilled++;
+			}
+			continue;
+		}
+		for (int i = pstart[v]; i < pstart[v + 1]; i++)
+			if (color[plist[i]] != NOREG)
+				pref |= 1ull << color[plist[i]];
+		if (avail & pref)
+			avail &= pref;
+		const int *ord = t->order[x->file];
+		for (int i = 0; i < t->nreg[x->file]; i++)
+			if (avail >> ord[i] & 1) {
+				color[v] = ord[i];
+				break;
+			}
+	}
+	if (nspilled) {
+		fn->round++;
+		spill(spilled);
+	} else {
+		for (int f = 0; f < MAXFILE; f++)
+			fn->usedregs[f] = 0;
+		for (int i = 0; i < n; i++) {
+			fn->tmp[i].reg = color[rep(i)];
+			if (fn->tmp[i].reg != NOREG)
+				fn->usedregs[fn->tmp[i].file] |= 1ull << fn->tmp[i].reg;
+		}
+	}
+	free(pstart);
+	free(plist);
+	free(deg);
+	free(removed);
+	free(stack);
+	free(spilled);
+	free(color);
+	free(work);
+	return nspilled == 0;
+}

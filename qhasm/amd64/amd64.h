@@ -1,0 +1,9 @@
+/* amd64/amd64.h: the amd64 target (x86-64, System V ABI, NASM). */
+enum {
+	RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15
+};
+enum {
+	XSSE2, XSSE3, XSSSE3, XSSE41, XPOPCNT, XAVX, XAVX2, XBMI1, XBMI2, XADX,
+	XAVX512F, XAVX512VL, XAVX512BW, XAVX512DQ, XAVX512IFMA, XAVX512VBMI
+};
+extern const char amd64_md[];

@@ -1,0 +1,257 @@
+/* check.c: resolves the names in a function's statements (variables,
+ * constants, labels), parses memory references, and turns each
+ * instruction statement into a shape (its canonical token string with
+ * operands replaced by `$`) plus a list of source operands, which select.c
+ * matches against the machine description.  Also checks labels (undefined,
+ * duplicate) and the input/output lines against the ABI.
+ * Needs: parse.c.  Provides: Stmt.shape, Stmt.op, Fn.lab, Fn.input. */
+#include "all.h"
+
+static int findlabel(Fn *fn, const char *s)
+{
+	for (int i = 0; i < fn->nlab; i++)
+		if (!strcmp(fn->lab[i].name, s))
+			return i;
+	return -1;
+}
+
+static int memwidth(const char *s)
+{
+	static const int w[] = {8, 16, 32, 64, 128, 256, 512};
+	if (strncmp(s, "mem", 3))
+		return 0;
+	for (int i = 0; i < 7; i++) {
+		char b[8];
+		snprintf(b, sizeof b, "mem%d", w[i]);
+		if (!strcmp(s, b))
+			return w[i];
+	}
+	return 0;
+}
+
+static int isop(Tok *k, const char *s) { return k->kind == KOP && !strcmp(k->s, s); }
+
+/* addr = term { ('+'|'-') term }
+ * term = var | var '*' scale | scale '*' var | number | CONST */
+static int pmem(Tok *t, int n, int i, SOp *o)
+{
+	Tok *start = &t[i];
+	o->kind = SMEM;
+	o->width = memwidth(t[i].s);
+	o->base = o->index = o->sym = o->var = -1;
+	o->scale = 1;
+	o->pos = t[i].pos;
+	i++;
+	if (i >= n || !isop(&t[i], "["))
+		err(start->pos, "expected '[' after '%s'", start->s);
+	i++;
+	int sign = 1, first = 1;
+	for (;;) {
+		if (i >= n)
+			err(t[n].pos, "expected ']'");
+		if (!first) {
+			if (isop(&t[i], "]"))
+				break;
+			if (isop(&t[i], "+"))
+				sign = 1;
+			else if (isop(&t[i], "-"))
+				sign = -1;
+			else
+				err(t[i].pos, "expected '+', '-' or ']' in address");
+			i++;
+			if (i >= n)
+				err(t[n].pos, "expected an address term");
+		}
+		first = 0;
+		Tok *k = &t[i];
+		if (k->kind == KNUM && i + 2 < n && isop(&t[i + 1], "*") && t[i + 2].kind == KID) {
+			/* scale * var: swap into var * scale */
+			Tok tmp = t[i];
+			t[i] = t[i + 2];
+			t[i + 2] = tmp;
+			k = &t[i];
+		}
+		if (k->kind == KNUM) {
+			if (k->v > (u64)1 << 40)
+				err(k->pos, "displacement too large");
+			o->disp += sign * (i64)k->v;
+			i++;
+			continue;
+		}
+		if (k->kind != KID)
+			err(k->pos, "unexpected '%s' in address", k->s);
+		int c = findconst(k->s), v = findvar(k->s);
+		if (c >= 0) {
+			if (o->sym >= 0 || sign < 0)
+				err(k->pos, "an address has at most one constant, added");
+			o->sym = c;
+			i++;
+			continue;
+		}
+		if (v < 0)
+			err(k->pos, "undeclared variable '%s'", k->s);
+		if (sign < 0)
+			err(k->pos, "a register cannot be subtracted in an address");
+		if (i + 1 < n && isop(&t[i + 1], "*")) {
+			if (i + 2 >= n || t[i + 2].kind != KNUM)
+				err(t[i + 1].pos, "expected a scale after '*'");
+			u64 s = t[i + 2].v;
+			if (s != 1 && s != 2 && s != 4 && s != 8)
+				err(t[i + 2].pos, "scale must be 1, 2, 4 or 8");
+			if (o->index >= 0)
+				err(k->pos, "an address has at most one scaled index");
+			o->index = v;
+			o->scale = (int)s;
+			i += 3;
+			continue;
+		}
+		if (o->base < 0)
+			o->base = v;
+		else if (o->index < 0)
+			o->index = v;
+		else
+			err(k->pos, "an address has at most two registers");
+		i++;
+	}
+	if (o->base < 0 && o->index >= 0 && o->scale == 1) {
+		o->base = o->index;
+		o->index = -1;
+	}
+	if (o->sym >= 0 && (o->base >= 0 || o->index >= 0))
+		err(start->pos, "a constant's address cannot be combined with registers");
+	if (o->sym < 0 && o->base < 0 && o->index < 0)
+		err(start->pos, "an address needs a register or a constant");
+	return i + 1;
+}
+
+static void addop(Stmt *s, int *cap, SOp o)
+{
+	if (s->nop >= MAXOP)
+		err(o.pos, "too many operands");
+	GROW(s->op, s->nop, *cap);
+	s->op[s->nop++] = o;
+}
+
+static int operandlike(Tok *k)
+{
+	return k->kind == KID || k->kind == KNUM || isop(k, "]") || isop(k, ")");
+}
+
+static void pins(Fn *fn, Stmt *s)
+{
+	Tok *t;
+	int n, cap = 0;
+	canon(s->tok, s->ntok, &t, &n);
+	char *shape = xmalloc(4 * n + 16), *p = shape;
+	for (int i = 0; i < n;) {
+		Tok *k = &t[i];
+		SOp o;
+		memset(&o, 0, sizeof o);
+		o.pos = k->pos;
+		o.var = o.base = o.index = o.sym = o.label = -1;
+		int next = i + 1, opnd = 1;
+		if (k->kind == KID && memwidth(k->s)) {
+			next = pmem(t, n, i, &o);
+		} else if (k->kind == KNUM) {
+			o.kind = SIMM;
+			o.imm = (i64)k->v;
+		} else if (isop(k, "-") && i + 1 < n && t[i + 1].kind == KNUM && (i == 0 || !operandlike(&t[i - 1]))) {
+			o.kind = SIMM;
+			o.imm = -(i64)t[i + 1].v;
+			next = i + 2;
+		} else if (k->kind == KID && i > 0 && !strcmp(t[i - 1].s, "goto")) {
+			o.kind = SLAB;
+			o.label = findlabel(fn, k->s);
+			if (o.label < 0)
+				err(k->pos, "undefined label '%s'", k->s);
+		} else if (k->kind == KID && findvar(k->s) >= 0) {
+			o.kind = SVAR;
+			o.var = findvar(k->s);
+		} else if (k->kind == KID && findconst(k->s) >= 0) {
+			err(k->pos, "constant '%s' is data: read it with memN[%s]", k->s, k->s);
+		} else if (k->kind == KID && !isreserved(k->s)) {
+			err(k->pos, "undeclared variable '%s'", k->s);
+		} else
+			opnd = 0;
+		if (p != shape)
+			*p++ = ' ';
+		if (opnd) {
+			*p++ = '$';
+			addop(s, &cap, o);
+		} else {
+			size_t l = strlen(k->s);
+			if (p + l + 2 > shape + 4 * n + 16) {
+				size_t off = p - shape;
+				shape = xrealloc(shape, off + l + 4 * n + 16);
+				p = shape + off;
+			}
+			memcpy(p, k->s, l);
+			p += l;
+		}
+		i = next;
+	}
+	*p = 0;
+	s->shape = shape;
+}
+
+static void pinput(Fn *fn, Stmt *s, const Target *tg)
+{
+	fn->input = xmalloc(s->ntok * sizeof(int));
+	for (int i = 1; i < s->ntok; i++) {
+		Tok *k = &s->tok[i];
+		int v = findvar(k->s);
+		if (k->kind != KID || v < 0)
+			err(k->pos, "undeclared variable '%s'", k->s);
+		for (int j = 0; j < fn->ninput; j++)
+			if (fn->input[j] == v)
+				err(k->pos, "'%s' is already an input", k->s);
+		int r = tg->argreg(fn->ninput, vars[v].type);
+		if (r == -2)
+			err(k->pos, "input '%s' (%s) is not supported by the %s ABI", k->s, typename(vars[v].type), tg->name);
+		if (r == -3)
+			err(k->pos, "too many inputs for the %s ABI", tg->name);
+		fn->input[fn->ninput++] = v;
+	}
+}
+
+void check(Fn *fn, const Target *tg)
+{
+	int cap = 0;
+	for (int i = 0; i < fn->nstmt; i++) {
+		Stmt *s = &fn->stmt[i];
+		if (s->kind != SLABEL)
+			continue;
+		if (findvar(s->tok[0].s) >= 0 || isreserved(s->tok[0].s))
+			err(s->pos, "'%s' cannot be a label: it is a variable or a reserved word", s->tok[0].s);
+		int l = findlabel(fn, s->tok[0].s);
+		if (l >= 0)
+			err(s->pos, "duplicate label '%s' (first defined on line %d)", s->tok[0].s, fn->lab[l].pos.line);
+		GROW(fn->lab, fn->nlab, cap);
+		fn->lab[fn->nlab++] = (Label){s->tok[0].s, s->pos, 1, -1};
+	}
+	for (int i = 0; i < fn->nstmt; i++) {
+		Stmt *s = &fn->stmt[i];
+		switch (s->kind) {
+		case SINS:
+			pins(fn, s);
+			break;
+		case SINPUT:
+			pinput(fn, s, tg);
+			break;
+		case SOUTPUT: {
+			Tok *k = &s->tok[1];
+			int v = findvar(k->s);
+			if (k->kind != KID || v < 0)
+				err(k->pos, "undeclared variable '%s'", k->s);
+			if (fn->output >= 0)
+				err(s->pos, "a function has one output");
+			if (typefile(vars[v].type) != FGPR)
+				err(k->pos, "the output must be an integer register variable");
+			fn->output = v;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}

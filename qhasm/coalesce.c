@@ -1,0 +1,293 @@
+/* coalesce.c: builds the interference graph from liveness and merges the
+ * two sides of register copies when that cannot make the graph harder to
+ * colour (Briggs' conservative test), respecting register masks and
+ * fixed registers.  A merged copy becomes `mov r, r` and is dropped at
+ * emission.  Needs: live.c.  Provides: G (graph, alias, moves), Tmp.cost. */
+#include "all.h"
+
+Graph G;
+
+int rep(int t)
+{
+	while (G.alias[t] != t)
+		t = G.alias[t] = G.alias[G.alias[t]];
+	return t;
+}
+
+static u64 ekey(int a, int b)
+{
+	if (a > b) {
+		int t = a;
+		a = b;
+		b = t;
+	}
+	return ((u64)(unsigned)a << 32 | (unsigned)b) + 1;
+}
+
+static unsigned ehash(u64 k)
+{
+	k *= 0x9E3779B97F4A7C15ull;
+	return (unsigned)(k >> 32);
+}
+
+int hasedge(int a, int b)
+{
+	u64 k = ekey(a, b);
+	for (unsigned i = ehash(k) & (G.ehcap - 1);; i = (i + 1) & (G.ehcap - 1)) {
+		if (!G.eh[i])
+			return 0;
+		if (G.eh[i] == k)
+			return 1;
+	}
+}
+
+static void ehinsert(u64 k)
+{
+	unsigned i = ehash(k) & (G.ehcap - 1);
+	while (G.eh[i])
+		i = (i + 1) & (G.ehcap - 1);
+	G.eh[i] = k;
+	G.ehn++;
+}
+
+static void push(int a, int b)
+{
+	if (G.nadj[a] == G.cadj[a]) {
+		G.cadj[a] = G.cadj[a] ? 2 * G.cadj[a] : 4;
+		G.adj[a] = xrealloc(G.adj[a], G.cadj[a] * sizeof(int));
+	}
+	G.adj[a][G.nadj[a]++] = b;
+}
+
+void addedge(int a, int b)
+{
+	if (a == b || hasedge(a, b))
+		return;
+	if (2 * (G.ehn + 1) > G.ehcap) {
+		u64 *old = G.eh;
+		int oc = G.ehcap;
+		G.ehcap *= 2;
+		G.eh = xcalloc(G.ehcap, sizeof(u64));
+		G.ehn = 0;
+		for (int i = 0; i < oc; i++)
+			if (old[i])
+				ehinsert(old[i]);
+		free(old);
+	}
+	ehinsert(ekey(a, b));
+	push(a, b);
+	push(b, a);
+}
+
+static void freegraph(void)
+{
+	for (int i = 0; i < G.n; i++)
+		free(G.adj[i]);
+	free(G.adj);
+	free(G.nadj);
+	free(G.cadj);
+	free(G.eh);
+	free(G.alias);
+	free(G.mv);
+	free(G.wmv);
+	memset(&G, 0, sizeof G);
+}
+
+/* a sparse set of live temporaries */
+static int *dense, *sparse, nlive;
+static int islive(int t) { return sparse[t] < nlive && dense[sparse[t]] == t; }
+static void setlive(int t)
+{
+	if (!islive(t)) {
+		sparse[t] = nlive;
+		dense[nlive++] = t;
+	}
+}
+static void clrlive(int t)
+{
+	if (islive(t)) {
+		int last = dense[--nlive];
+		dense[sparse[t]] = last;
+		sparse[last] = sparse[t];
+	}
+}
+
+static void edge(Fn *fn, int a, int b)
+{
+	if (a != b && fn->tmp[a].file == fn->tmp[b].file)
+		addedge(a, b);
+}
+
+static int nuses(const Ins *x, int *u)
+{
+	int n = 0;
+	for (int k = 0; k < x->md->nop; k++) {
+		if (opreads(x, k))
+			u[n++] = x->op[k].tmp;
+		if (x->op[k].kind == OMEM) {
+			if (x->op[k].base >= 0)
+				u[n++] = x->op[k].base;
+			if (x->op[k].index >= 0)
+				u[n++] = x->op[k].index;
+		}
+	}
+	return n;
+}
+
+static void build(Fn *fn)
+{
+	freegraph();
+	G.n = fn->ntmp;
+	G.adj = xcalloc(G.n, sizeof *G.adj);
+	G.nadj = xcalloc(G.n, sizeof(int));
+	G.cadj = xcalloc(G.n, sizeof(int));
+	G.ehcap = 1024;
+	G.eh = xcalloc(G.ehcap, sizeof(u64));
+	G.alias = xmalloc(G.n * sizeof(int));
+	for (int i = 0; i < G.n; i++) {
+		G.alias[i] = i;
+		fn->tmp[i].cost = 0;
+	}
+	dense = xmalloc(G.n * sizeof(int));
+	sparse = xcalloc(G.n, sizeof(int));
+	for (int b = 0; b < fn->nblk; b++) {
+		Blk *bl = &fn->blk[b];
+		double w = 1;
+		for (int d = 0; d < bl->depth && d < 8; d++)
+			w *= 10;
+		nlive = 0;
+		for (int j = 0; j < bswords(G.n); j++)
+			for (u64 v = bl->out[j]; v; v &= v - 1)
+				setlive(j * 64 + ctz(v));
+		for (int i = bl->nins - 1; i >= 0; i--) {
+			Ins *x = &bl->ins[i];
+			int u[2 * MAXOP], nu = nuses(x, u);
+			int ismove = (x->md->attr & AMOV) && x->op[0].kind == OTMP && x->op[1].kind == OTMP;
+			int multi = strchr(x->md->tmpl, ';') != NULL;
+			if (ismove) {
+				clrlive(x->op[1].tmp);
+				GROW(G.mv, G.nmv, G.cmv);
+				G.wmv = xrealloc(G.wmv, G.cmv * sizeof(double));
+				G.mv[G.nmv][0] = x->op[0].tmp;
+				G.mv[G.nmv][1] = x->op[1].tmp;
+				G.wmv[G.nmv++] = w;
+			}
+			for (int k = 0; k < x->md->nop; k++) {
+				if (x->op[k].kind == OTMP)
+					fn->tmp[x->op[k].tmp].cost += w;
+				if (!opwrites(x, k))
+					continue;
+				int d = x->op[k].tmp;
+				for (int l = 0; l < nlive; l++)
+					edge(fn, d, dense[l]);
+				/* scratch registers, and outputs of multi-instruction
+				 * templates, are written while inputs are still read */
+				if (multi || x->md->op[k].acc == ASCR)
+					for (int j = 0; j < nu; j++)
+						edge(fn, d, u[j]);
+				for (int j = 0; j < x->md->nop; j++)
+					if (j != k && opwrites(x, j))
+						edge(fn, d, x->op[j].tmp);
+			}
+			for (int k = 0; k < x->md->nop; k++)
+				if (opwrites(x, k))
+					clrlive(x->op[k].tmp);
+			for (int j = 0; j < nu; j++)
+				setlive(u[j]);
+			for (int k = 0; k < x->md->nop; k++)
+				if (x->op[k].kind == OMEM) {
+					if (x->op[k].base >= 0)
+						fn->tmp[x->op[k].base].cost += w;
+					if (x->op[k].index >= 0)
+						fn->tmp[x->op[k].index].cost += w;
+				}
+		}
+	}
+	free(dense);
+	free(sparse);
+}
+
+static int deg(Fn *fn, int n) { (void)fn; return G.nadj[n]; }
+
+static int K(Fn *fn, int n) { return popcnt(fn->tmp[n].mask); }
+
+static int canmerge(Fn *fn, int a, int b)
+{
+	Tmp *x = &fn->tmp[a], *y = &fn->tmp[b];
+	if (x->file != y->file || hasedge(a, b) || !(x->mask & y->mask))
+		return 0;
+	if (x->fixed != NOREG && y->fixed != NOREG)
+		return x->fixed == y->fixed;
+	int r = x->fixed != NOREG ? x->fixed : y->fixed;
+	if (r != NOREG) {
+		int o = x->fixed != NOREG ? b : a;
+		if (!(fn->tmp[o].mask >> r & 1))
+			return 0;
+		for (int i = 0; i < G.nadj[o]; i++)
+			if (fn->tmp[G.adj[o][i]].fixed == r)
+				return 0;
+		return 1;
+	}
+	/* Briggs: fewer than K neighbours of significant degree */
+	u64 m = x->mask & y->mask;
+	int k = popcnt(m), sig = 0;
+	for (int s = 0; s < 2; s++) {
+		int c = s ? b : a, o = s ? a : b;
+		for (int i = 0; i < G.nadj[c]; i++) {
+			int nb = G.adj[c][i];
+			if (s && hasedge(o, nb))
+				continue; /* counted once */
+			int d = deg(fn, nb) - (hasedge(a, nb) && hasedge(b, nb));
+			if (fn->tmp[nb].fixed != NOREG || d >= K(fn, nb))
+				sig++;
+		}
+	}
+	return sig < k;
+}
+
+static void removeadj(int n, int b)
+{
+	for (int i = 0; i < G.nadj[n]; i++)
+		if (G.adj[n][i] == b) {
+			G.adj[n][i] = G.adj[n][--G.nadj[n]];
+			return;
+		}
+}
+
+static void merge(Fn *fn, int a, int b)
+{
+	Tmp *x = &fn->tmp[a], *y = &fn->tmp[b];
+	if (y->fixed != NOREG)
+		x->fixed = y->fixed;
+	x->mask &= y->mask;
+	x->cost += y->cost;
+	x->nospill = x->fixed != NOREG || (x->nospill && y->nospill);
+	for (int i = 0; i < G.nadj[b]; i++) {
+		int n = G.adj[b][i];
+		removeadj(n, b);
+		addedge(a, n);
+	}
+	G.nadj[b] = 0;
+	G.alias[b] = a;
+}
+
+void coalesce(Fn *fn, const Target *t)
+{
+	(void)t;
+	build(fn);
+	for (int changed = 1, pass = 0; changed && pass < 4; pass++) {
+		changed = 0;
+		for (int i = 0; i < G.nmv; i++) {
+			int a = rep(G.mv[i][0]), b = rep(G.mv[i][1]);
+			if (a == b || !canmerge(fn, a, b))
+				continue;
+			if (fn->tmp[b].fixed != NOREG) {
+				int s = a;
+				a = b;
+				b = s;
+			}
+			merge(fn, a, b);
+			changed = 1;
+		}
+	}
+}

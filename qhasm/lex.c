@@ -1,0 +1,92 @@
+/* lex.c: splits one source line into tokens.  Shared by the .q parser and
+ * the machine-description loader, so that a pattern and a statement are
+ * tokenised identically and can be compared token by token. */
+#include <ctype.h>
+#include "all.h"
+
+/* longest first */
+static const char *ops[] = {
+	"<<<=", ">>>=", "<<=", ">>=", "<<<", ">>>", "+=", "-=", "*=", "&=",
+	"|=", "^=", "<=", ">=", "==", "!=", "<<", ">>", "=", "+", "-", "*",
+	"&", "|", "^", "~", "(", ")", "[", "]", ",", ":", "?", "!", "<", ">",
+	"{", "}", "@", 0
+};
+
+static int isid0(int c) { return isalpha(c) || c == '_' || c == '.'; }
+static int isid(int c) { return isalnum(c) || c == '_' || c == '.'; }
+
+/* Grammar: token = ident | number | lane | op; `#` starts a comment.
+ *   ident  = [A-Za-z_.][A-Za-z0-9_.]*
+ *   number = [0-9]+ | 0x[0-9a-fA-F]+
+ *   lane   = [0-9]+ 'x'   (a lane count such as 4x, 16x) */
+Tok *lex(const char *s, int lineno, int *ntok)
+{
+	Tok *t = NULL;
+	int n = 0, cap = 0;
+	const char *p = s;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		GROW(t, n, cap);
+		Tok *k = &t[n];
+		memset(k, 0, sizeof *k);
+		k->pos = (Pos){lineno, (int)(p - s) + 1};
+		if (!*p || *p == '#' || *p == '\n') {
+			k->kind = KEND;
+			k->s = "end of line";
+			break;
+		}
+		const char *q = p;
+		if (isid0((unsigned char)*p)) {
+			while (isid((unsigned char)*q))
+				q++;
+			k->kind = KID;
+		} else if (isdigit((unsigned char)*p)) {
+			u64 v = 0;
+			int big = 0;
+			if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+				for (q = p + 2; isxdigit((unsigned char)*q); q++) {
+					int d = isdigit((unsigned char)*q) ? *q - '0' : (tolower((unsigned char)*q) - 'a' + 10);
+					if (v >> 60)
+						big = 1;
+					v = v * 16 + d;
+				}
+				k->kind = KNUM;
+			} else {
+				for (; isdigit((unsigned char)*q); q++) {
+					u64 d = *q - '0';
+					if (v > (~0ull - d) / 10)
+						big = 1;
+					v = v * 10 + d;
+				}
+				k->kind = KNUM;
+				if (*q == 'x' && !isid((unsigned char)q[1])) {
+					k->kind = KLANE;
+					q++;
+				}
+			}
+			if (isid((unsigned char)*q))
+				err(k->pos, "malformed number");
+			if (big)
+				err(k->pos, "constant does not fit in 64 bits");
+			k->v = v;
+		} else {
+			int i;
+			for (i = 0; ops[i]; i++)
+				if (!strncmp(p, ops[i], strlen(ops[i])))
+					break;
+			if (!ops[i]) {
+				if ((unsigned char)*p < 32 || (unsigned char)*p >= 127)
+					err(k->pos, "unexpected character (code %d)", (unsigned char)*p);
+				err(k->pos, "unexpected character '%c'", *p);
+			}
+			q = p + strlen(ops[i]);
+			k->kind = KOP;
+		}
+		k->s = xstrndup(p, q - p);
+		n++;
+		p = q;
+	}
+	*ntok = n;
+	return t;
+}

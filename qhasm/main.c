@@ -1,0 +1,170 @@
+/* main.c: the qhasm command.  Reads a .q file and writes assembly for one
+ * target.  The passes, in order, are the table below; `-d LETTERS` dumps
+ * the state after the passes named by those letters. */
+#include <unistd.h>
+#include "all.h"
+
+typedef struct Pass { char letter; const char *name; void (*run)(Fn *, const Target *); } Pass;
+
+static void pselect(Fn *fn, const Target *t) { selectfn(fn, t); loopdepth(fn); }
+static void plive(Fn *fn, const Target *t) { (void)t; live(fn); }
+static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
+
+/* The pipeline.  live, coalesce and alloc repeat until allocation needs
+ * no more spill code (see run()). */
+static const Pass passes[] = {
+	{'C', "check", check},
+	{'S', "select", pselect},
+	{'L', "live", plive},
+	{'O', "coalesce", coalesce},
+	{'A', "alloc", NULL},
+	{'F', "frame", pframe},
+};
+
+static const Target *targets[] = {&T_amd64};
+
+static const char *dumps = "";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: qhasm [-m TARGET] [-x EXT,...] [-d LETTERS] [-o OUT] FILE.q\n"
+		"Translate a .q kernel into assembly for TARGET.\n\n"
+		"  -m TARGET   target instruction set (default amd64); one of:");
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
+		fprintf(f, " %s", targets[i]->name);
+	fprintf(f, "\n"
+		"  -x EXTS     enable CPU extensions (comma-separated) in addition to 'cpu' lines\n"
+		"  -o OUT      output file (default: standard output); written only on success\n"
+		"  -d LETTERS  dump the state after passes to standard error:\n"
+		"              P parse, C check, S select, L live, O coalesce, A alloc, F frame\n"
+		"  -h, --help  this help\n\n"
+		"Errors are reported as FILE:LINE:COL: error: MESSAGE, exit status 1.\n");
+}
+
+static void dumpif(Fn *fn, const Target *t, char c)
+{
+	if (strchr(dumps, c))
+		dump(stderr, fn, t, c);
+}
+
+/* the register-allocation loop: spill code changes liveness */
+static void allocate(Fn *fn, const Target *t)
+{
+	for (;;) {
+		live(fn);
+		dumpif(fn, t, 'L');
+		coalesce(fn, t);
+		dumpif(fn, t, 'O');
+		if (regalloc(fn, t))
+			break;
+		if (fn->round > 64)
+			die("register allocation of %s did not converge", fn->name);
+	}
+	dumpif(fn, t, 'A');
+}
+
+static void run(Fn *fn, const Target *t, FILE *out)
+{
+	dumpif(fn, t, 'P');
+	for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
+		if (passes[i].letter == 'L' || passes[i].letter == 'O')
+			continue; /* run inside allocate() */
+		if (passes[i].letter == 'A')
+			allocate(fn, t);
+		else {
+			passes[i].run(fn, t);
+			dumpif(fn, t, passes[i].letter);
+		}
+	}
+	emitfn(out, fn, t);
+	freeall();
+}
+
+int main(int argc, char **argv)
+{
+	const char *tname = "amd64", *out = NULL, *in = NULL, *exts = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if ((!strcmp(a, "-m") || !strcmp(a, "-o") || !strcmp(a, "-d") || !strcmp(a, "-x")) && i + 1 < argc) {
+			const char *v = argv[++i];
+			switch (a[1]) {
+			case 'm': tname = v; break;
+			case 'o': out = v; break;
+			case 'd': dumps = v; break;
+			case 'x': exts = v; break;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "qhasm: unknown option %s\n", a);
+			usage(stderr);
+			return 2;
+		} else if (in) {
+			fprintf(stderr, "qhasm: more than one input file\n");
+			return 2;
+		} else
+			in = a;
+	}
+	if (!in) {
+		usage(stderr);
+		return 2;
+	}
+	const Target *t = NULL;
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
+		if (!strcmp(targets[i]->name, tname))
+			t = targets[i];
+	if (!t) {
+		fprintf(stderr, "qhasm: unknown target '%s'\n", tname);
+		return 2;
+	}
+	mdload(t);
+	u64 extra = 0;
+	if (exts) {
+		char *s = xstrdup(exts);
+		for (char *p = strtok(s, ","); p; p = strtok(NULL, ",")) {
+			int k;
+			for (k = 0; t->extname[k] && strcmp(t->extname[k], p); k++)
+				;
+			if (!t->extname[k]) {
+				fprintf(stderr, "qhasm: unknown extension '%s' for %s\n", p, t->name);
+				return 2;
+			}
+			extra |= 1ull << k;
+		}
+		free(s);
+	}
+	parse(in, t);
+	char *tmp = NULL;
+	FILE *f = stdout;
+	if (out) {
+		size_t n = strlen(out) + 32;
+		tmp = xmalloc(n);
+		snprintf(tmp, n, "%s.tmp%ld", out, (long)getpid());
+		f = fopen(tmp, "w");
+		if (!f) {
+			fprintf(stderr, "qhasm: cannot write %s\n", tmp);
+			return 1;
+		}
+		outtmp = tmp;
+	}
+	emitfile(f, t);
+	for (int i = 0; i < nfns; i++) {
+		fns[i]->ext |= extra;
+		run(fns[i], t, f);
+	}
+	emitconsts(f, t);
+	emitend(f, t);
+	if (out) {
+		if (fclose(f) != 0 || rename(tmp, out) != 0) {
+			remove(tmp);
+			fprintf(stderr, "qhasm: cannot write %s\n", out);
+			return 1;
+		}
+		outtmp = NULL;
+	} else if (fflush(stdout) != 0)
+		return 1;
+	return 0;
+}

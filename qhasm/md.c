@@ -1,0 +1,310 @@
+/* md.c: loads a target's machine description: one line per instruction
+ * form (see docs/machine-description.md),
+ *     pattern | operands | attributes | extensions | template
+ * and indexes the forms by the shape of their pattern (the canonical token
+ * string with each operand replaced by `$`), so that selection is a hash
+ * lookup followed by operand-class checks.  Provides md[], mdlookup(),
+ * canon(). */
+#include "all.h"
+
+MdLine *md;
+int nmd;
+
+typedef struct Bucket { char *shape; const MdLine **line; int n, cap; struct Bucket *next; } Bucket;
+enum { NBUCKET = 4096 };
+static Bucket *tab[NBUCKET];
+
+static unsigned hash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static Bucket *bucket(const char *shape, int create)
+{
+	unsigned h = hash(shape) % NBUCKET;
+	for (Bucket *b = tab[h]; b; b = b->next)
+		if (!strcmp(b->shape, shape))
+			return b;
+	if (!create)
+		return NULL;
+	Bucket *b = xcalloc(1, sizeof *b);
+	b->shape = xstrdup(shape);
+	b->next = tab[h];
+	tab[h] = b;
+	return b;
+}
+
+const MdLine **mdlookup(const char *shape, int *n)
+{
+	Bucket *b = bucket(shape, 0);
+	*n = b ? b->n : 0;
+	return b ? b->line : NULL;
+}
+
+static int isassignop(const char *s)
+{
+	static const char *a[] = {"+=", "-=", "*=", "&=", "|=", "^=", "<<=", ">>=", "<<<=", ">>>=", 0};
+	for (int i = 0; a[i]; i++)
+		if (!strcmp(s, a[i]))
+			return 1;
+	return 0;
+}
+
+/* Rewrite `D op= X` as `D = D op X` so that in-place and three-operand
+ * statements share one form.  D is the operand just before the operator:
+ * one token, or a bracketed memory reference `memN[...]`. */
+void canon(Tok *t, int n, Tok **out, int *nout)
+{
+	int k;
+	for (k = 0; k < n; k++)
+		if (t[k].kind == KOP && isassignop(t[k].s))
+			break;
+	if (k == n || k == 0) {
+		*out = t;
+		*nout = n;
+		return;
+	}
+	int d = k - 1;
+	if (t[d].kind == KOP && !strcmp(t[d].s, "]")) {
+		while (d > 0 && strcmp(t[d].s, "["))
+			d--;
+		if (d > 0)
+			d--;
+	}
+	int lhs = k - d;
+	Tok *o = xmalloc((n + lhs + 1) * sizeof *o);
+	int m = 0;
+	for (int i = 0; i < k; i++)
+		o[m++] = t[i];
+	o[m] = t[k];
+	o[m++].s = "=";
+	for (int i = d; i < k; i++)
+		o[m++] = t[i];
+	o[m] = t[k];
+	o[m++].s = xstrndup(t[k].s, strlen(t[k].s) - 1);
+	for (int i = k + 1; i < n; i++)
+		o[m++] = t[i];
+	*out = o;
+	*nout = m;
+}
+
+static void mderr(int lineno, const char *fmt, const char *a)
+{
+	fprintf(stderr, "qhasm: machine description line %d: ", lineno);
+	fprintf(stderr, fmt, a);
+	fputc('\n', stderr);
+	die("bad machine description");
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		*--e = 0;
+	return s;
+}
+
+static int findreg(const Target *t, const char *name, int *file)
+{
+	for (int f = 0; f < MAXFILE; f++)
+		for (int r = 0; r < t->nreg[f]; r++)
+			for (int v = 8; v <= 512; v *= 2) {
+				const char *n = t->regview(f, r, v);
+				if (n && !strcmp(n, name)) {
+					*file = f;
+					return r;
+				}
+			}
+	return NOREG;
+}
+
+static u64 parseext(const Target *t, char *s, int lineno)
+{
+	u64 e = 0;
+	if (!strcmp(s, "base"))
+		return 0;
+	for (char *p = strtok(s, "+"); p; p = strtok(NULL, "+")) {
+		int i;
+		for (i = 0; t->extname[i]; i++)
+			if (!strcmp(t->extname[i], p))
+				break;
+		if (!t->extname[i])
+			mderr(lineno, "unknown extension '%s'", p);
+		e |= 1ull << i;
+	}
+	return e;
+}
+
+static void parseops(const Target *t, MdLine *m, char *s)
+{
+	for (char *p = strtok(s, " \t"); p; p = strtok(NULL, " \t")) {
+		if (m->nop == MAXOP)
+			mderr(m->lineno, "too many operands%s", "");
+		MdOp *o = &m->op[m->nop++];
+		char *acc = strchr(p, ':'), *cls, *fix;
+		if (!acc || acc != p + 1)
+			mderr(m->lineno, "bad operand '%s'", p);
+		o->name = p[0];
+		cls = strchr(acc + 1, ':');
+		if (!cls)
+			mderr(m->lineno, "bad operand '%s'", p);
+		*cls++ = 0;
+		acc++;
+		o->acc = !strcmp(acc, "r") ? AR : !strcmp(acc, "w") ? AW : !strcmp(acc, "rw") ? ARW
+		       : !strcmp(acc, "s") ? ASCR : !strcmp(acc, "i") ? AIMM : 0;
+		if (!o->acc)
+			mderr(m->lineno, "bad access '%s'", acc);
+		o->fixed = NOREG;
+		if ((fix = strchr(cls, '@'))) {
+			int f;
+			*fix++ = 0;
+			o->fixed = findreg(t, fix, &f);
+			if (o->fixed == NOREG)
+				mderr(m->lineno, "unknown register '%s'", fix);
+		}
+		o->cls = -1;
+		for (int i = 0; i < t->ncls; i++)
+			if (!strcmp(t->cls[i].name, cls))
+				o->cls = i;
+		if (o->cls < 0)
+			mderr(m->lineno, "unknown operand class '%s'", cls);
+		o->pos = -1;
+		o->tie = -1;
+	}
+}
+
+static void parseattr(MdLine *m, char *s)
+{
+	for (char *p = strtok(s, " \t"); p; p = strtok(NULL, " \t")) {
+		unsigned *fl = !strncmp(p, "def=", 4) ? &m->def : !strncmp(p, "use=", 4) ? &m->use : NULL;
+		if (fl) {
+			for (char *c = p + 4; *c; c++)
+				*fl |= *c == 'C' ? FLC : *c == 'Z' ? FLZ : *c == 'O' ? FLO : (mderr(m->lineno, "bad flag in '%s'", p), 0);
+		} else if (!strcmp(p, "mov"))
+			m->attr |= AMOV;
+		else if (!strcmp(p, "jump"))
+			m->attr |= AJUMP;
+		else if (!strcmp(p, "cjump"))
+			m->attr |= ACJUMP;
+		else if (!strcmp(p, "load"))
+			m->attr |= ALOAD;
+		else if (!strcmp(p, "store"))
+			m->attr |= ASTORE;
+		else if (!strncmp(p, "unit=", 5))
+			m->unit = xstrdup(p + 5);
+		else if (strcmp(p, "-"))
+			mderr(m->lineno, "unknown attribute '%s'", p);
+	}
+}
+
+/* Build the shape of a pattern: placeholders become `$`; a placeholder
+ * seen a second time is tied to its first occurrence. */
+static void parsepattern(MdLine *m)
+{
+	int n, nc;
+	Tok *t0 = lex(m->pattern, m->lineno, &n), *t;
+	canon(t0, n, &t, &nc);
+	size_t len = 0;
+	for (int i = 0; i < nc; i++)
+		len += strlen(t[i].s) + 1;
+	char *s = xmalloc(len + 1), *p = s;
+	int firstpos[128];
+	memset(firstpos, -1, sizeof firstpos);
+	for (int i = 0; i < nc; i++) {
+		int k = -1;
+		if (t[i].kind == KID && strlen(t[i].s) == 1)
+			for (int j = 0; j < m->nop; j++)
+				if (m->op[j].name == t[i].s[0])
+					k = j;
+		if (p != s)
+			*p++ = ' ';
+		if (k < 0) {
+			strcpy(p, t[i].s);
+			p += strlen(p);
+			continue;
+		}
+		*p++ = '$';
+		if (m->nslot == MAXOP)
+			mderr(m->lineno, "too many operands in pattern%s", "");
+		int c = (unsigned char)t[i].s[0];
+		if (firstpos[c] < 0) {
+			firstpos[c] = m->nslot;
+			m->op[k].pos = m->nslot;
+		} else
+			m->op[k].tie = firstpos[c];
+		m->slotop[m->nslot++] = k;
+	}
+	*p = 0;
+	m->shape = s;
+}
+
+void mdload(const Target *t)
+{
+	char *text = xstrdup(t->md);
+	int lineno = 0, cap = 0;
+	for (char *line = text, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		lineno++;
+		char *s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		/* the pattern may contain '|' (or): split at the last four bars */
+		char *f[5];
+		int nf = 5;
+		for (char *e = s + strlen(s); nf > 1 && e > s; e--)
+			if (e[-1] == '|') {
+				f[--nf] = e;
+				e[-1] = 0;
+			}
+		f[0] = s;
+		if (nf == 1)
+			nf = 5;
+		if (nf != 5)
+			mderr(lineno, "expected 5 fields separated by '|'%s", "");
+		GROW(md, nmd, cap);
+		MdLine *m = &md[nmd];
+		memset(m, 0, sizeof *m);
+		m->lineno = lineno;
+		m->pattern = xstrdup(trim(f[0]));
+		parseops(t, m, trim(f[1]));
+		parseattr(m, trim(f[2]));
+		m->ext = parseext(t, trim(f[3]), lineno);
+		m->tmpl = xstrdup(trim(f[4]));
+		parsepattern(m);
+		for (int i = 0; i < m->nop; i++)
+			if (m->op[i].pos < 0 && m->op[i].acc != ASCR)
+				{ char nm[2] = {m->op[i].name, 0}; mderr(lineno, "operand %s not in the pattern", nm); }
+		nmd++;
+	}
+	for (int i = 0; i < nmd; i++) {
+		Bucket *b = bucket(md[i].shape, 1);
+		GROW(b->line, b->n, b->cap);
+		b->line[b->n++] = &md[i];
+	}
+}
+
+/* Words that appear literally in some pattern (plus the language's
+ * keywords) cannot name variables. */
+int isreserved(const char *s)
+{
+	static const char *kw[] = {"enter", "input", "output", "leave", "goto", "if", "const",
+		"cpu", "mem8", "mem16", "mem32", "mem64", "mem128", "mem256", "mem512", "secret", 0};
+	for (int i = 0; kw[i]; i++)
+		if (!strcmp(kw[i], s))
+			return 1;
+	for (int i = 0; i < nmd; i++) {
+		const char *p = strstr(md[i].shape, s);
+		size_t n = strlen(s);
+		for (; p; p = strstr(p + 1, s))
+			if ((p == md[i].shape || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+				return 1;
+	}
+	return 0;
+}

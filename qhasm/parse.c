@@ -1,0 +1,350 @@
+/* parse.c: reads a .q file into declarations (vars[], consts[]) and
+ * functions (fns[]), each a list of statements.  Declarations, function
+ * brackets, inputs/outputs and labels are understood here; every other
+ * statement is kept as tokens for check.c and select.c, which match it
+ * against the machine description.  Needs: lex.c.  Provides: parse(). */
+#include "all.h"
+
+Var *vars;
+int nvars;
+static int capvars;
+Const *consts;
+int nconsts;
+static int capconsts;
+Fn **fns;
+int nfns;
+static int capfns;
+
+enum { MAXLINE = 65536, MAXLINES = 4000000, MAXVARS = 1000000 };
+
+const char *condname[] = {
+	"=", "!=", "unsigned<", "unsigned<=", "unsigned>", "unsigned>=",
+	"signed<", "signed<=", "signed>", "signed>=", "carry", "!carry",
+	"overflow", "!overflow", 0
+};
+const unsigned condflags[] = {
+	FLZ, FLZ, FLC, FLC | FLZ, FLC | FLZ, FLC,
+	FLZ | FLO, FLZ | FLO, FLZ | FLO, FLZ | FLO, FLC, FLC,
+	FLO, FLO,
+};
+
+int condbyname(const char *s)
+{
+	for (int i = 0; condname[i]; i++)
+		if (!strcmp(condname[i], s))
+			return i;
+	return -1;
+}
+
+/* simple linear-probing name table for variables and constants */
+typedef struct Name { const char *s; int kind, idx; } Name;
+static Name *names;
+static int namecap, nnames;
+
+static unsigned hash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static Name *lookup(const char *s)
+{
+	if (!namecap)
+		return NULL;
+	for (unsigned i = hash(s) & (namecap - 1);; i = (i + 1) & (namecap - 1)) {
+		if (!names[i].s)
+			return NULL;
+		if (!strcmp(names[i].s, s))
+			return &names[i];
+	}
+}
+
+static void addname(const char *s, int kind, int idx)
+{
+	if (2 * (nnames + 1) > namecap) {
+		Name *old = names;
+		int oldcap = namecap;
+		namecap = namecap ? 2 * namecap : 1024;
+		names = xcalloc(namecap, sizeof *names);
+		nnames = 0;
+		for (int i = 0; i < oldcap; i++)
+			if (old[i].s)
+				addname(old[i].s, old[i].kind, old[i].idx);
+		free(old);
+	}
+	unsigned i = hash(s) & (namecap - 1);
+	while (names[i].s)
+		i = (i + 1) & (namecap - 1);
+	names[i] = (Name){s, kind, idx};
+	nnames++;
+}
+
+int findvar(const char *s)
+{
+	Name *n = lookup(s);
+	return n && n->kind == 0 ? n->idx : -1;
+}
+
+int findconst(const char *s)
+{
+	Name *n = lookup(s);
+	return n && n->kind == 1 ? n->idx : -1;
+}
+
+static int typebyname(const char *s)
+{
+	for (int t = 1; t < NTYPE; t++)
+		if (!strcmp(typename(t), s))
+			return t;
+	return TNONE;
+}
+
+static void checkname(Tok *k)
+{
+	if (k->kind != KID)
+		err(k->pos, "expected a name, found '%s'", k->s);
+	if (isreserved(k->s) || typebyname(k->s) || condbyname(k->s) >= 0)
+		err(k->pos, "'%s' is a reserved word", k->s);
+	if (lookup(k->s))
+		err(k->pos, "'%s' is already declared", k->s);
+}
+
+/* decl = TYPE name ['[' count ']'] { name ['[' count ']'] } */
+static void pdecl(Tok *t, int n, int type)
+{
+	if (n < 2)
+		err(t[n > 1 ? 1 : 0].pos, "expected a variable name after '%s'", t[0].s);
+	for (int i = 1; i < n;) {
+		checkname(&t[i]);
+		if (nvars >= MAXVARS)
+			err(t[i].pos, "too many variables (limit %d)", MAXVARS);
+		GROW(vars, nvars, capvars);
+		Var *v = &vars[nvars];
+		*v = (Var){t[i].s, type, 1, typebits(type) / 8, 0, t[i].pos};
+		i++;
+		if (i < n && !strcmp(t[i].s, "[")) {
+			if (!isstack(type))
+				err(t[i].pos, "only stack variables can be arrays");
+			if (i + 2 >= n + 1 || t[i + 1].kind != KNUM || strcmp(t[i + 2].s, "]"))
+				err(t[i].pos, "expected '[count]'");
+			if (t[i + 1].v < 1 || t[i + 1].v > (1 << 20))
+				err(t[i + 1].pos, "array length must be 1..%d", 1 << 20);
+			v->count = (int)t[i + 1].v;
+			if (v->align < 16)
+				v->align = 16;
+			i += 3;
+		}
+		addname(v->name, 0, nvars);
+		nvars++;
+	}
+}
+
+/* const = 'const' NAME ('u8'|'u16'|'u32'|'u64') value {value} */
+static void pconst(Tok *t, int n)
+{
+	if (n < 2)
+		err(t[0].pos, "expected a constant name");
+	checkname(&t[1]);
+	if (n < 3 || t[2].kind != KID)
+		err(t[n < 3 ? 0 : 2].pos, "expected an element type u8, u16, u32 or u64");
+	int bits = !strcmp(t[2].s, "u8") ? 8 : !strcmp(t[2].s, "u16") ? 16 : !strcmp(t[2].s, "u32") ? 32
+		 : !strcmp(t[2].s, "u64") ? 64 : 0;
+	if (!bits)
+		err(t[2].pos, "expected an element type u8, u16, u32 or u64");
+	if (n < 4)
+		err(t[n - 1].pos, "expected values after the element type");
+	GROW(consts, nconsts, capconsts);
+	Const *c = &consts[nconsts];
+	*c = (Const){t[1].s, bits, 0, xmalloc(n * sizeof(u64)), t[1].pos};
+	for (int i = 3; i < n; i++) {
+		int neg = 0;
+		if (!strcmp(t[i].s, "-") && i + 1 < n) {
+			neg = 1;
+			i++;
+		}
+		if (t[i].kind != KNUM)
+			err(t[i].pos, "expected a number");
+		u64 v = neg ? -t[i].v : t[i].v;
+		if (bits < 64 && (neg ? (i64)v < -(1ll << (bits - 1)) : v >> bits))
+			err(t[i].pos, "value does not fit in %d bits", bits);
+		if (bits < 64)
+			v &= (1ull << bits) - 1;
+		c->v[c->n++] = v;
+	}
+	addname(c->name, 1, nconsts);
+	nconsts++;
+}
+
+static u64 curext;
+
+static void pcpu(Tok *t, int n, const Target *tg)
+{
+	if (n < 2)
+		err(t[0].pos, "expected extension names after 'cpu'");
+	for (int i = 1; i < n; i++) {
+		int k;
+		for (k = 0; tg->extname[k]; k++)
+			if (!strcmp(tg->extname[k], t[i].s))
+				break;
+		if (!tg->extname[k])
+			err(t[i].pos, "unknown CPU extension '%s' for target %s", t[i].s, tg->name);
+		curext |= 1ull << k;
+	}
+}
+
+static Stmt *addstmt(Fn *fn, int *cap, int kind, Tok *t, int n)
+{
+	GROW(fn->stmt, fn->nstmt, *cap);
+	Stmt *s = &fn->stmt[fn->nstmt++];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->pos = t[0].pos;
+	s->line = t[0].pos.line;
+	s->tok = t;
+	s->ntok = n;
+	s->cond = -1;
+	return s;
+}
+
+/* A leading `COND ?` asks the statement to keep those flags. */
+static void pcond(Stmt *s)
+{
+	char buf[32] = "";
+	for (int i = 0; i < s->ntok && i < 4; i++) {
+		if (!strcmp(s->tok[i].s, "?")) {
+			if (i == 0)
+				err(s->tok[0].pos, "expected a condition before '?'");
+			s->cond = condbyname(buf);
+			if (s->cond < 0)
+				err(s->tok[0].pos, "unknown condition '%s'", buf);
+			s->condpos = s->tok[0].pos;
+			s->tok += i + 1;
+			s->ntok -= i + 1;
+			if (!s->ntok)
+				err(s->condpos, "expected an instruction after '%s?'", buf);
+			s->pos = s->tok[0].pos;
+			return;
+		}
+		if (strlen(buf) + strlen(s->tok[i].s) >= sizeof buf)
+			return;
+		strcat(buf, s->tok[i].s);
+	}
+}
+
+static char *readfile(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "qhasm: cannot open %s\n", path);
+		exit(1);
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *s = xmalloc(cap);
+	for (size_t k; (k = fread(s + n, 1, cap - n, f)) > 0;) {
+		n += k;
+		if (n == cap)
+			s = xrealloc(s, cap *= 2);
+	}
+	fclose(f);
+	s = xrealloc(s, n + 1);
+	s[n] = 0;
+	*len = n;
+	return s;
+}
+
+/* file = { line }; line = decl | const | cpu | 'enter' NAME | 'input' var
+ *      {var} | 'output' var | 'leave' | NAME ':' | [COND '?'] instruction */
+void parse(const char *path, const Target *tg)
+{
+	size_t len;
+	char *text = readfile(path, &len);
+	int cap = 0;
+	infile = path;
+	if (strlen(text) != len) {
+		int line = 1;
+		for (char *p = text; *p; p++)
+			line += *p == '\n';
+		fprintf(stderr, "%s:%d: error: NUL byte in input\n", path, line);
+		exit(1);
+	}
+	for (char *p = text; *p;) {
+		char *e = strchr(p, '\n');
+		if (e)
+			*e = 0;
+		if (nsrcline >= MAXLINES) {
+			fprintf(stderr, "%s: error: more than %d lines\n", path, MAXLINES);
+			exit(1);
+		}
+		GROW(srcline, nsrcline, cap);
+		srcline[nsrcline++] = p;
+		if (strlen(p) > MAXLINE)
+			err((Pos){nsrcline, MAXLINE}, "line longer than %d characters", MAXLINE);
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	curext = tg->baseext;
+	Fn *fn = NULL;
+	int scap = 0, inputs = 0;
+	for (int ln = 0; ln < nsrcline; ln++) {
+		int n;
+		Tok *t = lex(srcline[ln], ln + 1, &n);
+
+		if (!n)
+			continue;
+		int type = t[0].kind == KID ? typebyname(t[0].s) : TNONE;
+		const char *w = t[0].s;
+		if (type) {
+			pdecl(t, n, type);
+		} else if (!strcmp(w, "const")) {
+			pconst(t, n);
+		} else if (!strcmp(w, "cpu")) {
+			if (fn)
+				err(t[0].pos, "'cpu' must come before 'enter'");
+			pcpu(t, n, tg);
+		} else if (!strcmp(w, "enter")) {
+			if (fn)
+				err(t[0].pos, "'enter' inside function '%s' (missing 'leave'?)", fn->name);
+			if (n != 2 || t[1].kind != KID)
+				err(t[n > 1 ? 1 : 0].pos, "expected 'enter NAME'");
+			for (int i = 0; i < nfns; i++)
+				if (!strcmp(fns[i]->name, t[1].s))
+					err(t[1].pos, "function '%s' is already defined", t[1].s);
+			fn = xcalloc(1, sizeof *fn);
+			fn->name = t[1].s;
+			fn->pos = t[1].pos;
+			fn->output = -1;
+			fn->ext = curext;
+			scap = 0;
+			inputs = 0;
+			GROW(fns, nfns, capfns);
+			fns[nfns++] = fn;
+		} else if (!fn) {
+			err(t[0].pos, "statement outside a function (missing 'enter'?)");
+		} else if (!strcmp(w, "input")) {
+			if (n < 2)
+				err(t[0].pos, "expected variables after 'input'");
+			if (inputs)
+				err(t[0].pos, "a function has one 'input' line");
+			inputs = 1;
+			addstmt(fn, &scap, SINPUT, t, n);
+		} else if (!strcmp(w, "output")) {
+			if (n != 2)
+				err(t[n > 2 ? 2 : 0].pos, "expected 'output VARIABLE'");
+			addstmt(fn, &scap, SOUTPUT, t, n);
+		} else if (!strcmp(w, "leave")) {
+			if (n != 1)
+				err(t[1].pos, "unexpected '%s' after 'leave'", t[1].s);
+			addstmt(fn, &scap, SLEAVE, t, n);
+			fn = NULL;
+		} else if (n == 2 && t[0].kind == KID && !strcmp(t[1].s, ":")) {
+			addstmt(fn, &scap, SLABEL, t, n);
+		} else {
+			pcond(addstmt(fn, &scap, SINS, t, n));
+		}
+	}
+	if (fn)
+		err(fn->pos, "function '%s' has no 'leave'", fn->name);
+}

@@ -1,0 +1,133 @@
+/* util.c: error reporting (user errors with location and caret; internal
+ * errors), memory (xmalloc and the per-function arena), bitsets, and the
+ * table of variable types. */
+#include "all.h"
+
+const char *infile = "<input>";
+const char *outtmp;      /* temporary output removed on error */
+char **srcline;
+int nsrcline;
+
+/* A user error: `file:line:col: error: msg`, the source line, a caret. */
+void err(Pos p, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s:%d:%d: error: ", infile, p.line, p.col);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (p.line >= 1 && p.line <= nsrcline) {
+		const char *s = srcline[p.line - 1];
+		fprintf(stderr, "%s\n", s);
+		for (int i = 1; i < p.col && s[i - 1]; i++)
+			fputc(s[i - 1] == '\t' ? '\t' : ' ', stderr);
+		fputs("^\n", stderr);
+	}
+	if (outtmp)
+		remove(outtmp);
+	exit(1);
+}
+
+/* An internal error: a bug in qhasm, never the user's fault. */
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "qhasm: internal error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (outtmp)
+		remove(outtmp);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+/* The arena: big chunks, freed together once a function is emitted. */
+typedef struct Chunk { struct Chunk *next; size_t used, size; } Chunk;
+static Chunk *arena;
+
+void *alloc(size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (!arena || arena->used + n > arena->size) {
+		size_t sz = n + sizeof(Chunk) > (1 << 20) ? n + sizeof(Chunk) : (1 << 20);
+		Chunk *c = xmalloc(sz);
+		c->next = arena;
+		c->used = (sizeof(Chunk) + 15) & ~(size_t)15;
+		c->size = sz;
+		arena = c;
+	}
+	void *p = (char *)arena + arena->used;
+	arena->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+void freeall(void)
+{
+	while (arena) {
+		Chunk *c = arena->next;
+		free(arena);
+		arena = c;
+	}
+}
+
+int bswords(int n) { return (n + 63) / 64; }
+u64 *bsnew(int n) { return alloc(bswords(n) * sizeof(u64)); }
+int popcnt(u64 x) { return __builtin_popcountll(x); }
+int ctz(u64 x) { return __builtin_ctzll(x); }
+
+static const struct { const char *name; int bits, file, stack; } types[NTYPE] = {
+	[TNONE] = {"none", 0, -1, 0},
+	[TINT32] = {"int32", 32, FGPR, 0},
+	[TINT64] = {"int64", 64, FGPR, 0},
+	[TFLOAT64] = {"float64", 64, FFPR, 0},
+	[TREG128] = {"reg128", 128, FVEC, 0},
+	[TREG256] = {"reg256", 256, FVEC, 0},
+	[TREG512] = {"reg512", 512, FVEC, 0},
+	[TSTACK32] = {"stack32", 32, -1, 1},
+	[TSTACK64] = {"stack64", 64, -1, 1},
+	[TSTACK128] = {"stack128", 128, -1, 1},
+	[TSTACK256] = {"stack256", 256, -1, 1},
+	[TSTACK512] = {"stack512", 512, -1, 1},
+};
+
+const char *typename(int t) { return types[t].name; }
+int typebits(int t) { return types[t].bits; }
+int typefile(int t) { return types[t].file; }
+int isstack(int t) { return types[t].stack; }

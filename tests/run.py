@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""The test runner: prints [ok]/[fail]/[skipped] per test, then
+`N passed, N failed` (and skipped, if any).
+
+Test kinds (discovered, so adding a test is adding a file):
+  tests/q/*.q      translator tests; expectations embedded as comments:
+                     #! target amd64          (default amd64)
+                     #! error LINE:COL: TEXT  the translation must fail with this
+                     #! contains TEXT         the output must contain TEXT
+                     #! lacks REGEX           no output line may match REGEX
+                     #! count REGEX N         exactly N output lines match REGEX
+                   every successful output is also assembled and checked
+                   to be byte-identical across two runs.
+  tests/run/*.q    run tests: translated, assembled, linked with the C driver
+                   of the same name (tests/run/NAME.c) and executed.
+  tests/sh/*.sh    scripts run from the repository root; exit 0 ok, 77 skipped.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
+QHASM = os.environ.get("QHASM", os.path.join(BUILD, "qhasm"))
+CC = os.environ.get("CC", "cc")
+
+results = {"ok": 0, "fail": 0, "skipped": 0}
+
+
+def report(status: str, name: str, detail: str = "") -> None:
+    results[status] += 1
+    print(f"[{status}] {name}" + (f": {detail}" if detail else ""), flush=True)
+
+
+def translate(path: str, out: str, target: str = "amd64") -> subprocess.CompletedProcess:
+    return subprocess.run([QHASM, "-m", target, path, "-o", out], capture_output=True, text=True)
+
+
+def directives(path: str) -> list[tuple[str, str]]:
+    d = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = re.match(r"\s*#!\s*(\w+)\s*(.*?)\s*$", line)
+            if m:
+                d.append((m.group(1), m.group(2)))
+    return d
+
+
+def nasm(asm: str, obj: str, fmt: str = "elf64") -> str:
+    p = subprocess.run(["nasm", "-f", fmt, asm, "-o", obj], capture_output=True, text=True)
+    return "" if p.returncode == 0 else p.stderr.strip()
+
+
+def qtest(path: str, tmp: str) -> None:
+    name = os.path.relpath(path, ROOT)
+    ds = directives(path)
+    target = next((v for k, v in ds if k == "target"), "amd64")
+    out = os.path.join(tmp, os.path.basename(path) + ".asm")
+    p = translate(path, out, target)
+    if p.returncode < 0 or p.returncode > 1:
+        return report("fail", name, f"translator crashed (status {p.returncode}): {p.stderr.strip()[:300]}")
+    errs = [v for k, v in ds if k == "error"]
+    if errs:
+        want = f"{os.path.basename(path)}:{errs[0]}"
+        first = p.stderr.splitlines()[0] if p.stderr else ""
+        if p.returncode != 1:
+            return report("fail", name, f"expected error '{errs[0]}', translation succeeded")
+        if os.path.exists(out):
+            return report("fail", name, "an output file was left behind after an error")
+        if not first.endswith(want) or ": error: " not in first:
+            return report("fail", name, f"expected '...{want}', got '{first}'")
+        if len(p.stderr.splitlines()) < 3 or "^" not in p.stderr.splitlines()[2]:
+            return report("fail", name, "error lacks the source line and caret")
+        return report("ok", name)
+    if p.returncode != 0:
+        return report("fail", name, p.stderr.strip()[:500])
+    text = open(out).read()
+    lines = text.splitlines()
+    for k, v in ds:
+        if k == "contains" and v not in text:
+            return report("fail", name, f"output lacks '{v}'")
+        if k == "lacks" and any(re.search(v, l) for l in lines):
+            bad = next(l for l in lines if re.search(v, l))
+            return report("fail", name, f"output has a line matching '{v}': {bad.strip()}")
+        if k == "count":
+            rx, n = v.rsplit(None, 1)
+            got = sum(1 for l in lines if re.search(rx, l))
+            if got != int(n):
+                return report("fail", name, f"{got} lines match '{rx}', expected {n}")
+    out2 = out + ".2"
+    translate(path, out2, target)
+    if open(out2).read() != text:
+        return report("fail", name, "output differs between two runs")
+    if target == "amd64":
+        e = nasm(out, out + ".o")
+        if e:
+            return report("fail", name, f"nasm: {e[:300]}")
+    report("ok", name)
+
+
+def runtest(path: str, tmp: str) -> None:
+    name = os.path.relpath(path, ROOT)
+    driver = path[:-2] + ".c"
+    out = os.path.join(tmp, os.path.basename(path) + ".asm")
+    p = translate(path, out)
+    if p.returncode != 0:
+        return report("fail", name, p.stderr.strip()[:500])
+    e = nasm(out, out + ".o")
+    if e:
+        return report("fail", name, f"nasm: {e[:300]}")
+    exe = out + ".exe"
+    c = subprocess.run([CC, "-O1", "-o", exe, driver, out + ".o"], capture_output=True, text=True)
+    if c.returncode != 0:
+        return report("fail", name, f"driver does not build: {c.stderr.strip()[:300]}")
+    r = subprocess.run([exe], capture_output=True, text=True)
+    if r.returncode == 77:
+        return report("skipped", name, r.stdout.strip()[-200:])
+    if r.returncode != 0:
+        return report("fail", name, (r.stdout + r.stderr).strip()[-400:] or f"status {r.returncode}")
+    report("ok", name)
+
+
+def shtest(path: str) -> None:
+    name = os.path.relpath(path, ROOT)
+    env = dict(os.environ, BUILD=BUILD, QHASM=QHASM)
+    r = subprocess.run(["bash", path], cwd=ROOT, env=env, capture_output=True, text=True)
+    tail = (r.stdout + r.stderr).strip().splitlines()
+    if r.returncode == 77:
+        return report("skipped", name, tail[-1] if tail else "")
+    if r.returncode != 0:
+        print("\n".join("    " + l for l in tail[-30:]))
+        return report("fail", name, f"status {r.returncode}")
+    report("ok", name, tail[-1] if tail else "")
+
+
+def main() -> int:
+    only_translator = "--translator-only" in sys.argv
+    pat = [a for a in sys.argv[1:] if not a.startswith("--")]
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sorted(glob.glob(os.path.join(ROOT, "tests/q/*.q"))):
+            if not pat or any(x in path for x in pat):
+                qtest(path, tmp)
+        for path in sorted(glob.glob(os.path.join(ROOT, "tests/run/*.q"))):
+            if not pat or any(x in path for x in pat):
+                runtest(path, tmp)
+        if not only_translator:
+            for path in sorted(glob.glob(os.path.join(ROOT, "tests/sh/*.sh"))):
+                if not pat or any(x in path for x in pat):
+                    shtest(path)
+    if results["skipped"]:
+        print(f"{results['skipped']} SKIPPED (not counted as passed)")
+    print(f"{results['ok']} passed, {results['fail']} failed")
+    return 1 if results["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
