@@ -142,6 +142,7 @@ typedef struct Dialect {
 	const char *global;      /* %s name (twice for size expression) */
 	const char *funcend;     /* %s name */
 	const char *label;       /* %s */
+	const char *escape;      /* %s: a symbol that looks like a register */
 	const char *loclabel;    /* %s function, %s label */
 	const char *align;       /* %d */
 	const char *line;        /* %d line, %s file */
@@ -161,6 +162,7 @@ struct Target {
 	u64 regext[MAXFILE];                 /* registers needing an extension */
 	u64 regextbit;                       /* ... that extension */
 	const char *const *extname;          /* extension names, bit order */
+	const u64 *implies;                  /* per extension: what it implies */
 	u64 baseext;                         /* always enabled */
 	int addrtype;                        /* type of address registers */
 	int spbytes;                         /* pointer size */
@@ -280,6 +282,8 @@ const char *typename(int t);
 int typebits(int t);
 int typefile(int t);
 int isstack(int t);
+
+u64 extclose(const Target *t, u64 e);
 
 /* ---------- lex.c ---------- */
 Tok *lex(const char *line, int lineno, int *ntok);

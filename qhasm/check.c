@@ -169,7 +169,7 @@ static void pins(Fn *fn, Stmt *s)
 			o.var = findvar(k->s);
 		} else if (k->kind == KID && findconst(k->s) >= 0) {
 			err(k->pos, "constant '%s' is data: read it with memN[%s]", k->s, k->s);
-		} else if (k->kind == KID && !isreserved(k->s)) {
+		} else if (k->kind == KID && !isreserved(k->s) && !(i + 1 < n && isop(&t[i + 1], "("))) {
 			err(k->pos, "undeclared variable '%s'", k->s);
 		} else
 			opnd = 0;

@@ -111,9 +111,26 @@ void emitfile(FILE *f, const Target *t)
 		fprintf(f, "%s\n", t->dialect->prelude);
 }
 
+/* a symbol spelled like a register (a function named ymm20) is escaped */
+static const char *symname(const Target *t, const char *name)
+{
+	static char buf[512];
+	for (int f = 0; f < MAXFILE; f++)
+		for (int r = 0; r < t->nreg[f]; r++)
+			for (int v = 8; v <= 512; v *= 2) {
+				const char *n = t->regview(f, r, v);
+				if (n && !strcmp(n, name) && t->dialect->escape) {
+					snprintf(buf, sizeof buf, t->dialect->escape, name);
+					return buf;
+				}
+			}
+	return name;
+}
+
 void emitfn(FILE *f, Fn *fn, const Target *t)
 {
 	const Dialect *d = t->dialect;
+	const char *name = symname(t, fn->name);
 	fprintf(f, "\n%srequires:", d->comment);
 	if (!(fn->used_ext & ~t->baseext))
 		fprintf(f, " base");
@@ -121,11 +138,11 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 		if ((fn->used_ext & ~t->baseext) >> i & 1)
 			fprintf(f, " %s", t->extname[i]);
 	fprintf(f, "\n%s\n", d->text);
-	fprintf(f, d->global, fn->name, fn->name, fn->name);
+	fprintf(f, d->global, name, name, name);
 	fprintf(f, "\n");
 	fprintf(f, d->align, 32);
 	fprintf(f, "\n");
-	fprintf(f, d->label, fn->name);
+	fprintf(f, d->label, name);
 	fprintf(f, "\n");
 	t->prologue(f, fn);
 	lastline = 0;

@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 	}
 	emitfile(f, t);
 	for (int i = 0; i < nfns; i++) {
-		fns[i]->ext |= extra;
+		fns[i]->ext = extclose(t, fns[i]->ext | extra);
 		run(fns[i], t, f);
 	}
 	emitconsts(f, t);

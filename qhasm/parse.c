@@ -190,7 +190,7 @@ static void pcpu(Tok *t, int n, const Target *tg)
 				break;
 		if (!tg->extname[k])
 			err(t[i].pos, "unknown CPU extension '%s' for target %s", t[i].s, tg->name);
-		curext |= 1ull << k;
+		curext = extclose(tg, curext | 1ull << k);
 	}
 }
 
@@ -262,12 +262,17 @@ void parse(const char *path, const Target *tg)
 	char *text = readfile(path, &len);
 	int cap = 0;
 	infile = path;
-	if (strlen(text) != len) {
-		int line = 1;
-		for (char *p = text; *p; p++)
-			line += *p == '\n';
-		fprintf(stderr, "%s:%d: error: NUL byte in input\n", path, line);
-		exit(1);
+	Pos nul = {0, 0};
+	for (size_t i = 0, line = 1, col = 1; i < len; i++, col++) {
+		if (!text[i] && !nul.line) {
+			nul = (Pos){(int)line, (int)col};
+			text[i] = '?'; /* shown in the message */
+		} else if (!text[i])
+			text[i] = '?';
+		if (text[i] == '\n') {
+			line++;
+			col = 0;
+		}
 	}
 	for (char *p = text; *p;) {
 		char *e = strchr(p, '\n');
@@ -285,6 +290,8 @@ void parse(const char *path, const Target *tg)
 			break;
 		p = e + 1;
 	}
+	if (nul.line)
+		err(nul, "NUL byte in input");
 	curext = tg->baseext;
 	Fn *fn = NULL;
 	int scap = 0, inputs = 0;

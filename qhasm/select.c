@@ -154,8 +154,6 @@ static int match(const MdLine *m, const Stmt *s)
 	int r = 1;
 	if (m->nslot != s->nop)
 		return 0;
-	if (s->cond >= 0 && (condflags[s->cond] & ~m->def))
-		return 0;
 	for (int k = 0; k < m->nslot; k++) {
 		const MdOp *o = &m->op[m->slotop[k]];
 		if (!fits(&s->op[k], &T->cls[o->cls]))
@@ -298,9 +296,15 @@ static const MdLine *selectins(const Stmt *s)
 {
 	int n;
 	const MdLine **c = mdlookup(s->shape, &n);
-	if (!n)
-		err(s->pos, "unknown instruction '%s' for target %s", s->shape, T->name);
+	if (!n) {
+		const char *src = srcline[s->pos.line - 1] + s->pos.col - 1;
+		size_t len = strcspn(src, "#\r");
+		while (len && (src[len - 1] == ' ' || src[len - 1] == '\t'))
+			len--;
+		err(s->pos, "unknown instruction '%.*s' for target %s", (int)len, src, T->name);
+	}
 	u64 missing = 0;
+	int noflags = 0;
 	for (int pass = 1; pass <= 2; pass++)
 		for (int i = 0; i < n; i++) {
 			int r = match(c[i], s);
@@ -308,9 +312,15 @@ static const MdLine *selectins(const Stmt *s)
 				missing = c[i]->ext & ~F->ext;
 				continue;
 			}
+			if (r && s->cond >= 0 && (condflags[s->cond] & ~c[i]->def)) {
+				noflags = 1;
+				continue;
+			}
 			if (r == pass)
 				return c[i];
 		}
+	if (noflags)
+		err(s->condpos, "this instruction does not set the flags '%s?' asks for", condname[s->cond]);
 	if (missing) {
 		char buf[256];
 		extname(missing, buf, sizeof buf);

@@ -131,3 +131,15 @@ const char *typename(int t) { return types[t].name; }
 int typebits(int t) { return types[t].bits; }
 int typefile(int t) { return types[t].file; }
 int isstack(int t) { return types[t].stack; }
+
+/* an extension set closed under implication (avx2 implies avx, ...) */
+u64 extclose(const Target *t, u64 e)
+{
+	for (u64 old = 0; old != e;) {
+		old = e;
+		for (int i = 0; t->extname[i]; i++)
+			if (e >> i & 1)
+				e |= t->implies[i];
+	}
+	return e;
+}

@@ -64,14 +64,15 @@ def qtest(path: str, tmp: str) -> None:
         return report("fail", name, f"translator crashed (status {p.returncode}): {p.stderr.strip()[:300]}")
     errs = [v for k, v in ds if k == "error"]
     if errs:
-        want = f"{os.path.basename(path)}:{errs[0]}"
+        loc, _, msg = errs[0].partition(": ")
+        want = f"{os.path.basename(path)}:{loc}: error: "
         first = p.stderr.splitlines()[0] if p.stderr else ""
         if p.returncode != 1:
             return report("fail", name, f"expected error '{errs[0]}', translation succeeded")
         if os.path.exists(out):
             return report("fail", name, "an output file was left behind after an error")
-        if not first.endswith(want) or ": error: " not in first:
-            return report("fail", name, f"expected '...{want}', got '{first}'")
+        if want not in first or msg not in first:
+            return report("fail", name, f"expected '{want}{msg}', got '{first}'")
         if len(p.stderr.splitlines()) < 3 or "^" not in p.stderr.splitlines()[2]:
             return report("fail", name, "error lacks the source line and caret")
         return report("ok", name)

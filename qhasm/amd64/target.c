@@ -43,6 +43,14 @@ static const int vorder[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1
 static const char *const ext[] = {"sse2", "sse3", "ssse3", "sse4.1", "popcnt", "avx", "avx2", "bmi1", "bmi2", "adx",
 	"avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512ifma", "avx512vbmi", 0};
 
+#define B(x) (1ull << (x))
+static const u64 implies[] = {
+	[XSSE3] = B(XSSE2), [XSSSE3] = B(XSSE3), [XSSE41] = B(XSSSE3), [XAVX] = B(XSSE41) | B(XPOPCNT),
+	[XAVX2] = B(XAVX), [XADX] = 0, [XAVX512F] = B(XAVX2), [XAVX512VL] = B(XAVX512F),
+	[XAVX512BW] = B(XAVX512F), [XAVX512DQ] = B(XAVX512F), [XAVX512IFMA] = B(XAVX512F),
+	[XAVX512VBMI] = B(XAVX512F), [XAVX512VBMI + 1] = 0,
+};
+
 #define GALL (0xffffull & ~(1ull << RSP))
 #define T(x) (1u << (x))
 static const Class classes[] = {
@@ -186,6 +194,7 @@ static const Dialect nasm = {
 	.global = "global %s:function (%s.end - %s)",
 	.funcend = ".end:",
 	.label = "%s:",
+	.escape = "$%s",
 	.loclabel = ".L%s",
 	.align = "align %d",
 	.line = "%%line %d+0 %s",
@@ -204,6 +213,7 @@ const Target T_amd64 = {
 	.regext = {0, 0xffff0000ull, 0},
 	.regextbit = 1ull << XAVX512F,
 	.extname = ext,
+	.implies = implies,
 	.baseext = 1ull << XSSE2,
 	.addrtype = TINT64,
 	.spbytes = 8,

@@ -1,0 +1,8 @@
+#! error 7:1: no form of '$ = $ + $' takes operands (int64, int64, reg128) on amd64
+int64 a
+reg128 v
+enter f
+input a
+v = mem128[a]
+a += v
+leave
