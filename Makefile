@@ -38,7 +38,8 @@ test: all
 	$(PYTHON) tests/run.py
 
 test-asan: $(BUILD)/asan/qhasm
-	QHASM=$(BUILD)/asan/qhasm $(PYTHON) tests/run.py --translator-only
+	ASAN_OPTIONS=detect_leaks=0 QHASM=$(BUILD)/asan/qhasm $(PYTHON) tests/run.py --translator-only
+	ASAN_OPTIONS=detect_leaks=0 $(PYTHON) tests/malformed.py $(BUILD)/asan/qhasm 1500
 
 bench-translator: $(QHASM)
 	$(PYTHON) -m gen.benchgen --qhasm $(QHASM)

@@ -94,3 +94,68 @@ uninstall:
 	  $(CSRC_D)/include/qhasm.h $(CSRC_D)/include/qhasm_crypto.h \
 	  $(CSRC_D)/bin/$(notdir $(QHASM)) $(CSRC_D)/bin/qhasm-test
 	rm -rf $(CSRC_D)/share/doc/qhasm
+
+# ---- qhasm-speed, make speed, make bench ----------------------------------
+# qhasm-speed links the static library, the cycle counter and a code-size
+# table that gen/codesize.py derives from the library objects.  --plot runs
+# `$(PYTHON) -m gen.plot` from this tree (or from $(PREFIX)/share/qhasm once
+# installed).  `make bench` compares with libsodium and OpenSSL when
+# pkg-config finds them; it is not part of `make test`.
+CSRC_SPEED     := $(BUILD)/qhasm-speed
+CSRC_BENCH     := $(BUILD)/qhasm-bench
+CSRC_MAN       := docs/man/qhasm.1 docs/man/qhasm-test.1 docs/man/qhasm-speed.1
+CSRC_SPEED_DEFS = -DQHASM_SRCDIR='"$(CURDIR)"' -DQHASM_DATADIR='"$(PREFIX)/share/qhasm"' \
+                  -DQHASM_PYTHON='"$(PYTHON)"'
+# evaluated only when the bench program is built
+CSRC_BENCH_PKGS = $(shell for p in libsodium libcrypto; do pkg-config --exists $$p 2>/dev/null && echo $$p; done)
+CSRC_BENCH_DEFS = $(if $(filter libsodium,$(CSRC_BENCH_PKGS)),-DHAVE_SODIUM) \
+                  $(if $(filter libcrypto,$(CSRC_BENCH_PKGS)),-DHAVE_OPENSSL)
+CSRC_BENCH_LIBS = $(if $(CSRC_BENCH_PKGS),$(shell pkg-config --cflags --libs $(CSRC_BENCH_PKGS)))
+
+.PHONY: speed install-speed uninstall-speed
+all: $(CSRC_SPEED)
+
+$(BUILD)/csrc/speedsizes.c: $(CSRC_OBJ) gen/codesize.py
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.codesize $(CSRC_OBJ) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/csrc/speedsizes.o: $(BUILD)/csrc/speedsizes.c csrc/speedsizes.h
+	$(CC) $(CSRC_CFLAGS) -c -o $@ $<
+
+$(BUILD)/csrc/speed.o: csrc/speed.c $(CSRC_HDR) $(BUILD)/csrc/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CSRC_CFLAGS) $(CSRC_SPEED_DEFS) -c -o $@ $<
+
+$(CSRC_SPEED): $(BUILD)/csrc/speed.o $(BUILD)/csrc/cpucycles.o $(BUILD)/csrc/speedsizes.o $(CSRC_A)
+	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/speed.o $(BUILD)/csrc/cpucycles.o \
+	  $(BUILD)/csrc/speedsizes.o $(CSRC_A)
+
+# full report: $(BUILD)/speed.txt (lines), $(BUILD)/speed.md (tables), $(BUILD)/speed.svg
+speed: $(CSRC_SPEED)
+	$(CSRC_SPEED) > $(BUILD)/speed.txt
+	$(CSRC_SPEED) --table --plot $(BUILD)/speed.svg > $(BUILD)/speed.md
+	@echo "wrote $(BUILD)/speed.txt $(BUILD)/speed.md $(BUILD)/speed.svg"
+
+$(BUILD)/csrc/bench.o: csrc/bench.c $(CSRC_HDR) $(BUILD)/csrc/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CSRC_CFLAGS) $(CSRC_BENCH_DEFS) -c -o $@ $<
+
+$(CSRC_BENCH): $(BUILD)/csrc/bench.o $(BUILD)/csrc/cpucycles.o $(CSRC_A)
+	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/bench.o $(BUILD)/csrc/cpucycles.o \
+	  $(CSRC_A) $(CSRC_BENCH_LIBS)
+
+bench: $(CSRC_BENCH)
+	$(CSRC_BENCH)
+
+install: install-speed
+install-speed: $(CSRC_SPEED)
+	install -d $(CSRC_D)/bin $(CSRC_D)/share/man/man1 $(CSRC_D)/share/qhasm/gen
+	install -m 755 $(CSRC_SPEED) $(CSRC_D)/bin/
+	install -m 644 $(CSRC_MAN) $(CSRC_D)/share/man/man1/
+	install -m 644 gen/plot.py $(CSRC_D)/share/qhasm/gen/plot.py
+	printf '' > $(CSRC_D)/share/qhasm/gen/__init__.py
+
+uninstall: uninstall-speed
+uninstall-speed:
+	rm -f $(CSRC_D)/bin/qhasm-speed $(addprefix $(CSRC_D)/share/man/man1/,$(notdir $(CSRC_MAN)))
+	rm -rf $(CSRC_D)/share/qhasm

@@ -10,12 +10,16 @@ Template syntax (line based, everything else is copied verbatim):
     %end                      %end once per element (NAMES: one name, or
                               several separated by commas to unpack tuples)
     %if EXPR / %else / %end   keep one branch
+    %include FILE             the lines of FILE (relative to the including
+                              template's directory), expanded in place
+    %let NAME = EXPR          bind NAME for the rest of the current block
     %# comment               dropped (template-only comment)
 
 `%` directives may be indented; they nest.  Errors name the template line.
 """
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -72,6 +76,22 @@ def _expand(lines: list[tuple[int, str]], env: dict[str, Any], name: str, out: l
         where = f"{name}:{no}"
         if s.startswith("%#"):
             i += 1
+        elif s.startswith("%include "):
+            path = os.path.join(os.path.dirname(name), s[9:].strip())
+            try:
+                with open(path, encoding="utf-8") as f:
+                    sub = f.read()
+            except OSError as e:
+                raise TemplateError(f"{where}: cannot include {path}: {e.strerror}") from e
+            _expand(list(enumerate(sub.splitlines(), 1)), env, path, out)
+            i += 1
+        elif s.startswith("%let "):
+            m = re.match(r"%let\s+(\w+)\s*=\s*(.+)$", s)
+            if not m:
+                raise TemplateError(f"{where}: expected '%let NAME = EXPR'")
+            env = dict(env)
+            env[m.group(1)] = _eval(m.group(2), env, where)
+            i += 1
         elif s.startswith("%for "):
             m = re.match(r"%for\s+(.+?)\s+in\s+(.+)$", s)
             if not m:
@@ -100,7 +120,8 @@ def _expand(lines: list[tuple[int, str]], env: dict[str, Any], name: str, out: l
 
 
 def expand(text: str, env: dict[str, Any], name: str = "<template>") -> str:
-    """Expand template text with parameters env; returns the output text."""
+    """Expand template text with parameters env; returns the output text.
+    name is the template's path (for messages and %include)."""
     out: list[str] = []
     _expand(list(enumerate(text.splitlines(), 1)), env, name, out)
     return "\n".join(out) + "\n"

@@ -32,6 +32,7 @@ typedef struct Var {
 	int align;   /* bytes, for stack variables */
 	int secret;
 	Pos pos;
+	char *pin;   /* register the variable is pinned to (`int64 x@rax`), or NULL */
 } Var;
 
 typedef struct Const {
@@ -293,6 +294,7 @@ int isreserved(const char *s);
 extern MdLine *md;
 extern int nmd;
 void mdload(const Target *t);
+int findreg(const Target *t, const char *name, int *file);
 const MdLine **mdlookup(const char *shape, int *n);
 void canon(Tok *t, int n, Tok **out, int *nout);
 char *shapeof(Tok *t, int n, int (*isopnd)(Tok *, int, int, void *), void *arg, int *nslot);

@@ -112,10 +112,20 @@ static void clrlive(int t)
 	}
 }
 
+static const Ins *curins;
+
 static void edge(Fn *fn, int a, int b)
 {
-	if (a != b && fn->tmp[a].file == fn->tmp[b].file)
-		addedge(a, b);
+	if (a == b || fn->tmp[a].file != fn->tmp[b].file)
+		return;
+	if (fn->tmp[a].fixed != NOREG && fn->tmp[a].fixed == fn->tmp[b].fixed) {
+		int v = fn->tmp[a].var >= 0 ? fn->tmp[a].var : fn->tmp[b].var;
+		Pos p = curins && curins->stmt >= 0 ? fn->stmt[curins->stmt].pos : fn->pos;
+		if (v >= 0)
+			err(p, "the fixed registers of this instruction cannot be satisfied: '%s' is pinned to a register it needs", vars[v].name);
+		err(p, "the fixed registers of this instruction cannot be satisfied");
+	}
+	addedge(a, b);
 }
 
 static int nuses(const Ins *x, int *u)
@@ -162,6 +172,7 @@ static void build(Fn *fn)
 		for (int i = bl->nins - 1; i >= 0; i--) {
 			Ins *x = &bl->ins[i];
 			int u[2 * MAXOP], nu = nuses(x, u);
+			curins = x;
 			int ismove = (x->md->attr & AMOV) && x->op[0].kind == OTMP && x->op[1].kind == OTMP;
 			int multi = strchr(x->md->tmpl, ';') != NULL;
 			if (ismove) {

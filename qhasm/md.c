@@ -109,7 +109,7 @@ static char *trim(char *s)
 	return s;
 }
 
-static int findreg(const Target *t, const char *name, int *file)
+int findreg(const Target *t, const char *name, int *file)
 {
 	for (int f = 0; f < MAXFILE; f++)
 		for (int r = 0; r < t->nreg[f]; r++)

@@ -111,8 +111,8 @@ static void checkname(Tok *k)
 		err(k->pos, "'%s' is already declared", k->s);
 }
 
-/* decl = TYPE name ['[' count ']'] { name ['[' count ']'] } */
-static void pdecl(Tok *t, int n, int type)
+/* decl = TYPE name ['[' count ']' | '@' REG] { name ... } */
+static void pdecl(Tok *t, int n, int type, const Target *tg)
 {
 	if (n < 2)
 		err(t[n > 1 ? 1 : 0].pos, "expected a variable name after '%s'", t[0].s);
@@ -122,8 +122,17 @@ static void pdecl(Tok *t, int n, int type)
 			err(t[i].pos, "too many variables (limit %d)", MAXVARS);
 		GROW(vars, nvars, capvars);
 		Var *v = &vars[nvars];
-		*v = (Var){t[i].s, type, 1, typebits(type) / 8, 0, t[i].pos};
+		*v = (Var){t[i].s, type, 1, typebits(type) / 8, 0, t[i].pos, NULL};
 		i++;
+		if (i < n && !strcmp(t[i].s, "@")) {
+			int f;
+			if (i + 1 >= n || t[i + 1].kind != KID || findreg(tg, t[i + 1].s, &f) == NOREG)
+				err(t[i + 1 < n ? i + 1 : i].pos, "expected a %s register name after '@'", tg->name);
+			if (f != typefile(type))
+				err(t[i + 1].pos, "register %s cannot hold a %s", t[i + 1].s, typename(type));
+			v->pin = t[i + 1].s;
+			i += 2;
+		}
 		if (i < n && !strcmp(t[i].s, "[")) {
 			if (!isstack(type))
 				err(t[i].pos, "only stack variables can be arrays");
@@ -304,7 +313,7 @@ void parse(const char *path, const Target *tg)
 		int type = t[0].kind == KID ? typebyname(t[0].s) : TNONE;
 		const char *w = t[0].s;
 		if (type) {
-			pdecl(t, n, type);
+			pdecl(t, n, type, tg);
 		} else if (!strcmp(w, "const")) {
 			pconst(t, n);
 		} else if (!strcmp(w, "cpu")) {

@@ -46,8 +46,15 @@ int newtmp(Fn *fn, int var, int type, int file)
 
 static int vtmp(int v)
 {
-	if (F->vartmp[v] < 0)
-		F->vartmp[v] = newtmp(F, v, vars[v].type, typefile(vars[v].type));
+	if (F->vartmp[v] < 0) {
+		int t = F->vartmp[v] = newtmp(F, v, vars[v].type, typefile(vars[v].type));
+		if (vars[v].pin) {
+			int f;
+			F->tmp[t].fixed = findreg(T, vars[v].pin, &f);
+			F->tmp[t].mask = 1ull << F->tmp[t].fixed;
+			F->tmp[t].nospill = 1;
+		}
+	}
 	return F->vartmp[v];
 }
 

@@ -1,0 +1,268 @@
+/* qhasm-bench (`make bench`): every implementation of Salsa20 and Poly1305
+ * beside other libraries in the same run, in ticks of the cycle counter
+ * (csrc/cpucycles.c) per byte, interquartile mean of 32 timings.
+ *
+ *   stream_salsa20_xor at 64, 576, 1536, 4096, 18205 bytes
+ *     beside libsodium crypto_stream_salsa20_xor           (HAVE_SODIUM)
+ *   onetimeauth_poly1305 at 11, 26, 61, 139, ..., 18205 bytes
+ *     beside OpenSSL EVP_MAC "POLY1305"                    (HAVE_OPENSSL)
+ *     and libsodium crypto_onetimeauth_poly1305            (HAVE_SODIUM)
+ *
+ * Each cell is "ticks/byte (ratio)", the ratio being to the peer named in
+ * the heading (per byte and per call alike: both sides at the same length).
+ * The targets of issues 3 and 4 are checked for the selected implementation
+ * at the end.  Not part of `make test`: the figures depend on the machine. */
+#define _DEFAULT_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "qhasm.h"
+#include "cpucycles.h"
+#ifdef HAVE_SODIUM
+#include <sodium.h>
+#endif
+#ifdef HAVE_OPENSSL
+#include <openssl/evp.h>
+#include <openssl/core_names.h>
+#endif
+
+#define TIMINGS 32
+#define MAXLEN 18205
+#define MAXCOLS 16
+
+static const long long salsa_lens[] = { 64, 576, 1536, 4096, 18205 };
+static const long long poly_lens[] = { 11, 26, 61, 139, 314, 709, 1597, 3595, 8090, 18205 };
+#define NSALSA (int)(sizeof salsa_lens / sizeof *salsa_lens)
+#define NPOLY (int)(sizeof poly_lens / sizeof *poly_lens)
+
+static unsigned char mbuf[MAXLEN + 64], cbuf[MAXLEN + 64], key[32], nonce[8], tag[16];
+
+typedef void bench_fn(long long len);
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* interquartile mean of TIMINGS calls (after two warm-up calls) */
+static double iqm_ticks(bench_fn *f, long long len)
+{
+    long long t[TIMINGS + 1], sum = 0;
+    int i;
+    f(len);
+    f(len);
+    for (i = 0; i <= TIMINGS; i++) {
+        t[i] = cpucycles();
+        f(len);
+    }
+    for (i = 0; i < TIMINGS; i++) t[i] = t[i + 1] - t[i];
+    qsort(t, TIMINGS, sizeof *t, cmp_ll);
+    for (i = TIMINGS / 4; i < TIMINGS - TIMINGS / 4; i++) sum += t[i];
+    return (double)sum / (TIMINGS / 2);
+}
+
+/* ---- the functions measured ------------------------------------------------ */
+static void q_salsa(long long len) { qhasm_stream_salsa20_xor(cbuf, mbuf, (unsigned long long)len, nonce, key); }
+static void q_poly(long long len) { qhasm_onetimeauth_poly1305(tag, mbuf, (unsigned long long)len, key); }
+#ifdef HAVE_SODIUM
+static void s_salsa(long long len) { crypto_stream_salsa20_xor(cbuf, mbuf, (unsigned long long)len, nonce, key); }
+static void s_poly(long long len) { crypto_onetimeauth_poly1305(tag, mbuf, (unsigned long long)len, key); }
+#endif
+#ifdef HAVE_OPENSSL
+static EVP_MAC_CTX *ossl_ctx;
+static void o_poly(long long len)
+{
+    size_t outl = 0;
+    if (!EVP_MAC_init(ossl_ctx, key, 32, NULL) || !EVP_MAC_update(ossl_ctx, mbuf, (size_t)len) ||
+        !EVP_MAC_final(ossl_ctx, tag, &outl, sizeof tag)) {
+        fprintf(stderr, "qhasm-bench: OpenSSL EVP_MAC POLY1305 failed\n");
+        exit(111);
+    }
+}
+#endif
+
+typedef struct { const char *name; bench_fn *fn; int impl; /* -1: a peer */ } column;
+
+/* measures the columns at the lengths; vals[len][col] in ticks per byte */
+static void run(const char *prim, const column *cols, int ncols, const long long *lens, int nlens,
+                double vals[][MAXCOLS])
+{
+    int k, c;
+    for (k = 0; k < nlens; k++)
+        for (c = 0; c < ncols; c++) {
+            if (cols[c].impl >= 0) qhasm_impl_force(prim, cols[c].impl);
+            vals[k][c] = iqm_ticks(cols[c].fn, lens[k]) / (double)lens[k];
+            qhasm_impl_force(prim, -1);
+        }
+}
+
+static void print_table(const char *title, const char *prim, const column *cols, int ncols,
+                        const long long *lens, int nlens, double vals[][MAXCOLS], int npeers)
+{
+    int k, c, sel = qhasm_impl_selected(prim);
+    printf("\n== %s: ticks per byte, IQM of %d; (ratio) = implementation / %s\n", title, TIMINGS,
+           npeers == 0 ? "nothing (no peer installed)" : npeers == 1 ? cols[ncols - 1].name : "fastest peer");
+    printf("%6s", "bytes");
+    for (c = 0; c < ncols; c++) {
+        char h[64];
+        snprintf(h, sizeof h, "%s%s", cols[c].name, cols[c].impl >= 0 && cols[c].impl == sel ? "*" : "");
+        printf(" %*s", cols[c].impl >= 0 && npeers ? 17 : 10, h);
+    }
+    printf("\n");
+    for (k = 0; k < nlens; k++) {
+        double best = 0;
+        for (c = ncols - npeers; c < ncols; c++)
+            if (best == 0 || vals[k][c] < best) best = vals[k][c];
+        printf("%6lld", lens[k]);
+        for (c = 0; c < ncols; c++) {
+            if (cols[c].impl >= 0 && npeers)
+                printf(" %9.2f (%5.2f)", vals[k][c], vals[k][c] / best);
+            else
+                printf(" %10.2f", vals[k][c]);
+        }
+        printf("\n");
+    }
+    printf("(* = selected implementation)\n");
+}
+
+static int add_impls(const char *prim, column *cols, bench_fn *fn)
+{
+    int i, n = 0, count = qhasm_impl_count(prim);
+    for (i = 0; i < count && n < MAXCOLS - 3; i++) {
+        if (!qhasm_impl_supported(prim, i)) {
+            printf("%s %s skipped: %s\n", prim, qhasm_impl_name(prim, i), qhasm_impl_missing(prim, i));
+            continue;
+        }
+        cols[n].name = qhasm_impl_name(prim, i);
+        cols[n].fn = fn;
+        cols[n].impl = i;
+        n++;
+    }
+    return n;
+}
+
+static int col_of(const column *cols, int ncols, int impl)
+{
+    int c;
+    for (c = 0; c < ncols; c++)
+        if (cols[c].impl == impl) return c;
+    return -1;
+}
+
+static void verdict(const char *what, double ratio, double limit)
+{
+    printf("target %-58s %5.2f %s %.2f: %s\n", what, ratio, ratio <= limit ? "<=" : ">", limit,
+           ratio <= limit ? "met" : "MISSED");
+}
+
+int main(void)
+{
+    column cols[MAXCOLS];
+    double sv[NSALSA][MAXCOLS], pv[NPOLY][MAXCOLS];
+    int ns, np, speers = 0, ppeers = 0, k, sel, c;
+    int sodium_col = -1, ossl_col = -1;
+    size_t i;
+    for (i = 0; i < sizeof mbuf; i++) mbuf[i] = (unsigned char)(i * 131 + 7);
+    for (i = 0; i < sizeof key; i++) key[i] = (unsigned char)(i * 17 + 3);
+    for (i = 0; i < sizeof nonce; i++) nonce[i] = (unsigned char)(i * 29 + 5);
+
+    cpucycles_init(NULL);
+    printf("qhasm-bench %s: counter %s, %lld ticks per second\n", QHASM_VERSION,
+           cpucycles_implementation(), cpucycles_persecond());
+#ifdef HAVE_SODIUM
+    if (sodium_init() < 0) { fprintf(stderr, "qhasm-bench: sodium_init failed\n"); return 111; }
+    printf("peer libsodium %s\n", sodium_version_string());
+#else
+    printf("peer libsodium not installed (pkg-config libsodium): no comparison\n");
+#endif
+#ifdef HAVE_OPENSSL
+    {
+        EVP_MAC *mac = EVP_MAC_fetch(NULL, "POLY1305", NULL);
+        if (mac) ossl_ctx = EVP_MAC_CTX_new(mac);
+        if (ossl_ctx) printf("peer OpenSSL %s\n", OpenSSL_version(OPENSSL_VERSION));
+        else printf("peer OpenSSL: EVP_MAC POLY1305 unavailable\n");
+    }
+#else
+    printf("peer OpenSSL not installed (pkg-config libcrypto): no comparison\n");
+#endif
+
+    /* a warm-up of about 100 ms (clock frequency ramp) */
+    {
+        long long end = cpucycles() + cpucycles_persecond() / 10;
+        while (cpucycles() < end) q_salsa(4096);
+    }
+
+    /* ---- Salsa20 ---- */
+    ns = add_impls("salsa20", cols, q_salsa);
+#ifdef HAVE_SODIUM
+    {   /* same output as libsodium, or the comparison means nothing */
+        unsigned char a[600], b[600];
+        qhasm_stream_salsa20_xor(a, mbuf, sizeof a, nonce, key);
+        crypto_stream_salsa20_xor(b, mbuf, sizeof b, nonce, key);
+        if (memcmp(a, b, sizeof a)) { printf("salsa20: output differs from libsodium!\n"); return 1; }
+    }
+    sodium_col = ns;
+    cols[ns].name = "libsodium"; cols[ns].fn = s_salsa; cols[ns].impl = -1; ns++; speers++;
+#endif
+    run("salsa20", cols, ns, salsa_lens, NSALSA, sv);
+    print_table("stream_salsa20_xor", "salsa20", cols, ns, salsa_lens, NSALSA, sv, speers);
+    sel = col_of(cols, ns, qhasm_impl_selected("salsa20"));
+    if (sodium_col >= 0 && sel >= 0) {
+        char what[128];
+        for (k = 0; k < NSALSA; k++) {
+            if (salsa_lens[k] < 4096 && salsa_lens[k] != 64) continue;
+            snprintf(what, sizeof what, "salsa20 %s %lld bytes vs libsodium", cols[sel].name, salsa_lens[k]);
+            verdict(what, sv[k][sel] / sv[k][sodium_col], salsa_lens[k] == 64 ? 1.0 : 0.45);
+        }
+    }
+
+    /* ---- Poly1305 ---- */
+    np = add_impls("poly1305", cols, q_poly);
+    sodium_col = ossl_col = -1;
+#ifdef HAVE_OPENSSL
+    if (ossl_ctx) {
+        unsigned char a[16], b[16];
+        qhasm_onetimeauth_poly1305(a, mbuf, 1000, key);
+        o_poly(1000);
+        memcpy(b, tag, 16);
+        if (memcmp(a, b, 16)) { printf("poly1305: tag differs from OpenSSL!\n"); return 1; }
+        ossl_col = np;
+        cols[np].name = "openssl"; cols[np].fn = o_poly; cols[np].impl = -1; np++; ppeers++;
+    }
+#endif
+#ifdef HAVE_SODIUM
+    {
+        unsigned char a[16], b[16];
+        qhasm_onetimeauth_poly1305(a, mbuf, 1000, key);
+        crypto_onetimeauth_poly1305(b, mbuf, 1000, key);
+        if (memcmp(a, b, 16)) { printf("poly1305: tag differs from libsodium!\n"); return 1; }
+    }
+    sodium_col = np;
+    cols[np].name = "libsodium"; cols[np].fn = s_poly; cols[np].impl = -1; np++; ppeers++;
+#endif
+    run("poly1305", cols, np, poly_lens, NPOLY, pv);
+    print_table("onetimeauth_poly1305", "poly1305", cols, np, poly_lens, NPOLY, pv, ppeers);
+    sel = col_of(cols, np, qhasm_impl_selected("poly1305"));
+    if (sel >= 0 && ppeers) {
+        char what[128];
+        for (k = 0; k < NPOLY; k++) {
+            double best = 0;
+            if (poly_lens[k] >= 8090 && ossl_col >= 0) {
+                snprintf(what, sizeof what, "poly1305 %s %lld bytes vs OpenSSL", cols[sel].name, poly_lens[k]);
+                verdict(what, pv[k][sel] / pv[k][ossl_col], 0.9);
+            }
+            if (poly_lens[k] > 139) continue;
+            for (c = np - ppeers; c < np; c++)
+                if (best == 0 || pv[k][c] < best) best = pv[k][c];
+            snprintf(what, sizeof what, "poly1305 %s %lld bytes vs the fastest peer", cols[sel].name, poly_lens[k]);
+            verdict(what, pv[k][sel] / best, 0.9);
+        }
+    }
+    (void)sodium_col;
+#ifdef HAVE_OPENSSL
+    if (ossl_ctx) EVP_MAC_CTX_free(ossl_ctx);
+#endif
+    return 0;
+}

@@ -1,0 +1,128 @@
+"""Regenerate every generated .q and every out/ assembly file from specs/.
+
+    python3 -m gen.regen [--out DIR] [--qhasm PATH] [--check] [-v]
+
+Steps: expand the templates (gen/salsa20.py, ...) into their generated
+.q files, then translate each with `qhasm -m amd64 X.q -o out/<impl>/X.asm`.
+The translator always runs from the output root with repository-relative
+paths, so the assembly (which names its .q source) is identical whatever
+the output directory.  Deterministic: same specs, same bytes.
+
+--out DIR   write under DIR instead of the repository (DIR/specs/...,
+            DIR/out/...)
+--check     regenerate into a temporary directory and compare with the
+            committed files; print the differences, exit 1 if any file
+            differs, is missing, or is a stale generated file that the
+            specs no longer produce.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from gen import salsa20
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# every generator: (module, glob patterns of the files it owns, relative to the root)
+GENERATORS = [
+    (salsa20, [f"{salsa20.GENERATED}/salsa20_*.q", "out/amd64*/salsa20_*.asm"]),
+]
+
+
+def regen(out: str, qhasm: str, verbose: bool = False) -> list[str]:
+    """Write every generated file under out; return their relative paths."""
+    written: list[str] = []
+    for mod, _ in GENERATORS:
+        for qpath, impl, asm in mod.jobs():
+            rounds = int(qpath.rsplit("_r", 1)[1][:-2])
+            text = mod.generate(impl, rounds, ROOT)
+            dst = os.path.join(out, qpath)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with open(dst, "w", encoding="utf-8") as f:
+                f.write(text)
+            apath = f"out/{impl}/{asm}"
+            os.makedirs(os.path.join(out, "out", impl), exist_ok=True)
+            if verbose:
+                print(f"qhasm -m amd64 {qpath} -o {apath}", flush=True)
+            p = subprocess.run([qhasm, "-m", "amd64", qpath, "-o", apath], cwd=out,
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                sys.stderr.write(p.stderr)
+                raise SystemExit(f"regen: qhasm failed on {qpath} (status {p.returncode})")
+            written += [qpath, apath]
+    return written
+
+
+def owned(root: str) -> set[str]:
+    """Generated files present under root (relative paths)."""
+    res: set[str] = set()
+    for _, pats in GENERATORS:
+        for pat in pats:
+            res |= {os.path.relpath(p, root) for p in glob.glob(os.path.join(root, pat))}
+    return res
+
+
+def check(qhasm: str) -> int:
+    tmp = tempfile.mkdtemp(prefix="qhasm-regen-")
+    try:
+        new = set(regen(tmp, qhasm))
+        bad = 0
+        for rel in sorted(new):
+            a = os.path.join(ROOT, rel)
+            b = os.path.join(tmp, rel)
+            if not os.path.exists(a):
+                print(f"regen --check: missing (not committed): {rel}")
+                bad += 1
+                continue
+            with open(a, encoding="utf-8", errors="replace") as f:
+                old_text = f.read()
+            with open(b, encoding="utf-8") as f:
+                new_text = f.read()
+            if old_text != new_text:
+                bad += 1
+                print(f"regen --check: differs: {rel}")
+                diff = difflib.unified_diff(old_text.splitlines(), new_text.splitlines(),
+                                            f"committed/{rel}", f"regenerated/{rel}", lineterm="", n=1)
+                for k, line in enumerate(diff):
+                    if k >= 40:
+                        print("...")
+                        break
+                    print(line)
+        for rel in sorted(owned(ROOT) - new):
+            print(f"regen --check: stale generated file (no longer produced): {rel}")
+            bad += 1
+        print(f"regen --check: {len(new)} files, {bad} problem(s)")
+        return 1 if bad else 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m gen.regen", description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=ROOT, help="root directory to write under (default: the repository)")
+    ap.add_argument("--qhasm", default=os.path.join(os.environ.get("BUILD", os.path.join(ROOT, "build")), "qhasm"),
+                    help="the translator (default: $BUILD/qhasm or build/qhasm)")
+    ap.add_argument("--check", action="store_true", help="compare a fresh regeneration with the committed files")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    qhasm = os.path.abspath(a.qhasm)
+    if not os.access(qhasm, os.X_OK):
+        print(f"regen: translator {qhasm} not built (make translator)", file=sys.stderr)
+        return 2
+    if a.check:
+        return check(qhasm)
+    out = os.path.abspath(a.out)
+    n = len(regen(out, qhasm, a.verbose))
+    print(f"regen: wrote {n} files under {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
