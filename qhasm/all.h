@@ -102,6 +102,8 @@ typedef struct MdOp {
 	int fixed;   /* register number or NOREG */
 	int pos;     /* position among the '$' of the shape, -1 for scratch */
 	int tie;     /* for a second occurrence: position of the first, else -1 */
+	int exact;   /* a number written in the pattern: the immediate must equal val */
+	i64 val;
 } MdOp;
 
 typedef struct MdLine {
@@ -113,7 +115,8 @@ typedef struct MdLine {
 	int slotop[MAXOP];/* for each '$', its operand index */
 	unsigned def, use;/* flag groups */
 	int attr;
-	u64 ext;
+	u64 ext;          /* extensions required */
+	u64 noext;        /* extensions that exclude the form (`!avx`) */
 	char *unit;
 	char *tmpl;
 	int lineno;
@@ -296,6 +299,7 @@ extern int nmd;
 void mdload(const Target *t);
 int findreg(const Target *t, const char *name, int *file);
 const MdLine **mdlookup(const char *shape, int *n);
+int mdok(const MdLine *m, u64 ext);
 void canon(Tok *t, int n, Tok **out, int *nout);
 char *shapeof(Tok *t, int n, int (*isopnd)(Tok *, int, int, void *), void *arg, int *nslot);
 

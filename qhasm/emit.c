@@ -33,6 +33,21 @@ static int opindex(const MdLine *m, char c)
 	die("template of line %d names unknown operand '%c'", m->lineno, c);
 }
 
+/* Is {p..e} an operand reference: x, x:BITS or N-x? */
+static int isoperand(const MdLine *m, const char *p, const char *e)
+{
+	while (p < e && *p >= '0' && *p <= '9')
+		p++;
+	if (p < e && *p == '-')
+		p++;
+	if (p >= e)
+		return 0;
+	for (int k = 0; k < m->nop; k++)
+		if (m->op[k].name == *p && (p + 1 == e || p[1] == ':'))
+			return 1;
+	return 0;
+}
+
 /* {x}, {x:32} (a register view), {N-x} (an immediate expression) */
 static void subst(FILE *f, const Target *t, Fn *fn, const Ins *x, const char *p, const char *e)
 {
@@ -89,6 +104,12 @@ static void expand(FILE *f, const Target *t, Fn *fn, const Ins *x)
 		const char *e = strchr(p, '}');
 		if (!e)
 			die("unterminated '{' in line %d", x->md->lineno);
+		if (!isoperand(x->md, p + 1, e)) {
+			/* not an operand: assembler syntax such as {1to16} or {k1} */
+			fwrite(p, 1, e - p + 1, f);
+			p = e;
+			continue;
+		}
 		subst(f, t, fn, x, p + 1, e);
 		p = e;
 	}

@@ -123,21 +123,33 @@ int findreg(const Target *t, const char *name, int *file)
 	return NOREG;
 }
 
-static u64 parseext(const Target *t, char *s, int lineno)
+/* ext = 'base' | name {'+' name}; a name written !name excludes */
+static u64 parseext(const Target *t, char *s, int lineno, u64 *no)
 {
 	u64 e = 0;
+	*no = 0;
 	if (!strcmp(s, "base"))
 		return 0;
 	for (char *p = strtok(s, "+"); p; p = strtok(NULL, "+")) {
-		int i;
+		int i, neg = *p == '!';
+		p += neg;
 		for (i = 0; t->extname[i]; i++)
 			if (!strcmp(t->extname[i], p))
 				break;
 		if (!t->extname[i])
 			mderr(lineno, "unknown extension '%s'", p);
-		e |= 1ull << i;
+		if (neg)
+			*no |= 1ull << i;
+		else
+			e |= 1ull << i;
 	}
 	return e;
+}
+
+/* may a function with extensions ext use form m? */
+int mdok(const MdLine *m, u64 ext)
+{
+	return !(m->ext & ~ext) && !(m->noext & ext);
 }
 
 static void parseops(const Target *t, MdLine *m, char *s)
@@ -204,6 +216,8 @@ static void parseattr(MdLine *m, char *s)
 
 /* Build the shape of a pattern: placeholders become `$`; a placeholder
  * seen a second time is tied to its first occurrence. */
+static int immclass;
+
 static void parsepattern(MdLine *m)
 {
 	int n, nc;
@@ -221,6 +235,18 @@ static void parsepattern(MdLine *m)
 			for (int j = 0; j < m->nop; j++)
 				if (m->op[j].name == t[i].s[0])
 					k = j;
+		if (t[i].kind == KNUM) {
+			/* a literal number: an immediate operand that must equal it */
+			if (m->nop == MAXOP)
+				mderr(m->lineno, "too many operands%s", "");
+			k = m->nop++;
+			m->op[k] = (MdOp){0, AIMM, immclass, NOREG, m->nslot, -1, 1, (i64)t[i].v};
+			if (p != s)
+				*p++ = ' ';
+			*p++ = '$';
+			m->slotop[m->nslot++] = k;
+			continue;
+		}
 		if (p != s)
 			*p++ = ' ';
 		if (k < 0) {
@@ -245,6 +271,10 @@ static void parsepattern(MdLine *m)
 
 void mdload(const Target *t)
 {
+	immclass = -1;
+	for (int i = 0; i < t->ncls; i++)
+		if (t->cls[i].kind == CIMM && (immclass < 0 || t->cls[i].max - t->cls[i].min > t->cls[immclass].max - t->cls[immclass].min))
+			immclass = i;
 	char *text = xstrdup(t->md);
 	int lineno = 0, cap = 0;
 	for (char *line = text, *next; line; line = next) {
@@ -275,7 +305,7 @@ void mdload(const Target *t)
 		m->pattern = xstrdup(trim(f[0]));
 		parseops(t, m, trim(f[1]));
 		parseattr(m, trim(f[2]));
-		m->ext = parseext(t, trim(f[3]), lineno);
+		m->ext = parseext(t, trim(f[3]), lineno, &m->noext);
 		m->tmpl = xstrdup(trim(f[4]));
 		parsepattern(m);
 		for (int i = 0; i < m->nop; i++)

@@ -97,7 +97,7 @@ const MdLine *findmove(const Target *t, Fn *fn, int type, int kind)
 	const MdLine **c = mdlookup("$ = $", &n);
 	for (int i = 0; i < n; i++) {
 		const MdLine *m = c[i];
-		if (!(m->attr & AMOV) || (m->ext & ~fn->ext))
+		if (!(m->attr & AMOV) || !mdok(m, fn->ext))
 			continue;
 		const Class *d = &t->cls[m->op[m->slotop[0]].cls], *s = &t->cls[m->op[m->slotop[1]].cls];
 		unsigned tb = 1u << type;
@@ -163,7 +163,7 @@ static int match(const MdLine *m, const Stmt *s)
 		return 0;
 	for (int k = 0; k < m->nslot; k++) {
 		const MdOp *o = &m->op[m->slotop[k]];
-		if (!fits(&s->op[k], &T->cls[o->cls]))
+		if (!fits(&s->op[k], &T->cls[o->cls]) || (o->exact && s->op[k].imm != o->val))
 			return 0;
 		if (o->pos != k && !sameop(&s->op[o->pos], &s->op[k])) {
 			if (s->op[k].kind != SVAR || T->cls[o->cls].kind != CREG)
@@ -315,8 +315,9 @@ static const MdLine *selectins(const Stmt *s)
 	for (int pass = 1; pass <= 2; pass++)
 		for (int i = 0; i < n; i++) {
 			int r = match(c[i], s);
-			if (r && (c[i]->ext & ~F->ext)) {
-				missing = c[i]->ext & ~F->ext;
+			if (r && !mdok(c[i], F->ext)) {
+				if (c[i]->ext & ~F->ext)
+					missing = c[i]->ext & ~F->ext;
 				continue;
 			}
 			if (r && s->cond >= 0 && (condflags[s->cond] & ~c[i]->def)) {
