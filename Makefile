@@ -2,7 +2,7 @@
 # kernels and builds the library and commands; `make test` runs every test.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-WARN    := -std=c11 -Wall -Wextra -Wno-unused-parameter
+WARN    := -std=c11 -Wall -Wextra
 BUILD   ?= build
 PYTHON  ?= python3
 PREFIX  ?= /usr/local

@@ -117,7 +117,7 @@ all: $(CSRC_SPEED)
 
 $(BUILD)/csrc/speedsizes.c: $(CSRC_OBJ) gen/codesize.py
 	@mkdir -p $(@D)
-	$(PYTHON) -m gen.codesize $(CSRC_OBJ) > $@.tmp && mv $@.tmp $@
+	$(PYTHON) -m gen.codesize $(CSRC_OBJ) > $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 $(BUILD)/csrc/speedsizes.o: $(BUILD)/csrc/speedsizes.c csrc/speedsizes.h
 	$(CC) $(CSRC_CFLAGS) -c -o $@ $<

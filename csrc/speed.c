@@ -486,7 +486,7 @@ static const char *optarg_of(int argc, char **argv, int *i)
     if (*i + 1 >= argc) {
         fprintf(stderr, "qhasm-speed: %s needs an argument\n", argv[*i]);
         usage(stderr);
-        exit(100);
+        exit(2);
     }
     return argv[++*i];
 }
@@ -507,18 +507,18 @@ int main(int argc, char **argv)
             ntimings = atoi(optarg_of(argc, argv, &i));
             if (ntimings < 4 || ntimings > MAX_TIMINGS) {
                 fprintf(stderr, "qhasm-speed: -n must be between 4 and %d\n", MAX_TIMINGS);
-                return 100;
+                return 2;
             }
         } else if (!strcmp(a, "-m")) {
             maxlen = atoll(optarg_of(argc, argv, &i));
             if (maxlen < 0 || maxlen > 100000000) {
                 fprintf(stderr, "qhasm-speed: -m must be between 0 and 100000000\n");
-                return 100;
+                return 2;
             }
         } else if (!strcmp(a, "-p")) {
             const char *s = optarg_of(argc, argv, &i);
             int j, pr = qhasm_prim_lookup(s), exact = 0;
-            if (pr < 0) { fprintf(stderr, "qhasm-speed: unknown primitive %s\n", s); return 100; }
+            if (pr < 0) { fprintf(stderr, "qhasm-speed: unknown primitive %s\n", s); return 2; }
             prim_on[pr] = prim_any = 1;
             for (j = 0; j < NOPS; j++)
                 if (!strcmp(ops[j].name, s) || (!strncmp(s, "crypto_", 7) && !strcmp(ops[j].name, s + 7)))
@@ -527,12 +527,12 @@ int main(int argc, char **argv)
                 for (j = 0; j < NOPS; j++)
                     if (ops[j].prim == pr) op_on[j] = 1;
         } else if (!strcmp(a, "-i")) {
-            if (nimpl_sel == (int)(sizeof impl_sel / sizeof *impl_sel)) { fprintf(stderr, "qhasm-speed: too many -i\n"); return 100; }
+            if (nimpl_sel == (int)(sizeof impl_sel / sizeof *impl_sel)) { fprintf(stderr, "qhasm-speed: too many -i\n"); return 2; }
             impl_sel[nimpl_sel++] = optarg_of(argc, argv, &i);
         } else {
             fprintf(stderr, "qhasm-speed: unknown argument %s\n", a);
             usage(stderr);
-            return 100;
+            return 2;
         }
     }
     if (prim_any) op_any = 1;
@@ -540,7 +540,7 @@ int main(int argc, char **argv)
         int found = 0;
         for (p = 0; p < QHASM_NPRIMS; p++)
             if (qhasm_impl_find(qhasm_prim_name(p), impl_sel[i]) >= 0) found = 1;
-        if (!found) { fprintf(stderr, "qhasm-speed: no implementation named %s\n", impl_sel[i]); return 100; }
+        if (!found) { fprintf(stderr, "qhasm-speed: no implementation named %s\n", impl_sel[i]); return 2; }
     }
 
     t = malloc((size_t)(ntimings + 1) * sizeof *t);

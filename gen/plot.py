@@ -18,9 +18,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
           "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
-WIDTH = 820
+WIDTH = 860
 PANEL_H = 330
-LEFT, RIGHT, TOP, BOTTOM = 70, 170, 40, 45
+LEFT, RIGHT, TOP, BOTTOM = 70, 210, 40, 45
 
 
 @dataclass
@@ -77,8 +77,13 @@ def panel(op: str, series: dict[str, Series], y0: float, colors: dict[str, str])
     xlo, xhi = min(p[0] for p in pts), max(p[0] for p in pts)
     ylo = max(min(min(p[1], p[2]) for p in pts), 1e-3)
     yhi = max(max(p[2], p[3]) for p in pts)
-    xlo, xhi = 10.0 ** math.floor(math.log10(xlo)), 10.0 ** math.ceil(math.log10(max(xhi, xlo * 10)))
+    # x: the measured range, padded by 3% (in log space); y: whole decades
+    xhi = max(xhi, xlo * 10)
+    pad = (math.log10(xhi) - math.log10(xlo)) * 0.03
+    xlo, xhi = 10.0 ** (math.log10(xlo) - pad), 10.0 ** (math.log10(xhi) + pad)
     ylo, yhi = 10.0 ** math.floor(math.log10(ylo)), 10.0 ** math.ceil(math.log10(max(yhi, ylo * 10)))
+    xminor = math.log10(xhi / xlo) <= 3.5
+    yminor = math.log10(yhi / ylo) <= 3.5
     pw, ph = WIDTH - LEFT - RIGHT, PANEL_H - TOP - BOTTOM
 
     def X(v: float) -> float:
@@ -96,14 +101,16 @@ def panel(op: str, series: dict[str, Series], y0: float, colors: dict[str, str])
         major = abs(math.log10(v) - round(math.log10(v))) < 1e-9
         out.append(f'<line x1="{x:.1f}" y1="{y0 + TOP}" x2="{x:.1f}" y2="{y0 + TOP + ph}" '
                    f'stroke="{"#ccc" if major else "#eee"}"/>')
-        out.append(f'<text x="{x:.1f}" y="{y0 + TOP + ph + 16}" font-size="11" '
-                   f'text-anchor="middle">{fmt(v)}</text>')
+        if major or xminor:
+            out.append(f'<text x="{x:.1f}" y="{y0 + TOP + ph + 16}" font-size="11" '
+                       f'text-anchor="middle">{fmt(v)}</text>')
     for v in log_ticks(ylo, yhi, (1, 2, 5)):
         y = Y(v)
         major = abs(math.log10(v) - round(math.log10(v))) < 1e-9
         out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + pw}" y2="{y:.1f}" '
                    f'stroke="{"#ccc" if major else "#eee"}"/>')
-        out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{fmt(v)}</text>')
+        if major or yminor:
+            out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{fmt(v)}</text>')
     out.append(f'<text x="{LEFT + pw / 2}" y="{y0 + PANEL_H - 8}" font-size="12" '
                f'text-anchor="middle">message bytes</text>')
     out.append(f'<text x="16" y="{y0 + TOP + ph / 2}" font-size="12" text-anchor="middle" '
