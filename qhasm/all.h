@@ -262,6 +262,8 @@ struct Fn {
 /* ---------- util.c ---------- */
 extern const char *infile;
 extern const char *outtmp;
+extern void *errjmp;          /* a jmp_buf: err() returns there instead of exiting */
+extern int errquiet;          /* err() prints nothing */
 extern char **srcline;
 extern int nsrcline;
 void err(Pos p, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
@@ -273,6 +275,9 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 void *alloc(size_t n);          /* from the per-function arena */
 void freeall(void);             /* free the arena */
+void *falloc(size_t n);         /* from the file arena */
+void ffreeall(void);
+char *fstrndup(const char *s, size_t n);
 #define GROW(p, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
 	(p) = xrealloc((p), (cap) * sizeof *(p)); } } while (0)
 u64 *bsnew(int n);
@@ -316,6 +321,8 @@ int condbyname(const char *s);
 extern const char *condname[];
 extern const unsigned condflags[];
 void parse(const char *file, const Target *t);
+void parsebuf(const char *name, char *text, size_t len, const Target *t);
+void parsereset(void);
 
 /* ---------- check.c ---------- */
 void check(Fn *fn, const Target *t);
@@ -325,6 +332,7 @@ int newtmp(Fn *fn, int var, int type, int file);
 Ins *addins(Fn *fn, int b, const MdLine *m);
 const MdLine *findmove(const Target *t, Fn *fn, int type, int kind);
 void selectfn(Fn *fn, const Target *t);
+void freefn(Fn *fn);
 enum { MVREG, MVLOAD, MVSTORE };
 
 /* ---------- live.c ---------- */

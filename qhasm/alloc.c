@@ -135,14 +135,14 @@ int regalloc(Fn *fn, const Target *t)
 	F = fn;
 	T = t;
 	int n = fn->ntmp;
-	int *deg = xmalloc(n * sizeof(int)), *removed = xcalloc(n, sizeof(int));
-	int *stack = xmalloc(n * sizeof(int)), nstack = 0;
-	int *spilled = xcalloc(n, sizeof(int)), nspilled = 0;
-	int *color = xmalloc(n * sizeof(int));
-	int *work = xmalloc(n * sizeof(int)), nwork = 0;
+	int *deg = alloc(n * sizeof(int)), *removed = alloc(n * sizeof(int));
+	int *stack = alloc(n * sizeof(int)), nstack = 0;
+	int *spilled = alloc(n * sizeof(int)), nspilled = 0;
+	int *color = alloc(n * sizeof(int));
+	int *work = alloc(n * sizeof(int)), nwork = 0;
 	int remaining = 0;
 	/* copy partners, for biased colouring */
-	int *pstart = xcalloc(n + 1, sizeof(int)), *plist = xmalloc((2 * G.nmv + 1) * sizeof(int));
+	int *pstart = alloc((n + 1) * sizeof(int)), *plist = alloc((2 * G.nmv + 1) * sizeof(int));
 	for (int i = 0; i < G.nmv; i++) {
 		pstart[rep(G.mv[i][0])]++;
 		pstart[rep(G.mv[i][1])]++;
@@ -152,14 +152,13 @@ int regalloc(Fn *fn, const Target *t)
 		pstart[i] = acc;
 		acc += c;
 	}
-	int *pfill = xmalloc((n + 1) * sizeof(int));
+	int *pfill = alloc((n + 1) * sizeof(int));
 	memcpy(pfill, pstart, (n + 1) * sizeof(int));
 	for (int i = 0; i < G.nmv; i++) {
 		int a = rep(G.mv[i][0]), b = rep(G.mv[i][1]);
 		plist[pfill[a]++] = b;
 		plist[pfill[b]++] = a;
 	}
-	free(pfill);
 	for (int i = 0; i < n; i++) {
 		color[i] = NOREG;
 		deg[i] = G.nadj[i];
@@ -262,13 +261,5 @@ int regalloc(Fn *fn, const Target *t)
 				fn->usedregs[fn->tmp[i].file] |= 1ull << fn->tmp[i].reg;
 		}
 	}
-	free(pstart);
-	free(plist);
-	free(deg);
-	free(removed);
-	free(stack);
-	free(spilled);
-	free(color);
-	free(work);
 	return nspilled == 0;
 }

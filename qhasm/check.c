@@ -142,7 +142,13 @@ static void pins(Fn *fn, Stmt *s)
 	Tok *t;
 	int n, cap = 0;
 	canon(s->tok, s->ntok, &t, &n);
-	char *shape = xmalloc(4 * n + 16), *p = shape;
+	static char *shape; /* reused: nothing leaks when err() leaves */
+	static size_t cap2;
+	if (cap2 < 4 * (size_t)n + 16) {
+		cap2 = 4 * (size_t)n + 16;
+		shape = xrealloc(shape, cap2);
+	}
+	char *p = shape;
 	for (int i = 0; i < n;) {
 		Tok *k = &t[i];
 		SOp o;
@@ -180,9 +186,10 @@ static void pins(Fn *fn, Stmt *s)
 			addop(s, &cap, o);
 		} else {
 			size_t l = strlen(k->s);
-			if (p + l + 2 > shape + 4 * n + 16) {
+			if ((size_t)(p - shape) + l + 8 > cap2) {
 				size_t off = p - shape;
-				shape = xrealloc(shape, off + l + 4 * n + 16);
+				cap2 = 2 * cap2 + l;
+				shape = xrealloc(shape, cap2);
 				p = shape + off;
 			}
 			memcpy(p, k->s, l);
@@ -191,7 +198,7 @@ static void pins(Fn *fn, Stmt *s)
 		i = next;
 	}
 	*p = 0;
-	s->shape = shape;
+	s->shape = fstrndup(shape, p - shape);
 }
 
 static void pinput(Fn *fn, Stmt *s, const Target *tg)

@@ -158,8 +158,8 @@ static void build(Fn *fn)
 		G.alias[i] = i;
 		fn->tmp[i].cost = 0;
 	}
-	dense = xmalloc(G.n * sizeof(int));
-	sparse = xcalloc(G.n, sizeof(int));
+	dense = alloc(G.n * sizeof(int));
+	sparse = alloc(G.n * sizeof(int));
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
 		double w = 1;
@@ -214,8 +214,6 @@ static void build(Fn *fn)
 				}
 		}
 	}
-	free(dense);
-	free(sparse);
 }
 
 static int deg(Fn *fn, int n) { (void)fn; return G.nadj[n]; }

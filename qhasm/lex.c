@@ -21,8 +21,9 @@ static int isid(int c) { return isalnum(c) || c == '_' || c == '.'; }
  *   lane   = [0-9]+ 'x'   (a lane count such as 4x, 16x) */
 Tok *lex(const char *s, int lineno, int *ntok)
 {
-	Tok *t = NULL;
-	int n = 0, cap = 0;
+	static Tok *t;      /* reused: nothing leaks when err() leaves */
+	static int cap;
+	int n = 0;
 	const char *p = s;
 	for (;;) {
 		while (*p == ' ' || *p == '\t' || *p == '\r')
@@ -83,10 +84,12 @@ Tok *lex(const char *s, int lineno, int *ntok)
 			q = p + strlen(ops[i]);
 			k->kind = KOP;
 		}
-		k->s = xstrndup(p, q - p);
+		k->s = fstrndup(p, q - p);
 		n++;
 		p = q;
 	}
 	*ntok = n;
-	return t;
+	Tok *r = falloc((n + 1) * sizeof *r);
+	memcpy(r, t, (n + 1) * sizeof *r);
+	return r;
 }

@@ -32,7 +32,7 @@ void loopdepth(Fn *fn)
 		}
 }
 
-static void usedef(Fn *fn, Blk *b, u64 *gen, u64 *kill)
+static void usedef(Blk *b, u64 *gen, u64 *kill)
 {
 	for (int i = b->nins - 1; i >= 0; i--) {
 		Ins *x = &b->ins[i];
@@ -79,14 +79,14 @@ static void uninit(Fn *fn, int t)
 void live(Fn *fn)
 {
 	int n = fn->ntmp, w = bswords(n);
-	u64 **gen = xmalloc(fn->nblk * sizeof *gen), **kill = xmalloc(fn->nblk * sizeof *kill);
+	u64 **gen = alloc(fn->nblk * sizeof *gen), **kill = alloc(fn->nblk * sizeof *kill);
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
-		gen[b] = xcalloc(w, sizeof(u64));
-		kill[b] = xcalloc(w, sizeof(u64));
+		gen[b] = alloc(w * sizeof(u64));
+		kill[b] = alloc(w * sizeof(u64));
 		bl->in = bsnew(n);
 		bl->out = bsnew(n);
-		usedef(fn, bl, gen[b], kill[b]);
+		usedef(bl, gen[b], kill[b]);
 	}
 	for (int changed = 1; changed;) {
 		changed = 0;
@@ -105,12 +105,6 @@ void live(Fn *fn)
 			}
 		}
 	}
-	for (int b = 0; b < fn->nblk; b++) {
-		free(gen[b]);
-		free(kill[b]);
-	}
-	free(gen);
-	free(kill);
 	if (fn->round == 0)
 		for (int t = 0; t < n; t++)
 			if (bshas(fn->blk[0].in, t)) {

@@ -1,12 +1,13 @@
 /* main.c: the qhasm command.  Reads a .q file and writes assembly for one
  * target.  The passes, in order, are the table below; `-d LETTERS` dumps
  * the state after the passes named by those letters. */
+#include <setjmp.h>
 #include <unistd.h>
 #include "all.h"
 
 typedef struct Pass { char letter; const char *name; void (*run)(Fn *, const Target *); } Pass;
 
-static void pselect(Fn *fn, const Target *t) { selectfn(fn, t); loopdepth(fn); }
+static void selectpass(Fn *fn, const Target *t) { selectfn(fn, t); loopdepth(fn); }
 static void plive(Fn *fn, const Target *t) { (void)t; live(fn); }
 static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
 
@@ -14,7 +15,7 @@ static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
  * no more spill code (see run()). */
 static const Pass passes[] = {
 	{'C', "check", check},
-	{'S', "select", pselect},
+	{'S', "select", selectpass},
 	{'L', "live", plive},
 	{'O', "coalesce", coalesce},
 	{'A', "alloc", NULL},
@@ -78,8 +79,53 @@ static void run(Fn *fn, const Target *t, FILE *out)
 		}
 	}
 	emitfn(out, fn, t);
+	freefn(fn);
 	freeall();
 }
+
+/* translate every function of the parsed file */
+static void translate(const Target *t, u64 extra, FILE *f)
+{
+	emitfile(f, t);
+	for (int i = 0; i < nfns; i++) {
+		fns[i]->ext = extclose(t, fns[i]->ext | extra);
+		run(fns[i], t, f);
+	}
+	emitconsts(f, t);
+	emitend(f, t);
+}
+
+#ifdef QHASM_FUZZ
+/* libFuzzer entry: the whole pipeline on one input, for each target in turn;
+ * user errors return through errjmp, internal errors abort. */
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	static FILE *null;
+	const char *only = getenv("QHASM_FUZZ_TARGET");
+	if (!null)
+		null = fopen("/dev/null", "w");
+	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+		if (only && strcmp(only, targets[i]->name))
+			continue;
+		jmp_buf jb;
+		char *text = xmalloc(size + 1);
+		memcpy(text, data, size);
+		text[size] = 0;
+		errjmp = &jb;
+		errquiet = 1;
+		mdload(targets[i]);
+		if (!setjmp(jb)) {
+			parsebuf("fuzz.q", text, size, targets[i]);
+			translate(targets[i], 0, null);
+		}
+		freeall();
+		parsereset();
+		free(text);
+	}
+	return 0;
+}
+#define main qhasm_main
+#endif
 
 int main(int argc, char **argv)
 {
@@ -150,13 +196,7 @@ int main(int argc, char **argv)
 		}
 		outtmp = tmp;
 	}
-	emitfile(f, t);
-	for (int i = 0; i < nfns; i++) {
-		fns[i]->ext = extclose(t, fns[i]->ext | extra);
-		run(fns[i], t, f);
-	}
-	emitconsts(f, t);
-	emitend(f, t);
+	translate(t, extra, f);
 	if (out) {
 		if (fclose(f) != 0 || rename(tmp, out) != 0) {
 			remove(tmp);

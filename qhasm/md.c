@@ -75,7 +75,7 @@ void canon(Tok *t, int n, Tok **out, int *nout)
 			d--;
 	}
 	int lhs = k - d;
-	Tok *o = xmalloc((n + lhs + 1) * sizeof *o);
+	Tok *o = falloc((n + lhs + 1) * sizeof *o);
 	int m = 0;
 	for (int i = 0; i < k; i++)
 		o[m++] = t[i];
@@ -84,7 +84,7 @@ void canon(Tok *t, int n, Tok **out, int *nout)
 	for (int i = d; i < k; i++)
 		o[m++] = t[i];
 	o[m] = t[k];
-	o[m++].s = xstrndup(t[k].s, strlen(t[k].s) - 1);
+	o[m++].s = fstrndup(t[k].s, strlen(t[k].s) - 1);
 	for (int i = k + 1; i < n; i++)
 		o[m++] = t[i];
 	*out = o;
@@ -271,6 +271,19 @@ static void parsepattern(MdLine *m)
 
 void mdload(const Target *t)
 {
+	static const Target *loaded;
+	if (loaded == t)
+		return;
+	for (int i = 0; i < NBUCKET; i++)
+		while (tab[i]) {
+			Bucket *b = tab[i]->next;
+			free(tab[i]->line);
+			free(tab[i]->shape);
+			free(tab[i]);
+			tab[i] = b;
+		}
+	nmd = 0;
+	loaded = t;
 	immclass = -1;
 	for (int i = 0; i < t->ncls; i++)
 		if (t->cls[i].kind == CIMM && (immclass < 0 || t->cls[i].max - t->cls[i].min > t->cls[immclass].max - t->cls[immclass].min))

@@ -166,7 +166,7 @@ static void pconst(Tok *t, int n)
 		err(t[n - 1].pos, "expected values after the element type");
 	GROW(consts, nconsts, capconsts);
 	Const *c = &consts[nconsts];
-	*c = (Const){t[1].s, bits, 0, xmalloc(n * sizeof(u64)), t[1].pos};
+	*c = (Const){t[1].s, bits, 0, falloc(n * sizeof(u64)), t[1].pos};
 	for (int i = 3; i < n; i++) {
 		int neg = 0;
 		if (!strcmp(t[i].s, "-") && i + 1 < n) {
@@ -265,10 +265,40 @@ static char *readfile(const char *path, size_t *len)
 
 /* file = { line }; line = decl | const | cpu | 'enter' NAME | 'input' var
  *      {var} | 'output' var | 'leave' | NAME ':' | [COND '?'] instruction */
+/* Forget everything parsed so far (for running many inputs in one process). */
+void parsereset(void)
+{
+	free(vars);
+	free(consts);
+	for (int i = 0; i < nfns; i++) {
+		Fn *fn = fns[i];
+		for (int j = 0; j < fn->nstmt; j++) {
+			free(fn->stmt[j].op);
+		}
+		free(fn->stmt);
+		free(fn->lab);
+		free(fn->input);
+		freefn(fn);
+		free(fn);
+	}
+	ffreeall();
+	free(fns);
+	free(names);
+	free(srcline);
+	vars = NULL, consts = NULL, fns = NULL, names = NULL, srcline = NULL;
+	nvars = capvars = nconsts = capconsts = nfns = capfns = namecap = nnames = nsrcline = 0;
+}
+
 void parse(const char *path, const Target *tg)
 {
 	size_t len;
 	char *text = readfile(path, &len);
+	parsebuf(path, text, len, tg);
+}
+
+/* text must stay allocated while the file is translated; it is modified */
+void parsebuf(const char *path, char *text, size_t len, const Target *tg)
+{
 	int cap = 0;
 	infile = path;
 	Pos nul = {0, 0};

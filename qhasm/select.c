@@ -182,7 +182,7 @@ static void narrow(int t, const Class *c, Pos p)
 		err(p, "no register can hold '%s' for every instruction that uses it", x->var >= 0 ? vars[x->var].name : "?");
 }
 
-static Opnd memop(const SOp *o, const Class *c, Pos p)
+static Opnd memop(const SOp *o, const Class *c)
 {
 	Opnd r = {.kind = OMEM, .base = -1, .index = -1, .scale = 1};
 	if (o->kind == SVAR) {
@@ -245,7 +245,7 @@ static void emitmatch(const MdLine *m, const Stmt *s)
 			break;
 		case CMEM:
 		case CADDR:
-			ops[k] = memop(so, c, so->pos);
+			ops[k] = memop(so, c);
 			break;
 		case CREG: {
 			int t = vtmp(so->var), w = t;
@@ -382,8 +382,8 @@ static void leave(void)
 /* flags: forward must-analysis of which flag groups hold a kept value */
 static void checkflags(void)
 {
-	unsigned *in = xcalloc(F->nblk, sizeof *in), *out = xcalloc(F->nblk, sizeof *out);
-	int *npred = xcalloc(F->nblk, sizeof *npred);
+	unsigned *in = alloc(F->nblk * sizeof *in), *out = alloc(F->nblk * sizeof *out);
+	int *npred = alloc(F->nblk * sizeof *npred);
 	for (int b = 0; b < F->nblk; b++) {
 		out[b] = 7;
 		for (int k = 0; k < 2; k++)
@@ -422,9 +422,6 @@ static void checkflags(void)
 			v = (v & ~x->md->def) | (x->md->def & x->keep);
 		}
 	}
-	free(in);
-	free(out);
-	free(npred);
 }
 
 void selectfn(Fn *fn, const Target *t)
@@ -493,4 +490,20 @@ void selectfn(Fn *fn, const Target *t)
 		bl->succ[0] = fall;
 	}
 	checkflags();
+}
+
+/* free the IR of a function (after emission) */
+void freefn(Fn *fn)
+{
+	for (int b = 0; b < fn->nblk; b++)
+		free(fn->blk[b].ins);
+	free(fn->blk);
+	free(fn->tmp);
+	free(fn->vartmp);
+	free(fn->slot);
+	fn->blk = NULL;
+	fn->tmp = NULL;
+	fn->vartmp = NULL;
+	fn->slot = NULL;
+	fn->nblk = fn->ntmp = fn->tmpcap = fn->nslot = 0;
 }

@@ -1,10 +1,13 @@
 /* util.c: error reporting (user errors with location and caret; internal
  * errors), memory (xmalloc and the per-function arena), bitsets, and the
  * table of variable types. */
+#include <setjmp.h>
 #include "all.h"
 
 const char *infile = "<input>";
 const char *outtmp;      /* temporary output removed on error */
+void *errjmp;
+int errquiet;
 char **srcline;
 int nsrcline;
 
@@ -12,6 +15,8 @@ int nsrcline;
 void err(Pos p, const char *fmt, ...)
 {
 	va_list ap;
+	if (errquiet)
+		longjmp(*(jmp_buf *)errjmp, 1);
 	fprintf(stderr, "%s:%d:%d: error: ", infile, p.line, p.col);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -26,6 +31,8 @@ void err(Pos p, const char *fmt, ...)
 	}
 	if (outtmp)
 		remove(outtmp);
+	if (errjmp)
+		longjmp(*(jmp_buf *)errjmp, 1);
 	exit(1);
 }
 
@@ -79,32 +86,48 @@ char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
 
 /* The arena: big chunks, freed together once a function is emitted. */
 typedef struct Chunk { struct Chunk *next; size_t used, size; } Chunk;
-static Chunk *arena;
+static Chunk *arena, *farena;
 
-void *alloc(size_t n)
+static void *chunkalloc(Chunk **arena, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
-	if (!arena || arena->used + n > arena->size) {
-		size_t sz = n + sizeof(Chunk) > (1 << 20) ? n + sizeof(Chunk) : (1 << 20);
+	if (!*arena || (*arena)->used + n > (*arena)->size) {
+		size_t sz = n + 2 * sizeof(Chunk) > (1 << 20) ? n + 2 * sizeof(Chunk) : (1 << 20);
 		Chunk *c = xmalloc(sz);
-		c->next = arena;
+		c->next = *arena;
 		c->used = (sizeof(Chunk) + 15) & ~(size_t)15;
 		c->size = sz;
-		arena = c;
+		*arena = c;
 	}
-	void *p = (char *)arena + arena->used;
-	arena->used += n;
+	void *p = (char *)*arena + (*arena)->used;
+	(*arena)->used += n;
 	memset(p, 0, n);
 	return p;
 }
 
-void freeall(void)
+static void chunkfree(Chunk **arena)
 {
-	while (arena) {
-		Chunk *c = arena->next;
-		free(arena);
-		arena = c;
+	while (*arena) {
+		Chunk *c = (*arena)->next;
+		free(*arena);
+		*arena = c;
 	}
+}
+
+/* the function arena: freed once a function is emitted */
+void *alloc(size_t n) { return chunkalloc(&arena, n); }
+void freeall(void) { chunkfree(&arena); }
+
+/* the file arena (tokens, statements' text): freed by parsereset() */
+void *falloc(size_t n) { return chunkalloc(&farena, n); }
+void ffreeall(void) { chunkfree(&farena); }
+
+char *fstrndup(const char *s, size_t n)
+{
+	char *p = falloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
 }
 
 int bswords(int n) { return (n + 63) / 64; }
