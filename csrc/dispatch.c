@@ -32,14 +32,19 @@
 #else
 #define IF_OUT_AMD64_AVX512(x)
 #endif
+#if defined(QHASM_HAVE_AMD64) && defined(QHASM_HAVE_OUT_AMD64_BMI2)
+#define IF_OUT_AMD64_BMI2(x) x
+#else
+#define IF_OUT_AMD64_BMI2(x)
+#endif
 
 /* ---- Salsa20/20, /12, /8: one line per implementation -------------------
  * X(ID, "name", required features): ID is the C identifier part of
  * qhasm_kernel_salsa{20,12,8}_<ID>_{blocks,core}. */
 #define SALSA_IMPLS(X) \
     IF_OUT_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F | QHASM_CPU_AVX512VL)) \
-    /* IF_OUT_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) */ \
-    /* IF_OUT_AMD64_SSE2(X(amd64_sse2, "amd64-sse2", QHASM_CPU_SSE2)) */ \
+    IF_OUT_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) \
+    IF_OUT_AMD64_SSE2(X(amd64_sse2, "amd64-sse2", QHASM_CPU_SSE2)) \
     IF_OUT_AMD64(X(amd64, "amd64", 0)) \
     X(c, "c", 0) \
     X(ref, "ref", 0)
@@ -49,7 +54,8 @@
 #define POLY1305_IMPLS(X) \
     /* IF_OUT_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F | QHASM_CPU_AVX512IFMA)) */ \
     /* IF_OUT_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) */ \
-    /* IF_OUT_AMD64(X(amd64, "amd64", 0)) */ \
+    IF_OUT_AMD64_BMI2(X(amd64_bmi2, "amd64-bmi2", QHASM_CPU_BMI2 | QHASM_CPU_ADX)) \
+    IF_OUT_AMD64(X(amd64, "amd64", 0)) \
     X(c, "c", 0) \
     X(ref, "ref", 0)
 

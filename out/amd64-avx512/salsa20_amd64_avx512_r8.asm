@@ -10,1299 +10,1312 @@ qhasm_kernel_salsa8_amd64_avx512_blocks:
 	sub rsp, 2112
 	and rsp, -64
 	mov [rsp + 2048], r11
-; unsigned<? n - 2
-%line 90+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	cmp rdx, 2
-; goto small if unsigned<
+; unsigned<? n - 3
 %line 91+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	cmp rdx, 3
+; goto small if unsigned<
+%line 92+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jb .Lsmall
 ; 16x z0 = mem32[x + 0]
-%line 93+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 94+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm0, [rcx]
 ; s0 = z0
-%line 94+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 95+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 0], zmm0
 ; 16x z1 = mem32[x + 4]
-%line 95+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 96+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm1, [rcx + 4]
 ; s1 = z1
-%line 96+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 97+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 64], zmm1
 ; 16x z2 = mem32[x + 8]
-%line 97+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 98+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm2, [rcx + 8]
 ; s2 = z2
-%line 98+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 99+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 128], zmm2
 ; 16x z3 = mem32[x + 12]
-%line 99+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 100+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm3, [rcx + 12]
 ; s3 = z3
-%line 100+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 101+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 192], zmm3
 ; 16x z4 = mem32[x + 16]
-%line 101+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 102+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm4, [rcx + 16]
 ; s4 = z4
-%line 102+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 103+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 256], zmm4
 ; 16x z5 = mem32[x + 20]
-%line 103+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 104+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm5, [rcx + 20]
 ; s5 = z5
-%line 104+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 105+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 320], zmm5
 ; 16x z6 = mem32[x + 24]
-%line 105+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 106+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm20, [rcx + 24]
 ; s6 = z6
-%line 106+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 107+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 384], zmm20
 ; 16x z7 = mem32[x + 28]
-%line 107+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 108+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm14, [rcx + 28]
 ; s7 = z7
-%line 108+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 109+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 448], zmm14
 ; 16x z10 = mem32[x + 40]
-%line 109+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 110+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm17, [rcx + 40]
 ; s10 = z10
-%line 110+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 111+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 640], zmm17
 ; 16x z11 = mem32[x + 44]
-%line 111+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 112+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm16, [rcx + 44]
 ; s11 = z11
-%line 112+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 113+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 704], zmm16
 ; 16x z12 = mem32[x + 48]
-%line 113+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 114+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm12, [rcx + 48]
 ; s12 = z12
-%line 114+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 115+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 768], zmm12
 ; 16x z13 = mem32[x + 52]
-%line 115+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 116+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm13, [rcx + 52]
 ; s13 = z13
-%line 116+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 117+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 832], zmm13
 ; 16x z14 = mem32[x + 56]
-%line 117+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 118+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm11, [rcx + 56]
 ; s14 = z14
-%line 118+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 119+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 896], zmm11
 ; 16x z15 = mem32[x + 60]
-%line 119+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 120+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd zmm10, [rcx + 60]
 ; s15 = z15
-%line 120+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 121+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 960], zmm10
 .Lblocks16:
 ; z0 = s0
-%line 123+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 124+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm0, [rsp + 0]
 ; z1 = s1
-%line 124+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 125+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm1, [rsp + 64]
 ; z2 = s2
-%line 125+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 126+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm2, [rsp + 128]
 ; z3 = s3
-%line 126+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 127+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm3, [rsp + 192]
 ; z4 = s4
-%line 127+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 128+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm4, [rsp + 256]
 ; z5 = s5
-%line 128+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 129+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm5, [rsp + 320]
 ; z6 = s6
-%line 129+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 130+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm20, [rsp + 384]
 ; z7 = s7
-%line 130+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 131+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm14, [rsp + 448]
 ; z10 = s10
-%line 131+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 132+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm17, [rsp + 640]
 ; z11 = s11
-%line 132+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 133+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm16, [rsp + 704]
 ; z12 = s12
-%line 133+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 134+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm12, [rsp + 768]
 ; z13 = s13
-%line 134+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 135+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm13, [rsp + 832]
 ; z14 = s14
-%line 135+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 136+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm11, [rsp + 896]
 ; z15 = s15
-%line 136+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 137+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm10, [rsp + 960]
 ; 8x q0 = mem64[x + 32]
-%line 138+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 139+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastq zmm18, [rcx + 32]
 ; 8x q1 = q0 + mem512[CTRHI]
-%line 139+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 140+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddq zmm6, zmm18, [rel CTRHI]
 ; 8x q0 = q0 + mem512[CTRLO]
-%line 140+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 141+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddq zmm18, zmm18, [rel CTRLO]
 ; idx = mem512[IDXLO]
-%line 141+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 142+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm7, [rel IDXLO]
 ; z8 = q0
-%line 142+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 143+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqa64 zmm15, zmm18
 ; z8 = permute2x32(z8, idx, q1)
-%line 143+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 144+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpermt2d zmm15, zmm7, zmm6
 ; idx = mem512[IDXHI]
-%line 144+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 145+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm7, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
-%line 146+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 147+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpermt2d zmm18, zmm7, zmm6
 ; s8 = z8
-%line 147+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 148+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 512], zmm15
 ; s9 = z9
-%line 148+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 149+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 576], zmm18
 ; i = 4
-%line 149+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 150+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov r8, 4
 .Lrounds16:
 ; 16x t0 = z0 + z12
-%line 151+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 152+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm6, zmm0, zmm12
 ; 16x t1 = z5 + z1
-%line 152+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 153+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm7, zmm5, zmm1
 ; 16x t2 = z10 + z6
-%line 153+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 154+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm8, zmm17, zmm20
 ; 16x t3 = z15 + z11
-%line 154+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 155+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm9, zmm10, zmm16
 ; 16x t0 = t0 <<< 7
-%line 155+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 156+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm6, zmm6, 7
 ; 16x t1 = t1 <<< 7
-%line 156+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 157+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm7, zmm7, 7
 ; 16x t2 = t2 <<< 7
-%line 157+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 158+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm8, zmm8, 7
 ; 16x t3 = t3 <<< 7
-%line 158+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 159+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm9, zmm9, 7
 ; z4 = z4 ^ t0
-%line 159+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 160+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm4, zmm4, zmm6
 ; z9 = z9 ^ t1
-%line 160+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 161+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm18, zmm18, zmm7
 ; z14 = z14 ^ t2
-%line 161+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 162+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm11, zmm11, zmm8
 ; z3 = z3 ^ t3
-%line 162+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 163+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm3, zmm3, zmm9
 ; 16x t0 = z4 + z0
-%line 163+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 164+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm6, zmm4, zmm0
 ; 16x t1 = z9 + z5
-%line 164+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 165+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm7, zmm18, zmm5
 ; 16x t2 = z14 + z10
-%line 165+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 166+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm8, zmm11, zmm17
 ; 16x t3 = z3 + z15
-%line 166+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 167+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm9, zmm3, zmm10
 ; 16x t0 = t0 <<< 9
-%line 167+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 168+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm6, zmm6, 9
 ; 16x t1 = t1 <<< 9
-%line 168+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 169+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm7, zmm7, 9
 ; 16x t2 = t2 <<< 9
-%line 169+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 170+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm8, zmm8, 9
 ; 16x t3 = t3 <<< 9
-%line 170+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 171+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm9, zmm9, 9
 ; z8 = z8 ^ t0
-%line 171+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 172+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm15, zmm15, zmm6
 ; z13 = z13 ^ t1
-%line 172+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 173+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm13, zmm13, zmm7
 ; z2 = z2 ^ t2
-%line 173+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 174+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm2, zmm2, zmm8
 ; z7 = z7 ^ t3
-%line 174+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 175+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm14, zmm14, zmm9
 ; 16x t0 = z8 + z4
-%line 175+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 176+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm6, zmm15, zmm4
 ; 16x t1 = z13 + z9
-%line 176+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 177+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm7, zmm13, zmm18
 ; 16x t2 = z2 + z14
-%line 177+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 178+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm8, zmm2, zmm11
 ; 16x t3 = z7 + z3
-%line 178+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 179+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm9, zmm14, zmm3
 ; 16x t0 = t0 <<< 13
-%line 179+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 180+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm6, zmm6, 13
 ; 16x t1 = t1 <<< 13
-%line 180+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 181+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm7, zmm7, 13
 ; 16x t2 = t2 <<< 13
-%line 181+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 182+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm8, zmm8, 13
 ; 16x t3 = t3 <<< 13
-%line 182+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 183+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm9, zmm9, 13
 ; z12 = z12 ^ t0
-%line 183+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 184+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm12, zmm12, zmm6
 ; z1 = z1 ^ t1
-%line 184+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 185+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm1, zmm1, zmm7
 ; z6 = z6 ^ t2
-%line 185+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 186+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm20, zmm20, zmm8
 ; z11 = z11 ^ t3
-%line 186+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm16, zmm16, zmm9
 ; 16x t0 = z12 + z8
-%line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 188+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm6, zmm12, zmm15
 ; 16x t1 = z1 + z13
-%line 188+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm7, zmm1, zmm13
 ; 16x t2 = z6 + z2
-%line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 190+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm8, zmm20, zmm2
 ; 16x t3 = z11 + z7
-%line 190+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 191+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm9, zmm16, zmm14
 ; 16x t0 = t0 <<< 18
-%line 191+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 192+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm6, zmm6, 18
 ; 16x t1 = t1 <<< 18
-%line 192+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 193+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm7, zmm7, 18
 ; 16x t2 = t2 <<< 18
-%line 193+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 194+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm8, zmm8, 18
 ; 16x t3 = t3 <<< 18
-%line 194+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 195+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm9, zmm9, 18
 ; z0 = z0 ^ t0
-%line 195+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 196+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, zmm6
 ; z5 = z5 ^ t1
-%line 196+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 197+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm5, zmm5, zmm7
 ; z10 = z10 ^ t2
-%line 197+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm17, zmm17, zmm8
 ; z15 = z15 ^ t3
-%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 199+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, zmm9
 ; 16x t0 = z0 + z3
-%line 199+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 200+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm6, zmm0, zmm3
 ; 16x t1 = z5 + z4
-%line 200+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 201+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm7, zmm5, zmm4
 ; 16x t2 = z10 + z9
-%line 201+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 202+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm8, zmm17, zmm18
 ; 16x t3 = z15 + z14
-%line 202+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 203+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm9, zmm10, zmm11
 ; 16x t0 = t0 <<< 7
-%line 203+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 204+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm6, zmm6, 7
 ; 16x t1 = t1 <<< 7
-%line 204+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 205+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm7, zmm7, 7
 ; 16x t2 = t2 <<< 7
-%line 205+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 206+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm8, zmm8, 7
 ; 16x t3 = t3 <<< 7
-%line 206+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 207+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm9, zmm9, 7
 ; z1 = z1 ^ t0
-%line 207+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 208+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm1, zmm1, zmm6
 ; z6 = z6 ^ t1
-%line 208+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 209+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm20, zmm20, zmm7
 ; z11 = z11 ^ t2
-%line 209+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 210+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm16, zmm16, zmm8
 ; z12 = z12 ^ t3
-%line 210+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 211+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm12, zmm12, zmm9
 ; 16x t0 = z1 + z0
-%line 211+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 212+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm6, zmm1, zmm0
 ; 16x t1 = z6 + z5
-%line 212+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 213+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm7, zmm20, zmm5
 ; 16x t2 = z11 + z10
-%line 213+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 214+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm8, zmm16, zmm17
 ; 16x t3 = z12 + z15
-%line 214+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 215+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm9, zmm12, zmm10
 ; 16x t0 = t0 <<< 9
-%line 215+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 216+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm6, zmm6, 9
 ; 16x t1 = t1 <<< 9
-%line 216+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 217+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm7, zmm7, 9
 ; 16x t2 = t2 <<< 9
-%line 217+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 218+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm8, zmm8, 9
 ; 16x t3 = t3 <<< 9
-%line 218+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm9, zmm9, 9
 ; z2 = z2 ^ t0
-%line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm2, zmm2, zmm6
 ; z7 = z7 ^ t1
-%line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 221+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm14, zmm14, zmm7
 ; z8 = z8 ^ t2
-%line 221+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm15, zmm15, zmm8
 ; z13 = z13 ^ t3
-%line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm13, zmm13, zmm9
 ; 16x t0 = z2 + z1
-%line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm6, zmm2, zmm1
 ; 16x t1 = z7 + z6
-%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm7, zmm14, zmm20
 ; 16x t2 = z8 + z11
-%line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 226+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm8, zmm15, zmm16
 ; 16x t3 = z13 + z12
-%line 226+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 227+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm9, zmm13, zmm12
 ; 16x t0 = t0 <<< 13
-%line 227+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 228+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm6, zmm6, 13
 ; 16x t1 = t1 <<< 13
-%line 228+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 229+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm7, zmm7, 13
 ; 16x t2 = t2 <<< 13
-%line 229+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 230+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm8, zmm8, 13
 ; 16x t3 = t3 <<< 13
-%line 230+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 231+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm9, zmm9, 13
 ; z3 = z3 ^ t0
-%line 231+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 232+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm3, zmm3, zmm6
 ; z4 = z4 ^ t1
-%line 232+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 233+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm4, zmm4, zmm7
 ; z9 = z9 ^ t2
-%line 233+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 234+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm18, zmm18, zmm8
 ; z14 = z14 ^ t3
-%line 234+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 235+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm11, zmm11, zmm9
 ; 16x t0 = z3 + z2
-%line 235+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 236+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm6, zmm3, zmm2
 ; 16x t1 = z4 + z7
-%line 236+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 237+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm7, zmm4, zmm14
 ; 16x t2 = z9 + z8
-%line 237+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 238+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm8, zmm18, zmm15
 ; 16x t3 = z14 + z13
-%line 238+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 239+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm9, zmm11, zmm13
 ; 16x t0 = t0 <<< 18
-%line 239+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 240+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm6, zmm6, 18
 ; 16x t1 = t1 <<< 18
-%line 240+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 241+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm7, zmm7, 18
 ; 16x t2 = t2 <<< 18
-%line 241+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 242+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm8, zmm8, 18
 ; 16x t3 = t3 <<< 18
-%line 242+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm9, zmm9, 18
 ; z0 = z0 ^ t0
-%line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 244+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, zmm6
 ; z5 = z5 ^ t1
-%line 244+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 245+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm5, zmm5, zmm7
 ; z10 = z10 ^ t2
-%line 245+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 246+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm17, zmm17, zmm8
 ; z15 = z15 ^ t3
-%line 246+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 247+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, zmm9
 ; =? i -= 1
-%line 247+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	sub r8, 1
 ; goto rounds16 if !=
-%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 249+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jne .Lrounds16
 ; 16x z0 = z0 + s0
-%line 251+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 252+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm0, zmm0, [rsp + 0]
 ; 16x z1 = z1 + s1
-%line 252+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 253+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm1, zmm1, [rsp + 64]
 ; 16x z2 = z2 + s2
-%line 253+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 254+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm2, zmm2, [rsp + 128]
 ; 16x z3 = z3 + s3
-%line 254+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 255+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm3, zmm3, [rsp + 192]
 ; 16x z4 = z4 + s4
-%line 255+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 256+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm4, zmm4, [rsp + 256]
 ; 16x z5 = z5 + s5
-%line 256+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 257+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm5, zmm5, [rsp + 320]
 ; 16x z6 = z6 + s6
-%line 257+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 258+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm20, zmm20, [rsp + 384]
 ; 16x z7 = z7 + s7
-%line 258+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 259+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm14, zmm14, [rsp + 448]
 ; 16x z8 = z8 + s8
-%line 259+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 260+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm15, zmm15, [rsp + 512]
 ; 16x z9 = z9 + s9
-%line 260+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 261+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm18, zmm18, [rsp + 576]
 ; 16x z10 = z10 + s10
-%line 261+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 262+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm17, zmm17, [rsp + 640]
 ; 16x z11 = z11 + s11
-%line 262+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 263+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm16, zmm16, [rsp + 704]
 ; 16x z12 = z12 + s12
-%line 263+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm12, zmm12, [rsp + 768]
 ; 16x z13 = z13 + s13
-%line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm13, zmm13, [rsp + 832]
 ; 16x z14 = z14 + s14
-%line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm11, zmm11, [rsp + 896]
 ; 16x z15 = z15 + s15
-%line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm10, zmm10, [rsp + 960]
 ; u0 = unpacklo32(z0, z1)
-%line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq zmm6, zmm0, zmm1
 ; u1 = unpackhi32(z0, z1)
-%line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq zmm0, zmm0, zmm1
 ; u2 = unpacklo32(z2, z3)
-%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq zmm1, zmm2, zmm3
 ; u3 = unpackhi32(z2, z3)
-%line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq zmm2, zmm2, zmm3
 ; v0 = unpacklo64(u0, u2)
-%line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 275+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq zmm9, zmm6, zmm1
 ; v1 = unpackhi64(u0, u2)
-%line 275+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 276+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm19, zmm6, zmm1
 ; v2 = unpacklo64(u1, u3)
-%line 276+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 277+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq zmm8, zmm0, zmm2
 ; v3 = unpackhi64(u1, u3)
-%line 277+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 278+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm21, zmm0, zmm2
 ; u4 = unpacklo32(z4, z5)
-%line 278+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 279+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq zmm0, zmm4, zmm5
 ; u5 = unpackhi32(z4, z5)
-%line 279+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 280+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq zmm1, zmm4, zmm5
 ; u6 = unpacklo32(z6, z7)
-%line 280+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq zmm2, zmm20, zmm14
 ; u7 = unpackhi32(z6, z7)
-%line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 282+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq zmm3, zmm20, zmm14
 ; v4 = unpacklo64(u4, u6)
-%line 282+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq zmm14, zmm0, zmm2
 ; v5 = unpackhi64(u4, u6)
-%line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 284+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm20, zmm0, zmm2
 ; v6 = unpacklo64(u5, u7)
-%line 284+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 285+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq zmm22, zmm1, zmm3
 ; v7 = unpackhi64(u5, u7)
-%line 285+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 286+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm23, zmm1, zmm3
 ; u8 = unpacklo32(z8, z9)
-%line 286+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 287+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq zmm0, zmm15, zmm18
 ; u9 = unpackhi32(z8, z9)
-%line 287+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 288+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq zmm1, zmm15, zmm18
 ; u10 = unpacklo32(z10, z11)
-%line 288+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq zmm2, zmm17, zmm16
 ; u11 = unpackhi32(z10, z11)
-%line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq zmm3, zmm17, zmm16
 ; v8 = unpacklo64(u8, u10)
-%line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq zmm4, zmm0, zmm2
 ; v9 = unpackhi64(u8, u10)
-%line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 292+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm0, zmm0, zmm2
 ; v10 = unpacklo64(u9, u11)
-%line 292+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 293+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq zmm2, zmm1, zmm3
 ; v11 = unpackhi64(u9, u11)
-%line 293+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 294+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm1, zmm1, zmm3
 ; u12 = unpacklo32(z12, z13)
-%line 294+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 295+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq zmm3, zmm12, zmm13
 ; u13 = unpackhi32(z12, z13)
-%line 295+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq zmm5, zmm12, zmm13
 ; u14 = unpacklo32(z14, z15)
-%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 297+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq zmm6, zmm11, zmm10
 ; u15 = unpackhi32(z14, z15)
-%line 297+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 298+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq zmm7, zmm11, zmm10
 ; v12 = unpacklo64(u12, u14)
-%line 298+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 299+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq zmm10, zmm3, zmm6
 ; v13 = unpackhi64(u12, u14)
-%line 299+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 300+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm3, zmm3, zmm6
 ; v14 = unpacklo64(u13, u15)
-%line 300+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 301+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq zmm6, zmm5, zmm7
 ; v15 = unpackhi64(u13, u15)
-%line 301+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm5, zmm5, zmm7
 ; unsigned<? n - 16
-%line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	cmp rdx, 16
 ; goto partial if unsigned<
-%line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jb .Lpartial
 ; w0 = shuffle128(v0, v4, 0x88)
-%line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm7, zmm9, zmm14, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
-%line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 307+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm9, zmm9, zmm14, 221
 ; w2 = shuffle128(v8, v12, 0x88)
-%line 307+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 308+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm11, zmm4, zmm10, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
-%line 308+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 309+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm4, zmm10, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 309+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 136
 ; o = o ^ mem512[m + 0]
-%line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi]
 ; mem512[c + 0] = o
-%line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 312+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi], zmm10
 ; o = shuffle128(w1, w3, 0x88)
-%line 312+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 313+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 136
 ; o = o ^ mem512[m + 256]
-%line 313+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 314+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 256]
 ; mem512[c + 256] = o
-%line 314+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 315+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 256], zmm10
 ; o = shuffle128(w0, w2, 0xdd)
-%line 315+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 316+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 221
 ; o = o ^ mem512[m + 512]
-%line 316+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 317+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 512]
 ; mem512[c + 512] = o
-%line 317+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 318+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 512], zmm10
 ; o = shuffle128(w1, w3, 0xdd)
-%line 318+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 319+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 221
 ; o = o ^ mem512[m + 768]
-%line 319+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 320+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 768]
 ; mem512[c + 768] = o
-%line 320+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 321+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 768], zmm10
 ; w0 = shuffle128(v1, v5, 0x88)
-%line 321+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 322+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm7, zmm19, zmm20, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
-%line 322+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm9, zmm19, zmm20, 221
 ; w2 = shuffle128(v9, v13, 0x88)
-%line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 324+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm11, zmm0, zmm3, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
-%line 324+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 325+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm3, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 325+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 326+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 136
 ; o = o ^ mem512[m + 64]
-%line 326+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 327+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 64]
 ; mem512[c + 64] = o
-%line 327+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 328+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 64], zmm10
 ; o = shuffle128(w1, w3, 0x88)
-%line 328+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 329+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 136
 ; o = o ^ mem512[m + 320]
-%line 329+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 330+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 320]
 ; mem512[c + 320] = o
-%line 330+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 331+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 320], zmm10
 ; o = shuffle128(w0, w2, 0xdd)
-%line 331+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 332+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 221
 ; o = o ^ mem512[m + 576]
-%line 332+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 333+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 576]
 ; mem512[c + 576] = o
-%line 333+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 334+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 576], zmm10
 ; o = shuffle128(w1, w3, 0xdd)
-%line 334+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 335+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 221
 ; o = o ^ mem512[m + 832]
-%line 335+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 336+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 832]
 ; mem512[c + 832] = o
-%line 336+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 337+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 832], zmm10
 ; w0 = shuffle128(v2, v6, 0x88)
-%line 337+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 338+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm7, zmm8, zmm22, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
-%line 338+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 339+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm9, zmm8, zmm22, 221
 ; w2 = shuffle128(v10, v14, 0x88)
-%line 339+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 340+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm11, zmm2, zmm6, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
-%line 340+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 341+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm2, zmm6, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 341+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 342+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 136
 ; o = o ^ mem512[m + 128]
-%line 342+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 343+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 128]
 ; mem512[c + 128] = o
-%line 343+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 344+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 128], zmm10
 ; o = shuffle128(w1, w3, 0x88)
-%line 344+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 345+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 136
 ; o = o ^ mem512[m + 384]
-%line 345+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 346+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 384]
 ; mem512[c + 384] = o
-%line 346+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 384], zmm10
 ; o = shuffle128(w0, w2, 0xdd)
-%line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 221
 ; o = o ^ mem512[m + 640]
-%line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 640]
 ; mem512[c + 640] = o
-%line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 350+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 640], zmm10
 ; o = shuffle128(w1, w3, 0xdd)
-%line 350+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 221
 ; o = o ^ mem512[m + 896]
-%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 352+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 896]
 ; mem512[c + 896] = o
-%line 352+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 353+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 896], zmm10
 ; w0 = shuffle128(v3, v7, 0x88)
-%line 353+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm7, zmm21, zmm23, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
-%line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 355+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm9, zmm21, zmm23, 221
 ; w2 = shuffle128(v11, v15, 0x88)
-%line 355+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 356+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm11, zmm1, zmm5, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
-%line 356+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 357+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm1, zmm5, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 357+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 358+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 136
 ; o = o ^ mem512[m + 192]
-%line 358+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 192]
 ; mem512[c + 192] = o
-%line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 192], zmm10
 ; o = shuffle128(w1, w3, 0x88)
-%line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 361+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 136
 ; o = o ^ mem512[m + 448]
-%line 361+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 362+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 448]
 ; mem512[c + 448] = o
-%line 362+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 363+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 448], zmm10
 ; o = shuffle128(w0, w2, 0xdd)
-%line 363+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 221
 ; o = o ^ mem512[m + 704]
-%line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 365+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 704]
 ; mem512[c + 704] = o
-%line 365+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 366+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 704], zmm10
 ; o = shuffle128(w1, w3, 0xdd)
-%line 366+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 221
 ; o = o ^ mem512[m + 960]
-%line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 368+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi + 960]
 ; mem512[c + 960] = o
-%line 368+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 369+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 960], zmm10
 ; ctr = mem64[x + 32]
-%line 369+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov r8, [rcx + 32]
 ; ctr += 16
-%line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add r8, 16
 ; mem64[x + 32] = ctr
-%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov [rcx + 32], r8
 ; c += 1024
-%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add rdi, 1024
 ; m += 1024
-%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add rsi, 1024
 ; n -= 16
-%line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	sub rdx, 16
-; unsigned>=? n - 2
 %line 375+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	cmp rdx, 2
-; goto blocks16 if unsigned>=
+	sub rdx, 16
+; unsigned>=? n - 3
 %line 376+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	cmp rdx, 3
+; goto blocks16 if unsigned>=
+%line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jae .Lblocks16
 .Lsmall:
 ; =? n - 0
-%line 379+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	cmp rdx, 0
 ; goto done if =
-%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 381+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	je .Ldone
+.Lblock1:
 ; r0 = mem128[x + 0]
-%line 382+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm0, [rcx]
 ; r1 = mem128[x + 16]
-%line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 385+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm1, [rcx + 16]
 ; r2 = mem128[x + 32]
-%line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm2, [rcx + 32]
 ; r3 = mem128[x + 48]
-%line 385+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm3, [rcx + 48]
 ; r1 = shuffle32(r1, 0x39)
-%line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm1, xmm1, 57
-; r2 = shuffle32(r2, 0x4e)
-%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm2, xmm2, 78
-; r3 = shuffle32(r3, 0x93)
 %line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm3, xmm3, 147
-; e0 = unpacklo32(r0, r1)
+	vpshufd xmm1, xmm1, 57
+; r2 = shuffle32(r2, 0x4e)
 %line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
+; r3 = shuffle32(r3, 0x93)
+%line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm3, xmm3, 147
+; e0 = unpacklo32(r0, r1)
+%line 391+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq xmm4, xmm0, xmm1
 ; e1 = unpacklo32(r2, r3)
-%line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 392+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq xmm5, xmm2, xmm3
 ; e2 = unpackhi32(r0, r1)
-%line 391+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 393+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq xmm6, xmm0, xmm1
 ; e3 = unpackhi32(r2, r3)
-%line 392+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 394+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq xmm7, xmm2, xmm3
 ; da = unpacklo64(e0, e1)
-%line 393+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 395+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq xmm0, xmm4, xmm5
 ; dd = unpackhi64(e0, e1)
-%line 394+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm1, xmm4, xmm5
 ; dc = unpacklo64(e2, e3)
-%line 395+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 397+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq xmm2, xmm6, xmm7
 ; db = unpackhi64(e2, e3)
-%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 398+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm3, xmm6, xmm7
 ; i = 4
-%line 397+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov r8, 4
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
-%line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm3, xmm3, 57
-; dd = shuffle32(dd, 0x93)
-%line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm1, xmm1, 147
-; dc = shuffle32(dc, 0x4e)
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm2, xmm2, 78
-; 4x e0 = da + dd
+	vpshufd xmm3, xmm3, 57
+; dd = shuffle32(dd, 0x93)
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm4, xmm0, xmm1
-; 4x e0 <<<= 7
-%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
-; db ^= e0
-%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm3, xmm4
-; 4x e1 = db + da
-%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm5, xmm3, xmm0
-; 4x e1 <<<= 9
-%line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
-; dc ^= e1
-%line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm2, xmm5
-; 4x e2 = dc + db
-%line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm6, xmm2, xmm3
-; 4x e2 <<<= 13
-%line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm4, xmm6
-	pslld xmm6, 13
-	psrld xmm4, 19
-	por xmm6, xmm4
-; dd ^= e2
-%line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm1, xmm6
-; 4x e3 = dd + dc
-%line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm7, xmm1, xmm2
-; 4x e3 <<<= 18
-%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm4, xmm7
-	pslld xmm7, 18
-	psrld xmm4, 14
-	por xmm7, xmm4
-; da ^= e3
-%line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm0, xmm7
-; db = shuffle32(db, 0x93)
-%line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm3, xmm3, 147
-; dd = shuffle32(dd, 0x39)
-%line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm1, xmm1, 57
+	vpshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
+%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
+; 4x e0 = da + dd
+%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm4, xmm0, xmm1
+; 4x e4 = e0 << 7
+%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm5, xmm4, 7
+; 4x e0 = e0 >> 25
+%line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm4, xmm4, 25
+; db = ternlog(db, e0, e4, 0x96)
+%line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm3, xmm4, xmm5, 150
+; 4x e1 = db + da
+%line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm5, xmm3, xmm0
+; 4x e5 = e1 << 9
+%line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm4, xmm5, 9
+; 4x e1 = e1 >> 23
+%line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm5, xmm5, 23
+; dc = ternlog(dc, e1, e5, 0x96)
+%line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm2, xmm5, xmm4, 150
+; 4x e2 = dc + db
+%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm6, xmm2, xmm3
+; 4x e6 = e2 << 13
+%line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm4, xmm6, 13
+; 4x e2 = e2 >> 19
+%line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm6, xmm6, 19
+; dd = ternlog(dd, e2, e6, 0x96)
+%line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm1, xmm6, xmm4, 150
+; 4x e3 = dd + dc
 %line 416+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm2, xmm2, 78
-; 4x e0 = da + db
+	vpaddd xmm7, xmm1, xmm2
+; 4x e7 = e3 << 18
 %line 417+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm4, xmm0, xmm3
-; 4x e0 <<<= 7
+	vpslld xmm4, xmm7, 18
+; 4x e3 = e3 >> 14
 %line 418+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
-; dd ^= e0
+	vpsrld xmm7, xmm7, 14
+; da = ternlog(da, e3, e7, 0x96)
 %line 419+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm1, xmm4
-; 4x e1 = dd + da
+	vpternlogd xmm0, xmm7, xmm4, 150
+; db = shuffle32(db, 0x93)
 %line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm5, xmm1, xmm0
-; 4x e1 <<<= 9
+	vpshufd xmm3, xmm3, 147
+; dd = shuffle32(dd, 0x39)
 %line 421+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
-; dc ^= e1
+	vpshufd xmm1, xmm1, 57
+; dc = shuffle32(dc, 0x4e)
 %line 422+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm2, xmm5
-; 4x e2 = dc + dd
+	vpshufd xmm2, xmm2, 78
+; 4x e0 = da + db
 %line 423+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm6, xmm2, xmm1
-; 4x e2 <<<= 13
+	vpaddd xmm4, xmm0, xmm3
+; 4x e4 = e0 << 7
 %line 424+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm4, xmm6
-	pslld xmm6, 13
-	psrld xmm4, 19
-	por xmm6, xmm4
-; db ^= e2
+	vpslld xmm5, xmm4, 7
+; 4x e0 = e0 >> 25
 %line 425+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm3, xmm6
-; 4x e3 = db + dc
+	vpsrld xmm4, xmm4, 25
+; dd = ternlog(dd, e0, e4, 0x96)
 %line 426+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm7, xmm3, xmm2
-; 4x e3 <<<= 18
+	vpternlogd xmm1, xmm4, xmm5, 150
+; 4x e1 = dd + da
 %line 427+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm4, xmm7
-	pslld xmm7, 18
-	psrld xmm4, 14
-	por xmm7, xmm4
-; da ^= e3
+	vpaddd xmm5, xmm1, xmm0
+; 4x e5 = e1 << 9
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm0, xmm7
-; =? i -= 1
+	vpslld xmm4, xmm5, 9
+; 4x e1 = e1 >> 23
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm5, xmm5, 23
+; dc = ternlog(dc, e1, e5, 0x96)
+%line 430+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm2, xmm5, xmm4, 150
+; 4x e2 = dc + dd
+%line 431+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm6, xmm2, xmm1
+; 4x e6 = e2 << 13
+%line 432+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm4, xmm6, 13
+; 4x e2 = e2 >> 19
+%line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm6, xmm6, 19
+; db = ternlog(db, e2, e6, 0x96)
+%line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm3, xmm6, xmm4, 150
+; 4x e3 = db + dc
+%line 435+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm7, xmm3, xmm2
+; 4x e7 = e3 << 18
+%line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm4, xmm7, 18
+; 4x e3 = e3 >> 14
+%line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm7, xmm7, 14
+; da = ternlog(da, e3, e7, 0x96)
+%line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm0, xmm7, xmm4, 150
+; =? i -= 1
+%line 439+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	sub r8, 1
 ; goto rounds1 if !=
-%line 430+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 440+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
-%line 431+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 441+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq xmm4, xmm0, xmm1
 ; e1 = unpacklo32(dc, db)
-%line 432+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 442+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq xmm5, xmm2, xmm3
 ; e2 = unpackhi32(da, dd)
-%line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 443+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq xmm6, xmm0, xmm1
 ; e3 = unpackhi32(dc, db)
-%line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 444+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq xmm7, xmm2, xmm3
 ; r0 = unpacklo64(e0, e1)
-%line 435+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 445+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq xmm0, xmm4, xmm5
 ; r1 = unpackhi64(e0, e1)
-%line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 446+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm1, xmm4, xmm5
 ; r2 = unpacklo64(e2, e3)
-%line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 447+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq xmm2, xmm6, xmm7
 ; r3 = unpackhi64(e2, e3)
-%line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 448+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm3, xmm6, xmm7
 ; r1 = shuffle32(r1, 0x93)
-%line 439+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm1, xmm1, 147
+%line 449+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm1, xmm1, 147
 ; r2 = shuffle32(r2, 0x4e)
-%line 440+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm2, xmm2, 78
+%line 450+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x39)
-%line 441+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm3, xmm3, 57
+%line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm3, xmm3, 57
 ; e0 = mem128[x + 0]
-%line 442+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm4, [rcx]
 ; 4x r0 = r0 + e0
-%line 443+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	paddd xmm0, xmm4
+%line 453+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm0, xmm0, xmm4
 ; e0 = mem128[m + 0]
-%line 444+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm4, [rsi]
 ; r0 = r0 ^ e0
-%line 445+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm0, xmm4
+%line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxor xmm0, xmm0, xmm4
 ; mem128[c + 0] = r0
-%line 446+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 456+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi], xmm0
 ; e1 = mem128[x + 16]
-%line 447+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm5, [rcx + 16]
 ; 4x r1 = r1 + e1
-%line 448+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	paddd xmm1, xmm5
+%line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm1, xmm1, xmm5
 ; e1 = mem128[m + 16]
-%line 449+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 459+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm5, [rsi + 16]
 ; r1 = r1 ^ e1
-%line 450+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm1, xmm5
+%line 460+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxor xmm1, xmm1, xmm5
 ; mem128[c + 16] = r1
-%line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 461+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 16], xmm1
 ; e2 = mem128[x + 32]
-%line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 462+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm6, [rcx + 32]
 ; 4x r2 = r2 + e2
-%line 453+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	paddd xmm2, xmm6
+%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm2, xmm2, xmm6
 ; e2 = mem128[m + 32]
-%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm6, [rsi + 32]
 ; r2 = r2 ^ e2
-%line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm2, xmm6
+%line 465+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxor xmm2, xmm2, xmm6
 ; mem128[c + 32] = r2
-%line 456+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 32], xmm2
 ; e3 = mem128[x + 48]
-%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 467+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm7, [rcx + 48]
 ; 4x r3 = r3 + e3
-%line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	paddd xmm3, xmm7
+%line 468+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm3, xmm3, xmm7
 ; e3 = mem128[m + 48]
-%line 459+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm7, [rsi + 48]
 ; r3 = r3 ^ e3
-%line 460+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm3, xmm7
+%line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxor xmm3, xmm3, xmm7
 ; mem128[c + 48] = r3
-%line 461+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 471+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 48], xmm3
 ; ctr = mem64[x + 32]
-%line 462+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 472+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov r8, [rcx + 32]
 ; ctr += 1
-%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 473+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add r8, 1
 ; mem64[x + 32] = ctr
-%line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 474+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov [rcx + 32], r8
+; c += 64
+%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	add rdi, 64
+; m += 64
+%line 476+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	add rsi, 64
+; =? n -= 1
+%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	sub rdx, 1
+; goto block1 if !=
+%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	jne .Lblock1
 ; goto done
-%line 465+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 479+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jmp .Ldone
 .Lpartial:
 ; p = &ks
-%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 483+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	lea r9, [rsp + 1024]
 ; w0 = shuffle128(v0, v4, 0x88)
-%line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 484+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm7, zmm9, zmm14, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
-%line 471+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 485+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm9, zmm9, zmm14, 221
 ; w2 = shuffle128(v8, v12, 0x88)
-%line 472+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 486+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm11, zmm4, zmm10, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
-%line 473+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 487+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm4, zmm10, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 474+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 136
 ; mem512[p + 0] = o
-%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 489+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9], zmm10
 ; o = shuffle128(w1, w3, 0x88)
-%line 476+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 490+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 136
 ; mem512[p + 256] = o
-%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 491+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 256], zmm10
 ; o = shuffle128(w0, w2, 0xdd)
-%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 492+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 221
 ; mem512[p + 512] = o
-%line 479+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 493+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 512], zmm10
 ; o = shuffle128(w1, w3, 0xdd)
-%line 480+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 494+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 221
 ; mem512[p + 768] = o
-%line 481+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 495+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 768], zmm10
 ; w0 = shuffle128(v1, v5, 0x88)
-%line 482+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 496+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm7, zmm19, zmm20, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
-%line 483+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 497+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm9, zmm19, zmm20, 221
 ; w2 = shuffle128(v9, v13, 0x88)
-%line 484+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 498+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm11, zmm0, zmm3, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
-%line 485+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 499+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm3, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 486+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 500+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 136
 ; mem512[p + 64] = o
-%line 487+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 501+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 64], zmm10
 ; o = shuffle128(w1, w3, 0x88)
-%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 502+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 136
 ; mem512[p + 320] = o
-%line 489+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 503+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 320], zmm10
 ; o = shuffle128(w0, w2, 0xdd)
-%line 490+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 504+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 221
 ; mem512[p + 576] = o
-%line 491+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 505+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 576], zmm10
 ; o = shuffle128(w1, w3, 0xdd)
-%line 492+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 506+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 221
 ; mem512[p + 832] = o
-%line 493+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 507+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 832], zmm10
 ; w0 = shuffle128(v2, v6, 0x88)
-%line 494+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 508+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm7, zmm8, zmm22, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
-%line 495+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 509+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm9, zmm8, zmm22, 221
 ; w2 = shuffle128(v10, v14, 0x88)
-%line 496+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 510+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm11, zmm2, zmm6, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
-%line 497+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 511+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm2, zmm6, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 498+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 512+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 136
 ; mem512[p + 128] = o
-%line 499+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 513+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 128], zmm10
 ; o = shuffle128(w1, w3, 0x88)
-%line 500+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 514+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 136
 ; mem512[p + 384] = o
-%line 501+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 515+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 384], zmm10
 ; o = shuffle128(w0, w2, 0xdd)
-%line 502+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 516+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 221
 ; mem512[p + 640] = o
-%line 503+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 517+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 640], zmm10
 ; o = shuffle128(w1, w3, 0xdd)
-%line 504+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 221
 ; mem512[p + 896] = o
-%line 505+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 519+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 896], zmm10
 ; w0 = shuffle128(v3, v7, 0x88)
-%line 506+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 520+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm7, zmm21, zmm23, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
-%line 507+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 521+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm9, zmm21, zmm23, 221
 ; w2 = shuffle128(v11, v15, 0x88)
-%line 508+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 522+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm11, zmm1, zmm5, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
-%line 509+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 523+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm1, zmm5, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 510+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 524+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 136
 ; mem512[p + 192] = o
-%line 511+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 525+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 192], zmm10
 ; o = shuffle128(w1, w3, 0x88)
-%line 512+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 526+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 136
 ; mem512[p + 448] = o
-%line 513+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 527+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 448], zmm10
 ; o = shuffle128(w0, w2, 0xdd)
-%line 514+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 528+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm7, zmm11, 221
 ; mem512[p + 704] = o
-%line 515+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 529+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 704], zmm10
 ; o = shuffle128(w1, w3, 0xdd)
-%line 516+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 530+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm10, zmm9, zmm4, 221
 ; mem512[p + 960] = o
-%line 517+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 531+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r9 + 960], zmm10
 ; ctr = mem64[x + 32]
-%line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 532+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov r8, [rcx + 32]
 ; ctr += n
-%line 519+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 533+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add r8, rdx
 ; mem64[x + 32] = ctr
-%line 520+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 534+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov [rcx + 32], r8
 .Lpartialblock:
 ; o = mem512[p]
-%line 522+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 536+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm10, [r9]
 ; o = o ^ mem512[m]
-%line 523+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 537+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm10, zmm10, [rsi]
 ; mem512[c] = o
-%line 524+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi], zmm10
 ; p += 64
-%line 525+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 539+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add r9, 64
 ; m += 64
-%line 526+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 540+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add rsi, 64
 ; c += 64
-%line 527+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 541+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add rdi, 64
 ; =? n -= 1
-%line 528+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	sub rdx, 1
 ; goto partialblock if !=
-%line 529+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 543+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jne .Lpartialblock
 .Ldone:
 ; leave
-%line 532+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 546+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vzeroupper
 	mov rsp, [rsp + 2048]
 	ret
@@ -1314,221 +1327,221 @@ global qhasm_kernel_salsa8_amd64_avx512_core:function (qhasm_kernel_salsa8_amd64
 align 32
 qhasm_kernel_salsa8_amd64_avx512_core:
 ; r0 = mem128[in + 0]
-%line 537+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 551+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm0, [rsi]
 ; r1 = mem128[in + 16]
-%line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 552+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm1, [rsi + 16]
 ; r2 = mem128[in + 32]
-%line 539+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 553+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm2, [rsi + 32]
 ; r3 = mem128[in + 48]
-%line 540+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm3, [rsi + 48]
 ; r1 = shuffle32(r1, 0x39)
-%line 541+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm1, xmm1, 57
+%line 555+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm1, xmm1, 57
 ; r2 = shuffle32(r2, 0x4e)
-%line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm2, xmm2, 78
+%line 556+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x93)
-%line 543+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm3, xmm3, 147
+%line 557+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm3, xmm3, 147
 ; e0 = unpacklo32(r0, r1)
-%line 544+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 558+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq xmm4, xmm0, xmm1
 ; e1 = unpacklo32(r2, r3)
-%line 545+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 559+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq xmm5, xmm2, xmm3
 ; e2 = unpackhi32(r0, r1)
-%line 546+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 560+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq xmm6, xmm0, xmm1
 ; e3 = unpackhi32(r2, r3)
-%line 547+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 561+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq xmm3, xmm2, xmm3
 ; da = unpacklo64(e0, e1)
-%line 548+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 562+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq xmm0, xmm4, xmm5
 ; dd = unpackhi64(e0, e1)
-%line 549+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 563+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm1, xmm4, xmm5
 ; dc = unpacklo64(e2, e3)
-%line 550+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 564+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq xmm2, xmm6, xmm3
 ; db = unpackhi64(e2, e3)
-%line 551+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 565+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm7, xmm6, xmm3
 ; i = 4
-%line 552+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	mov r8, 4
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
-%line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm7, xmm7, 57
-; dd = shuffle32(dd, 0x93)
-%line 555+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm1, xmm1, 147
-; dc = shuffle32(dc, 0x4e)
-%line 556+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm2, xmm2, 78
-; 4x e0 = da + dd
-%line 557+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm4, xmm0, xmm1
-; 4x e0 <<<= 7
-%line 558+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm3, xmm4
-	pslld xmm4, 7
-	psrld xmm3, 25
-	por xmm4, xmm3
-; db ^= e0
-%line 559+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm7, xmm4
-; 4x e1 = db + da
-%line 560+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm5, xmm7, xmm0
-; 4x e1 <<<= 9
-%line 561+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm3, xmm5
-	pslld xmm5, 9
-	psrld xmm3, 23
-	por xmm5, xmm3
-; dc ^= e1
-%line 562+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm2, xmm5
-; 4x e2 = dc + db
-%line 563+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm6, xmm2, xmm7
-; 4x e2 <<<= 13
-%line 564+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm3, xmm6
-	pslld xmm6, 13
-	psrld xmm3, 19
-	por xmm6, xmm3
-; dd ^= e2
-%line 565+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm1, xmm6
-; 4x e3 = dd + dc
-%line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm3, xmm1, xmm2
-; 4x e3 <<<= 18
-%line 567+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm4, xmm3
-	pslld xmm3, 18
-	psrld xmm4, 14
-	por xmm3, xmm4
-; da ^= e3
 %line 568+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm0, xmm3
-; db = shuffle32(db, 0x93)
+	vpshufd xmm7, xmm7, 57
+; dd = shuffle32(dd, 0x93)
 %line 569+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm7, xmm7, 147
-; dd = shuffle32(dd, 0x39)
-%line 570+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm1, xmm1, 57
+	vpshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
+%line 570+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
+; 4x e0 = da + dd
 %line 571+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm2, xmm2, 78
-; 4x e0 = da + db
+	vpaddd xmm4, xmm0, xmm1
+; 4x e4 = e0 << 7
 %line 572+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm4, xmm0, xmm7
-; 4x e0 <<<= 7
+	vpslld xmm3, xmm4, 7
+; 4x e0 = e0 >> 25
 %line 573+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm3, xmm4
-	pslld xmm4, 7
-	psrld xmm3, 25
-	por xmm4, xmm3
-; dd ^= e0
+	vpsrld xmm4, xmm4, 25
+; db = ternlog(db, e0, e4, 0x96)
 %line 574+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm1, xmm4
-; 4x e1 = dd + da
+	vpternlogd xmm7, xmm4, xmm3, 150
+; 4x e1 = db + da
 %line 575+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm5, xmm1, xmm0
-; 4x e1 <<<= 9
+	vpaddd xmm5, xmm7, xmm0
+; 4x e5 = e1 << 9
 %line 576+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm3, xmm5
-	pslld xmm5, 9
-	psrld xmm3, 23
-	por xmm5, xmm3
-; dc ^= e1
+	vpslld xmm3, xmm5, 9
+; 4x e1 = e1 >> 23
 %line 577+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm2, xmm5
-; 4x e2 = dc + dd
+	vpsrld xmm5, xmm5, 23
+; dc = ternlog(dc, e1, e5, 0x96)
 %line 578+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm6, xmm2, xmm1
-; 4x e2 <<<= 13
+	vpternlogd xmm2, xmm5, xmm3, 150
+; 4x e2 = dc + db
 %line 579+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm3, xmm6
-	pslld xmm6, 13
-	psrld xmm3, 19
-	por xmm6, xmm3
-; db ^= e2
+	vpaddd xmm6, xmm2, xmm7
+; 4x e6 = e2 << 13
 %line 580+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm7, xmm6
-; 4x e3 = db + dc
+	vpslld xmm3, xmm6, 13
+; 4x e2 = e2 >> 19
 %line 581+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm3, xmm7, xmm2
-; 4x e3 <<<= 18
+	vpsrld xmm6, xmm6, 19
+; dd = ternlog(dd, e2, e6, 0x96)
 %line 582+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	movdqa xmm4, xmm3
-	pslld xmm3, 18
-	psrld xmm4, 14
-	por xmm3, xmm4
-; da ^= e3
+	vpternlogd xmm1, xmm6, xmm3, 150
+; 4x e3 = dd + dc
 %line 583+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pxor xmm0, xmm3
-; =? i -= 1
+	vpaddd xmm3, xmm1, xmm2
+; 4x e7 = e3 << 18
 %line 584+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm4, xmm3, 18
+; 4x e3 = e3 >> 14
+%line 585+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm3, xmm3, 14
+; da = ternlog(da, e3, e7, 0x96)
+%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm0, xmm3, xmm4, 150
+; db = shuffle32(db, 0x93)
+%line 587+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm7, xmm7, 147
+; dd = shuffle32(dd, 0x39)
+%line 588+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm1, xmm1, 57
+; dc = shuffle32(dc, 0x4e)
+%line 589+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
+; 4x e0 = da + db
+%line 590+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm4, xmm0, xmm7
+; 4x e4 = e0 << 7
+%line 591+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm3, xmm4, 7
+; 4x e0 = e0 >> 25
+%line 592+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm4, xmm4, 25
+; dd = ternlog(dd, e0, e4, 0x96)
+%line 593+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm1, xmm4, xmm3, 150
+; 4x e1 = dd + da
+%line 594+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm5, xmm1, xmm0
+; 4x e5 = e1 << 9
+%line 595+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm3, xmm5, 9
+; 4x e1 = e1 >> 23
+%line 596+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm5, xmm5, 23
+; dc = ternlog(dc, e1, e5, 0x96)
+%line 597+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm2, xmm5, xmm3, 150
+; 4x e2 = dc + dd
+%line 598+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm6, xmm2, xmm1
+; 4x e6 = e2 << 13
+%line 599+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm3, xmm6, 13
+; 4x e2 = e2 >> 19
+%line 600+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm6, xmm6, 19
+; db = ternlog(db, e2, e6, 0x96)
+%line 601+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm7, xmm6, xmm3, 150
+; 4x e3 = db + dc
+%line 602+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm3, xmm7, xmm2
+; 4x e7 = e3 << 18
+%line 603+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpslld xmm4, xmm3, 18
+; 4x e3 = e3 >> 14
+%line 604+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpsrld xmm3, xmm3, 14
+; da = ternlog(da, e3, e7, 0x96)
+%line 605+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpternlogd xmm0, xmm3, xmm4, 150
+; =? i -= 1
+%line 606+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	sub r8, 1
 ; goto corerounds if !=
-%line 585+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 607+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
-%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 608+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq xmm4, xmm0, xmm1
 ; e1 = unpacklo32(dc, db)
-%line 587+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq xmm5, xmm2, xmm7
 ; e2 = unpackhi32(da, dd)
-%line 588+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq xmm6, xmm0, xmm1
 ; e3 = unpackhi32(dc, db)
-%line 589+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq xmm3, xmm2, xmm7
 ; r0 = unpacklo64(e0, e1)
-%line 590+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 612+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq xmm0, xmm4, xmm5
 ; r1 = unpackhi64(e0, e1)
-%line 591+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 613+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm1, xmm4, xmm5
 ; r2 = unpacklo64(e2, e3)
-%line 592+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 614+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq xmm2, xmm6, xmm3
 ; r3 = unpackhi64(e2, e3)
-%line 593+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 615+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm3, xmm6, xmm3
 ; r1 = shuffle32(r1, 0x93)
-%line 594+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm1, xmm1, 147
+%line 616+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm1, xmm1, 147
 ; r2 = shuffle32(r2, 0x4e)
-%line 595+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm2, xmm2, 78
+%line 617+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x39)
-%line 596+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	pshufd xmm3, xmm3, 57
+%line 618+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm3, xmm3, 57
 ; mem128[out + 0] = r0
-%line 597+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 619+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi], xmm0
 ; mem128[out + 16] = r1
-%line 598+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 620+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 16], xmm1
 ; mem128[out + 32] = r2
-%line 599+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 621+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 32], xmm2
 ; mem128[out + 48] = r3
-%line 600+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 622+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 48], xmm3
 ; leave
-%line 601+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+%line 623+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vzeroupper
 	ret
 .end:

@@ -2,8 +2,9 @@
 # Salsa20/8 for amd64 with AVX-512 (F+VL): 16 blocks in parallel, one
 # state word of 16 blocks per zmm register, rotations with vprold, all 16
 # state vectors in registers through the rounds; the 16x16 word transpose
-# in 64 shuffles.  Tails of 2..15 blocks run the 16-block code into a stack
-# buffer; a single block uses the 128-bit diagonal path (also the _core).
+# in 64 shuffles.  Tails of 3..15 blocks run the 16-block code into a stack
+# buffer; one or two blocks use the 128-bit diagonal path (also the _core),
+# whose rotations are shift/shift/ternlog for latency (vprold takes 2 cycles).
 # Template for gen/salsa20.py.
 cpu avx512f avx512vl
 
@@ -57,7 +58,7 @@ reg512 v13
 reg512 v14
 reg512 v15
 reg512 t0 t1 t2 t3 q0 q1 idx w0 w1 w2 w3 o
-reg128 r0 r1 r2 r3 da db dc dd e0 e1 e2 e3
+reg128 r0 r1 r2 r3 da db dc dd e0 e1 e2 e3 e4 e5 e6 e7
 stack512 s0
 stack512 s1
 stack512 s2
@@ -87,7 +88,7 @@ const IDXHI u32 1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31
 #                  unsigned long long nblocks, uint32_t x[16])
 enter qhasm_kernel_salsa8_amd64_avx512_blocks
 input c m n x
-unsigned<? n - 2
+unsigned<? n - 3
 goto small if unsigned<
 # s0..s15: the input words (all lanes); s8, s9 set per 16 blocks
 16x z0 = mem32[x + 0]
@@ -372,13 +373,14 @@ rounds16:
   c += 1024
   m += 1024
   n -= 16
-  unsigned>=? n - 2
+  unsigned>=? n - 3
   goto blocks16 if unsigned>=
 
 small:
   =? n - 0
   goto done if =
-  # one block
+  # one or two blocks, one at a time
+block1:
   r0 = mem128[x + 0]
   r1 = mem128[x + 16]
   r2 = mem128[x + 32]
@@ -400,32 +402,40 @@ rounds1:
   dd = shuffle32(dd, 0x93)
   dc = shuffle32(dc, 0x4e)
   4x e0 = da + dd
-  4x e0 <<<= 7
-  db ^= e0
+  4x e4 = e0 << 7
+  4x e0 = e0 >> 25
+  db = ternlog(db, e0, e4, 0x96)
   4x e1 = db + da
-  4x e1 <<<= 9
-  dc ^= e1
+  4x e5 = e1 << 9
+  4x e1 = e1 >> 23
+  dc = ternlog(dc, e1, e5, 0x96)
   4x e2 = dc + db
-  4x e2 <<<= 13
-  dd ^= e2
+  4x e6 = e2 << 13
+  4x e2 = e2 >> 19
+  dd = ternlog(dd, e2, e6, 0x96)
   4x e3 = dd + dc
-  4x e3 <<<= 18
-  da ^= e3
+  4x e7 = e3 << 18
+  4x e3 = e3 >> 14
+  da = ternlog(da, e3, e7, 0x96)
   db = shuffle32(db, 0x93)
   dd = shuffle32(dd, 0x39)
   dc = shuffle32(dc, 0x4e)
   4x e0 = da + db
-  4x e0 <<<= 7
-  dd ^= e0
+  4x e4 = e0 << 7
+  4x e0 = e0 >> 25
+  dd = ternlog(dd, e0, e4, 0x96)
   4x e1 = dd + da
-  4x e1 <<<= 9
-  dc ^= e1
+  4x e5 = e1 << 9
+  4x e1 = e1 >> 23
+  dc = ternlog(dc, e1, e5, 0x96)
   4x e2 = dc + dd
-  4x e2 <<<= 13
-  db ^= e2
+  4x e6 = e2 << 13
+  4x e2 = e2 >> 19
+  db = ternlog(db, e2, e6, 0x96)
   4x e3 = db + dc
-  4x e3 <<<= 18
-  da ^= e3
+  4x e7 = e3 << 18
+  4x e3 = e3 >> 14
+  da = ternlog(da, e3, e7, 0x96)
   =? i -= 1
   goto rounds1 if !=
   e0 = unpacklo32(da, dd)
@@ -462,10 +472,14 @@ rounds1:
   ctr = mem64[x + 32]
   ctr += 1
   mem64[x + 32] = ctr
+  c += 64
+  m += 64
+  =? n -= 1
+  goto block1 if !=
   goto done
 
 partial:
-  # 2..15 blocks: the keystream to ks, then n blocks of it to c
+  # 3..15 blocks: the keystream to ks, then n blocks of it to c
   p = &ks
   w0 = shuffle128(v0, v4, 0x88)
   w1 = shuffle128(v0, v4, 0xdd)
@@ -555,32 +569,40 @@ corerounds:
   dd = shuffle32(dd, 0x93)
   dc = shuffle32(dc, 0x4e)
   4x e0 = da + dd
-  4x e0 <<<= 7
-  db ^= e0
+  4x e4 = e0 << 7
+  4x e0 = e0 >> 25
+  db = ternlog(db, e0, e4, 0x96)
   4x e1 = db + da
-  4x e1 <<<= 9
-  dc ^= e1
+  4x e5 = e1 << 9
+  4x e1 = e1 >> 23
+  dc = ternlog(dc, e1, e5, 0x96)
   4x e2 = dc + db
-  4x e2 <<<= 13
-  dd ^= e2
+  4x e6 = e2 << 13
+  4x e2 = e2 >> 19
+  dd = ternlog(dd, e2, e6, 0x96)
   4x e3 = dd + dc
-  4x e3 <<<= 18
-  da ^= e3
+  4x e7 = e3 << 18
+  4x e3 = e3 >> 14
+  da = ternlog(da, e3, e7, 0x96)
   db = shuffle32(db, 0x93)
   dd = shuffle32(dd, 0x39)
   dc = shuffle32(dc, 0x4e)
   4x e0 = da + db
-  4x e0 <<<= 7
-  dd ^= e0
+  4x e4 = e0 << 7
+  4x e0 = e0 >> 25
+  dd = ternlog(dd, e0, e4, 0x96)
   4x e1 = dd + da
-  4x e1 <<<= 9
-  dc ^= e1
+  4x e5 = e1 << 9
+  4x e1 = e1 >> 23
+  dc = ternlog(dc, e1, e5, 0x96)
   4x e2 = dc + dd
-  4x e2 <<<= 13
-  db ^= e2
+  4x e6 = e2 << 13
+  4x e2 = e2 >> 19
+  db = ternlog(db, e2, e6, 0x96)
   4x e3 = db + dc
-  4x e3 <<<= 18
-  da ^= e3
+  4x e7 = e3 << 18
+  4x e3 = e3 >> 14
+  da = ternlog(da, e3, e7, 0x96)
   =? i -= 1
   goto corerounds if !=
   e0 = unpacklo32(da, dd)
