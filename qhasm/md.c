@@ -286,7 +286,7 @@ void mdload(const Target *t)
 	loaded = t;
 	immclass = -1;
 	for (int i = 0; i < t->ncls; i++)
-		if (t->cls[i].kind == CIMM && (immclass < 0 || t->cls[i].max - t->cls[i].min > t->cls[immclass].max - t->cls[immclass].min))
+		if (t->cls[i].kind == CIMM && (immclass < 0 || (u64)t->cls[i].max - (u64)t->cls[i].min > (u64)t->cls[immclass].max - (u64)t->cls[immclass].min))
 			immclass = i;
 	char *text = xstrdup(t->md);
 	int lineno = 0, cap = 0;
