@@ -79,6 +79,7 @@ typedef struct SOp {
 	int scale;
 	i64 disp;
 	int sym;          /* SMEM: constant or -1 */
+	int endian;       /* SMEM: 0 (native), 'l' (memNle), 'b' (memNbe) */
 	Pos pos;
 } SOp;
 
@@ -130,28 +131,40 @@ typedef struct Class {
 	unsigned types;   /* CREG, CADDR: accepted variable types (bitmask of 1<<T) */
 	u64 mask;         /* CREG: allowed registers */
 	int view;         /* CREG: default register view in bits; CMEM: width */
-	i64 min, max;     /* CIMM: range */
+	i64 min, max;     /* CIMM: range; CMEM with mode MDISP: displacement range */
+	int mode;         /* CMEM: addressing mode (MANY, MBASE, MDISP, MINDEX) */
+	int endian;       /* CMEM: 0 native, 'l' little-endian on a big-endian target */
 } Class;
+enum { MANY, MBASE, MDISP, MINDEX };
+/* for the targets' class tables */
+#define CLSREG(n, f, t, m, v) {.name = n, .kind = CREG, .file = f, .types = t, .mask = m, .view = v}
+#define CLSIMM(n, lo, hi) {.name = n, .kind = CIMM, .min = lo, .max = hi}
+#define CLSMEM(n, w, md, lo, hi, e) {.name = n, .kind = CMEM, .view = w, .mode = md, .min = lo, .max = hi, .endian = e}
+#define CLSADDR(n, t) {.name = n, .kind = CADDR, .types = t}
+#define CLSLABEL(n) {.name = n, .kind = CLABEL}
 enum { CREG, CIMM, CMEM, CLABEL, CADDR };
 
 typedef struct Fn Fn;
 typedef struct Target Target;
 typedef struct Opnd Opnd;
 
+/* An assembler dialect: text with {0}, {1} standing for the arguments
+ * named in each field's comment (see put() in emit.c). */
 typedef struct Dialect {
-	const char *comment;     /* "; " */
-	const char *prelude;     /* after the header line, or NULL */
-	const char *header;      /* printf format, %s = source file, %s = target */
-	const char *text, *rodata, *trailer;
-	const char *global;      /* %s name (twice for size expression) */
-	const char *funcend;     /* %s name */
-	const char *label;       /* %s */
-	const char *escape;      /* %s: a symbol that looks like a register */
-	const char *loclabel;    /* %s function, %s label */
-	const char *align;       /* %d */
-	const char *line;        /* %d line, %s file */
+	const char *comment;     /* line comment prefix */
+	const char *header;      /* after the first line; {0} source file */
+	const char *funchead;    /* {0} function symbol */
+	const char *functail;    /* {0} function symbol */
+	const char *loclabel;    /* {0} function, {1} label */
+	const char *line;        /* {0} source file, {1} line number */
+	const char *rodata;      /* section for constants */
+	const char *align64;     /* 64-byte alignment */
+	const char *label;       /* {0} symbol */
+	const char *escape;      /* {0} a symbol spelled like a register, or NULL */
+	const char *trailer;
 	const char *data[4];     /* 8, 16, 32, 64-bit data directive */
 } Dialect;
+extern const Dialect D_nasm, D_gas, D_gasppc64, D_gassparc;
 
 struct Target {
 	const char *name;
@@ -169,6 +182,7 @@ struct Target {
 	const u64 *implies;                  /* per extension: what it implies */
 	u64 baseext;                         /* always enabled */
 	int addrtype;                        /* type of address registers */
+	int bigendian;
 	int spbytes;                         /* pointer size */
 	/* the ABI: where input i of type t arrives (register or NOREG =
 	 * stack), and the return register */

@@ -15,17 +15,23 @@ static int findlabel(Fn *fn, const char *s)
 	return -1;
 }
 
-static int memwidth(const char *s)
+/* memN, memNle (little-endian), memNbe (big-endian); *endian gets 0, 'l', 'b' */
+static int memwidth(const char *s, int *endian)
 {
 	static const int w[] = {8, 16, 32, 64, 128, 256, 512};
+	static const char *suf[] = {"", "le", "be"};
 	if (strncmp(s, "mem", 3))
 		return 0;
-	for (int i = 0; i < 7; i++) {
-		char b[8];
-		snprintf(b, sizeof b, "mem%d", w[i]);
-		if (!strcmp(s, b))
-			return w[i];
-	}
+	for (int i = 0; i < 7; i++)
+		for (int e = 0; e < 3; e++) {
+			char b[16];
+			snprintf(b, sizeof b, "mem%d%s", w[i], suf[e]);
+			if (!strcmp(s, b)) {
+				if (endian)
+					*endian = e == 0 ? 0 : e == 1 ? 'l' : 'b';
+				return w[i];
+			}
+		}
 	return 0;
 }
 
@@ -37,7 +43,7 @@ static int pmem(Tok *t, int n, int i, SOp *o)
 {
 	Tok *start = &t[i];
 	o->kind = SMEM;
-	o->width = memwidth(t[i].s);
+	o->width = memwidth(t[i].s, &o->endian);
 	o->base = o->index = o->sym = o->var = -1;
 	o->scale = 1;
 	o->pos = t[i].pos;
@@ -156,7 +162,7 @@ static void pins(Fn *fn, Stmt *s)
 		o.pos = k->pos;
 		o.var = o.base = o.index = o.sym = o.label = -1;
 		int next = i + 1, opnd = 1;
-		if (k->kind == KID && memwidth(k->s)) {
+		if (k->kind == KID && memwidth(k->s, NULL)) {
 			next = pmem(t, n, i, &o);
 		} else if (k->kind == KNUM) {
 			o.kind = SIMM;

@@ -338,10 +338,12 @@ void mdload(const Target *t)
 int isreserved(const char *s)
 {
 	static const char *kw[] = {"enter", "input", "output", "leave", "goto", "if", "const",
-		"cpu", "mem8", "mem16", "mem32", "mem64", "mem128", "mem256", "mem512", "secret", 0};
+		"cpu", "secret", 0};
 	for (int i = 0; kw[i]; i++)
 		if (!strcmp(kw[i], s))
 			return 1;
+	if (!strncmp(s, "mem", 3) && s[3] >= '0' && s[3] <= '9')
+		return 1;
 	for (int i = 0; i < nmd; i++) {
 		const char *p = strstr(md[i].shape, s);
 		size_t n = strlen(s);

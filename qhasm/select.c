@@ -90,6 +90,12 @@ static int newblk(void)
 	return F->nblk++;
 }
 
+/* can the class address a stack slot (stack pointer + offset)? */
+static int stackok(const Class *c)
+{
+	return !c->endian && (c->mode == MANY || c->mode == MDISP);
+}
+
 /* the first enabled move of the given kind for a type */
 const MdLine *findmove(const Target *t, Fn *fn, int type, int kind)
 {
@@ -103,9 +109,9 @@ const MdLine *findmove(const Target *t, Fn *fn, int type, int kind)
 		unsigned tb = 1u << type;
 		if (kind == MVREG && d->kind == CREG && s->kind == CREG && (d->types & tb) && (s->types & tb))
 			return m;
-		if (kind == MVLOAD && d->kind == CREG && s->kind == CMEM && (d->types & tb) && s->view == typebits(type))
+		if (kind == MVLOAD && d->kind == CREG && s->kind == CMEM && (d->types & tb) && s->view == typebits(type) && stackok(s))
 			return m;
-		if (kind == MVSTORE && d->kind == CMEM && s->kind == CREG && (s->types & tb) && d->view == typebits(type))
+		if (kind == MVSTORE && d->kind == CMEM && s->kind == CREG && (s->types & tb) && d->view == typebits(type) && stackok(d))
 			return m;
 	}
 	die("no %s for type %s in the %s description", kind == MVREG ? "move" : kind == MVLOAD ? "load" : "store",
@@ -119,6 +125,25 @@ static void copy(int dst, int src)
 	i->op[1] = (Opnd){.kind = OTMP, .tmp = src, .base = -1, .index = -1};
 }
 
+/* the addressing mode and byte order of a memory class */
+static int fitsmode(const SOp *o, const Class *c)
+{
+	int native = T->bigendian ? 'b' : 'l';
+	if ((o->endian ? o->endian : native) != (c->endian ? c->endian : native))
+		return 0;
+	if (o->sym >= 0)
+		return c->mode == MANY;
+	switch (c->mode) {
+	case MBASE:
+		return o->index < 0 && o->disp == 0;
+	case MDISP:
+		return o->index < 0 && o->disp >= c->min && o->disp <= c->max;
+	case MINDEX:
+		return o->index >= 0 && o->scale == 1 && o->disp == 0;
+	}
+	return 1;
+}
+
 /* Does source operand o fit class c? */
 static int fits(const SOp *o, const Class *c)
 {
@@ -129,12 +154,14 @@ static int fits(const SOp *o, const Class *c)
 		return o->kind == SIMM && o->imm >= c->min && o->imm <= c->max;
 	case CMEM:
 		if (o->kind == SVAR)
-			return isstack(vars[o->var].type) && typebits(vars[o->var].type) == c->view;
+			return isstack(vars[o->var].type) && typebits(vars[o->var].type) == c->view && stackok(c);
 		if (o->kind != SMEM || o->width != c->view)
 			return 0;
 		if (o->base >= 0 && vars[o->base].type != T->addrtype)
 			return 0;
-		return o->index < 0 || vars[o->index].type == T->addrtype;
+		if (o->index >= 0 && vars[o->index].type != T->addrtype)
+			return 0;
+		return fitsmode(o, c);
 	case CADDR:
 		return o->kind == SVAR && isstack(vars[o->var].type);
 	case CLABEL:
