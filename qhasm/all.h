@@ -164,7 +164,7 @@ typedef struct Dialect {
 	const char *trailer;
 	const char *data[4];     /* 8, 16, 32, 64-bit data directive */
 } Dialect;
-extern const Dialect D_nasm, D_gas, D_gasppc64, D_gassparc;
+extern const Dialect D_nasm, D_nasm32, D_gas, D_gasppc64, D_gassparc;
 
 struct Target {
 	const char *name;
@@ -376,7 +376,7 @@ void emitend(FILE *f, const Target *t);
 void dump(FILE *f, Fn *fn, const Target *t, int stage);
 
 /* ---------- targets ---------- */
-extern const Target T_amd64;
+extern const Target T_amd64, T_x86;
 
 /* ---------- the interference graph (coalesce.c builds it, alloc.c colours it) ---------- */
 typedef struct Graph {

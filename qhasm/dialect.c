@@ -18,6 +18,21 @@ const Dialect D_nasm = {
 	.data = {"db", "dw", "dd", "dq"},
 };
 
+/* 32-bit NASM: no RIP-relative default */
+const Dialect D_nasm32 = {
+	.comment = "; ",
+	.funchead = "section .text\nglobal {0}:function ({0}.end - {0})\nalign 32\n{0}:",
+	.functail = ".end:",
+	.loclabel = ".L{1}",
+	.line = "%line {1}+0 {0}",
+	.rodata = "section .rodata align=64",
+	.align64 = "align 64",
+	.label = "{0}:",
+	.escape = "${0}",
+	.trailer = "section .note.GNU-stack noalloc noexec nowrite progbits",
+	.data = {"db", "dw", "dd", "dq"},
+};
+
 const Dialect D_gas = {
 	.comment = "# ",
 	.header = "\t.file 1 \"{0}\"",

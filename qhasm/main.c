@@ -22,7 +22,7 @@ static const Pass passes[] = {
 	{'F', "frame", pframe},
 };
 
-static const Target *targets[] = {&T_amd64};
+static const Target *targets[] = {&T_amd64, &T_x86};
 
 static const char *dumps = "";
 

@@ -54,6 +54,28 @@ def nasm(asm: str, obj: str, fmt: str = "elf64") -> str:
     return "" if p.returncode == 0 else p.stderr.strip()
 
 
+# per target: how to assemble, compile a driver, and run
+TARGETS = {
+    "amd64": {"as": ["nasm", "-f", "elf64"], "cc": [CC], "run": []},
+    "x86": {"as": ["nasm", "-f", "elf32"], "cc": [CC, "-m32"], "run": []},
+    "ppc32": {"as": ["powerpc-linux-gnu-as", "-a32", "-many"], "cc": ["powerpc-linux-gnu-gcc", "-static"],
+              "run": ["qemu-ppc", "-cpu", "7400"]},
+    "ppc64": {"as": ["powerpc64-linux-gnu-as", "-a64", "-many"], "cc": ["powerpc64-linux-gnu-gcc", "-static"],
+              "run": ["qemu-ppc64"]},
+    "sparc64": {"as": ["sparc64-linux-gnu-as", "-64", "-Av9b"], "cc": ["sparc64-linux-gnu-gcc", "-static"],
+                "run": ["qemu-sparc64"]},
+}
+
+
+def assemble(target: str, src: str, obj: str) -> str:
+    cmd = TARGETS[target]["as"] + ([src, "-o", obj] if TARGETS[target]["as"][0] == "nasm" else ["-o", obj, src])
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    except FileNotFoundError:
+        return f"{cmd[0]} not installed (run .ci/deps as root)"
+    return "" if p.returncode == 0 else p.stderr.strip()
+
+
 def qtest(path: str, tmp: str) -> None:
     name = os.path.relpath(path, ROOT)
     ds = directives(path)
@@ -95,28 +117,32 @@ def qtest(path: str, tmp: str) -> None:
     translate(path, out2, target)
     if open(out2).read() != text:
         return report("fail", name, "output differs between two runs")
-    if target == "amd64":
-        e = nasm(out, out + ".o")
-        if e:
-            return report("fail", name, f"nasm: {e[:300]}")
+    e = assemble(target, out, out + ".o")
+    if e:
+        return report("fail", name, f"assembler: {e[:300]}")
     report("ok", name)
 
 
 def runtest(path: str, tmp: str) -> None:
     name = os.path.relpath(path, ROOT)
-    driver = path[:-2] + ".c"
-    out = os.path.join(tmp, os.path.basename(path) + ".asm")
-    p = translate(path, out)
+    ds = directives(path)
+    target = next((v for k, v in ds if k == "target"), "amd64")
+    driver = next((os.path.join(os.path.dirname(path), v) for k, v in ds if k == "driver"), path[:-2] + ".c")
+    out = os.path.join(tmp, os.path.basename(path) + ".s")
+    p = translate(path, out, target)
     if p.returncode != 0:
         return report("fail", name, p.stderr.strip()[:500])
-    e = nasm(out, out + ".o")
+    e = assemble(target, out, out + ".o")
     if e:
-        return report("fail", name, f"nasm: {e[:300]}")
+        return report("fail", name, f"assembler: {e[:300]}")
     exe = out + ".exe"
-    c = subprocess.run([CC, "-O1", "-o", exe, driver, out + ".o"], capture_output=True, text=True)
+    try:
+        c = subprocess.run(TARGETS[target]["cc"] + ["-O1", "-o", exe, driver, out + ".o"], capture_output=True, text=True)
+    except FileNotFoundError as ex:
+        return report("fail", name, f"cross compiler missing: {ex}")
     if c.returncode != 0:
         return report("fail", name, f"driver does not build: {c.stderr.strip()[:300]}")
-    r = subprocess.run([exe], capture_output=True, text=True)
+    r = subprocess.run(TARGETS[target]["run"] + [exe], capture_output=True, text=True)
     if r.returncode == 77:
         return report("skipped", name, r.stdout.strip()[-200:])
     if r.returncode != 0:
