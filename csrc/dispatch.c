@@ -52,9 +52,9 @@
 /* ---- Poly1305: one line per implementation ------------------------------
  * qhasm_kernel_poly1305_<ID>_{init,blocks,final} */
 #define POLY1305_IMPLS(X) \
-    /* IF_OUT_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F | QHASM_CPU_AVX512IFMA)) */ \
-    /* IF_OUT_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) */ \
-    IF_OUT_AMD64_BMI2(X(amd64_bmi2, "amd64-bmi2", QHASM_CPU_BMI2 | QHASM_CPU_ADX)) \
+    IF_OUT_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F | QHASM_CPU_AVX512IFMA | QHASM_CPU_BMI2)) \
+    IF_OUT_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) \
+    IF_OUT_AMD64_BMI2(X(amd64_bmi2, "amd64-bmi2", QHASM_CPU_BMI2)) \
     IF_OUT_AMD64(X(amd64, "amd64", 0)) \
     X(c, "c", 0) \
     X(ref, "ref", 0)

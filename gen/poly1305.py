@@ -31,8 +31,8 @@ GENERATED = f"{SPECS}/generated"
 IMPLS = {
     "amd64": ("poly1305_amd64.q.in", {"BMI2": False}),
     "amd64-bmi2": ("poly1305_amd64.q.in", {"BMI2": True}),
-    "amd64-avx2": ("poly1305_amd64_avx2.q.in", {"BMI2": True}),
-    "amd64-avx512": ("poly1305_amd64_avx512.q.in", {"BMI2": True}),
+    "amd64-avx2": ("poly1305_amd64_avx2.q.in", {"BMI2": False, "VMIN": 8}),
+    "amd64-avx512": ("poly1305_amd64_avx512.q.in", {"BMI2": True, "VMIN": 16}),
 }
 
 

@@ -26,13 +26,15 @@ import subprocess
 import sys
 import tempfile
 
-from gen import salsa20
+from gen import poly1305, salsa20
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # every generator: (module, glob patterns of the files it owns, relative to the root)
 GENERATORS = [
     (salsa20, [f"{salsa20.GENERATED}/salsa20_*.q", "out/amd64*/salsa20_*.asm"]),
+    # Poly1305 (gen/poly1305.py): one .q per implementation, no parameter
+    (poly1305, [f"{poly1305.GENERATED}/poly1305_*.q", "out/amd64*/poly1305_*.asm"]),
 ]
 
 
@@ -41,8 +43,11 @@ def regen(out: str, qhasm: str, verbose: bool = False) -> list[str]:
     written: list[str] = []
     for mod, _ in GENERATORS:
         for qpath, impl, asm in mod.jobs():
-            rounds = int(qpath.rsplit("_r", 1)[1][:-2])
-            text = mod.generate(impl, rounds, ROOT)
+            if mod is poly1305:
+                text = mod.generate(impl, ROOT)
+            else:
+                rounds = int(qpath.rsplit("_r", 1)[1][:-2])
+                text = mod.generate(impl, rounds, ROOT)
             dst = os.path.join(out, qpath)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             with open(dst, "w", encoding="utf-8") as f:

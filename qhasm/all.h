@@ -92,7 +92,8 @@ typedef struct Label {
 
 /* ---------- machine description (md.c) ---------- */
 enum Acc { AR = 1, AW = 2, ARW = 3, ASCR = 4, AIMM = 8 };
-enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32 };
+enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32,
+	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */ };
 /* flag groups: carry, zero/sign/parity, overflow */
 enum { FLC = 1, FLZ = 2, FLO = 4 };
 
@@ -135,7 +136,7 @@ typedef struct Class {
 	int mode;         /* CMEM: addressing mode (MANY, MBASE, MDISP, MINDEX) */
 	int endian;       /* CMEM: 0 native, 'l' little-endian on a big-endian target */
 } Class;
-enum { MANY, MBASE, MDISP, MINDEX };
+enum { MANY, MBASE, MDISP, MINDEX, MDISP4 /* displacement a multiple of 4 */ };
 /* for the targets' class tables */
 #define CLSREG(n, f, t, m, v) {.name = n, .kind = CREG, .file = f, .types = t, .mask = m, .view = v}
 #define CLSIMM(n, lo, hi) {.name = n, .kind = CIMM, .min = lo, .max = hi}
@@ -183,6 +184,7 @@ struct Target {
 	u64 baseext;                         /* always enabled */
 	int addrtype;                        /* type of address registers */
 	int bigendian;
+	const unsigned *condflags;           /* flag groups per condition, NULL: x86-like */
 	int spbytes;                         /* pointer size */
 	/* the ABI: where input i of type t arrives (register or NOREG =
 	 * stack), and the return register */
@@ -334,6 +336,7 @@ int findconst(const char *name);
 int condbyname(const char *s);
 extern const char *condname[];
 extern const unsigned condflags[];
+unsigned condfl(const Target *t, int cond);
 void parse(const char *file, const Target *t);
 void parsebuf(const char *name, char *text, size_t len, const Target *t);
 void parsereset(void);

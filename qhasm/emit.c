@@ -93,6 +93,23 @@ static void subst(FILE *f, const Target *t, Fn *fn, const Ins *x, const char *p,
 		return;
 	}
 	case OIMM:
+		if (p < e && *p == ':') {
+			/* {i:lo}, {i:hi}, {i:ha}: 16-bit parts; {i:w1}..: 16-bit groups from the top */
+			u64 v = (u64)o->imm;
+			if (!strncmp(p, ":lo}", 4))
+				fprintf(f, "%llu", v & 0xffff);
+			else if (!strncmp(p, ":hi}", 4))
+				fprintf(f, "%llu", v >> 16 & 0xffff);
+			else if (!strncmp(p, ":ha}", 4))
+				fprintf(f, "%llu", (v + 0x8000) >> 16 & 0xffff);
+			else if (!strncmp(p, ":w3}", 4))
+				fprintf(f, "%llu", v >> 48 & 0xffff);
+			else if (!strncmp(p, ":w2}", 4))
+				fprintf(f, "%llu", v >> 32 & 0xffff);
+			else
+				die("line %d: unknown immediate view", m->lineno);
+			return;
+		}
 		fprintf(f, "%lld", neg ? base - o->imm : o->imm);
 		return;
 	case OMEM:

@@ -207,6 +207,10 @@ static void parseattr(MdLine *m, char *s)
 			m->attr |= ALOAD;
 		else if (!strcmp(p, "store"))
 			m->attr |= ASTORE;
+		else if (!strcmp(p, "ucmp"))
+			m->attr |= ACMPU;
+		else if (!strcmp(p, "scmp"))
+			m->attr |= ACMPS;
 		else if (!strncmp(p, "unit=", 5))
 			m->unit = xstrdup(p + 5);
 		else if (strcmp(p, "-"))

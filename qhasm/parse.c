@@ -28,6 +28,12 @@ const unsigned condflags[] = {
 	FLO, FLO,
 };
 
+/* the flag groups a condition reads, on target t */
+unsigned condfl(const Target *t, int cond)
+{
+	return t->condflags ? t->condflags[cond] : condflags[cond];
+}
+
 int condbyname(const char *s)
 {
 	for (int i = 0; condname[i]; i++)

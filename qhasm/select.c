@@ -93,7 +93,7 @@ static int newblk(void)
 /* can the class address a stack slot (stack pointer + offset)? */
 static int stackok(const Class *c)
 {
-	return !c->endian && (c->mode == MANY || c->mode == MDISP);
+	return !c->endian && (c->mode == MANY || c->mode == MDISP || c->mode == MDISP4);
 }
 
 /* the first enabled move of the given kind for a type */
@@ -138,6 +138,8 @@ static int fitsmode(const SOp *o, const Class *c)
 		return o->index < 0 && o->disp == 0;
 	case MDISP:
 		return o->index < 0 && o->disp >= c->min && o->disp <= c->max;
+	case MDISP4:
+		return o->index < 0 && o->disp >= c->min && o->disp <= c->max && !(o->disp & 3);
 	case MINDEX:
 		return o->index >= 0 && o->scale == 1 && o->disp == 0;
 	}
@@ -188,6 +190,15 @@ static int match(const MdLine *m, const Stmt *s)
 	int r = 1;
 	if (m->nslot != s->nop)
 		return 0;
+	if (m->attr & (ACMPU | ACMPS)) {
+		/* signed and unsigned compares are distinct instructions here */
+		const char *c = s->cond >= 0 ? condname[s->cond] : "=";
+		int sg = !strncmp(c, "signed", 6), us = !strncmp(c, "unsigned", 8);
+		if (((m->attr & ACMPU) && sg) || ((m->attr & ACMPS) && us))
+			return 0;
+		if ((m->attr & ACMPS) && !sg)
+			return 0; /* =, != use the unsigned form */
+	}
 	for (int k = 0; k < m->nslot; k++) {
 		const MdOp *o = &m->op[m->slotop[k]];
 		if (!fits(&s->op[k], &T->cls[o->cls]) || (o->exact && s->op[k].imm != o->val))
@@ -309,7 +320,7 @@ static void emitmatch(const MdLine *m, const Stmt *s)
 	}
 	Ins *i = addins(F, curblk, m);
 	memcpy(i->op, ops, sizeof ops);
-	i->keep = s->cond >= 0 ? condflags[s->cond] : 0;
+	i->keep = s->cond >= 0 ? condfl(T, s->cond) : 0;
 	for (int k = 0; k < npost; k++)
 		copy(post[k], postsrc[k]);
 	F->used_ext |= m->ext;
@@ -347,7 +358,7 @@ static const MdLine *selectins(const Stmt *s)
 					missing = c[i]->ext & ~F->ext;
 				continue;
 			}
-			if (r && s->cond >= 0 && (condflags[s->cond] & ~c[i]->def)) {
+			if (r && s->cond >= 0 && (condfl(T, s->cond) & ~c[i]->def)) {
 				noflags = 1;
 				continue;
 			}
@@ -489,7 +500,7 @@ void selectfn(Fn *fn, const Target *t)
 		if (s->cond >= 0 && !strncmp(s->shape, "goto", 4))
 			err(s->condpos, "a branch cannot set flags");
 		const MdLine *m = selectins(s);
-		if (s->cond >= 0 && (condflags[s->cond] & ~m->def))
+		if (s->cond >= 0 && (condfl(T, s->cond) & ~m->def))
 			err(s->condpos, "this instruction does not set the flags '%s?' asks for", condname[s->cond]);
 		emitmatch(m, s);
 		if (m->attr & (AJUMP | ACJUMP))

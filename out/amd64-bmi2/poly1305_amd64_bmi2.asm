@@ -59,7 +59,7 @@ qhasm_kernel_poly1305_amd64_bmi2_init:
 	ret
 .end:
 
-; requires: adx
+; requires: base
 section .text
 global qhasm_kernel_poly1305_amd64_bmi2_final:function (qhasm_kernel_poly1305_amd64_bmi2_final.end - qhasm_kernel_poly1305_amd64_bmi2_final)
 align 32
@@ -102,7 +102,7 @@ qhasm_kernel_poly1305_amd64_bmi2_final:
 	add r8, [rdi + 40]
 ; h1 += mem64[st + 48] + carry
 %line 50+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adcx r9, [rdi + 48]
+	adc r9, [rdi + 48]
 ; mem64[a + 0] = h0
 %line 51+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rsi], r8
@@ -114,7 +114,7 @@ qhasm_kernel_poly1305_amd64_bmi2_final:
 	ret
 .end:
 
-; requires: bmi2 adx
+; requires: bmi2
 section .text
 global qhasm_kernel_poly1305_amd64_bmi2_blocks:function (qhasm_kernel_poly1305_amd64_bmi2_blocks.end - qhasm_kernel_poly1305_amd64_bmi2_blocks)
 align 32
@@ -165,127 +165,127 @@ qhasm_kernel_poly1305_amd64_bmi2_blocks:
 	add r9, rbp
 .Lblock:
 ; carry? h0 += mem64[m + 0]
-%line 82+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 78+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r14, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
-%line 83+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adcx r10, [rsi + 8]
+%line 79+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r10, [rsi + 8]
 ; h2 += hib + carry
-%line 84+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adcx r15, rcx
+%line 80+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r15, rcx
 ; x = h0
-%line 85+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 86+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r14
 ; (uint128) t0h t0l = x * r0
-%line 86+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 87+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx rax, r11, rbx
 ; x = h1
-%line 87+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 88+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r10
 ; (uint128) ah al = x * s1
-%line 88+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 89+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r8, rdx, r9
 ; carry? t0l += al
-%line 89+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 90+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r11, rdx
 ; t0h += ah + carry
-%line 90+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adcx rax, r8
-; x = h0
 %line 91+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc rax, r8
+; x = h0
+%line 92+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r14
 ; (uint128) t1h t1l = x * r1
-%line 92+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 93+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r12, r13, rbp
 ; x = h1
-%line 93+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 94+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r10
 ; (uint128) ah al = x * r0
-%line 94+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 95+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 95+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 96+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r13, rdx
 ; t1h += ah + carry
-%line 96+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adcx r12, r8
-; x = h2
 %line 97+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r12, r8
+; x = h2
+%line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r15
 ; x *= s1
-%line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 99+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	imul rdx, r9
 ; t2 *= r0
-%line 100+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 101+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	imul r15, rbx
 ; carry? t1l += x
-%line 101+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 102+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r13, rdx
 ; t1h += t2 + carry
-%line 102+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adcx r12, r15
-; carry? t1l += t0h
 %line 103+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r12, r15
+; carry? t1l += t0h
+%line 104+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r13, rax
 ; t1h += 0 + carry
-%line 104+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 105+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r12, 0
 ; h0 = t0l
-%line 105+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 106+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r14, r11
 ; h1 = t1l
-%line 106+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 107+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r10, r13
 ; h2 = t1h
-%line 107+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 108+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r15, r12
 ; h2 &= 3
-%line 108+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 109+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	and r15, 3
 ; c = t1h
-%line 109+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, r12
 ; c &= -4
-%line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 111+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	and r8, -4
 ; t1h >>= 2
-%line 111+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 112+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	shr r12, 2
 ; c += t1h
-%line 112+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 113+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r8, r12
 ; carry? h0 += c
-%line 113+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 114+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r14, r8
 ; carry? h1 += 0 + carry
-%line 114+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 115+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r10, 0
 ; h2 += 0 + carry
-%line 115+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 116+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, 0
 ; m += 16
-%line 116+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 117+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add rsi, 16
 ; =? n -= 1
-%line 117+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 118+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, [rsp + 0]
 	sub r8, 1
 	mov [rsp + 0], r8
 ; goto block if !=
-%line 118+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 119+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	jne .Lblock
 ; mem64[st + 0] = h0
-%line 119+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 120+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi], r14
 ; mem64[st + 8] = h1
-%line 120+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 121+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 8], r10
 ; mem64[st + 16] = h2
-%line 121+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 122+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 16], r15
 .Ldone:
 ; leave
-%line 123+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 124+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add rsp, 24
 	pop r15
 	pop r14

@@ -165,131 +165,131 @@ qhasm_kernel_poly1305_amd64_blocks:
 	add r11, r15
 .Lblock:
 ; carry? h0 += mem64[m + 0]
-%line 81+0 specs/poly1305/generated/poly1305_amd64.q
+%line 77+0 specs/poly1305/generated/poly1305_amd64.q
 	add r8, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
-%line 82+0 specs/poly1305/generated/poly1305_amd64.q
+%line 78+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r9, [rsi + 8]
 ; h2 += hib + carry
-%line 83+0 specs/poly1305/generated/poly1305_amd64.q
+%line 79+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r10, rcx
 ; x = h0
-%line 84+0 specs/poly1305/generated/poly1305_amd64.q
+%line 85+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, r8
 ; (uint128) t0h t0l = x * r0
-%line 85+0 specs/poly1305/generated/poly1305_amd64.q
+%line 86+0 specs/poly1305/generated/poly1305_amd64.q
 	mul rbx
 	mov rbp, rdx
 	mov r12, rax
 ; x = h1
-%line 86+0 specs/poly1305/generated/poly1305_amd64.q
+%line 87+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, r9
 ; (uint128) ah al = x * s1
-%line 87+0 specs/poly1305/generated/poly1305_amd64.q
+%line 88+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r11
 ; carry? t0l += al
-%line 88+0 specs/poly1305/generated/poly1305_amd64.q
+%line 89+0 specs/poly1305/generated/poly1305_amd64.q
 	add r12, rax
 ; t0h += ah + carry
-%line 89+0 specs/poly1305/generated/poly1305_amd64.q
+%line 90+0 specs/poly1305/generated/poly1305_amd64.q
 	adc rbp, rdx
 ; x = h0
-%line 90+0 specs/poly1305/generated/poly1305_amd64.q
+%line 91+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, r8
 ; (uint128) t1h t1l = x * r1
-%line 91+0 specs/poly1305/generated/poly1305_amd64.q
+%line 92+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r15
 	mov r13, rdx
 	mov r14, rax
 ; x = h1
-%line 92+0 specs/poly1305/generated/poly1305_amd64.q
+%line 93+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, r9
 ; (uint128) ah al = x * r0
-%line 93+0 specs/poly1305/generated/poly1305_amd64.q
+%line 94+0 specs/poly1305/generated/poly1305_amd64.q
 	mul rbx
 ; carry? t1l += al
-%line 94+0 specs/poly1305/generated/poly1305_amd64.q
+%line 95+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rax
 ; t1h += ah + carry
-%line 95+0 specs/poly1305/generated/poly1305_amd64.q
+%line 96+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r13, rdx
 ; x = h2
-%line 96+0 specs/poly1305/generated/poly1305_amd64.q
+%line 97+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, r10
 ; x *= s1
-%line 97+0 specs/poly1305/generated/poly1305_amd64.q
+%line 98+0 specs/poly1305/generated/poly1305_amd64.q
 	imul rax, r11
 ; t2 *= r0
-%line 99+0 specs/poly1305/generated/poly1305_amd64.q
+%line 100+0 specs/poly1305/generated/poly1305_amd64.q
 	imul r10, rbx
 ; carry? t1l += x
-%line 100+0 specs/poly1305/generated/poly1305_amd64.q
+%line 101+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rax
 ; t1h += t2 + carry
-%line 101+0 specs/poly1305/generated/poly1305_amd64.q
+%line 102+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r13, r10
 ; carry? t1l += t0h
-%line 102+0 specs/poly1305/generated/poly1305_amd64.q
+%line 103+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rbp
 ; t1h += 0 + carry
-%line 103+0 specs/poly1305/generated/poly1305_amd64.q
+%line 104+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r13, 0
 ; h0 = t0l
-%line 104+0 specs/poly1305/generated/poly1305_amd64.q
+%line 105+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r8, r12
 ; h1 = t1l
-%line 105+0 specs/poly1305/generated/poly1305_amd64.q
+%line 106+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r9, r14
 ; h2 = t1h
-%line 106+0 specs/poly1305/generated/poly1305_amd64.q
+%line 107+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r10, r13
 ; h2 &= 3
-%line 107+0 specs/poly1305/generated/poly1305_amd64.q
+%line 108+0 specs/poly1305/generated/poly1305_amd64.q
 	and r10, 3
 ; c = t1h
-%line 108+0 specs/poly1305/generated/poly1305_amd64.q
+%line 109+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, r13
 ; c &= -4
-%line 109+0 specs/poly1305/generated/poly1305_amd64.q
+%line 110+0 specs/poly1305/generated/poly1305_amd64.q
 	and rax, -4
 ; t1h >>= 2
-%line 110+0 specs/poly1305/generated/poly1305_amd64.q
+%line 111+0 specs/poly1305/generated/poly1305_amd64.q
 	shr r13, 2
 ; c += t1h
-%line 111+0 specs/poly1305/generated/poly1305_amd64.q
+%line 112+0 specs/poly1305/generated/poly1305_amd64.q
 	add rax, r13
 ; carry? h0 += c
-%line 112+0 specs/poly1305/generated/poly1305_amd64.q
+%line 113+0 specs/poly1305/generated/poly1305_amd64.q
 	add r8, rax
 ; carry? h1 += 0 + carry
-%line 113+0 specs/poly1305/generated/poly1305_amd64.q
+%line 114+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r9, 0
 ; h2 += 0 + carry
-%line 114+0 specs/poly1305/generated/poly1305_amd64.q
+%line 115+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r10, 0
 ; m += 16
-%line 115+0 specs/poly1305/generated/poly1305_amd64.q
+%line 116+0 specs/poly1305/generated/poly1305_amd64.q
 	add rsi, 16
 ; =? n -= 1
-%line 116+0 specs/poly1305/generated/poly1305_amd64.q
+%line 117+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, [rsp + 0]
 	sub rax, 1
 	mov [rsp + 0], rax
 ; goto block if !=
-%line 117+0 specs/poly1305/generated/poly1305_amd64.q
+%line 118+0 specs/poly1305/generated/poly1305_amd64.q
 	jne .Lblock
 ; mem64[st + 0] = h0
-%line 118+0 specs/poly1305/generated/poly1305_amd64.q
+%line 119+0 specs/poly1305/generated/poly1305_amd64.q
 	mov [rdi], r8
 ; mem64[st + 8] = h1
-%line 119+0 specs/poly1305/generated/poly1305_amd64.q
+%line 120+0 specs/poly1305/generated/poly1305_amd64.q
 	mov [rdi + 8], r9
 ; mem64[st + 16] = h2
-%line 120+0 specs/poly1305/generated/poly1305_amd64.q
+%line 121+0 specs/poly1305/generated/poly1305_amd64.q
 	mov [rdi + 16], r10
 .Ldone:
 ; leave
-%line 122+0 specs/poly1305/generated/poly1305_amd64.q
+%line 123+0 specs/poly1305/generated/poly1305_amd64.q
 	add rsp, 24
 	pop r15
 	pop r14

@@ -70,17 +70,18 @@ s1 >>= 2
 s1 += r1
 # Poly1305 blocks in radix 2^64, one 16-byte block at a time (included by
 # the poly1305_*.q.in templates; label prefix ).
-#   in:  h0 h1 h2 = accumulator, r0 r1 = clamped key, s1 = r1 + (r1 >> 2)
-#        (= 5 r1 / 4, as 4 divides r1), m = message, n >= 1 blocks,
-#        hib = 1 or 0 (the 2^128 bit of each block)
-#   out: h0 h1 h2 (h2 <= 4: partially reduced), m advanced, n = 0
-# (h + b) r = t0 + t1 2^64 + t2 2^128 mod p with r1 2^128 == s1 (mod p):
-#   t0 = h0 r0 + h1 s1,  t1 = h0 r1 + h1 r0 + h2 s1,  t2 = h2 r0
-# then the bits from 2^130 up, d2 >> 2, fold back times 5.
+#   in:  h0 h1 h2 = accumulator, r0 r1 = clamped key, s1 = r1 + (r1 >> 2),
+#        m = message, n >= 1 blocks, hib = 1 or 0 (the 2^128 bit of a block)
+#   out: h0 h1 h2 (partially reduced: h2 <= 4), m advanced, n = 0
 block:
   carry? h0 += mem64[m + 0]
   carry? h1 += mem64[m + 8] + carry
   h2 += hib + carry
+# h = h r mod 2^130-5, partially reduced (h2 <= 4 afterwards), radix 2^64.
+#   in: h0 h1 h2 (h2 small), r0 r1 (clamped: r < 2^124, 4 divides r1),
+#       s1 = r1 + (r1 >> 2) = 5 r1 / 4, so that r1 2^128 == s1 (mod p)
+#   t0 = h0 r0 + h1 s1,  t1 = h0 r1 + h1 r0 + h2 s1,  t2 = h2 r0
+#   d = t0 + t1 2^64 + t2 2^128; the bits from 2^130 up come back times 5.
   x = h0
   (uint128) t0h t0l = x * r0
   x = h1
