@@ -379,7 +379,7 @@ void emitend(FILE *f, const Target *t);
 void dump(FILE *f, Fn *fn, const Target *t, int stage);
 
 /* ---------- targets ---------- */
-extern const Target T_amd64, T_x86;
+extern const Target T_amd64, T_x86, T_ppc32, T_ppc64, T_sparc64;
 
 /* ---------- the interference graph (coalesce.c builds it, alloc.c colours it) ---------- */
 typedef struct Graph {

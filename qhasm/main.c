@@ -22,7 +22,7 @@ static const Pass passes[] = {
 	{'F', "frame", pframe},
 };
 
-static const Target *targets[] = {&T_amd64, &T_x86};
+static const Target *targets[] = {&T_amd64, &T_x86, &T_ppc32, &T_ppc64, &T_sparc64};
 
 static const char *dumps = "";
 
