@@ -9,7 +9,7 @@ PREFIX  ?= /usr/local
 
 QHASM_SRC := $(wildcard qhasm/*.c qhasm/*/*.c)
 QHASM_HDR := $(wildcard qhasm/*.h qhasm/*/*.h)
-QHASM_MD  := $(wildcard qhasm/*/*.md)
+QHASM_MD  := $(wildcard qhasm/*/*.md) $(sort $(wildcard qhasm/*/models/*.model))
 QHASM     := $(BUILD)/qhasm
 
 .PHONY: all deps translator test test-asan bench bench-translator clean regen

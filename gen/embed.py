@@ -1,7 +1,8 @@
 """Embed machine-description files into C: python3 -m gen.embed FILE.md ...
 
 Each qhasm/<isa>/<name>.md becomes `const char <name>_md[]`; `#include FILE`
-lines are inlined.
+lines are inlined.  Microarchitecture models (*.model) become entries of
+`qhasm_models[]`.
 """
 import os
 import sys
@@ -37,8 +38,15 @@ def embed(path: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    models = []
     for path in argv:
-        sys.stdout.write(embed(path))
+        if path.endswith(".model"):
+            name = "model_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_")
+            sys.stdout.write(embed(path).replace(f"const char {os.path.splitext(os.path.basename(path))[0].replace('-', '_')}_md[]", f"static const char {name}[]"))
+            models.append(name)
+        else:
+            sys.stdout.write(embed(path))
+    sys.stdout.write("const char *const qhasm_models[] = {" + "".join(f"{m}, " for m in models) + "0};\n")
     return 0
 
 

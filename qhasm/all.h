@@ -378,6 +378,43 @@ void emitend(FILE *f, const Target *t);
 /* ---------- dump.c ---------- */
 void dump(FILE *f, Fn *fn, const Target *t, int stage);
 
+/* ---------- model.c: microarchitecture models ---------- */
+enum { MAXUNIT = 32 };
+typedef struct UClass {
+	char *name;
+	int lat;          /* cycles until the result can be used */
+	u64 units;        /* units it may issue to */
+	int slots;        /* cycles it occupies its unit */
+	int estimate;     /* the numbers are an estimate, not measured */
+} UClass;
+typedef struct Model {
+	char *name, *target, *source;
+	int issue;        /* instructions issued per cycle */
+	int nunit;
+	char *unit[MAXUNIT];
+	UClass *cls;
+	int ncls;
+	int dflt;         /* class used for unknown class names */
+} Model;
+extern const char *const qhasm_models[];  /* embedded model texts (build/md.c) */
+const Model *modelload(const char *nameorpath, const Target *t);
+int modelclass(const Model *m, const char *name);
+int insops(const Model *m, const Fn *fn, const Ins *x, int *cls, int max);
+
+/* ---------- schedule.c ---------- */
+typedef struct BStat {
+	int ops[64];      /* instructions per model class */
+	int nops;
+	int ctl[64];      /* of which loop control (induction and branch) */
+	int critical;     /* longest dependence chain, cycles */
+	int length;       /* list-schedule length, cycles */
+} BStat;
+void schedule(Fn *fn, const Target *t, const Model *m);
+void blockstat(Fn *fn, int b, const Model *m, BStat *st);
+
+/* ---------- report.c ---------- */
+void report(FILE *f, Fn *fn, const Target *t, const Model *m);
+
 /* ---------- targets ---------- */
 extern const Target T_amd64, T_x86, T_ppc32, T_ppc64, T_sparc64;
 

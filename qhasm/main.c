@@ -7,7 +7,17 @@
 
 typedef struct Pass { char letter; const char *name; void (*run)(Fn *, const Target *); } Pass;
 
+static const Model *model;  /* -u: schedule for this microarchitecture */
+static int wantreport;      /* --report */
+
 static void selectpass(Fn *fn, const Target *t) { selectfn(fn, t); loopdepth(fn); }
+static void schedpass(Fn *fn, const Target *t)
+{
+	if (model) {
+		live(fn);
+		schedule(fn, t, model);
+	}
+}
 static void plive(Fn *fn, const Target *t) { (void)t; live(fn); }
 static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
 
@@ -16,6 +26,7 @@ static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
 static const Pass passes[] = {
 	{'C', "check", check},
 	{'S', "select", selectpass},
+	{'H', "schedule", schedpass},
 	{'L', "live", plive},
 	{'O', "coalesce", coalesce},
 	{'A', "alloc", NULL},
@@ -29,16 +40,18 @@ static const char *dumps = "";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: qhasm [-m TARGET] [-x EXT,...] [-d LETTERS] [-o OUT] FILE.q\n"
+		"usage: qhasm [-m TARGET] [-x EXT,...] [-u MODEL] [--report] [-d LETTERS] [-o OUT] FILE.q\n"
 		"Translate a .q kernel into assembly for TARGET.\n\n"
 		"  -m TARGET   target instruction set (default amd64); one of:");
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
 		fprintf(f, " %s", targets[i]->name);
 	fprintf(f, "\n"
 		"  -x EXTS     enable CPU extensions (comma-separated) in addition to 'cpu' lines\n"
+		"  -u MODEL    schedule for a microarchitecture model (a name, or a .model file)\n"
+		"  --report    print the cost report (needs -u) instead of assembly (unless -o)\n"
 		"  -o OUT      output file (default: standard output); written only on success\n"
 		"  -d LETTERS  dump the state after passes to standard error:\n"
-		"              P parse, C check, S select, L live, O coalesce, A alloc, F frame\n"
+		"              P parse, C check, S select, H schedule, L live, O coalesce, A alloc, F frame\n"
 		"  -h, --help  this help\n\n"
 		"Errors are reported as FILE:LINE:COL: error: MESSAGE, exit status 1.\n");
 }
@@ -78,7 +91,10 @@ static void run(Fn *fn, const Target *t, FILE *out)
 			dumpif(fn, t, passes[i].letter);
 		}
 	}
-	emitfn(out, fn, t);
+	if (wantreport)
+		report(stdout, fn, t, model);
+	if (out)
+		emitfn(out, fn, t);
 	freefn(fn);
 	freeall();
 }
@@ -86,13 +102,16 @@ static void run(Fn *fn, const Target *t, FILE *out)
 /* translate every function of the parsed file */
 static void translate(const Target *t, u64 extra, FILE *f)
 {
-	emitfile(f, t);
+	if (f)
+		emitfile(f, t);
 	for (int i = 0; i < nfns; i++) {
 		fns[i]->ext = extclose(t, fns[i]->ext | extra);
 		run(fns[i], t, f);
 	}
-	emitconsts(f, t);
-	emitend(f, t);
+	if (f) {
+		emitconsts(f, t);
+		emitend(f, t);
+	}
 }
 
 #ifdef QHASM_FUZZ
@@ -129,16 +148,21 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 int main(int argc, char **argv)
 {
-	const char *tname = "amd64", *out = NULL, *in = NULL, *exts = NULL;
+	const char *tname = "amd64", *out = NULL, *in = NULL, *exts = NULL, *uname = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
 		}
-		if ((!strcmp(a, "-m") || !strcmp(a, "-o") || !strcmp(a, "-d") || !strcmp(a, "-x")) && i + 1 < argc) {
+		if (!strcmp(a, "--report")) {
+			wantreport = 1;
+			continue;
+		}
+		if ((!strcmp(a, "-m") || !strcmp(a, "-o") || !strcmp(a, "-d") || !strcmp(a, "-x") || !strcmp(a, "-u")) && i + 1 < argc) {
 			const char *v = argv[++i];
 			switch (a[1]) {
+			case 'u': uname = v; break;
 			case 'm': tname = v; break;
 			case 'o': out = v; break;
 			case 'd': dumps = v; break;
@@ -167,6 +191,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mdload(t);
+	if (uname)
+		model = modelload(uname, t);
+	if (wantreport && !model) {
+		fprintf(stderr, "qhasm: --report needs a model (-u MODEL)\n");
+		return 2;
+	}
 	u64 extra = 0;
 	if (exts) {
 		char *s = xstrdup(exts);
@@ -184,7 +214,7 @@ int main(int argc, char **argv)
 	}
 	parse(in, t);
 	char *tmp = NULL;
-	FILE *f = stdout;
+	FILE *f = wantreport ? NULL : stdout;
 	if (out) {
 		size_t n = strlen(out) + 32;
 		tmp = xmalloc(n);
@@ -197,6 +227,8 @@ int main(int argc, char **argv)
 		outtmp = tmp;
 	}
 	translate(t, extra, f);
+	if (f == NULL)
+		return 0;
 	if (out) {
 		if (fclose(f) != 0 || rename(tmp, out) != 0) {
 			remove(tmp);

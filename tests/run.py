@@ -123,13 +123,27 @@ def qtest(path: str, tmp: str) -> None:
     report("ok", name)
 
 
-def runtest(path: str, tmp: str) -> None:
-    name = os.path.relpath(path, ROOT)
+def models(target: str) -> list[str]:
+    """The microarchitecture models of a target (qhasm/*/models/*.model)."""
+    found = []
+    for f in sorted(glob.glob(os.path.join(ROOT, "qhasm", "*", "models", "*.model"))):
+        for line in open(f):
+            w = line.split()
+            if len(w) == 3 and w[0] == "model" and w[2] == target:
+                found.append(w[1])
+    return found
+
+
+def runtest(path: str, tmp: str, model: str = "") -> None:
+    name = os.path.relpath(path, ROOT) + (f" scheduled for {model}" if model else "")
     ds = directives(path)
     target = next((v for k, v in ds if k == "target"), "amd64")
     driver = next((os.path.join(os.path.dirname(path), v) for k, v in ds if k == "driver"), path[:-2] + ".c")
-    out = os.path.join(tmp, os.path.basename(path) + ".s")
-    p = translate(path, out, target)
+    out = os.path.join(tmp, os.path.basename(path) + model + ".s")
+    if model:
+        p = subprocess.run([QHASM, "-m", target, "-u", model, path, "-o", out], capture_output=True, text=True)
+    else:
+        p = translate(path, out, target)
     if p.returncode != 0:
         return report("fail", name, p.stderr.strip()[:500])
     e = assemble(target, out, out + ".o")
@@ -173,6 +187,10 @@ def main() -> int:
         for path in sorted(glob.glob(os.path.join(ROOT, "tests/run/*.q"))):
             if not pat or any(x in path for x in pat):
                 runtest(path, tmp)
+                # the same program scheduled for every model of its target
+                target = next((v for k, v in directives(path) if k == "target"), "amd64")
+                for model in models(target):
+                    runtest(path, tmp, model)
         if not only_translator:
             for path in sorted(glob.glob(os.path.join(ROOT, "tests/sh/*.sh"))):
                 if not pat or any(x in path for x in pat):

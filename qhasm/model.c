@@ -1,0 +1,170 @@
+/* model.c: loads a microarchitecture model, a data file (see
+ * docs/models.md) naming the machine's issue width, its execution units,
+ * and for each instruction class of the machine descriptions (`unit=` in
+ * a .md line) the latency, the units it may issue to and the cycles it
+ * holds one.  Models are embedded at build time; `-u FILE` reads one from
+ * a file.  Provides modelload(), insops(). */
+#include "all.h"
+
+static void merr(const char *name, int line, const char *msg, const char *arg)
+{
+	fprintf(stderr, "qhasm: model %s:%d: %s%s\n", name, line, msg, arg);
+	exit(2);
+}
+
+static char *readall(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *s = xmalloc(cap);
+	for (size_t k; (k = fread(s + n, 1, cap - n - 1, f)) > 0;) {
+		n += k;
+		if (n + 1 >= cap)
+			s = xrealloc(s, cap *= 2);
+	}
+	fclose(f);
+	s[n] = 0;
+	return s;
+}
+
+/* model   = { line }
+ * line    = 'model' NAME TARGET | 'source' TEXT | 'issue' N | 'units' U {U}
+ *         | 'class' NAME 'latency' N 'units' U {U} ['slots' N] ['estimate']
+ *         | 'default' NAME */
+static Model *parsemodel(char *text, const char *origin)
+{
+	Model *m = xcalloc(1, sizeof *m);
+	int cap = 0, line = 0;
+	char *dflt = NULL;
+	for (char *l = text, *next; l; l = next) {
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = 0;
+		line++;
+		char *hash = strchr(l, '#');
+		if (hash)
+			*hash = 0;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (!strncmp(l, "source ", 7)) {
+			m->source = xstrdup(l + 7);
+			continue;
+		}
+		char *w[MAXUNIT + 16];
+		int n = 0;
+		for (char *p = strtok(l, " \t\r"); p && n < MAXUNIT + 16; p = strtok(NULL, " \t\r"))
+			w[n++] = p;
+		if (!n)
+			continue;
+		if (!strcmp(w[0], "model") && n == 3) {
+			m->name = xstrdup(w[1]);
+			m->target = xstrdup(w[2]);
+		} else if (!strcmp(w[0], "issue") && n == 2) {
+			m->issue = atoi(w[1]);
+		} else if (!strcmp(w[0], "units")) {
+			for (int i = 1; i < n; i++)
+				m->unit[m->nunit++] = xstrdup(w[i]);
+		} else if (!strcmp(w[0], "default") && n == 2) {
+			dflt = xstrdup(w[1]);
+		} else if (!strcmp(w[0], "class") && n >= 6 && !strcmp(w[2], "latency") && !strcmp(w[4], "units")) {
+			GROW(m->cls, m->ncls, cap);
+			UClass *c = &m->cls[m->ncls++];
+			memset(c, 0, sizeof *c);
+			c->name = xstrdup(w[1]);
+			c->lat = atoi(w[3]);
+			c->slots = 1;
+			for (int i = 5; i < n; i++) {
+				if (!strcmp(w[i], "slots") && i + 1 < n) {
+					c->slots = atoi(w[++i]);
+					continue;
+				}
+				if (!strcmp(w[i], "estimate")) {
+					c->estimate = 1;
+					continue;
+				}
+				int u;
+				for (u = 0; u < m->nunit && strcmp(m->unit[u], w[i]); u++)
+					;
+				if (u == m->nunit)
+					merr(origin, line, "unknown unit ", w[i]);
+				c->units |= 1ull << u;
+			}
+			if (!c->units || c->lat < 0 || c->slots < 1)
+				merr(origin, line, "bad class line", "");
+		} else
+			merr(origin, line, "cannot parse: ", w[0]);
+	}
+	if (!m->name || !m->issue || !m->nunit || !m->ncls)
+		merr(origin, line, "needs model, issue, units and class lines", "");
+	m->dflt = dflt ? modelclass(m, dflt) : 0;
+	return m;
+}
+
+int modelclass(const Model *m, const char *name)
+{
+	for (int i = 0; i < m->ncls; i++)
+		if (!strcmp(m->cls[i].name, name))
+			return i;
+	return m->dflt;
+}
+
+const Model *modelload(const char *arg, const Target *t)
+{
+	Model *m = NULL;
+	if (strchr(arg, '/') || strstr(arg, ".model")) {
+		char *text = readall(arg);
+		if (!text) {
+			fprintf(stderr, "qhasm: cannot read model %s\n", arg);
+			exit(2);
+		}
+		m = parsemodel(text, arg);
+	} else
+		for (int i = 0; qhasm_models[i] && !m; i++) {
+			char *text = xstrdup(qhasm_models[i]);
+			Model *c = parsemodel(text, "(embedded)");
+			if (!strcmp(c->name, arg))
+				m = c;
+		}
+	if (!m) {
+		fprintf(stderr, "qhasm: unknown model '%s'; the models are:", arg);
+		for (int i = 0; qhasm_models[i]; i++) {
+			Model *c = parsemodel(xstrdup(qhasm_models[i]), "(embedded)");
+			fprintf(stderr, " %s (%s)", c->name, c->target);
+		}
+		fprintf(stderr, "\n");
+		exit(2);
+	}
+	if (strcmp(m->target, t->name)) {
+		fprintf(stderr, "qhasm: model %s is for %s, not %s\n", m->name, m->target, t->name);
+		exit(2);
+	}
+	return m;
+}
+
+/* the model classes of an instruction's machine operations (unit=a,b,c) */
+int insops(const Model *m, const Fn *fn, const Ins *x, int *cls, int max)
+{
+	const char *u = x->md->unit;
+	int n = 0;
+	if (!x->md->tmpl[0])
+		return 0; /* pseudo-instructions */
+	if ((x->md->attr & AMOV) && x->op[0].kind == OTMP && x->op[1].kind == OTMP) {
+		int a = fn->tmp[x->op[0].tmp].reg, b = fn->tmp[x->op[1].tmp].reg;
+		if (a != NOREG && a == b)
+			return 0; /* a copy the allocator made disappear */
+	}
+	if (!u || !*u) {
+		cls[n++] = m->dflt;
+		return n;
+	}
+	while (*u && n < max) {
+		char name[32];
+		size_t k = strcspn(u, ",");
+		snprintf(name, sizeof name, "%.*s", (int)(k < 31 ? k : 31), u);
+		cls[n++] = modelclass(m, name);
+		u += k + (u[k] == ',');
+	}
+	return n;
+}

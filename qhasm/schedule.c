@@ -1,0 +1,410 @@
+/* schedule.c: the instruction scheduler (a pass, run with -u MODEL before
+ * register allocation).  Each basic block's dependence graph covers
+ * temporaries (read after write, write after read, write after write),
+ * flag groups, and memory (loads may pass loads; a store stays ordered
+ * with every access that may alias: same base and index temporaries with
+ * overlapping offsets, the same stack variable, or any unrelated pointer).
+ * Instructions joined through a fixed-register temporary (a copy into
+ * rax and the mul reading it) are glued into one node.  A list scheduler
+ * driven by the model (issue width, units, latencies) picks the ready
+ * node with the longest path to the block's end, but prefers nodes that
+ * do not raise register pressure once it nears the register count, so
+ * scheduling does not cause avoidable spills.  Needs: live.c.
+ * Provides: reordered blocks; blockstat() for the cost report. */
+#include "all.h"
+
+typedef struct Node {
+	int first, n;        /* members: ord[first .. first+n) */
+	int ops[64], nops;   /* model classes of the machine operations */
+	int lat;             /* cycles from issue to the last result */
+	int *succ, *slat, nsucc, csucc;
+	int npred, height, earliest, cycle, done;
+} Node;
+
+static Fn *F;
+static const Model *M;
+static const Target *T;
+static Ins *I;           /* the block's instructions */
+static int NI;
+static int *grp;         /* instruction -> node */
+static int *ord;         /* instructions grouped by node */
+static Node *N;
+static int NN;
+
+static int gfind(int *uf, int x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
+static int inslat(const Ins *x)
+{
+	int c[64], n = insops(M, F, x, c, 64), lat = 0;
+	for (int i = 0; i < n; i++)
+		lat += M->cls[c[i]].lat;
+	return lat;
+}
+
+static void edge(int a, int b, int lat)
+{
+	int na = grp[a], nb = grp[b];
+	if (na == nb)
+		return;
+	Node *x = &N[na];
+	for (int i = 0; i < x->nsucc; i++)
+		if (x->succ[i] == nb) {
+			if (lat > x->slat[i])
+				x->slat[i] = lat;
+			return;
+		}
+	if (x->nsucc == x->csucc) {
+		x->csucc = x->csucc ? 2 * x->csucc : 4;
+		x->succ = xrealloc(x->succ, x->csucc * sizeof(int));
+		x->slat = xrealloc(x->slat, x->csucc * sizeof(int));
+	}
+	x->succ[x->nsucc] = nb;
+	x->slat[x->nsucc++] = lat;
+	N[nb].npred++;
+}
+
+/* memory accesses: may a and b touch the same bytes? */
+typedef struct MemAcc { int ins, write, kind, base, index, obj, bver, iver; i64 lo, hi; } MemAcc;
+
+static int mayalias(const MemAcc *a, const MemAcc *b)
+{
+	if (a->kind == MBSYM || b->kind == MBSYM || a->kind == MBARG || b->kind == MBARG)
+		return 0; /* read-only */
+	if (a->kind != b->kind)
+		return 0; /* our frame is not reachable through the caller's pointers */
+	if (a->kind == MBSTACK || a->kind == MBSPILL)
+		return a->obj == b->obj;
+	if (a->base != b->base || a->index != b->index || a->bver != b->bver || a->iver != b->iver)
+		return 1;
+	return a->lo < b->hi && b->lo < a->hi;
+}
+
+static void build(void)
+{
+	int nt = F->ntmp;
+	int *lastdef = xmalloc(nt * sizeof(int)), *ver = xcalloc(nt, sizeof(int));
+	int **uses = xcalloc(nt, sizeof(int *)), *nuses = xcalloc(nt, sizeof(int)), *cuses = xcalloc(nt, sizeof(int));
+	int fdef[3] = {-1, -1, -1}, *fuse[3] = {NULL, NULL, NULL}, nfuse[3] = {0, 0, 0};
+	MemAcc *acc = NULL;
+	int nacc = 0, cacc = 0;
+	memset(lastdef, -1, nt * sizeof(int));
+	for (int i = 0; i < 3; i++)
+		fuse[i] = xmalloc((NI + 1) * sizeof(int));
+	/* glue through fixed temporaries */
+	int *uf = xmalloc(NI * sizeof(int));
+	for (int i = 0; i < NI; i++)
+		uf[i] = i;
+	for (int i = 0; i < NI; i++) {
+		Ins *x = &I[i];
+		for (int k = 0; k < x->md->nop; k++)
+			if (opreads(x, k) && F->tmp[x->op[k].tmp].fixed != NOREG && lastdef[x->op[k].tmp] >= 0)
+				uf[gfind(uf, i)] = gfind(uf, lastdef[x->op[k].tmp]);
+		for (int k = 0; k < x->md->nop; k++)
+			if (opwrites(x, k))
+				lastdef[x->op[k].tmp] = i;
+	}
+	/* nodes in order of their first member */
+	NN = 0;
+	for (int i = 0; i < NI; i++)
+		if (gfind(uf, i) == i)
+			grp[i] = NN++;
+	for (int i = 0; i < NI; i++)
+		grp[i] = grp[gfind(uf, i)];
+	N = xcalloc(NN, sizeof *N);
+	for (int i = 0; i < NI; i++)
+		N[grp[i]].n++;
+	for (int k = 0, at = 0; k < NN; k++) {
+		N[k].first = at;
+		at += N[k].n;
+		N[k].n = 0;
+	}
+	for (int i = 0; i < NI; i++) {
+		Node *x = &N[grp[i]];
+		ord[x->first + x->n++] = i;
+		int c[64], n = insops(M, F, &I[i], c, 64);
+		for (int j = 0; j < n && x->nops < 64; j++)
+			x->ops[x->nops++] = c[j];
+		x->lat += inslat(&I[i]);
+	}
+	free(uf);
+	/* dependences */
+	memset(lastdef, -1, nt * sizeof(int));
+	for (int i = 0; i < NI; i++) {
+		Ins *x = &I[i];
+		int lat = inslat(x);
+		for (int k = 0; k < x->md->nop; k++) {
+			Opnd *o = &x->op[k];
+			int rd[3] = {-1, -1, -1};
+			if (opreads(x, k))
+				rd[0] = o->tmp;
+			if (o->kind == OMEM) {
+				rd[1] = o->base;
+				rd[2] = o->index;
+			}
+			for (int j = 0; j < 3; j++)
+				if (rd[j] >= 0) {
+					int t = rd[j];
+					if (lastdef[t] >= 0)
+						edge(lastdef[t], i, inslat(&I[lastdef[t]]));
+					if (nuses[t] == cuses[t]) {
+						cuses[t] = cuses[t] ? 2 * cuses[t] : 4;
+						uses[t] = xrealloc(uses[t], cuses[t] * sizeof(int));
+					}
+					uses[t][nuses[t]++] = i;
+				}
+		}
+		for (int k = 0; k < x->md->nop; k++)
+			if (opwrites(x, k)) {
+				int t = x->op[k].tmp;
+				for (int j = 0; j < nuses[t]; j++)
+					edge(uses[t][j], i, 0);
+				if (lastdef[t] >= 0)
+					edge(lastdef[t], i, 0);
+			}
+		for (int k = 0; k < x->md->nop; k++)
+			if (opwrites(x, k)) {
+				lastdef[x->op[k].tmp] = i;
+				nuses[x->op[k].tmp] = 0;
+				ver[x->op[k].tmp]++;
+			}
+		/* flags */
+		for (int g = 0; g < 3; g++) {
+			if (x->md->use >> g & 1) {
+				if (fdef[g] >= 0)
+					edge(fdef[g], i, inslat(&I[fdef[g]]));
+				fuse[g][nfuse[g]++] = i;
+			}
+		}
+		for (int g = 0; g < 3; g++)
+			if (x->md->def >> g & 1) {
+				for (int j = 0; j < nfuse[g]; j++)
+					edge(fuse[g][j], i, 0);
+				if (fdef[g] >= 0)
+					edge(fdef[g], i, 0);
+				fdef[g] = i;
+				nfuse[g] = 0;
+			}
+		/* memory */
+		for (int k = 0; k < x->md->nop; k++) {
+			Opnd *o = &x->op[k];
+			if (o->kind != OMEM || o->addr)
+				continue;
+			MemAcc a = {i, (x->md->op[k].acc & AW) != 0, o->mkind, o->base, o->index, o->obj,
+				 o->base >= 0 ? ver[o->base] : 0, o->index >= 0 ? ver[o->index] : 0,
+				 o->disp, o->disp + T->cls[x->md->op[k].cls].view / 8};
+			if (a.hi == a.lo)
+				a.hi = a.lo + 64;
+			for (int j = 0; j < nacc; j++)
+				if ((a.write || acc[j].write) && mayalias(&a, &acc[j]))
+					edge(acc[j].ins, i, a.write && !acc[j].write ? 0 : lat);
+			GROW(acc, nacc, cacc);
+			acc[nacc++] = a;
+		}
+	}
+	/* the branch or return ends the block */
+	if (NI && (I[NI - 1].md->attr & (AJUMP | ACJUMP | ARET)))
+		for (int i = 0; i < NI - 1; i++)
+			edge(i, NI - 1, 0);
+	for (int t = 0; t < nt; t++)
+		free(uses[t]);
+	free(uses);
+	free(nuses);
+	free(cuses);
+	free(lastdef);
+	free(ver);
+	free(acc);
+	for (int i = 0; i < 3; i++)
+		free(fuse[i]);
+	/* heights: the longest path to the end of the block */
+	for (int k = NN - 1; k >= 0; k--) {
+		Node *x = &N[k];
+		x->height = x->lat;
+		for (int j = 0; j < x->nsucc; j++)
+			if (x->slat[j] + N[x->succ[j]].height > x->height)
+				x->height = x->slat[j] + N[x->succ[j]].height;
+	}
+}
+
+/* list scheduling; the order goes to out[] (node indices) */
+static int listsched(Blk *bl, int *out, int pressure_aware)
+{
+	u64 busy[MAXUNIT];
+	int cycle = 0, ndone = 0, length = 0;
+	memset(busy, 0, sizeof busy);
+	int *remain = NULL, live[MAXFILE] = {0, 0, 0}, K[MAXFILE];
+	if (pressure_aware) {
+		/* uses left in the block per temporary, and the live count */
+		remain = xcalloc(F->ntmp, sizeof(int));
+		for (int i = 0; i < NI; i++)
+			for (int k = 0; k < I[i].md->nop; k++)
+				if (opreads(&I[i], k))
+					remain[I[i].op[k].tmp]++;
+		for (int t = 0; t < F->ntmp; t++)
+			if (bshas(bl->in, t))
+				live[F->tmp[t].file]++;
+		for (int f = 0; f < MAXFILE; f++)
+			K[f] = T->nreg[f] - 2;
+	}
+	for (int k = 0; k < NN; k++) {
+		N[k].done = 0;
+		N[k].earliest = 0;
+	}
+	int *npred = xmalloc(NN * sizeof(int));
+	for (int k = 0; k < NN; k++)
+		npred[k] = N[k].npred;
+	while (ndone < NN) {
+		int issued = 0, progress = 1;
+		while (progress) {
+			progress = 0;
+			int best = -1, bestkey = 0;
+			for (int k = 0; k < NN; k++) {
+				Node *x = &N[k];
+				if (x->done || npred[k] || x->earliest > cycle)
+					continue;
+				if (issued && issued + x->nops > M->issue)
+					continue;
+				if (x->nops) {
+					const UClass *c = &M->cls[x->ops[0]];
+					int free = 0;
+					for (int u = 0; u < M->nunit; u++)
+						if ((c->units >> u & 1) && busy[u] <= (u64)cycle)
+							free = 1;
+					if (!free)
+						continue;
+				}
+				int key = x->height * 4;
+				if (pressure_aware) {
+					int delta[MAXFILE] = {0, 0, 0}, over = 0;
+					for (int m = 0; m < x->n; m++) {
+						Ins *y = &I[ord[x->first + m]];
+						for (int j = 0; j < y->md->nop; j++) {
+							if (opwrites(y, j) && y->md->op[j].acc != ASCR)
+								delta[F->tmp[y->op[j].tmp].file]++;
+							if (opreads(y, j) && remain[y->op[j].tmp] == 1 && !bshas(bl->out, y->op[j].tmp))
+								delta[F->tmp[y->op[j].tmp].file]--;
+						}
+					}
+					for (int f = 0; f < MAXFILE; f++)
+						if (delta[f] > 0 && live[f] + delta[f] > K[f])
+							over = 1;
+					if (over)
+						key -= 1 << 20; /* postpone what would raise pressure past the registers */
+				}
+				if (best < 0 || key > bestkey) {
+					best = k;
+					bestkey = key;
+				}
+			}
+			if (best < 0)
+				break;
+			Node *x = &N[best];
+			x->done = 1;
+			x->cycle = cycle;
+			out[ndone++] = best;
+			issued += x->nops ? x->nops : 0;
+			progress = 1;
+			for (int j = 0; j < x->nops; j++) {
+				const UClass *c = &M->cls[x->ops[j]];
+				int bu = -1;
+				for (int u = 0; u < M->nunit; u++)
+					if ((c->units >> u & 1) && (bu < 0 || busy[u] < busy[bu]))
+						bu = u;
+				u64 at = busy[bu] > (u64)(cycle + j) ? busy[bu] : (u64)(cycle + j);
+				busy[bu] = at + c->slots;
+			}
+			if (cycle + x->lat > length)
+				length = cycle + x->lat;
+			for (int j = 0; j < x->nsucc; j++) {
+				Node *s = &N[x->succ[j]];
+				npred[x->succ[j]]--;
+				if (cycle + x->slat[j] > s->earliest)
+					s->earliest = cycle + x->slat[j];
+			}
+			if (pressure_aware)
+				for (int m = 0; m < x->n; m++) {
+					Ins *y = &I[ord[x->first + m]];
+					for (int j = 0; j < y->md->nop; j++) {
+						if (opreads(y, j) && --remain[y->op[j].tmp] == 0 && !bshas(bl->out, y->op[j].tmp))
+							live[F->tmp[y->op[j].tmp].file]--;
+						if (opwrites(y, j) && y->md->op[j].acc != ASCR)
+							live[F->tmp[y->op[j].tmp].file]++;
+					}
+				}
+			if (issued >= M->issue)
+				break;
+		}
+		cycle++;
+	}
+	free(npred);
+	free(remain);
+	return length > cycle ? length : cycle;
+}
+
+static void freegraph(void)
+{
+	for (int k = 0; k < NN; k++) {
+		free(N[k].succ);
+		free(N[k].slat);
+	}
+	free(N);
+	N = NULL;
+}
+
+static void setup(Fn *fn, int b, const Model *m)
+{
+	F = fn;
+	M = m;
+	I = fn->blk[b].ins;
+	NI = fn->blk[b].nins;
+	grp = xmalloc((NI + 1) * sizeof(int));
+	ord = xmalloc((NI + 1) * sizeof(int));
+	build();
+}
+
+void schedule(Fn *fn, const Target *t, const Model *m)
+{
+	T = t;
+	for (int b = 0; b < fn->nblk; b++) {
+		setup(fn, b, m);
+		int *out = xmalloc((NN + 1) * sizeof(int));
+		listsched(&fn->blk[b], out, 1);
+		Ins *ni = xmalloc((NI + 1) * sizeof(Ins));
+		int at = 0;
+		for (int k = 0; k < NN; k++)
+			for (int j = 0; j < N[out[k]].n; j++)
+				ni[at++] = I[ord[N[out[k]].first + j]];
+		if (at != NI)
+			die("scheduler lost instructions (%d of %d)", at, NI);
+		memcpy(fn->blk[b].ins, ni, NI * sizeof(Ins));
+		free(ni);
+		free(out);
+		freegraph();
+		free(grp);
+		free(ord);
+	}
+}
+
+/* operation counts, critical path and schedule length of block b */
+void blockstat(Fn *fn, int b, const Model *m, BStat *st)
+{
+	setup(fn, b, m);
+	memset(st, 0, sizeof *st);
+	for (int k = 0; k < NN; k++) {
+		for (int j = 0; j < N[k].nops; j++)
+			st->ops[N[k].ops[j]]++;
+		st->nops += N[k].nops;
+		if (N[k].height > st->critical)
+			st->critical = N[k].height;
+	}
+	int *out = xmalloc((NN + 1) * sizeof(int));
+	st->length = listsched(&fn->blk[b], out, 0);
+	free(out);
+	freegraph();
+	free(grp);
+	free(ord);
+}
