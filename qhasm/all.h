@@ -52,7 +52,7 @@ typedef struct Tok {
 	Pos pos;
 } Tok;
 
-enum StmtKind { SINS, SLABEL, SINPUT, SOUTPUT, SLEAVE, SCPU };
+enum StmtKind { SINS, SLABEL, SINPUT, SOUTPUT, SLEAVE, SCPU, SSECRET, SDECLASSIFY };
 typedef struct Stmt {
 	int kind;
 	Pos pos;
@@ -92,7 +92,7 @@ typedef struct Label {
 
 /* ---------- machine description (md.c) ---------- */
 enum Acc { AR = 1, AW = 2, ARW = 3, ASCR = 4, AIMM = 8 };
-enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32,
+enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32, ADECL = 256,
 	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */ };
 /* flag groups: carry, zero/sign/parity, overflow */
 enum { FLC = 1, FLZ = 2, FLO = 4 };
@@ -254,6 +254,8 @@ struct Fn {
 	int *input;       /* variables */
 	int ninput;
 	int output;       /* variable or -1 */
+	char *secretval;  /* per variable: its value at entry is secret */
+	char *secretmem;  /* per variable: memory read through it is secret */
 	u64 ext;          /* extensions enabled for the function */
 	u64 used_ext;     /* extensions its instructions need */
 	/* IR */
@@ -351,6 +353,9 @@ const MdLine *findmove(const Target *t, Fn *fn, int type, int kind);
 void selectfn(Fn *fn, const Target *t);
 void freefn(Fn *fn);
 enum { MVREG, MVLOAD, MVSTORE };
+
+/* ---------- taint.c ---------- */
+void taint(Fn *fn, const Target *t);
 
 /* ---------- live.c ---------- */
 int opreads(const Ins *i, int k);

@@ -227,6 +227,32 @@ static void pinput(Fn *fn, Stmt *s, const Target *tg)
 	}
 }
 
+/* secret = 'secret' item {item}; item = VAR (its value) | '[' VAR ']'
+ * (memory read through it) */
+static void psecret(Fn *fn, Stmt *s)
+{
+	if (!fn->secretval) {
+		fn->secretval = xcalloc(nvars + 1, 1);
+		fn->secretmem = xcalloc(nvars + 1, 1);
+	}
+	for (int k = 1; k < s->ntok; k++) {
+		int mem = isop(&s->tok[k], "[");
+		Tok *v = &s->tok[k + mem];
+		int x = v->kind == KID ? findvar(v->s) : -1;
+		if (x < 0)
+			err(v->pos, "expected a variable after 'secret', found '%s'", v->s);
+		if (typefile(vars[x].type) < 0)
+			err(v->pos, "'%s' is not a register variable", v->s);
+		if (mem) {
+			if (!isop(&s->tok[k + 2], "]"))
+				err(s->tok[k + 2].pos, "expected ']'");
+			fn->secretmem[x] = 1;
+			k += 2;
+		} else
+			fn->secretval[x] = 1;
+	}
+}
+
 void check(Fn *fn, const Target *tg)
 {
 	int cap = 0;
@@ -250,6 +276,14 @@ void check(Fn *fn, const Target *tg)
 			break;
 		case SINPUT:
 			pinput(fn, s, tg);
+			break;
+		case SSECRET:
+			psecret(fn, s);
+			break;
+		case SDECLASSIFY:
+			for (int k = 1; k < s->ntok; k++)
+				if (s->tok[k].kind != KID || findvar(s->tok[k].s) < 0 || typefile(vars[findvar(s->tok[k].s)].type) < 0)
+					err(s->tok[k].pos, "expected a register variable, found '%s'", s->tok[k].s);
 			break;
 		case SOUTPUT: {
 			Tok *k = &s->tok[1];

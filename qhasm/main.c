@@ -26,6 +26,7 @@ static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
 static const Pass passes[] = {
 	{'C', "check", check},
 	{'S', "select", selectpass},
+	{'T', "taint", taint},
 	{'H', "schedule", schedpass},
 	{'L', "live", plive},
 	{'O', "coalesce", coalesce},
@@ -51,7 +52,7 @@ static void usage(FILE *f)
 		"  --report    print the cost report (needs -u) instead of assembly (unless -o)\n"
 		"  -o OUT      output file (default: standard output); written only on success\n"
 		"  -d LETTERS  dump the state after passes to standard error:\n"
-		"              P parse, C check, S select, H schedule, L live, O coalesce, A alloc, F frame\n"
+		"              P parse, C check, S select, T taint, H schedule, L live, O coalesce, A alloc, F frame\n"
 		"  -h, --help  this help\n\n"
 		"Errors are reported as FILE:LINE:COL: error: MESSAGE, exit status 1.\n");
 }

@@ -342,7 +342,7 @@ void mdload(const Target *t)
 int isreserved(const char *s)
 {
 	static const char *kw[] = {"enter", "input", "output", "leave", "goto", "if", "const",
-		"cpu", "secret", 0};
+		"cpu", "secret", "declassify", 0};
 	for (int i = 0; kw[i]; i++)
 		if (!strcmp(kw[i], s))
 			return 1;

@@ -284,6 +284,8 @@ void parsereset(void)
 		free(fn->stmt);
 		free(fn->lab);
 		free(fn->input);
+		free(fn->secretval);
+		free(fn->secretmem);
 		freefn(fn);
 		free(fn);
 	}
@@ -382,6 +384,10 @@ void parsebuf(const char *path, char *text, size_t len, const Target *tg)
 				err(t[0].pos, "a function has one 'input' line");
 			inputs = 1;
 			addstmt(fn, &scap, SINPUT, t, n);
+		} else if (!strcmp(w, "secret") || !strcmp(w, "declassify")) {
+			if (n < 2)
+				err(t[0].pos, "expected variables after '%s'", w);
+			addstmt(fn, &scap, w[0] == 's' ? SSECRET : SDECLASSIFY, t, n);
 		} else if (!strcmp(w, "output")) {
 			if (n != 2)
 				err(t[n > 2 ? 2 : 0].pos, "expected 'output VARIABLE'");

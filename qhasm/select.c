@@ -20,6 +20,8 @@ static int bcap;
 static MdLine mdarg = {.pattern = "input", .shape = "input", .nop = 1, .tmpl = "", .op = {{.acc = AW}}};
 static MdLine mdret = {.pattern = "leave", .shape = "leave", .nop = 1, .tmpl = "", .attr = ARET, .op = {{.acc = AR}}};
 static MdLine mdret0 = {.pattern = "leave", .shape = "leave", .nop = 0, .tmpl = "", .attr = ARET};
+static MdLine mddecl = {.pattern = "declassify r", .shape = "declassify", .nop = 1, .tmpl = "", .attr = ADECL,
+	.op = {{.acc = ARW}}};
 
 static u64 filemask(int file, u64 ext)
 {
@@ -485,6 +487,13 @@ void selectfn(Fn *fn, const Target *t)
 			fn->lab[l].blk = curblk;
 			F->blk[curblk].label = l;
 			ended = 0;
+			continue;
+		}
+		if (s->kind == SDECLASSIFY) {
+			for (int k = 1; k < s->ntok; k++) {
+				Ins *d = addins(F, curblk, &mddecl);
+				d->op[0] = (Opnd){.kind = OTMP, .tmp = vtmp(findvar(s->tok[k].s)), .base = -1, .index = -1};
+			}
 			continue;
 		}
 		if (s->kind != SINS && s->kind != SLEAVE)
