@@ -7,55 +7,55 @@ global qhasm_kernel_poly1305_amd64_avx2_init:function (qhasm_kernel_poly1305_amd
 align 32
 qhasm_kernel_poly1305_amd64_avx2_init:
 ; t = mem64[k + 0]
-%line 26+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 28+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
-%line 27+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 29+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, 1152921487695413247
 ; t &= u
-%line 28+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 30+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r8, r9
 ; mem64[st + 24] = t
-%line 29+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 31+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 24], r8
 ; t = mem64[k + 8]
-%line 30+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 32+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsi + 8]
 ; u = 0x0ffffffc0ffffffc
-%line 31+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 33+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, 1152921487695413244
 ; t &= u
-%line 32+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 34+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r8, r9
 ; mem64[st + 32] = t
-%line 33+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 35+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 32], r8
 ; t = mem64[k + 16]
-%line 34+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 36+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsi + 16]
 ; mem64[st + 40] = t
-%line 35+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 37+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 40], r8
 ; t = mem64[k + 24]
-%line 36+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 38+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsi + 24]
 ; mem64[st + 48] = t
-%line 37+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 39+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 48], r8
 ; mem64[st + 0] = 0
-%line 38+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 40+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov qword [rdi], 0
 ; mem64[st + 8] = 0
-%line 39+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 41+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov qword [rdi + 8], 0
 ; mem64[st + 16] = 0
-%line 40+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 42+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov qword [rdi + 16], 0
 ; mem64[st + 56] = 0
-%line 41+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 43+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov qword [rdi + 56], 0
 ; leave
-%line 42+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 44+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	ret
 .end:
 
@@ -65,52 +65,52 @@ global qhasm_kernel_poly1305_amd64_avx2_final:function (qhasm_kernel_poly1305_am
 align 32
 qhasm_kernel_poly1305_amd64_avx2_final:
 ; h0 = mem64[st + 0]
-%line 49+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 52+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rdi]
 ; h1 = mem64[st + 8]
-%line 50+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 53+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, [rdi + 8]
 ; h2 = mem64[st + 16]
-%line 51+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 54+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rdi + 16]
 ; g0 = h0
-%line 52+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 55+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, r8
 ; g1 = h1
-%line 53+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 56+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r9
 ; carry? g0 += 5
-%line 55+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 58+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r10, 5
 ; carry? g1 += 0 + carry
-%line 56+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 59+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r11, 0
 ; g2 += 0 + carry
-%line 57+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 60+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rax, 0
 ; =? g2 >>= 2
-%line 58+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 61+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rax, 2
 ; h0 = g0 if !=
-%line 59+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 62+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmovne r8, r10
 ; h1 = g1 if !=
-%line 60+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 63+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmovne r9, r11
 ; carry? h0 += mem64[st + 40]
-%line 61+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 64+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r8, [rdi + 40]
 ; h1 += mem64[st + 48] + carry
-%line 62+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 65+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, [rdi + 48]
 ; mem64[a + 0] = h0
-%line 63+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 66+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsi], r8
 ; mem64[a + 8] = h1
-%line 64+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 67+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsi + 8], r9
 ; leave
-%line 65+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 68+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	ret
 .end:
 
@@ -130,1528 +130,1510 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	and rsp, -32
 	mov [rsp + 392], r11
 ; input st m n hib
-%line 79+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 82+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r13, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
-%line 80+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 84+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov ecx, ecx
 ; =? n - 0
-%line 81+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 85+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp r13, 0
 ; goto done if =
-%line 82+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 86+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	je .Ldone
 ; h0 = mem64[st + 0]
-%line 83+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 87+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rdi]
 ; h1 = mem64[st + 8]
-%line 84+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 88+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, [rdi + 8]
 ; h2 = mem64[st + 16]
-%line 85+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 89+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, [rdi + 16]
 ; r0 = mem64[st + 24]
-%line 86+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 90+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r12, [rdi + 24]
 ; r1 = mem64[st + 32]
-%line 87+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 91+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rdi + 32]
 	mov [rsp + 352], r11
 ; s1 = r1
-%line 88+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 92+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r15, [rsp + 352]
 ; s1 >>= 2
-%line 89+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 93+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r15, 2
 ; s1 += r1
-%line 90+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 94+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 352]
 	add r15, r11
 ; unsigned<? n - 8
-%line 91+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 95+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp r13, 8
 ; goto scalar if unsigned<
-%line 92+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 96+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jb .Lscalar
 ; k26 = 0x3ffffff
-%line 94+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 98+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, 67108863
 	mov [rsp + 360], r11
 ; flag = mem64[st + 56]
-%line 95+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 99+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rdi + 56]
 ; =? flag - 0
-%line 96+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 102+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp r11, 0
 ; goto havepowers if !=
-%line 97+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 103+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jne .Lhavepowers
 ; mem64[st + 56] = 1
-%line 100+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 106+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov qword [rdi + 56], 1
 ; g0 = h0
-%line 101+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 107+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 368], r8
 ; g1 = h1
-%line 102+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 108+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 376], r10
 ; g2 = h2
-%line 103+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 109+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 384], r9
 ; h0 = r0
-%line 104+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 110+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r12
 ; h1 = r1
-%line 105+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 111+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, [rsp + 352]
 ; h2 = 0
-%line 106+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 112+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, 0
 ; l0 = h0
-%line 108+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 114+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, r8
 ; l0 &= k26
-%line 109+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 115+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	and rbp, r11
 ; l1 = h0
-%line 110+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 116+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r14, r8
 ; l1 >>= 26
-%line 111+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 117+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r14, 26
 ; l1 &= k26
-%line 112+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 118+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	and r14, r11
 ; l2 = h0
-%line 113+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 119+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r8
 ; l2 >>= 52
-%line 114+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 120+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r11, 52
 ; x = h1
-%line 115+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 121+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; x <<= 12
-%line 116+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 122+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 12
 ; l2 |= x
-%line 117+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 123+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or r11, rax
 ; l2 &= k26
-%line 118+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 124+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rsp + 360]
 	and r11, rax
 ; l3 = h1
-%line 119+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 125+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rdx, r10
 ; l3 >>= 14
-%line 120+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 126+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rdx, 14
 ; l3 &= k26
-%line 121+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 127+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rsp + 360]
 	and rdx, rax
 ; l4 = h1
-%line 122+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 128+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbx, r10
 ; l4 >>= 40
-%line 123+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 129+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbx, 40
 ; x = h2
-%line 124+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
 ; x <<= 24
-%line 125+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 131+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 24
 ; l4 |= x
-%line 126+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 132+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rbx, rax
 ; mem64[st + 88] = l0
-%line 127+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 133+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 88], rbp
 ; mem64[st + 120] = l1
-%line 128+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 134+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 120], r14
 ; mem64[st + 152] = l2
-%line 129+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 135+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 152], r11
 ; mem64[st + 184] = l3
-%line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 136+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 184], rdx
 ; mem64[st + 216] = l4
-%line 131+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 216], rbx
-; x = h0
 %line 137+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r8
-; (uint128) t0h t0l = x * r0
-%line 138+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mul r12
-	mov rbp, rdx
-	mov r11, rax
-; x = h1
-%line 139+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r10
-; (uint128) ah al = x * s1
-%line 140+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mul r15
-; carry? t0l += al
-%line 141+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r11, rax
-; t0h += ah + carry
-%line 142+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbp, rdx
+	mov [rdi + 216], rbx
 ; x = h0
 %line 143+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
-; (uint128) t1h t1l = x * r1
+; (uint128) t0h t0l = x * r0
 %line 144+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 352]
-	mul r8
-	mov rbx, rdx
-	mov r14, rax
+	mul r12
+	mov rbp, rdx
+	mov r11, rax
 ; x = h1
 %line 145+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
-; (uint128) ah al = x * r0
+; (uint128) ah al = x * s1
 %line 146+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mul r15
+; carry? t0l += al
+%line 147+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r11, rax
+; t0h += ah + carry
+%line 148+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rbp, rdx
+; x = h0
+%line 149+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
+; (uint128) t1h t1l = x * r1
+%line 150+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, [rsp + 352]
+	mul r8
+	mov rbx, rdx
+	mov r14, rax
+; x = h1
+%line 151+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r10
+; (uint128) ah al = x * r0
+%line 152+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 ; carry? t1l += al
-%line 147+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r14, rax
-; t1h += ah + carry
-%line 148+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbx, rdx
-; x = h2
-%line 149+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r9
-; x *= s1
-%line 150+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	imul rax, r15
-; t2 *= r0
-%line 152+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	imul r9, r12
-; carry? t1l += x
 %line 153+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, rax
-; t1h += t2 + carry
+; t1h += ah + carry
 %line 154+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rbx, rdx
+; x = h2
+%line 155+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
+; x *= s1
+%line 156+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	imul rax, r15
+; t2 *= r0
+%line 158+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	imul r9, r12
+; carry? t1l += x
+%line 159+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r14, rax
+; t1h += t2 + carry
+%line 160+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbx, r9
 ; carry? t1l += t0h
-%line 155+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 161+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, rbp
 ; t1h += 0 + carry
-%line 156+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 162+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbx, 0
 ; h0 = t0l
-%line 157+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 163+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r11
 ; h1 = t1l
-%line 158+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 164+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, r14
 ; h2 = t1h
-%line 159+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 165+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, rbx
 ; h2 &= 3
-%line 160+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 166+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r9, 3
 ; c = t1h
-%line 161+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 167+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, rbx
 ; c &= -4
-%line 162+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 168+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r11, -4
 ; t1h >>= 2
-%line 163+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 169+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbx, 2
 ; c += t1h
-%line 164+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 170+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rbx
 ; carry? h0 += c
-%line 165+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 171+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r8, r11
 ; carry? h1 += 0 + carry
-%line 166+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 172+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r10, 0
 ; h2 += 0 + carry
-%line 167+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 173+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
 ; l0 = h0
-%line 169+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 175+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, r8
 ; l0 &= k26
-%line 170+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	and rbp, r11
 ; l1 = h0
-%line 171+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r14, r8
 ; l1 >>= 26
-%line 172+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 178+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r14, 26
 ; l1 &= k26
-%line 173+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 179+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	and r14, r11
 ; l2 = h0
-%line 174+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r8
 ; l2 >>= 52
-%line 175+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 181+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r11, 52
 ; x = h1
-%line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 182+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; x <<= 12
-%line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 183+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 12
 ; l2 |= x
-%line 178+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 184+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or r11, rax
 ; l2 &= k26
-%line 179+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 185+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rsp + 360]
 	and r11, rax
 ; l3 = h1
-%line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rdx, r10
 ; l3 >>= 14
-%line 181+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 187+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rdx, 14
 ; l3 &= k26
-%line 182+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 188+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rsp + 360]
 	and rdx, rax
 ; l4 = h1
-%line 183+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 189+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbx, r10
 ; l4 >>= 40
-%line 184+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 190+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbx, 40
 ; x = h2
-%line 185+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 191+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
 ; x <<= 24
-%line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 192+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 24
 ; l4 |= x
-%line 187+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 193+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rbx, rax
 ; mem64[st + 72] = l0
-%line 188+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 72], rbp
 ; mem64[st + 104] = l1
-%line 189+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 104], r14
 ; mem64[st + 136] = l2
-%line 190+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 196+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 136], r11
 ; mem64[st + 168] = l3
-%line 191+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 197+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 168], rdx
 ; mem64[st + 200] = l4
-%line 192+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 200], rbx
-; x = h0
 %line 198+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r8
-; (uint128) t0h t0l = x * r0
-%line 199+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mul r12
-	mov rbp, rdx
-	mov r11, rax
-; x = h1
-%line 200+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r10
-; (uint128) ah al = x * s1
-%line 201+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mul r15
-; carry? t0l += al
-%line 202+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r11, rax
-; t0h += ah + carry
-%line 203+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbp, rdx
+	mov [rdi + 200], rbx
 ; x = h0
 %line 204+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
-; (uint128) t1h t1l = x * r1
-%line 205+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 352]
-	mul r8
-	mov rbx, rdx
-	mov r14, rax
-; x = h1
-%line 206+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r10
-; (uint128) ah al = x * r0
-%line 207+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mul r12
-; carry? t1l += al
-%line 208+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r14, rax
-; t1h += ah + carry
-%line 209+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbx, rdx
-; x = h2
-%line 210+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r9
-; x *= s1
-%line 211+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	imul rax, r15
-; t2 *= r0
-%line 213+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	imul r9, r12
-; carry? t1l += x
-%line 214+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r14, rax
-; t1h += t2 + carry
-%line 215+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbx, r9
-; carry? t1l += t0h
-%line 216+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r14, rbp
-; t1h += 0 + carry
-%line 217+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbx, 0
-; h0 = t0l
-%line 218+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, r11
-; h1 = t1l
-%line 219+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r10, r14
-; h2 = t1h
-%line 220+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, rbx
-; h2 &= 3
-%line 221+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r9, 3
-; c = t1h
-%line 222+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, rbx
-; c &= -4
-%line 223+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r11, -4
-; t1h >>= 2
-%line 224+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbx, 2
-; c += t1h
-%line 225+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r11, rbx
-; carry? h0 += c
-%line 226+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r8, r11
-; carry? h1 += 0 + carry
-%line 227+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r10, 0
-; h2 += 0 + carry
-%line 228+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r9, 0
-; l0 = h0
-%line 230+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r8
-; l0 &= k26
-%line 231+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and rbp, r11
-; l1 = h0
-%line 232+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
-; l1 >>= 26
-%line 233+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r14, 26
-; l1 &= k26
-%line 234+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and r14, r11
-; l2 = h0
-%line 235+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r8
-; l2 >>= 52
-%line 236+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r11, 52
-; x = h1
-%line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r10
-; x <<= 12
-%line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rax, 12
-; l2 |= x
-%line 239+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r11, rax
-; l2 &= k26
-%line 240+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 360]
-	and r11, rax
-; l3 = h1
-%line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r10
-; l3 >>= 14
-%line 242+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 14
-; l3 &= k26
-%line 243+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 360]
-	and rdx, rax
-; l4 = h1
-%line 244+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbx, r10
-; l4 >>= 40
-%line 245+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbx, 40
-; x = h2
-%line 246+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r9
-; x <<= 24
-%line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rax, 24
-; l4 |= x
-%line 248+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbx, rax
-; mem64[st + 80] = l0
-%line 249+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 80], rbp
-; mem64[st + 112] = l1
-%line 250+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 112], r14
-; mem64[st + 144] = l2
-%line 251+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 144], r11
-; mem64[st + 176] = l3
-%line 252+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 176], rdx
-; mem64[st + 208] = l4
-%line 253+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 208], rbx
-; x = h0
-%line 259+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r8
 ; (uint128) t0h t0l = x * r0
-%line 260+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 205+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 	mov rbp, rdx
 	mov r11, rax
 ; x = h1
-%line 261+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 206+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; (uint128) ah al = x * s1
-%line 262+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 207+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r15
 ; carry? t0l += al
-%line 263+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 208+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rax
 ; t0h += ah + carry
-%line 264+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 209+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbp, rdx
 ; x = h0
-%line 265+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 210+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
 ; (uint128) t1h t1l = x * r1
-%line 266+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 211+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsp + 352]
 	mul r8
 	mov rbx, rdx
 	mov r14, rax
 ; x = h1
-%line 267+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 212+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; (uint128) ah al = x * r0
-%line 268+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 213+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 ; carry? t1l += al
-%line 269+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 214+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, rax
 ; t1h += ah + carry
-%line 270+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 215+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbx, rdx
 ; x = h2
-%line 271+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 216+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
 ; x *= s1
-%line 272+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 217+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	imul rax, r15
 ; t2 *= r0
-%line 274+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 219+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	imul r9, r12
 ; carry? t1l += x
-%line 275+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 220+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, rax
 ; t1h += t2 + carry
-%line 276+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 221+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbx, r9
 ; carry? t1l += t0h
-%line 277+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 222+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, rbp
 ; t1h += 0 + carry
-%line 278+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 223+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbx, 0
 ; h0 = t0l
-%line 279+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 224+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r11
 ; h1 = t1l
-%line 280+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 225+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, r14
 ; h2 = t1h
-%line 281+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 226+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, rbx
 ; h2 &= 3
-%line 282+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 227+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r9, 3
 ; c = t1h
-%line 283+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 228+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, rbx
 ; c &= -4
-%line 284+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 229+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r11, -4
 ; t1h >>= 2
-%line 285+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 230+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbx, 2
 ; c += t1h
-%line 286+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 231+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rbx
 ; carry? h0 += c
-%line 287+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 232+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r8, r11
 ; carry? h1 += 0 + carry
-%line 288+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 233+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r10, 0
 ; h2 += 0 + carry
-%line 289+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 234+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
 ; l0 = h0
-%line 291+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 236+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, r8
 ; l0 &= k26
-%line 292+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	and rbp, r11
 ; l1 = h0
-%line 293+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r14, r8
 ; l1 >>= 26
-%line 294+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 239+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r14, 26
 ; l1 &= k26
-%line 295+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 240+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	and r14, r11
 ; l2 = h0
-%line 296+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r8
 ; l2 >>= 52
-%line 297+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 242+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r11, 52
 ; x = h1
-%line 298+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 243+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; x <<= 12
-%line 299+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 244+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 12
 ; l2 |= x
-%line 300+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 245+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or r11, rax
 ; l2 &= k26
+%line 246+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, [rsp + 360]
+	and r11, rax
+; l3 = h1
+%line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, r10
+; l3 >>= 14
+%line 248+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rdx, 14
+; l3 &= k26
+%line 249+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, [rsp + 360]
+	and rdx, rax
+; l4 = h1
+%line 250+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbx, r10
+; l4 >>= 40
+%line 251+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rbx, 40
+; x = h2
+%line 252+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
+; x <<= 24
+%line 253+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl rax, 24
+; l4 |= x
+%line 254+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or rbx, rax
+; mem64[st + 80] = l0
+%line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 80], rbp
+; mem64[st + 112] = l1
+%line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 112], r14
+; mem64[st + 144] = l2
+%line 257+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 144], r11
+; mem64[st + 176] = l3
+%line 258+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 176], rdx
+; mem64[st + 208] = l4
+%line 259+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 208], rbx
+; x = h0
+%line 265+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
+; (uint128) t0h t0l = x * r0
+%line 266+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mul r12
+	mov rbp, rdx
+	mov r11, rax
+; x = h1
+%line 267+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r10
+; (uint128) ah al = x * s1
+%line 268+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mul r15
+; carry? t0l += al
+%line 269+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r11, rax
+; t0h += ah + carry
+%line 270+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rbp, rdx
+; x = h0
+%line 271+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
+; (uint128) t1h t1l = x * r1
+%line 272+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, [rsp + 352]
+	mul r8
+	mov rbx, rdx
+	mov r14, rax
+; x = h1
+%line 273+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r10
+; (uint128) ah al = x * r0
+%line 274+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mul r12
+; carry? t1l += al
+%line 275+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r14, rax
+; t1h += ah + carry
+%line 276+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rbx, rdx
+; x = h2
+%line 277+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
+; x *= s1
+%line 278+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	imul rax, r15
+; t2 *= r0
+%line 280+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	imul r9, r12
+; carry? t1l += x
+%line 281+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r14, rax
+; t1h += t2 + carry
+%line 282+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rbx, r9
+; carry? t1l += t0h
+%line 283+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r14, rbp
+; t1h += 0 + carry
+%line 284+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rbx, 0
+; h0 = t0l
+%line 285+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r11
+; h1 = t1l
+%line 286+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r10, r14
+; h2 = t1h
+%line 287+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, rbx
+; h2 &= 3
+%line 288+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r9, 3
+; c = t1h
+%line 289+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, rbx
+; c &= -4
+%line 290+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r11, -4
+; t1h >>= 2
+%line 291+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rbx, 2
+; c += t1h
+%line 292+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r11, rbx
+; carry? h0 += c
+%line 293+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r8, r11
+; carry? h1 += 0 + carry
+%line 294+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r10, 0
+; h2 += 0 + carry
+%line 295+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r9, 0
+; l0 = h0
+%line 297+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, r8
+; l0 &= k26
+%line 298+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, [rsp + 360]
+	and rbp, r11
+; l1 = h0
+%line 299+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, r8
+; l1 >>= 26
+%line 300+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr r14, 26
+; l1 &= k26
 %line 301+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, [rsp + 360]
+	and r14, r11
+; l2 = h0
+%line 302+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r8
+; l2 >>= 52
+%line 303+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr r11, 52
+; x = h1
+%line 304+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r10
+; x <<= 12
+%line 305+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl rax, 12
+; l2 |= x
+%line 306+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or r11, rax
+; l2 &= k26
+%line 307+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsp + 360]
 	and r11, r8
 ; l3 = h1
-%line 302+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 308+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rdx, r10
 ; l3 >>= 14
-%line 303+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 309+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rdx, 14
 ; l3 &= k26
-%line 304+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 310+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsp + 360]
 	and rdx, r8
 ; l4 = h1
-%line 305+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 311+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbx, r10
 ; l4 >>= 40
-%line 306+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 312+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbx, 40
 ; x = h2
-%line 307+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 313+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
 ; x <<= 24
-%line 308+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 314+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 24
 ; l4 |= x
-%line 309+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 315+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rbx, rax
 ; mem64[st + 64] = l0
-%line 310+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 64], rbp
 ; mem64[st + 96] = l1
-%line 311+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 96], r14
 ; mem64[st + 128] = l2
-%line 312+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 318+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 128], r11
 ; mem64[st + 160] = l3
-%line 313+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 319+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 160], rdx
 ; mem64[st + 192] = l4
-%line 314+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 320+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 192], rbx
 ; h0 = g0
-%line 315+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsp + 368]
 ; h1 = g1
-%line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 322+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, [rsp + 376]
 ; h2 = g2
-%line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 323+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, [rsp + 384]
 .Lhavepowers:
 ; 4x mask26 = k26
-%line 320+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 326+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	vmovq xmm9, r11
 	vpbroadcastq ymm9, xmm9
 ; x = hib
-%line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 327+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, rcx
 ; x <<= 24
-%line 322+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 328+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 24
 ; 4x hibv = x
-%line 323+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, rax
 	vpbroadcastq ymm0, xmm0
 	vmovdqu [rsp + 0], ymm0
 ; 4x P0 = mem64[st + 64]
-%line 324+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 330+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm10, [rdi + 64]
 ; 4x P1 = mem64[st + 96]
-%line 325+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 331+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm11, [rdi + 96]
 ; 4x P2 = mem64[st + 128]
-%line 326+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 332+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm12, [rdi + 128]
 ; 4x P3 = mem64[st + 160]
-%line 327+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm0, [rdi + 160]
 	vmovdqu [rsp + 32], ymm0
 ; 4x P4 = mem64[st + 192]
-%line 328+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm0, [rdi + 192]
 	vmovdqu [rsp + 64], ymm0
 ; 4x Pt = P1 << 2
-%line 330+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 336+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm11, 2
 ; 4x Ps1 = P1 + Pt
-%line 331+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 337+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm11, ymm0
 	vmovdqu [rsp + 96], ymm0
 ; 4x Pt = P2 << 2
-%line 332+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 338+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm12, 2
 ; 4x Ps2 = P2 + Pt
-%line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 339+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm12, ymm0
 	vmovdqu [rsp + 128], ymm0
 ; 4x Pt = P3 << 2
-%line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 340+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpsllq ymm0, ymm0, 2
 ; 4x Ps3 = P3 + Pt
-%line 335+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 32]
 	vpaddq ymm0, ymm1, ymm0
 	vmovdqu [rsp + 160], ymm0
 ; 4x Pt = P4 << 2
-%line 336+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpsllq ymm0, ymm0, 2
 ; 4x Ps4 = P4 + Pt
-%line 337+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 64]
 	vpaddq ymm5, ymm1, ymm0
 ; l0 = h0
-%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 347+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, r8
 ; l0 &= k26
-%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	and rbp, r11
 ; l1 = h0
-%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r14, r8
 ; l1 >>= 26
-%line 344+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r14, 26
 ; l1 &= k26
-%line 345+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 351+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 360]
 	and r14, r11
 ; l2 = h0
-%line 346+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 352+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r8
 ; l2 >>= 52
-%line 347+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 353+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r11, 52
 ; x = h1
-%line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 354+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; x <<= 12
-%line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 355+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 12
 ; l2 |= x
-%line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 356+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or r11, rax
 ; l2 &= k26
-%line 351+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 357+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsp + 360]
 	and r11, r8
 ; l3 = h1
-%line 352+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 358+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rdx, r10
 ; l3 >>= 14
-%line 353+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 359+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rdx, 14
 ; l3 &= k26
-%line 354+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 360+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsp + 360]
 	and rdx, r8
 ; l4 = h1
-%line 355+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 361+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbx, r10
 ; l4 >>= 40
-%line 356+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 362+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbx, 40
 ; x = h2
-%line 357+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 363+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
 ; x <<= 24
-%line 358+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 364+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 24
 ; l4 |= x
-%line 359+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rbx, rax
 ; Ata = mem256[m + 0]
-%line 362+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 368+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; Atb = mem256[m + 32]
-%line 363+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 369+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 32]
 ; Ad0 = unpacklo64(Ata, Atb)
-%line 364+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 370+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpcklqdq ymm6, ymm0, ymm1
 ; Ad3 = unpackhi64(Ata, Atb)
-%line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 371+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq ymm2, ymm0, ymm1
 ; 4x Ad1 = Ad0 >> 26
-%line 366+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 372+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm15, ymm6, 26
 ; 4x Ad2 = Ad0 >> 52
-%line 367+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 373+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm14, ymm6, 52
 ; 4x At = Ad3 << 12
-%line 368+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 374+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm2, 12
 ; Ad2 = Ad2 | At
-%line 369+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 375+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpor ymm14, ymm14, ymm0
 ; 4x Ad4 = Ad3 >> 40
-%line 370+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 376+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm1, ymm2, 40
 ; 4x Ad3 = Ad3 >> 14
-%line 371+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 377+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm2, ymm2, 14
 ; Ad0 = Ad0 & mask26
-%line 372+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 378+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm6, ymm6, ymm9
 ; Ad1 = Ad1 & mask26
-%line 373+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 379+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm15, ymm15, ymm9
 ; Ad2 = Ad2 & mask26
-%line 374+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 380+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm14, ymm14, ymm9
 ; Ad3 = Ad3 & mask26
-%line 375+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 381+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; Ad4 = Ad4 | hibv
-%line 376+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 382+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpor ymm1, ymm1, ymm0
 ; v = l0
-%line 377+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 383+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, rbp
 ; 4x A0 = Ad0 + v
-%line 378+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 384+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm4, ymm6, ymm0
 ; v = l1
-%line 379+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 385+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, r14
 ; 4x A1 = Ad1 + v
-%line 380+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 386+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm3, ymm15, ymm0
 ; v = l2
-%line 381+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 387+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, r11
 ; 4x A2 = Ad2 + v
-%line 382+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 388+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm13, ymm14, ymm0
 ; v = l3
-%line 383+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 389+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, rdx
 ; 4x A3 = Ad3 + v
-%line 384+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 390+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm8, ymm2, ymm0
 ; v = l4
-%line 385+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 391+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, rbx
 ; 4x A4 = Ad4 + v
-%line 386+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 392+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm7, ymm1, ymm0
 ; m += 64
-%line 387+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 393+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add rsi, 64
 ; n -= 4
-%line 388+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 394+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	sub r13, 4
 ; unsigned<? n - 4
-%line 389+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 395+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp r13, 4
 ; goto quadsdone if unsigned<
-%line 390+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 396+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jb .Lquadsdone
 .Lquads:
 ; Ata = mem256[m + 0]
-%line 395+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 401+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; Atb = mem256[m + 32]
-%line 396+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 402+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 32]
 ; Ad0 = unpacklo64(Ata, Atb)
-%line 397+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 403+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpcklqdq ymm6, ymm0, ymm1
 ; Ad3 = unpackhi64(Ata, Atb)
-%line 398+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 404+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq ymm2, ymm0, ymm1
 ; 4x Ad1 = Ad0 >> 26
-%line 399+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 405+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm15, ymm6, 26
 ; 4x Ad2 = Ad0 >> 52
-%line 400+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 406+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm14, ymm6, 52
 ; 4x At = Ad3 << 12
-%line 401+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 407+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm2, 12
 ; Ad2 = Ad2 | At
-%line 402+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 408+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpor ymm14, ymm14, ymm0
 ; 4x Ad4 = Ad3 >> 40
-%line 403+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 409+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm1, ymm2, 40
 ; 4x Ad3 = Ad3 >> 14
-%line 404+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 410+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm2, ymm2, 14
 ; Ad0 = Ad0 & mask26
-%line 405+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 411+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm6, ymm6, ymm9
 ; Ad1 = Ad1 & mask26
-%line 406+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 412+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm15, ymm15, ymm9
 ; Ad2 = Ad2 & mask26
-%line 407+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 413+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm14, ymm14, ymm9
 ; Ad3 = Ad3 & mask26
-%line 408+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 414+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; Ad4 = Ad4 | hibv
-%line 409+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
 	vpor ymm1, ymm1, ymm0
 ; 4x Ap = A0 * P0
-%line 416+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm4, ymm10
-; 4x Ad0 = Ad0 + Ap
-%line 417+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A1 * Ps4
-%line 418+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm5
-; 4x Ad0 = Ad0 + Ap
-%line 419+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A2 * Ps3
-%line 420+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 160]
-	vpmuludq ymm0, ymm13, ymm0
-; 4x Ad0 = Ad0 + Ap
-%line 421+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A3 * Ps2
 %line 422+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpmuludq ymm0, ymm8, ymm0
+	vpmuludq ymm0, ymm4, ymm10
 ; 4x Ad0 = Ad0 + Ap
 %line 423+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A4 * Ps1
+; 4x Ap = A1 * Ps4
 %line 424+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 96]
-	vpmuludq ymm0, ymm7, ymm0
+	vpmuludq ymm0, ymm3, ymm5
 ; 4x Ad0 = Ad0 + Ap
 %line 425+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A0 * P1
+; 4x Ap = A2 * Ps3
 %line 426+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm4, ymm11
-; 4x Ad1 = Ad1 + Ap
-%line 427+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A1 * P0
-%line 428+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm10
-; 4x Ad1 = Ad1 + Ap
-%line 429+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A2 * Ps4
-%line 430+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm5
-; 4x Ad1 = Ad1 + Ap
-%line 431+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A3 * Ps3
-%line 432+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 160]
+	vpmuludq ymm0, ymm13, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 427+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm6, ymm6, ymm0
+; 4x Ap = A3 * Ps2
+%line 428+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 128]
 	vpmuludq ymm0, ymm8, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 429+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm6, ymm6, ymm0
+; 4x Ap = A4 * Ps1
+%line 430+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 96]
+	vpmuludq ymm0, ymm7, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 431+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm6, ymm6, ymm0
+; 4x Ap = A0 * P1
+%line 432+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm4, ymm11
 ; 4x Ad1 = Ad1 + Ap
 %line 433+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A4 * Ps2
+; 4x Ap = A1 * P0
 %line 434+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpmuludq ymm0, ymm7, ymm0
+	vpmuludq ymm0, ymm3, ymm10
 ; 4x Ad1 = Ad1 + Ap
 %line 435+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A0 * P2
+; 4x Ap = A2 * Ps4
 %line 436+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm4, ymm12
-; 4x Ad2 = Ad2 + Ap
+	vpmuludq ymm0, ymm13, ymm5
+; 4x Ad1 = Ad1 + Ap
 %line 437+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A1 * P1
+	vpaddq ymm15, ymm15, ymm0
+; 4x Ap = A3 * Ps3
 %line 438+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm11
-; 4x Ad2 = Ad2 + Ap
+	vmovdqu ymm0, [rsp + 160]
+	vpmuludq ymm0, ymm8, ymm0
+; 4x Ad1 = Ad1 + Ap
 %line 439+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A2 * P0
+	vpaddq ymm15, ymm15, ymm0
+; 4x Ap = A4 * Ps2
 %line 440+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm10
-; 4x Ad2 = Ad2 + Ap
+	vmovdqu ymm0, [rsp + 128]
+	vpmuludq ymm0, ymm7, ymm0
+; 4x Ad1 = Ad1 + Ap
 %line 441+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A3 * Ps4
+	vpaddq ymm15, ymm15, ymm0
+; 4x Ap = A0 * P2
 %line 442+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm8, ymm5
+	vpmuludq ymm0, ymm4, ymm12
 ; 4x Ad2 = Ad2 + Ap
 %line 443+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A4 * Ps3
+; 4x Ap = A1 * P1
 %line 444+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 160]
-	vpmuludq ymm0, ymm7, ymm0
+	vpmuludq ymm0, ymm3, ymm11
 ; 4x Ad2 = Ad2 + Ap
 %line 445+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A0 * P3
+; 4x Ap = A2 * P0
 %line 446+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm13, ymm10
+; 4x Ad2 = Ad2 + Ap
+%line 447+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm14, ymm0
+; 4x Ap = A3 * Ps4
+%line 448+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm8, ymm5
+; 4x Ad2 = Ad2 + Ap
+%line 449+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm14, ymm0
+; 4x Ap = A4 * Ps3
+%line 450+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 160]
+	vpmuludq ymm0, ymm7, ymm0
+; 4x Ad2 = Ad2 + Ap
+%line 451+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm14, ymm0
+; 4x Ap = A0 * P3
+%line 452+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpmuludq ymm0, ymm4, ymm0
-; 4x Ad3 = Ad3 + Ap
-%line 447+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A1 * P2
-%line 448+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm12
-; 4x Ad3 = Ad3 + Ap
-%line 449+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A2 * P1
-%line 450+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm11
-; 4x Ad3 = Ad3 + Ap
-%line 451+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A3 * P0
-%line 452+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm8, ymm10
 ; 4x Ad3 = Ad3 + Ap
 %line 453+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A4 * Ps4
+; 4x Ap = A1 * P2
 %line 454+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm7, ymm5
+	vpmuludq ymm0, ymm3, ymm12
 ; 4x Ad3 = Ad3 + Ap
 %line 455+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A0 * P4
+; 4x Ap = A2 * P1
 %line 456+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm13, ymm11
+; 4x Ad3 = Ad3 + Ap
+%line 457+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm2, ymm2, ymm0
+; 4x Ap = A3 * P0
+%line 458+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm8, ymm10
+; 4x Ad3 = Ad3 + Ap
+%line 459+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm2, ymm2, ymm0
+; 4x Ap = A4 * Ps4
+%line 460+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm7, ymm5
+; 4x Ad3 = Ad3 + Ap
+%line 461+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm2, ymm2, ymm0
+; 4x Ap = A0 * P4
+%line 462+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
 	vpmuludq ymm0, ymm4, ymm0
 ; 4x Ad4 = Ad4 + Ap
-%line 457+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 463+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm1, ymm1, ymm0
 ; 4x Ap = A1 * P3
-%line 458+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 464+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpmuludq ymm0, ymm3, ymm0
 ; 4x Ad4 = Ad4 + Ap
-%line 459+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm0
-; 4x Ap = A2 * P2
-%line 460+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm12
-; 4x Ad4 = Ad4 + Ap
-%line 461+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm0
-; 4x Ap = A3 * P1
-%line 462+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm8, ymm11
-; 4x Ad4 = Ad4 + Ap
-%line 463+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm0
-; 4x Ap = A4 * P0
-%line 464+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm7, ymm10
-; 4x Ad4 = Ad4 + Ap
 %line 465+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm1, ymm1, ymm0
-; 4x At = Ad3 >> 26
+; 4x Ap = A2 * P2
 %line 466+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm13, ymm12
+; 4x Ad4 = Ad4 + Ap
+%line 467+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm1, ymm0
+; 4x Ap = A3 * P1
+%line 468+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm8, ymm11
+; 4x Ad4 = Ad4 + Ap
+%line 469+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm1, ymm0
+; 4x Ap = A4 * P0
+%line 470+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm7, ymm10
+; 4x Ad4 = Ad4 + Ap
+%line 471+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm1, ymm0
+; 4x At = Ad3 >> 26
+%line 472+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm2, 26
 ; Ad3 = Ad3 & mask26
-%line 467+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; 4x Ad4 = Ad4 + At
-%line 468+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 474+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm1, ymm1, ymm0
 ; 4x At = Ad0 >> 26
-%line 469+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 475+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm6, 26
 ; Ad0 = Ad0 & mask26
-%line 470+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm6, ymm6, ymm9
 ; 4x Ad1 = Ad1 + At
-%line 471+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 477+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm15, ymm0
 ; 4x At = Ad4 >> 26
-%line 472+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 478+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm1, 26
 ; Ad4 = Ad4 & mask26
-%line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 479+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm1, ymm1, ymm9
 ; 4x Ad0 = Ad0 + At
-%line 474+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 480+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm6, ymm6, ymm0
 ; 4x At = At << 2
-%line 475+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 481+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm0, 2
 ; 4x Ad0 = Ad0 + At
-%line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 482+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm6, ymm6, ymm0
 ; 4x At = Ad1 >> 26
-%line 477+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 483+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm15, 26
 ; Ad1 = Ad1 & mask26
-%line 478+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 484+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm15, ymm15, ymm9
 ; 4x Ad2 = Ad2 + At
-%line 479+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 485+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm14, ymm0
 ; 4x At = Ad2 >> 26
-%line 480+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 486+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm14, 26
 ; Ad2 = Ad2 & mask26
-%line 481+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 487+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm14, ymm14, ymm9
 ; 4x Ad3 = Ad3 + At
-%line 482+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 488+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm2, ymm2, ymm0
 ; 4x At = Ad0 >> 26
-%line 483+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 489+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm6, 26
 ; Ad0 = Ad0 & mask26
-%line 484+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 490+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm6, ymm6, ymm9
 ; 4x Ad1 = Ad1 + At
-%line 485+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 491+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm15, ymm0
 ; 4x At = Ad3 >> 26
-%line 486+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 492+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm2, 26
 ; Ad3 = Ad3 & mask26
-%line 487+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 493+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; 4x Ad4 = Ad4 + At
-%line 488+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 494+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm1, ymm1, ymm0
 ; A0 = Ad0
-%line 489+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 495+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm4, ymm6
 ; A1 = Ad1
-%line 490+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 496+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm3, ymm15
 ; A2 = Ad2
-%line 491+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 497+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm13, ymm14
 ; A3 = Ad3
-%line 492+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 498+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm8, ymm2
 ; A4 = Ad4
-%line 493+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 499+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm7, ymm1
 ; m += 64
-%line 494+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 500+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add rsi, 64
 ; n -= 4
-%line 495+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 501+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	sub r13, 4
 ; unsigned>=? n - 4
-%line 496+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 502+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp r13, 4
 ; goto quads if unsigned>=
-%line 497+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 503+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jae .Lquads
 .Lquadsdone:
 ; W0 = mem256[st + 64]
-%line 501+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 507+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm10, [rdi + 64]
 ; W1 = mem256[st + 96]
-%line 502+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 508+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm11, [rdi + 96]
 ; W2 = mem256[st + 128]
-%line 503+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 509+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm5, [rdi + 128]
 ; W3 = mem256[st + 160]
-%line 504+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 510+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rdi + 160]
 	vmovdqu [rsp + 192], ymm0
 ; W4 = mem256[st + 192]
-%line 505+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 511+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rdi + 192]
 	vmovdqu [rsp + 224], ymm0
 ; 4x Wt = W1 << 2
-%line 507+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 513+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm11, 2
 ; 4x Ws1 = W1 + Wt
-%line 508+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 514+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm11, ymm0
 	vmovdqu [rsp + 256], ymm0
 ; 4x Wt = W2 << 2
-%line 509+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 515+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm5, 2
 ; 4x Ws2 = W2 + Wt
-%line 510+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 516+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm5, ymm0
 	vmovdqu [rsp + 288], ymm0
 ; 4x Wt = W3 << 2
-%line 511+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 517+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpsllq ymm0, ymm0, 2
 ; 4x Ws3 = W3 + Wt
-%line 512+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 518+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 192]
 	vpaddq ymm0, ymm1, ymm0
 	vmovdqu [rsp + 320], ymm0
 ; 4x Wt = W4 << 2
-%line 513+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 519+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vpsllq ymm0, ymm0, 2
 ; 4x Ws4 = W4 + Wt
-%line 514+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 520+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 224]
 	vpaddq ymm12, ymm1, ymm0
 ; Ad0 = 0
-%line 515+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 521+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm6
 ; Ad1 = 0
-%line 516+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 522+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm15
 ; Ad2 = 0
-%line 517+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 523+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm14
 ; Ad3 = 0
-%line 518+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 524+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm2
 ; Ad4 = 0
-%line 519+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 525+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm1
 ; 4x Ap = A0 * W0
-%line 526+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm4, ymm10
-; 4x Ad0 = Ad0 + Ap
-%line 527+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A1 * Ws4
-%line 528+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm12
-; 4x Ad0 = Ad0 + Ap
-%line 529+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A2 * Ws3
-%line 530+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 320]
-	vpmuludq ymm0, ymm13, ymm0
-; 4x Ad0 = Ad0 + Ap
-%line 531+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A3 * Ws2
 %line 532+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 288]
-	vpmuludq ymm0, ymm8, ymm0
+	vpmuludq ymm0, ymm4, ymm10
 ; 4x Ad0 = Ad0 + Ap
 %line 533+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A4 * Ws1
+; 4x Ap = A1 * Ws4
 %line 534+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 256]
-	vpmuludq ymm0, ymm7, ymm0
+	vpmuludq ymm0, ymm3, ymm12
 ; 4x Ad0 = Ad0 + Ap
 %line 535+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm6, ymm6, ymm0
-; 4x Ap = A0 * W1
+; 4x Ap = A2 * Ws3
 %line 536+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm4, ymm11
-; 4x Ad1 = Ad1 + Ap
-%line 537+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A1 * W0
-%line 538+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm10
-; 4x Ad1 = Ad1 + Ap
-%line 539+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A2 * Ws4
-%line 540+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm12
-; 4x Ad1 = Ad1 + Ap
-%line 541+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A3 * Ws3
-%line 542+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 320]
+	vpmuludq ymm0, ymm13, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 537+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm6, ymm6, ymm0
+; 4x Ap = A3 * Ws2
+%line 538+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 288]
 	vpmuludq ymm0, ymm8, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 539+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm6, ymm6, ymm0
+; 4x Ap = A4 * Ws1
+%line 540+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 256]
+	vpmuludq ymm0, ymm7, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 541+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm6, ymm6, ymm0
+; 4x Ap = A0 * W1
+%line 542+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm4, ymm11
 ; 4x Ad1 = Ad1 + Ap
 %line 543+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A4 * Ws2
+; 4x Ap = A1 * W0
 %line 544+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 288]
-	vpmuludq ymm0, ymm7, ymm0
+	vpmuludq ymm0, ymm3, ymm10
 ; 4x Ad1 = Ad1 + Ap
 %line 545+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm15, ymm0
-; 4x Ap = A0 * W2
+; 4x Ap = A2 * Ws4
 %line 546+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm4, ymm5
-; 4x Ad2 = Ad2 + Ap
+	vpmuludq ymm0, ymm13, ymm12
+; 4x Ad1 = Ad1 + Ap
 %line 547+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A1 * W1
+	vpaddq ymm15, ymm15, ymm0
+; 4x Ap = A3 * Ws3
 %line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm11
-; 4x Ad2 = Ad2 + Ap
+	vmovdqu ymm0, [rsp + 320]
+	vpmuludq ymm0, ymm8, ymm0
+; 4x Ad1 = Ad1 + Ap
 %line 549+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A2 * W0
+	vpaddq ymm15, ymm15, ymm0
+; 4x Ap = A4 * Ws2
 %line 550+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm10
-; 4x Ad2 = Ad2 + Ap
+	vmovdqu ymm0, [rsp + 288]
+	vpmuludq ymm0, ymm7, ymm0
+; 4x Ad1 = Ad1 + Ap
 %line 551+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A3 * Ws4
+	vpaddq ymm15, ymm15, ymm0
+; 4x Ap = A0 * W2
 %line 552+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm8, ymm12
+	vpmuludq ymm0, ymm4, ymm5
 ; 4x Ad2 = Ad2 + Ap
 %line 553+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A4 * Ws3
+; 4x Ap = A1 * W1
 %line 554+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 320]
-	vpmuludq ymm0, ymm7, ymm0
+	vpmuludq ymm0, ymm3, ymm11
 ; 4x Ad2 = Ad2 + Ap
 %line 555+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A0 * W3
+; 4x Ap = A2 * W0
 %line 556+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm13, ymm10
+; 4x Ad2 = Ad2 + Ap
+%line 557+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm14, ymm0
+; 4x Ap = A3 * Ws4
+%line 558+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm8, ymm12
+; 4x Ad2 = Ad2 + Ap
+%line 559+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm14, ymm0
+; 4x Ap = A4 * Ws3
+%line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 320]
+	vpmuludq ymm0, ymm7, ymm0
+; 4x Ad2 = Ad2 + Ap
+%line 561+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm14, ymm0
+; 4x Ap = A0 * W3
+%line 562+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpmuludq ymm0, ymm4, ymm0
-; 4x Ad3 = Ad3 + Ap
-%line 557+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A1 * W2
-%line 558+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm5
-; 4x Ad3 = Ad3 + Ap
-%line 559+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A2 * W1
-%line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm11
-; 4x Ad3 = Ad3 + Ap
-%line 561+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A3 * W0
-%line 562+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm8, ymm10
 ; 4x Ad3 = Ad3 + Ap
 %line 563+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A4 * Ws4
+; 4x Ap = A1 * W2
 %line 564+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm7, ymm12
+	vpmuludq ymm0, ymm3, ymm5
 ; 4x Ad3 = Ad3 + Ap
 %line 565+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm2, ymm2, ymm0
-; 4x Ap = A0 * W4
+; 4x Ap = A2 * W1
 %line 566+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm13, ymm11
+; 4x Ad3 = Ad3 + Ap
+%line 567+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm2, ymm2, ymm0
+; 4x Ap = A3 * W0
+%line 568+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm8, ymm10
+; 4x Ad3 = Ad3 + Ap
+%line 569+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm2, ymm2, ymm0
+; 4x Ap = A4 * Ws4
+%line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm7, ymm12
+; 4x Ad3 = Ad3 + Ap
+%line 571+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm2, ymm2, ymm0
+; 4x Ap = A0 * W4
+%line 572+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 224]
 	vpmuludq ymm0, ymm4, ymm0
 ; 4x Ad4 = Ad4 + Ap
-%line 567+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm1, ymm1, ymm0
 ; 4x Ap = A1 * W3
-%line 568+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 574+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 192]
 	vpmuludq ymm0, ymm3, ymm0
 ; 4x Ad4 = Ad4 + Ap
-%line 569+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm0
-; 4x Ap = A2 * W2
-%line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm5
-; 4x Ad4 = Ad4 + Ap
-%line 571+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm0
-; 4x Ap = A3 * W1
-%line 572+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm8, ymm11
-; 4x Ad4 = Ad4 + Ap
-%line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm0
-; 4x Ap = A4 * W0
-%line 574+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm7, ymm10
-; 4x Ad4 = Ad4 + Ap
 %line 575+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm1, ymm1, ymm0
-; 4x At = Ad3 >> 26
+; 4x Ap = A2 * W2
 %line 576+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm13, ymm5
+; 4x Ad4 = Ad4 + Ap
+%line 577+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm1, ymm0
+; 4x Ap = A3 * W1
+%line 578+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm8, ymm11
+; 4x Ad4 = Ad4 + Ap
+%line 579+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm1, ymm0
+; 4x Ap = A4 * W0
+%line 580+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm7, ymm10
+; 4x Ad4 = Ad4 + Ap
+%line 581+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm1, ymm0
+; 4x At = Ad3 >> 26
+%line 582+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm2, 26
 ; Ad3 = Ad3 & mask26
-%line 577+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; 4x Ad4 = Ad4 + At
-%line 578+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 584+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm1, ymm1, ymm0
 ; 4x At = Ad0 >> 26
-%line 579+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 585+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm6, 26
 ; Ad0 = Ad0 & mask26
-%line 580+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm6, ymm6, ymm9
 ; 4x Ad1 = Ad1 + At
-%line 581+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm15, ymm0
 ; 4x At = Ad4 >> 26
-%line 582+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 588+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm1, 26
 ; Ad4 = Ad4 & mask26
-%line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 589+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm1, ymm1, ymm9
 ; 4x Ad0 = Ad0 + At
-%line 584+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 590+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm6, ymm6, ymm0
 ; 4x At = At << 2
-%line 585+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 591+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm0, 2
 ; 4x Ad0 = Ad0 + At
-%line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 592+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm6, ymm6, ymm0
 ; 4x At = Ad1 >> 26
-%line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 593+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm15, 26
 ; Ad1 = Ad1 & mask26
-%line 588+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 594+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm15, ymm15, ymm9
 ; 4x Ad2 = Ad2 + At
-%line 589+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 595+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm14, ymm0
 ; 4x At = Ad2 >> 26
-%line 590+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 596+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm14, 26
 ; Ad2 = Ad2 & mask26
-%line 591+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 597+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm14, ymm14, ymm9
 ; 4x Ad3 = Ad3 + At
-%line 592+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 598+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm2, ymm2, ymm0
 ; 4x At = Ad0 >> 26
-%line 593+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 599+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm6, 26
 ; Ad0 = Ad0 & mask26
-%line 594+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 600+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm6, ymm6, ymm9
 ; 4x Ad1 = Ad1 + At
-%line 595+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 601+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm15, ymm15, ymm0
 ; 4x At = Ad3 >> 26
-%line 596+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 602+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm2, 26
 ; Ad3 = Ad3 & mask26
-%line 597+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 603+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm9
 ; 4x Ad4 = Ad4 + At
-%line 598+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 604+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm1, ymm1, ymm0
 ; A0 = Ad0
-%line 599+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 605+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm4, ymm6
 ; A1 = Ad1
-%line 600+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 606+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm3, ymm15
 ; A2 = Ad2
-%line 601+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 607+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm13, ymm14
 ; A3 = Ad3
-%line 602+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 608+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm8, ymm2
 ; A4 = Ad4
-%line 603+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 609+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm7, ymm1
 ; q = extract128(A0, 1)
-%line 604+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 610+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vextracti128 xmm0, ymm4, 1
 ; qt = low128(A0)
-%line 605+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm4
-; 2x q = q + qt
-%line 606+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm0, xmm0, xmm1
-; qt = unpackhi64(q, q)
-%line 607+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq xmm1, xmm0, xmm0
-; 2x q = q + qt
-%line 608+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm0, xmm0, xmm1
-; u0 = q
-%line 609+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq r9, xmm0
-; q = extract128(A1, 1)
-%line 610+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm3, 1
-; qt = low128(A1)
 %line 611+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm3
+	vmovdqa xmm1, xmm4
 ; 2x q = q + qt
 %line 612+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1661,15 +1643,15 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 ; 2x q = q + qt
 %line 614+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
-; u1 = q
+; u0 = q
 %line 615+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq r8, xmm0
-; q = extract128(A2, 1)
+	vmovq r9, xmm0
+; q = extract128(A1, 1)
 %line 616+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm13, 1
-; qt = low128(A2)
+	vextracti128 xmm0, ymm3, 1
+; qt = low128(A1)
 %line 617+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm13
+	vmovdqa xmm1, xmm3
 ; 2x q = q + qt
 %line 618+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1679,15 +1661,15 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 ; 2x q = q + qt
 %line 620+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
-; u2 = q
+; u1 = q
 %line 621+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq r10, xmm0
-; q = extract128(A3, 1)
+	vmovq r8, xmm0
+; q = extract128(A2, 1)
 %line 622+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm8, 1
-; qt = low128(A3)
+	vextracti128 xmm0, ymm13, 1
+; qt = low128(A2)
 %line 623+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm8
+	vmovdqa xmm1, xmm13
 ; 2x q = q + qt
 %line 624+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1697,15 +1679,15 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 ; 2x q = q + qt
 %line 626+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
-; u3 = q
+; u2 = q
 %line 627+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq rdx, xmm0
-; q = extract128(A4, 1)
+	vmovq r10, xmm0
+; q = extract128(A3, 1)
 %line 628+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm7, 1
-; qt = low128(A4)
+	vextracti128 xmm0, ymm8, 1
+; qt = low128(A3)
 %line 629+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm7
+	vmovdqa xmm1, xmm8
 ; 2x q = q + qt
 %line 630+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1715,212 +1697,230 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 ; 2x q = q + qt
 %line 632+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
-; u4 = q
+; u3 = q
 %line 633+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq rdx, xmm0
+; q = extract128(A4, 1)
+%line 634+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vextracti128 xmm0, ymm7, 1
+; qt = low128(A4)
+%line 635+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm7
+; 2x q = q + qt
+%line 636+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; qt = unpackhi64(q, q)
+%line 637+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpckhqdq xmm1, xmm0, xmm0
+; 2x q = q + qt
+%line 638+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; u4 = q
+%line 639+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq r11, xmm0
 ; h0 <<= 26
-%line 636+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 642+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r8, 26
 ; h0 += u0
-%line 637+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 643+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r8, r9
 ; x = u2
-%line 638+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 644+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; x <<= 52
-%line 639+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 645+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 52
 ; h1 >>= 12
-%line 641+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 647+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r10, 12
 ; l3 <<= 14
-%line 643+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 649+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rdx, 14
 ; h1 += l3
-%line 644+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 650+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r10, rdx
 ; l4 = u4
-%line 645+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 651+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbx, r11
 ; l4 <<= 40
-%line 646+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 652+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rbx, 40
 ; h2 = u4
-%line 647+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 653+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, r11
 ; h2 >>= 24
-%line 648+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 654+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r9, 24
 ; carry? h0 += x
-%line 649+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 655+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r8, rax
 ; carry? h1 += l4 + carry
-%line 650+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 656+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r10, rbx
 ; h2 += 0 + carry
-%line 651+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 657+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
 ; c = h2
-%line 652+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 658+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r9
 ; c >>= 2
-%line 653+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 659+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r11, 2
 ; h2 &= 3
-%line 654+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 660+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r9, 3
 ; x = c
-%line 655+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 661+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r11
 ; x <<= 2
-%line 656+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 662+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 2
 ; c += x
-%line 657+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 663+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rax
 ; carry? h0 += c
-%line 658+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 664+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r8, r11
 ; carry? h1 += 0 + carry
-%line 659+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 665+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r10, 0
 ; h2 += 0 + carry
-%line 660+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 666+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
 ; =? n - 0
-%line 661+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 667+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp r13, 0
 ; goto store if =
-%line 662+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 668+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	je .Lstore
 .Lscalar:
 .Lblock:
 ; carry? h0 += mem64[m + 0]
-%line 671+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 677+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r8, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
-%line 672+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 678+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r10, [rsi + 8]
 ; h2 += hib + carry
-%line 673+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 679+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, rcx
 ; x = h0
-%line 679+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 685+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
 ; (uint128) t0h t0l = x * r0
-%line 680+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 686+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 	mov rbp, rdx
 	mov r11, rax
 ; x = h1
-%line 681+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 687+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; (uint128) ah al = x * s1
-%line 682+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 688+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r15
 ; carry? t0l += al
-%line 683+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 689+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rax
 ; t0h += ah + carry
-%line 684+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 690+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbp, rdx
 ; x = h0
-%line 685+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 691+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
 ; (uint128) t1h t1l = x * r1
-%line 686+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsp + 352]
 	mul r8
 	mov rbx, rdx
 	mov r14, rax
 ; x = h1
-%line 687+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 693+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
 ; (uint128) ah al = x * r0
-%line 688+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 694+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 ; carry? t1l += al
-%line 689+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r14, rax
-; t1h += ah + carry
-%line 690+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbx, rdx
-; x = h2
-%line 691+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r9
-; x *= s1
-%line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	imul rax, r15
-; t2 *= r0
-%line 694+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	imul r9, r12
-; carry? t1l += x
 %line 695+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, rax
-; t1h += t2 + carry
+; t1h += ah + carry
 %line 696+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rbx, rdx
+; x = h2
+%line 697+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
+; x *= s1
+%line 698+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	imul rax, r15
+; t2 *= r0
+%line 700+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	imul r9, r12
+; carry? t1l += x
+%line 701+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r14, rax
+; t1h += t2 + carry
+%line 702+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbx, r9
 ; carry? t1l += t0h
-%line 697+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 703+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, rbp
 ; t1h += 0 + carry
-%line 698+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 704+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbx, 0
 ; h0 = t0l
-%line 699+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 705+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r11
 ; h1 = t1l
-%line 700+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 706+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, r14
 ; h2 = t1h
-%line 701+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 707+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, rbx
 ; h2 &= 3
-%line 702+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 708+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r9, 3
 ; c = t1h
-%line 703+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 709+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, rbx
 ; c &= -4
-%line 704+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 710+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r11, -4
 ; t1h >>= 2
-%line 705+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 711+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbx, 2
 ; c += t1h
-%line 706+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 712+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rbx
 ; carry? h0 += c
-%line 707+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 713+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r8, r11
 ; carry? h1 += 0 + carry
-%line 708+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 714+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r10, 0
 ; h2 += 0 + carry
-%line 709+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 715+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
 ; m += 16
-%line 710+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 716+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add rsi, 16
 ; =? n -= 1
-%line 711+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 717+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	sub r13, 1
 ; goto block if !=
-%line 712+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 718+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jne .Lblock
 .Lstore:
 ; mem64[st + 0] = h0
-%line 714+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 720+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi], r8
 ; mem64[st + 8] = h1
-%line 715+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 721+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 8], r10
 ; mem64[st + 16] = h2
-%line 716+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 722+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 16], r9
 .Ldone:
 ; leave
-%line 718+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+%line 724+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vzeroupper
 	mov rsp, [rsp + 392]
 	pop r15

@@ -7,55 +7,55 @@ global qhasm_kernel_poly1305_amd64_avx512_init:function (qhasm_kernel_poly1305_a
 align 32
 qhasm_kernel_poly1305_amd64_avx512_init:
 ; t = mem64[k + 0]
-%line 29+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 31+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
-%line 30+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 32+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, 1152921487695413247
 ; t &= u
-%line 31+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 33+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, r9
 ; mem64[st + 24] = t
-%line 32+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 34+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 24], r8
 ; t = mem64[k + 8]
-%line 33+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 35+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsi + 8]
 ; u = 0x0ffffffc0ffffffc
-%line 34+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 36+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, 1152921487695413244
 ; t &= u
-%line 35+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 37+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, r9
 ; mem64[st + 32] = t
-%line 36+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 38+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 32], r8
 ; t = mem64[k + 16]
-%line 37+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 39+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsi + 16]
 ; mem64[st + 40] = t
-%line 38+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 40+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 40], r8
 ; t = mem64[k + 24]
-%line 39+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 41+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsi + 24]
 ; mem64[st + 48] = t
-%line 40+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 42+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 48], r8
 ; mem64[st + 0] = 0
-%line 41+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 43+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov qword [rdi], 0
 ; mem64[st + 8] = 0
-%line 42+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 44+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov qword [rdi + 8], 0
 ; mem64[st + 16] = 0
-%line 43+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 45+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov qword [rdi + 16], 0
 ; mem64[st + 56] = 0
-%line 44+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 46+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov qword [rdi + 56], 0
 ; leave
-%line 45+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 47+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	ret
 .end:
 
@@ -65,52 +65,52 @@ global qhasm_kernel_poly1305_amd64_avx512_final:function (qhasm_kernel_poly1305_
 align 32
 qhasm_kernel_poly1305_amd64_avx512_final:
 ; h0 = mem64[st + 0]
-%line 52+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 55+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rdi]
 ; h1 = mem64[st + 8]
-%line 53+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 56+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, [rdi + 8]
 ; h2 = mem64[st + 16]
-%line 54+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 57+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rax, [rdi + 16]
 ; g0 = h0
-%line 55+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 58+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r8
 ; g1 = h1
-%line 56+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 59+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r11, r9
 ; carry? g0 += 5
-%line 58+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 61+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r10, 5
 ; carry? g1 += 0 + carry
-%line 59+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 62+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r11, 0
 ; g2 += 0 + carry
-%line 60+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 63+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rax, 0
 ; =? g2 >>= 2
-%line 61+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 64+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rax, 2
 ; h0 = g0 if !=
-%line 62+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 65+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmovne r8, r10
 ; h1 = g1 if !=
-%line 63+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 66+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmovne r9, r11
 ; carry? h0 += mem64[st + 40]
-%line 64+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 67+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, [rdi + 40]
 ; h1 += mem64[st + 48] + carry
-%line 65+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 68+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r9, [rdi + 48]
 ; mem64[a + 0] = h0
-%line 66+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 69+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsi], r8
 ; mem64[a + 8] = h1
-%line 67+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 70+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsi + 8], r9
 ; leave
-%line 68+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 71+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	ret
 .end:
 
@@ -127,2541 +127,2541 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	push r15
 	sub rsp, 56
 ; input st m n hib
-%line 83+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 86+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r11, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
-%line 84+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 88+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov ecx, ecx
 ; =? n - 0
-%line 85+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 89+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r11, 0
 ; goto done if =
-%line 86+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 90+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	je .Ldone
 ; h0 = mem64[st + 0]
-%line 87+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 91+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, [rdi]
 ; h1 = mem64[st + 8]
-%line 88+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 92+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, [rdi + 8]
 ; h2 = mem64[st + 16]
-%line 89+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 93+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, [rdi + 16]
 ; r0 = mem64[st + 24]
-%line 90+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 94+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, [rdi + 24]
 ; r1 = mem64[st + 32]
-%line 91+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 95+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rdi + 32]
 	mov [rsp + 0], r8
 ; s1 = r1
-%line 92+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 96+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rax, [rsp + 0]
 ; s1 >>= 2
-%line 93+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 97+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rax, 2
 ; s1 += r1
-%line 94+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 98+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 0]
 	add rax, r8
 ; unsigned<? n - 16
-%line 95+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 99+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r11, 16
 ; goto scalar if unsigned<
-%line 96+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 100+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lscalar
 ; k44 = 0xfffffffffff
-%line 98+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 102+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, 17592186044415
 	mov [rsp + 8], r8
 ; 8x mask44 = k44
-%line 99+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 103+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	vpbroadcastq zmm11, r8
 ; x = 0x3ffffffffff
-%line 100+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 104+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, 4398046511103
 ; 8x mask42 = x
-%line 101+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 105+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm12, rdx
 ; flag = mem64[st + 56]
-%line 102+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 106+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rdi + 56]
 ; =? flag - 0
-%line 103+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 109+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r8, 0
 ; goto havepowers if !=
-%line 104+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 110+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jne .Lhavepowers
 ; mem64[st + 56] = 1
-%line 107+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov qword [rdi + 56], 1
 ; g0 = h0
-%line 108+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 16], r13
 ; g1 = h1
-%line 109+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 115+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 24], rbp
 ; g2 = h2
-%line 110+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 116+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 32], r12
 ; h0 = r0
-%line 111+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 117+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
 ; h1 = r1
-%line 112+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 118+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, [rsp + 0]
 ; h2 = 0
-%line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, 0
 ; l0 = h0
-%line 115+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 121+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, r13
 ; l0 &= k44
-%line 116+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r9, r8
 ; l1 = h0
-%line 117+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r13
 ; l1 >>= 44
-%line 118+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 124+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r10, 44
 ; x = h1
-%line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 125+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; x <<= 20
-%line 120+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 126+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
 ; l1 |= x
-%line 121+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 127+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r10, rdx
 ; l1 &= k44
-%line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r10, r8
 ; l2 = h1
-%line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, rbp
 ; l2 >>= 24
-%line 124+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 24
 ; x = h2
-%line 125+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 131+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x <<= 40
-%line 126+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 132+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
-%line 127+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 133+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r8, rdx
 ; mem64[st + 120] = l0
-%line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 134+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 120], r9
 ; mem64[st + 184] = l1
-%line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 135+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 184], r10
 ; mem64[st + 248] = l2
-%line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 248], r8
-; x = h0
 %line 136+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; (uint128) t0h t0l = x * r0
-%line 137+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
-; x = h1
-%line 138+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; (uint128) ah al = x * s1
-%line 139+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
-; carry? t0l += al
-%line 140+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rdx
-; t0h += ah + carry
-%line 141+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, r8
+	mov [rdi + 248], r8
 ; x = h0
 %line 142+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
-; (uint128) t1h t1l = x * r1
+; (uint128) t0h t0l = x * r0
 %line 143+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r10, r9, rbx
 ; x = h1
 %line 144+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
-; (uint128) ah al = x * r0
+; (uint128) ah al = x * s1
 %line 145+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r8, rdx, rax
+; carry? t0l += al
+%line 146+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r9, rdx
+; t0h += ah + carry
+%line 147+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r10, r8
+; x = h0
+%line 148+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) t1h t1l = x * r1
+%line 149+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 0]
+	mulx r14, r15, r8
+; x = h1
+%line 150+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * r0
+%line 151+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 146+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, rdx
-; t1h += ah + carry
-%line 147+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r8
-; x = h2
-%line 148+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
-; x *= s1
-%line 149+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
-; t2 *= r0
-%line 151+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
-; carry? t1l += x
 %line 152+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
-; t1h += t2 + carry
+; t1h += ah + carry
 %line 153+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, r8
+; x = h2
+%line 154+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; x *= s1
+%line 155+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul rdx, rax
+; t2 *= r0
+%line 157+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul r12, rbx
+; carry? t1l += x
+%line 158+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, rdx
+; t1h += t2 + carry
+%line 159+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, r12
 ; carry? t1l += t0h
-%line 154+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 160+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
 ; t1h += 0 + carry
-%line 155+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 161+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
 ; h0 = t0l
-%line 156+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 162+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, r9
 ; h1 = t1l
-%line 157+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 163+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
-%line 158+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 164+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, r14
 ; h2 &= 3
-%line 159+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 165+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r12, 3
 ; c = t1h
-%line 160+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 166+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
 ; c &= -4
-%line 161+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 167+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, -4
 ; t1h >>= 2
-%line 162+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 168+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 2
 ; c += t1h
-%line 163+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 169+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, r14
 ; carry? h0 += c
-%line 164+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 170+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r8
 ; carry? h1 += 0 + carry
-%line 165+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 171+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
-%line 166+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; l0 = h0
-%line 168+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 174+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, r13
 ; l0 &= k44
-%line 169+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r9, r8
 ; l1 = h0
-%line 170+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r13
 ; l1 >>= 44
-%line 171+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 177+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r10, 44
 ; x = h1
-%line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; x <<= 20
-%line 173+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 179+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
 ; l1 |= x
-%line 174+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 180+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r10, rdx
 ; l1 &= k44
-%line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r10, r8
 ; l2 = h1
-%line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, rbp
 ; l2 >>= 24
-%line 177+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 183+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 24
 ; x = h2
-%line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 184+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x <<= 40
-%line 179+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 185+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
-%line 180+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 186+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r8, rdx
 ; mem64[st + 104] = l0
-%line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 187+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 104], r9
 ; mem64[st + 168] = l1
-%line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 188+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 168], r10
 ; mem64[st + 232] = l2
-%line 183+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 232], r8
-; x = h0
 %line 189+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; (uint128) t0h t0l = x * r0
-%line 190+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
-; x = h1
-%line 191+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; (uint128) ah al = x * s1
-%line 192+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
-; carry? t0l += al
-%line 193+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rdx
-; t0h += ah + carry
-%line 194+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, r8
+	mov [rdi + 232], r8
 ; x = h0
 %line 195+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
-; (uint128) t1h t1l = x * r1
+; (uint128) t0h t0l = x * r0
 %line 196+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r10, r9, rbx
 ; x = h1
 %line 197+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
-; (uint128) ah al = x * r0
+; (uint128) ah al = x * s1
 %line 198+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r8, rdx, rax
+; carry? t0l += al
+%line 199+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r9, rdx
+; t0h += ah + carry
+%line 200+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r10, r8
+; x = h0
+%line 201+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) t1h t1l = x * r1
+%line 202+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 0]
+	mulx r14, r15, r8
+; x = h1
+%line 203+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * r0
+%line 204+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 199+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, rdx
-; t1h += ah + carry
-%line 200+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r8
-; x = h2
-%line 201+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
-; x *= s1
-%line 202+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
-; t2 *= r0
-%line 204+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
-; carry? t1l += x
 %line 205+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
-; t1h += t2 + carry
+; t1h += ah + carry
 %line 206+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, r8
+; x = h2
+%line 207+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; x *= s1
+%line 208+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul rdx, rax
+; t2 *= r0
+%line 210+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul r12, rbx
+; carry? t1l += x
+%line 211+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, rdx
+; t1h += t2 + carry
+%line 212+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, r12
 ; carry? t1l += t0h
-%line 207+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 213+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
 ; t1h += 0 + carry
-%line 208+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 214+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
 ; h0 = t0l
-%line 209+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 215+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, r9
 ; h1 = t1l
-%line 210+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 216+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
-%line 211+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 217+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, r14
 ; h2 &= 3
-%line 212+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 218+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r12, 3
 ; c = t1h
-%line 213+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 219+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
 ; c &= -4
-%line 214+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 220+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, -4
 ; t1h >>= 2
-%line 215+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 221+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 2
 ; c += t1h
-%line 216+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 222+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, r14
 ; carry? h0 += c
-%line 217+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 223+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r8
 ; carry? h1 += 0 + carry
-%line 218+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 224+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
-%line 219+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; l0 = h0
-%line 221+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 227+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, r13
 ; l0 &= k44
-%line 222+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r9, r8
 ; l1 = h0
-%line 223+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r13
 ; l1 >>= 44
-%line 224+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 230+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r10, 44
 ; x = h1
-%line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; x <<= 20
-%line 226+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 232+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
 ; l1 |= x
-%line 227+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 233+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r10, rdx
 ; l1 &= k44
-%line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r10, r8
 ; l2 = h1
-%line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, rbp
 ; l2 >>= 24
-%line 230+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 236+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 24
 ; x = h2
-%line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 237+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x <<= 40
-%line 232+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 238+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
-%line 233+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 239+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r8, rdx
 ; mem64[st + 88] = l0
-%line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 240+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 88], r9
 ; mem64[st + 152] = l1
-%line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 241+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 152], r10
 ; mem64[st + 216] = l2
-%line 236+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 216], r8
-; x = h0
 %line 242+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; (uint128) t0h t0l = x * r0
-%line 243+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
-; x = h1
-%line 244+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; (uint128) ah al = x * s1
-%line 245+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
-; carry? t0l += al
-%line 246+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rdx
-; t0h += ah + carry
-%line 247+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, r8
+	mov [rdi + 216], r8
 ; x = h0
 %line 248+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
-; (uint128) t1h t1l = x * r1
+; (uint128) t0h t0l = x * r0
 %line 249+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r10, r9, rbx
 ; x = h1
 %line 250+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
-; (uint128) ah al = x * r0
+; (uint128) ah al = x * s1
 %line 251+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r8, rdx, rax
+; carry? t0l += al
+%line 252+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r9, rdx
+; t0h += ah + carry
+%line 253+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r10, r8
+; x = h0
+%line 254+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) t1h t1l = x * r1
+%line 255+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 0]
+	mulx r14, r15, r8
+; x = h1
+%line 256+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * r0
+%line 257+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 252+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, rdx
-; t1h += ah + carry
-%line 253+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r8
-; x = h2
-%line 254+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
-; x *= s1
-%line 255+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
-; t2 *= r0
-%line 257+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
-; carry? t1l += x
 %line 258+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
-; t1h += t2 + carry
+; t1h += ah + carry
 %line 259+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, r8
+; x = h2
+%line 260+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; x *= s1
+%line 261+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul rdx, rax
+; t2 *= r0
+%line 263+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul r12, rbx
+; carry? t1l += x
+%line 264+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, rdx
+; t1h += t2 + carry
+%line 265+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, r12
 ; carry? t1l += t0h
-%line 260+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 266+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
 ; t1h += 0 + carry
-%line 261+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 267+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
 ; h0 = t0l
-%line 262+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 268+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, r9
 ; h1 = t1l
-%line 263+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 269+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
-%line 264+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 270+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, r14
 ; h2 &= 3
-%line 265+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 271+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r12, 3
 ; c = t1h
-%line 266+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 272+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
 ; c &= -4
-%line 267+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 273+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, -4
 ; t1h >>= 2
-%line 268+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 274+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 2
 ; c += t1h
-%line 269+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 275+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, r14
 ; carry? h0 += c
-%line 270+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 276+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r8
 ; carry? h1 += 0 + carry
-%line 271+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 277+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
-%line 272+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; l0 = h0
-%line 274+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 280+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, r13
 ; l0 &= k44
-%line 275+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r9, r8
 ; l1 = h0
-%line 276+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r13
 ; l1 >>= 44
-%line 277+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 283+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r10, 44
 ; x = h1
-%line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; x <<= 20
-%line 279+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 285+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
 ; l1 |= x
-%line 280+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 286+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r10, rdx
 ; l1 &= k44
-%line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r10, r8
 ; l2 = h1
-%line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, rbp
 ; l2 >>= 24
-%line 283+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 289+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 24
 ; x = h2
-%line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 290+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x <<= 40
-%line 285+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 291+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
-%line 286+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 292+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r8, rdx
 ; mem64[st + 72] = l0
-%line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 293+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 72], r9
 ; mem64[st + 136] = l1
-%line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 294+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 136], r10
 ; mem64[st + 200] = l2
-%line 289+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 200], r8
-; x = h0
 %line 295+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; (uint128) t0h t0l = x * r0
-%line 296+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
-; x = h1
-%line 297+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; (uint128) ah al = x * s1
-%line 298+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
-; carry? t0l += al
-%line 299+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rdx
-; t0h += ah + carry
-%line 300+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, r8
+	mov [rdi + 200], r8
 ; x = h0
 %line 301+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
-; (uint128) t1h t1l = x * r1
+; (uint128) t0h t0l = x * r0
 %line 302+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r10, r9, rbx
 ; x = h1
 %line 303+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
-; (uint128) ah al = x * r0
+; (uint128) ah al = x * s1
 %line 304+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r8, rdx, rax
+; carry? t0l += al
+%line 305+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r9, rdx
+; t0h += ah + carry
+%line 306+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r10, r8
+; x = h0
+%line 307+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) t1h t1l = x * r1
+%line 308+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 0]
+	mulx r14, r15, r8
+; x = h1
+%line 309+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * r0
+%line 310+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 305+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, rdx
-; t1h += ah + carry
-%line 306+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r8
-; x = h2
-%line 307+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
-; x *= s1
-%line 308+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
-; t2 *= r0
-%line 310+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
-; carry? t1l += x
 %line 311+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
-; t1h += t2 + carry
+; t1h += ah + carry
 %line 312+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, r8
+; x = h2
+%line 313+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; x *= s1
+%line 314+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul rdx, rax
+; t2 *= r0
+%line 316+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul r12, rbx
+; carry? t1l += x
+%line 317+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, rdx
+; t1h += t2 + carry
+%line 318+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, r12
 ; carry? t1l += t0h
-%line 313+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 319+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
 ; t1h += 0 + carry
-%line 314+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 320+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
 ; h0 = t0l
-%line 315+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 321+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, r9
 ; h1 = t1l
-%line 316+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 322+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
-%line 317+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 323+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, r14
 ; h2 &= 3
-%line 318+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 324+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r12, 3
 ; c = t1h
-%line 319+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 325+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
 ; c &= -4
-%line 320+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 326+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, -4
 ; t1h >>= 2
-%line 321+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 327+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 2
 ; c += t1h
-%line 322+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 328+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, r14
 ; carry? h0 += c
-%line 323+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 329+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r8
 ; carry? h1 += 0 + carry
-%line 324+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 330+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
-%line 325+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; l0 = h0
-%line 327+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 333+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, r13
 ; l0 &= k44
-%line 328+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r9, r8
 ; l1 = h0
-%line 329+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r13
 ; l1 >>= 44
-%line 330+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 336+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r10, 44
 ; x = h1
-%line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; x <<= 20
-%line 332+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 338+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
 ; l1 |= x
-%line 333+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 339+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r10, rdx
 ; l1 &= k44
-%line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r10, r8
 ; l2 = h1
-%line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, rbp
 ; l2 >>= 24
-%line 336+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 342+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 24
 ; x = h2
-%line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 343+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x <<= 40
-%line 338+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 344+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
-%line 339+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 345+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r8, rdx
 ; mem64[st + 112] = l0
-%line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 346+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 112], r9
 ; mem64[st + 176] = l1
-%line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 347+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 176], r10
 ; mem64[st + 240] = l2
-%line 342+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 240], r8
-; x = h0
 %line 348+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; (uint128) t0h t0l = x * r0
-%line 349+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
-; x = h1
-%line 350+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; (uint128) ah al = x * s1
-%line 351+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
-; carry? t0l += al
-%line 352+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rdx
-; t0h += ah + carry
-%line 353+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, r8
+	mov [rdi + 240], r8
 ; x = h0
 %line 354+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
-; (uint128) t1h t1l = x * r1
+; (uint128) t0h t0l = x * r0
 %line 355+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r10, r9, rbx
 ; x = h1
 %line 356+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
-; (uint128) ah al = x * r0
+; (uint128) ah al = x * s1
 %line 357+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r8, rdx, rax
+; carry? t0l += al
+%line 358+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r9, rdx
+; t0h += ah + carry
+%line 359+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r10, r8
+; x = h0
+%line 360+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) t1h t1l = x * r1
+%line 361+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 0]
+	mulx r14, r15, r8
+; x = h1
+%line 362+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * r0
+%line 363+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 358+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, rdx
-; t1h += ah + carry
-%line 359+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r8
-; x = h2
-%line 360+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
-; x *= s1
-%line 361+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
-; t2 *= r0
-%line 363+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
-; carry? t1l += x
 %line 364+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
-; t1h += t2 + carry
+; t1h += ah + carry
 %line 365+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, r8
+; x = h2
+%line 366+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; x *= s1
+%line 367+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul rdx, rax
+; t2 *= r0
+%line 369+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul r12, rbx
+; carry? t1l += x
+%line 370+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, rdx
+; t1h += t2 + carry
+%line 371+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, r12
 ; carry? t1l += t0h
-%line 366+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 372+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
 ; t1h += 0 + carry
-%line 367+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 373+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
 ; h0 = t0l
-%line 368+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 374+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, r9
 ; h1 = t1l
-%line 369+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 375+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
-%line 370+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 376+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, r14
 ; h2 &= 3
-%line 371+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 377+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r12, 3
 ; c = t1h
-%line 372+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 378+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
 ; c &= -4
-%line 373+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 379+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, -4
 ; t1h >>= 2
-%line 374+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 380+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 2
 ; c += t1h
-%line 375+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 381+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, r14
 ; carry? h0 += c
-%line 376+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 382+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r8
 ; carry? h1 += 0 + carry
-%line 377+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 383+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
-%line 378+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; l0 = h0
-%line 380+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 386+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, r13
 ; l0 &= k44
-%line 381+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r9, r8
 ; l1 = h0
-%line 382+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r13
 ; l1 >>= 44
-%line 383+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 389+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r10, 44
 ; x = h1
-%line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; x <<= 20
-%line 385+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 391+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
 ; l1 |= x
-%line 386+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 392+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r10, rdx
 ; l1 &= k44
-%line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r10, r8
 ; l2 = h1
-%line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, rbp
 ; l2 >>= 24
-%line 389+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 395+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 24
 ; x = h2
-%line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 396+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x <<= 40
-%line 391+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 397+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
-%line 392+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 398+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r8, rdx
 ; mem64[st + 96] = l0
-%line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 399+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 96], r9
 ; mem64[st + 160] = l1
-%line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 400+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 160], r10
 ; mem64[st + 224] = l2
-%line 395+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 224], r8
-; x = h0
 %line 401+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; (uint128) t0h t0l = x * r0
-%line 402+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
-; x = h1
-%line 403+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; (uint128) ah al = x * s1
-%line 404+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
-; carry? t0l += al
-%line 405+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rdx
-; t0h += ah + carry
-%line 406+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, r8
+	mov [rdi + 224], r8
 ; x = h0
 %line 407+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
-; (uint128) t1h t1l = x * r1
+; (uint128) t0h t0l = x * r0
 %line 408+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r10, r9, rbx
 ; x = h1
 %line 409+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
-; (uint128) ah al = x * r0
-%line 410+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
-; carry? t1l += al
-%line 411+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, rdx
-; t1h += ah + carry
-%line 412+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r8
-; x = h2
-%line 413+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
-; x *= s1
-%line 414+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
-; t2 *= r0
-%line 416+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
-; carry? t1l += x
-%line 417+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, rdx
-; t1h += t2 + carry
-%line 418+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
-; carry? t1l += t0h
-%line 419+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, r10
-; t1h += 0 + carry
-%line 420+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, 0
-; h0 = t0l
-%line 421+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
-; h1 = t1l
-%line 422+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r15
-; h2 = t1h
-%line 423+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
-; h2 &= 3
-%line 424+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
-; c = t1h
-%line 425+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, r14
-; c &= -4
-%line 426+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r8, -4
-; t1h >>= 2
-%line 427+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r14, 2
-; c += t1h
-%line 428+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r8, r14
-; carry? h0 += c
-%line 429+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
-; carry? h1 += 0 + carry
-%line 430+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbp, 0
-; h2 += 0 + carry
-%line 431+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
-; l0 = h0
-%line 433+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
-; l0 &= k44
-%line 434+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
-; l1 = h0
-%line 435+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
-; l1 >>= 44
-%line 436+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
-; x = h1
-%line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; x <<= 20
-%line 438+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rdx, 20
-; l1 |= x
-%line 439+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
-; l1 &= k44
-%line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
-; l2 = h1
-%line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
-; l2 >>= 24
-%line 442+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
-; x = h2
-%line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
-; x <<= 40
-%line 444+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rdx, 40
-; l2 |= x
-%line 445+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
-; mem64[st + 80] = l0
-%line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 80], r9
-; mem64[st + 144] = l1
-%line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 144], r10
-; mem64[st + 208] = l2
-%line 448+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 208], r8
-; x = h0
-%line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; (uint128) t0h t0l = x * r0
-%line 455+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
-; x = h1
-%line 456+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
 ; (uint128) ah al = x * s1
-%line 457+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 410+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r8, rdx, rax
 ; carry? t0l += al
-%line 458+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 411+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
 ; t0h += ah + carry
-%line 459+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 412+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r10, r8
 ; x = h0
-%line 460+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 413+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
 ; (uint128) t1h t1l = x * r1
-%line 461+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 414+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 0]
 	mulx r14, r15, r8
 ; x = h1
-%line 462+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 415+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
-%line 463+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 416+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 464+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 417+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += ah + carry
-%line 465+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 418+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, r8
 ; x = h2
-%line 466+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 419+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x *= s1
-%line 467+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 420+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul rdx, rax
 ; t2 *= r0
-%line 469+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 422+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul r12, rbx
 ; carry? t1l += x
-%line 470+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 423+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
-%line 471+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 424+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, r12
 ; carry? t1l += t0h
-%line 472+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 425+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
 ; t1h += 0 + carry
-%line 473+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 426+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
 ; h0 = t0l
-%line 474+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 427+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, r9
 ; h1 = t1l
-%line 475+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 428+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
-%line 476+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 429+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, r14
 ; h2 &= 3
-%line 477+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 430+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r12, 3
 ; c = t1h
-%line 478+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 431+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
 ; c &= -4
-%line 479+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 432+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, -4
 ; t1h >>= 2
-%line 480+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 433+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 2
 ; c += t1h
-%line 481+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 434+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, r14
 ; carry? h0 += c
-%line 482+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 435+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r8
 ; carry? h1 += 0 + carry
-%line 483+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 436+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
-%line 484+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; l0 = h0
-%line 486+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 439+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, r13
 ; l0 &= k44
-%line 487+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r9, r8
 ; l1 = h0
-%line 488+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r13
 ; l1 >>= 44
-%line 489+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 442+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r10, 44
 ; x = h1
-%line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; x <<= 20
-%line 491+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 444+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
 ; l1 |= x
-%line 492+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 445+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r10, rdx
 ; l1 &= k44
-%line 493+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r10, r8
 ; l2 = h1
-%line 494+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, rbp
 ; l2 >>= 24
-%line 495+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 448+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 24
 ; x = h2
-%line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 449+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x <<= 40
-%line 497+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 450+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
+%line 451+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r8, rdx
+; mem64[st + 80] = l0
+%line 452+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 80], r9
+; mem64[st + 144] = l1
+%line 453+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 144], r10
+; mem64[st + 208] = l2
+%line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 208], r8
+; x = h0
+%line 460+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) t0h t0l = x * r0
+%line 461+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r10, r9, rbx
+; x = h1
+%line 462+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * s1
+%line 463+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r8, rdx, rax
+; carry? t0l += al
+%line 464+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r9, rdx
+; t0h += ah + carry
+%line 465+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r10, r8
+; x = h0
+%line 466+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) t1h t1l = x * r1
+%line 467+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 0]
+	mulx r14, r15, r8
+; x = h1
+%line 468+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * r0
+%line 469+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r8, rdx, rbx
+; carry? t1l += al
+%line 470+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, rdx
+; t1h += ah + carry
+%line 471+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, r8
+; x = h2
+%line 472+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; x *= s1
+%line 473+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul rdx, rax
+; t2 *= r0
+%line 475+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul r12, rbx
+; carry? t1l += x
+%line 476+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, rdx
+; t1h += t2 + carry
+%line 477+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, r12
+; carry? t1l += t0h
+%line 478+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, r10
+; t1h += 0 + carry
+%line 479+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, 0
+; h0 = t0l
+%line 480+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r13, r9
+; h1 = t1l
+%line 481+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, r15
+; h2 = t1h
+%line 482+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r12, r14
+; h2 &= 3
+%line 483+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
+; c = t1h
+%line 484+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, r14
+; c &= -4
+%line 485+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r8, -4
+; t1h >>= 2
+%line 486+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r14, 2
+; c += t1h
+%line 487+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r8, r14
+; carry? h0 += c
+%line 488+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r13, r8
+; carry? h1 += 0 + carry
+%line 489+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc rbp, 0
+; h2 += 0 + carry
+%line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
+; l0 = h0
+%line 492+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r9, r13
+; l0 &= k44
+%line 493+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 8]
+	and r9, r8
+; l1 = h0
+%line 494+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r10, r13
+; l1 >>= 44
+%line 495+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r10, 44
+; x = h1
+%line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; x <<= 20
+%line 497+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl rdx, 20
+; l1 |= x
 %line 498+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r10, rdx
+; l1 &= k44
+%line 499+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 8]
+	and r10, r8
+; l2 = h1
+%line 500+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, rbp
+; l2 >>= 24
+%line 501+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r8, 24
+; x = h2
+%line 502+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; x <<= 40
+%line 503+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl rdx, 40
+; l2 |= x
+%line 504+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r8, rdx
 ; mem64[st + 64] = l0
-%line 499+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 64], r9
 ; mem64[st + 128] = l1
-%line 500+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 506+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 128], r10
 ; mem64[st + 192] = l2
-%line 501+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 192], r8
 ; h0 = g0
-%line 502+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 508+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, [rsp + 16]
 ; h1 = g1
-%line 503+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 509+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, [rsp + 24]
 ; h2 = g2
-%line 504+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 510+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, [rsp + 32]
 ; 8x E0 = mem64[st + 64]
-%line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 511+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm0, [rdi + 64]
 ; 8x E1 = mem64[st + 128]
-%line 506+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 512+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm1, [rdi + 128]
 ; 8x E2 = mem64[st + 192]
-%line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 513+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm2, [rdi + 192]
 ; 8x Ws1 = W1 << 4
-%line 512+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 518+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm1, 4
 ; 8x Wt = W1 << 2
-%line 513+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 519+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm1, 2
 ; 8x Ws1 = Ws1 + Wt
-%line 514+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 520+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm3, zmm4
 ; 8x Ws2 = W2 << 4
-%line 515+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 521+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm5, zmm2, 4
 ; 8x Wt = W2 << 2
-%line 516+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 522+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm2, 2
 ; 8x Ws2 = Ws2 + Wt
-%line 517+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 523+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm5, zmm5, zmm4
 ; El0 = 0
-%line 518+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 524+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm4, zmm4, zmm4
 ; El1 = 0
-%line 519+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 525+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm6, zmm6, zmm6
 ; El2 = 0
-%line 520+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 526+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm7, zmm7, zmm7
 ; Eh0 = 0
-%line 531+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm8, zmm8, zmm8
 ; Eh1 = 0
-%line 532+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm9, zmm9, zmm9
 ; Eh2 = 0
-%line 533+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm10, zmm10, zmm10
 ; 8x El0 += madd52lo(E0, W0)
-%line 534+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 540+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm4, zmm0, zmm0
 ; 8x Eh0 += madd52hi(E0, W0)
-%line 535+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm0, zmm0
 ; 8x El0 += madd52lo(E1, Ws2)
-%line 536+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 542+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm4, zmm1, zmm5
 ; 8x Eh0 += madd52hi(E1, Ws2)
-%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm1, zmm5
 ; 8x El0 += madd52lo(E2, Ws1)
-%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 544+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm4, zmm2, zmm3
 ; 8x Eh0 += madd52hi(E2, Ws1)
-%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm2, zmm3
 ; 8x El1 += madd52lo(E0, W1)
-%line 540+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 546+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm6, zmm0, zmm1
 ; 8x Eh1 += madd52hi(E0, W1)
-%line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm9, zmm0, zmm1
 ; 8x El1 += madd52lo(E1, W0)
-%line 542+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 548+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm6, zmm1, zmm0
 ; 8x Eh1 += madd52hi(E1, W0)
-%line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm9, zmm1, zmm0
 ; 8x El1 += madd52lo(E2, Ws2)
-%line 544+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm6, zmm2, zmm5
 ; 8x Eh1 += madd52hi(E2, Ws2)
-%line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm9, zmm2, zmm5
 ; 8x El2 += madd52lo(E0, W2)
-%line 546+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm7, zmm0, zmm2
 ; 8x Eh2 += madd52hi(E0, W2)
-%line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm10, zmm0, zmm2
 ; 8x El2 += madd52lo(E1, W1)
-%line 548+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm7, zmm1, zmm1
 ; 8x Eh2 += madd52hi(E1, W1)
-%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 555+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm10, zmm1, zmm1
 ; 8x El2 += madd52lo(E2, W0)
-%line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 556+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm7, zmm2, zmm0
 ; 8x Eh2 += madd52hi(E2, W0)
-%line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 557+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm10, zmm2, zmm0
 ; 8x Et = El0 >> 44
-%line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 558+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm4, 44
 ; 8x Eh0 = Eh0 << 8
-%line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm8, zmm8, 8
 ; E0 = El0 & mask44
-%line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 560+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm0, zmm4, zmm11
 ; 8x Eh0 = Eh0 + Et
-%line 555+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 561+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm8, zmm8, zmm3
 ; 8x El1 = El1 + Eh0
-%line 556+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 562+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm6, zmm6, zmm8
 ; 8x Et = El1 >> 44
-%line 557+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 563+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm6, 44
 ; 8x Eh1 = Eh1 << 8
-%line 558+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 564+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm9, zmm9, 8
 ; E1 = El1 & mask44
-%line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 565+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm1, zmm6, zmm11
 ; 8x Eh1 = Eh1 + Et
-%line 560+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 566+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm9, zmm9, zmm3
 ; 8x El2 = El2 + Eh1
-%line 561+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 567+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm7, zmm7, zmm9
 ; 8x Et = El2 >> 42
-%line 562+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 568+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm7, 42
 ; 8x Eh2 = Eh2 << 10
-%line 563+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm10, zmm10, 10
 ; E2 = El2 & mask42
-%line 564+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 570+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm2, zmm7, zmm12
 ; 8x Eh2 = Eh2 + Et
-%line 565+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 571+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm10, zmm10, zmm3
 ; 8x E0 = E0 + Eh2
-%line 566+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 572+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm10
 ; 8x Eh2 = Eh2 << 2
-%line 567+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 573+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm10, zmm10, 2
 ; 8x E0 = E0 + Eh2
-%line 568+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 574+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm10
 ; 8x Et = E0 >> 44
-%line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 575+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm0, 44
 ; E0 = E0 & mask44
-%line 570+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 576+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm0, zmm0, zmm11
 ; 8x E1 = E1 + Et
-%line 571+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm3
 ; mem64[st + 256] = E0
-%line 572+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 578+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 256], xmm0
 ; mem64[st + 264] = E1
-%line 573+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 579+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 264], xmm1
 ; mem64[st + 272] = E2
-%line 574+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 272], xmm2
 .Lhavepowers:
 ; x = hib
-%line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 583+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
 ; x <<= 40
-%line 578+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; 8x hibv = x
-%line 579+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 585+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm9, rdx
 ; 8x P0 = mem64[st + 256]
-%line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 586+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm10, [rdi + 256]
 ; 8x P1 = mem64[st + 264]
-%line 581+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 587+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm13, [rdi + 264]
 ; 8x P2 = mem64[st + 272]
-%line 582+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 588+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm14, [rdi + 272]
 ; 8x Ps1 = P1 << 4
-%line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 590+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm21, zmm13, 4
 ; 8x Pt = P1 << 2
-%line 585+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 591+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm13, 2
 ; 8x Ps1 = Ps1 + Pt
-%line 586+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 592+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm21, zmm21, zmm0
 ; 8x Ps2 = P2 << 4
-%line 587+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 593+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm22, zmm14, 4
 ; 8x Pt = P2 << 2
-%line 588+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 594+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm14, 2
 ; 8x Ps2 = Ps2 + Pt
-%line 589+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm22, zmm22, zmm0
 ; l0 = h0
-%line 593+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 599+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, r13
 ; l0 &= k44
-%line 594+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r9, r8
 ; l1 = h0
-%line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 601+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, r13
 ; l1 >>= 44
-%line 596+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 602+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r10, 44
 ; x = h1
-%line 597+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 603+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; x <<= 20
-%line 598+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 604+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
 ; l1 |= x
-%line 599+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 605+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r10, rdx
 ; l1 &= k44
-%line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 606+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rsp + 8]
 	and r10, r8
 ; l2 = h1
-%line 601+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 607+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, rbp
 ; l2 >>= 24
-%line 602+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 608+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 24
 ; x = h2
-%line 603+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 609+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
 ; x <<= 40
-%line 604+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 610+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
-%line 605+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 611+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r8, rdx
 ; Ata = mem512[m + 0]
-%line 611+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 617+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
 ; Atb = mem512[m + 64]
-%line 612+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 618+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
 ; Al0 = unpacklo64(Ata, Atb)
-%line 613+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 619+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm18, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
-%line 614+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 620+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm16, zmm0, zmm1
 ; 8x Al1 = Al0 >> 44
-%line 615+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 621+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm20, zmm18, 44
 ; 8x At = Al2 << 20
-%line 616+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 622+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm16, 20
 ; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
-%line 617+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 623+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpternlogd zmm20, zmm0, zmm11, 168
 ; Al0 = Al0 & mask44
-%line 618+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 624+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm18, zmm18, zmm11
 ; 8x Al2 = Al2 >> 24
-%line 619+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 625+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm16, zmm16, 24
 ; Al2 = Al2 | hibv
-%line 620+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 626+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm16, zmm16, zmm9
 ; Bta = mem512[m + 128]
-%line 626+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 632+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 128]
 ; Btb = mem512[m + 192]
-%line 627+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 633+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 192]
 ; Bl0 = unpacklo64(Bta, Btb)
-%line 628+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 634+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm25, zmm0, zmm1
 ; Bl2 = unpackhi64(Bta, Btb)
-%line 629+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 635+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm1, zmm0, zmm1
 ; 8x Bl1 = Bl0 >> 44
-%line 630+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 636+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm25, 44
 ; 8x Bt = Bl2 << 20
-%line 631+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 637+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm1, 20
 ; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
-%line 632+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 638+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpternlogd zmm2, zmm0, zmm11, 168
 ; Bl0 = Bl0 & mask44
-%line 633+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 639+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm25, zmm25, zmm11
 ; 8x Bl2 = Bl2 >> 24
-%line 634+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 640+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm1, zmm1, 24
 ; Bl2 = Bl2 | hibv
-%line 635+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 641+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm1, zmm1, zmm9
 ; v0 = l0
-%line 636+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 642+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq xmm0, r9
 ; v1 = l1
-%line 637+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 643+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq xmm3, r10
 ; v2 = l2
-%line 638+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq xmm4, r8
 ; 8x A0 = Al0 + v0
-%line 639+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm18, zmm0
 ; 8x A1 = Al1 + v1
-%line 640+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm19, zmm20, zmm3
 ; 8x A2 = Al2 + v2
-%line 641+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm15, zmm16, zmm4
 ; B0 = Bl0
-%line 642+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 648+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqa64 zmm7, zmm25
 ; B1 = Bl1
-%line 643+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 649+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqa64 zmm26, zmm2
 ; B2 = Bl2
-%line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 650+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqa64 zmm8, zmm1
 ; m += 256
-%line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 651+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 256
 ; n -= 16
-%line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 652+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	sub r11, 16
 ; unsigned<? n - 16
-%line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 653+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r11, 16
 ; goto pairsdone if unsigned<
-%line 648+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 654+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lpairsdone
 .Lpairs:
 ; Ata = mem512[m + 0]
-%line 656+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 662+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
 ; Atb = mem512[m + 64]
-%line 657+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 663+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
 ; Al0 = unpacklo64(Ata, Atb)
-%line 658+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 664+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm18, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
-%line 659+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 665+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm16, zmm0, zmm1
 ; 8x Al1 = Al0 >> 44
-%line 660+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 666+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm20, zmm18, 44
 ; 8x At = Al2 << 20
-%line 661+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 667+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm16, 20
 ; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
-%line 662+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 668+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpternlogd zmm20, zmm0, zmm11, 168
 ; Al0 = Al0 & mask44
-%line 663+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 669+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm18, zmm18, zmm11
 ; 8x Al2 = Al2 >> 24
-%line 664+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 670+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm16, zmm16, 24
 ; Al2 = Al2 | hibv
-%line 665+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 671+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm16, zmm16, zmm9
 ; Bta = mem512[m + 128]
-%line 671+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 677+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 128]
 ; Btb = mem512[m + 192]
-%line 672+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 678+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 192]
 ; Bl0 = unpacklo64(Bta, Btb)
-%line 673+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 679+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm25, zmm0, zmm1
 ; Bl2 = unpackhi64(Bta, Btb)
-%line 674+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 680+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm1, zmm0, zmm1
 ; 8x Bl1 = Bl0 >> 44
-%line 675+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 681+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm25, 44
 ; 8x Bt = Bl2 << 20
-%line 676+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 682+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm1, 20
 ; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
-%line 677+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 683+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpternlogd zmm2, zmm0, zmm11, 168
 ; Bl0 = Bl0 & mask44
-%line 678+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 684+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm25, zmm25, zmm11
 ; 8x Bl2 = Bl2 >> 24
-%line 679+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 685+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm1, zmm1, 24
 ; Bl2 = Bl2 | hibv
-%line 680+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 686+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm1, zmm1, zmm9
 ; Ah0 = 0
-%line 691+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 697+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm6, zmm6, zmm6
 ; Ah1 = 0
-%line 692+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 698+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm24, zmm24, zmm24
 ; Ah2 = 0
-%line 693+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 699+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm23
 ; Bh0 = 0
-%line 694+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 700+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm3
 ; Bh1 = 0
-%line 695+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 701+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm4, zmm4, zmm4
 ; Bh2 = 0
-%line 696+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 702+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm5
 ; 8x Al0 += madd52lo(A0, P0)
-%line 697+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 703+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm17, zmm10
 ; 8x Ah0 += madd52hi(A0, P0)
-%line 698+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 704+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm17, zmm10
 ; 8x Bl0 += madd52lo(B0, P0)
-%line 699+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 705+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm25, zmm7, zmm10
 ; 8x Bh0 += madd52hi(B0, P0)
-%line 700+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 706+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm3, zmm7, zmm10
 ; 8x Al0 += madd52lo(A1, Ps2)
-%line 701+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 707+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm19, zmm22
 ; 8x Ah0 += madd52hi(A1, Ps2)
-%line 702+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 708+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm19, zmm22
 ; 8x Bl0 += madd52lo(B1, Ps2)
-%line 703+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 709+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm25, zmm26, zmm22
 ; 8x Bh0 += madd52hi(B1, Ps2)
-%line 704+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 710+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm3, zmm26, zmm22
 ; 8x Al0 += madd52lo(A2, Ps1)
-%line 705+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 711+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm15, zmm21
 ; 8x Ah0 += madd52hi(A2, Ps1)
-%line 706+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 712+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm15, zmm21
 ; 8x Bl0 += madd52lo(B2, Ps1)
-%line 707+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 713+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm25, zmm8, zmm21
 ; 8x Bh0 += madd52hi(B2, Ps1)
-%line 708+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 714+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm3, zmm8, zmm21
 ; 8x Al1 += madd52lo(A0, P1)
-%line 709+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 715+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm17, zmm13
 ; 8x Ah1 += madd52hi(A0, P1)
-%line 710+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 716+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm17, zmm13
 ; 8x Bl1 += madd52lo(B0, P1)
-%line 711+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 717+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm2, zmm7, zmm13
 ; 8x Bh1 += madd52hi(B0, P1)
-%line 712+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 718+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm4, zmm7, zmm13
 ; 8x Al1 += madd52lo(A1, P0)
-%line 713+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 719+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm19, zmm10
 ; 8x Ah1 += madd52hi(A1, P0)
-%line 714+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 720+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm19, zmm10
 ; 8x Bl1 += madd52lo(B1, P0)
-%line 715+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 721+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm2, zmm26, zmm10
 ; 8x Bh1 += madd52hi(B1, P0)
-%line 716+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 722+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm4, zmm26, zmm10
 ; 8x Al1 += madd52lo(A2, Ps2)
-%line 717+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 723+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm15, zmm22
 ; 8x Ah1 += madd52hi(A2, Ps2)
-%line 718+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 724+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm15, zmm22
 ; 8x Bl1 += madd52lo(B2, Ps2)
-%line 719+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 725+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm2, zmm8, zmm22
 ; 8x Bh1 += madd52hi(B2, Ps2)
-%line 720+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 726+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm4, zmm8, zmm22
 ; 8x Al2 += madd52lo(A0, P2)
-%line 721+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 727+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm17, zmm14
 ; 8x Ah2 += madd52hi(A0, P2)
-%line 722+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 728+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm17, zmm14
 ; 8x Bl2 += madd52lo(B0, P2)
-%line 723+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 729+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm1, zmm7, zmm14
 ; 8x Bh2 += madd52hi(B0, P2)
-%line 724+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 730+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm5, zmm7, zmm14
 ; 8x Al2 += madd52lo(A1, P1)
-%line 725+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 731+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm19, zmm13
 ; 8x Ah2 += madd52hi(A1, P1)
-%line 726+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 732+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm19, zmm13
 ; 8x Bl2 += madd52lo(B1, P1)
-%line 727+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 733+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm1, zmm26, zmm13
 ; 8x Bh2 += madd52hi(B1, P1)
-%line 728+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 734+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm5, zmm26, zmm13
 ; 8x Al2 += madd52lo(A2, P0)
-%line 729+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 735+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm15, zmm10
 ; 8x Ah2 += madd52hi(A2, P0)
-%line 730+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 736+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm15, zmm10
 ; 8x Bl2 += madd52lo(B2, P0)
-%line 731+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 737+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm1, zmm8, zmm10
 ; 8x Bh2 += madd52hi(B2, P0)
-%line 732+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 738+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm5, zmm8, zmm10
 ; 8x At = Al0 >> 44
-%line 733+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 739+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm18, 44
 ; 8x Ah0 = Ah0 << 8
-%line 734+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 740+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm6, zmm6, 8
 ; A0 = Al0 & mask44
-%line 735+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm18, zmm11
 ; 8x Ah0 = Ah0 + At
-%line 736+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 742+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm6, zmm6, zmm0
 ; 8x Al1 = Al1 + Ah0
-%line 737+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 743+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm20, zmm20, zmm6
 ; 8x Bt = Bl0 >> 44
-%line 738+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 744+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm25, 44
 ; 8x Bh0 = Bh0 << 8
-%line 739+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 745+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm3, 8
 ; B0 = Bl0 & mask44
-%line 740+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm7, zmm25, zmm11
 ; 8x Bh0 = Bh0 + Bt
-%line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 747+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm3, zmm0
 ; 8x Bl1 = Bl1 + Bh0
-%line 742+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 748+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm2, zmm2, zmm3
 ; 8x At = Al1 >> 44
-%line 743+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 749+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm20, 44
 ; 8x Ah1 = Ah1 << 8
-%line 744+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 750+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm24, zmm24, 8
 ; A1 = Al1 & mask44
-%line 745+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 751+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm19, zmm20, zmm11
 ; 8x Ah1 = Ah1 + At
-%line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 752+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm24, zmm24, zmm0
 ; 8x Al2 = Al2 + Ah1
-%line 747+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm16, zmm16, zmm24
 ; 8x Bt = Bl1 >> 44
-%line 748+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 754+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm2, 44
 ; 8x Bh1 = Bh1 << 8
-%line 749+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 755+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm4, 8
 ; B1 = Bl1 & mask44
-%line 750+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 756+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm26, zmm2, zmm11
 ; 8x Bh1 = Bh1 + Bt
-%line 751+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 757+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm4, zmm4, zmm0
 ; 8x Bl2 = Bl2 + Bh1
-%line 752+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 758+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm4
 ; 8x At = Al2 >> 42
-%line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 759+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm16, 42
 ; 8x Ah2 = Ah2 << 10
-%line 754+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 760+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm23, zmm23, 10
 ; A2 = Al2 & mask42
-%line 755+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 761+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm15, zmm16, zmm12
 ; 8x Ah2 = Ah2 + At
-%line 756+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 762+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm23, zmm23, zmm0
 ; 8x A0 = A0 + Ah2
-%line 757+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 763+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm23
 ; 8x Ah2 = Ah2 << 2
-%line 758+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 764+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm23, zmm23, 2
 ; 8x A0 = A0 + Ah2
-%line 759+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 765+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm23
 ; 8x Bt = Bl2 >> 42
-%line 760+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 766+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm1, 42
 ; 8x Bh2 = Bh2 << 10
-%line 761+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 767+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm5, zmm5, 10
 ; B2 = Bl2 & mask42
-%line 762+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 768+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm8, zmm1, zmm12
 ; 8x Bh2 = Bh2 + Bt
-%line 763+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 769+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm5, zmm5, zmm0
 ; 8x B0 = B0 + Bh2
-%line 764+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 770+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm7, zmm7, zmm5
 ; 8x Bh2 = Bh2 << 2
-%line 765+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 771+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm5, zmm5, 2
 ; 8x B0 = B0 + Bh2
-%line 766+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 772+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm7, zmm7, zmm5
 ; 8x At = A0 >> 44
-%line 767+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 773+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm17, 44
 ; A0 = A0 & mask44
-%line 768+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm17, zmm11
 ; 8x A1 = A1 + At
-%line 769+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 775+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm19, zmm19, zmm0
 ; 8x Bt = B0 >> 44
-%line 770+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 776+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm7, 44
 ; B0 = B0 & mask44
-%line 771+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 777+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm7, zmm7, zmm11
 ; 8x B1 = B1 + Bt
-%line 772+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 778+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm26, zmm26, zmm0
 ; m += 256
-%line 773+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 779+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 256
 ; n -= 16
-%line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	sub r11, 16
 ; unsigned>=? n - 16
-%line 775+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r11, 16
 ; goto pairs if unsigned>=
-%line 776+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 782+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jae .Lpairs
 .Lpairsdone:
 ; 8x Q0 = mem64[st + 64]
-%line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 786+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm2, [rdi + 64]
 ; 8x Q1 = mem64[st + 128]
-%line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 787+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm3, [rdi + 128]
 ; 8x Q2 = mem64[st + 192]
-%line 782+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 788+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm4, [rdi + 192]
 ; 8x Qs1 = Q1 << 4
-%line 784+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 790+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm5, zmm3, 4
 ; 8x Qt = Q1 << 2
-%line 785+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 791+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm3, 2
 ; 8x Qs1 = Qs1 + Qt
-%line 786+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 792+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm5, zmm5, zmm0
 ; 8x Qs2 = Q2 << 4
-%line 787+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 793+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm10, zmm4, 4
 ; 8x Qt = Q2 << 2
-%line 788+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 794+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm4, 2
 ; 8x Qs2 = Qs2 + Qt
-%line 789+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 795+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm10, zmm10, zmm0
 ; Al0 = B0
-%line 790+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 796+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqa64 zmm18, zmm7
 ; Al1 = B1
-%line 791+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 797+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqa64 zmm20, zmm26
 ; Al2 = B2
-%line 792+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 798+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqa64 zmm16, zmm8
 ; Ah0 = 0
-%line 803+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 809+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm6, zmm6, zmm6
 ; Ah1 = 0
-%line 804+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 810+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm24, zmm24, zmm24
 ; Ah2 = 0
-%line 805+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 811+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm23
 ; 8x Al0 += madd52lo(A0, Q0)
-%line 806+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 812+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm17, zmm2
 ; 8x Ah0 += madd52hi(A0, Q0)
-%line 807+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 813+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm17, zmm2
 ; 8x Al0 += madd52lo(A1, Qs2)
-%line 808+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 814+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm19, zmm10
 ; 8x Ah0 += madd52hi(A1, Qs2)
-%line 809+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 815+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm19, zmm10
 ; 8x Al0 += madd52lo(A2, Qs1)
-%line 810+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 816+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm15, zmm5
 ; 8x Ah0 += madd52hi(A2, Qs1)
-%line 811+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 817+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm15, zmm5
 ; 8x Al1 += madd52lo(A0, Q1)
-%line 812+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 818+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm17, zmm3
 ; 8x Ah1 += madd52hi(A0, Q1)
-%line 813+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 819+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm17, zmm3
 ; 8x Al1 += madd52lo(A1, Q0)
-%line 814+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 820+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm19, zmm2
 ; 8x Ah1 += madd52hi(A1, Q0)
-%line 815+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 821+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm19, zmm2
 ; 8x Al1 += madd52lo(A2, Qs2)
-%line 816+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 822+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm15, zmm10
 ; 8x Ah1 += madd52hi(A2, Qs2)
-%line 817+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 823+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm15, zmm10
 ; 8x Al2 += madd52lo(A0, Q2)
-%line 818+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 824+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm17, zmm4
 ; 8x Ah2 += madd52hi(A0, Q2)
-%line 819+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 825+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm17, zmm4
 ; 8x Al2 += madd52lo(A1, Q1)
-%line 820+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 826+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm19, zmm3
 ; 8x Ah2 += madd52hi(A1, Q1)
-%line 821+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 827+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm19, zmm3
 ; 8x Al2 += madd52lo(A2, Q0)
-%line 822+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 828+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm15, zmm2
 ; 8x Ah2 += madd52hi(A2, Q0)
-%line 823+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 829+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm15, zmm2
 ; 8x At = Al0 >> 44
-%line 824+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 830+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm18, 44
 ; 8x Ah0 = Ah0 << 8
-%line 825+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 831+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm6, zmm6, 8
 ; A0 = Al0 & mask44
-%line 826+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 832+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm18, zmm11
 ; 8x Ah0 = Ah0 + At
-%line 827+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 833+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm6, zmm6, zmm0
 ; 8x Al1 = Al1 + Ah0
-%line 828+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 834+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm20, zmm20, zmm6
 ; 8x At = Al1 >> 44
-%line 829+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 835+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm20, 44
 ; 8x Ah1 = Ah1 << 8
-%line 830+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm24, zmm24, 8
 ; A1 = Al1 & mask44
-%line 831+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 837+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm19, zmm20, zmm11
 ; 8x Ah1 = Ah1 + At
-%line 832+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 838+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm24, zmm24, zmm0
 ; 8x Al2 = Al2 + Ah1
-%line 833+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 839+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm16, zmm16, zmm24
 ; 8x At = Al2 >> 42
-%line 834+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 840+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm16, 42
 ; 8x Ah2 = Ah2 << 10
-%line 835+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 841+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm23, zmm23, 10
 ; A2 = Al2 & mask42
-%line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 842+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm15, zmm16, zmm12
 ; 8x Ah2 = Ah2 + At
-%line 837+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 843+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm23, zmm23, zmm0
 ; 8x A0 = A0 + Ah2
-%line 838+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 844+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm23
 ; 8x Ah2 = Ah2 << 2
-%line 839+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 845+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm23, zmm23, 2
 ; 8x A0 = A0 + Ah2
-%line 840+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 846+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm23
 ; 8x At = A0 >> 44
-%line 841+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 847+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm17, 44
 ; A0 = A0 & mask44
-%line 842+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 848+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm17, zmm11
 ; 8x A1 = A1 + At
-%line 843+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 849+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm19, zmm19, zmm0
 ; unsigned<? n - 8
-%line 844+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r11, 8
 ; goto lanes if unsigned<
-%line 845+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 851+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Llanes
 ; Ata = mem512[m + 0]
-%line 851+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 857+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
 ; Atb = mem512[m + 64]
-%line 852+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 858+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
 ; Al0 = unpacklo64(Ata, Atb)
-%line 853+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 859+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm18, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
-%line 854+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 860+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm16, zmm0, zmm1
 ; 8x Al1 = Al0 >> 44
-%line 855+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 861+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm20, zmm18, 44
 ; 8x At = Al2 << 20
-%line 856+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 862+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm16, 20
 ; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
-%line 857+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 863+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpternlogd zmm20, zmm0, zmm11, 168
 ; Al0 = Al0 & mask44
-%line 858+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 864+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm18, zmm18, zmm11
 ; 8x Al2 = Al2 >> 24
-%line 859+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 865+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm16, zmm16, 24
 ; Al2 = Al2 | hibv
-%line 860+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 866+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm16, zmm16, zmm9
 ; Ah0 = 0
-%line 871+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 877+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm6, zmm6, zmm6
 ; Ah1 = 0
-%line 872+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 878+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm24, zmm24, zmm24
 ; Ah2 = 0
-%line 873+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 879+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm23
 ; 8x Al0 += madd52lo(A0, Q0)
-%line 874+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 880+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm17, zmm2
 ; 8x Ah0 += madd52hi(A0, Q0)
-%line 875+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 881+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm17, zmm2
 ; 8x Al0 += madd52lo(A1, Qs2)
-%line 876+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 882+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm19, zmm10
 ; 8x Ah0 += madd52hi(A1, Qs2)
-%line 877+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 883+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm19, zmm10
 ; 8x Al0 += madd52lo(A2, Qs1)
-%line 878+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 884+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm15, zmm5
 ; 8x Ah0 += madd52hi(A2, Qs1)
-%line 879+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 885+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm15, zmm5
 ; 8x Al1 += madd52lo(A0, Q1)
-%line 880+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 886+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm17, zmm3
 ; 8x Ah1 += madd52hi(A0, Q1)
-%line 881+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 887+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm17, zmm3
 ; 8x Al1 += madd52lo(A1, Q0)
-%line 882+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 888+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm19, zmm2
 ; 8x Ah1 += madd52hi(A1, Q0)
-%line 883+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 889+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm19, zmm2
 ; 8x Al1 += madd52lo(A2, Qs2)
-%line 884+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 890+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm15, zmm10
 ; 8x Ah1 += madd52hi(A2, Qs2)
-%line 885+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 891+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm15, zmm10
 ; 8x Al2 += madd52lo(A0, Q2)
-%line 886+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 892+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm17, zmm4
 ; 8x Ah2 += madd52hi(A0, Q2)
-%line 887+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 893+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm17, zmm4
 ; 8x Al2 += madd52lo(A1, Q1)
-%line 888+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 894+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm19, zmm3
 ; 8x Ah2 += madd52hi(A1, Q1)
-%line 889+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 895+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm19, zmm3
 ; 8x Al2 += madd52lo(A2, Q0)
-%line 890+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 896+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm15, zmm2
 ; 8x Ah2 += madd52hi(A2, Q0)
-%line 891+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 897+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm15, zmm2
 ; 8x At = Al0 >> 44
-%line 892+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 898+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm18, 44
 ; 8x Ah0 = Ah0 << 8
-%line 893+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 899+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm6, zmm6, 8
 ; A0 = Al0 & mask44
-%line 894+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 900+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm18, zmm11
 ; 8x Ah0 = Ah0 + At
-%line 895+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 901+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm6, zmm6, zmm0
 ; 8x Al1 = Al1 + Ah0
-%line 896+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 902+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm20, zmm20, zmm6
 ; 8x At = Al1 >> 44
-%line 897+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 903+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm20, 44
 ; 8x Ah1 = Ah1 << 8
-%line 898+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 904+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm24, zmm24, 8
 ; A1 = Al1 & mask44
-%line 899+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 905+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm19, zmm20, zmm11
 ; 8x Ah1 = Ah1 + At
-%line 900+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 906+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm24, zmm24, zmm0
 ; 8x Al2 = Al2 + Ah1
-%line 901+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 907+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm16, zmm16, zmm24
 ; 8x At = Al2 >> 42
-%line 902+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 908+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm16, 42
 ; 8x Ah2 = Ah2 << 10
-%line 903+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 909+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm23, zmm23, 10
 ; A2 = Al2 & mask42
-%line 904+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 910+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm15, zmm16, zmm12
 ; 8x Ah2 = Ah2 + At
-%line 905+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 911+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm23, zmm23, zmm0
 ; 8x A0 = A0 + Ah2
-%line 906+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 912+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm23
 ; 8x Ah2 = Ah2 << 2
-%line 907+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 913+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm23, zmm23, 2
 ; 8x A0 = A0 + Ah2
-%line 908+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 914+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm23
 ; 8x At = A0 >> 44
-%line 909+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 915+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm17, 44
 ; A0 = A0 & mask44
-%line 910+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 916+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm17, zmm11
 ; 8x A1 = A1 + At
-%line 911+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 917+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm19, zmm19, zmm0
 ; m += 128
-%line 912+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 128
 ; n -= 8
-%line 913+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	sub r11, 8
 .Llanes:
 ; W0 = mem512[st + 64]
-%line 917+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 923+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rdi + 64]
 ; W1 = mem512[st + 128]
-%line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 924+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rdi + 128]
 ; W2 = mem512[st + 192]
-%line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 925+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm2, [rdi + 192]
 ; 8x Ws1 = W1 << 4
-%line 921+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 927+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm1, 4
 ; 8x Wt = W1 << 2
-%line 922+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 928+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm1, 2
 ; 8x Ws1 = Ws1 + Wt
-%line 923+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 929+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm3, zmm4
 ; 8x Ws2 = W2 << 4
-%line 924+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 930+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm5, zmm2, 4
 ; 8x Wt = W2 << 2
-%line 925+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 931+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm2, 2
 ; 8x Ws2 = Ws2 + Wt
-%line 926+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 932+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm5, zmm5, zmm4
 ; Al0 = 0
-%line 927+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 933+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm18, zmm18, zmm18
 ; Al1 = 0
-%line 928+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 934+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm20, zmm20, zmm20
 ; Al2 = 0
-%line 929+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 935+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm16, zmm16, zmm16
 ; Ah0 = 0
-%line 940+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 946+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm6, zmm6, zmm6
 ; Ah1 = 0
-%line 941+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 947+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm24, zmm24, zmm24
 ; Ah2 = 0
-%line 942+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 948+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm23
 ; 8x Al0 += madd52lo(A0, W0)
-%line 943+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 949+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm17, zmm0
 ; 8x Ah0 += madd52hi(A0, W0)
-%line 944+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 950+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm17, zmm0
 ; 8x Al0 += madd52lo(A1, Ws2)
-%line 945+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 951+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm19, zmm5
 ; 8x Ah0 += madd52hi(A1, Ws2)
-%line 946+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 952+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm19, zmm5
 ; 8x Al0 += madd52lo(A2, Ws1)
-%line 947+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 953+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm18, zmm15, zmm3
 ; 8x Ah0 += madd52hi(A2, Ws1)
-%line 948+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 954+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm6, zmm15, zmm3
 ; 8x Al1 += madd52lo(A0, W1)
-%line 949+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 955+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm17, zmm1
 ; 8x Ah1 += madd52hi(A0, W1)
-%line 950+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 956+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm17, zmm1
 ; 8x Al1 += madd52lo(A1, W0)
-%line 951+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 957+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm19, zmm0
 ; 8x Ah1 += madd52hi(A1, W0)
-%line 952+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 958+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm19, zmm0
 ; 8x Al1 += madd52lo(A2, Ws2)
-%line 953+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 959+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm20, zmm15, zmm5
 ; 8x Ah1 += madd52hi(A2, Ws2)
-%line 954+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 960+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm24, zmm15, zmm5
 ; 8x Al2 += madd52lo(A0, W2)
-%line 955+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 961+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm17, zmm2
 ; 8x Ah2 += madd52hi(A0, W2)
-%line 956+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 962+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm17, zmm2
 ; 8x Al2 += madd52lo(A1, W1)
-%line 957+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 963+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm19, zmm1
 ; 8x Ah2 += madd52hi(A1, W1)
-%line 958+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 964+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm19, zmm1
 ; 8x Al2 += madd52lo(A2, W0)
-%line 959+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 965+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm15, zmm0
 ; 8x Ah2 += madd52hi(A2, W0)
-%line 960+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 966+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm23, zmm15, zmm0
 ; 8x At = Al0 >> 44
-%line 961+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 967+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm18, 44
 ; 8x Ah0 = Ah0 << 8
-%line 962+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm6, zmm6, 8
 ; A0 = Al0 & mask44
-%line 963+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 969+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm18, zmm11
 ; 8x Ah0 = Ah0 + At
-%line 964+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 970+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm6, zmm6, zmm0
 ; 8x Al1 = Al1 + Ah0
-%line 965+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 971+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm20, zmm20, zmm6
 ; 8x At = Al1 >> 44
-%line 966+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 972+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm20, 44
 ; 8x Ah1 = Ah1 << 8
-%line 967+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 973+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm24, zmm24, 8
 ; A1 = Al1 & mask44
-%line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 974+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm19, zmm20, zmm11
 ; 8x Ah1 = Ah1 + At
-%line 969+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 975+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm24, zmm24, zmm0
 ; 8x Al2 = Al2 + Ah1
-%line 970+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 976+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm16, zmm16, zmm24
 ; 8x At = Al2 >> 42
-%line 971+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 977+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm16, 42
 ; 8x Ah2 = Ah2 << 10
-%line 972+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 978+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm23, zmm23, 10
 ; A2 = Al2 & mask42
-%line 973+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 979+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm15, zmm16, zmm12
 ; 8x Ah2 = Ah2 + At
-%line 974+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 980+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm23, zmm23, zmm0
 ; 8x A0 = A0 + Ah2
-%line 975+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 981+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm23
 ; 8x Ah2 = Ah2 << 2
-%line 976+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 982+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm23, zmm23, 2
 ; 8x A0 = A0 + Ah2
-%line 977+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 983+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm23
 ; 8x At = A0 >> 44
-%line 978+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 984+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm17, 44
 ; A0 = A0 & mask44
-%line 979+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 985+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm17, zmm11
 ; 8x A1 = A1 + At
-%line 980+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 986+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm19, zmm19, zmm0
 ; At = shuffle128(A0, A0, 0x4e)
-%line 981+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 987+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm0, zmm17, zmm17, 78
 ; 8x A0 = A0 + At
-%line 982+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 988+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm0
 ; At = shuffle128(A0, A0, 0xb1)
-%line 983+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 989+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm0, zmm17, zmm17, 177
 ; 8x A0 = A0 + At
-%line 984+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 990+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm0
 ; At = unpackhi64(A0, A0)
-%line 985+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 991+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm17, zmm17
 ; 8x A0 = A0 + At
-%line 986+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 992+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm0
 ; At = shuffle128(A1, A1, 0x4e)
-%line 987+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 993+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm0, zmm19, zmm19, 78
 ; 8x A1 = A1 + At
-%line 988+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 994+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm19, zmm19, zmm0
 ; At = shuffle128(A1, A1, 0xb1)
-%line 989+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 995+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm0, zmm19, zmm19, 177
 ; 8x A1 = A1 + At
-%line 990+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 996+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm19, zmm19, zmm0
 ; At = unpackhi64(A1, A1)
-%line 991+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 997+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm19, zmm19
 ; 8x A1 = A1 + At
-%line 992+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 998+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm19, zmm19, zmm0
 ; At = shuffle128(A2, A2, 0x4e)
-%line 993+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 999+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm0, zmm15, zmm15, 78
 ; 8x A2 = A2 + At
-%line 994+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1000+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm15, zmm15, zmm0
 ; At = shuffle128(A2, A2, 0xb1)
-%line 995+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1001+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm0, zmm15, zmm15, 177
 ; 8x A2 = A2 + At
-%line 996+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1002+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm15, zmm15, zmm0
 ; At = unpackhi64(A2, A2)
-%line 997+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1003+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm15, zmm15
 ; 8x A2 = A2 + At
-%line 998+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1004+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm15, zmm15, zmm0
 ; l0 = A0
-%line 999+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq r9, xmm17
 ; l1 = A1
-%line 1000+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq r10, xmm19
 ; l2 = A2
-%line 1001+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1007+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq r8, xmm15
 ; h1 = l1
-%line 1003+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r10
 ; h1 >>= 20
-%line 1004+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1010+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbp, 20
 ; x = l2
-%line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1011+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r8
 ; x <<= 24
-%line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1012+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 24
 ; h2 = l2
-%line 1007+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1013+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, r8
 ; h2 >>= 40
-%line 1008+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1014+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r12, 40
 ; h0 = l1
-%line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1015+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, r10
 ; h0 <<= 44
-%line 1010+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1016+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r13, 44
 ; carry? h0 += l0
-%line 1011+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1017+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r9
 ; carry? h1 += x + carry
-%line 1012+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1018+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, rdx
 ; h2 += 0 + carry
-%line 1013+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1019+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; c = h2
-%line 1014+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1020+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r12
 ; c >>= 2
-%line 1015+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1021+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 2
 ; h2 &= 3
-%line 1016+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1022+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r12, 3
 ; x = c
-%line 1017+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1023+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r8
 ; x <<= 2
-%line 1018+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1024+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 2
 ; c += x
-%line 1019+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1025+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, rdx
 ; carry? h0 += c
-%line 1020+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1026+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r8
 ; carry? h1 += 0 + carry
-%line 1021+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1027+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
-%line 1022+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1028+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; =? n - 0
-%line 1023+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1029+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r11, 0
 ; goto store if =
-%line 1024+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1030+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	je .Lstore
 .Lscalar:
 .Lblock:
 ; carry? h0 += mem64[m + 0]
-%line 1033+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1039+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
-%line 1034+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1040+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, [rsi + 8]
 ; h2 += hib + carry
-%line 1035+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rcx
-; x = h0
 %line 1041+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; (uint128) t0h t0l = x * r0
-%line 1042+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
-; x = h1
-%line 1043+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
-; (uint128) ah al = x * s1
-%line 1044+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
-; carry? t0l += al
-%line 1045+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rdx
-; t0h += ah + carry
-%line 1046+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, r8
+	adc r12, rcx
 ; x = h0
 %line 1047+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r13
-; (uint128) t1h t1l = x * r1
+; (uint128) t0h t0l = x * r0
 %line 1048+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r10, r9, rbx
 ; x = h1
 %line 1049+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
-; (uint128) ah al = x * r0
+; (uint128) ah al = x * s1
 %line 1050+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r8, rdx, rax
+; carry? t0l += al
+%line 1051+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r9, rdx
+; t0h += ah + carry
+%line 1052+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r10, r8
+; x = h0
+%line 1053+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) t1h t1l = x * r1
+%line 1054+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsp + 0]
+	mulx r14, r15, r8
+; x = h1
+%line 1055+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * r0
+%line 1056+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 1051+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, rdx
-; t1h += ah + carry
-%line 1052+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r8
-; x = h2
-%line 1053+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
-; x *= s1
-%line 1054+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
-; t2 *= r0
-%line 1056+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
-; carry? t1l += x
 %line 1057+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
-; t1h += t2 + carry
+; t1h += ah + carry
 %line 1058+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r14, r8
+; x = h2
+%line 1059+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; x *= s1
+%line 1060+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul rdx, rax
+; t2 *= r0
+%line 1062+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	imul r12, rbx
+; carry? t1l += x
+%line 1063+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r15, rdx
+; t1h += t2 + carry
+%line 1064+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, r12
 ; carry? t1l += t0h
-%line 1059+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1065+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
 ; t1h += 0 + carry
-%line 1060+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1066+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
 ; h0 = t0l
-%line 1061+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, r9
 ; h1 = t1l
-%line 1062+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1068+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
-%line 1063+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1069+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, r14
 ; h2 &= 3
-%line 1064+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1070+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r12, 3
 ; c = t1h
-%line 1065+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1071+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
 ; c &= -4
-%line 1066+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1072+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, -4
 ; t1h >>= 2
-%line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1073+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r14, 2
 ; c += t1h
-%line 1068+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1074+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r8, r14
 ; carry? h0 += c
-%line 1069+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1075+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, r8
 ; carry? h1 += 0 + carry
-%line 1070+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1076+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
-%line 1071+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1077+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
 ; m += 16
-%line 1072+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1078+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 16
 ; =? n -= 1
-%line 1073+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1079+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	sub r11, 1
 ; goto block if !=
-%line 1074+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1080+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jne .Lblock
 .Lstore:
 ; mem64[st + 0] = h0
-%line 1076+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1082+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi], r13
 ; mem64[st + 8] = h1
-%line 1077+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1083+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 8], rbp
 ; mem64[st + 16] = h2
-%line 1078+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1084+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 16], r12
 .Ldone:
 ; leave
-%line 1080+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+%line 1086+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vzeroupper
 	add rsp, 56
 	pop r15

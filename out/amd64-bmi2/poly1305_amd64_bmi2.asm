@@ -7,55 +7,55 @@ global qhasm_kernel_poly1305_amd64_bmi2_init:function (qhasm_kernel_poly1305_amd
 align 32
 qhasm_kernel_poly1305_amd64_bmi2_init:
 ; t = mem64[k + 0]
-%line 14+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 16+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
-%line 15+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 17+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, 1152921487695413247
 ; t &= u
-%line 16+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 18+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	and r8, r9
 ; mem64[st + 24] = t
-%line 17+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 19+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 24], r8
 ; t = mem64[k + 8]
-%line 18+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 20+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, [rsi + 8]
 ; u = 0x0ffffffc0ffffffc
-%line 19+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 21+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, 1152921487695413244
 ; t &= u
-%line 20+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 22+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	and r8, r9
 ; mem64[st + 32] = t
-%line 21+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 23+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 32], r8
 ; t = mem64[k + 16]
-%line 22+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 24+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, [rsi + 16]
 ; mem64[st + 40] = t
-%line 23+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 25+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 40], r8
 ; t = mem64[k + 24]
-%line 24+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 26+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, [rsi + 24]
 ; mem64[st + 48] = t
-%line 25+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 27+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 48], r8
 ; mem64[st + 0] = 0
-%line 26+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 28+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov qword [rdi], 0
 ; mem64[st + 8] = 0
-%line 27+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 29+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov qword [rdi + 8], 0
 ; mem64[st + 16] = 0
-%line 28+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 30+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov qword [rdi + 16], 0
 ; mem64[st + 56] = 0
-%line 29+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 31+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov qword [rdi + 56], 0
 ; leave
-%line 30+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 32+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	ret
 .end:
 
@@ -65,52 +65,52 @@ global qhasm_kernel_poly1305_amd64_bmi2_final:function (qhasm_kernel_poly1305_am
 align 32
 qhasm_kernel_poly1305_amd64_bmi2_final:
 ; h0 = mem64[st + 0]
-%line 37+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 40+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, [rdi]
 ; h1 = mem64[st + 8]
-%line 38+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 41+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, [rdi + 8]
 ; h2 = mem64[st + 16]
-%line 39+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 42+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rax, [rdi + 16]
 ; g0 = h0
-%line 40+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 43+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r10, r8
 ; g1 = h1
-%line 41+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 44+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r11, r9
 ; carry? g0 += 5
-%line 43+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 46+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r10, 5
 ; carry? g1 += 0 + carry
-%line 44+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 47+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r11, 0
 ; g2 += 0 + carry
-%line 45+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 48+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc rax, 0
 ; =? g2 >>= 2
-%line 46+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 49+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	shr rax, 2
 ; h0 = g0 if !=
-%line 47+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 50+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	cmovne r8, r10
 ; h1 = g1 if !=
-%line 48+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 51+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	cmovne r9, r11
 ; carry? h0 += mem64[st + 40]
-%line 49+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 52+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r8, [rdi + 40]
 ; h1 += mem64[st + 48] + carry
-%line 50+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 53+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r9, [rdi + 48]
 ; mem64[a + 0] = h0
-%line 51+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 54+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rsi], r8
 ; mem64[a + 8] = h1
-%line 52+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 55+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rsi + 8], r9
 ; leave
-%line 53+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 56+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	ret
 .end:
 
@@ -127,165 +127,165 @@ qhasm_kernel_poly1305_amd64_bmi2_blocks:
 	push r15
 	sub rsp, 24
 ; input st m n hib
-%line 60+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 63+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rsp + 0], rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
-%line 61+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 65+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov ecx, ecx
 ; =? n - 0
-%line 62+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 66+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, [rsp + 0]
 	cmp r8, 0
 ; goto done if =
-%line 63+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 67+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	je .Ldone
 ; h0 = mem64[st + 0]
-%line 64+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 68+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r14, [rdi]
 ; h1 = mem64[st + 8]
-%line 65+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 69+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r10, [rdi + 8]
 ; h2 = mem64[st + 16]
-%line 66+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 70+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r15, [rdi + 16]
 ; r0 = mem64[st + 24]
-%line 67+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 71+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rbx, [rdi + 24]
 ; r1 = mem64[st + 32]
-%line 68+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 72+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rbp, [rdi + 32]
 ; s1 = r1
-%line 69+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 73+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, rbp
 ; s1 >>= 2
-%line 70+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 74+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	shr r9, 2
 ; s1 += r1
-%line 71+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 75+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r9, rbp
 .Lblock:
 ; carry? h0 += mem64[m + 0]
-%line 78+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 82+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r14, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
-%line 79+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 83+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r10, [rsi + 8]
 ; h2 += hib + carry
-%line 80+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 84+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, rcx
 ; x = h0
-%line 86+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 90+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r14
 ; (uint128) t0h t0l = x * r0
-%line 87+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 91+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx rax, r11, rbx
 ; x = h1
-%line 88+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 92+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r10
 ; (uint128) ah al = x * s1
-%line 89+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 93+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r8, rdx, r9
 ; carry? t0l += al
-%line 90+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 94+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r11, rdx
 ; t0h += ah + carry
-%line 91+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 95+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc rax, r8
 ; x = h0
-%line 92+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 96+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r14
 ; (uint128) t1h t1l = x * r1
-%line 93+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 97+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r12, r13, rbp
 ; x = h1
-%line 94+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r10
 ; (uint128) ah al = x * r0
-%line 95+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 99+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r8, rdx, rbx
 ; carry? t1l += al
-%line 96+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 100+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r13, rdx
 ; t1h += ah + carry
-%line 97+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 101+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r12, r8
 ; x = h2
-%line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 102+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r15
 ; x *= s1
-%line 99+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 103+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	imul rdx, r9
 ; t2 *= r0
-%line 101+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 105+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	imul r15, rbx
 ; carry? t1l += x
-%line 102+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 106+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r13, rdx
 ; t1h += t2 + carry
-%line 103+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 107+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r12, r15
 ; carry? t1l += t0h
-%line 104+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 108+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r13, rax
 ; t1h += 0 + carry
-%line 105+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 109+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r12, 0
 ; h0 = t0l
-%line 106+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r14, r11
 ; h1 = t1l
-%line 107+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 111+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r10, r13
 ; h2 = t1h
-%line 108+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 112+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r15, r12
 ; h2 &= 3
-%line 109+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 113+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	and r15, 3
 ; c = t1h
-%line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 114+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, r12
 ; c &= -4
-%line 111+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 115+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	and r8, -4
 ; t1h >>= 2
-%line 112+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 116+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	shr r12, 2
 ; c += t1h
-%line 113+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 117+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r8, r12
 ; carry? h0 += c
-%line 114+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 118+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r14, r8
 ; carry? h1 += 0 + carry
-%line 115+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 119+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r10, 0
 ; h2 += 0 + carry
-%line 116+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 120+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, 0
 ; m += 16
-%line 117+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 121+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add rsi, 16
 ; =? n -= 1
-%line 118+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 122+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, [rsp + 0]
 	sub r8, 1
 	mov [rsp + 0], r8
 ; goto block if !=
-%line 119+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 123+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	jne .Lblock
 ; mem64[st + 0] = h0
-%line 120+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 124+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi], r14
 ; mem64[st + 8] = h1
-%line 121+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 125+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 8], r10
 ; mem64[st + 16] = h2
-%line 122+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 126+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 16], r15
 .Ldone:
 ; leave
-%line 124+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+%line 128+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add rsp, 24
 	pop r15
 	pop r14

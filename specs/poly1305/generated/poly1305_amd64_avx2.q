@@ -23,6 +23,8 @@ int64 st k t u a g0 g1 g2 h0 h1 h2
 # void NAME_init(void *state, const unsigned char *k32)
 enter qhasm_kernel_poly1305_amd64_avx2_init
 input st k
+# the key and the state are secret: no branch or address may depend on them
+secret [k] [st]
 t = mem64[k + 0]
 u = 0x0ffffffc0fffffff
 t &= u
@@ -46,6 +48,7 @@ leave
 # it canonical: h >= p exactly when h + 5 >= 2^130.
 enter qhasm_kernel_poly1305_amd64_avx2_final
 input st a
+secret [st]
 h0 = mem64[st + 0]
 h1 = mem64[st + 8]
 h2 = mem64[st + 16]
@@ -77,6 +80,7 @@ int64 u0 u1 u2 u3 u4
 #                  unsigned long long nblocks, unsigned int hibit)
 enter qhasm_kernel_poly1305_amd64_avx2_blocks
 input st m n hib
+secret [st] [m]
 (uint32) hib = hib          # unsigned int: the upper half is undefined
 =? n - 0
 goto done if =
@@ -93,6 +97,8 @@ goto scalar if unsigned<
 
 k26 = 0x3ffffff
 flag = mem64[st + 56]
+# whether the powers of r are computed depends only on message lengths
+declassify flag
 =? flag - 0
 goto havepowers if !=
 

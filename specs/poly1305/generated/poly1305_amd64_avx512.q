@@ -26,6 +26,8 @@ int64 st k t u a g0 g1 g2 h0 h1 h2
 # void NAME_init(void *state, const unsigned char *k32)
 enter qhasm_kernel_poly1305_amd64_avx512_init
 input st k
+# the key and the state are secret: no branch or address may depend on them
+secret [k] [st]
 t = mem64[k + 0]
 u = 0x0ffffffc0fffffff
 t &= u
@@ -49,6 +51,7 @@ leave
 # it canonical: h >= p exactly when h + 5 >= 2^130.
 enter qhasm_kernel_poly1305_amd64_avx512_final
 input st a
+secret [st]
 h0 = mem64[st + 0]
 h1 = mem64[st + 8]
 h2 = mem64[st + 16]
@@ -81,6 +84,7 @@ reg512 W0 W1 W2 Ws1 Ws2 Wt
 #                  unsigned long long nblocks, unsigned int hibit)
 enter qhasm_kernel_poly1305_amd64_avx512_blocks
 input st m n hib
+secret [st] [m]
 (uint32) hib = hib          # unsigned int: the upper half is undefined
 =? n - 0
 goto done if =
@@ -100,6 +104,8 @@ k44 = 0xfffffffffff
 x = 0x3ffffffffff
 8x mask42 = x
 flag = mem64[st + 56]
+# whether the powers of r are computed depends only on message lengths
+declassify flag
 =? flag - 0
 goto havepowers if !=
 

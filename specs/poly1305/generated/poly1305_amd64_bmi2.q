@@ -11,6 +11,8 @@ int64 st k t u a g0 g1 g2 h0 h1 h2
 # void NAME_init(void *state, const unsigned char *k32)
 enter qhasm_kernel_poly1305_amd64_bmi2_init
 input st k
+# the key and the state are secret: no branch or address may depend on them
+secret [k] [st]
 t = mem64[k + 0]
 u = 0x0ffffffc0fffffff
 t &= u
@@ -34,6 +36,7 @@ leave
 # it canonical: h >= p exactly when h + 5 >= 2^130.
 enter qhasm_kernel_poly1305_amd64_bmi2_final
 input st a
+secret [st]
 h0 = mem64[st + 0]
 h1 = mem64[st + 8]
 h2 = mem64[st + 16]
@@ -58,6 +61,7 @@ int64 m n hib r0 r1 s1 x t0l t0h t1l t1h al ah t2 c
 #                  unsigned long long nblocks, unsigned int hibit)
 enter qhasm_kernel_poly1305_amd64_bmi2_blocks
 input st m n hib
+secret [st] [m]
 (uint32) hib = hib          # unsigned int: the upper half is undefined
 =? n - 0
 goto done if =
