@@ -60,6 +60,7 @@ typedef struct Stmt {
 	Tok *tok;    /* SINS: the tokens; SLABEL: tok[0] is the name */
 	int ntok;
 	int cond;    /* SINS: flags the statement asks to keep (COND? prefix), -1 none */
+	int label;   /* SLABEL: its index in Fn.lab */
 	Pos condpos;
 	/* filled by check.c */
 	char *shape; /* canonical token string, operands replaced by '$' */

@@ -7,12 +7,58 @@
  * Needs: parse.c.  Provides: Stmt.shape, Stmt.op, Fn.lab, Fn.input. */
 #include "all.h"
 
+/* labels: an open-addressing hash per function, built by check() */
+static int *labtab, labcap;
+
+static unsigned lhash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
 static int findlabel(Fn *fn, const char *s)
 {
-	for (int i = 0; i < fn->nlab; i++)
-		if (!strcmp(fn->lab[i].name, s))
-			return i;
-	return -1;
+	if (!labcap)
+		return -1;
+	for (unsigned i = lhash(s) & (labcap - 1);; i = (i + 1) & (labcap - 1)) {
+		if (labtab[i] < 0)
+			return -1;
+		if (!strcmp(fn->lab[labtab[i]].name, s))
+			return labtab[i];
+	}
+}
+
+static void addlabel(Fn *fn, int l)
+{
+	if (2 * (fn->nlab + 1) > labcap) {
+		labcap = labcap ? 2 * labcap : 64;
+		labtab = xrealloc(labtab, labcap * sizeof(int));
+		memset(labtab, -1, labcap * sizeof(int));
+		for (int i = 0; i < l; i++) {
+			unsigned h = lhash(fn->lab[i].name) & (labcap - 1);
+			while (labtab[h] >= 0)
+				h = (h + 1) & (labcap - 1);
+			labtab[h] = i;
+		}
+	}
+	unsigned h = lhash(fn->lab[l].name) & (labcap - 1);
+	while (labtab[h] >= 0)
+		h = (h + 1) & (labcap - 1);
+	labtab[h] = l;
+}
+
+/* is the type held by some register class of the target? */
+static void typeok(const Target *tg, int v, Pos p)
+{
+	int t = vars[v].type;
+	if (isstack(t))
+		return;
+	for (int i = 0; i < tg->ncls; i++)
+		if (tg->cls[i].kind == CREG && (tg->cls[i].types >> t & 1))
+			return;
+	err(p, "type %s (of '%s') is not supported by target %s", typename(t), vars[v].name, tg->name);
 }
 
 /* memN, memNle (little-endian), memNbe (big-endian); *endian gets 0, 'l', 'b' */
@@ -256,6 +302,7 @@ static void psecret(Fn *fn, Stmt *s)
 void check(Fn *fn, const Target *tg)
 {
 	int cap = 0;
+	labcap = 0;
 	for (int i = 0; i < fn->nstmt; i++) {
 		Stmt *s = &fn->stmt[i];
 		if (s->kind != SLABEL)
@@ -266,13 +313,24 @@ void check(Fn *fn, const Target *tg)
 		if (l >= 0)
 			err(s->pos, "duplicate label '%s' (first defined on line %d)", s->tok[0].s, fn->lab[l].pos.line);
 		GROW(fn->lab, fn->nlab, cap);
-		fn->lab[fn->nlab++] = (Label){s->tok[0].s, s->pos, 1, -1};
+		fn->lab[fn->nlab] = (Label){s->tok[0].s, s->pos, 1, -1};
+		s->label = fn->nlab;
+		addlabel(fn, fn->nlab);
+		fn->nlab++;
 	}
 	for (int i = 0; i < fn->nstmt; i++) {
 		Stmt *s = &fn->stmt[i];
 		switch (s->kind) {
 		case SINS:
 			pins(fn, s);
+			for (int k = 0; k < s->nop; k++) {
+				if (s->op[k].kind == SVAR)
+					typeok(tg, s->op[k].var, s->op[k].pos);
+				if (s->op[k].kind == SMEM && s->op[k].base >= 0)
+					typeok(tg, s->op[k].base, s->op[k].pos);
+				if (s->op[k].kind == SMEM && s->op[k].index >= 0)
+					typeok(tg, s->op[k].index, s->op[k].pos);
+			}
 			break;
 		case SINPUT:
 			pinput(fn, s, tg);
@@ -294,6 +352,7 @@ void check(Fn *fn, const Target *tg)
 				err(s->pos, "a function has one output");
 			if (typefile(vars[v].type) != FGPR)
 				err(k->pos, "the output must be an integer register variable");
+			typeok(tg, v, k->pos);
 			fn->output = v;
 			break;
 		}

@@ -7,6 +7,10 @@
 
 Graph G;
 
+/* beyond this many simultaneously live values the interference graph
+ * (quadratic in them) would not fit in memory: a clean error instead */
+enum { MAXLIVE = 4096 };
+
 int rep(int t)
 {
 	while (G.alias[t] != t)
@@ -183,6 +187,9 @@ static void build(Fn *fn)
 				G.mv[G.nmv][1] = x->op[1].tmp;
 				G.wmv[G.nmv++] = w;
 			}
+			if (nlive > MAXLIVE)
+				err(x->stmt >= 0 ? fn->stmt[x->stmt].pos : fn->pos,
+				    "more than %d values are live here: too many for register allocation", MAXLIVE);
 			for (int k = 0; k < x->md->nop; k++) {
 				if (x->op[k].kind == OTMP)
 					fn->tmp[x->op[k].tmp].cost += w;

@@ -23,10 +23,13 @@ static MdLine mdret0 = {.pattern = "leave", .shape = "leave", .nop = 0, .tmpl = 
 static MdLine mddecl = {.pattern = "declassify r", .shape = "declassify", .nop = 1, .tmpl = "", .attr = ADECL,
 	.op = {{.acc = ARW}}};
 
+/* the allocatable registers of a file: those some register class names */
 static u64 filemask(int file, u64 ext)
 {
-	int n = T->nreg[file];
-	u64 m = n == 64 ? ~0ull : (1ull << n) - 1;
+	u64 m = 0;
+	for (int i = 0; i < T->ncls; i++)
+		if (T->cls[i].kind == CREG && T->cls[i].file == file)
+			m |= T->cls[i].mask;
 	if (!(ext & T->regextbit))
 		m &= ~T->regext[file];
 	return m;
@@ -430,14 +433,27 @@ static void checkflags(void)
 			if (F->blk[b].succ[k] >= 0)
 				npred[F->blk[b].succ[k]]++;
 	}
+	/* predecessor lists */
+	int *pstart = alloc((F->nblk + 1) * sizeof(int)), *plist = alloc((2 * F->nblk + 1) * sizeof(int));
+	for (int b = 0, at = 0; b < F->nblk; b++) {
+		pstart[b] = at;
+		at += npred[b];
+		npred[b] = 0;
+	}
+	pstart[F->nblk] = pstart[F->nblk - 1] + 0;
+	for (int p = 0; p < F->nblk; p++)
+		for (int k = 0; k < 2; k++) {
+			int b = F->blk[p].succ[k];
+			if (b >= 0)
+				plist[pstart[b] + npred[b]++] = p;
+		}
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (int b = 0; b < F->nblk; b++) {
 			unsigned v = b == 0 || !npred[b] ? 0 : 7;
-			for (int p = 0; p < F->nblk; p++)
-				for (int k = 0; k < 2; k++)
-					if (F->blk[p].succ[k] == b && b != 0)
-						v &= out[p];
+			if (b != 0)
+				for (int j = 0; j < npred[b]; j++)
+					v &= out[plist[pstart[b] + j]];
 			in[b] = v;
 			for (int i = 0; i < F->blk[b].nins; i++) {
 				const Ins *x = &F->blk[b].ins[i];
@@ -481,9 +497,7 @@ void selectfn(Fn *fn, const Target *t)
 		if (s->kind == SLABEL) {
 			if (F->blk[curblk].nins || F->blk[curblk].label >= 0 || ended)
 				curblk = newblk();
-			int l;
-			for (l = 0; strcmp(fn->lab[l].name, s->tok[0].s); l++)
-				;
+			int l = s->label;
 			fn->lab[l].blk = curblk;
 			F->blk[curblk].label = l;
 			ended = 0;

@@ -111,10 +111,10 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 }
 
 /* frame: [header][locals][saved vector regs][saved GPRs]; the header is
- * 8 bytes (ppc32: back chain, LR save word) or 112 (ppc64 ELFv1) */
+ * 8 bytes, padded to 16 (ppc32: back chain, LR save word) or 112 (ppc64 ELFv1) */
 static void layout(Fn *fn, int is64)
 {
-	int hdr = is64 ? 112 : 8, w = is64 ? 8 : 4;
+	int hdr = is64 ? 112 : 16, w = is64 ? 8 : 4; /* locals 16-byte aligned (lvx/stvx) */
 	int ngpr = popcnt(fn->usedregs[FGPR] & GCALLEE), nvec = popcnt(fn->usedregs[FVEC] & VCALLEE);
 	fn->pushes = ngpr;
 	fn->saved_sp_off = hdr;
