@@ -181,9 +181,13 @@ void emitfile(FILE *f, const Target *t)
 }
 
 /* a symbol spelled like a register (a function named ymm20) is escaped */
-static const char *symname(const Target *t, const char *name)
+const char *symsuffix = "";
+
+static const char *symname(const Target *t, const char *base)
 {
-	static char buf[512];
+	static char buf[512], full[512];
+	snprintf(full, sizeof full, "%s%s", base, symsuffix);
+	const char *name = full;
 	for (int f = 0; f < MAXFILE; f++)
 		for (int r = 0; r < t->nreg[f]; r++)
 			for (int v = 8; v <= 512; v *= 2) {
@@ -196,7 +200,7 @@ static const char *symname(const Target *t, const char *name)
 					return buf;
 				}
 			}
-	return name;
+	return full;
 }
 
 void emitfn(FILE *f, Fn *fn, const Target *t)
