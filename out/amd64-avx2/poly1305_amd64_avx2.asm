@@ -165,8 +165,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shr r15, 2
 ; s1 += r1
 %line 94+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 352]
-	add r15, r11
+	add r15, [rsp + 352]
 ; unsigned<? n - 8
 %line 95+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp r13, 8
@@ -209,27 +208,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	mov r9, 0
 ; l0 = h0
 %line 114+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r8
+	mov r11, r8
 ; l0 &= k26
 %line 115+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and rbp, r11
+	and r11, [rsp + 360]
 ; l1 = h0
 %line 116+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
+	mov rdx, r8
 ; l1 >>= 26
 %line 117+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r14, 26
+	shr rdx, 26
 ; l1 &= k26
 %line 118+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and r14, r11
+	and rdx, [rsp + 360]
 ; l2 = h0
 %line 119+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r8
+	mov rbx, r8
 ; l2 >>= 52
 %line 120+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r11, 52
+	shr rbx, 52
 ; x = h1
 %line 121+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
@@ -238,27 +235,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 12
 ; l2 |= x
 %line 123+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r11, rax
+	or rbx, rax
 ; l2 &= k26
 %line 124+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 360]
-	and r11, rax
+	and rbx, [rsp + 360]
 ; l3 = h1
 %line 125+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r10
+	mov rbp, r10
 ; l3 >>= 14
 %line 126+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 14
+	shr rbp, 14
 ; l3 &= k26
 %line 127+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 360]
-	and rdx, rax
+	and rbp, [rsp + 360]
 ; l4 = h1
 %line 128+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbx, r10
+	mov r14, r10
 ; l4 >>= 40
 %line 129+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbx, 40
+	shr r14, 40
 ; x = h2
 %line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
@@ -267,22 +262,22 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 24
 ; l4 |= x
 %line 132+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbx, rax
+	or r14, rax
 ; mem64[st + 88] = l0
 %line 133+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 88], rbp
+	mov [rdi + 88], r11
 ; mem64[st + 120] = l1
 %line 134+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 120], r14
+	mov [rdi + 120], rdx
 ; mem64[st + 152] = l2
 %line 135+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 152], r11
+	mov [rdi + 152], rbx
 ; mem64[st + 184] = l3
 %line 136+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 184], rdx
+	mov [rdi + 184], rbp
 ; mem64[st + 216] = l4
 %line 137+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 216], rbx
+	mov [rdi + 216], r14
 ; x = h0
 %line 143+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
@@ -308,8 +303,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	mov rax, r8
 ; (uint128) t1h t1l = x * r1
 %line 150+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 352]
-	mul r8
+	mul qword [rsp + 352]
 	mov rbx, rdx
 	mov r14, rax
 ; x = h1
@@ -380,27 +374,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	adc r9, 0
 ; l0 = h0
 %line 175+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r8
+	mov r11, r8
 ; l0 &= k26
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and rbp, r11
+	and r11, [rsp + 360]
 ; l1 = h0
 %line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
+	mov rdx, r8
 ; l1 >>= 26
 %line 178+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r14, 26
+	shr rdx, 26
 ; l1 &= k26
 %line 179+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and r14, r11
+	and rdx, [rsp + 360]
 ; l2 = h0
 %line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r8
+	mov rbx, r8
 ; l2 >>= 52
 %line 181+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r11, 52
+	shr rbx, 52
 ; x = h1
 %line 182+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
@@ -409,27 +401,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 12
 ; l2 |= x
 %line 184+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r11, rax
+	or rbx, rax
 ; l2 &= k26
 %line 185+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 360]
-	and r11, rax
+	and rbx, [rsp + 360]
 ; l3 = h1
 %line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r10
+	mov rbp, r10
 ; l3 >>= 14
 %line 187+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 14
+	shr rbp, 14
 ; l3 &= k26
 %line 188+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 360]
-	and rdx, rax
+	and rbp, [rsp + 360]
 ; l4 = h1
 %line 189+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbx, r10
+	mov r14, r10
 ; l4 >>= 40
 %line 190+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbx, 40
+	shr r14, 40
 ; x = h2
 %line 191+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
@@ -438,22 +428,22 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 24
 ; l4 |= x
 %line 193+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbx, rax
+	or r14, rax
 ; mem64[st + 72] = l0
 %line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 72], rbp
+	mov [rdi + 72], r11
 ; mem64[st + 104] = l1
 %line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 104], r14
+	mov [rdi + 104], rdx
 ; mem64[st + 136] = l2
 %line 196+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 136], r11
+	mov [rdi + 136], rbx
 ; mem64[st + 168] = l3
 %line 197+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 168], rdx
+	mov [rdi + 168], rbp
 ; mem64[st + 200] = l4
 %line 198+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 200], rbx
+	mov [rdi + 200], r14
 ; x = h0
 %line 204+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
@@ -479,8 +469,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	mov rax, r8
 ; (uint128) t1h t1l = x * r1
 %line 211+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 352]
-	mul r8
+	mul qword [rsp + 352]
 	mov rbx, rdx
 	mov r14, rax
 ; x = h1
@@ -551,27 +540,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	adc r9, 0
 ; l0 = h0
 %line 236+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r8
+	mov r11, r8
 ; l0 &= k26
 %line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and rbp, r11
+	and r11, [rsp + 360]
 ; l1 = h0
 %line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
+	mov rdx, r8
 ; l1 >>= 26
 %line 239+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r14, 26
+	shr rdx, 26
 ; l1 &= k26
 %line 240+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and r14, r11
+	and rdx, [rsp + 360]
 ; l2 = h0
 %line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r8
+	mov rbx, r8
 ; l2 >>= 52
 %line 242+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r11, 52
+	shr rbx, 52
 ; x = h1
 %line 243+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
@@ -580,27 +567,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 12
 ; l2 |= x
 %line 245+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r11, rax
+	or rbx, rax
 ; l2 &= k26
 %line 246+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 360]
-	and r11, rax
+	and rbx, [rsp + 360]
 ; l3 = h1
 %line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r10
+	mov rbp, r10
 ; l3 >>= 14
 %line 248+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 14
+	shr rbp, 14
 ; l3 &= k26
 %line 249+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 360]
-	and rdx, rax
+	and rbp, [rsp + 360]
 ; l4 = h1
 %line 250+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbx, r10
+	mov r14, r10
 ; l4 >>= 40
 %line 251+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbx, 40
+	shr r14, 40
 ; x = h2
 %line 252+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
@@ -609,22 +594,22 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 24
 ; l4 |= x
 %line 254+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbx, rax
+	or r14, rax
 ; mem64[st + 80] = l0
 %line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 80], rbp
+	mov [rdi + 80], r11
 ; mem64[st + 112] = l1
 %line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 112], r14
+	mov [rdi + 112], rdx
 ; mem64[st + 144] = l2
 %line 257+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 144], r11
+	mov [rdi + 144], rbx
 ; mem64[st + 176] = l3
 %line 258+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 176], rdx
+	mov [rdi + 176], rbp
 ; mem64[st + 208] = l4
 %line 259+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 208], rbx
+	mov [rdi + 208], r14
 ; x = h0
 %line 265+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
@@ -650,8 +635,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	mov rax, r8
 ; (uint128) t1h t1l = x * r1
 %line 272+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 352]
-	mul r8
+	mul qword [rsp + 352]
 	mov rbx, rdx
 	mov r14, rax
 ; x = h1
@@ -722,27 +706,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	adc r9, 0
 ; l0 = h0
 %line 297+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r8
+	mov r11, r8
 ; l0 &= k26
 %line 298+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and rbp, r11
+	and r11, [rsp + 360]
 ; l1 = h0
 %line 299+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
+	mov rdx, r8
 ; l1 >>= 26
 %line 300+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r14, 26
+	shr rdx, 26
 ; l1 &= k26
 %line 301+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and r14, r11
+	and rdx, [rsp + 360]
 ; l2 = h0
 %line 302+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r8
+	mov rbx, r8
 ; l2 >>= 52
 %line 303+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r11, 52
+	shr rbx, 52
 ; x = h1
 %line 304+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
@@ -751,27 +733,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 12
 ; l2 |= x
 %line 306+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r11, rax
+	or rbx, rax
 ; l2 &= k26
 %line 307+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 360]
-	and r11, r8
+	and rbx, [rsp + 360]
 ; l3 = h1
 %line 308+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r10
+	mov rbp, r10
 ; l3 >>= 14
 %line 309+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 14
+	shr rbp, 14
 ; l3 &= k26
 %line 310+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 360]
-	and rdx, r8
+	and rbp, [rsp + 360]
 ; l4 = h1
 %line 311+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbx, r10
+	mov r14, r10
 ; l4 >>= 40
 %line 312+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbx, 40
+	shr r14, 40
 ; x = h2
 %line 313+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
@@ -780,22 +760,22 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 24
 ; l4 |= x
 %line 315+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbx, rax
+	or r14, rax
 ; mem64[st + 64] = l0
 %line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 64], rbp
+	mov [rdi + 64], r11
 ; mem64[st + 96] = l1
 %line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 96], r14
+	mov [rdi + 96], rdx
 ; mem64[st + 128] = l2
 %line 318+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 128], r11
+	mov [rdi + 128], rbx
 ; mem64[st + 160] = l3
 %line 319+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 160], rdx
+	mov [rdi + 160], rbp
 ; mem64[st + 192] = l4
 %line 320+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 192], rbx
+	mov [rdi + 192], r14
 ; h0 = g0
 %line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, [rsp + 368]
@@ -872,27 +852,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	vpaddq ymm5, ymm1, ymm0
 ; l0 = h0
 %line 347+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r8
+	mov r11, r8
 ; l0 &= k26
 %line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and rbp, r11
+	and r11, [rsp + 360]
 ; l1 = h0
 %line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
+	mov rdx, r8
 ; l1 >>= 26
 %line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r14, 26
+	shr rdx, 26
 ; l1 &= k26
 %line 351+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rsp + 360]
-	and r14, r11
+	and rdx, [rsp + 360]
 ; l2 = h0
 %line 352+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r8
+	mov rbx, r8
 ; l2 >>= 52
 %line 353+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r11, 52
+	shr rbx, 52
 ; x = h1
 %line 354+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
@@ -901,27 +879,25 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 12
 ; l2 |= x
 %line 356+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r11, rax
+	or rbx, rax
 ; l2 &= k26
 %line 357+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 360]
-	and r11, r8
+	and rbx, [rsp + 360]
 ; l3 = h1
 %line 358+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r10
+	mov rbp, r10
 ; l3 >>= 14
 %line 359+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 14
+	shr rbp, 14
 ; l3 &= k26
 %line 360+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 360]
-	and rdx, r8
+	and rbp, [rsp + 360]
 ; l4 = h1
 %line 361+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbx, r10
+	mov r14, r10
 ; l4 >>= 40
 %line 362+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbx, 40
+	shr r14, 40
 ; x = h2
 %line 363+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
@@ -930,7 +906,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shl rax, 24
 ; l4 |= x
 %line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbx, rax
+	or r14, rax
 ; Ata = mem256[m + 0]
 %line 368+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
@@ -979,31 +955,31 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	vpor ymm1, ymm1, ymm0
 ; v = l0
 %line 383+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm0, rbp
+	vmovq xmm0, r11
 ; 4x A0 = Ad0 + v
 %line 384+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm4, ymm6, ymm0
 ; v = l1
 %line 385+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm0, r14
+	vmovq xmm0, rdx
 ; 4x A1 = Ad1 + v
 %line 386+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm3, ymm15, ymm0
 ; v = l2
 %line 387+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm0, r11
+	vmovq xmm0, rbx
 ; 4x A2 = Ad2 + v
 %line 388+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm13, ymm14, ymm0
 ; v = l3
 %line 389+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm0, rdx
+	vmovq xmm0, rbp
 ; 4x A3 = Ad3 + v
 %line 390+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm8, ymm2, ymm0
 ; v = l4
 %line 391+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm0, rbx
+	vmovq xmm0, r14
 ; 4x A4 = Ad4 + v
 %line 392+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm7, ymm1, ymm0
@@ -1699,7 +1675,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	vpaddq xmm0, xmm0, xmm1
 ; u3 = q
 %line 633+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq rdx, xmm0
+	vmovq rbp, xmm0
 ; q = extract128(A4, 1)
 %line 634+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vextracti128 xmm0, ymm7, 1
@@ -1735,16 +1711,16 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	shr r10, 12
 ; l3 <<= 14
 %line 649+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rdx, 14
+	shl rbp, 14
 ; h1 += l3
 %line 650+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r10, rdx
+	add r10, rbp
 ; l4 = u4
 %line 651+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbx, r11
+	mov r14, r11
 ; l4 <<= 40
 %line 652+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rbx, 40
+	shl r14, 40
 ; h2 = u4
 %line 653+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, r11
@@ -1756,7 +1732,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	add r8, rax
 ; carry? h1 += l4 + carry
 %line 656+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r10, rbx
+	adc r10, r14
 ; h2 += 0 + carry
 %line 657+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
@@ -1829,8 +1805,7 @@ qhasm_kernel_poly1305_amd64_avx2_blocks:
 	mov rax, r8
 ; (uint128) t1h t1l = x * r1
 %line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 352]
-	mul r8
+	mul qword [rsp + 352]
 	mov rbx, rdx
 	mov r14, rax
 ; x = h1

@@ -200,8 +200,7 @@ qhasm_kernel_salsa8_amd64_avx2_blocks:
 	vpxor ymm15, ymm15, ymm12
 ; 8x t1 = z5 + z1
 %line 126+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm12, [rsp + 1056]
-	vpaddd ymm14, ymm4, ymm12
+	vpaddd ymm14, ymm4, [rsp + 1056]
 ; 8x t1 = t1 <<< 7
 %line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm12, ymm14, 7
@@ -234,8 +233,7 @@ qhasm_kernel_salsa8_amd64_avx2_blocks:
 	vpxor ymm11, ymm11, ymm14
 ; 8x t0 = z4 + z0
 %line 135+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm12, [rsp + 1024]
-	vpaddd ymm12, ymm15, ymm12
+	vpaddd ymm12, ymm15, [rsp + 1024]
 ; 8x t0 = t0 <<< 9
 %line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm14, ymm12, 9
@@ -420,8 +418,7 @@ qhasm_kernel_salsa8_amd64_avx2_blocks:
 ; 8x t0 = z1 + z0
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm12, [rsp + 1056]
-	vmovdqu ymm14, [rsp + 1024]
-	vpaddd ymm12, ymm12, ymm14
+	vpaddd ymm12, ymm12, [rsp + 1024]
 ; 8x t0 = t0 <<< 9
 %line 184+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm14, ymm12, 9
@@ -465,8 +462,7 @@ qhasm_kernel_salsa8_amd64_avx2_blocks:
 	vpxor ymm5, ymm5, ymm14
 ; 8x t0 = z2 + z1
 %line 195+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm12, [rsp + 1056]
-	vpaddd ymm12, ymm10, ymm12
+	vpaddd ymm12, ymm10, [rsp + 1056]
 ; 8x t0 = t0 <<< 13
 %line 196+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm14, ymm12, 13

@@ -128,45 +128,44 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	sub rsp, 56
 ; input st m n hib
 %line 86+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r11, rdx
+	mov rbx, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 88+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov ecx, ecx
 ; =? n - 0
 %line 89+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r11, 0
+	cmp rbx, 0
 ; goto done if =
 %line 90+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	je .Ldone
 ; h0 = mem64[st + 0]
 %line 91+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, [rdi]
+	mov rax, [rdi]
 ; h1 = mem64[st + 8]
 %line 92+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, [rdi + 8]
 ; h2 = mem64[st + 16]
 %line 93+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, [rdi + 16]
+	mov r11, [rdi + 16]
 ; r0 = mem64[st + 24]
 %line 94+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, [rdi + 24]
+	mov r13, [rdi + 24]
 ; r1 = mem64[st + 32]
 %line 95+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rdi + 32]
 	mov [rsp + 0], r8
 ; s1 = r1
 %line 96+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rax, [rsp + 0]
+	mov r12, [rsp + 0]
 ; s1 >>= 2
 %line 97+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rax, 2
+	shr r12, 2
 ; s1 += r1
 %line 98+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	add rax, r8
+	add r12, [rsp + 0]
 ; unsigned<? n - 16
 %line 99+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r11, 16
+	cmp rbx, 16
 ; goto scalar if unsigned<
 %line 100+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lscalar
@@ -198,35 +197,34 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	mov qword [rdi + 56], 1
 ; g0 = h0
 %line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 16], r13
+	mov [rsp + 16], rax
 ; g1 = h1
 %line 115+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 24], rbp
 ; g2 = h2
 %line 116+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 32], r12
+	mov [rsp + 32], r11
 ; h0 = r0
 %line 117+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, rbx
+	mov rax, r13
 ; h1 = r1
 %line 118+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, [rsp + 0]
 ; h2 = 0
 %line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, 0
+	mov r11, 0
 ; l0 = h0
 %line 121+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 124+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 125+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -235,47 +233,46 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 127+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 131+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 132+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 133+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; mem64[st + 120] = l0
 %line 134+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 120], r9
+	mov [rdi + 120], r8
 ; mem64[st + 184] = l1
 %line 135+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 184], r10
+	mov [rdi + 184], r9
 ; mem64[st + 248] = l2
 %line 136+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 248], r8
+	mov [rdi + 248], r10
 ; x = h0
 %line 142+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t0h t0l = x * r0
 %line 143+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
+	mulx r10, r9, r13
 ; x = h1
 %line 144+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 145+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
+	mulx r8, rdx, r12
 ; carry? t0l += al
 %line 146+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
@@ -284,17 +281,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r10, r8
 ; x = h0
 %line 148+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t1h t1l = x * r1
 %line 149+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r14, r15, [rsp + 0]
 ; x = h1
 %line 150+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
 %line 151+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
+	mulx r8, rdx, r13
 ; carry? t1l += al
 %line 152+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
@@ -303,19 +299,19 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, r8
 ; x = h2
 %line 154+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x *= s1
 %line 155+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
+	imul rdx, r12
 ; t2 *= r0
 %line 157+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
+	imul r11, r13
 ; carry? t1l += x
 %line 158+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
 %line 159+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
+	adc r14, r11
 ; carry? t1l += t0h
 %line 160+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
@@ -324,16 +320,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, 0
 ; h0 = t0l
 %line 162+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
+	mov rax, r9
 ; h1 = t1l
 %line 163+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
 %line 164+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
+	mov r11, r14
 ; h2 &= 3
 %line 165+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; c = t1h
 %line 166+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
@@ -348,26 +344,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, r14
 ; carry? h0 += c
 %line 170+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 171+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; l0 = h0
 %line 174+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 177+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -376,47 +371,46 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 180+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 183+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 184+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 185+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 186+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; mem64[st + 104] = l0
 %line 187+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 104], r9
+	mov [rdi + 104], r8
 ; mem64[st + 168] = l1
 %line 188+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 168], r10
+	mov [rdi + 168], r9
 ; mem64[st + 232] = l2
 %line 189+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 232], r8
+	mov [rdi + 232], r10
 ; x = h0
 %line 195+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t0h t0l = x * r0
 %line 196+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
+	mulx r10, r9, r13
 ; x = h1
 %line 197+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 198+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
+	mulx r8, rdx, r12
 ; carry? t0l += al
 %line 199+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
@@ -425,17 +419,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r10, r8
 ; x = h0
 %line 201+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t1h t1l = x * r1
 %line 202+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r14, r15, [rsp + 0]
 ; x = h1
 %line 203+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
 %line 204+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
+	mulx r8, rdx, r13
 ; carry? t1l += al
 %line 205+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
@@ -444,19 +437,19 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, r8
 ; x = h2
 %line 207+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x *= s1
 %line 208+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
+	imul rdx, r12
 ; t2 *= r0
 %line 210+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
+	imul r11, r13
 ; carry? t1l += x
 %line 211+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
 %line 212+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
+	adc r14, r11
 ; carry? t1l += t0h
 %line 213+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
@@ -465,16 +458,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, 0
 ; h0 = t0l
 %line 215+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
+	mov rax, r9
 ; h1 = t1l
 %line 216+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
 %line 217+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
+	mov r11, r14
 ; h2 &= 3
 %line 218+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; c = t1h
 %line 219+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
@@ -489,26 +482,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, r14
 ; carry? h0 += c
 %line 223+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 224+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; l0 = h0
 %line 227+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 230+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -517,47 +509,46 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 233+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 236+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 237+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 238+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 239+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; mem64[st + 88] = l0
 %line 240+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 88], r9
+	mov [rdi + 88], r8
 ; mem64[st + 152] = l1
 %line 241+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 152], r10
+	mov [rdi + 152], r9
 ; mem64[st + 216] = l2
 %line 242+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 216], r8
+	mov [rdi + 216], r10
 ; x = h0
 %line 248+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t0h t0l = x * r0
 %line 249+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
+	mulx r10, r9, r13
 ; x = h1
 %line 250+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 251+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
+	mulx r8, rdx, r12
 ; carry? t0l += al
 %line 252+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
@@ -566,17 +557,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r10, r8
 ; x = h0
 %line 254+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t1h t1l = x * r1
 %line 255+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r14, r15, [rsp + 0]
 ; x = h1
 %line 256+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
 %line 257+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
+	mulx r8, rdx, r13
 ; carry? t1l += al
 %line 258+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
@@ -585,19 +575,19 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, r8
 ; x = h2
 %line 260+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x *= s1
 %line 261+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
+	imul rdx, r12
 ; t2 *= r0
 %line 263+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
+	imul r11, r13
 ; carry? t1l += x
 %line 264+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
 %line 265+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
+	adc r14, r11
 ; carry? t1l += t0h
 %line 266+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
@@ -606,16 +596,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, 0
 ; h0 = t0l
 %line 268+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
+	mov rax, r9
 ; h1 = t1l
 %line 269+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
 %line 270+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
+	mov r11, r14
 ; h2 &= 3
 %line 271+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; c = t1h
 %line 272+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
@@ -630,26 +620,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, r14
 ; carry? h0 += c
 %line 276+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 277+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; l0 = h0
 %line 280+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 283+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -658,47 +647,46 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 286+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 289+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 290+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 291+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 292+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; mem64[st + 72] = l0
 %line 293+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 72], r9
+	mov [rdi + 72], r8
 ; mem64[st + 136] = l1
 %line 294+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 136], r10
+	mov [rdi + 136], r9
 ; mem64[st + 200] = l2
 %line 295+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 200], r8
+	mov [rdi + 200], r10
 ; x = h0
 %line 301+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t0h t0l = x * r0
 %line 302+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
+	mulx r10, r9, r13
 ; x = h1
 %line 303+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 304+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
+	mulx r8, rdx, r12
 ; carry? t0l += al
 %line 305+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
@@ -707,17 +695,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r10, r8
 ; x = h0
 %line 307+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t1h t1l = x * r1
 %line 308+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r14, r15, [rsp + 0]
 ; x = h1
 %line 309+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
 %line 310+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
+	mulx r8, rdx, r13
 ; carry? t1l += al
 %line 311+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
@@ -726,19 +713,19 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, r8
 ; x = h2
 %line 313+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x *= s1
 %line 314+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
+	imul rdx, r12
 ; t2 *= r0
 %line 316+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
+	imul r11, r13
 ; carry? t1l += x
 %line 317+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
 %line 318+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
+	adc r14, r11
 ; carry? t1l += t0h
 %line 319+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
@@ -747,16 +734,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, 0
 ; h0 = t0l
 %line 321+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
+	mov rax, r9
 ; h1 = t1l
 %line 322+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
 %line 323+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
+	mov r11, r14
 ; h2 &= 3
 %line 324+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; c = t1h
 %line 325+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
@@ -771,26 +758,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, r14
 ; carry? h0 += c
 %line 329+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 330+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; l0 = h0
 %line 333+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 336+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -799,47 +785,46 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 339+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 342+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 343+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 344+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 345+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; mem64[st + 112] = l0
 %line 346+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 112], r9
+	mov [rdi + 112], r8
 ; mem64[st + 176] = l1
 %line 347+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 176], r10
+	mov [rdi + 176], r9
 ; mem64[st + 240] = l2
 %line 348+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 240], r8
+	mov [rdi + 240], r10
 ; x = h0
 %line 354+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t0h t0l = x * r0
 %line 355+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
+	mulx r10, r9, r13
 ; x = h1
 %line 356+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 357+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
+	mulx r8, rdx, r12
 ; carry? t0l += al
 %line 358+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
@@ -848,17 +833,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r10, r8
 ; x = h0
 %line 360+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t1h t1l = x * r1
 %line 361+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r14, r15, [rsp + 0]
 ; x = h1
 %line 362+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
 %line 363+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
+	mulx r8, rdx, r13
 ; carry? t1l += al
 %line 364+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
@@ -867,19 +851,19 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, r8
 ; x = h2
 %line 366+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x *= s1
 %line 367+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
+	imul rdx, r12
 ; t2 *= r0
 %line 369+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
+	imul r11, r13
 ; carry? t1l += x
 %line 370+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
 %line 371+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
+	adc r14, r11
 ; carry? t1l += t0h
 %line 372+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
@@ -888,16 +872,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, 0
 ; h0 = t0l
 %line 374+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
+	mov rax, r9
 ; h1 = t1l
 %line 375+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
 %line 376+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
+	mov r11, r14
 ; h2 &= 3
 %line 377+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; c = t1h
 %line 378+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
@@ -912,26 +896,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, r14
 ; carry? h0 += c
 %line 382+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 383+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; l0 = h0
 %line 386+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 389+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -940,47 +923,46 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 392+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 395+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 396+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 397+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 398+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; mem64[st + 96] = l0
 %line 399+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 96], r9
+	mov [rdi + 96], r8
 ; mem64[st + 160] = l1
 %line 400+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 160], r10
+	mov [rdi + 160], r9
 ; mem64[st + 224] = l2
 %line 401+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 224], r8
+	mov [rdi + 224], r10
 ; x = h0
 %line 407+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t0h t0l = x * r0
 %line 408+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
+	mulx r10, r9, r13
 ; x = h1
 %line 409+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 410+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
+	mulx r8, rdx, r12
 ; carry? t0l += al
 %line 411+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
@@ -989,17 +971,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r10, r8
 ; x = h0
 %line 413+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t1h t1l = x * r1
 %line 414+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r14, r15, [rsp + 0]
 ; x = h1
 %line 415+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
 %line 416+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
+	mulx r8, rdx, r13
 ; carry? t1l += al
 %line 417+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
@@ -1008,19 +989,19 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, r8
 ; x = h2
 %line 419+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x *= s1
 %line 420+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
+	imul rdx, r12
 ; t2 *= r0
 %line 422+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
+	imul r11, r13
 ; carry? t1l += x
 %line 423+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
 %line 424+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
+	adc r14, r11
 ; carry? t1l += t0h
 %line 425+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
@@ -1029,16 +1010,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, 0
 ; h0 = t0l
 %line 427+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
+	mov rax, r9
 ; h1 = t1l
 %line 428+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
 %line 429+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
+	mov r11, r14
 ; h2 &= 3
 %line 430+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; c = t1h
 %line 431+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
@@ -1053,26 +1034,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, r14
 ; carry? h0 += c
 %line 435+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 436+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; l0 = h0
 %line 439+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 442+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -1081,47 +1061,46 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 445+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 448+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 449+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 450+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 451+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; mem64[st + 80] = l0
 %line 452+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 80], r9
+	mov [rdi + 80], r8
 ; mem64[st + 144] = l1
 %line 453+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 144], r10
+	mov [rdi + 144], r9
 ; mem64[st + 208] = l2
 %line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 208], r8
+	mov [rdi + 208], r10
 ; x = h0
 %line 460+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t0h t0l = x * r0
 %line 461+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
+	mulx r10, r9, r13
 ; x = h1
 %line 462+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 463+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
+	mulx r8, rdx, r12
 ; carry? t0l += al
 %line 464+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
@@ -1130,17 +1109,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r10, r8
 ; x = h0
 %line 466+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t1h t1l = x * r1
 %line 467+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r14, r15, [rsp + 0]
 ; x = h1
 %line 468+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
 %line 469+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
+	mulx r8, rdx, r13
 ; carry? t1l += al
 %line 470+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
@@ -1149,19 +1127,19 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, r8
 ; x = h2
 %line 472+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x *= s1
 %line 473+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
+	imul rdx, r12
 ; t2 *= r0
 %line 475+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
+	imul r11, r13
 ; carry? t1l += x
 %line 476+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
 %line 477+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
+	adc r14, r11
 ; carry? t1l += t0h
 %line 478+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
@@ -1170,16 +1148,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, 0
 ; h0 = t0l
 %line 480+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
+	mov rax, r9
 ; h1 = t1l
 %line 481+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
 %line 482+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
+	mov r11, r14
 ; h2 &= 3
 %line 483+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; c = t1h
 %line 484+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
@@ -1194,26 +1172,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, r14
 ; carry? h0 += c
 %line 488+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 489+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; l0 = h0
 %line 492+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 493+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 494+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 495+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -1222,44 +1199,43 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 498+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 499+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 500+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 501+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 502+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 503+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 504+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; mem64[st + 64] = l0
 %line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 64], r9
+	mov [rdi + 64], r8
 ; mem64[st + 128] = l1
 %line 506+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 128], r10
+	mov [rdi + 128], r9
 ; mem64[st + 192] = l2
 %line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 192], r8
+	mov [rdi + 192], r10
 ; h0 = g0
 %line 508+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, [rsp + 16]
+	mov rax, [rsp + 16]
 ; h1 = g1
 %line 509+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, [rsp + 24]
 ; h2 = g2
 %line 510+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, [rsp + 32]
+	mov r11, [rsp + 32]
 ; 8x E0 = mem64[st + 64]
 %line 511+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm0, [rdi + 64]
@@ -1467,17 +1443,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	vpaddq zmm22, zmm22, zmm0
 ; l0 = h0
 %line 599+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r13
+	mov r8, rax
 ; l0 &= k44
 %line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r9, r8
+	and r8, [rsp + 8]
 ; l1 = h0
 %line 601+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r13
+	mov r9, rax
 ; l1 >>= 44
 %line 602+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 44
+	shr r9, 44
 ; x = h1
 %line 603+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
@@ -1486,26 +1461,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	shl rdx, 20
 ; l1 |= x
 %line 605+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r10, rdx
+	or r9, rdx
 ; l1 &= k44
 %line 606+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 8]
-	and r10, r8
+	and r9, [rsp + 8]
 ; l2 = h1
 %line 607+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbp
+	mov r10, rbp
 ; l2 >>= 24
 %line 608+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 24
+	shr r10, 24
 ; x = h2
 %line 609+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x <<= 40
 %line 610+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 40
 ; l2 |= x
 %line 611+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r8, rdx
+	or r10, rdx
 ; Ata = mem512[m + 0]
 %line 617+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
@@ -1568,13 +1542,13 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	vpord zmm1, zmm1, zmm9
 ; v0 = l0
 %line 642+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm0, r9
+	vmovq xmm0, r8
 ; v1 = l1
 %line 643+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm3, r10
+	vmovq xmm3, r9
 ; v2 = l2
 %line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm4, r8
+	vmovq xmm4, r10
 ; 8x A0 = Al0 + v0
 %line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm18, zmm0
@@ -1598,10 +1572,10 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add rsi, 256
 ; n -= 16
 %line 652+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r11, 16
+	sub rbx, 16
 ; unsigned<? n - 16
 %line 653+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r11, 16
+	cmp rbx, 16
 ; goto pairsdone if unsigned<
 %line 654+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lpairsdone
@@ -1917,10 +1891,10 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add rsi, 256
 ; n -= 16
 %line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r11, 16
+	sub rbx, 16
 ; unsigned>=? n - 16
 %line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r11, 16
+	cmp rbx, 16
 ; goto pairs if unsigned>=
 %line 782+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jae .Lpairs
@@ -2086,7 +2060,7 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	vpaddq zmm19, zmm19, zmm0
 ; unsigned<? n - 8
 %line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r11, 8
+	cmp rbx, 8
 ; goto lanes if unsigned<
 %line 851+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Llanes
@@ -2248,7 +2222,7 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add rsi, 128
 ; n -= 8
 %line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r11, 8
+	sub rbx, 8
 .Llanes:
 ; W0 = mem512[st + 64]
 %line 923+0 specs/poly1305/generated/poly1305_amd64_avx512.q
@@ -2465,55 +2439,55 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	vpaddq zmm15, zmm15, zmm0
 ; l0 = A0
 %line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r9, xmm17
+	vmovq r8, xmm17
 ; l1 = A1
 %line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r10, xmm19
+	vmovq r9, xmm19
 ; l2 = A2
 %line 1007+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r8, xmm15
+	vmovq r10, xmm15
 ; h1 = l1
 %line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r10
+	mov rbp, r9
 ; h1 >>= 20
 %line 1010+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbp, 20
 ; x = l2
 %line 1011+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r8
+	mov rdx, r10
 ; x <<= 24
 %line 1012+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 24
 ; h2 = l2
 %line 1013+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r8
+	mov r11, r10
 ; h2 >>= 40
 %line 1014+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 40
+	shr r11, 40
 ; h0 = l1
 %line 1015+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r10
+	mov rax, r9
 ; h0 <<= 44
 %line 1016+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r13, 44
+	shl rax, 44
 ; carry? h0 += l0
 %line 1017+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r9
+	add rax, r8
 ; carry? h1 += x + carry
 %line 1018+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, rdx
 ; h2 += 0 + carry
 %line 1019+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; c = h2
 %line 1020+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, r12
+	mov r8, r11
 ; c >>= 2
 %line 1021+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r8, 2
 ; h2 &= 3
 %line 1022+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; x = c
 %line 1023+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r8
@@ -2525,16 +2499,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, rdx
 ; carry? h0 += c
 %line 1026+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 1027+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 1028+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; =? n - 0
 %line 1029+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r11, 0
+	cmp rbx, 0
 ; goto store if =
 %line 1030+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	je .Lstore
@@ -2542,25 +2516,25 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 .Lblock:
 ; carry? h0 += mem64[m + 0]
 %line 1039+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsi]
+	add rax, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 1040+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, [rsi + 8]
 ; h2 += hib + carry
 %line 1041+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rcx
+	adc r11, rcx
 ; x = h0
 %line 1047+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t0h t0l = x * r0
 %line 1048+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r10, r9, rbx
+	mulx r10, r9, r13
 ; x = h1
 %line 1049+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 1050+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rax
+	mulx r8, rdx, r12
 ; carry? t0l += al
 %line 1051+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r9, rdx
@@ -2569,17 +2543,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r10, r8
 ; x = h0
 %line 1053+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
+	mov rdx, rax
 ; (uint128) t1h t1l = x * r1
 %line 1054+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsp + 0]
-	mulx r14, r15, r8
+	mulx r14, r15, [rsp + 0]
 ; x = h1
 %line 1055+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
 ; (uint128) ah al = x * r0
 %line 1056+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r8, rdx, rbx
+	mulx r8, rdx, r13
 ; carry? t1l += al
 %line 1057+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
@@ -2588,19 +2561,19 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, r8
 ; x = h2
 %line 1059+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov rdx, r11
 ; x *= s1
 %line 1060+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rdx, rax
+	imul rdx, r12
 ; t2 *= r0
 %line 1062+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r12, rbx
+	imul r11, r13
 ; carry? t1l += x
 %line 1063+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, rdx
 ; t1h += t2 + carry
 %line 1064+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r14, r12
+	adc r14, r11
 ; carry? t1l += t0h
 %line 1065+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r15, r10
@@ -2609,16 +2582,16 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	adc r14, 0
 ; h0 = t0l
 %line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, r9
+	mov rax, r9
 ; h1 = t1l
 %line 1068+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r15
 ; h2 = t1h
 %line 1069+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r14
+	mov r11, r14
 ; h2 &= 3
 %line 1070+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
+	and r11, 3
 ; c = t1h
 %line 1071+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, r14
@@ -2633,32 +2606,32 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	add r8, r14
 ; carry? h0 += c
 %line 1075+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, r8
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 1076+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, 0
 ; h2 += 0 + carry
 %line 1077+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc r11, 0
 ; m += 16
 %line 1078+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 16
 ; =? n -= 1
 %line 1079+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r11, 1
+	sub rbx, 1
 ; goto block if !=
 %line 1080+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jne .Lblock
 .Lstore:
 ; mem64[st + 0] = h0
 %line 1082+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi], r13
+	mov [rdi], rax
 ; mem64[st + 8] = h1
 %line 1083+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 8], rbp
 ; mem64[st + 16] = h2
 %line 1084+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 16], r12
+	mov [rdi + 16], r11
 .Ldone:
 ; leave
 %line 1086+0 specs/poly1305/generated/poly1305_amd64_avx512.q
