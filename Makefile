@@ -40,6 +40,7 @@ test: all
 test-asan: $(BUILD)/asan/qhasm
 	ASAN_OPTIONS=detect_leaks=0 QHASM=$(BUILD)/asan/qhasm $(PYTHON) tests/run.py --translator-only
 	ASAN_OPTIONS=detect_leaks=0 $(PYTHON) tests/malformed.py $(BUILD)/asan/qhasm 1500
+	$(MAKE) qhasm-test-asan
 
 bench-translator: $(QHASM)
 	$(PYTHON) -m gen.benchgen --qhasm $(QHASM)

@@ -27,7 +27,7 @@ CSRC_DEFS    := $(if $(CSRC_ASM),-DQHASM_HAVE_AMD64) \
                 $(foreach d,$(CSRC_ASM_DIRS),-DQHASM_HAVE_OUT_$(shell echo '$(notdir $(d))' | tr 'a-z-' 'A-Z_'))
 CSRC_CFLAGS  := $(CFLAGS) $(WARN) -fPIC -Icsrc/include -Icsrc $(strip $(CSRC_DEFS))
 CSRC_OBJ     := $(patsubst csrc/%.c,$(BUILD)/csrc/%.o,$(CSRC_LIB_SRC)) \
-                $(patsubst out/%.asm,$(BUILD)/out/%.o,$(CSRC_ASM))
+                $(patsubst out/%.s,$(BUILD)/out/%.o,$(patsubst out/%.asm,$(BUILD)/out/%.o,$(CSRC_ASM)))
 
 CSRC_A       := $(BUILD)/libqhasm.a
 CSRC_SO      := $(BUILD)/libqhasm.so.$(CSRC_VERSION)
@@ -65,8 +65,15 @@ $(BUILD)/libqhasm.so: $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR)
 	ln -sf libqhasm.so.$(CSRC_SOMAJOR) $@
 
 # the test command links the static library (it uses internal symbols)
-$(CSRC_TEST): $(BUILD)/csrc/test.o $(CSRC_A)
-	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/test.o $(CSRC_A)
+# and the ABI checker (csrc/abicheck.c and its per-architecture trampolines,
+# each assembling to nothing on other architectures)
+CSRC_ABICHECK_OBJ := $(BUILD)/csrc/abicheck.o $(BUILD)/csrc/abicheck_amd64.o
+$(CSRC_TEST): $(BUILD)/csrc/test.o $(CSRC_ABICHECK_OBJ) $(CSRC_A)
+	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/test.o $(CSRC_ABICHECK_OBJ) $(CSRC_A)
+
+$(BUILD)/csrc/%.o: csrc/%.S $(BUILD)/csrc/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CSRC_CFLAGS) -c -o $@ $<
 
 # ---- install / uninstall (PREFIX, DESTDIR) -------------------------------
 CSRC_D       = $(DESTDIR)$(PREFIX)
@@ -159,3 +166,46 @@ uninstall: uninstall-speed
 uninstall-speed:
 	rm -f $(CSRC_D)/bin/qhasm-speed $(addprefix $(CSRC_D)/share/man/man1/,$(notdir $(CSRC_MAN)))
 	rm -rf $(CSRC_D)/share/qhasm
+
+# ---- cross builds (x86, ppc32, ppc64, sparc64): csrc/cross.mk -------------
+-include csrc/cross.mk
+
+# ---- hardening: fuzzing the translator, the C library under sanitizers --
+# `make fuzz`: libFuzzer + ASan + UBSan over the whole translator pipeline
+# (entry point in qhasm/main.c under -DQHASM_FUZZ), FUZZ_SECONDS per target
+# with the repository's .q files as seed corpus; see tests/fuzz/README.md.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+QHASM_FUZZ   := $(BUILD)/qhasm-fuzz
+.PHONY: fuzz qhasm-test-asan
+
+$(QHASM_FUZZ): $(QHASM_SRC) $(QHASM_HDR) $(BUILD)/md.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -DQHASM_FUZZ -g -O1 -Iqhasm -o $@ $(QHASM_SRC) $(BUILD)/md.c
+
+fuzz: $(QHASM_FUZZ) $(QHASM)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) QHASM=$(QHASM) FUZZER=$(QHASM_FUZZ) sh tests/fuzz/fuzz.sh
+
+# `make qhasm-test-asan`: the library (C glue, dispatch, C and reference
+# kernels, and the generated assembly objects as they are) and qhasm-test
+# built with -fsanitize=address,undefined, then run (ABI checks included).
+CSRC_ASAN_DIR   := $(BUILD)/asan
+CSRC_ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CSRC_ASAN_COBJ  := $(patsubst csrc/%.c,$(CSRC_ASAN_DIR)/csrc/%.o,$(CSRC_LIB_SRC) csrc/test.c csrc/abicheck.c) \
+                   $(CSRC_ASAN_DIR)/csrc/abicheck_amd64.o
+CSRC_ASAN_OBJ   := $(CSRC_ASAN_COBJ) $(patsubst out/%.asm,$(BUILD)/out/%.o,$(CSRC_ASM))
+
+$(CSRC_ASAN_DIR)/csrc/%.o: csrc/%.c $(CSRC_HDR) $(BUILD)/csrc/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CSRC_ASAN_FLAGS) $(WARN) -Icsrc/include -Icsrc $(strip $(CSRC_DEFS)) -c -o $@ $<
+
+$(CSRC_ASAN_DIR)/csrc/%.o: csrc/%.S $(BUILD)/csrc/.flags
+	@mkdir -p $(@D)
+	$(CC) $(CSRC_ASAN_FLAGS) -Icsrc -c -o $@ $<
+
+$(CSRC_ASAN_DIR)/qhasm-test: $(CSRC_ASAN_OBJ)
+	$(CC) $(CSRC_ASAN_FLAGS) -Wl,-z,noexecstack -o $@ $(CSRC_ASAN_OBJ)
+
+qhasm-test-asan: $(CSRC_ASAN_DIR)/qhasm-test
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 $(CSRC_ASAN_DIR)/qhasm-test -q

@@ -2,7 +2,13 @@
  * reference C (csrc/ref/) and published test vectors, each implementation
  * in its own child process.  See docs/api.md ("Testing").
  *
- *   qhasm-test [-p prim] [-i impl] [-s seed] [-q] [-l] [--help]
+ *   qhasm-test [-p prim] [-i impl] [-s seed] [-q] [-l]
+ *              [--abi-only | --no-abi | --valgrind-ct] [--help]
+ *
+ * Every child first calls each kernel of its implementation (from the
+ * dispatch tables) and the public functions through the ABI checker
+ * (csrc/abicheck.h).  --valgrind-ct replaces the tests with a constant-time
+ * check under valgrind (secrets marked undefined; see ct_child).
  */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -18,6 +24,16 @@
 #include "qhasm.h"
 #include "impl.h"
 #include "ref/ref.h"
+#include "abicheck.h"
+
+/* valgrind's client requests for --valgrind-ct (compiled out without the
+ * header: the mode then reports itself unavailable) */
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define QHASM_HAVE_MEMCHECK 1
+#endif
+#endif
 
 #define GUARD 32                     /* canary bytes before and after every buffer */
 #define MAXRANDLEN 70000
@@ -38,7 +54,7 @@ static void rnd_bytes(unsigned char *p, size_t n)
 static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
 
 /* ---- state shared with the parent (survives a crash of the child) -------- */
-static struct shared { char stage[256]; char fail[512]; } *sh;
+static struct shared { char stage[256]; char fail[1024]; unsigned long abicalls, ctcalls; } *sh;
 
 static void stage(const char *fmt, ...)
 {
@@ -647,6 +663,337 @@ static int poly_prim(void)
 }
 
 /* ======================================================================== */
+/* ABI conformance: every kernel of the dispatch tables and the public     */
+/* functions on top of them, called through the checker's trampoline       */
+/* (csrc/abicheck.c) on realistic inputs, results compared with ref        */
+/* ======================================================================== */
+#define U(x) ((uint64_t)(uintptr_t)(x))
+#define FN(x) ((void (*)(void))(x))
+
+/* one call through the trampoline; 1 (and the failure) on a violation */
+static int abicall(const char *what, void (*fn)(void), int nargs, uint64_t a0, uint64_t a1,
+                   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t *ret)
+{
+    uint64_t args[6];
+    char why[640];
+    int r;
+    args[0] = a0; args[1] = a1; args[2] = a2; args[3] = a3; args[4] = a4; args[5] = a5;
+    stage("ABI check: %s", what);
+    r = qhasm_abicheck_call(fn, nargs, args, ret, why, sizeof why);
+    sh->abicalls++;
+    if (r == -1) return fail("ABI violation in %s: %s", what, why);
+    return 0;
+}
+
+static const unsigned long long abi_nblocks[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33 };
+#define NABI (sizeof abi_nblocks / sizeof abi_nblocks[0])
+static const int salsa_rounds[3] = { 20, 12, 8 };
+
+static int salsa_abi(int p, int i)
+{
+    const qhasm_salsa_impl *im = qhasm_salsa_get(p, i);
+    const qhasm_salsa_impl *ref = qhasm_salsa_get(p, qhasm_impl_count(qhasm_prim_name(p)) - 1);
+    const salsa_api *a = &salsa_apis[p];
+    static const size_t lens[] = { 0, 1, 63, 64, 65, 200, 513, 1100 };
+    unsigned char *m, *c, *want, k[32], n[24], in16[16], out[64], ref64[64];
+    char what[160];
+    size_t j;
+    int inplace;
+
+    m = malloc(64 * 33 + 1100); c = malloc(64 * 33 + 1100); want = malloc(64 * 33 + 1100);
+    if (!m || !c || !want) die("malloc");
+#define SFAIL(...) do { fail(__VA_ARGS__); free(m); free(c); free(want); return 1; } while (0)
+    for (j = 0; j < NABI; j++)
+        for (inplace = 0; inplace < 2; inplace++) {
+            uint32_t x[16], x2[16];
+            unsigned long long nb = abi_nblocks[j];
+            size_t len = 64 * nb;
+            int w;
+            for (w = 0; w < 16; w++) x[w] = (uint32_t)rnd();
+            x[0] = 0x61707865; x[5] = 0x3320646e; x[10] = 0x79622d32; x[15] = 0x6b206574;
+            x[8] = (uint32_t)(0xffffffffu - rnd_below(8));
+            memcpy(x2, x, sizeof x);
+            rnd_bytes(m, len);
+            ref->blocks(want, m, nb, x2);
+            if (inplace) memcpy(c, m, len);
+            snprintf(what, sizeof what, "qhasm_kernel_salsa%d (%s) blocks, %llu blocks%s",
+                     salsa_rounds[p], im->name, nb, inplace ? ", in place" : "");
+            if (abicall(what, FN(im->blocks), 4, U(c), U(inplace ? c : m), nb, U(x), 0, 0, NULL)) SFAIL("%s", sh->fail);
+            if (diffat(c, want, len) >= 0 || memcmp(x, x2, sizeof x))
+                SFAIL("%s: through the ABI checker: differs from ref", what);
+        }
+    {
+        uint32_t xin[16], xo[16], xw[16];
+        rnd_bytes((unsigned char *)xin, sizeof xin);
+        ref->core(xw, xin);
+        snprintf(what, sizeof what, "qhasm_kernel_salsa%d (%s) core", salsa_rounds[p], im->name);
+        if (abicall(what, FN(im->core), 2, U(xo), U(xin), 0, 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
+        if (memcmp(xo, xw, sizeof xo)) SFAIL("%s: through the ABI checker: differs from ref", what);
+    }
+    /* the public functions (C glue + this implementation, forced) */
+    for (j = 0; j < sizeof lens / sizeof lens[0]; j++) {
+        size_t len = lens[j];
+        uint64_t ic = rnd_counter(), r = 1;
+        rnd_bytes(k, 32); rnd_bytes(n, 24); rnd_bytes(m, len);
+        qhasm_ref_stream_salsa_xor_ic(want, m, len, n, ic, k, a->rounds);
+        snprintf(what, sizeof what, "stream_salsa%s_xor_ic (%s), len %zu", p ? (p == 1 ? "2012" : "208") : "20", im->name, len);
+        if (abicall(what, FN(a->xor_ic), 6, U(c), U(m), len, U(n), ic, U(k), &r)) SFAIL("%s", sh->fail);
+        if ((int)r != 0 || diffat(c, want, len) >= 0) SFAIL("%s: through the ABI checker: wrong result", what);
+        qhasm_ref_stream_salsa(want, len, n, k, a->rounds);
+        snprintf(what, sizeof what, "stream_salsa%s (%s), len %zu", p ? (p == 1 ? "2012" : "208") : "20", im->name, len);
+        if (abicall(what, FN(a->stream), 4, U(c), len, U(n), U(k), 0, 0, &r)) SFAIL("%s", sh->fail);
+        if ((int)r != 0 || diffat(c, want, len) >= 0) SFAIL("%s: through the ABI checker: wrong result", what);
+        qhasm_ref_stream_salsa_xor_ic(want, m, len, n, 0, k, a->rounds);
+        if (abicall(what, FN(a->xor_), 5, U(c), U(m), len, U(n), U(k), 0, &r)) SFAIL("%s", sh->fail);
+        if ((int)r != 0 || diffat(c, want, len) >= 0) SFAIL("%s: through the ABI checker: wrong result", what);
+        if (p == QHASM_PRIM_SALSA20) {
+            qhasm_ref_stream_xsalsa20_xor(want, m, len, n, k);
+            snprintf(what, sizeof what, "stream_xsalsa20_xor (%s), len %zu", im->name, len);
+            if (abicall(what, FN(qhasm_stream_xsalsa20_xor), 5, U(c), U(m), len, U(n), U(k), 0, &r)) SFAIL("%s", sh->fail);
+            if ((int)r != 0 || diffat(c, want, len) >= 0) SFAIL("%s: through the ABI checker: wrong result", what);
+        }
+    }
+    rnd_bytes(in16, 16); rnd_bytes(k, 32);
+    qhasm_ref_core_salsa(ref64, in16, k, NULL, a->rounds);
+    snprintf(what, sizeof what, "core_salsa%d (%s)", a->rounds, im->name);
+    if (abicall(what, FN(a->core), 4, U(out), U(in16), U(k), 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
+    if (memcmp(out, ref64, 64)) SFAIL("%s: through the ABI checker: wrong result", what);
+    qhasm_ref_core_hsalsa(ref64, in16, k, NULL, a->rounds);
+    snprintf(what, sizeof what, "core_hsalsa%d (%s)", a->rounds, im->name);
+    if (abicall(what, FN(a->hcore), 4, U(out), U(in16), U(k), 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
+    if (memcmp(out, ref64, 32)) SFAIL("%s: through the ABI checker: wrong result", what);
+#undef SFAIL
+    free(m); free(c); free(want);
+    return 0;
+}
+
+static int poly_abi(int i)
+{
+    const qhasm_poly1305_impl *im = qhasm_poly1305_get(i);
+    static _Alignas(64) unsigned char ks[QHASM_POLY1305_KSTATE_BYTES];
+    unsigned char k[32], m[16 * 33 + 16], pad[16], a16[16], want[16];
+    char what[160];
+    size_t j;
+    for (j = 0; j < NABI; j++) {
+        unsigned long long nb = abi_nblocks[j];
+        size_t tail = (size_t)rnd_below(16), len = 16 * nb + tail;
+        uint64_t r = 1;
+        rnd_bytes(k, 32); rnd_bytes(m, len);
+        qhasm_ref_onetimeauth_poly1305(want, m, len, k);
+        snprintf(what, sizeof what, "qhasm_kernel_poly1305 (%s) init", im->name);
+        if (abicall(what, FN(im->init), 2, U(ks), U(k), 0, 0, 0, 0, NULL)) return 1;
+        snprintf(what, sizeof what, "qhasm_kernel_poly1305 (%s) blocks, %llu blocks", im->name, nb);
+        if (abicall(what, FN(im->blocks), 4, U(ks), U(m), nb, 1, 0, 0, NULL)) return 1;
+        if (tail) {
+            memset(pad, 0, 16); memcpy(pad, m + 16 * nb, tail); pad[tail] = 1;
+            snprintf(what, sizeof what, "qhasm_kernel_poly1305 (%s) blocks, final padded block", im->name);
+            if (abicall(what, FN(im->blocks), 4, U(ks), U(pad), 1, 0, 0, 0, NULL)) return 1;
+        }
+        snprintf(what, sizeof what, "qhasm_kernel_poly1305 (%s) final", im->name);
+        if (abicall(what, FN(im->final), 2, U(ks), U(a16), 0, 0, 0, 0, NULL)) return 1;
+        if (memcmp(a16, want, 16))
+            return fail("qhasm_kernel_poly1305 (%s) through the ABI checker: %zu-byte message: tag differs from ref", im->name, len);
+        /* the public functions (C glue + this implementation, forced) */
+        snprintf(what, sizeof what, "onetimeauth_poly1305 (%s), len %zu", im->name, len);
+        if (abicall(what, FN(qhasm_onetimeauth_poly1305), 4, U(a16), U(m), len, U(k), 0, 0, &r)) return 1;
+        if ((int)r != 0 || memcmp(a16, want, 16)) return fail("%s: through the ABI checker: wrong result", what);
+        snprintf(what, sizeof what, "onetimeauth_poly1305_verify (%s), len %zu", im->name, len);
+        if (abicall(what, FN(qhasm_onetimeauth_poly1305_verify), 4, U(want), U(m), len, U(k), 0, 0, &r)) return 1;
+        if ((int)r != 0) return fail("%s: through the ABI checker: rejects the correct tag", what);
+        {
+            qhasm_onetimeauth_poly1305_state st;
+            size_t cut = len / 2;
+            snprintf(what, sizeof what, "onetimeauth_poly1305_init/update/final (%s), len %zu", im->name, len);
+            if (abicall(what, FN(qhasm_onetimeauth_poly1305_init), 2, U(&st), U(k), 0, 0, 0, 0, NULL)) return 1;
+            if (abicall(what, FN(qhasm_onetimeauth_poly1305_update), 3, U(&st), U(m), cut, 0, 0, 0, NULL)) return 1;
+            if (abicall(what, FN(qhasm_onetimeauth_poly1305_update), 3, U(&st), U(m + cut), len - cut, 0, 0, 0, NULL)) return 1;
+            if (abicall(what, FN(qhasm_onetimeauth_poly1305_final), 2, U(&st), U(a16), 0, 0, 0, 0, NULL)) return 1;
+            if (memcmp(a16, want, 16)) return fail("%s: through the ABI checker: wrong result", what);
+        }
+    }
+    return 0;
+}
+
+static int abi_checks(int p, int i)
+{
+    if (!qhasm_abicheck_abi()) return 0;    /* no trampoline for this CPU: the summary says so */
+    return p == QHASM_PRIM_POLY1305 ? poly_abi(i) : salsa_abi(p, i);
+}
+
+/* ======================================================================== */
+/* constant time, dynamically: --valgrind-ct                                */
+/* Secret inputs (keys and messages; for Poly1305 also the kernel state)    */
+/* are marked undefined with memcheck's client requests, so valgrind        */
+/* reports every conditional branch and memory address that depends on     */
+/* them; outputs are marked defined again before they are compared.        */
+/* ======================================================================== */
+#ifdef QHASM_HAVE_MEMCHECK
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
+#define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#define CT_ERRORS() ((unsigned long)VALGRIND_COUNT_ERRORS)
+#define CT_ON_VALGRIND() (RUNNING_ON_VALGRIND != 0)
+#else
+#define SECRET(p, n) ((void)(p), (void)(n))
+#define PUBLIC(p, n) ((void)(p), (void)(n))
+#define CT_ERRORS() 0UL
+#define CT_ON_VALGRIND() 0
+#endif
+
+static const size_t ct_lens[] = { 0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 300, 511, 512, 1025 };
+#define NCT (sizeof ct_lens / sizeof ct_lens[0])
+
+/* after each operation: did valgrind report anything since `before`? */
+static int ct_verdict(unsigned long before, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    sh->ctcalls++;
+    if (CT_ERRORS() == before) return 0;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return fail("valgrind: branch or memory address depends on secret data in %s (the valgrind report above says where)", what);
+}
+
+static int salsa_ct(int p, const char *impl)
+{
+    const salsa_api *a = &salsa_apis[p];
+    unsigned char k[32], n[24], in16[16], out[64], want64[64], *m, *c, *want, *K, *M;
+    size_t j;
+    unsigned long e;
+    m = malloc(1100); c = malloc(1100); want = malloc(1100); M = malloc(1100); K = malloc(32);
+    if (!m || !c || !want || !M || !K) die("malloc");
+#define CTFAIL(...) do { fail(__VA_ARGS__); free(m); free(c); free(want); free(M); free(K); return 1; } while (0)
+    for (j = 0; j < NCT; j++) {
+        size_t len = ct_lens[j];
+        uint64_t ic = rnd_counter();
+        rnd_bytes(k, 32); rnd_bytes(n, 24); rnd_bytes(m, len);
+        stage("valgrind-ct: stream_salsa%d_xor_ic len %zu", a->rounds, len);
+        qhasm_ref_stream_salsa_xor_ic(want, m, len, n, ic, k, a->rounds);
+        memcpy(K, k, 32); memcpy(M, m, len);
+        SECRET(K, 32); SECRET(M, len);
+        e = CT_ERRORS();
+        a->xor_ic(c, M, len, n, ic, K);
+        PUBLIC(c, len);
+        if (ct_verdict(e, "stream_salsa%d_xor_ic (%s), len %zu", a->rounds, impl, len)) CTFAIL("%s", sh->fail);
+        if (diffat(c, want, len) >= 0) CTFAIL("stream_salsa%d_xor_ic (%s), len %zu: differs from ref", a->rounds, impl, len);
+        stage("valgrind-ct: stream_salsa%d len %zu", a->rounds, len);
+        qhasm_ref_stream_salsa(want, len, n, k, a->rounds);
+        e = CT_ERRORS();
+        a->stream(c, len, n, K);
+        PUBLIC(c, len);
+        if (ct_verdict(e, "stream_salsa%d (%s), len %zu", a->rounds, impl, len)) CTFAIL("%s", sh->fail);
+        if (diffat(c, want, len) >= 0) CTFAIL("stream_salsa%d (%s), len %zu: differs from ref", a->rounds, impl, len);
+        if (p == QHASM_PRIM_SALSA20 && len % 3 == 0) {
+            stage("valgrind-ct: stream_xsalsa20_xor len %zu", len);
+            qhasm_ref_stream_xsalsa20_xor(want, m, len, n, k);
+            e = CT_ERRORS();
+            qhasm_stream_xsalsa20_xor(c, M, len, n, K);
+            PUBLIC(c, len);
+            if (ct_verdict(e, "stream_xsalsa20_xor (%s), len %zu", impl, len)) CTFAIL("%s", sh->fail);
+            if (diffat(c, want, len) >= 0) CTFAIL("stream_xsalsa20_xor (%s), len %zu: differs from ref", impl, len);
+        }
+    }
+    /* core and hcore: the 16-byte input is secret too (hash-function use) */
+    rnd_bytes(k, 32); rnd_bytes(in16, 16);
+    stage("valgrind-ct: core_salsa%d", a->rounds);
+    qhasm_ref_core_salsa(want64, in16, k, NULL, a->rounds);
+    memcpy(K, k, 32); memcpy(M, in16, 16);
+    SECRET(K, 32); SECRET(M, 16);
+    e = CT_ERRORS();
+    a->core(out, M, K, NULL);
+    PUBLIC(out, 64);
+    if (ct_verdict(e, "core_salsa%d (%s)", a->rounds, impl)) CTFAIL("%s", sh->fail);
+    if (memcmp(out, want64, 64)) CTFAIL("core_salsa%d (%s): differs from ref", a->rounds, impl);
+    stage("valgrind-ct: core_hsalsa%d", a->rounds);
+    qhasm_ref_core_hsalsa(want64, in16, k, NULL, a->rounds);
+    e = CT_ERRORS();
+    a->hcore(out, M, K, NULL);
+    PUBLIC(out, 32);
+    if (ct_verdict(e, "core_hsalsa%d (%s)", a->rounds, impl)) CTFAIL("%s", sh->fail);
+    if (memcmp(out, want64, 32)) CTFAIL("core_hsalsa%d (%s): differs from ref", a->rounds, impl);
+#undef CTFAIL
+    free(m); free(c); free(want); free(M); free(K);
+    return 0;
+}
+
+static int poly_ct(int i)
+{
+    const qhasm_poly1305_impl *im = qhasm_poly1305_get(i);
+    static _Alignas(64) unsigned char ks[QHASM_POLY1305_KSTATE_BYTES];
+    unsigned char k[32], m[1100], a16[16], want[16], K[32], M[1100], A[16], pad[16];
+    size_t j;
+    unsigned long e;
+    for (j = 0; j < NCT; j++) {
+        size_t len = ct_lens[j], cut = len / 3;
+        unsigned long long nb = len / 16;
+        int r;
+        qhasm_onetimeauth_poly1305_state st;
+        rnd_bytes(k, 32); rnd_bytes(m, len);
+        qhasm_ref_onetimeauth_poly1305(want, m, len, k);
+        memcpy(K, k, 32); memcpy(M, m, len);
+        SECRET(K, 32); SECRET(M, len);
+
+        /* the kernel interface.  The kernel state is secret by propagation:
+         * everything init derives from the key (r, s, powers of r) and
+         * everything blocks derives from the message (the accumulator) is
+         * undefined for memcheck; marking the whole state would also mark
+         * the kernels' public bookkeeping (e.g. amd64-avx2's "powers of r
+         * computed" flag) and report branches on it.  blocks runs twice, so
+         * the state crosses a call boundary. */
+        stage("valgrind-ct: qhasm_kernel_poly1305 (%s), len %zu", im->name, len);
+        e = CT_ERRORS();
+        im->init(ks, K);
+        im->blocks(ks, M, nb / 2, 1);
+        im->blocks(ks, M + 16 * (nb / 2), nb - nb / 2, 1);
+        if (len % 16) {
+            memset(pad, 0, 16); memcpy(pad, M + 16 * nb, len % 16); pad[len % 16] = 1;
+            im->blocks(ks, pad, 1, 0);
+        }
+        im->final(ks, a16);
+        PUBLIC(a16, 16);
+        if (ct_verdict(e, "qhasm_kernel_poly1305_%s init/blocks/final, len %zu", im->name, len)) return 1;
+        if (memcmp(a16, want, 16)) return fail("qhasm_kernel_poly1305 (%s), len %zu: tag differs from ref", im->name, len);
+
+        /* the public functions: one-shot, verify (the tag under test is
+         * secret too: the comparison must not leak where it differs), and
+         * init/update/final */
+        stage("valgrind-ct: onetimeauth_poly1305 (%s), len %zu", im->name, len);
+        e = CT_ERRORS();
+        qhasm_onetimeauth_poly1305(a16, M, len, K);
+        PUBLIC(a16, 16);
+        if (ct_verdict(e, "onetimeauth_poly1305 (%s), len %zu", im->name, len)) return 1;
+        if (memcmp(a16, want, 16)) return fail("onetimeauth_poly1305 (%s), len %zu: differs from ref", im->name, len);
+        stage("valgrind-ct: onetimeauth_poly1305_verify (%s), len %zu", im->name, len);
+        memcpy(A, want, 16);
+        if (len & 1) A[len % 16] ^= 0x10;
+        SECRET(A, 16);
+        e = CT_ERRORS();
+        r = qhasm_onetimeauth_poly1305_verify(A, M, len, K);
+        PUBLIC(&r, sizeof r);
+        if (ct_verdict(e, "onetimeauth_poly1305_verify (%s), len %zu", im->name, len)) return 1;
+        if (r != ((len & 1) ? -1 : 0)) return fail("onetimeauth_poly1305_verify (%s), len %zu: returns %d", im->name, len, r);
+        stage("valgrind-ct: onetimeauth_poly1305_init/update/final (%s), len %zu", im->name, len);
+        e = CT_ERRORS();
+        qhasm_onetimeauth_poly1305_init(&st, K);
+        qhasm_onetimeauth_poly1305_update(&st, M, cut);
+        qhasm_onetimeauth_poly1305_update(&st, M + cut, len - cut);
+        qhasm_onetimeauth_poly1305_final(&st, a16);
+        PUBLIC(a16, 16);
+        if (ct_verdict(e, "onetimeauth_poly1305_init/update/final (%s), len %zu", im->name, len)) return 1;
+        if (memcmp(a16, want, 16)) return fail("onetimeauth_poly1305_update (%s), len %zu: differs from ref", im->name, len);
+        PUBLIC(K, 32); PUBLIC(M, len);
+    }
+    return 0;
+}
+
+static int ct_child(int p, int i)
+{
+    if (p == QHASM_PRIM_POLY1305) return poly_ct(i);
+    return salsa_ct(p, qhasm_impl_name(qhasm_prim_name(p), i));
+}
+
+/* ======================================================================== */
 /* the reference itself: the specification's small examples                 */
 /* ======================================================================== */
 static int ref_self_check(void)
@@ -690,10 +1037,16 @@ static const char *signame(int s)
     }
 }
 
+/* modes: the default runs the ABI checks, then the functional tests */
+static int abi_only, no_abi, ct_mode;
+
 static int child(int p, int i)
 {
-    alarm(600);
+    alarm(ct_mode ? 3600 : 600);
     if (qhasm_impl_force(qhasm_prim_name(p), i)) return fail("cannot force implementation");
+    if (ct_mode) return ct_child(p, i);
+    if (!no_abi && abi_checks(p, i)) return 1;
+    if (abi_only) return 0;
     if (ref_self_check()) return 1;
     if (p == QHASM_PRIM_POLY1305) return poly_prim();
     return salsa_prim(p);
@@ -702,15 +1055,25 @@ static int child(int p, int i)
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: qhasm-test [-p prim] [-i impl] [-s seed] [-q] [-l] [--help]\n"
+        "usage: qhasm-test [-p prim] [-i impl] [-s seed] [-q] [-l]\n"
+        "                  [--abi-only | --no-abi | --valgrind-ct] [--help]\n"
         "Checks every implementation of every primitive (each in a child process)\n"
-        "against the reference C and published vectors.\n"
+        "against the reference C and published vectors, and calls each of its\n"
+        "kernels and the public functions through the ABI checker (callee-saved\n"
+        "registers, stack pointer, direction flag, dirty AVX state).\n"
         "  -p prim   only this primitive (salsa20, salsa2012, salsa208, poly1305;\n"
         "            aliases such as stream_salsa20_xor work); repeatable\n"
         "  -i impl   only this implementation (ref, c, amd64-avx2, ...); repeatable\n"
         "  -s seed   PRNG seed (decimal or 0x hex; default 0x7168617331323334)\n"
         "  -q        print only failures and the summary\n"
         "  -l        list primitives, implementations and CPU support, then exit\n"
+        "  --abi-only     only the ABI checks\n"
+        "  --no-abi       skip the ABI checks\n"
+        "  --valgrind-ct  constant-time check instead: keys and messages (and the\n"
+        "            Poly1305 state) are marked undefined for valgrind's memcheck,\n"
+        "            which then reports every branch or address depending on them;\n"
+        "            run as: valgrind --error-exitcode=1 qhasm-test --valgrind-ct\n"
+        "            (exit status 77 if built without valgrind/memcheck.h)\n"
         "Output: one line per primitive and implementation: ok, FAIL <what>, or\n"
         "skipped <why>; then 'N passed, N failed, N skipped'. Exit status 1 on failure.\n"
         "QHASM_CPU_DISABLE=avx2,... pretends CPU features are absent.\n");
@@ -720,7 +1083,8 @@ int main(int argc, char **argv)
 {
     const char *prims[16], *impls[16];
     int nprims = 0, nimpls = 0, quiet = 0, list = 0, a, p, i, j;
-    int passed = 0, failed = 0, skipped = 0;
+    int passed = 0, failed = 0, skipped = 0, ctskipped = 0;
+    unsigned long abicalls = 0, ctcalls = 0;
     uint64_t seed = 0x7168617331323334ULL;   /* "qhas1234" */
 
     for (a = 1; a < argc; a++) {
@@ -730,6 +1094,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "-p") && a + 1 < argc && nprims < 16) prims[nprims++] = argv[++a];
         else if (!strcmp(argv[a], "-i") && a + 1 < argc && nimpls < 16) impls[nimpls++] = argv[++a];
         else if (!strcmp(argv[a], "-s") && a + 1 < argc) seed = strtoull(argv[++a], NULL, 0);
+        else if (!strcmp(argv[a], "--abi-only")) abi_only = 1;
+        else if (!strcmp(argv[a], "--no-abi")) no_abi = 1;
+        else if (!strcmp(argv[a], "--valgrind-ct")) ct_mode = 1;
         else { usage(stderr); return 2; }
     }
     for (j = 0; j < nprims; j++)
@@ -758,9 +1125,26 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (abi_only && no_abi) { fprintf(stderr, "qhasm-test: --abi-only and --no-abi exclude each other\n"); return 2; }
+    if (ct_mode) {
+#ifndef QHASM_HAVE_MEMCHECK
+        printf("qhasm-test: --valgrind-ct: not available: built without valgrind/memcheck.h\n");
+        return 77;
+#else
+        if (!CT_ON_VALGRIND())
+            fprintf(stderr, "qhasm-test: --valgrind-ct: NOT running under valgrind: secrets are not tracked, "
+                            "this only runs the cases; use: valgrind --error-exitcode=1 %s --valgrind-ct\n", argv[0]);
+#endif
+    }
+
     sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED) die("mmap");
     if (!quiet) printf("qhasm-test: seed 0x%016llx\n", (unsigned long long)seed);
+    if (ct_mode && !quiet)
+        printf("qhasm-test: valgrind-ct: secret: keys, messages (and so the Poly1305 kernel state), the tag given to verify\n");
+    if (!ct_mode && !no_abi && !quiet)
+        printf("qhasm-test: ABI checker: %s\n", qhasm_abicheck_abi()
+               ? qhasm_abicheck_coverage() : "none for this architecture (ABI checks skipped)");
 
     for (p = 0; qhasm_prim_name(p); p++) {
         const char *pn = qhasm_prim_name(p);
@@ -775,7 +1159,14 @@ int main(int argc, char **argv)
             for (j = 0; j < nimpls; j++) want |= qhasm_impl_find(pn, impls[j]) == i;
             if (!want) continue;
             if (!qhasm_impl_supported(pn, i)) {
-                printf("%-10s %-14s skipped %s\n", pn, in, qhasm_impl_missing(pn, i));
+                if (ct_mode && CT_ON_VALGRIND()) {
+                    const char *miss = qhasm_impl_missing(pn, i);
+                    printf("%-10s %-14s skipped: NOT CHECKED for constant time: %s%s\n", pn, in, miss,
+                           strstr(miss, "avx512") ? " (valgrind does not emulate AVX-512; the CPU may have it)"
+                                                  : " (under valgrind: its emulated CPU lacks the feature)");
+                    ctskipped++;
+                } else
+                    printf("%-10s %-14s skipped %s\n", pn, in, qhasm_impl_missing(pn, i));
                 skipped++;
                 continue;
             }
@@ -789,6 +1180,8 @@ int main(int argc, char **argv)
             }
             while (waitpid(pid, &status, 0) < 0)
                 if (errno != EINTR) die("waitpid");
+            abicalls += sh->abicalls;
+            ctcalls += sh->ctcalls;
             if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
                 if (!quiet) printf("%-10s %-14s ok\n", pn, in);
                 passed++;
@@ -802,6 +1195,16 @@ int main(int argc, char **argv)
                 failed++;
             }
         }
+    }
+    if (ct_mode)
+        printf("valgrind-ct: %lu operations on secret data%s; %d implementation%s NOT checked for constant time%s\n",
+               ctcalls, CT_ON_VALGRIND() ? " checked by valgrind" : " run (NOT under valgrind: nothing tracked)",
+               ctskipped, ctskipped == 1 ? "" : "s", ctskipped ? " (listed above)" : "");
+    else if (!no_abi) {
+        if (qhasm_abicheck_abi())
+            printf("abi: %lu calls through the %s checker\n", abicalls, qhasm_abicheck_abi());
+        else
+            printf("abi: no ABI checker for this architecture: calling conventions NOT checked\n");
     }
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
