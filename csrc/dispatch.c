@@ -38,6 +38,43 @@
 #define IF_OUT_AMD64_BMI2(x)
 #endif
 
+/* ---- the other targets (csrc/cross.mk, docs/cross.md) -------------------
+ * A cross build for TARGET (x86, ppc32, ppc64, sparc64) defines
+ * QHASM_HAVE_<TARGET> (QHASM_HAVE_X86, QHASM_HAVE_PPC32, QHASM_HAVE_PPC64,
+ * QHASM_HAVE_SPARC64) and QHASM_HAVE_OUT_<FOLDER> for each folder
+ * out/<target>/ and out/<target>-<ext>/ present; IF_OUT_<FOLDER>(x) keeps a
+ * table line only then.  AltiVec kernels need QHASM_CPU_ALTIVEC. */
+#if defined(QHASM_HAVE_X86) && defined(QHASM_HAVE_OUT_X86)
+#define IF_OUT_X86(x) x
+#else
+#define IF_OUT_X86(x)
+#endif
+#if defined(QHASM_HAVE_X86) && defined(QHASM_HAVE_OUT_X86_SSE2)
+#define IF_OUT_X86_SSE2(x) x
+#else
+#define IF_OUT_X86_SSE2(x)
+#endif
+#if defined(QHASM_HAVE_PPC32) && defined(QHASM_HAVE_OUT_PPC32)
+#define IF_OUT_PPC32(x) x
+#else
+#define IF_OUT_PPC32(x)
+#endif
+#if defined(QHASM_HAVE_PPC32) && defined(QHASM_HAVE_OUT_PPC32_ALTIVEC)
+#define IF_OUT_PPC32_ALTIVEC(x) x
+#else
+#define IF_OUT_PPC32_ALTIVEC(x)
+#endif
+#if defined(QHASM_HAVE_PPC64) && defined(QHASM_HAVE_OUT_PPC64)
+#define IF_OUT_PPC64(x) x
+#else
+#define IF_OUT_PPC64(x)
+#endif
+#if defined(QHASM_HAVE_SPARC64) && defined(QHASM_HAVE_OUT_SPARC64)
+#define IF_OUT_SPARC64(x) x
+#else
+#define IF_OUT_SPARC64(x)
+#endif
+
 /* ---- Salsa20/20, /12, /8: one line per implementation -------------------
  * X(ID, "name", required features): ID is the C identifier part of
  * qhasm_kernel_salsa{20,12,8}_<ID>_{blocks,core}. */
@@ -46,6 +83,12 @@
     IF_OUT_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) \
     IF_OUT_AMD64_SSE2(X(amd64_sse2, "amd64-sse2", QHASM_CPU_SSE2)) \
     IF_OUT_AMD64(X(amd64, "amd64", 0)) \
+    IF_OUT_X86_SSE2(X(x86_sse2, "x86-sse2", QHASM_CPU_SSE2)) \
+    IF_OUT_X86(X(x86, "x86", 0)) \
+    IF_OUT_PPC32_ALTIVEC(X(ppc32_altivec, "ppc32-altivec", QHASM_CPU_ALTIVEC)) \
+    IF_OUT_PPC32(X(ppc32, "ppc32", 0)) \
+    IF_OUT_PPC64(X(ppc64, "ppc64", 0)) \
+    IF_OUT_SPARC64(X(sparc64, "sparc64", 0)) \
     X(c, "c", 0) \
     X(ref, "ref", 0)
 
@@ -56,6 +99,10 @@
     IF_OUT_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) \
     IF_OUT_AMD64_BMI2(X(amd64_bmi2, "amd64-bmi2", QHASM_CPU_BMI2)) \
     IF_OUT_AMD64(X(amd64, "amd64", 0)) \
+    IF_OUT_X86(X(x86, "x86", 0)) \
+    IF_OUT_PPC32(X(ppc32, "ppc32", 0)) \
+    IF_OUT_PPC64(X(ppc64, "ppc64", 0)) \
+    IF_OUT_SPARC64(X(sparc64, "sparc64", 0)) \
     X(c, "c", 0) \
     X(ref, "ref", 0)
 

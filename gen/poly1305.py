@@ -7,6 +7,7 @@ Implementations and their templates:
     amd64-bmi2    poly1305_amd64.q.in (BMI2 = True): mulx/adcx
     amd64-avx2    poly1305_amd64_avx2.q.in: radix 2^26, 4 blocks in parallel
     amd64-avx512  poly1305_amd64_avx512.q.in: IFMA, radix 2^44, 8 blocks in parallel
+    x86           poly1305_x86.q.in: i386, radix 2^32, mul (edx:eax) and adc chains
 Each generated file specs/poly1305/generated/poly1305_<id>.q holds
 qhasm_kernel_poly1305_<id>_init, _blocks and _final (see csrc/impl.h),
 where <id> is the implementation name with '-' replaced by '_'.  The
@@ -33,6 +34,8 @@ IMPLS = {
     "amd64-bmi2": ("poly1305_amd64.q.in", {"BMI2": True}),
     "amd64-avx2": ("poly1305_amd64_avx2.q.in", {"BMI2": False, "VMIN": 8}),
     "amd64-avx512": ("poly1305_amd64_avx512.q.in", {"BMI2": True, "VMIN": 16}),
+    # cross targets (gen/regen.py translates x86* with qhasm -m x86)
+    "x86": ("poly1305_x86.q.in", {}),
 }
 
 

@@ -3,7 +3,9 @@
     python3 -m gen.regen [--out DIR] [--qhasm PATH] [--check] [-v]
 
 Steps: expand the templates (gen/salsa20.py, ...) into their generated
-.q files, then translate each with `qhasm -m amd64 X.q -o out/<impl>/X.asm`.
+.q files, then translate each with `qhasm -m amd64 X.q -o out/<impl>/X.asm`
+(implementations of the cross targets, named x86*, ppc32*, ppc64* and
+sparc64*, with `-m <target>`, and .s files for the GNU-as targets).
 The translator always runs from the output root with repository-relative
 paths, so the assembly (which names its .q source) is identical whatever
 the output directory.  Deterministic: same specs, same bytes.
@@ -27,14 +29,53 @@ import sys
 import tempfile
 
 from gen import poly1305, salsa20
+from gen import ppcsparc  # Salsa20 and Poly1305 for ppc32/ppc64/sparc64
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# ---- cross targets (docs/cross.md) ----------------------------------------
+# An implementation whose name starts with one of these (x86, x86-sse2,
+# ppc32-altivec, ...) is translated with `qhasm -m <that target>`; all others
+# with -m amd64.  GNU-as targets get .s files instead of .asm.
+CROSS_TARGETS = {"x86": ".asm", "ppc32": ".s", "ppc64": ".s", "sparc64": ".s"}
+# Salsa20 templates of the cross targets (gen/salsa20.py's IMPLS lists the
+# amd64 ones): specs/salsa20/salsa20_<id>.q.in, expanded for every R
+SALSA20_CROSS = ["x86", "x86-sse2"]
+
+
+def target_of(impl: str) -> str:
+    t = impl.split("-")[0]
+    return t if t in CROSS_TARGETS else "amd64"
+
+
+def asm_name(impl: str, base: str) -> str:
+    """base (a jobs() asm basename, .asm) with the target's extension"""
+    stem = base.rsplit(".", 1)[0]
+    return stem + CROSS_TARGETS.get(target_of(impl), ".asm")
+
+
+def salsa20_cross_jobs() -> list[tuple[str, str, str]]:
+    res = []
+    for impl in SALSA20_CROSS:
+        if not os.path.exists(os.path.join(ROOT, salsa20.template_path(impl))):
+            continue
+        for r in salsa20.ROUNDS:
+            q = salsa20.generated_path(impl, r)
+            res.append((q, impl, os.path.basename(q)[:-2] + ".asm"))
+    return res
+
+
+CROSS_PATTERNS = [f"out/{t}{suffix}/*{ext}" for t, ext in CROSS_TARGETS.items() for suffix in ("", "-*")]
 
 # every generator: (module, glob patterns of the files it owns, relative to the root)
 GENERATORS = [
     (salsa20, [f"{salsa20.GENERATED}/salsa20_*.q", "out/amd64*/salsa20_*.asm"]),
     # Poly1305 (gen/poly1305.py): one .q per implementation, no parameter
     (poly1305, [f"{poly1305.GENERATED}/poly1305_*.q", "out/amd64*/poly1305_*.asm"]),
+    # cross targets: the generated .q files are matched above
+    (None, CROSS_PATTERNS),
+    # ppc32, ppc32-altivec, ppc64, sparc64 (gen/ppcsparc.py; files matched above)
+    (ppcsparc, []),
 ]
 
 
@@ -42,8 +83,15 @@ def regen(out: str, qhasm: str, verbose: bool = False) -> list[str]:
     """Write every generated file under out; return their relative paths."""
     written: list[str] = []
     for mod, _ in GENERATORS:
-        for qpath, impl, asm in mod.jobs():
-            if mod is poly1305:
+        if mod is None:
+            continue
+        jobs = mod.jobs() + (salsa20_cross_jobs() if mod is salsa20 else [])
+        for qpath, impl, asm in jobs:
+            asm = asm_name(impl, asm)
+            target = target_of(impl)
+            if mod is ppcsparc:
+                text = mod.render(qpath, ROOT)
+            elif mod is poly1305:
                 text = mod.generate(impl, ROOT)
             else:
                 rounds = int(qpath.rsplit("_r", 1)[1][:-2])
@@ -55,8 +103,8 @@ def regen(out: str, qhasm: str, verbose: bool = False) -> list[str]:
             apath = f"out/{impl}/{asm}"
             os.makedirs(os.path.join(out, "out", impl), exist_ok=True)
             if verbose:
-                print(f"qhasm -m amd64 {qpath} -o {apath}", flush=True)
-            p = subprocess.run([qhasm, "-m", "amd64", qpath, "-o", apath], cwd=out,
+                print(f"qhasm -m {target} {qpath} -o {apath}", flush=True)
+            p = subprocess.run([qhasm, "-m", target, qpath, "-o", apath], cwd=out,
                                capture_output=True, text=True)
             if p.returncode != 0:
                 sys.stderr.write(p.stderr)

@@ -44,7 +44,7 @@ static void loopctl(Fn *fn, int s, int b, char **ctl)
 				for (int j = 0; j < y->md->nop; j++) {
 					if (opwrites(y, j) && y->op[j].tmp == t)
 						writes = 1;
-					else if (y->op[j].kind == OTMP || y->op[j].kind == OMEM)
+					else if ((y->op[j].kind == OTMP && y->op[j].tmp != t) || y->op[j].kind == OMEM)
 						other = 1;
 				}
 				if (writes && !other)
@@ -95,7 +95,7 @@ static void region(FILE *f, Fn *fn, const Model *m, int s, int b, char **ctl, co
 	/* the resource bound, over every set of units */
 	double best = 0;
 	u64 bestset = 0;
-	int bestops = 0;
+	int bestops = 0, bestcyc = 0;
 	for (u64 set = 1; set < (1ull << m->nunit); set++) {
 		int cyc = 0, ops = 0;
 		for (int i = 0; i < m->ncls; i++)
@@ -108,6 +108,7 @@ static void region(FILE *f, Fn *fn, const Model *m, int s, int b, char **ctl, co
 			best = bound;
 			bestset = set;
 			bestops = ops;
+			bestcyc = cyc;
 		}
 	}
 	double issue = (double)total / m->issue;
@@ -116,7 +117,10 @@ static void region(FILE *f, Fn *fn, const Model *m, int s, int b, char **ctl, co
 			m->issue, issue);
 	} else if (bestset) {
 		int units = popcnt(bestset);
-		fprintf(f, "  resource bound: %d operations on %d unit%s (", bestops, units, units > 1 ? "s" : "");
+		fprintf(f, "  resource bound: %d operations", bestops);
+		if (bestcyc != bestops)
+			fprintf(f, " (%d counting multi-cycle ones)", bestcyc);
+		fprintf(f, " on %d unit%s (", units, units > 1 ? "s" : "");
 		for (int u = 0, first = 1; u < m->nunit; u++)
 			if (bestset >> u & 1) {
 				fprintf(f, "%s%s", first ? "" : " ", m->unit[u]);

@@ -131,7 +131,8 @@ int qhasm_impl_selected(const char *prim);        /* index in use (selects if ne
  * i = -1 returns to automatic selection (QHASM_IMPL is consulted again). */
 int qhasm_impl_force(const char *prim, int i);
 
-/* CPU features detected at run time (CPUID + XGETBV), as a bit mask */
+/* CPU features detected at run time (x86: CPUID + XGETBV; PowerPC: the
+ * kernel's AT_HWCAP), as a bit mask */
 #define QHASM_CPU_SSE2       0x001u
 #define QHASM_CPU_SSSE3      0x002u
 #define QHASM_CPU_AVX        0x004u
@@ -142,7 +143,8 @@ int qhasm_impl_force(const char *prim, int i);
 #define QHASM_CPU_AVX512VL   0x080u
 #define QHASM_CPU_AVX512BW   0x100u
 #define QHASM_CPU_AVX512IFMA 0x200u
-#define QHASM_CPU_NFEATURES  10
+#define QHASM_CPU_ALTIVEC    0x400u   /* PowerPC AltiVec/VMX (AT_HWCAP) */
+#define QHASM_CPU_NFEATURES  11
 unsigned qhasm_cpu_features(void);
 const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 */
 
