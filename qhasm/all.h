@@ -358,6 +358,9 @@ enum { MVREG, MVLOAD, MVSTORE };
 /* ---------- taint.c ---------- */
 void taint(Fn *fn, const Target *t);
 
+/* ---------- webs.c ---------- */
+void webs(Fn *fn, const Target *t);
+
 /* ---------- live.c ---------- */
 int opreads(const Ins *i, int k);
 int opwrites(const Ins *i, int k);

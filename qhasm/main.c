@@ -27,6 +27,7 @@ static const Pass passes[] = {
 	{'C', "check", check},
 	{'S', "select", selectpass},
 	{'T', "taint", taint},
+	{'W', "webs", webs},
 	{'H', "schedule", schedpass},
 	{'L', "live", plive},
 	{'O', "coalesce", coalesce},
@@ -53,7 +54,7 @@ static void usage(FILE *f)
 		"  --suffix S  append S to every global symbol (per-model variants: --suffix _zen4)\n"
 		"  -o OUT      output file (default: standard output); written only on success\n"
 		"  -d LETTERS  dump the state after passes to standard error:\n"
-		"              P parse, C check, S select, T taint, H schedule, L live, O coalesce, A alloc, F frame\n"
+		"              P parse, C check, S select, T taint, W webs, H schedule, L live, O coalesce, A alloc, F frame\n"
 		"  -h, --help  this help\n\n"
 		"Errors are reported as FILE:LINE:COL: error: MESSAGE, exit status 1.\n");
 }

@@ -30,6 +30,22 @@ static int splittable(const Fn *fn, int t)
 	return t >= 0 && fn->tmp[t].var >= 0 && fn->tmp[t].fixed == NOREG;
 }
 
+static int entrynode(const int *estart, const int *etmp, int nd, int b, int t)
+{
+	/* the live-in list of a block is sorted by temporary: binary search */
+	int lo = estart[b], hi = estart[b + 1] - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (etmp[mid] == t)
+			return nd + mid;
+		if (etmp[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
 /* the definition sites of each temporary, numbered in program order */
 typedef struct Site { int tmp; } Site;
 
@@ -65,13 +81,14 @@ void webs(Fn *fn, const Target *tg)
 	for (int d = 0; d < nd; d++)
 		dlist[fill[site[d].tmp]++] = d;
 	free(fill);
-	/* reaching definitions per block */
-	int w = bswords(nd);
-	u64 **in = xmalloc(fn->nblk * sizeof *in), **out = xmalloc(fn->nblk * sizeof *out);
+	/* The definitions reaching a block's start, per temporary live there,
+	 * are represented by one extra union-find node per (block, temporary):
+	 * it is joined to the last definition of the temporary in each
+	 * predecessor, or to that predecessor's own node when it has none.
+	 * Linear in the live-in sets, with no reaching-definition bitsets. */
+	live(fn);
 	int *d0 = xmalloc((fn->nblk + 1) * sizeof(int));
 	for (int b = 0, d = 0; b < fn->nblk; b++) {
-		in[b] = xcalloc(w, sizeof(u64));
-		out[b] = xcalloc(w, sizeof(u64));
 		d0[b] = d;
 		for (int i = 0; i < fn->blk[b].nins; i++) {
 			Ins *x = &fn->blk[b].ins[i];
@@ -81,46 +98,63 @@ void webs(Fn *fn, const Target *tg)
 		}
 		d0[fn->nblk] = d;
 	}
-	u64 *cur = xmalloc(w * sizeof(u64));
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (int b = 0; b < fn->nblk; b++) {
-			memcpy(cur, in[b], w * sizeof(u64));
-			for (int d = d0[b]; d < d0[b + 1]; d++) {
-				int t = site[d].tmp;
-				for (int j = dstart[t]; j < dstart[t + 1]; j++)
-					bsclr(cur, dlist[j]);
-				bsset(cur, d);
-			}
-			if (memcmp(cur, out[b], w * sizeof(u64))) {
-				memcpy(out[b], cur, w * sizeof(u64));
-				changed = 1;
-			}
-			for (int k = 0; k < 2; k++) {
-				int s = fn->blk[b].succ[k];
-				if (s < 0)
-					continue;
-				for (int j = 0; j < w; j++) {
-					u64 v = in[s][j] | cur[j];
-					if (v != in[s][j]) {
-						in[s][j] = v;
-						changed = 1;
-					}
+	/* entry nodes: id nd + index into the live-in list of (b, t) */
+	int *estart = xmalloc((fn->nblk + 1) * sizeof(int)), ne = 0, ce = 0;
+	int *etmp = NULL;
+	for (int b = 0; b < fn->nblk; b++) {
+		estart[b] = ne;
+		for (int j = 0; j < bswords(nt); j++)
+			for (u64 v = fn->blk[b].in[j]; v; v &= v - 1) {
+				int t = j * 64 + ctz(v);
+				if (t < nt && splittable(fn, t)) {
+					GROW(etmp, ne, ce);
+					etmp[ne++] = t;
 				}
+			}
+	}
+	estart[fn->nblk] = ne;
+	uf = xmalloc((nd + ne + 1) * sizeof(int));
+	for (int q = 0; q < nd + ne; q++)
+		uf[q] = q;
+	/* the node of t at the start of b (t live-in there), or -1 */
+	#define ENTRY(b, t) entrynode(estart, etmp, nd, (b), (t))
+	for (int p = 0; p < fn->nblk; p++) {
+		/* final defs of p, by temp: a small map through the site list */
+		for (int k = 0; k < 2; k++) {
+			int b = fn->blk[p].succ[k];
+			if (b < 0)
+				continue;
+			for (int e = estart[b]; e < estart[b + 1]; e++) {
+				int t = etmp[e], src = -1;
+				for (int d = d0[p + 1] - 1; d >= d0[p]; d--)
+					if (site[d].tmp == t) {
+						src = d;
+						break;
+					}
+				if (src < 0)
+					src = ENTRY(p, t);
+				if (src >= 0)
+					unite(nd + e, src);
 			}
 		}
 	}
 	/* join the definitions reaching each use; remember a def per use */
-	uf = xmalloc(nd * sizeof(int));
-	for (int d = 0; d < nd; d++)
-		uf[d] = d;
 	int *last = xmalloc(nt * sizeof(int));   /* last def of t in this block, or -1 */
 	int *entry = xmalloc(nt * sizeof(int));  /* a def of t reaching the block start, or -1 */
 	/* per (block) use map: operand -> def, recorded in use order */
 	int *usedef = NULL, nu = 0, cu = 0;
+	int *touched = xmalloc((nt + 1) * sizeof(int)), ntouched = 0;
+	for (int t = 0; t < nt; t++) {
+		last[t] = -1;
+		entry[t] = -2; /* not computed yet */
+	}
 	for (int b = 0; b < fn->nblk; b++) {
-		memset(last, -1, nt * sizeof(int));
-		memset(entry, -2, nt * sizeof(int)); /* -2: not computed yet */
+		/* forget the previous block's state, touching only what it touched */
+		for (int j = 0; j < ntouched; j++) {
+			last[touched[j]] = -1;
+			entry[touched[j]] = -2;
+		}
+		ntouched = 0;
 		int d = d0[b];
 		for (int i = 0; i < fn->blk[b].nins; i++) {
 			Ins *x = &fn->blk[b].ins[i];
@@ -136,19 +170,13 @@ void webs(Fn *fn, const Target *tg)
 			for (int j = 0; j < nr; j++) {
 				int t = rd[j], r = -1;
 				if (splittable(fn, t)) {
+					if (entry[t] == -2 && last[t] < 0)
+						touched[ntouched++] = t;
 					if (last[t] >= 0)
 						r = last[t];
 					else {
-						if (entry[t] == -2) {
-							entry[t] = -1;
-							for (int q = dstart[t]; q < dstart[t + 1]; q++)
-								if (bshas(in[b], dlist[q])) {
-									if (entry[t] < 0)
-										entry[t] = dlist[q];
-									else
-										unite(entry[t], dlist[q]);
-								}
-						}
+						if (entry[t] == -2)
+							entry[t] = ENTRY(b, t);
 						r = entry[t];
 					}
 				}
@@ -164,14 +192,16 @@ void webs(Fn *fn, const Target *tg)
 						if (r >= 0)
 							unite(r, d);
 					}
+					if (entry[t] == -2 && last[t] < 0)
+						touched[ntouched++] = t;
 					last[t] = d++;
 				}
 		}
 	}
 	/* a temporary per web: the web holding the lowest def keeps the original */
-	int *webtmp = xmalloc(nd * sizeof(int));
+	int *webtmp = xmalloc((nd + ne + 1) * sizeof(int));
 	char *taken = xcalloc(nt, 1);
-	for (int q = 0; q < nd; q++)
+	for (int q = 0; q < nd + ne; q++)
 		webtmp[q] = -1;
 	for (int q = 0; q < nd; q++) {
 		int r = find(q);
@@ -194,39 +224,38 @@ void webs(Fn *fn, const Target *tg)
 	for (int b = 0, d = 0; b < fn->nblk; b++)
 		for (int i = 0; i < fn->blk[b].nins; i++) {
 			Ins *x = &fn->blk[b].ins[i];
+			int defs[MAXOP];
+			for (int k = 0; k < x->md->nop; k++)
+				defs[k] = opwrites(x, k) && splittable(fn, x->op[k].tmp);
 			for (int k = 0; k < x->md->nop; k++) {
 				if (opreads(x, k)) {
 					int r = usedef[nu++];
-					if (r >= 0)
+					if (r >= 0 && webtmp[find(r)] >= 0)
 						x->op[k].tmp = webtmp[find(r)];
 				}
 				if (x->op[k].kind == OMEM) {
 					int r = usedef[nu++];
-					if (r >= 0)
+					if (r >= 0 && webtmp[find(r)] >= 0)
 						x->op[k].base = webtmp[find(r)];
 					r = usedef[nu++];
-					if (r >= 0)
+					if (r >= 0 && webtmp[find(r)] >= 0)
 						x->op[k].index = webtmp[find(r)];
 				}
 			}
 			for (int k = 0; k < x->md->nop; k++)
-				if (opwrites(x, k) && splittable(fn, x->op[k].tmp) && x->op[k].tmp < nt) {
+				if (defs[k]) {
 					x->op[k].tmp = webtmp[find(d)];
 					d++;
 				}
 		}
-	for (int b = 0; b < fn->nblk; b++) {
-		free(in[b]);
-		free(out[b]);
-	}
-	free(in);
-	free(out);
 	free(d0);
-	free(cur);
+	free(estart);
+	free(etmp);
 	free(uf);
 	free(last);
 	free(entry);
 	free(usedef);
+	free(touched);
 	free(webtmp);
 	free(taken);
 	free(site);

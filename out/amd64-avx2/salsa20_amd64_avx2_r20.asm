@@ -7,9 +7,9 @@ global qhasm_kernel_salsa20_amd64_avx2_blocks:function (qhasm_kernel_salsa20_amd
 align 32
 qhasm_kernel_salsa20_amd64_avx2_blocks:
 	mov r11, rsp
-	sub rsp, 1248
+	sub rsp, 1344
 	and rsp, -32
-	mov [rsp + 1216], r11
+	mov [rsp + 1312], r11
 ; unsigned<? n - 2
 %line 63+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	cmp rdx, 2
@@ -19,67 +19,63 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 ; 8x z0 = mem32[x + 0]
 %line 65+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpbroadcastd ymm0, [rcx]
-	vmovdqu [rsp + 1024], ymm0
 ; s0 = z0
 %line 66+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1024]
 	vmovdqu [rsp + 0], ymm0
 ; 8x z1 = mem32[x + 4]
 %line 67+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpbroadcastd ymm0, [rcx + 4]
-	vmovdqu [rsp + 1056], ymm0
 ; s1 = z1
 %line 68+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1056]
 	vmovdqu [rsp + 32], ymm0
 ; 8x z2 = mem32[x + 8]
 %line 69+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm10, [rcx + 8]
+	vpbroadcastd ymm0, [rcx + 8]
 ; s2 = z2
 %line 70+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 64], ymm10
+	vmovdqu [rsp + 64], ymm0
 ; 8x z3 = mem32[x + 12]
 %line 71+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm11, [rcx + 12]
+	vpbroadcastd ymm0, [rcx + 12]
 ; s3 = z3
 %line 72+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 96], ymm11
+	vmovdqu [rsp + 96], ymm0
 ; 8x z4 = mem32[x + 16]
 %line 73+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm15, [rcx + 16]
+	vpbroadcastd ymm0, [rcx + 16]
 ; s4 = z4
 %line 74+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 128], ymm15
+	vmovdqu [rsp + 128], ymm0
 ; 8x z5 = mem32[x + 20]
 %line 75+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm4, [rcx + 20]
+	vpbroadcastd ymm0, [rcx + 20]
 ; s5 = z5
 %line 76+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 160], ymm4
+	vmovdqu [rsp + 160], ymm0
 ; 8x z6 = mem32[x + 24]
 %line 77+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm7, [rcx + 24]
+	vpbroadcastd ymm0, [rcx + 24]
 ; s6 = z6
 %line 78+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 192], ymm7
+	vmovdqu [rsp + 192], ymm0
 ; 8x z7 = mem32[x + 28]
 %line 79+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm8, [rcx + 28]
+	vpbroadcastd ymm0, [rcx + 28]
 ; s7 = z7
 %line 80+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 224], ymm8
+	vmovdqu [rsp + 224], ymm0
 ; 8x z10 = mem32[x + 40]
 %line 81+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm9, [rcx + 40]
+	vpbroadcastd ymm0, [rcx + 40]
 ; s10 = z10
 %line 82+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 320], ymm9
+	vmovdqu [rsp + 320], ymm0
 ; 8x z11 = mem32[x + 44]
 %line 83+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm6, [rcx + 44]
+	vpbroadcastd ymm0, [rcx + 44]
 ; s11 = z11
 %line 84+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 352], ymm6
+	vmovdqu [rsp + 352], ymm0
 ; 8x z12 = mem32[x + 48]
 %line 85+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpbroadcastd ymm0, [rcx + 48]
@@ -88,468 +84,476 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	vmovdqu [rsp + 384], ymm0
 ; 8x z13 = mem32[x + 52]
 %line 87+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm5, [rcx + 52]
+	vpbroadcastd ymm0, [rcx + 52]
 ; s13 = z13
 %line 88+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 416], ymm5
+	vmovdqu [rsp + 416], ymm0
 ; 8x z14 = mem32[x + 56]
 %line 89+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm2, [rcx + 56]
+	vpbroadcastd ymm0, [rcx + 56]
 ; s14 = z14
 %line 90+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 448], ymm2
+	vmovdqu [rsp + 448], ymm0
 ; 8x z15 = mem32[x + 60]
 %line 91+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm3, [rcx + 60]
+	vpbroadcastd ymm0, [rcx + 60]
 ; s15 = z15
 %line 92+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 480], ymm3
+	vmovdqu [rsp + 480], ymm0
 .Lblocks8:
 ; 4x q0 = mem64[x + 32]
 %line 96+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpbroadcastq ymm0, [rcx + 32]
 ; t0 = mem256[CTRA]
 %line 97+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rel CTRA]
+	vmovdqu ymm1, [rel CTRA]
 ; t1 = mem256[CTRB]
 %line 98+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm14, [rel CTRB]
+	vmovdqu ymm2, [rel CTRB]
 ; 4x q1 = q0 + t1
 %line 99+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddq ymm1, ymm0, ymm14
+	vpaddq ymm2, ymm0, ymm2
 ; 4x q0 = q0 + t0
 %line 100+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddq ymm0, ymm0, ymm12
+	vpaddq ymm0, ymm0, ymm1
 ; q0 = shuffle32(q0, 0xd8)
 %line 101+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd ymm0, ymm0, 216
 ; q1 = shuffle32(q1, 0xd8)
 %line 102+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd ymm1, ymm1, 216
+	vpshufd ymm2, ymm2, 216
 ; z8 = unpacklo64(q0, q1)
 %line 103+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm13, ymm0, ymm1
+	vpunpcklqdq ymm1, ymm0, ymm2
 ; z9 = unpackhi64(q0, q1)
 %line 104+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm1, ymm0, ymm1
+	vpunpckhqdq ymm0, ymm0, ymm2
+	vmovdqu [rsp + 1024], ymm0
 ; s8 = z8
 %line 105+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 256], ymm13
+	vmovdqu [rsp + 256], ymm1
 ; s9 = z9
 %line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 288], ymm1
+	vmovdqu ymm0, [rsp + 1024]
+	vmovdqu [rsp + 288], ymm0
 ; z0 = s0
 %line 107+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 0]
-	vmovdqu [rsp + 1024], ymm0
+	vmovdqu ymm12, [rsp + 0]
 ; z1 = s1
 %line 108+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 32]
-	vmovdqu [rsp + 1056], ymm0
+	vmovdqu ymm9, [rsp + 32]
 ; z2 = s2
 %line 109+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm10, [rsp + 64]
 ; z3 = s3
 %line 110+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm11, [rsp + 96]
+	vmovdqu ymm0, [rsp + 96]
+	vmovdqu [rsp + 1056], ymm0
 ; z4 = s4
 %line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm15, [rsp + 128]
+	vmovdqu ymm0, [rsp + 128]
+	vmovdqu [rsp + 1088], ymm0
 ; z5 = s5
 %line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm4, [rsp + 160]
 ; z6 = s6
 %line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm7, [rsp + 192]
+	vmovdqu ymm8, [rsp + 192]
 ; z7 = s7
 %line 114+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm8, [rsp + 224]
+	vmovdqu ymm7, [rsp + 224]
 ; z10 = s10
 %line 115+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm9, [rsp + 320]
+	vmovdqu ymm3, [rsp + 320]
 ; z11 = s11
 %line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm6, [rsp + 352]
 ; z12 = s12
 %line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 384]
+	vmovdqu ymm5, [rsp + 384]
 ; z13 = s13
 %line 118+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm5, [rsp + 416]
+	vmovdqu ymm0, [rsp + 416]
 ; z14 = s14
 %line 119+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm2, [rsp + 448]
+	vmovdqu ymm11, [rsp + 448]
 ; z15 = s15
 %line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm3, [rsp + 480]
+	vmovdqu ymm2, [rsp + 480]
 ; i = 10
 %line 121+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	mov r8, 10
 .Lrounds8:
 ; 8x t0 = z0 + z12
 %line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1024]
-	vpaddd ymm12, ymm12, ymm0
+	vpaddd ymm14, ymm12, ymm5
 ; 8x t0 = t0 <<< 7
 %line 124+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 7
-	vpsrld ymm12, ymm12, 25
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm13
 ; z4 = z4 ^ t0
 %line 125+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm15, ymm15, ymm12
+	vmovdqu ymm13, [rsp + 1088]
+	vpxor ymm13, ymm13, ymm15
+	vmovdqu [rsp + 1120], ymm13
 ; 8x t1 = z5 + z1
 %line 126+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm4, [rsp + 1056]
+	vpaddd ymm14, ymm4, ymm9
 ; 8x t1 = t1 <<< 7
 %line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 7
-	vpsrld ymm14, ymm14, 25
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm13, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm13
 ; z9 = z9 ^ t1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm1, ymm1, ymm14
+	vmovdqu ymm13, [rsp + 1024]
+	vpxor ymm13, ymm13, ymm15
+	vmovdqu [rsp + 1152], ymm13
 ; 8x t0 = z10 + z6
 %line 129+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm9, ymm7
+	vpaddd ymm14, ymm3, ymm8
 ; 8x t0 = t0 <<< 7
 %line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 7
-	vpsrld ymm12, ymm12, 25
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm13
 ; z14 = z14 ^ t0
 %line 131+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm2, ymm2, ymm12
+	vpxor ymm11, ymm11, ymm15
+	vmovdqu [rsp + 1184], ymm11
 ; 8x t1 = z15 + z11
 %line 132+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm3, ymm6
+	vpaddd ymm13, ymm2, ymm6
 ; 8x t1 = t1 <<< 7
 %line 133+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 7
-	vpsrld ymm14, ymm14, 25
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm11, ymm13, 7
+	vpsrld ymm14, ymm13, 25
+	vpor ymm14, ymm14, ymm11
 ; z3 = z3 ^ t1
 %line 134+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm11, [rsp + 1056]
 	vpxor ymm11, ymm11, ymm14
 ; 8x t0 = z4 + z0
 %line 135+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm15, [rsp + 1024]
+	vmovdqu ymm13, [rsp + 1120]
+	vpaddd ymm14, ymm13, ymm12
 ; 8x t0 = t0 <<< 9
 %line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 9
-	vpsrld ymm12, ymm12, 23
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
 ; z8 = z8 ^ t0
 %line 137+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm13, ymm13, ymm12
+	vpxor ymm1, ymm1, ymm15
 ; 8x t1 = z9 + z5
 %line 138+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm1, ymm4
+	vmovdqu ymm13, [rsp + 1152]
+	vpaddd ymm14, ymm13, ymm4
 ; 8x t1 = t1 <<< 9
 %line 139+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 9
-	vpsrld ymm14, ymm14, 23
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
 ; z13 = z13 ^ t1
 %line 140+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm5, ymm5, ymm14
+	vpxor ymm0, ymm0, ymm15
 ; 8x t0 = z14 + z10
 %line 141+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm2, ymm9
+	vmovdqu ymm13, [rsp + 1184]
+	vpaddd ymm14, ymm13, ymm3
 ; 8x t0 = t0 <<< 9
 %line 142+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 9
-	vpsrld ymm12, ymm12, 23
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
 ; z2 = z2 ^ t0
 %line 143+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm10, ymm10, ymm12
+	vpxor ymm10, ymm10, ymm15
 ; 8x t1 = z3 + z15
 %line 144+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm11, ymm3
+	vpaddd ymm14, ymm11, ymm2
 ; 8x t1 = t1 <<< 9
 %line 145+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 9
-	vpsrld ymm14, ymm14, 23
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
 ; z7 = z7 ^ t1
 %line 146+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm8, ymm8, ymm14
+	vpxor ymm7, ymm7, ymm15
 ; 8x t0 = z8 + z4
 %line 147+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm13, ymm15
+	vpaddd ymm14, ymm1, [rsp + 1120]
 ; 8x t0 = t0 <<< 13
 %line 148+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 13
-	vpsrld ymm12, ymm12, 19
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm13
 ; z12 = z12 ^ t0
 %line 149+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm0, ymm12
+	vpxor ymm13, ymm5, ymm15
 ; 8x t1 = z13 + z9
 %line 150+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm5, ymm1
+	vpaddd ymm14, ymm0, [rsp + 1152]
 ; 8x t1 = t1 <<< 13
 %line 151+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 13
-	vpsrld ymm14, ymm14, 19
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm5, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm5
 ; z1 = z1 ^ t1
 %line 152+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1056]
-	vpxor ymm12, ymm12, ymm14
-	vmovdqu [rsp + 1056], ymm12
+	vpxor ymm9, ymm9, ymm15
 ; 8x t0 = z2 + z14
 %line 153+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm10, ymm2
+	vpaddd ymm14, ymm10, [rsp + 1184]
 ; 8x t0 = t0 <<< 13
 %line 154+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 13
-	vpsrld ymm12, ymm12, 19
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm5, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm5
 ; z6 = z6 ^ t0
 %line 155+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm7, ymm7, ymm12
+	vpxor ymm5, ymm8, ymm15
 ; 8x t1 = z7 + z3
 %line 156+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm8, ymm11
+	vpaddd ymm14, ymm7, ymm11
 ; 8x t1 = t1 <<< 13
 %line 157+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 13
-	vpsrld ymm14, ymm14, 19
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm8, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm8
 ; z11 = z11 ^ t1
 %line 158+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm6, ymm6, ymm14
+	vpxor ymm6, ymm6, ymm15
 ; 8x t0 = z12 + z8
 %line 159+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm0, ymm13
+	vpaddd ymm14, ymm13, ymm1
 ; 8x t0 = t0 <<< 18
 %line 160+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 18
-	vpsrld ymm12, ymm12, 14
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm8, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm8
 ; z0 = z0 ^ t0
 %line 161+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm14, [rsp + 1024]
-	vpxor ymm12, ymm14, ymm12
-	vmovdqu [rsp + 1024], ymm12
+	vpxor ymm12, ymm12, ymm15
 ; 8x t1 = z1 + z13
 %line 162+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1056]
-	vpaddd ymm14, ymm12, ymm5
+	vpaddd ymm14, ymm9, ymm0
 ; 8x t1 = t1 <<< 18
 %line 163+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 18
-	vpsrld ymm14, ymm14, 14
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm8, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm8
 ; z5 = z5 ^ t1
 %line 164+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, ymm14
+	vpxor ymm4, ymm4, ymm15
 ; 8x t0 = z6 + z2
 %line 165+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm7, ymm10
+	vpaddd ymm14, ymm5, ymm10
 ; 8x t0 = t0 <<< 18
 %line 166+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 18
-	vpsrld ymm12, ymm12, 14
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm8, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm8
 ; z10 = z10 ^ t0
 %line 167+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm9, ymm9, ymm12
+	vpxor ymm3, ymm3, ymm15
 ; 8x t1 = z11 + z7
 %line 168+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm6, ymm8
+	vpaddd ymm14, ymm6, ymm7
 ; 8x t1 = t1 <<< 18
 %line 169+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 18
-	vpsrld ymm14, ymm14, 14
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm8, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm8
 ; z15 = z15 ^ t1
 %line 170+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm3, ymm3, ymm14
+	vpxor ymm2, ymm2, ymm15
 ; 8x t0 = z0 + z3
 %line 171+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1024]
-	vpaddd ymm12, ymm12, ymm11
+	vpaddd ymm14, ymm12, ymm11
 ; 8x t0 = t0 <<< 7
 %line 172+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 7
-	vpsrld ymm12, ymm12, 25
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm8, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm8
 ; z1 = z1 ^ t0
 %line 173+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm14, [rsp + 1056]
-	vpxor ymm12, ymm14, ymm12
-	vmovdqu [rsp + 1056], ymm12
+	vpxor ymm9, ymm9, ymm15
 ; 8x t1 = z5 + z4
 %line 174+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm4, ymm15
+	vpaddd ymm14, ymm4, [rsp + 1120]
 ; 8x t1 = t1 <<< 7
 %line 175+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 7
-	vpsrld ymm14, ymm14, 25
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm8, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm8
 ; z6 = z6 ^ t1
 %line 176+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm7, ymm7, ymm14
+	vpxor ymm8, ymm5, ymm15
 ; 8x t0 = z10 + z9
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm9, ymm1
+	vpaddd ymm14, ymm3, [rsp + 1152]
 ; 8x t0 = t0 <<< 7
 %line 178+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 7
-	vpsrld ymm12, ymm12, 25
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm5, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm5
 ; z11 = z11 ^ t0
 %line 179+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm6, ymm6, ymm12
+	vpxor ymm6, ymm6, ymm15
 ; 8x t1 = z15 + z14
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm3, ymm2
+	vpaddd ymm14, ymm2, [rsp + 1184]
 ; 8x t1 = t1 <<< 7
 %line 181+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 7
-	vpsrld ymm14, ymm14, 25
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm5, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm5
 ; z12 = z12 ^ t1
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm0, ymm14
+	vpxor ymm5, ymm13, ymm15
 ; 8x t0 = z1 + z0
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1056]
-	vpaddd ymm12, ymm12, [rsp + 1024]
+	vpaddd ymm14, ymm9, ymm12
 ; 8x t0 = t0 <<< 9
 %line 184+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 9
-	vpsrld ymm12, ymm12, 23
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
 ; z2 = z2 ^ t0
 %line 185+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm10, ymm10, ymm12
+	vpxor ymm10, ymm10, ymm15
 ; 8x t1 = z6 + z5
 %line 186+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm7, ymm4
+	vpaddd ymm14, ymm8, ymm4
 ; 8x t1 = t1 <<< 9
 %line 187+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 9
-	vpsrld ymm14, ymm14, 23
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
 ; z7 = z7 ^ t1
 %line 188+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm8, ymm8, ymm14
+	vpxor ymm7, ymm7, ymm15
 ; 8x t0 = z11 + z10
 %line 189+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm6, ymm9
+	vpaddd ymm14, ymm6, ymm3
 ; 8x t0 = t0 <<< 9
 %line 190+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 9
-	vpsrld ymm12, ymm12, 23
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
 ; z8 = z8 ^ t0
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm13, ymm13, ymm12
+	vpxor ymm1, ymm1, ymm15
 ; 8x t1 = z12 + z15
 %line 192+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm0, ymm3
+	vpaddd ymm14, ymm5, ymm2
 ; 8x t1 = t1 <<< 9
 %line 193+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 9
-	vpsrld ymm14, ymm14, 23
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
 ; z13 = z13 ^ t1
 %line 194+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm5, ymm5, ymm14
+	vpxor ymm0, ymm0, ymm15
 ; 8x t0 = z2 + z1
 %line 195+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm10, [rsp + 1056]
+	vpaddd ymm14, ymm10, ymm9
 ; 8x t0 = t0 <<< 13
 %line 196+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 13
-	vpsrld ymm12, ymm12, 19
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm13
 ; z3 = z3 ^ t0
 %line 197+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm11, ymm11, ymm12
+	vpxor ymm11, ymm11, ymm15
+	vmovdqu [rsp + 1056], ymm11
 ; 8x t1 = z7 + z6
 %line 198+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm8, ymm7
+	vpaddd ymm13, ymm7, ymm8
 ; 8x t1 = t1 <<< 13
 %line 199+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 13
-	vpsrld ymm14, ymm14, 19
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm11, ymm13, 13
+	vpsrld ymm14, ymm13, 19
+	vpor ymm14, ymm14, ymm11
 ; z4 = z4 ^ t1
 %line 200+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm15, ymm15, ymm14
+	vmovdqu ymm11, [rsp + 1120]
+	vpxor ymm11, ymm11, ymm14
+	vmovdqu [rsp + 1088], ymm11
 ; 8x t0 = z8 + z11
 %line 201+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm13, ymm6
+	vpaddd ymm13, ymm1, ymm6
 ; 8x t0 = t0 <<< 13
 %line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 13
-	vpsrld ymm12, ymm12, 19
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm11, ymm13, 13
+	vpsrld ymm14, ymm13, 19
+	vpor ymm14, ymm14, ymm11
 ; z9 = z9 ^ t0
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm1, ymm1, ymm12
+	vmovdqu ymm11, [rsp + 1152]
+	vpxor ymm11, ymm11, ymm14
+	vmovdqu [rsp + 1024], ymm11
 ; 8x t1 = z13 + z12
 %line 204+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm5, ymm0
+	vpaddd ymm13, ymm0, ymm5
 ; 8x t1 = t1 <<< 13
 %line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 13
-	vpsrld ymm14, ymm14, 19
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm11, ymm13, 13
+	vpsrld ymm14, ymm13, 19
+	vpor ymm14, ymm14, ymm11
 ; z14 = z14 ^ t1
 %line 206+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm2, ymm2, ymm14
+	vmovdqu ymm11, [rsp + 1184]
+	vpxor ymm11, ymm11, ymm14
 ; 8x t0 = z3 + z2
 %line 207+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm11, ymm10
+	vmovdqu ymm13, [rsp + 1056]
+	vpaddd ymm14, ymm13, ymm10
 ; 8x t0 = t0 <<< 18
 %line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 18
-	vpsrld ymm12, ymm12, 14
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm13
 ; z0 = z0 ^ t0
 %line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm14, [rsp + 1024]
-	vpxor ymm12, ymm14, ymm12
-	vmovdqu [rsp + 1024], ymm12
+	vpxor ymm12, ymm12, ymm15
 ; 8x t1 = z4 + z7
 %line 210+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm15, ymm8
+	vmovdqu ymm13, [rsp + 1088]
+	vpaddd ymm14, ymm13, ymm7
 ; 8x t1 = t1 <<< 18
 %line 211+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 18
-	vpsrld ymm14, ymm14, 14
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm13, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm13
 ; z5 = z5 ^ t1
 %line 212+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, ymm14
+	vpxor ymm4, ymm4, ymm15
 ; 8x t0 = z9 + z8
 %line 213+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm1, ymm13
+	vmovdqu ymm13, [rsp + 1024]
+	vpaddd ymm14, ymm13, ymm1
 ; 8x t0 = t0 <<< 18
 %line 214+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm14, ymm12, 18
-	vpsrld ymm12, ymm12, 14
-	vpor ymm12, ymm12, ymm14
+	vpslld ymm13, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm13
 ; z10 = z10 ^ t0
 %line 215+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm9, ymm9, ymm12
+	vpxor ymm3, ymm3, ymm15
 ; 8x t1 = z14 + z13
 %line 216+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm2, ymm5
+	vpaddd ymm14, ymm11, ymm0
 ; 8x t1 = t1 <<< 18
 %line 217+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm12, ymm14, 18
-	vpsrld ymm14, ymm14, 14
-	vpor ymm14, ymm14, ymm12
+	vpslld ymm13, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm13
 ; z15 = z15 ^ t1
 %line 218+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm3, ymm3, ymm14
+	vpxor ymm2, ymm2, ymm15
 ; =? i -= 1
 %line 219+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	sub r8, 1
@@ -558,56 +562,56 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	jne .Lrounds8
 ; 8x z0 = z0 + s0
 %line 222+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1024]
 	vpaddd ymm12, ymm12, [rsp + 0]
-	vmovdqu [rsp + 1024], ymm12
 ; 8x z1 = z1 + s1
 %line 223+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1056]
-	vpaddd ymm12, ymm12, [rsp + 32]
-	vmovdqu [rsp + 1056], ymm12
+	vpaddd ymm13, ymm9, [rsp + 32]
 ; 8x z2 = z2 + s2
 %line 224+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm10, ymm10, [rsp + 64]
+	vpaddd ymm9, ymm10, [rsp + 64]
 ; 8x z3 = z3 + s3
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm11, ymm11, [rsp + 96]
+	vmovdqu ymm10, [rsp + 1056]
+	vpaddd ymm10, ymm10, [rsp + 96]
 ; 8x z4 = z4 + s4
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm15, ymm15, [rsp + 128]
+	vmovdqu ymm14, [rsp + 1088]
+	vpaddd ymm14, ymm14, [rsp + 128]
 ; 8x z5 = z5 + s5
 %line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm4, ymm4, [rsp + 160]
 ; 8x z6 = z6 + s6
 %line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm7, ymm7, [rsp + 192]
+	vpaddd ymm8, ymm8, [rsp + 192]
 ; 8x z7 = z7 + s7
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm8, ymm8, [rsp + 224]
+	vpaddd ymm7, ymm7, [rsp + 224]
 ; 8x z8 = z8 + s8
 %line 230+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm13, ymm13, [rsp + 256]
+	vpaddd ymm1, ymm1, [rsp + 256]
+	vmovdqu [rsp + 1216], ymm1
 ; 8x z9 = z9 + s9
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm1, [rsp + 1024]
 	vpaddd ymm1, ymm1, [rsp + 288]
 ; 8x z10 = z10 + s10
 %line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm9, ymm9, [rsp + 320]
+	vpaddd ymm3, ymm3, [rsp + 320]
 ; 8x z11 = z11 + s11
 %line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm6, ymm6, [rsp + 352]
 ; 8x z12 = z12 + s12
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm0, [rsp + 384]
+	vpaddd ymm5, ymm5, [rsp + 384]
 ; 8x z13 = z13 + s13
 %line 235+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm5, ymm5, [rsp + 416]
+	vpaddd ymm15, ymm0, [rsp + 416]
 ; 8x z14 = z14 + s14
 %line 236+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm2, ymm2, [rsp + 448]
+	vpaddd ymm11, ymm11, [rsp + 448]
 ; 8x z15 = z15 + s15
 %line 237+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm3, ymm3, [rsp + 480]
+	vpaddd ymm0, ymm2, [rsp + 480]
 ; unsigned<? n - 8
 %line 238+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	cmp rdx, 8
@@ -616,69 +620,55 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	jb .Lpartial
 ; u0 = unpacklo32(z0, z1)
 %line 241+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1024]
-	vmovdqu ymm14, [rsp + 1056]
-	vpunpckldq ymm12, ymm12, ymm14
-	vmovdqu [rsp + 1088], ymm12
+	vpunpckldq ymm2, ymm12, ymm13
 ; u1 = unpackhi32(z0, z1)
 %line 242+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1024]
-	vmovdqu ymm14, [rsp + 1056]
-	vpunpckhdq ymm14, ymm12, ymm14
+	vpunpckhdq ymm12, ymm12, ymm13
 ; u2 = unpacklo32(z2, z3)
 %line 243+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm10, ymm11
+	vpunpckldq ymm13, ymm9, ymm10
 ; u3 = unpackhi32(z2, z3)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm11, ymm10, ymm11
+	vpunpckhdq ymm10, ymm9, ymm10
 ; v0 = unpacklo64(u0, u2)
 %line 245+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 1088]
-	vpunpcklqdq ymm10, ymm10, ymm12
-	vmovdqu [rsp + 1120], ymm10
+	vpunpcklqdq ymm9, ymm2, ymm13
 ; v1 = unpackhi64(u0, u2)
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 1088]
-	vpunpckhqdq ymm10, ymm10, ymm12
-	vmovdqu [rsp + 1152], ymm10
+	vpunpckhqdq ymm13, ymm2, ymm13
 ; v2 = unpacklo64(u1, u3)
 %line 247+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm10, ymm14, ymm11
-	vmovdqu [rsp + 1184], ymm10
+	vpunpcklqdq ymm2, ymm12, ymm10
 ; v3 = unpackhi64(u1, u3)
 %line 248+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm10, ymm14, ymm11
+	vpunpckhqdq ymm10, ymm12, ymm10
 ; u0 = unpacklo32(z4, z5)
 %line 249+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm11, ymm15, ymm4
-	vmovdqu [rsp + 1088], ymm11
+	vpunpckldq ymm12, ymm14, ymm4
 ; u1 = unpackhi32(z4, z5)
 %line 250+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm14, ymm15, ymm4
+	vpunpckhdq ymm4, ymm14, ymm4
 ; u2 = unpacklo32(z6, z7)
 %line 251+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm7, ymm8
+	vpunpckldq ymm14, ymm8, ymm7
 ; u3 = unpackhi32(z6, z7)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm11, ymm7, ymm8
+	vpunpckhdq ymm8, ymm8, ymm7
 ; v4 = unpacklo64(u0, u2)
 %line 253+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1088]
-	vpunpcklqdq ymm7, ymm4, ymm12
+	vpunpcklqdq ymm7, ymm12, ymm14
 ; v5 = unpackhi64(u0, u2)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1088]
-	vpunpckhqdq ymm12, ymm4, ymm12
+	vpunpckhqdq ymm14, ymm12, ymm14
 ; v6 = unpacklo64(u1, u3)
 %line 255+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm8, ymm14, ymm11
+	vpunpcklqdq ymm12, ymm4, ymm8
 ; v7 = unpackhi64(u1, u3)
 %line 256+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm11, ymm14, ymm11
+	vpunpckhqdq ymm8, ymm4, ymm8
 ; o = permute128(v0, v4, 0x20)
 %line 257+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1120]
-	vperm2i128 ymm4, ymm4, ymm7, 32
+	vperm2i128 ymm4, ymm9, ymm7, 32
 ; o = o ^ mem256[m + 0]
 %line 258+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm4, ymm4, [rsi]
@@ -687,8 +677,7 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	vmovdqu [rdi], ymm4
 ; o = permute128(v0, v4, 0x31)
 %line 260+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1120]
-	vperm2i128 ymm4, ymm4, ymm7, 49
+	vperm2i128 ymm4, ymm9, ymm7, 49
 ; o = o ^ mem256[m + 256]
 %line 261+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm4, ymm4, [rsi + 256]
@@ -697,8 +686,7 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	vmovdqu [rdi + 256], ymm4
 ; o = permute128(v1, v5, 0x20)
 %line 263+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1152]
-	vperm2i128 ymm4, ymm4, ymm12, 32
+	vperm2i128 ymm4, ymm13, ymm14, 32
 ; o = o ^ mem256[m + 64]
 %line 264+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm4, ymm4, [rsi + 64]
@@ -707,8 +695,7 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	vmovdqu [rdi + 64], ymm4
 ; o = permute128(v1, v5, 0x31)
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1152]
-	vperm2i128 ymm4, ymm4, ymm12, 49
+	vperm2i128 ymm4, ymm13, ymm14, 49
 ; o = o ^ mem256[m + 320]
 %line 267+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm4, ymm4, [rsi + 320]
@@ -717,8 +704,7 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	vmovdqu [rdi + 320], ymm4
 ; o = permute128(v2, v6, 0x20)
 %line 269+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1184]
-	vperm2i128 ymm4, ymm4, ymm8, 32
+	vperm2i128 ymm4, ymm2, ymm12, 32
 ; o = o ^ mem256[m + 128]
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm4, ymm4, [rsi + 128]
@@ -727,167 +713,153 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	vmovdqu [rdi + 128], ymm4
 ; o = permute128(v2, v6, 0x31)
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1184]
-	vperm2i128 ymm4, ymm4, ymm8, 49
+	vperm2i128 ymm2, ymm2, ymm12, 49
 ; o = o ^ mem256[m + 384]
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 384]
+	vpxor ymm2, ymm2, [rsi + 384]
 ; mem256[c + 384] = o
 %line 274+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 384], ymm4
+	vmovdqu [rdi + 384], ymm2
 ; o = permute128(v3, v7, 0x20)
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm10, ymm11, 32
+	vperm2i128 ymm2, ymm10, ymm8, 32
 ; o = o ^ mem256[m + 192]
 %line 276+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 192]
+	vpxor ymm2, ymm2, [rsi + 192]
 ; mem256[c + 192] = o
 %line 277+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 192], ymm4
+	vmovdqu [rdi + 192], ymm2
 ; o = permute128(v3, v7, 0x31)
 %line 278+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm10, ymm11, 49
+	vperm2i128 ymm2, ymm10, ymm8, 49
 ; o = o ^ mem256[m + 448]
 %line 279+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 448]
+	vpxor ymm2, ymm2, [rsi + 448]
 ; mem256[c + 448] = o
 %line 280+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 448], ymm4
+	vmovdqu [rdi + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm4, ymm13, ymm1
-	vmovdqu [rsp + 1088], ymm4
+	vmovdqu ymm2, [rsp + 1216]
+	vpunpckldq ymm2, ymm2, ymm1
 ; u1 = unpackhi32(z8, z9)
 %line 282+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm14, ymm13, ymm1
+	vmovdqu ymm4, [rsp + 1216]
+	vpunpckhdq ymm1, ymm4, ymm1
 ; u2 = unpacklo32(z10, z11)
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm9, ymm6
+	vpunpckldq ymm4, ymm3, ymm6
 ; u3 = unpackhi32(z10, z11)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm11, ymm9, ymm6
+	vpunpckhdq ymm3, ymm3, ymm6
 ; v0 = unpacklo64(u0, u2)
 %line 285+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm1, [rsp + 1088]
-	vpunpcklqdq ymm1, ymm1, ymm12
-	vmovdqu [rsp + 1120], ymm1
+	vpunpcklqdq ymm6, ymm2, ymm4
 ; v1 = unpackhi64(u0, u2)
 %line 286+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm1, [rsp + 1088]
-	vpunpckhqdq ymm1, ymm1, ymm12
-	vmovdqu [rsp + 1152], ymm1
+	vpunpckhqdq ymm8, ymm2, ymm4
 ; v2 = unpacklo64(u1, u3)
 %line 287+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm1, ymm14, ymm11
-	vmovdqu [rsp + 1184], ymm1
+	vpunpcklqdq ymm7, ymm1, ymm3
 ; v3 = unpackhi64(u1, u3)
 %line 288+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm10, ymm14, ymm11
+	vpunpckhqdq ymm9, ymm1, ymm3
 ; u0 = unpacklo32(z12, z13)
 %line 289+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm1, ymm0, ymm5
-	vmovdqu [rsp + 1088], ymm1
+	vpunpckldq ymm1, ymm5, ymm15
 ; u1 = unpackhi32(z12, z13)
 %line 290+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm14, ymm0, ymm5
+	vpunpckhdq ymm2, ymm5, ymm15
 ; u2 = unpacklo32(z14, z15)
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm2, ymm3
+	vpunpckldq ymm3, ymm11, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm11, ymm2, ymm3
+	vpunpckhdq ymm0, ymm11, ymm0
 ; v4 = unpacklo64(u0, u2)
 %line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpunpcklqdq ymm7, ymm0, ymm12
+	vpunpcklqdq ymm4, ymm1, ymm3
 ; v5 = unpackhi64(u0, u2)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpunpckhqdq ymm12, ymm0, ymm12
+	vpunpckhqdq ymm1, ymm1, ymm3
 ; v6 = unpacklo64(u1, u3)
 %line 295+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm8, ymm14, ymm11
+	vpunpcklqdq ymm3, ymm2, ymm0
 ; v7 = unpackhi64(u1, u3)
 %line 296+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm11, ymm14, ymm11
+	vpunpckhqdq ymm2, ymm2, ymm0
 ; o = permute128(v0, v4, 0x20)
 %line 297+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1120]
-	vperm2i128 ymm4, ymm0, ymm7, 32
+	vperm2i128 ymm0, ymm6, ymm4, 32
 ; o = o ^ mem256[m + 32]
 %line 298+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 32]
+	vpxor ymm0, ymm0, [rsi + 32]
 ; mem256[c + 32] = o
 %line 299+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 32], ymm4
+	vmovdqu [rdi + 32], ymm0
 ; o = permute128(v0, v4, 0x31)
 %line 300+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1120]
-	vperm2i128 ymm4, ymm0, ymm7, 49
+	vperm2i128 ymm0, ymm6, ymm4, 49
 ; o = o ^ mem256[m + 288]
 %line 301+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 288]
+	vpxor ymm0, ymm0, [rsi + 288]
 ; mem256[c + 288] = o
 %line 302+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 288], ymm4
+	vmovdqu [rdi + 288], ymm0
 ; o = permute128(v1, v5, 0x20)
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1152]
-	vperm2i128 ymm4, ymm0, ymm12, 32
+	vperm2i128 ymm0, ymm8, ymm1, 32
 ; o = o ^ mem256[m + 96]
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 96]
+	vpxor ymm0, ymm0, [rsi + 96]
 ; mem256[c + 96] = o
 %line 305+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 96], ymm4
+	vmovdqu [rdi + 96], ymm0
 ; o = permute128(v1, v5, 0x31)
 %line 306+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1152]
-	vperm2i128 ymm4, ymm0, ymm12, 49
+	vperm2i128 ymm0, ymm8, ymm1, 49
 ; o = o ^ mem256[m + 352]
 %line 307+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 352]
+	vpxor ymm0, ymm0, [rsi + 352]
 ; mem256[c + 352] = o
 %line 308+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 352], ymm4
+	vmovdqu [rdi + 352], ymm0
 ; o = permute128(v2, v6, 0x20)
 %line 309+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1184]
-	vperm2i128 ymm4, ymm0, ymm8, 32
+	vperm2i128 ymm0, ymm7, ymm3, 32
 ; o = o ^ mem256[m + 160]
 %line 310+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 160]
+	vpxor ymm0, ymm0, [rsi + 160]
 ; mem256[c + 160] = o
 %line 311+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 160], ymm4
+	vmovdqu [rdi + 160], ymm0
 ; o = permute128(v2, v6, 0x31)
 %line 312+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1184]
-	vperm2i128 ymm4, ymm0, ymm8, 49
+	vperm2i128 ymm0, ymm7, ymm3, 49
 ; o = o ^ mem256[m + 416]
 %line 313+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 416]
+	vpxor ymm0, ymm0, [rsi + 416]
 ; mem256[c + 416] = o
 %line 314+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 416], ymm4
+	vmovdqu [rdi + 416], ymm0
 ; o = permute128(v3, v7, 0x20)
 %line 315+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm10, ymm11, 32
+	vperm2i128 ymm0, ymm9, ymm2, 32
 ; o = o ^ mem256[m + 224]
 %line 316+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 224]
+	vpxor ymm0, ymm0, [rsi + 224]
 ; mem256[c + 224] = o
 %line 317+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 224], ymm4
+	vmovdqu [rdi + 224], ymm0
 ; o = permute128(v3, v7, 0x31)
 %line 318+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm10, ymm11, 49
+	vperm2i128 ymm0, ymm9, ymm2, 49
 ; o = o ^ mem256[m + 480]
 %line 319+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 480]
+	vpxor ymm0, ymm0, [rsi + 480]
 ; mem256[c + 480] = o
 %line 320+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 480], ymm4
+	vmovdqu [rdi + 480], ymm0
 ; ctr = mem64[x + 32]
 %line 321+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	mov r8, [rcx + 32]
@@ -934,147 +906,147 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	vmovdqu xmm3, [rcx + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 338+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm1, 57
+	vpshufd xmm4, xmm1, 57
 ; r2 = shuffle32(r2, 0x4e)
 %line 339+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm5, xmm2, 78
 ; r3 = shuffle32(r3, 0x93)
 %line 340+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm3, xmm3, 147
 ; e0 = unpacklo32(r0, r1)
 %line 341+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm4, xmm0, xmm1
+	vpunpckldq xmm1, xmm0, xmm4
 ; e1 = unpacklo32(r2, r3)
 %line 342+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm5, xmm2, xmm3
+	vpunpckldq xmm2, xmm5, xmm3
 ; e2 = unpackhi32(r0, r1)
 %line 343+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm6, xmm0, xmm1
+	vpunpckhdq xmm0, xmm0, xmm4
 ; e3 = unpackhi32(r2, r3)
 %line 344+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm7, xmm2, xmm3
+	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 345+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm0, xmm4, xmm5
+	vpunpcklqdq xmm6, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 346+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm1, xmm4, xmm5
+	vpunpckhqdq xmm4, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
 %line 347+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm2, xmm6, xmm7
+	vpunpcklqdq xmm7, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
 %line 348+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm3, xmm6, xmm7
+	vpunpckhqdq xmm0, xmm0, xmm3
 ; i = 10
 %line 349+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	mov r8, 10
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 351+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm3, xmm3, 57
+	vpshufd xmm1, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
 %line 352+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm1, 147
+	vpshufd xmm2, xmm4, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 353+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm3, xmm7, 78
 ; 4x e0 = da + dd
 %line 354+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm4, xmm0, xmm1
+	vpaddd xmm4, xmm6, xmm2
 ; 4x e0 <<<= 7
 %line 355+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm5, xmm4, 7
-	vpsrld xmm4, xmm4, 25
-	vpor xmm4, xmm4, xmm5
+	vpslld xmm0, xmm4, 7
+	vpsrld xmm5, xmm4, 25
+	vpor xmm5, xmm5, xmm0
 ; db ^= e0
 %line 356+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm3, xmm3, xmm4
+	vpxor xmm1, xmm1, xmm5
 ; 4x e1 = db + da
 %line 357+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm5, xmm3, xmm0
+	vpaddd xmm4, xmm1, xmm6
 ; 4x e1 <<<= 9
 %line 358+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm4, xmm5, 9
-	vpsrld xmm5, xmm5, 23
-	vpor xmm5, xmm5, xmm4
+	vpslld xmm0, xmm4, 9
+	vpsrld xmm5, xmm4, 23
+	vpor xmm5, xmm5, xmm0
 ; dc ^= e1
 %line 359+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm2, xmm2, xmm5
+	vpxor xmm3, xmm3, xmm5
 ; 4x e2 = dc + db
 %line 360+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm6, xmm2, xmm3
+	vpaddd xmm4, xmm3, xmm1
 ; 4x e2 <<<= 13
 %line 361+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm4, xmm6, 13
-	vpsrld xmm6, xmm6, 19
-	vpor xmm6, xmm6, xmm4
+	vpslld xmm0, xmm4, 13
+	vpsrld xmm5, xmm4, 19
+	vpor xmm5, xmm5, xmm0
 ; dd ^= e2
 %line 362+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm1, xmm1, xmm6
+	vpxor xmm2, xmm2, xmm5
 ; 4x e3 = dd + dc
 %line 363+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm7, xmm1, xmm2
+	vpaddd xmm4, xmm2, xmm3
 ; 4x e3 <<<= 18
 %line 364+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm4, xmm7, 18
-	vpsrld xmm7, xmm7, 14
-	vpor xmm7, xmm7, xmm4
+	vpslld xmm0, xmm4, 18
+	vpsrld xmm5, xmm4, 14
+	vpor xmm5, xmm5, xmm0
 ; da ^= e3
 %line 365+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm0, xmm0, xmm7
+	vpxor xmm5, xmm6, xmm5
 ; db = shuffle32(db, 0x93)
 %line 366+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm3, xmm3, 147
+	vpshufd xmm6, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 367+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm1, 57
+	vpshufd xmm1, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 368+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm2, xmm3, 78
 ; 4x e0 = da + db
 %line 369+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm4, xmm0, xmm3
+	vpaddd xmm3, xmm5, xmm6
 ; 4x e0 <<<= 7
 %line 370+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm5, xmm4, 7
-	vpsrld xmm4, xmm4, 25
-	vpor xmm4, xmm4, xmm5
+	vpslld xmm0, xmm3, 7
+	vpsrld xmm4, xmm3, 25
+	vpor xmm4, xmm4, xmm0
 ; dd ^= e0
 %line 371+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm1, xmm1, xmm4
+	vpxor xmm4, xmm1, xmm4
 ; 4x e1 = dd + da
 %line 372+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm5, xmm1, xmm0
+	vpaddd xmm1, xmm4, xmm5
 ; 4x e1 <<<= 9
 %line 373+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm4, xmm5, 9
-	vpsrld xmm5, xmm5, 23
-	vpor xmm5, xmm5, xmm4
+	vpslld xmm0, xmm1, 9
+	vpsrld xmm3, xmm1, 23
+	vpor xmm3, xmm3, xmm0
 ; dc ^= e1
 %line 374+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm2, xmm2, xmm5
+	vpxor xmm7, xmm2, xmm3
 ; 4x e2 = dc + dd
 %line 375+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm6, xmm2, xmm1
+	vpaddd xmm1, xmm7, xmm4
 ; 4x e2 <<<= 13
 %line 376+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm4, xmm6, 13
-	vpsrld xmm6, xmm6, 19
-	vpor xmm6, xmm6, xmm4
+	vpslld xmm0, xmm1, 13
+	vpsrld xmm2, xmm1, 19
+	vpor xmm2, xmm2, xmm0
 ; db ^= e2
 %line 377+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm3, xmm3, xmm6
+	vpxor xmm0, xmm6, xmm2
 ; 4x e3 = db + dc
 %line 378+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm7, xmm3, xmm2
+	vpaddd xmm2, xmm0, xmm7
 ; 4x e3 <<<= 18
 %line 379+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm4, xmm7, 18
-	vpsrld xmm7, xmm7, 14
-	vpor xmm7, xmm7, xmm4
+	vpslld xmm1, xmm2, 18
+	vpsrld xmm3, xmm2, 14
+	vpor xmm3, xmm3, xmm1
 ; da ^= e3
 %line 380+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm0, xmm0, xmm7
+	vpxor xmm6, xmm5, xmm3
 ; =? i -= 1
 %line 381+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	sub r8, 1
@@ -1083,28 +1055,28 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm4, xmm0, xmm1
+	vpunpckldq xmm1, xmm6, xmm4
 ; e1 = unpacklo32(dc, db)
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm5, xmm2, xmm3
+	vpunpckldq xmm2, xmm7, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 385+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm6, xmm0, xmm1
+	vpunpckhdq xmm3, xmm6, xmm4
 ; e3 = unpackhi32(dc, db)
 %line 386+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm7, xmm2, xmm3
+	vpunpckhdq xmm0, xmm7, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 387+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm0, xmm4, xmm5
+	vpunpcklqdq xmm4, xmm1, xmm2
 ; r1 = unpackhi64(e0, e1)
 %line 388+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm1, xmm4, xmm5
+	vpunpckhqdq xmm1, xmm1, xmm2
 ; r2 = unpacklo64(e2, e3)
 %line 389+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm2, xmm6, xmm7
+	vpunpcklqdq xmm2, xmm3, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 390+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm3, xmm6, xmm7
+	vpunpckhqdq xmm0, xmm3, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 391+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm1, xmm1, 147
@@ -1113,67 +1085,67 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 393+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm3, xmm3, 57
+	vpshufd xmm5, xmm0, 57
 ; e0 = mem128[x + 0]
 %line 394+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm4, [rcx]
+	vmovdqu xmm0, [rcx]
 ; 4x r0 = r0 + e0
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm0, xmm0, xmm4
+	vpaddd xmm0, xmm4, xmm0
 ; e0 = mem128[m + 0]
 %line 396+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm4, [rsi]
+	vmovdqu xmm3, [rsi]
 ; r0 = r0 ^ e0
 %line 397+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm0, xmm0, xmm4
+	vpxor xmm0, xmm0, xmm3
 ; mem128[c + 0] = r0
 %line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi], xmm0
 ; e1 = mem128[x + 16]
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm5, [rcx + 16]
+	vmovdqu xmm0, [rcx + 16]
 ; 4x r1 = r1 + e1
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm1, xmm1, xmm5
+	vpaddd xmm0, xmm1, xmm0
 ; e1 = mem128[m + 16]
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm5, [rsi + 16]
+	vmovdqu xmm1, [rsi + 16]
 ; r1 = r1 ^ e1
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm1, xmm1, xmm5
+	vpxor xmm0, xmm0, xmm1
 ; mem128[c + 16] = r1
 %line 403+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 16], xmm1
+	vmovdqu [rdi + 16], xmm0
 ; e2 = mem128[x + 32]
 %line 404+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm6, [rcx + 32]
+	vmovdqu xmm0, [rcx + 32]
 ; 4x r2 = r2 + e2
 %line 405+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm2, xmm2, xmm6
+	vpaddd xmm0, xmm2, xmm0
 ; e2 = mem128[m + 32]
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm6, [rsi + 32]
+	vmovdqu xmm1, [rsi + 32]
 ; r2 = r2 ^ e2
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm2, xmm2, xmm6
+	vpxor xmm0, xmm0, xmm1
 ; mem128[c + 32] = r2
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 32], xmm2
+	vmovdqu [rdi + 32], xmm0
 ; e3 = mem128[x + 48]
 %line 409+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm7, [rcx + 48]
+	vmovdqu xmm0, [rcx + 48]
 ; 4x r3 = r3 + e3
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm3, xmm3, xmm7
+	vpaddd xmm0, xmm5, xmm0
 ; e3 = mem128[m + 48]
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm7, [rsi + 48]
+	vmovdqu xmm1, [rsi + 48]
 ; r3 = r3 ^ e3
 %line 412+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm3, xmm3, xmm7
+	vpxor xmm0, xmm0, xmm1
 ; mem128[c + 48] = r3
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 48], xmm3
+	vmovdqu [rdi + 48], xmm0
 ; ctr = mem64[x + 32]
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	mov r8, [rcx + 32]
@@ -1201,264 +1173,238 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 .Lpartial:
 ; p = &ks
 %line 425+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	lea r9, [rsp + 512]
+	lea r8, [rsp + 512]
 ; u0 = unpacklo32(z0, z1)
 %line 426+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1024]
-	vmovdqu ymm14, [rsp + 1056]
-	vpunpckldq ymm12, ymm12, ymm14
-	vmovdqu [rsp + 1088], ymm12
+	vpunpckldq ymm2, ymm12, ymm13
+	vmovdqu [rsp + 1248], ymm2
 ; u1 = unpackhi32(z0, z1)
 %line 427+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 1024]
-	vmovdqu ymm14, [rsp + 1056]
-	vpunpckhdq ymm14, ymm12, ymm14
+	vpunpckhdq ymm2, ymm12, ymm13
 ; u2 = unpacklo32(z2, z3)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm10, ymm11
+	vpunpckldq ymm12, ymm9, ymm10
 ; u3 = unpackhi32(z2, z3)
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm11, ymm10, ymm11
+	vpunpckhdq ymm9, ymm9, ymm10
 ; v0 = unpacklo64(u0, u2)
 %line 430+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 1088]
+	vmovdqu ymm10, [rsp + 1248]
 	vpunpcklqdq ymm10, ymm10, ymm12
-	vmovdqu [rsp + 1120], ymm10
+	vmovdqu [rsp + 1280], ymm10
 ; v1 = unpackhi64(u0, u2)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 1088]
-	vpunpckhqdq ymm10, ymm10, ymm12
-	vmovdqu [rsp + 1152], ymm10
+	vmovdqu ymm10, [rsp + 1248]
+	vpunpckhqdq ymm12, ymm10, ymm12
 ; v2 = unpacklo64(u1, u3)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm10, ymm14, ymm11
-	vmovdqu [rsp + 1184], ymm10
+	vpunpcklqdq ymm10, ymm2, ymm9
 ; v3 = unpackhi64(u1, u3)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm10, ymm14, ymm11
+	vpunpckhqdq ymm9, ymm2, ymm9
 ; u0 = unpacklo32(z4, z5)
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm11, ymm15, ymm4
-	vmovdqu [rsp + 1088], ymm11
+	vpunpckldq ymm2, ymm14, ymm4
 ; u1 = unpackhi32(z4, z5)
 %line 435+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm14, ymm15, ymm4
+	vpunpckhdq ymm13, ymm14, ymm4
 ; u2 = unpacklo32(z6, z7)
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm7, ymm8
+	vpunpckldq ymm4, ymm8, ymm7
 ; u3 = unpackhi32(z6, z7)
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm11, ymm7, ymm8
+	vpunpckhdq ymm8, ymm8, ymm7
 ; v4 = unpacklo64(u0, u2)
 %line 438+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1088]
-	vpunpcklqdq ymm7, ymm4, ymm12
+	vpunpcklqdq ymm7, ymm2, ymm4
 ; v5 = unpackhi64(u0, u2)
 %line 439+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1088]
-	vpunpckhqdq ymm12, ymm4, ymm12
+	vpunpckhqdq ymm14, ymm2, ymm4
 ; v6 = unpacklo64(u1, u3)
 %line 440+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm8, ymm14, ymm11
+	vpunpcklqdq ymm4, ymm13, ymm8
 ; v7 = unpackhi64(u1, u3)
 %line 441+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm11, ymm14, ymm11
+	vpunpckhqdq ymm8, ymm13, ymm8
 ; o = permute128(v0, v4, 0x20)
 %line 442+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1120]
-	vperm2i128 ymm4, ymm4, ymm7, 32
+	vmovdqu ymm2, [rsp + 1280]
+	vperm2i128 ymm2, ymm2, ymm7, 32
 ; mem256[p + 0] = o
 %line 443+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9], ymm4
+	vmovdqu [r8], ymm2
 ; o = permute128(v0, v4, 0x31)
 %line 444+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1120]
-	vperm2i128 ymm4, ymm4, ymm7, 49
+	vmovdqu ymm2, [rsp + 1280]
+	vperm2i128 ymm2, ymm2, ymm7, 49
 ; mem256[p + 256] = o
 %line 445+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 256], ymm4
+	vmovdqu [r8 + 256], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 446+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1152]
-	vperm2i128 ymm4, ymm4, ymm12, 32
+	vperm2i128 ymm2, ymm12, ymm14, 32
 ; mem256[p + 64] = o
 %line 447+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 64], ymm4
+	vmovdqu [r8 + 64], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 448+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1152]
-	vperm2i128 ymm4, ymm4, ymm12, 49
+	vperm2i128 ymm2, ymm12, ymm14, 49
 ; mem256[p + 320] = o
 %line 449+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 320], ymm4
+	vmovdqu [r8 + 320], ymm2
 ; o = permute128(v2, v6, 0x20)
 %line 450+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1184]
-	vperm2i128 ymm4, ymm4, ymm8, 32
+	vperm2i128 ymm2, ymm10, ymm4, 32
 ; mem256[p + 128] = o
 %line 451+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 128], ymm4
+	vmovdqu [r8 + 128], ymm2
 ; o = permute128(v2, v6, 0x31)
 %line 452+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1184]
-	vperm2i128 ymm4, ymm4, ymm8, 49
+	vperm2i128 ymm2, ymm10, ymm4, 49
 ; mem256[p + 384] = o
 %line 453+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 384], ymm4
+	vmovdqu [r8 + 384], ymm2
 ; o = permute128(v3, v7, 0x20)
 %line 454+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm10, ymm11, 32
+	vperm2i128 ymm2, ymm9, ymm8, 32
 ; mem256[p + 192] = o
 %line 455+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 192], ymm4
+	vmovdqu [r8 + 192], ymm2
 ; o = permute128(v3, v7, 0x31)
 %line 456+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm10, ymm11, 49
+	vperm2i128 ymm2, ymm9, ymm8, 49
 ; mem256[p + 448] = o
 %line 457+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 448], ymm4
+	vmovdqu [r8 + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 458+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm4, ymm13, ymm1
-	vmovdqu [rsp + 1088], ymm4
+	vmovdqu ymm2, [rsp + 1216]
+	vpunpckldq ymm2, ymm2, ymm1
 ; u1 = unpackhi32(z8, z9)
 %line 459+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm14, ymm13, ymm1
+	vmovdqu ymm4, [rsp + 1216]
+	vpunpckhdq ymm1, ymm4, ymm1
 ; u2 = unpacklo32(z10, z11)
 %line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm9, ymm6
+	vpunpckldq ymm4, ymm3, ymm6
 ; u3 = unpackhi32(z10, z11)
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm11, ymm9, ymm6
+	vpunpckhdq ymm3, ymm3, ymm6
 ; v0 = unpacklo64(u0, u2)
 %line 462+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm1, [rsp + 1088]
-	vpunpcklqdq ymm1, ymm1, ymm12
-	vmovdqu [rsp + 1120], ymm1
+	vpunpcklqdq ymm6, ymm2, ymm4
 ; v1 = unpackhi64(u0, u2)
 %line 463+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm1, [rsp + 1088]
-	vpunpckhqdq ymm1, ymm1, ymm12
-	vmovdqu [rsp + 1152], ymm1
+	vpunpckhqdq ymm8, ymm2, ymm4
 ; v2 = unpacklo64(u1, u3)
 %line 464+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm1, ymm14, ymm11
-	vmovdqu [rsp + 1184], ymm1
+	vpunpcklqdq ymm7, ymm1, ymm3
 ; v3 = unpackhi64(u1, u3)
 %line 465+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm10, ymm14, ymm11
+	vpunpckhqdq ymm9, ymm1, ymm3
 ; u0 = unpacklo32(z12, z13)
 %line 466+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm1, ymm0, ymm5
-	vmovdqu [rsp + 1088], ymm1
+	vpunpckldq ymm1, ymm5, ymm15
 ; u1 = unpackhi32(z12, z13)
 %line 467+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm14, ymm0, ymm5
+	vpunpckhdq ymm2, ymm5, ymm15
 ; u2 = unpacklo32(z14, z15)
 %line 468+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm2, ymm3
+	vpunpckldq ymm3, ymm11, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm11, ymm2, ymm3
+	vpunpckhdq ymm0, ymm11, ymm0
 ; v4 = unpacklo64(u0, u2)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpunpcklqdq ymm7, ymm0, ymm12
+	vpunpcklqdq ymm4, ymm1, ymm3
 ; v5 = unpackhi64(u0, u2)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpunpckhqdq ymm12, ymm0, ymm12
+	vpunpckhqdq ymm1, ymm1, ymm3
 ; v6 = unpacklo64(u1, u3)
 %line 472+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm8, ymm14, ymm11
+	vpunpcklqdq ymm3, ymm2, ymm0
 ; v7 = unpackhi64(u1, u3)
 %line 473+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm11, ymm14, ymm11
+	vpunpckhqdq ymm0, ymm2, ymm0
 ; o = permute128(v0, v4, 0x20)
 %line 474+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1120]
-	vperm2i128 ymm4, ymm0, ymm7, 32
+	vperm2i128 ymm2, ymm6, ymm4, 32
 ; mem256[p + 32] = o
 %line 475+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 32], ymm4
+	vmovdqu [r8 + 32], ymm2
 ; o = permute128(v0, v4, 0x31)
 %line 476+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1120]
-	vperm2i128 ymm4, ymm0, ymm7, 49
+	vperm2i128 ymm2, ymm6, ymm4, 49
 ; mem256[p + 288] = o
 %line 477+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 288], ymm4
+	vmovdqu [r8 + 288], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 478+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1152]
-	vperm2i128 ymm4, ymm0, ymm12, 32
+	vperm2i128 ymm2, ymm8, ymm1, 32
 ; mem256[p + 96] = o
 %line 479+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 96], ymm4
+	vmovdqu [r8 + 96], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 480+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1152]
-	vperm2i128 ymm4, ymm0, ymm12, 49
+	vperm2i128 ymm1, ymm8, ymm1, 49
 ; mem256[p + 352] = o
 %line 481+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 352], ymm4
+	vmovdqu [r8 + 352], ymm1
 ; o = permute128(v2, v6, 0x20)
 %line 482+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1184]
-	vperm2i128 ymm4, ymm0, ymm8, 32
+	vperm2i128 ymm1, ymm7, ymm3, 32
 ; mem256[p + 160] = o
 %line 483+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 160], ymm4
+	vmovdqu [r8 + 160], ymm1
 ; o = permute128(v2, v6, 0x31)
 %line 484+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1184]
-	vperm2i128 ymm4, ymm0, ymm8, 49
+	vperm2i128 ymm1, ymm7, ymm3, 49
 ; mem256[p + 416] = o
 %line 485+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 416], ymm4
+	vmovdqu [r8 + 416], ymm1
 ; o = permute128(v3, v7, 0x20)
 %line 486+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm10, ymm11, 32
+	vperm2i128 ymm1, ymm9, ymm0, 32
 ; mem256[p + 224] = o
 %line 487+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 224], ymm4
+	vmovdqu [r8 + 224], ymm1
 ; o = permute128(v3, v7, 0x31)
 %line 488+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm10, ymm11, 49
+	vperm2i128 ymm0, ymm9, ymm0, 49
 ; mem256[p + 480] = o
 %line 489+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r9 + 480], ymm4
+	vmovdqu [r8 + 480], ymm0
 ; ctr = mem64[x + 32]
 %line 490+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov r8, [rcx + 32]
+	mov r9, [rcx + 32]
 ; ctr += n
 %line 491+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	add r8, rdx
+	add r9, rdx
 ; mem64[x + 32] = ctr
 %line 492+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov [rcx + 32], r8
+	mov [rcx + 32], r9
 .Lpartialblock:
 ; o = mem256[p]
 %line 494+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [r9]
+	vmovdqu ymm0, [r8]
 ; o = o ^ mem256[m]
 %line 495+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi]
+	vpxor ymm0, ymm0, [rsi]
 ; mem256[c] = o
 %line 496+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi], ymm4
+	vmovdqu [rdi], ymm0
 ; o = mem256[p + 32]
 %line 497+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [r9 + 32]
+	vmovdqu ymm0, [r8 + 32]
 ; o = o ^ mem256[m + 32]
 %line 498+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsi + 32]
+	vpxor ymm0, ymm0, [rsi + 32]
 ; mem256[c + 32] = o
 %line 499+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 32], ymm4
+	vmovdqu [rdi + 32], ymm0
 ; p += 64
 %line 500+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	add r9, 64
+	add r8, 64
 ; m += 64
 %line 501+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add rsi, 64
@@ -1475,7 +1421,7 @@ qhasm_kernel_salsa20_amd64_avx2_blocks:
 ; leave
 %line 507+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vzeroupper
-	mov rsp, [rsp + 1216]
+	mov rsp, [rsp + 1312]
 	ret
 .end:
 
@@ -1498,147 +1444,147 @@ qhasm_kernel_salsa20_amd64_avx2_core:
 	vmovdqu xmm3, [rsi + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 516+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm1, 57
+	vpshufd xmm4, xmm1, 57
 ; r2 = shuffle32(r2, 0x4e)
 %line 517+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm5, xmm2, 78
 ; r3 = shuffle32(r3, 0x93)
 %line 518+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm3, xmm3, 147
 ; e0 = unpacklo32(r0, r1)
 %line 519+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm4, xmm0, xmm1
+	vpunpckldq xmm1, xmm0, xmm4
 ; e1 = unpacklo32(r2, r3)
 %line 520+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm5, xmm2, xmm3
+	vpunpckldq xmm2, xmm5, xmm3
 ; e2 = unpackhi32(r0, r1)
 %line 521+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm6, xmm0, xmm1
+	vpunpckhdq xmm0, xmm0, xmm4
 ; e3 = unpackhi32(r2, r3)
 %line 522+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm3, xmm2, xmm3
+	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 523+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm0, xmm4, xmm5
+	vpunpcklqdq xmm6, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 524+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm1, xmm4, xmm5
+	vpunpckhqdq xmm4, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
 %line 525+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm2, xmm6, xmm3
+	vpunpcklqdq xmm7, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
 %line 526+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm7, xmm6, xmm3
+	vpunpckhqdq xmm0, xmm0, xmm3
 ; i = 10
 %line 527+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	mov r8, 10
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 529+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm7, xmm7, 57
+	vpshufd xmm1, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
 %line 530+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm1, 147
+	vpshufd xmm2, xmm4, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 531+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm3, xmm7, 78
 ; 4x e0 = da + dd
 %line 532+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm4, xmm0, xmm1
+	vpaddd xmm4, xmm6, xmm2
 ; 4x e0 <<<= 7
 %line 533+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm3, xmm4, 7
-	vpsrld xmm4, xmm4, 25
-	vpor xmm4, xmm4, xmm3
+	vpslld xmm0, xmm4, 7
+	vpsrld xmm5, xmm4, 25
+	vpor xmm5, xmm5, xmm0
 ; db ^= e0
 %line 534+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm7, xmm7, xmm4
+	vpxor xmm1, xmm1, xmm5
 ; 4x e1 = db + da
 %line 535+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm5, xmm7, xmm0
+	vpaddd xmm4, xmm1, xmm6
 ; 4x e1 <<<= 9
 %line 536+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm3, xmm5, 9
-	vpsrld xmm5, xmm5, 23
-	vpor xmm5, xmm5, xmm3
+	vpslld xmm0, xmm4, 9
+	vpsrld xmm5, xmm4, 23
+	vpor xmm5, xmm5, xmm0
 ; dc ^= e1
 %line 537+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm2, xmm2, xmm5
+	vpxor xmm3, xmm3, xmm5
 ; 4x e2 = dc + db
 %line 538+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm6, xmm2, xmm7
+	vpaddd xmm4, xmm3, xmm1
 ; 4x e2 <<<= 13
 %line 539+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm3, xmm6, 13
-	vpsrld xmm6, xmm6, 19
-	vpor xmm6, xmm6, xmm3
+	vpslld xmm0, xmm4, 13
+	vpsrld xmm5, xmm4, 19
+	vpor xmm5, xmm5, xmm0
 ; dd ^= e2
 %line 540+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm1, xmm1, xmm6
+	vpxor xmm2, xmm2, xmm5
 ; 4x e3 = dd + dc
 %line 541+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm3, xmm1, xmm2
+	vpaddd xmm4, xmm2, xmm3
 ; 4x e3 <<<= 18
 %line 542+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm4, xmm3, 18
-	vpsrld xmm3, xmm3, 14
-	vpor xmm3, xmm3, xmm4
+	vpslld xmm0, xmm4, 18
+	vpsrld xmm5, xmm4, 14
+	vpor xmm5, xmm5, xmm0
 ; da ^= e3
 %line 543+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm0, xmm0, xmm3
+	vpxor xmm5, xmm6, xmm5
 ; db = shuffle32(db, 0x93)
 %line 544+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm7, xmm7, 147
+	vpshufd xmm6, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 545+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm1, 57
+	vpshufd xmm1, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 546+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm2, xmm3, 78
 ; 4x e0 = da + db
 %line 547+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm4, xmm0, xmm7
+	vpaddd xmm3, xmm5, xmm6
 ; 4x e0 <<<= 7
 %line 548+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm3, xmm4, 7
-	vpsrld xmm4, xmm4, 25
-	vpor xmm4, xmm4, xmm3
+	vpslld xmm0, xmm3, 7
+	vpsrld xmm4, xmm3, 25
+	vpor xmm4, xmm4, xmm0
 ; dd ^= e0
 %line 549+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm1, xmm1, xmm4
+	vpxor xmm4, xmm1, xmm4
 ; 4x e1 = dd + da
 %line 550+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm5, xmm1, xmm0
+	vpaddd xmm1, xmm4, xmm5
 ; 4x e1 <<<= 9
 %line 551+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm3, xmm5, 9
-	vpsrld xmm5, xmm5, 23
-	vpor xmm5, xmm5, xmm3
+	vpslld xmm0, xmm1, 9
+	vpsrld xmm3, xmm1, 23
+	vpor xmm3, xmm3, xmm0
 ; dc ^= e1
 %line 552+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm2, xmm2, xmm5
+	vpxor xmm7, xmm2, xmm3
 ; 4x e2 = dc + dd
 %line 553+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm6, xmm2, xmm1
+	vpaddd xmm1, xmm7, xmm4
 ; 4x e2 <<<= 13
 %line 554+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm3, xmm6, 13
-	vpsrld xmm6, xmm6, 19
-	vpor xmm6, xmm6, xmm3
+	vpslld xmm0, xmm1, 13
+	vpsrld xmm2, xmm1, 19
+	vpor xmm2, xmm2, xmm0
 ; db ^= e2
 %line 555+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm7, xmm7, xmm6
+	vpxor xmm0, xmm6, xmm2
 ; 4x e3 = db + dc
 %line 556+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm3, xmm7, xmm2
+	vpaddd xmm2, xmm0, xmm7
 ; 4x e3 <<<= 18
 %line 557+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm4, xmm3, 18
-	vpsrld xmm3, xmm3, 14
-	vpor xmm3, xmm3, xmm4
+	vpslld xmm1, xmm2, 18
+	vpsrld xmm3, xmm2, 14
+	vpor xmm3, xmm3, xmm1
 ; da ^= e3
 %line 558+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm0, xmm0, xmm3
+	vpxor xmm6, xmm5, xmm3
 ; =? i -= 1
 %line 559+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	sub r8, 1
@@ -1647,28 +1593,28 @@ qhasm_kernel_salsa20_amd64_avx2_core:
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 561+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm4, xmm0, xmm1
+	vpunpckldq xmm1, xmm6, xmm4
 ; e1 = unpacklo32(dc, db)
 %line 562+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm5, xmm2, xmm7
+	vpunpckldq xmm2, xmm7, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 563+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm6, xmm0, xmm1
+	vpunpckhdq xmm3, xmm6, xmm4
 ; e3 = unpackhi32(dc, db)
 %line 564+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm3, xmm2, xmm7
+	vpunpckhdq xmm0, xmm7, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 565+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm0, xmm4, xmm5
+	vpunpcklqdq xmm4, xmm1, xmm2
 ; r1 = unpackhi64(e0, e1)
 %line 566+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm1, xmm4, xmm5
+	vpunpckhqdq xmm1, xmm1, xmm2
 ; r2 = unpacklo64(e2, e3)
 %line 567+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm2, xmm6, xmm3
+	vpunpcklqdq xmm2, xmm3, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 568+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm3, xmm6, xmm3
+	vpunpckhqdq xmm0, xmm3, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 569+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm1, xmm1, 147
@@ -1677,10 +1623,10 @@ qhasm_kernel_salsa20_amd64_avx2_core:
 	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 571+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm3, xmm3, 57
+	vpshufd xmm0, xmm0, 57
 ; mem128[out + 0] = r0
 %line 572+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi], xmm0
+	vmovdqu [rdi], xmm4
 ; mem128[out + 16] = r1
 %line 573+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 16], xmm1
@@ -1689,7 +1635,7 @@ qhasm_kernel_salsa20_amd64_avx2_core:
 	vmovdqu [rdi + 32], xmm2
 ; mem128[out + 48] = r3
 %line 575+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 48], xmm3
+	vmovdqu [rdi + 48], xmm0
 ; leave
 %line 576+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vzeroupper

@@ -6,7 +6,7 @@ section .text
 global qhasm_kernel_salsa12_amd64_sse2_blocks:function (qhasm_kernel_salsa12_amd64_sse2_blocks.end - qhasm_kernel_salsa12_amd64_sse2_blocks)
 align 32
 qhasm_kernel_salsa12_amd64_sse2_blocks:
-	sub rsp, 312
+	sub rsp, 344
 ; unsigned<? n - 4
 %line 53+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	cmp rdx, 4
@@ -17,48 +17,44 @@ qhasm_kernel_salsa12_amd64_sse2_blocks:
 %line 55+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movd xmm0, [rcx]
 	pshufd xmm0, xmm0, 0
-	movdqu [rsp + 256], xmm0
 ; s0 = z0
 %line 56+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 256]
 	movdqu [rsp + 0], xmm0
 ; 4x z1 = mem32[x + 4]
 %line 57+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm8, [rcx + 4]
-	pshufd xmm8, xmm8, 0
+	movd xmm0, [rcx + 4]
+	pshufd xmm0, xmm0, 0
 ; s1 = z1
 %line 58+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 16], xmm8
+	movdqu [rsp + 16], xmm0
 ; 4x z2 = mem32[x + 8]
 %line 59+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm9, [rcx + 8]
-	pshufd xmm9, xmm9, 0
+	movd xmm0, [rcx + 8]
+	pshufd xmm0, xmm0, 0
 ; s2 = z2
 %line 60+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 32], xmm9
+	movdqu [rsp + 32], xmm0
 ; 4x z3 = mem32[x + 12]
 %line 61+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm11, [rcx + 12]
-	pshufd xmm11, xmm11, 0
+	movd xmm0, [rcx + 12]
+	pshufd xmm0, xmm0, 0
 ; s3 = z3
 %line 62+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 48], xmm11
+	movdqu [rsp + 48], xmm0
 ; 4x z4 = mem32[x + 16]
 %line 63+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movd xmm0, [rcx + 16]
 	pshufd xmm0, xmm0, 0
-	movdqu [rsp + 272], xmm0
 ; s4 = z4
 %line 64+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 272]
 	movdqu [rsp + 64], xmm0
 ; 4x z5 = mem32[x + 20]
 %line 65+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm14, [rcx + 20]
-	pshufd xmm14, xmm14, 0
+	movd xmm0, [rcx + 20]
+	pshufd xmm0, xmm0, 0
 ; s5 = z5
 %line 66+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 80], xmm14
+	movdqu [rsp + 80], xmm0
 ; 4x z6 = mem32[x + 24]
 %line 67+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movd xmm0, [rcx + 24]
@@ -68,572 +64,572 @@ qhasm_kernel_salsa12_amd64_sse2_blocks:
 	movdqu [rsp + 96], xmm0
 ; 4x z7 = mem32[x + 28]
 %line 69+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm1, [rcx + 28]
-	pshufd xmm1, xmm1, 0
+	movd xmm0, [rcx + 28]
+	pshufd xmm0, xmm0, 0
 ; s7 = z7
 %line 70+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 112], xmm1
+	movdqu [rsp + 112], xmm0
 ; 4x z10 = mem32[x + 40]
 %line 71+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm5, [rcx + 40]
-	pshufd xmm5, xmm5, 0
+	movd xmm0, [rcx + 40]
+	pshufd xmm0, xmm0, 0
 ; s10 = z10
 %line 72+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 160], xmm5
+	movdqu [rsp + 160], xmm0
 ; 4x z11 = mem32[x + 44]
 %line 73+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm4, [rcx + 44]
-	pshufd xmm4, xmm4, 0
+	movd xmm0, [rcx + 44]
+	pshufd xmm0, xmm0, 0
 ; s11 = z11
 %line 74+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 176], xmm4
+	movdqu [rsp + 176], xmm0
 ; 4x z12 = mem32[x + 48]
 %line 75+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm7, [rcx + 48]
-	pshufd xmm7, xmm7, 0
+	movd xmm0, [rcx + 48]
+	pshufd xmm0, xmm0, 0
 ; s12 = z12
 %line 76+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 192], xmm7
+	movdqu [rsp + 192], xmm0
 ; 4x z13 = mem32[x + 52]
 %line 77+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm10, [rcx + 52]
-	pshufd xmm10, xmm10, 0
+	movd xmm0, [rcx + 52]
+	pshufd xmm0, xmm0, 0
 ; s13 = z13
 %line 78+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 208], xmm10
+	movdqu [rsp + 208], xmm0
 ; 4x z14 = mem32[x + 56]
 %line 79+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm2, [rcx + 56]
-	pshufd xmm2, xmm2, 0
+	movd xmm0, [rcx + 56]
+	pshufd xmm0, xmm0, 0
 ; s14 = z14
 %line 80+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 224], xmm2
+	movdqu [rsp + 224], xmm0
 ; 4x z15 = mem32[x + 60]
 %line 81+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movd xmm3, [rcx + 60]
-	pshufd xmm3, xmm3, 0
+	movd xmm0, [rcx + 60]
+	pshufd xmm0, xmm0, 0
 ; s15 = z15
 %line 82+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 240], xmm3
+	movdqu [rsp + 240], xmm0
 .Lblocks4:
 ; q0 = mem64[x + 32]
 %line 86+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movq xmm2, [rcx + 32]
+	movq xmm0, [rcx + 32]
 ; q0 = unpacklo64(q0, q0)
 %line 87+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpcklqdq xmm2, xmm2
+	punpcklqdq xmm0, xmm0
 ; q1 = q0
 %line 88+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm2
+	movdqa xmm1, xmm0
 ; t0 = mem128[CTR01]
 %line 89+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rel CTR01]
+	movdqu xmm2, [rel CTR01]
 ; 2x q0 += t0
 %line 90+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	paddq xmm2, xmm12
+	paddq xmm0, xmm2
 ; t1 = mem128[CTR23]
 %line 91+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rel CTR23]
+	movdqu xmm2, [rel CTR23]
 ; 2x q1 += t1
 %line 92+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	paddq xmm0, xmm12
+	paddq xmm1, xmm2
 ; q0 = shuffle32(q0, 0xd8)
 %line 93+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 216
+	pshufd xmm2, xmm0, 216
 ; q1 = shuffle32(q1, 0xd8)
 %line 94+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm0, xmm0, 216
+	pshufd xmm1, xmm1, 216
 ; z8 = unpacklo64(q0, q1)
 %line 95+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm2
-	punpcklqdq xmm1, xmm0
-	movdqa xmm13, xmm1
+	movdqa xmm0, xmm2
+	punpcklqdq xmm0, xmm1
+	movdqa xmm13, xmm0
 ; z9 = unpackhi64(q0, q1)
 %line 96+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm2, xmm0
-	movdqa xmm6, xmm2
+	punpckhqdq xmm2, xmm1
+	movdqa xmm8, xmm2
 ; s8 = z8
 %line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rsp + 128], xmm13
 ; s9 = z9
 %line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 144], xmm6
+	movdqu [rsp + 144], xmm8
 ; z0 = s0
 %line 99+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 0]
-	movdqu [rsp + 256], xmm0
+	movdqu [rsp + 272], xmm0
 ; z1 = s1
 %line 100+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm8, [rsp + 16]
+	movdqu xmm0, [rsp + 16]
+	movdqu [rsp + 288], xmm0
 ; z2 = s2
 %line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm9, [rsp + 32]
+	movdqu xmm11, [rsp + 32]
 ; z3 = s3
 %line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 48]
+	movdqu xmm2, [rsp + 48]
 ; z4 = s4
 %line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 64]
-	movdqu [rsp + 272], xmm0
+	movdqu xmm10, [rsp + 64]
 ; z5 = s5
 %line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm14, [rsp + 80]
+	movdqu xmm12, [rsp + 80]
 ; z6 = s6
 %line 105+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 96]
+	movdqu xmm4, [rsp + 96]
 ; z7 = s7
 %line 106+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm1, [rsp + 112]
+	movdqu xmm3, [rsp + 112]
 ; z10 = s10
 %line 107+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm5, [rsp + 160]
 ; z11 = s11
 %line 108+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm4, [rsp + 176]
+	movdqu xmm7, [rsp + 176]
 ; z12 = s12
 %line 109+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm7, [rsp + 192]
+	movdqu xmm9, [rsp + 192]
 ; z13 = s13
 %line 110+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm10, [rsp + 208]
+	movdqu xmm1, [rsp + 208]
 ; z14 = s14
 %line 111+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsp + 224]
+	movdqu xmm14, [rsp + 224]
 ; z15 = s15
 %line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsp + 240]
+	movdqu xmm6, [rsp + 240]
 ; i = 6
 %line 113+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	mov r8, 6
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 256]
-	paddd xmm12, xmm7
+	movdqu xmm15, [rsp + 272]
+	paddd xmm15, xmm9
 ; 4x t0 <<<= 7
 %line 116+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 7
-	psrld xmm15, 25
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z4 ^= t0
 %line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 272]
-	pxor xmm15, xmm12
-	movdqu [rsp + 272], xmm15
+	pxor xmm10, xmm15
 ; 4x t1 = z5 + z1
 %line 118+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm14
-	paddd xmm12, xmm8
+	movdqa xmm15, xmm12
+	movdqu xmm0, [rsp + 288]
+	paddd xmm15, xmm0
 ; 4x t1 <<<= 7
 %line 119+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 7
-	psrld xmm15, 25
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z9 ^= t1
 %line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm6, xmm12
+	pxor xmm8, xmm15
 ; 4x t0 = z10 + z6
 %line 121+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm5
-	paddd xmm12, xmm0
+	movdqa xmm15, xmm5
+	paddd xmm15, xmm4
 ; 4x t0 <<<= 7
 %line 122+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 7
-	psrld xmm15, 25
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z14 ^= t0
 %line 123+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm12
+	pxor xmm14, xmm15
 ; 4x t1 = z15 + z11
 %line 124+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm3
-	paddd xmm12, xmm4
+	movdqa xmm15, xmm6
+	paddd xmm15, xmm7
 ; 4x t1 <<<= 7
 %line 125+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 7
-	psrld xmm15, 25
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z3 ^= t1
 %line 126+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm2, xmm15
 ; 4x t0 = z4 + z0
 %line 127+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 272]
-	movdqu xmm15, [rsp + 256]
-	paddd xmm12, xmm15
+	movdqa xmm15, xmm10
+	movdqu xmm0, [rsp + 272]
+	paddd xmm15, xmm0
 ; 4x t0 <<<= 9
 %line 128+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 9
-	psrld xmm15, 23
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z8 ^= t0
 %line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm13, xmm12
+	pxor xmm13, xmm15
 ; 4x t1 = z9 + z5
 %line 130+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm6
-	paddd xmm12, xmm14
+	movdqa xmm15, xmm8
+	paddd xmm15, xmm12
 ; 4x t1 <<<= 9
 %line 131+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 9
-	psrld xmm15, 23
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z13 ^= t1
 %line 132+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm10, xmm12
+	pxor xmm1, xmm15
 ; 4x t0 = z14 + z10
 %line 133+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm2
-	paddd xmm12, xmm5
+	movdqa xmm15, xmm14
+	paddd xmm15, xmm5
 ; 4x t0 <<<= 9
 %line 134+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 9
-	psrld xmm15, 23
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z2 ^= t0
 %line 135+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm9, xmm12
+	pxor xmm11, xmm15
 ; 4x t1 = z3 + z15
 %line 136+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm11
-	paddd xmm12, xmm3
+	movdqa xmm15, xmm2
+	paddd xmm15, xmm6
 ; 4x t1 <<<= 9
 %line 137+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 9
-	psrld xmm15, 23
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z7 ^= t1
 %line 138+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm12
+	pxor xmm3, xmm15
 ; 4x t0 = z8 + z4
 %line 139+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm13
-	movdqu xmm15, [rsp + 272]
-	paddd xmm12, xmm15
+	movdqa xmm15, xmm13
+	paddd xmm15, xmm10
 ; 4x t0 <<<= 13
 %line 140+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 13
-	psrld xmm15, 19
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z12 ^= t0
 %line 141+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm7, xmm12
+	pxor xmm9, xmm15
 ; 4x t1 = z13 + z9
 %line 142+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm10
-	paddd xmm12, xmm6
+	movdqa xmm15, xmm1
+	paddd xmm15, xmm8
 ; 4x t1 <<<= 13
 %line 143+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 13
-	psrld xmm15, 19
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z1 ^= t1
 %line 144+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm8, xmm12
+	movdqu xmm0, [rsp + 288]
+	pxor xmm0, xmm15
+	movdqu [rsp + 288], xmm0
 ; 4x t0 = z2 + z14
 %line 145+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm9
-	paddd xmm12, xmm2
+	movdqa xmm15, xmm11
+	paddd xmm15, xmm14
 ; 4x t0 <<<= 13
 %line 146+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 13
-	psrld xmm15, 19
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z6 ^= t0
 %line 147+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm12
+	pxor xmm4, xmm15
 ; 4x t1 = z7 + z3
 %line 148+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm1
-	paddd xmm12, xmm11
+	movdqa xmm15, xmm3
+	paddd xmm15, xmm2
 ; 4x t1 <<<= 13
 %line 149+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 13
-	psrld xmm15, 19
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z11 ^= t1
 %line 150+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm4, xmm12
+	pxor xmm7, xmm15
 ; 4x t0 = z12 + z8
 %line 151+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm7
-	paddd xmm12, xmm13
+	movdqa xmm15, xmm9
+	paddd xmm15, xmm13
 ; 4x t0 <<<= 18
 %line 152+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 18
-	psrld xmm15, 14
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z0 ^= t0
 %line 153+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 256]
-	pxor xmm15, xmm12
-	movdqu [rsp + 256], xmm15
+	movdqu xmm0, [rsp + 272]
+	pxor xmm0, xmm15
+	movdqu [rsp + 272], xmm0
 ; 4x t1 = z1 + z13
 %line 154+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm8
-	paddd xmm12, xmm10
+	movdqu xmm15, [rsp + 288]
+	paddd xmm15, xmm1
 ; 4x t1 <<<= 18
 %line 155+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 18
-	psrld xmm15, 14
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z5 ^= t1
 %line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm14, xmm12
+	pxor xmm12, xmm15
 ; 4x t0 = z6 + z2
 %line 157+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm0
-	paddd xmm12, xmm9
+	movdqa xmm15, xmm4
+	paddd xmm15, xmm11
 ; 4x t0 <<<= 18
 %line 158+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 18
-	psrld xmm15, 14
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z10 ^= t0
 %line 159+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm5, xmm12
+	pxor xmm5, xmm15
 ; 4x t1 = z11 + z7
 %line 160+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm4
-	paddd xmm12, xmm1
+	movdqa xmm15, xmm7
+	paddd xmm15, xmm3
 ; 4x t1 <<<= 18
 %line 161+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 18
-	psrld xmm15, 14
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z15 ^= t1
 %line 162+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm12
+	pxor xmm6, xmm15
 ; 4x t0 = z0 + z3
 %line 163+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 256]
-	paddd xmm12, xmm11
+	movdqu xmm15, [rsp + 272]
+	paddd xmm15, xmm2
 ; 4x t0 <<<= 7
 %line 164+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 7
-	psrld xmm15, 25
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z1 ^= t0
 %line 165+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm8, xmm12
+	movdqu xmm0, [rsp + 288]
+	pxor xmm0, xmm15
+	movdqu [rsp + 288], xmm0
 ; 4x t1 = z5 + z4
 %line 166+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm14
-	movdqu xmm15, [rsp + 272]
-	paddd xmm12, xmm15
+	movdqa xmm15, xmm12
+	paddd xmm15, xmm10
 ; 4x t1 <<<= 7
 %line 167+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 7
-	psrld xmm15, 25
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z6 ^= t1
 %line 168+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm12
+	pxor xmm4, xmm15
 ; 4x t0 = z10 + z9
 %line 169+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm5
-	paddd xmm12, xmm6
+	movdqa xmm15, xmm5
+	paddd xmm15, xmm8
 ; 4x t0 <<<= 7
 %line 170+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 7
-	psrld xmm15, 25
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z11 ^= t0
 %line 171+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm4, xmm12
+	pxor xmm7, xmm15
 ; 4x t1 = z15 + z14
 %line 172+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm3
-	paddd xmm12, xmm2
+	movdqa xmm15, xmm6
+	paddd xmm15, xmm14
 ; 4x t1 <<<= 7
 %line 173+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 7
-	psrld xmm15, 25
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z12 ^= t1
 %line 174+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm7, xmm12
+	pxor xmm9, xmm15
 ; 4x t0 = z1 + z0
 %line 175+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm8
-	movdqu xmm15, [rsp + 256]
-	paddd xmm12, xmm15
+	movdqu xmm15, [rsp + 288]
+	movdqu xmm0, [rsp + 272]
+	paddd xmm15, xmm0
 ; 4x t0 <<<= 9
 %line 176+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 9
-	psrld xmm15, 23
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z2 ^= t0
 %line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm9, xmm12
+	pxor xmm11, xmm15
 ; 4x t1 = z6 + z5
 %line 178+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm0
-	paddd xmm12, xmm14
+	movdqa xmm15, xmm4
+	paddd xmm15, xmm12
 ; 4x t1 <<<= 9
 %line 179+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 9
-	psrld xmm15, 23
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z7 ^= t1
 %line 180+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm12
+	pxor xmm3, xmm15
 ; 4x t0 = z11 + z10
 %line 181+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm4
-	paddd xmm12, xmm5
+	movdqa xmm15, xmm7
+	paddd xmm15, xmm5
 ; 4x t0 <<<= 9
 %line 182+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 9
-	psrld xmm15, 23
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z8 ^= t0
 %line 183+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm13, xmm12
+	pxor xmm13, xmm15
 ; 4x t1 = z12 + z15
 %line 184+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm7
-	paddd xmm12, xmm3
+	movdqa xmm15, xmm9
+	paddd xmm15, xmm6
 ; 4x t1 <<<= 9
 %line 185+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 9
-	psrld xmm15, 23
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z13 ^= t1
 %line 186+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm10, xmm12
+	pxor xmm1, xmm15
 ; 4x t0 = z2 + z1
 %line 187+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm9
-	paddd xmm12, xmm8
+	movdqa xmm15, xmm11
+	movdqu xmm0, [rsp + 288]
+	paddd xmm15, xmm0
 ; 4x t0 <<<= 13
 %line 188+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 13
-	psrld xmm15, 19
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z3 ^= t0
 %line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm2, xmm15
 ; 4x t1 = z7 + z6
 %line 190+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm1
-	paddd xmm12, xmm0
+	movdqa xmm15, xmm3
+	paddd xmm15, xmm4
 ; 4x t1 <<<= 13
 %line 191+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 13
-	psrld xmm15, 19
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z4 ^= t1
 %line 192+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 272]
-	pxor xmm15, xmm12
-	movdqu [rsp + 272], xmm15
+	pxor xmm10, xmm15
 ; 4x t0 = z8 + z11
 %line 193+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm13
-	paddd xmm12, xmm4
+	movdqa xmm15, xmm13
+	paddd xmm15, xmm7
 ; 4x t0 <<<= 13
 %line 194+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 13
-	psrld xmm15, 19
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z9 ^= t0
 %line 195+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm6, xmm12
+	pxor xmm8, xmm15
 ; 4x t1 = z13 + z12
 %line 196+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm10
-	paddd xmm12, xmm7
+	movdqa xmm15, xmm1
+	paddd xmm15, xmm9
 ; 4x t1 <<<= 13
 %line 197+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 13
-	psrld xmm15, 19
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z14 ^= t1
 %line 198+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm12
+	pxor xmm14, xmm15
 ; 4x t0 = z3 + z2
 %line 199+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm11
-	paddd xmm12, xmm9
+	movdqa xmm15, xmm2
+	paddd xmm15, xmm11
 ; 4x t0 <<<= 18
 %line 200+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 18
-	psrld xmm15, 14
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z0 ^= t0
 %line 201+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 256]
-	pxor xmm15, xmm12
-	movdqu [rsp + 256], xmm15
+	movdqu xmm0, [rsp + 272]
+	pxor xmm0, xmm15
+	movdqu [rsp + 272], xmm0
 ; 4x t1 = z4 + z7
 %line 202+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 272]
-	paddd xmm12, xmm1
+	movdqa xmm15, xmm10
+	paddd xmm15, xmm3
 ; 4x t1 <<<= 18
 %line 203+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 18
-	psrld xmm15, 14
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z5 ^= t1
 %line 204+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm14, xmm12
+	pxor xmm12, xmm15
 ; 4x t0 = z9 + z8
 %line 205+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm6
-	paddd xmm12, xmm13
+	movdqa xmm15, xmm8
+	paddd xmm15, xmm13
 ; 4x t0 <<<= 18
 %line 206+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 18
-	psrld xmm15, 14
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z10 ^= t0
 %line 207+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm5, xmm12
+	pxor xmm5, xmm15
 ; 4x t1 = z14 + z13
 %line 208+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm12, xmm2
-	paddd xmm12, xmm10
+	movdqa xmm15, xmm14
+	paddd xmm15, xmm1
 ; 4x t1 <<<= 18
 %line 209+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm12
-	pslld xmm12, 18
-	psrld xmm15, 14
-	por xmm12, xmm15
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z15 ^= t1
 %line 210+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm12
+	pxor xmm6, xmm15
 ; =? i -= 1
 %line 211+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	sub r8, 1
@@ -642,348 +638,338 @@ qhasm_kernel_salsa12_amd64_sse2_blocks:
 	jne .Lrounds4
 ; 4x z0 += s0
 %line 214+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 256]
-	movdqu xmm12, [rsp + 0]
-	paddd xmm15, xmm12
-	movdqu [rsp + 256], xmm15
+	movdqu xmm15, [rsp + 272]
+	movdqu xmm0, [rsp + 0]
+	paddd xmm15, xmm0
+	movdqu [rsp + 272], xmm15
 ; 4x z1 += s1
 %line 215+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 16]
-	paddd xmm8, xmm12
+	movdqu xmm15, [rsp + 288]
+	movdqu xmm0, [rsp + 16]
+	paddd xmm15, xmm0
+	movdqu [rsp + 288], xmm15
 ; 4x z2 += s2
 %line 216+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 32]
-	paddd xmm9, xmm12
+	movdqu xmm0, [rsp + 32]
+	paddd xmm11, xmm0
 ; 4x z3 += s3
 %line 217+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 48]
-	paddd xmm11, xmm12
+	movdqu xmm0, [rsp + 48]
+	paddd xmm2, xmm0
 ; 4x z4 += s4
 %line 218+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 272]
-	movdqu xmm12, [rsp + 64]
-	paddd xmm15, xmm12
-	movdqu [rsp + 272], xmm15
+	movdqu xmm0, [rsp + 64]
+	paddd xmm10, xmm0
 ; 4x z5 += s5
 %line 219+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 80]
-	paddd xmm14, xmm12
+	movdqu xmm0, [rsp + 80]
+	paddd xmm12, xmm0
 ; 4x z6 += s6
 %line 220+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 96]
-	paddd xmm0, xmm12
+	movdqu xmm0, [rsp + 96]
+	paddd xmm4, xmm0
 ; 4x z7 += s7
 %line 221+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 112]
-	paddd xmm1, xmm12
+	movdqu xmm0, [rsp + 112]
+	paddd xmm3, xmm0
 ; 4x z8 += s8
 %line 222+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 128]
-	paddd xmm13, xmm12
+	movdqu xmm0, [rsp + 128]
+	paddd xmm13, xmm0
 ; 4x z9 += s9
 %line 223+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 144]
-	paddd xmm6, xmm12
+	movdqu xmm0, [rsp + 144]
+	paddd xmm8, xmm0
 ; 4x z10 += s10
 %line 224+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 160]
-	paddd xmm5, xmm12
+	movdqu xmm0, [rsp + 160]
+	paddd xmm5, xmm0
 ; 4x z11 += s11
 %line 225+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 176]
-	paddd xmm4, xmm12
+	movdqu xmm0, [rsp + 176]
+	paddd xmm7, xmm0
 ; 4x z12 += s12
 %line 226+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 192]
-	paddd xmm7, xmm12
+	movdqu xmm0, [rsp + 192]
+	paddd xmm9, xmm0
 ; 4x z13 += s13
 %line 227+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 208]
-	paddd xmm10, xmm12
+	movdqu xmm0, [rsp + 208]
+	paddd xmm1, xmm0
 ; 4x z14 += s14
 %line 228+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 224]
-	paddd xmm2, xmm12
+	movdqu xmm0, [rsp + 224]
+	paddd xmm14, xmm0
 ; 4x z15 += s15
 %line 229+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 240]
-	paddd xmm3, xmm12
+	movdqu xmm0, [rsp + 240]
+	paddd xmm6, xmm0
 ; u0 = unpacklo32(z0, z1)
 %line 230+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 256]
-	punpckldq xmm12, xmm8
-	movdqu [rsp + 288], xmm12
+	movdqu xmm0, [rsp + 272]
+	movdqu xmm15, [rsp + 288]
+	punpckldq xmm0, xmm15
+	movdqu [rsp + 256], xmm0
 ; u1 = unpackhi32(z0, z1)
 %line 231+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 256]
-	punpckhdq xmm12, xmm8
-	movdqa xmm15, xmm12
+	movdqu xmm0, [rsp + 272]
+	movdqu xmm15, [rsp + 288]
+	punpckhdq xmm0, xmm15
+	movdqu [rsp + 320], xmm0
 ; u2 = unpacklo32(z2, z3)
 %line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm8, xmm9
-	punpckldq xmm8, xmm11
+	movdqa xmm0, xmm11
+	punpckldq xmm0, xmm2
+	movdqa xmm15, xmm0
 ; u3 = unpackhi32(z2, z3)
 %line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm9, xmm11
+	punpckhdq xmm11, xmm2
 ; o = unpacklo64(u0, u2)
 %line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 288]
-	punpcklqdq xmm11, xmm8
+	movdqu xmm2, [rsp + 256]
+	punpcklqdq xmm2, xmm15
 ; t0 = mem128[m + 0]
 %line 235+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi]
+	movdqu xmm0, [rsi]
+	movdqu [rsp + 304], xmm0
 ; o ^= t0
 %line 236+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	movdqu xmm0, [rsp + 304]
+	pxor xmm2, xmm0
 ; mem128[c + 0] = o
 %line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi], xmm11
+	movdqu [rdi], xmm2
 ; o = unpackhi64(u0, u2)
 %line 238+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 288]
-	punpckhqdq xmm11, xmm8
+	movdqu xmm0, [rsp + 256]
+	punpckhqdq xmm0, xmm15
 ; t0 = mem128[m + 64]
 %line 239+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 64]
+	movdqu xmm2, [rsi + 64]
 ; o ^= t0
 %line 240+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm0, xmm2
 ; mem128[c + 64] = o
 %line 241+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 64], xmm11
+	movdqu [rdi + 64], xmm0
 ; o = unpacklo64(u1, u3)
 %line 242+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm15
-	punpcklqdq xmm11, xmm9
+	movdqu xmm0, [rsp + 320]
+	punpcklqdq xmm0, xmm11
 ; t0 = mem128[m + 128]
 %line 243+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 128]
+	movdqu xmm2, [rsi + 128]
 ; o ^= t0
 %line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm0, xmm2
 ; mem128[c + 128] = o
 %line 245+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 128], xmm11
+	movdqu [rdi + 128], xmm0
 ; o = unpackhi64(u1, u3)
 %line 246+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm15
-	punpckhqdq xmm11, xmm9
+	movdqu xmm0, [rsp + 320]
+	punpckhqdq xmm0, xmm11
 ; t0 = mem128[m + 192]
 %line 247+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 192]
+	movdqu xmm2, [rsi + 192]
 ; o ^= t0
 %line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm0, xmm2
 ; mem128[c + 192] = o
 %line 249+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 192], xmm11
+	movdqu [rdi + 192], xmm0
 ; u0 = unpacklo32(z4, z5)
 %line 250+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm8, [rsp + 272]
-	punpckldq xmm8, xmm14
-	movdqu [rsp + 288], xmm8
+	movdqa xmm11, xmm10
+	punpckldq xmm11, xmm12
 ; u1 = unpackhi32(z4, z5)
 %line 251+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 272]
-	punpckhdq xmm15, xmm14
+	punpckhdq xmm10, xmm12
 ; u2 = unpacklo32(z6, z7)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm8, xmm0
-	punpckldq xmm8, xmm1
+	movdqa xmm0, xmm4
+	punpckldq xmm0, xmm3
 ; u3 = unpackhi32(z6, z7)
 %line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm9, xmm0
-	punpckhdq xmm9, xmm1
+	punpckhdq xmm4, xmm3
 ; o = unpacklo64(u0, u2)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 288]
-	punpcklqdq xmm11, xmm8
+	movdqa xmm2, xmm11
+	punpcklqdq xmm2, xmm0
 ; t0 = mem128[m + 16]
 %line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 16]
+	movdqu xmm3, [rsi + 16]
 ; o ^= t0
 %line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm2, xmm3
 ; mem128[c + 16] = o
 %line 257+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 16], xmm11
+	movdqu [rdi + 16], xmm2
 ; o = unpackhi64(u0, u2)
 %line 258+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 288]
-	punpckhqdq xmm11, xmm8
+	punpckhqdq xmm11, xmm0
 ; t0 = mem128[m + 80]
 %line 259+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 80]
+	movdqu xmm0, [rsi + 80]
 ; o ^= t0
 %line 260+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm11, xmm0
 ; mem128[c + 80] = o
 %line 261+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 80], xmm11
 ; o = unpacklo64(u1, u3)
 %line 262+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm15
-	punpcklqdq xmm11, xmm9
+	movdqa xmm0, xmm10
+	punpcklqdq xmm0, xmm4
 ; t0 = mem128[m + 144]
 %line 263+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 144]
+	movdqu xmm2, [rsi + 144]
 ; o ^= t0
 %line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm0, xmm2
 ; mem128[c + 144] = o
 %line 265+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 144], xmm11
+	movdqu [rdi + 144], xmm0
 ; o = unpackhi64(u1, u3)
 %line 266+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm15
-	punpckhqdq xmm11, xmm9
+	punpckhqdq xmm10, xmm4
 ; t0 = mem128[m + 208]
 %line 267+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 208]
+	movdqu xmm0, [rsi + 208]
 ; o ^= t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm10, xmm0
 ; mem128[c + 208] = o
 %line 269+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 208], xmm11
+	movdqu [rdi + 208], xmm10
 ; u0 = unpacklo32(z8, z9)
 %line 270+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm13
-	punpckldq xmm0, xmm6
-	movdqu [rsp + 288], xmm0
+	movdqa xmm4, xmm13
+	punpckldq xmm4, xmm8
 ; u1 = unpackhi32(z8, z9)
 %line 271+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm13, xmm6
-	movdqa xmm15, xmm13
+	punpckhdq xmm13, xmm8
 ; u2 = unpacklo32(z10, z11)
 %line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm8, xmm5
-	punpckldq xmm8, xmm4
+	movdqa xmm0, xmm5
+	punpckldq xmm0, xmm7
 ; u3 = unpackhi32(z10, z11)
 %line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm9, xmm5
-	punpckhdq xmm9, xmm4
+	punpckhdq xmm5, xmm7
 ; o = unpacklo64(u0, u2)
 %line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 288]
-	punpcklqdq xmm11, xmm8
+	movdqa xmm2, xmm4
+	punpcklqdq xmm2, xmm0
 ; t0 = mem128[m + 32]
 %line 275+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 32]
+	movdqu xmm3, [rsi + 32]
 ; o ^= t0
 %line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm2, xmm3
 ; mem128[c + 32] = o
 %line 277+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 32], xmm11
+	movdqu [rdi + 32], xmm2
 ; o = unpackhi64(u0, u2)
 %line 278+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 288]
-	punpckhqdq xmm11, xmm8
+	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 96]
 %line 279+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 96]
+	movdqu xmm0, [rsi + 96]
 ; o ^= t0
 %line 280+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm4, xmm0
 ; mem128[c + 96] = o
 %line 281+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 96], xmm11
+	movdqu [rdi + 96], xmm4
 ; o = unpacklo64(u1, u3)
 %line 282+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm15
-	punpcklqdq xmm11, xmm9
+	movdqa xmm0, xmm13
+	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 283+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 160]
+	movdqu xmm2, [rsi + 160]
 ; o ^= t0
 %line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm0, xmm2
 ; mem128[c + 160] = o
 %line 285+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 160], xmm11
+	movdqu [rdi + 160], xmm0
 ; o = unpackhi64(u1, u3)
 %line 286+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm15
-	punpckhqdq xmm11, xmm9
+	punpckhqdq xmm13, xmm5
 ; t0 = mem128[m + 224]
 %line 287+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 224]
+	movdqu xmm0, [rsi + 224]
 ; o ^= t0
 %line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm13, xmm0
 ; mem128[c + 224] = o
 %line 289+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 224], xmm11
+	movdqu [rdi + 224], xmm13
 ; u0 = unpacklo32(z12, z13)
 %line 290+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm7
-	punpckldq xmm0, xmm10
-	movdqu [rsp + 288], xmm0
+	movdqa xmm3, xmm9
+	punpckldq xmm3, xmm1
 ; u1 = unpackhi32(z12, z13)
 %line 291+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm7, xmm10
-	movdqa xmm15, xmm7
+	punpckhdq xmm9, xmm1
 ; u2 = unpacklo32(z14, z15)
 %line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm8, xmm2
-	punpckldq xmm8, xmm3
+	movdqa xmm0, xmm14
+	punpckldq xmm0, xmm6
 ; u3 = unpackhi32(z14, z15)
 %line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm9, xmm2
-	punpckhdq xmm9, xmm3
+	punpckhdq xmm14, xmm6
 ; o = unpacklo64(u0, u2)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 288]
-	punpcklqdq xmm11, xmm8
+	movdqa xmm1, xmm3
+	punpcklqdq xmm1, xmm0
 ; t0 = mem128[m + 48]
 %line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 48]
+	movdqu xmm2, [rsi + 48]
 ; o ^= t0
 %line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm1, xmm2
 ; mem128[c + 48] = o
 %line 297+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 48], xmm11
+	movdqu [rdi + 48], xmm1
 ; o = unpackhi64(u0, u2)
 %line 298+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 288]
-	punpckhqdq xmm11, xmm8
+	punpckhqdq xmm3, xmm0
 ; t0 = mem128[m + 112]
 %line 299+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 112]
+	movdqu xmm0, [rsi + 112]
 ; o ^= t0
 %line 300+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm3, xmm0
 ; mem128[c + 112] = o
 %line 301+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 112], xmm11
+	movdqu [rdi + 112], xmm3
 ; o = unpacklo64(u1, u3)
 %line 302+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm15
-	punpcklqdq xmm11, xmm9
+	movdqa xmm0, xmm9
+	punpcklqdq xmm0, xmm14
 ; t0 = mem128[m + 176]
 %line 303+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 176]
+	movdqu xmm1, [rsi + 176]
 ; o ^= t0
 %line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm0, xmm1
 ; mem128[c + 176] = o
 %line 305+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 176], xmm11
+	movdqu [rdi + 176], xmm0
 ; o = unpackhi64(u1, u3)
 %line 306+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm11, xmm15
-	punpckhqdq xmm11, xmm9
+	punpckhqdq xmm9, xmm14
 ; t0 = mem128[m + 240]
 %line 307+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsi + 240]
+	movdqu xmm0, [rsi + 240]
 ; o ^= t0
 %line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm11, xmm12
+	pxor xmm9, xmm0
 ; mem128[c + 240] = o
 %line 309+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 240], xmm11
+	movdqu [rdi + 240], xmm9
 ; ctr = mem64[x + 32]
 %line 310+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	mov r8, [rcx + 32]
@@ -1018,183 +1004,179 @@ qhasm_kernel_salsa12_amd64_sse2_blocks:
 .Lblock1:
 ; r0 = mem128[x + 0]
 %line 323+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rcx]
+	movdqu xmm4, [rcx]
 ; r1 = mem128[x + 16]
 %line 324+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm1, [rcx + 16]
+	movdqu xmm0, [rcx + 16]
 ; r2 = mem128[x + 32]
 %line 325+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rcx + 32]
+	movdqu xmm1, [rcx + 32]
 ; r3 = mem128[x + 48]
 %line 326+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rcx + 48]
+	movdqu xmm2, [rcx + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 327+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm1, 57
+	pshufd xmm3, xmm0, 57
 ; r2 = shuffle32(r2, 0x4e)
 %line 328+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm1, xmm1, 78
 ; r3 = shuffle32(r3, 0x93)
 %line 329+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 147
+	pshufd xmm2, xmm2, 147
 ; e0 = unpacklo32(r0, r1)
 %line 330+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm0
-	punpckldq xmm4, xmm1
+	movdqa xmm6, xmm4
+	punpckldq xmm6, xmm3
 ; e1 = unpacklo32(r2, r3)
 %line 331+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm2
-	punpckldq xmm5, xmm3
+	movdqa xmm0, xmm1
+	punpckldq xmm0, xmm2
 ; e2 = unpackhi32(r0, r1)
 %line 332+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm0
-	punpckhdq xmm6, xmm1
+	punpckhdq xmm4, xmm3
 ; e3 = unpackhi32(r2, r3)
 %line 333+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm7, xmm2
-	punpckhdq xmm7, xmm3
+	punpckhdq xmm1, xmm2
 ; da = unpacklo64(e0, e1)
 %line 334+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm4
-	punpcklqdq xmm0, xmm5
+	movdqa xmm5, xmm6
+	punpcklqdq xmm5, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 335+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm4
-	punpckhqdq xmm1, xmm5
+	punpckhqdq xmm6, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm6
-	punpcklqdq xmm2, xmm7
+	movdqa xmm3, xmm4
+	punpcklqdq xmm3, xmm1
 ; db = unpackhi64(e2, e3)
 %line 337+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm3, xmm6
-	punpckhqdq xmm3, xmm7
+	punpckhqdq xmm4, xmm1
 ; i = 6
 %line 338+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	mov r8, 6
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 340+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 57
+	pshufd xmm1, xmm4, 57
 ; dd = shuffle32(dd, 0x93)
 %line 341+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm1, 147
+	pshufd xmm2, xmm6, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 342+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + dd
 %line 343+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm0
-	paddd xmm4, xmm1
+	movdqa xmm4, xmm5
+	paddd xmm4, xmm2
 ; 4x e0 <<<= 7
 %line 344+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm4
+	movdqa xmm0, xmm4
 	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
+	psrld xmm0, 25
+	por xmm4, xmm0
 ; db ^= e0
 %line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm4
+	pxor xmm1, xmm4
 ; 4x e1 = db + da
 %line 346+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm3
-	paddd xmm5, xmm0
+	movdqa xmm4, xmm1
+	paddd xmm4, xmm5
 ; 4x e1 <<<= 9
 %line 347+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
+	movdqa xmm0, xmm4
+	pslld xmm4, 9
+	psrld xmm0, 23
+	por xmm4, xmm0
 ; dc ^= e1
 %line 348+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm5
+	pxor xmm3, xmm4
 ; 4x e2 = dc + db
 %line 349+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm2
-	paddd xmm6, xmm3
+	movdqa xmm4, xmm3
+	paddd xmm4, xmm1
 ; 4x e2 <<<= 13
 %line 350+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm6
-	pslld xmm6, 13
-	psrld xmm4, 19
-	por xmm6, xmm4
+	movdqa xmm0, xmm4
+	pslld xmm4, 13
+	psrld xmm0, 19
+	por xmm4, xmm0
 ; dd ^= e2
 %line 351+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm6
+	pxor xmm2, xmm4
 ; 4x e3 = dd + dc
 %line 352+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm7, xmm1
-	paddd xmm7, xmm2
+	movdqa xmm4, xmm2
+	paddd xmm4, xmm3
 ; 4x e3 <<<= 18
 %line 353+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm7
-	pslld xmm7, 18
-	psrld xmm4, 14
-	por xmm7, xmm4
+	movdqa xmm0, xmm4
+	pslld xmm4, 18
+	psrld xmm0, 14
+	por xmm4, xmm0
 ; da ^= e3
 %line 354+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm7
+	pxor xmm5, xmm4
 ; db = shuffle32(db, 0x93)
 %line 355+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 147
+	pshufd xmm4, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 356+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm1, 57
+	pshufd xmm6, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 357+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 358+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm0
-	paddd xmm4, xmm3
+	movdqa xmm1, xmm5
+	paddd xmm1, xmm4
 ; 4x e0 <<<= 7
 %line 359+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
+	movdqa xmm0, xmm1
+	pslld xmm1, 7
+	psrld xmm0, 25
+	por xmm1, xmm0
 ; dd ^= e0
 %line 360+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm4
+	pxor xmm6, xmm1
 ; 4x e1 = dd + da
 %line 361+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm1
-	paddd xmm5, xmm0
+	movdqa xmm1, xmm6
+	paddd xmm1, xmm5
 ; 4x e1 <<<= 9
 %line 362+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
+	movdqa xmm0, xmm1
+	pslld xmm1, 9
+	psrld xmm0, 23
+	por xmm1, xmm0
 ; dc ^= e1
 %line 363+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm5
+	pxor xmm3, xmm1
 ; 4x e2 = dc + dd
 %line 364+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm2
-	paddd xmm6, xmm1
+	movdqa xmm1, xmm3
+	paddd xmm1, xmm6
 ; 4x e2 <<<= 13
 %line 365+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm6
-	pslld xmm6, 13
-	psrld xmm4, 19
-	por xmm6, xmm4
+	movdqa xmm0, xmm1
+	pslld xmm1, 13
+	psrld xmm0, 19
+	por xmm1, xmm0
 ; db ^= e2
 %line 366+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm6
+	pxor xmm4, xmm1
 ; 4x e3 = db + dc
 %line 367+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm7, xmm3
-	paddd xmm7, xmm2
+	movdqa xmm1, xmm4
+	paddd xmm1, xmm3
 ; 4x e3 <<<= 18
 %line 368+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm7
-	pslld xmm7, 18
-	psrld xmm4, 14
-	por xmm7, xmm4
+	movdqa xmm0, xmm1
+	pslld xmm1, 18
+	psrld xmm0, 14
+	por xmm1, xmm0
 ; da ^= e3
 %line 369+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm7
+	pxor xmm5, xmm1
 ; =? i -= 1
 %line 370+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	sub r8, 1
@@ -1203,102 +1185,98 @@ qhasm_kernel_salsa12_amd64_sse2_blocks:
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 372+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm0
-	punpckldq xmm4, xmm1
+	movdqa xmm2, xmm5
+	punpckldq xmm2, xmm6
 ; e1 = unpacklo32(dc, db)
 %line 373+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm2
-	punpckldq xmm5, xmm3
+	movdqa xmm0, xmm3
+	punpckldq xmm0, xmm4
 ; e2 = unpackhi32(da, dd)
 %line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm0
-	punpckhdq xmm6, xmm1
+	punpckhdq xmm5, xmm6
 ; e3 = unpackhi32(dc, db)
 %line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm7, xmm2
-	punpckhdq xmm7, xmm3
+	punpckhdq xmm3, xmm4
 ; r0 = unpacklo64(e0, e1)
 %line 376+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm4
-	punpcklqdq xmm0, xmm5
+	movdqa xmm1, xmm2
+	punpcklqdq xmm1, xmm0
 ; r1 = unpackhi64(e0, e1)
 %line 377+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm4
-	punpckhqdq xmm1, xmm5
+	punpckhqdq xmm2, xmm0
 ; r2 = unpacklo64(e2, e3)
 %line 378+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm6
-	punpcklqdq xmm2, xmm7
+	movdqa xmm0, xmm5
+	punpcklqdq xmm0, xmm3
 ; r3 = unpackhi64(e2, e3)
 %line 379+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm3, xmm6
-	punpckhqdq xmm3, xmm7
+	punpckhqdq xmm5, xmm3
 ; r1 = shuffle32(r1, 0x93)
 %line 380+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm1, 147
+	pshufd xmm2, xmm2, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 381+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 382+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 57
+	pshufd xmm3, xmm5, 57
 ; e0 = mem128[x + 0]
 %line 383+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm4, [rcx]
 ; 4x r0 += e0
 %line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	paddd xmm0, xmm4
+	paddd xmm1, xmm4
 ; e0 = mem128[m + 0]
 %line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm4, [rsi]
 ; r0 ^= e0
 %line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm4
+	pxor xmm1, xmm4
 ; mem128[c + 0] = r0
 %line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi], xmm0
+	movdqu [rdi], xmm1
 ; e1 = mem128[x + 16]
 %line 388+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm5, [rcx + 16]
+	movdqu xmm1, [rcx + 16]
 ; 4x r1 += e1
 %line 389+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	paddd xmm1, xmm5
+	paddd xmm2, xmm1
 ; e1 = mem128[m + 16]
 %line 390+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm5, [rsi + 16]
+	movdqu xmm1, [rsi + 16]
 ; r1 ^= e1
 %line 391+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm5
+	pxor xmm2, xmm1
 ; mem128[c + 16] = r1
 %line 392+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 16], xmm1
+	movdqu [rdi + 16], xmm2
 ; e2 = mem128[x + 32]
 %line 393+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm6, [rcx + 32]
+	movdqu xmm1, [rcx + 32]
 ; 4x r2 += e2
 %line 394+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	paddd xmm2, xmm6
+	paddd xmm0, xmm1
 ; e2 = mem128[m + 32]
 %line 395+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm6, [rsi + 32]
+	movdqu xmm1, [rsi + 32]
 ; r2 ^= e2
 %line 396+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm6
+	pxor xmm0, xmm1
 ; mem128[c + 32] = r2
 %line 397+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 32], xmm2
+	movdqu [rdi + 32], xmm0
 ; e3 = mem128[x + 48]
 %line 398+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm7, [rcx + 48]
+	movdqu xmm0, [rcx + 48]
 ; 4x r3 += e3
 %line 399+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	paddd xmm3, xmm7
+	paddd xmm3, xmm0
 ; e3 = mem128[m + 48]
 %line 400+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm7, [rsi + 48]
+	movdqu xmm0, [rsi + 48]
 ; r3 ^= e3
 %line 401+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm7
+	pxor xmm3, xmm0
 ; mem128[c + 48] = r3
 %line 402+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 48], xmm3
@@ -1326,7 +1304,7 @@ qhasm_kernel_salsa12_amd64_sse2_blocks:
 .Ldone:
 ; leave
 %line 412+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	add rsp, 312
+	add rsp, 344
 	ret
 .end:
 
@@ -1337,183 +1315,179 @@ align 32
 qhasm_kernel_salsa12_amd64_sse2_core:
 ; r0 = mem128[in + 0]
 %line 417+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsi]
+	movdqu xmm4, [rsi]
 ; r1 = mem128[in + 16]
 %line 418+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm1, [rsi + 16]
+	movdqu xmm0, [rsi + 16]
 ; r2 = mem128[in + 32]
 %line 419+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi + 32]
+	movdqu xmm1, [rsi + 32]
 ; r3 = mem128[in + 48]
 %line 420+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsi + 48]
+	movdqu xmm2, [rsi + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 421+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm1, 57
+	pshufd xmm3, xmm0, 57
 ; r2 = shuffle32(r2, 0x4e)
 %line 422+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm1, xmm1, 78
 ; r3 = shuffle32(r3, 0x93)
 %line 423+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 147
+	pshufd xmm2, xmm2, 147
 ; e0 = unpacklo32(r0, r1)
 %line 424+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm0
-	punpckldq xmm4, xmm1
+	movdqa xmm6, xmm4
+	punpckldq xmm6, xmm3
 ; e1 = unpacklo32(r2, r3)
 %line 425+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm2
-	punpckldq xmm5, xmm3
+	movdqa xmm0, xmm1
+	punpckldq xmm0, xmm2
 ; e2 = unpackhi32(r0, r1)
 %line 426+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm0
-	punpckhdq xmm6, xmm1
+	punpckhdq xmm4, xmm3
 ; e3 = unpackhi32(r2, r3)
 %line 427+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm7, xmm2
-	punpckhdq xmm7, xmm3
+	punpckhdq xmm1, xmm2
 ; da = unpacklo64(e0, e1)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm4
-	punpcklqdq xmm0, xmm5
+	movdqa xmm5, xmm6
+	punpcklqdq xmm5, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 429+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm4
-	punpckhqdq xmm1, xmm5
+	punpckhqdq xmm6, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 430+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm6
-	punpcklqdq xmm2, xmm7
+	movdqa xmm3, xmm4
+	punpcklqdq xmm3, xmm1
 ; db = unpackhi64(e2, e3)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm3, xmm6
-	punpckhqdq xmm3, xmm7
+	punpckhqdq xmm4, xmm1
 ; i = 6
 %line 432+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	mov r8, 6
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 434+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 57
+	pshufd xmm1, xmm4, 57
 ; dd = shuffle32(dd, 0x93)
 %line 435+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm1, 147
+	pshufd xmm2, xmm6, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 436+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + dd
 %line 437+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm0
-	paddd xmm4, xmm1
+	movdqa xmm4, xmm5
+	paddd xmm4, xmm2
 ; 4x e0 <<<= 7
 %line 438+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm4
+	movdqa xmm0, xmm4
 	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
+	psrld xmm0, 25
+	por xmm4, xmm0
 ; db ^= e0
 %line 439+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm4
+	pxor xmm1, xmm4
 ; 4x e1 = db + da
 %line 440+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm3
-	paddd xmm5, xmm0
+	movdqa xmm4, xmm1
+	paddd xmm4, xmm5
 ; 4x e1 <<<= 9
 %line 441+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
+	movdqa xmm0, xmm4
+	pslld xmm4, 9
+	psrld xmm0, 23
+	por xmm4, xmm0
 ; dc ^= e1
 %line 442+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm5
+	pxor xmm3, xmm4
 ; 4x e2 = dc + db
 %line 443+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm2
-	paddd xmm6, xmm3
+	movdqa xmm4, xmm3
+	paddd xmm4, xmm1
 ; 4x e2 <<<= 13
 %line 444+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm6
-	pslld xmm6, 13
-	psrld xmm4, 19
-	por xmm6, xmm4
+	movdqa xmm0, xmm4
+	pslld xmm4, 13
+	psrld xmm0, 19
+	por xmm4, xmm0
 ; dd ^= e2
 %line 445+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm6
+	pxor xmm2, xmm4
 ; 4x e3 = dd + dc
 %line 446+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm7, xmm1
-	paddd xmm7, xmm2
+	movdqa xmm4, xmm2
+	paddd xmm4, xmm3
 ; 4x e3 <<<= 18
 %line 447+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm7
-	pslld xmm7, 18
-	psrld xmm4, 14
-	por xmm7, xmm4
+	movdqa xmm0, xmm4
+	pslld xmm4, 18
+	psrld xmm0, 14
+	por xmm4, xmm0
 ; da ^= e3
 %line 448+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm7
+	pxor xmm5, xmm4
 ; db = shuffle32(db, 0x93)
 %line 449+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 147
+	pshufd xmm4, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 450+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm1, 57
+	pshufd xmm6, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 451+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 452+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm0
-	paddd xmm4, xmm3
+	movdqa xmm1, xmm5
+	paddd xmm1, xmm4
 ; 4x e0 <<<= 7
 %line 453+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
+	movdqa xmm0, xmm1
+	pslld xmm1, 7
+	psrld xmm0, 25
+	por xmm1, xmm0
 ; dd ^= e0
 %line 454+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm1, xmm4
+	pxor xmm6, xmm1
 ; 4x e1 = dd + da
 %line 455+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm1
-	paddd xmm5, xmm0
+	movdqa xmm1, xmm6
+	paddd xmm1, xmm5
 ; 4x e1 <<<= 9
 %line 456+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
+	movdqa xmm0, xmm1
+	pslld xmm1, 9
+	psrld xmm0, 23
+	por xmm1, xmm0
 ; dc ^= e1
 %line 457+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm5
+	pxor xmm3, xmm1
 ; 4x e2 = dc + dd
 %line 458+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm2
-	paddd xmm6, xmm1
+	movdqa xmm1, xmm3
+	paddd xmm1, xmm6
 ; 4x e2 <<<= 13
 %line 459+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm6
-	pslld xmm6, 13
-	psrld xmm4, 19
-	por xmm6, xmm4
+	movdqa xmm0, xmm1
+	pslld xmm1, 13
+	psrld xmm0, 19
+	por xmm1, xmm0
 ; db ^= e2
 %line 460+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm3, xmm6
+	pxor xmm4, xmm1
 ; 4x e3 = db + dc
 %line 461+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm7, xmm3
-	paddd xmm7, xmm2
+	movdqa xmm1, xmm4
+	paddd xmm1, xmm3
 ; 4x e3 <<<= 18
 %line 462+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm7
-	pslld xmm7, 18
-	psrld xmm4, 14
-	por xmm7, xmm4
+	movdqa xmm0, xmm1
+	pslld xmm1, 18
+	psrld xmm0, 14
+	por xmm1, xmm0
 ; da ^= e3
 %line 463+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm0, xmm7
+	pxor xmm5, xmm1
 ; =? i -= 1
 %line 464+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	sub r8, 1
@@ -1522,54 +1496,50 @@ qhasm_kernel_salsa12_amd64_sse2_core:
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 466+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm0
-	punpckldq xmm4, xmm1
+	movdqa xmm2, xmm5
+	punpckldq xmm2, xmm6
 ; e1 = unpacklo32(dc, db)
 %line 467+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm2
-	punpckldq xmm5, xmm3
+	movdqa xmm0, xmm3
+	punpckldq xmm0, xmm4
 ; e2 = unpackhi32(da, dd)
 %line 468+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm0
-	punpckhdq xmm6, xmm1
+	punpckhdq xmm5, xmm6
 ; e3 = unpackhi32(dc, db)
 %line 469+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm7, xmm2
-	punpckhdq xmm7, xmm3
+	punpckhdq xmm3, xmm4
 ; r0 = unpacklo64(e0, e1)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm4
-	punpcklqdq xmm0, xmm5
+	movdqa xmm1, xmm2
+	punpcklqdq xmm1, xmm0
 ; r1 = unpackhi64(e0, e1)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm4
-	punpckhqdq xmm1, xmm5
+	punpckhqdq xmm2, xmm0
 ; r2 = unpacklo64(e2, e3)
 %line 472+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm6
-	punpcklqdq xmm2, xmm7
+	movdqa xmm0, xmm5
+	punpcklqdq xmm0, xmm3
 ; r3 = unpackhi64(e2, e3)
 %line 473+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm3, xmm6
-	punpckhqdq xmm3, xmm7
+	punpckhqdq xmm5, xmm3
 ; r1 = shuffle32(r1, 0x93)
 %line 474+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm1, 147
+	pshufd xmm2, xmm2, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 475+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 476+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 57
+	pshufd xmm3, xmm5, 57
 ; mem128[out + 0] = r0
 %line 477+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi], xmm0
+	movdqu [rdi], xmm1
 ; mem128[out + 16] = r1
 %line 478+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 16], xmm1
+	movdqu [rdi + 16], xmm2
 ; mem128[out + 32] = r2
 %line 479+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 32], xmm2
+	movdqu [rdi + 32], xmm0
 ; mem128[out + 48] = r3
 %line 480+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 48], xmm3

@@ -128,77 +128,77 @@ qhasm_kernel_poly1305_amd64_blocks:
 	sub rsp, 24
 ; input st m n hib
 %line 62+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rsp + 0], rdx
+	mov r15, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 64+0 specs/poly1305/generated/poly1305_amd64.q
-	mov ecx, ecx
+	mov r8d, ecx
+	mov [rsp + 0], r8
 ; =? n - 0
 %line 65+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, [rsp + 0]
-	cmp r8, 0
+	cmp r15, 0
 ; goto done if =
 %line 66+0 specs/poly1305/generated/poly1305_amd64.q
 	je .Ldone
 ; h0 = mem64[st + 0]
 %line 67+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, [rdi]
+	mov rbp, [rdi]
 ; h1 = mem64[st + 8]
 %line 68+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r9, [rdi + 8]
 ; h2 = mem64[st + 16]
 %line 69+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, [rdi + 16]
+	mov r8, [rdi + 16]
 ; r0 = mem64[st + 24]
 %line 70+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rbx, [rdi + 24]
+	mov rcx, [rdi + 24]
 ; r1 = mem64[st + 32]
 %line 71+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r15, [rdi + 32]
+	mov r12, [rdi + 32]
 ; s1 = r1
 %line 72+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r11, r15
+	mov rbx, r12
 ; s1 >>= 2
 %line 73+0 specs/poly1305/generated/poly1305_amd64.q
-	shr r11, 2
+	shr rbx, 2
 ; s1 += r1
 %line 74+0 specs/poly1305/generated/poly1305_amd64.q
-	add r11, r15
+	add rbx, r12
 .Lblock:
 ; carry? h0 += mem64[m + 0]
 %line 81+0 specs/poly1305/generated/poly1305_amd64.q
-	add r8, [rsi]
+	add rbp, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 82+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r9, [rsi + 8]
 ; h2 += hib + carry
 %line 83+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, rcx
+	adc r8, [rsp + 0]
 ; x = h0
 %line 89+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r8
+	mov rax, rbp
 ; (uint128) t0h t0l = x * r0
 %line 90+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
-	mov rbp, rdx
-	mov r12, rax
+	mul rcx
+	mov r10, rdx
+	mov r11, rax
 ; x = h1
 %line 91+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, r9
 ; (uint128) ah al = x * s1
 %line 92+0 specs/poly1305/generated/poly1305_amd64.q
-	mul r11
+	mul rbx
 ; carry? t0l += al
 %line 93+0 specs/poly1305/generated/poly1305_amd64.q
-	add r12, rax
+	add r11, rax
 ; t0h += ah + carry
 %line 94+0 specs/poly1305/generated/poly1305_amd64.q
-	adc rbp, rdx
+	adc r10, rdx
 ; x = h0
 %line 95+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r8
+	mov rax, rbp
 ; (uint128) t1h t1l = x * r1
 %line 96+0 specs/poly1305/generated/poly1305_amd64.q
-	mul r15
+	mul r12
 	mov r13, rdx
 	mov r14, rax
 ; x = h1
@@ -206,7 +206,7 @@ qhasm_kernel_poly1305_amd64_blocks:
 	mov rax, r9
 ; (uint128) ah al = x * r0
 %line 98+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
+	mul rcx
 ; carry? t1l += al
 %line 99+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rax
@@ -215,78 +215,76 @@ qhasm_kernel_poly1305_amd64_blocks:
 	adc r13, rdx
 ; x = h2
 %line 101+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r10
+	mov r9, r8
 ; x *= s1
 %line 102+0 specs/poly1305/generated/poly1305_amd64.q
-	imul rax, r11
+	imul r9, rbx
 ; t2 *= r0
 %line 104+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r10, rbx
+	imul r8, rcx
 ; carry? t1l += x
 %line 105+0 specs/poly1305/generated/poly1305_amd64.q
-	add r14, rax
+	add r14, r9
 ; t1h += t2 + carry
 %line 106+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r13, r10
+	adc r13, r8
 ; carry? t1l += t0h
 %line 107+0 specs/poly1305/generated/poly1305_amd64.q
-	add r14, rbp
+	add r14, r10
 ; t1h += 0 + carry
 %line 108+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r13, 0
 ; h0 = t0l
 %line 109+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, r12
+	mov rbp, r11
 ; h1 = t1l
 %line 110+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r9, r14
 ; h2 = t1h
 %line 111+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, r13
+	mov r8, r13
 ; h2 &= 3
 %line 112+0 specs/poly1305/generated/poly1305_amd64.q
-	and r10, 3
+	and r8, 3
 ; c = t1h
 %line 113+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r13
+	mov r10, r13
 ; c &= -4
 %line 114+0 specs/poly1305/generated/poly1305_amd64.q
-	and rax, -4
+	and r10, -4
 ; t1h >>= 2
 %line 115+0 specs/poly1305/generated/poly1305_amd64.q
 	shr r13, 2
 ; c += t1h
 %line 116+0 specs/poly1305/generated/poly1305_amd64.q
-	add rax, r13
+	add r10, r13
 ; carry? h0 += c
 %line 117+0 specs/poly1305/generated/poly1305_amd64.q
-	add r8, rax
+	add rbp, r10
 ; carry? h1 += 0 + carry
 %line 118+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r9, 0
 ; h2 += 0 + carry
 %line 119+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, 0
+	adc r8, 0
 ; m += 16
 %line 120+0 specs/poly1305/generated/poly1305_amd64.q
 	add rsi, 16
 ; =? n -= 1
 %line 121+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, [rsp + 0]
-	sub rax, 1
-	mov [rsp + 0], rax
+	sub r15, 1
 ; goto block if !=
 %line 122+0 specs/poly1305/generated/poly1305_amd64.q
 	jne .Lblock
 ; mem64[st + 0] = h0
 %line 123+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rdi], r8
+	mov [rdi], rbp
 ; mem64[st + 8] = h1
 %line 124+0 specs/poly1305/generated/poly1305_amd64.q
 	mov [rdi + 8], r9
 ; mem64[st + 16] = h2
 %line 125+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rdi + 16], r10
+	mov [rdi + 16], r8
 .Ldone:
 ; leave
 %line 127+0 specs/poly1305/generated/poly1305_amd64.q

@@ -7,7 +7,7 @@
 	.type qhasm_kernel_salsa20_ppc32_altivec_blocks, @function
 	.p2align 5
 qhasm_kernel_salsa20_ppc32_altivec_blocks:
-	stwu %r1, -480(%r1)
+	stwu %r1, -496(%r1)
 	li %r0, 384
 	stvx %v20, %r1, %r0
 	li %r0, 400
@@ -18,7 +18,9 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	stvx %v23, %r1, %r0
 	li %r0, 448
 	stvx %v24, %r1, %r0
-	stw %r31, 464(%r1)
+	li %r0, 464
+	stvx %v25, %r1, %r0
+	stw %r31, 480(%r1)
 # w = nhi | nlo
 	.loc 1 65
 	or %r8, %r5, %r6
@@ -30,28 +32,28 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	beq %cr0, .Lqhasm_kernel_salsa20_ppc32_altivec_blocks.done
 # 4x k7 = 7
 	.loc 1 68
-	vspltisw %v0, 7
+	vspltisw %v9, 7
 # 4x k9 = 9
 	.loc 1 69
-	vspltisw %v1, 9
+	vspltisw %v10, 9
 # 4x k13 = 13
 	.loc 1 70
-	vspltisw %v2, 13
+	vspltisw %v11, 13
 # 4x k18 = -14
 	.loc 1 71
-	vspltisw %v3, -14
+	vspltisw %v12, -14
 # base = &buf
 	.loc 1 73
-	la %r31, 16(%r1)
+	la %r8, 16(%r1)
 # base += 15
 	.loc 1 74
-	addi %r31, %r31, 15
+	addi %r8, %r8, 15
 # w = -16
 	.loc 1 75
-	li %r8, -16
+	li %r9, -16
 # base &= w
 	.loc 1 76
-	and %r31, %r31, %r8
+	and %r31, %r8, %r9
 .Lqhasm_kernel_salsa20_ppc32_altivec_blocks.quad:
 # w = mem32[x + 0]
 	.loc 1 81
@@ -196,372 +198,372 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	stw %r12, 24(%r8)
 # carry? t = lo + 3
 	.loc 1 129
-	addic %r11, %r9, 3
+	addic %r9, %r9, 3
 # u = hi + 0 + carry
 	.loc 1 130
-	addze %r12, %r10
+	addze %r10, %r10
 # mem32[q + 12] = t
 	.loc 1 131
-	stw %r11, 12(%r8)
+	stw %r9, 12(%r8)
 # mem32[q + 28] = u
 	.loc 1 132
-	stw %r12, 28(%r8)
+	stw %r10, 28(%r8)
 # v0 = mem128[p]
 	.loc 1 133
-	lvx %v4, 0, %r31
+	lvx %v0, 0, %r31
 # v1 = mem128[p + 16]
 	.loc 1 134
 	li %r9, 16
-	lvx %v5, %r31, %r9
+	lvx %v1, %r31, %r9
 # v2 = mem128[p + 32]
 	.loc 1 135
 	li %r9, 32
-	lvx %v6, %r31, %r9
+	lvx %v2, %r31, %r9
 # v3 = mem128[p + 48]
 	.loc 1 136
 	li %r9, 48
-	lvx %v7, %r31, %r9
+	lvx %v3, %r31, %r9
 # 4x z0 = v0 [ 0 ]
 	.loc 1 137
-	vspltw %v8, %v4, 0
+	vspltw %v13, %v0, 0
 # 4x z1 = v0 [ 1 ]
 	.loc 1 138
-	vspltw %v9, %v4, 1
+	vspltw %v14, %v0, 1
 # 4x z2 = v0 [ 2 ]
 	.loc 1 139
-	vspltw %v10, %v4, 2
+	vspltw %v15, %v0, 2
 # 4x z3 = v0 [ 3 ]
 	.loc 1 140
-	vspltw %v11, %v4, 3
+	vspltw %v23, %v0, 3
 # 4x z4 = v1 [ 0 ]
 	.loc 1 141
-	vspltw %v12, %v5, 0
+	vspltw %v20, %v1, 0
 # 4x z5 = v1 [ 1 ]
 	.loc 1 142
-	vspltw %v13, %v5, 1
+	vspltw %v8, %v1, 1
 # 4x z6 = v1 [ 2 ]
 	.loc 1 143
-	vspltw %v14, %v5, 2
+	vspltw %v16, %v1, 2
 # 4x z7 = v1 [ 3 ]
 	.loc 1 144
-	vspltw %v15, %v5, 3
+	vspltw %v6, %v1, 3
 # z8 = mem128[q]
 	.loc 1 145
-	lvx %v16, 0, %r8
+	lvx %v7, 0, %r8
 # z9 = mem128[q + 16]
 	.loc 1 146
 	li %r9, 16
-	lvx %v17, %r8, %r9
+	lvx %v21, %r8, %r9
 # 4x z10 = v2 [ 2 ]
 	.loc 1 147
-	vspltw %v18, %v6, 2
+	vspltw %v17, %v2, 2
 # 4x z11 = v2 [ 3 ]
 	.loc 1 148
-	vspltw %v19, %v6, 3
+	vspltw %v4, %v2, 3
 # 4x z12 = v3 [ 0 ]
 	.loc 1 149
-	vspltw %v20, %v7, 0
+	vspltw %v5, %v3, 0
 # 4x z13 = v3 [ 1 ]
 	.loc 1 150
-	vspltw %v21, %v7, 1
+	vspltw %v18, %v3, 1
 # 4x z14 = v3 [ 2 ]
 	.loc 1 151
-	vspltw %v22, %v7, 2
+	vspltw %v22, %v3, 2
 # 4x z15 = v3 [ 3 ]
 	.loc 1 152
-	vspltw %v23, %v7, 3
+	vspltw %v19, %v3, 3
 # i = 10
 	.loc 1 153
 	li %r8, 10
 .Lqhasm_kernel_salsa20_ppc32_altivec_blocks.doubleround:
 # 4x e0 = z0 + z12
 	.loc 1 156
-	vadduwm %v24, %v8, %v20
+	vadduwm %v0, %v13, %v5
 # 4x e1 = z5 + z1
 	.loc 1 157
-	vadduwm %v4, %v13, %v9
+	vadduwm %v1, %v8, %v14
 # 4x e2 = z10 + z6
 	.loc 1 158
-	vadduwm %v5, %v18, %v14
+	vadduwm %v2, %v17, %v16
 # 4x e3 = z15 + z11
 	.loc 1 159
-	vadduwm %v6, %v23, %v19
+	vadduwm %v3, %v19, %v4
 # 4x e0 = e0 <<< k7
 	.loc 1 160
-	vrlw %v24, %v24, %v0
+	vrlw %v0, %v0, %v9
 # 4x e1 = e1 <<< k7
 	.loc 1 161
-	vrlw %v4, %v4, %v0
+	vrlw %v1, %v1, %v9
 # 4x e2 = e2 <<< k7
 	.loc 1 162
-	vrlw %v5, %v5, %v0
+	vrlw %v2, %v2, %v9
 # 4x e3 = e3 <<< k7
 	.loc 1 163
-	vrlw %v6, %v6, %v0
+	vrlw %v3, %v3, %v9
 # z4 ^= e0
 	.loc 1 164
-	vxor %v12, %v12, %v24
+	vxor %v20, %v20, %v0
 # z9 ^= e1
 	.loc 1 165
-	vxor %v17, %v17, %v4
+	vxor %v21, %v21, %v1
 # z14 ^= e2
 	.loc 1 166
-	vxor %v22, %v22, %v5
+	vxor %v22, %v22, %v2
 # z3 ^= e3
 	.loc 1 167
-	vxor %v11, %v11, %v6
+	vxor %v23, %v23, %v3
 # 4x e0 = z4 + z0
 	.loc 1 168
-	vadduwm %v24, %v12, %v8
+	vadduwm %v0, %v20, %v13
 # 4x e1 = z9 + z5
 	.loc 1 169
-	vadduwm %v4, %v17, %v13
+	vadduwm %v1, %v21, %v8
 # 4x e2 = z14 + z10
 	.loc 1 170
-	vadduwm %v5, %v22, %v18
+	vadduwm %v2, %v22, %v17
 # 4x e3 = z3 + z15
 	.loc 1 171
-	vadduwm %v6, %v11, %v23
+	vadduwm %v3, %v23, %v19
 # 4x e0 = e0 <<< k9
 	.loc 1 172
-	vrlw %v24, %v24, %v1
+	vrlw %v0, %v0, %v10
 # 4x e1 = e1 <<< k9
 	.loc 1 173
-	vrlw %v4, %v4, %v1
+	vrlw %v1, %v1, %v10
 # 4x e2 = e2 <<< k9
 	.loc 1 174
-	vrlw %v5, %v5, %v1
+	vrlw %v2, %v2, %v10
 # 4x e3 = e3 <<< k9
 	.loc 1 175
-	vrlw %v6, %v6, %v1
+	vrlw %v3, %v3, %v10
 # z8 ^= e0
 	.loc 1 176
-	vxor %v16, %v16, %v24
+	vxor %v7, %v7, %v0
 # z13 ^= e1
 	.loc 1 177
-	vxor %v21, %v21, %v4
+	vxor %v18, %v18, %v1
 # z2 ^= e2
 	.loc 1 178
-	vxor %v10, %v10, %v5
+	vxor %v15, %v15, %v2
 # z7 ^= e3
 	.loc 1 179
-	vxor %v15, %v15, %v6
+	vxor %v6, %v6, %v3
 # 4x e0 = z8 + z4
 	.loc 1 180
-	vadduwm %v24, %v16, %v12
+	vadduwm %v0, %v7, %v20
 # 4x e1 = z13 + z9
 	.loc 1 181
-	vadduwm %v4, %v21, %v17
+	vadduwm %v1, %v18, %v21
 # 4x e2 = z2 + z14
 	.loc 1 182
-	vadduwm %v5, %v10, %v22
+	vadduwm %v2, %v15, %v22
 # 4x e3 = z7 + z3
 	.loc 1 183
-	vadduwm %v6, %v15, %v11
+	vadduwm %v3, %v6, %v23
 # 4x e0 = e0 <<< k13
 	.loc 1 184
-	vrlw %v24, %v24, %v2
+	vrlw %v0, %v0, %v11
 # 4x e1 = e1 <<< k13
 	.loc 1 185
-	vrlw %v4, %v4, %v2
+	vrlw %v1, %v1, %v11
 # 4x e2 = e2 <<< k13
 	.loc 1 186
-	vrlw %v5, %v5, %v2
+	vrlw %v2, %v2, %v11
 # 4x e3 = e3 <<< k13
 	.loc 1 187
-	vrlw %v6, %v6, %v2
+	vrlw %v3, %v3, %v11
 # z12 ^= e0
 	.loc 1 188
-	vxor %v20, %v20, %v24
+	vxor %v5, %v5, %v0
 # z1 ^= e1
 	.loc 1 189
-	vxor %v9, %v9, %v4
+	vxor %v14, %v14, %v1
 # z6 ^= e2
 	.loc 1 190
-	vxor %v14, %v14, %v5
+	vxor %v16, %v16, %v2
 # z11 ^= e3
 	.loc 1 191
-	vxor %v19, %v19, %v6
+	vxor %v4, %v4, %v3
 # 4x e0 = z12 + z8
 	.loc 1 192
-	vadduwm %v24, %v20, %v16
+	vadduwm %v0, %v5, %v7
 # 4x e1 = z1 + z13
 	.loc 1 193
-	vadduwm %v4, %v9, %v21
+	vadduwm %v1, %v14, %v18
 # 4x e2 = z6 + z2
 	.loc 1 194
-	vadduwm %v5, %v14, %v10
+	vadduwm %v2, %v16, %v15
 # 4x e3 = z11 + z7
 	.loc 1 195
-	vadduwm %v6, %v19, %v15
+	vadduwm %v3, %v4, %v6
 # 4x e0 = e0 <<< k18
 	.loc 1 196
-	vrlw %v24, %v24, %v3
+	vrlw %v0, %v0, %v12
 # 4x e1 = e1 <<< k18
 	.loc 1 197
-	vrlw %v4, %v4, %v3
+	vrlw %v1, %v1, %v12
 # 4x e2 = e2 <<< k18
 	.loc 1 198
-	vrlw %v5, %v5, %v3
+	vrlw %v24, %v2, %v12
 # 4x e3 = e3 <<< k18
 	.loc 1 199
-	vrlw %v6, %v6, %v3
+	vrlw %v25, %v3, %v12
 # z0 ^= e0
 	.loc 1 200
-	vxor %v8, %v8, %v24
+	vxor %v2, %v13, %v0
 # z5 ^= e1
 	.loc 1 201
-	vxor %v13, %v13, %v4
+	vxor %v3, %v8, %v1
 # z10 ^= e2
 	.loc 1 202
-	vxor %v18, %v18, %v5
+	vxor %v1, %v17, %v24
 # z15 ^= e3
 	.loc 1 203
-	vxor %v23, %v23, %v6
+	vxor %v0, %v19, %v25
 # 4x e0 = z0 + z3
 	.loc 1 204
-	vadduwm %v24, %v8, %v11
+	vadduwm %v8, %v2, %v23
 # 4x e1 = z5 + z4
 	.loc 1 205
-	vadduwm %v4, %v13, %v12
+	vadduwm %v13, %v3, %v20
 # 4x e2 = z10 + z9
 	.loc 1 206
-	vadduwm %v5, %v18, %v17
+	vadduwm %v17, %v1, %v21
 # 4x e3 = z15 + z14
 	.loc 1 207
-	vadduwm %v6, %v23, %v22
+	vadduwm %v19, %v0, %v22
 # 4x e0 = e0 <<< k7
 	.loc 1 208
-	vrlw %v24, %v24, %v0
+	vrlw %v8, %v8, %v9
 # 4x e1 = e1 <<< k7
 	.loc 1 209
-	vrlw %v4, %v4, %v0
+	vrlw %v13, %v13, %v9
 # 4x e2 = e2 <<< k7
 	.loc 1 210
-	vrlw %v5, %v5, %v0
+	vrlw %v17, %v17, %v9
 # 4x e3 = e3 <<< k7
 	.loc 1 211
-	vrlw %v6, %v6, %v0
+	vrlw %v19, %v19, %v9
 # z1 ^= e0
 	.loc 1 212
-	vxor %v9, %v9, %v24
+	vxor %v14, %v14, %v8
 # z6 ^= e1
 	.loc 1 213
-	vxor %v14, %v14, %v4
+	vxor %v16, %v16, %v13
 # z11 ^= e2
 	.loc 1 214
-	vxor %v19, %v19, %v5
+	vxor %v4, %v4, %v17
 # z12 ^= e3
 	.loc 1 215
-	vxor %v20, %v20, %v6
+	vxor %v5, %v5, %v19
 # 4x e0 = z1 + z0
 	.loc 1 216
-	vadduwm %v24, %v9, %v8
+	vadduwm %v8, %v14, %v2
 # 4x e1 = z6 + z5
 	.loc 1 217
-	vadduwm %v4, %v14, %v13
+	vadduwm %v13, %v16, %v3
 # 4x e2 = z11 + z10
 	.loc 1 218
-	vadduwm %v5, %v19, %v18
+	vadduwm %v17, %v4, %v1
 # 4x e3 = z12 + z15
 	.loc 1 219
-	vadduwm %v6, %v20, %v23
+	vadduwm %v19, %v5, %v0
 # 4x e0 = e0 <<< k9
 	.loc 1 220
-	vrlw %v24, %v24, %v1
+	vrlw %v8, %v8, %v10
 # 4x e1 = e1 <<< k9
 	.loc 1 221
-	vrlw %v4, %v4, %v1
+	vrlw %v13, %v13, %v10
 # 4x e2 = e2 <<< k9
 	.loc 1 222
-	vrlw %v5, %v5, %v1
+	vrlw %v17, %v17, %v10
 # 4x e3 = e3 <<< k9
 	.loc 1 223
-	vrlw %v6, %v6, %v1
+	vrlw %v19, %v19, %v10
 # z2 ^= e0
 	.loc 1 224
-	vxor %v10, %v10, %v24
+	vxor %v15, %v15, %v8
 # z7 ^= e1
 	.loc 1 225
-	vxor %v15, %v15, %v4
+	vxor %v6, %v6, %v13
 # z8 ^= e2
 	.loc 1 226
-	vxor %v16, %v16, %v5
+	vxor %v7, %v7, %v17
 # z13 ^= e3
 	.loc 1 227
-	vxor %v21, %v21, %v6
+	vxor %v18, %v18, %v19
 # 4x e0 = z2 + z1
 	.loc 1 228
-	vadduwm %v24, %v10, %v9
+	vadduwm %v8, %v15, %v14
 # 4x e1 = z7 + z6
 	.loc 1 229
-	vadduwm %v4, %v15, %v14
+	vadduwm %v13, %v6, %v16
 # 4x e2 = z8 + z11
 	.loc 1 230
-	vadduwm %v5, %v16, %v19
+	vadduwm %v17, %v7, %v4
 # 4x e3 = z13 + z12
 	.loc 1 231
-	vadduwm %v6, %v21, %v20
+	vadduwm %v19, %v18, %v5
 # 4x e0 = e0 <<< k13
 	.loc 1 232
-	vrlw %v24, %v24, %v2
+	vrlw %v8, %v8, %v11
 # 4x e1 = e1 <<< k13
 	.loc 1 233
-	vrlw %v4, %v4, %v2
+	vrlw %v13, %v13, %v11
 # 4x e2 = e2 <<< k13
 	.loc 1 234
-	vrlw %v5, %v5, %v2
+	vrlw %v17, %v17, %v11
 # 4x e3 = e3 <<< k13
 	.loc 1 235
-	vrlw %v6, %v6, %v2
+	vrlw %v19, %v19, %v11
 # z3 ^= e0
 	.loc 1 236
-	vxor %v11, %v11, %v24
+	vxor %v23, %v23, %v8
 # z4 ^= e1
 	.loc 1 237
-	vxor %v12, %v12, %v4
+	vxor %v20, %v20, %v13
 # z9 ^= e2
 	.loc 1 238
-	vxor %v17, %v17, %v5
+	vxor %v21, %v21, %v17
 # z14 ^= e3
 	.loc 1 239
-	vxor %v22, %v22, %v6
+	vxor %v22, %v22, %v19
 # 4x e0 = z3 + z2
 	.loc 1 240
-	vadduwm %v24, %v11, %v10
+	vadduwm %v8, %v23, %v15
 # 4x e1 = z4 + z7
 	.loc 1 241
-	vadduwm %v4, %v12, %v15
+	vadduwm %v13, %v20, %v6
 # 4x e2 = z9 + z8
 	.loc 1 242
-	vadduwm %v5, %v17, %v16
+	vadduwm %v17, %v21, %v7
 # 4x e3 = z14 + z13
 	.loc 1 243
-	vadduwm %v6, %v22, %v21
+	vadduwm %v19, %v22, %v18
 # 4x e0 = e0 <<< k18
 	.loc 1 244
-	vrlw %v24, %v24, %v3
+	vrlw %v8, %v8, %v12
 # 4x e1 = e1 <<< k18
 	.loc 1 245
-	vrlw %v4, %v4, %v3
+	vrlw %v24, %v13, %v12
 # 4x e2 = e2 <<< k18
 	.loc 1 246
-	vrlw %v5, %v5, %v3
+	vrlw %v17, %v17, %v12
 # 4x e3 = e3 <<< k18
 	.loc 1 247
-	vrlw %v6, %v6, %v3
+	vrlw %v19, %v19, %v12
 # z0 ^= e0
 	.loc 1 248
-	vxor %v8, %v8, %v24
+	vxor %v13, %v2, %v8
 # z5 ^= e1
 	.loc 1 249
-	vxor %v13, %v13, %v4
+	vxor %v8, %v3, %v24
 # z10 ^= e2
 	.loc 1 250
-	vxor %v18, %v18, %v5
+	vxor %v17, %v1, %v17
 # z15 ^= e3
 	.loc 1 251
-	vxor %v23, %v23, %v6
+	vxor %v19, %v0, %v19
 # i -= 1
 	.loc 1 252
 	addi %r8, %r8, -1
@@ -573,188 +575,188 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	bne %cr0, .Lqhasm_kernel_salsa20_ppc32_altivec_blocks.doubleround
 # q = base + 64
 	.loc 1 258
-	addi %r8, %r31, 64
+	addi %r9, %r31, 64
 # v0 = mem128[p]
 	.loc 1 259
-	lvx %v4, 0, %r31
+	lvx %v0, 0, %r31
 # v1 = mem128[p + 16]
 	.loc 1 260
-	li %r9, 16
-	lvx %v5, %r31, %r9
+	li %r8, 16
+	lvx %v24, %r31, %r8
 # v2 = mem128[p + 32]
 	.loc 1 261
-	li %r9, 32
-	lvx %v6, %r31, %r9
+	li %r8, 32
+	lvx %v3, %r31, %r8
 # v3 = mem128[p + 48]
 	.loc 1 262
-	li %r9, 48
-	lvx %v7, %r31, %r9
+	li %r8, 48
+	lvx %v2, %r31, %r8
 # bp = base + 96
 	.loc 1 263
-	addi %r9, %r31, 96
+	addi %r10, %r31, 96
 # 4x e0 = v0 [ 0 ]
 	.loc 1 264
-	vspltw %v24, %v4, 0
+	vspltw %v1, %v0, 0
 # 4x z0 = z0 + e0
 	.loc 1 265
-	vadduwm %v8, %v8, %v24
+	vadduwm %v1, %v13, %v1
 # mem128[bp] = z0
 	.loc 1 266
-	stvx %v8, 0, %r9
+	stvx %v1, 0, %r10
 # 4x e0 = v0 [ 1 ]
 	.loc 1 267
-	vspltw %v24, %v4, 1
+	vspltw %v1, %v0, 1
 # 4x z1 = z1 + e0
 	.loc 1 268
-	vadduwm %v9, %v9, %v24
+	vadduwm %v1, %v14, %v1
 # mem128[bp + 16] = z1
 	.loc 1 269
-	li %r10, 16
-	stvx %v9, %r9, %r10
+	li %r8, 16
+	stvx %v1, %r10, %r8
 # 4x e0 = v0 [ 2 ]
 	.loc 1 270
-	vspltw %v24, %v4, 2
+	vspltw %v1, %v0, 2
 # 4x z2 = z2 + e0
 	.loc 1 271
-	vadduwm %v10, %v10, %v24
+	vadduwm %v1, %v15, %v1
 # mem128[bp + 32] = z2
 	.loc 1 272
-	li %r10, 32
-	stvx %v10, %r9, %r10
+	li %r8, 32
+	stvx %v1, %r10, %r8
 # 4x e0 = v0 [ 3 ]
 	.loc 1 273
-	vspltw %v24, %v4, 3
+	vspltw %v0, %v0, 3
 # 4x z3 = z3 + e0
 	.loc 1 274
-	vadduwm %v11, %v11, %v24
+	vadduwm %v0, %v23, %v0
 # mem128[bp + 48] = z3
 	.loc 1 275
-	li %r10, 48
-	stvx %v11, %r9, %r10
+	li %r8, 48
+	stvx %v0, %r10, %r8
 # 4x e0 = v1 [ 0 ]
 	.loc 1 276
-	vspltw %v24, %v5, 0
+	vspltw %v0, %v24, 0
 # 4x z4 = z4 + e0
 	.loc 1 277
-	vadduwm %v12, %v12, %v24
+	vadduwm %v0, %v20, %v0
 # mem128[bp + 64] = z4
 	.loc 1 278
-	li %r10, 64
-	stvx %v12, %r9, %r10
+	li %r8, 64
+	stvx %v0, %r10, %r8
 # 4x e0 = v1 [ 1 ]
 	.loc 1 279
-	vspltw %v24, %v5, 1
+	vspltw %v0, %v24, 1
 # 4x z5 = z5 + e0
 	.loc 1 280
-	vadduwm %v13, %v13, %v24
+	vadduwm %v0, %v8, %v0
 # mem128[bp + 80] = z5
 	.loc 1 281
-	li %r10, 80
-	stvx %v13, %r9, %r10
+	li %r8, 80
+	stvx %v0, %r10, %r8
 # 4x e0 = v1 [ 2 ]
 	.loc 1 282
-	vspltw %v24, %v5, 2
+	vspltw %v0, %v24, 2
 # 4x z6 = z6 + e0
 	.loc 1 283
-	vadduwm %v14, %v14, %v24
+	vadduwm %v0, %v16, %v0
 # mem128[bp + 96] = z6
 	.loc 1 284
-	li %r10, 96
-	stvx %v14, %r9, %r10
+	li %r8, 96
+	stvx %v0, %r10, %r8
 # 4x e0 = v1 [ 3 ]
 	.loc 1 285
-	vspltw %v24, %v5, 3
+	vspltw %v0, %v24, 3
 # 4x z7 = z7 + e0
 	.loc 1 286
-	vadduwm %v15, %v15, %v24
+	vadduwm %v0, %v6, %v0
 # mem128[bp + 112] = z7
 	.loc 1 287
-	li %r10, 112
-	stvx %v15, %r9, %r10
+	li %r8, 112
+	stvx %v0, %r10, %r8
 # e0 = mem128[q]
 	.loc 1 288
-	lvx %v24, 0, %r8
+	lvx %v0, 0, %r9
 # 4x z8 = z8 + e0
 	.loc 1 289
-	vadduwm %v16, %v16, %v24
+	vadduwm %v0, %v7, %v0
 # mem128[bp + 128] = z8
 	.loc 1 290
-	li %r10, 128
-	stvx %v16, %r9, %r10
+	li %r8, 128
+	stvx %v0, %r10, %r8
 # e0 = mem128[q + 16]
 	.loc 1 291
-	li %r10, 16
-	lvx %v24, %r8, %r10
+	li %r8, 16
+	lvx %v0, %r9, %r8
 # 4x z9 = z9 + e0
 	.loc 1 292
-	vadduwm %v17, %v17, %v24
+	vadduwm %v0, %v21, %v0
 # mem128[bp + 144] = z9
 	.loc 1 293
 	li %r8, 144
-	stvx %v17, %r9, %r8
+	stvx %v0, %r10, %r8
 # 4x e0 = v2 [ 2 ]
 	.loc 1 294
-	vspltw %v24, %v6, 2
+	vspltw %v0, %v3, 2
 # 4x z10 = z10 + e0
 	.loc 1 295
-	vadduwm %v18, %v18, %v24
+	vadduwm %v0, %v17, %v0
 # mem128[bp + 160] = z10
 	.loc 1 296
 	li %r8, 160
-	stvx %v18, %r9, %r8
+	stvx %v0, %r10, %r8
 # 4x e0 = v2 [ 3 ]
 	.loc 1 297
-	vspltw %v24, %v6, 3
+	vspltw %v0, %v3, 3
 # 4x z11 = z11 + e0
 	.loc 1 298
-	vadduwm %v19, %v19, %v24
+	vadduwm %v0, %v4, %v0
 # mem128[bp + 176] = z11
 	.loc 1 299
 	li %r8, 176
-	stvx %v19, %r9, %r8
+	stvx %v0, %r10, %r8
 # 4x e0 = v3 [ 0 ]
 	.loc 1 300
-	vspltw %v24, %v7, 0
+	vspltw %v0, %v2, 0
 # 4x z12 = z12 + e0
 	.loc 1 301
-	vadduwm %v20, %v20, %v24
+	vadduwm %v0, %v5, %v0
 # mem128[bp + 192] = z12
 	.loc 1 302
 	li %r8, 192
-	stvx %v20, %r9, %r8
+	stvx %v0, %r10, %r8
 # 4x e0 = v3 [ 1 ]
 	.loc 1 303
-	vspltw %v24, %v7, 1
+	vspltw %v0, %v2, 1
 # 4x z13 = z13 + e0
 	.loc 1 304
-	vadduwm %v21, %v21, %v24
+	vadduwm %v0, %v18, %v0
 # mem128[bp + 208] = z13
 	.loc 1 305
 	li %r8, 208
-	stvx %v21, %r9, %r8
+	stvx %v0, %r10, %r8
 # 4x e0 = v3 [ 2 ]
 	.loc 1 306
-	vspltw %v24, %v7, 2
+	vspltw %v0, %v2, 2
 # 4x z14 = z14 + e0
 	.loc 1 307
-	vadduwm %v22, %v22, %v24
+	vadduwm %v0, %v22, %v0
 # mem128[bp + 224] = z14
 	.loc 1 308
 	li %r8, 224
-	stvx %v22, %r9, %r8
+	stvx %v0, %r10, %r8
 # 4x e0 = v3 [ 3 ]
 	.loc 1 309
-	vspltw %v24, %v7, 3
+	vspltw %v0, %v2, 3
 # 4x z15 = z15 + e0
 	.loc 1 310
-	vadduwm %v23, %v23, %v24
+	vadduwm %v0, %v19, %v0
 # mem128[bp + 240] = z15
 	.loc 1 311
 	li %r8, 240
-	stvx %v23, %r9, %r8
+	stvx %v0, %r10, %r8
 # nb = 4
 	.loc 1 314
-	li %r10, 4
+	li %r12, 4
 # =? nhi - 0
 	.loc 1 315
 	cmplwi %cr0, %r5, 0
@@ -769,248 +771,248 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	bge %cr0, .Lqhasm_kernel_salsa20_ppc32_altivec_blocks.xorblock
 # nb = nlo
 	.loc 1 319
-	mr %r10, %r6
+	mr %r12, %r6
 .Lqhasm_kernel_salsa20_ppc32_altivec_blocks.xorblock:
 # w = mem32[bp + 0]
 	.loc 1 323
-	lwz %r8, 0(%r9)
+	lwz %r8, 0(%r10)
 # t = mem32le[m]
 	.loc 1 324
-	lwbrx %r11, 0, %r4
+	lwbrx %r9, 0, %r4
 # w ^= t
 	.loc 1 325
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r9
 # mem32le[c] = w
 	.loc 1 326
 	stwbrx %r8, 0, %r3
 # w = mem32[bp + 16]
 	.loc 1 327
-	lwz %r8, 16(%r9)
+	lwz %r9, 16(%r10)
 # o = 4
 	.loc 1 328
-	li %r12, 4
+	li %r8, 4
 # t = mem32le[m + o]
 	.loc 1 329
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r8
 # w ^= t
 	.loc 1 330
-	xor %r8, %r8, %r11
+	xor %r9, %r9, %r11
 # mem32le[c + o] = w
 	.loc 1 331
-	stwbrx %r8, %r3,%r12
+	stwbrx %r9, %r3,%r8
 # w = mem32[bp + 32]
 	.loc 1 332
-	lwz %r8, 32(%r9)
+	lwz %r8, 32(%r10)
 # o = 8
 	.loc 1 333
-	li %r12, 8
+	li %r9, 8
 # t = mem32le[m + o]
 	.loc 1 334
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 335
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 336
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 48]
 	.loc 1 337
-	lwz %r8, 48(%r9)
+	lwz %r8, 48(%r10)
 # o = 12
 	.loc 1 338
-	li %r12, 12
+	li %r9, 12
 # t = mem32le[m + o]
 	.loc 1 339
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 340
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 341
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 64]
 	.loc 1 342
-	lwz %r8, 64(%r9)
+	lwz %r8, 64(%r10)
 # o = 16
 	.loc 1 343
-	li %r12, 16
+	li %r9, 16
 # t = mem32le[m + o]
 	.loc 1 344
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 345
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 346
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 80]
 	.loc 1 347
-	lwz %r8, 80(%r9)
+	lwz %r8, 80(%r10)
 # o = 20
 	.loc 1 348
-	li %r12, 20
+	li %r9, 20
 # t = mem32le[m + o]
 	.loc 1 349
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 350
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 351
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 96]
 	.loc 1 352
-	lwz %r8, 96(%r9)
+	lwz %r8, 96(%r10)
 # o = 24
 	.loc 1 353
-	li %r12, 24
+	li %r9, 24
 # t = mem32le[m + o]
 	.loc 1 354
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 355
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 356
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 112]
 	.loc 1 357
-	lwz %r8, 112(%r9)
+	lwz %r8, 112(%r10)
 # o = 28
 	.loc 1 358
-	li %r12, 28
+	li %r9, 28
 # t = mem32le[m + o]
 	.loc 1 359
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 360
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 361
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 128]
 	.loc 1 362
-	lwz %r8, 128(%r9)
+	lwz %r8, 128(%r10)
 # o = 32
 	.loc 1 363
-	li %r12, 32
+	li %r9, 32
 # t = mem32le[m + o]
 	.loc 1 364
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 365
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 366
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 144]
 	.loc 1 367
-	lwz %r8, 144(%r9)
+	lwz %r8, 144(%r10)
 # o = 36
 	.loc 1 368
-	li %r12, 36
+	li %r9, 36
 # t = mem32le[m + o]
 	.loc 1 369
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 370
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 371
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 160]
 	.loc 1 372
-	lwz %r8, 160(%r9)
+	lwz %r8, 160(%r10)
 # o = 40
 	.loc 1 373
-	li %r12, 40
+	li %r9, 40
 # t = mem32le[m + o]
 	.loc 1 374
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 375
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 376
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 176]
 	.loc 1 377
-	lwz %r8, 176(%r9)
+	lwz %r8, 176(%r10)
 # o = 44
 	.loc 1 378
-	li %r12, 44
+	li %r9, 44
 # t = mem32le[m + o]
 	.loc 1 379
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 380
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 381
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 192]
 	.loc 1 382
-	lwz %r8, 192(%r9)
+	lwz %r8, 192(%r10)
 # o = 48
 	.loc 1 383
-	li %r12, 48
+	li %r9, 48
 # t = mem32le[m + o]
 	.loc 1 384
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 385
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 386
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 208]
 	.loc 1 387
-	lwz %r8, 208(%r9)
+	lwz %r8, 208(%r10)
 # o = 52
 	.loc 1 388
-	li %r12, 52
+	li %r9, 52
 # t = mem32le[m + o]
 	.loc 1 389
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 390
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 391
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 224]
 	.loc 1 392
-	lwz %r8, 224(%r9)
+	lwz %r8, 224(%r10)
 # o = 56
 	.loc 1 393
-	li %r12, 56
+	li %r9, 56
 # t = mem32le[m + o]
 	.loc 1 394
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 395
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 396
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 240]
 	.loc 1 397
-	lwz %r8, 240(%r9)
+	lwz %r8, 240(%r10)
 # o = 60
 	.loc 1 398
-	li %r12, 60
+	li %r9, 60
 # t = mem32le[m + o]
 	.loc 1 399
-	lwbrx %r11, %r4,%r12
+	lwbrx %r11, %r4,%r9
 # w ^= t
 	.loc 1 400
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
 	.loc 1 401
-	stwbrx %r8, %r3,%r12
+	stwbrx %r8, %r3,%r9
 # bp += 4
 	.loc 1 402
-	addi %r9, %r9, 4
+	addi %r10, %r10, 4
 # c += 64
 	.loc 1 403
 	addi %r3, %r3, 64
@@ -1046,10 +1048,10 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	adde %r5, %r5, %r8
 # nb -= 1
 	.loc 1 416
-	addi %r10, %r10, -1
+	addi %r12, %r12, -1
 # =? nb - 0
 	.loc 1 417
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r12, 0
 # goto xorblock if !=
 	.loc 1 418
 	bne %cr0, .Lqhasm_kernel_salsa20_ppc32_altivec_blocks.xorblock
@@ -1075,8 +1077,10 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	lvx %v23, %r1, %r0
 	li %r0, 448
 	lvx %v24, %r1, %r0
-	lwz %r31, 464(%r1)
-	addi %r1, %r1, 480
+	li %r0, 464
+	lvx %v25, %r1, %r0
+	lwz %r31, 480(%r1)
+	addi %r1, %r1, 496
 	blr
 	.size qhasm_kernel_salsa20_ppc32_altivec_blocks, .-qhasm_kernel_salsa20_ppc32_altivec_blocks
 
@@ -1086,359 +1090,362 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	.type qhasm_kernel_salsa20_ppc32_altivec_core, @function
 	.p2align 5
 qhasm_kernel_salsa20_ppc32_altivec_core:
-	stwu %r1, -64(%r1)
-	stw %r20, 16(%r1)
-	stw %r21, 20(%r1)
-	stw %r22, 24(%r1)
-	stw %r23, 28(%r1)
-	stw %r24, 32(%r1)
-	stw %r25, 36(%r1)
-	stw %r26, 40(%r1)
-	stw %r27, 44(%r1)
-	stw %r28, 48(%r1)
-	stw %r29, 52(%r1)
-	stw %r30, 56(%r1)
-	stw %r31, 60(%r1)
+	stwu %r1, -80(%r1)
+	stw %r17, 16(%r1)
+	stw %r18, 20(%r1)
+	stw %r19, 24(%r1)
+	stw %r20, 28(%r1)
+	stw %r21, 32(%r1)
+	stw %r22, 36(%r1)
+	stw %r23, 40(%r1)
+	stw %r24, 44(%r1)
+	stw %r25, 48(%r1)
+	stw %r26, 52(%r1)
+	stw %r27, 56(%r1)
+	stw %r28, 60(%r1)
+	stw %r29, 64(%r1)
+	stw %r30, 68(%r1)
+	stw %r31, 72(%r1)
 # x0 = mem32[in + 0]
 	.loc 1 428
-	lwz %r5, 0(%r4)
+	lwz %r9, 0(%r4)
 # x1 = mem32[in + 4]
 	.loc 1 429
-	lwz %r6, 4(%r4)
+	lwz %r10, 4(%r4)
 # x2 = mem32[in + 8]
 	.loc 1 430
-	lwz %r7, 8(%r4)
+	lwz %r11, 8(%r4)
 # x3 = mem32[in + 12]
 	.loc 1 431
-	lwz %r8, 12(%r4)
+	lwz %r21, 12(%r4)
 # x4 = mem32[in + 16]
 	.loc 1 432
-	lwz %r9, 16(%r4)
+	lwz %r22, 16(%r4)
 # x5 = mem32[in + 20]
 	.loc 1 433
-	lwz %r10, 20(%r4)
+	lwz %r12, 20(%r4)
 # x6 = mem32[in + 24]
 	.loc 1 434
-	lwz %r11, 24(%r4)
+	lwz %r31, 24(%r4)
 # x7 = mem32[in + 28]
 	.loc 1 435
-	lwz %r12, 28(%r4)
+	lwz %r30, 28(%r4)
 # x8 = mem32[in + 32]
 	.loc 1 436
-	lwz %r31, 32(%r4)
+	lwz %r29, 32(%r4)
 # x9 = mem32[in + 36]
 	.loc 1 437
-	lwz %r30, 36(%r4)
+	lwz %r23, 36(%r4)
 # x10 = mem32[in + 40]
 	.loc 1 438
-	lwz %r29, 40(%r4)
+	lwz %r28, 40(%r4)
 # x11 = mem32[in + 44]
 	.loc 1 439
-	lwz %r28, 44(%r4)
+	lwz %r27, 44(%r4)
 # x12 = mem32[in + 48]
 	.loc 1 440
-	lwz %r27, 48(%r4)
+	lwz %r26, 48(%r4)
 # x13 = mem32[in + 52]
 	.loc 1 441
-	lwz %r26, 52(%r4)
+	lwz %r25, 52(%r4)
 # x14 = mem32[in + 56]
 	.loc 1 442
-	lwz %r25, 56(%r4)
+	lwz %r20, 56(%r4)
 # x15 = mem32[in + 60]
 	.loc 1 443
-	lwz %r4, 60(%r4)
+	lwz %r8, 60(%r4)
 # i = 10
 	.loc 1 444
 	li %r24, 10
 .Lqhasm_kernel_salsa20_ppc32_altivec_core.coreround:
 # t0 = x0 + x12
 	.loc 1 446
-	add %r23, %r5, %r27
+	add %r4, %r9, %r26
 # t1 = x5 + x1
 	.loc 1 447
-	add %r22, %r10, %r6
+	add %r5, %r12, %r10
 # t2 = x10 + x6
 	.loc 1 448
-	add %r21, %r29, %r11
+	add %r6, %r28, %r31
 # t3 = x15 + x11
 	.loc 1 449
-	add %r20, %r4, %r28
+	add %r7, %r8, %r27
 # t0 = t0 <<< 7
 	.loc 1 450
-	rotlwi %r23, %r23, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 451
-	rotlwi %r22, %r22, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 452
-	rotlwi %r21, %r21, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 453
-	rotlwi %r20, %r20, 7
+	rotlwi %r7, %r7, 7
 # x4 ^= t0
 	.loc 1 454
-	xor %r9, %r9, %r23
+	xor %r22, %r22, %r4
 # x9 ^= t1
 	.loc 1 455
-	xor %r30, %r30, %r22
+	xor %r23, %r23, %r5
 # x14 ^= t2
 	.loc 1 456
-	xor %r25, %r25, %r21
+	xor %r20, %r20, %r6
 # x3 ^= t3
 	.loc 1 457
-	xor %r8, %r8, %r20
+	xor %r21, %r21, %r7
 # t0 = x4 + x0
 	.loc 1 458
-	add %r23, %r9, %r5
+	add %r4, %r22, %r9
 # t1 = x9 + x5
 	.loc 1 459
-	add %r22, %r30, %r10
+	add %r5, %r23, %r12
 # t2 = x14 + x10
 	.loc 1 460
-	add %r21, %r25, %r29
+	add %r6, %r20, %r28
 # t3 = x3 + x15
 	.loc 1 461
-	add %r20, %r8, %r4
+	add %r7, %r21, %r8
 # t0 = t0 <<< 9
 	.loc 1 462
-	rotlwi %r23, %r23, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 463
-	rotlwi %r22, %r22, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 464
-	rotlwi %r21, %r21, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 465
-	rotlwi %r20, %r20, 9
+	rotlwi %r7, %r7, 9
 # x8 ^= t0
 	.loc 1 466
-	xor %r31, %r31, %r23
+	xor %r29, %r29, %r4
 # x13 ^= t1
 	.loc 1 467
-	xor %r26, %r26, %r22
+	xor %r25, %r25, %r5
 # x2 ^= t2
 	.loc 1 468
-	xor %r7, %r7, %r21
+	xor %r11, %r11, %r6
 # x7 ^= t3
 	.loc 1 469
-	xor %r12, %r12, %r20
+	xor %r30, %r30, %r7
 # t0 = x8 + x4
 	.loc 1 470
-	add %r23, %r31, %r9
+	add %r4, %r29, %r22
 # t1 = x13 + x9
 	.loc 1 471
-	add %r22, %r26, %r30
+	add %r5, %r25, %r23
 # t2 = x2 + x14
 	.loc 1 472
-	add %r21, %r7, %r25
+	add %r6, %r11, %r20
 # t3 = x7 + x3
 	.loc 1 473
-	add %r20, %r12, %r8
+	add %r7, %r30, %r21
 # t0 = t0 <<< 13
 	.loc 1 474
-	rotlwi %r23, %r23, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 475
-	rotlwi %r22, %r22, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 476
-	rotlwi %r21, %r21, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 477
-	rotlwi %r20, %r20, 13
+	rotlwi %r7, %r7, 13
 # x12 ^= t0
 	.loc 1 478
-	xor %r27, %r27, %r23
+	xor %r26, %r26, %r4
 # x1 ^= t1
 	.loc 1 479
-	xor %r6, %r6, %r22
+	xor %r10, %r10, %r5
 # x6 ^= t2
 	.loc 1 480
-	xor %r11, %r11, %r21
+	xor %r31, %r31, %r6
 # x11 ^= t3
 	.loc 1 481
-	xor %r28, %r28, %r20
+	xor %r27, %r27, %r7
 # t0 = x12 + x8
 	.loc 1 482
-	add %r23, %r27, %r31
+	add %r4, %r26, %r29
 # t1 = x1 + x13
 	.loc 1 483
-	add %r22, %r6, %r26
+	add %r5, %r10, %r25
 # t2 = x6 + x2
 	.loc 1 484
-	add %r21, %r11, %r7
+	add %r6, %r31, %r11
 # t3 = x11 + x7
 	.loc 1 485
-	add %r20, %r28, %r12
+	add %r7, %r27, %r30
 # t0 = t0 <<< 18
 	.loc 1 486
-	rotlwi %r23, %r23, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 487
-	rotlwi %r22, %r22, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 488
-	rotlwi %r21, %r21, 18
+	rotlwi %r19, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 489
-	rotlwi %r20, %r20, 18
+	rotlwi %r18, %r7, 18
 # x0 ^= t0
 	.loc 1 490
-	xor %r5, %r5, %r23
+	xor %r7, %r9, %r4
 # x5 ^= t1
 	.loc 1 491
-	xor %r10, %r10, %r22
+	xor %r6, %r12, %r5
 # x10 ^= t2
 	.loc 1 492
-	xor %r29, %r29, %r21
+	xor %r5, %r28, %r19
 # x15 ^= t3
 	.loc 1 493
-	xor %r4, %r4, %r20
+	xor %r4, %r8, %r18
 # t0 = x0 + x3
 	.loc 1 494
-	add %r23, %r5, %r8
+	add %r8, %r7, %r21
 # t1 = x5 + x4
 	.loc 1 495
-	add %r22, %r10, %r9
+	add %r9, %r6, %r22
 # t2 = x10 + x9
 	.loc 1 496
-	add %r21, %r29, %r30
+	add %r12, %r5, %r23
 # t3 = x15 + x14
 	.loc 1 497
-	add %r20, %r4, %r25
+	add %r28, %r4, %r20
 # t0 = t0 <<< 7
 	.loc 1 498
-	rotlwi %r23, %r23, 7
+	rotlwi %r8, %r8, 7
 # t1 = t1 <<< 7
 	.loc 1 499
-	rotlwi %r22, %r22, 7
+	rotlwi %r9, %r9, 7
 # t2 = t2 <<< 7
 	.loc 1 500
-	rotlwi %r21, %r21, 7
+	rotlwi %r12, %r12, 7
 # t3 = t3 <<< 7
 	.loc 1 501
-	rotlwi %r20, %r20, 7
+	rotlwi %r28, %r28, 7
 # x1 ^= t0
 	.loc 1 502
-	xor %r6, %r6, %r23
+	xor %r10, %r10, %r8
 # x6 ^= t1
 	.loc 1 503
-	xor %r11, %r11, %r22
+	xor %r31, %r31, %r9
 # x11 ^= t2
 	.loc 1 504
-	xor %r28, %r28, %r21
+	xor %r27, %r27, %r12
 # x12 ^= t3
 	.loc 1 505
-	xor %r27, %r27, %r20
+	xor %r26, %r26, %r28
 # t0 = x1 + x0
 	.loc 1 506
-	add %r23, %r6, %r5
+	add %r8, %r10, %r7
 # t1 = x6 + x5
 	.loc 1 507
-	add %r22, %r11, %r10
+	add %r9, %r31, %r6
 # t2 = x11 + x10
 	.loc 1 508
-	add %r21, %r28, %r29
+	add %r12, %r27, %r5
 # t3 = x12 + x15
 	.loc 1 509
-	add %r20, %r27, %r4
+	add %r28, %r26, %r4
 # t0 = t0 <<< 9
 	.loc 1 510
-	rotlwi %r23, %r23, 9
+	rotlwi %r8, %r8, 9
 # t1 = t1 <<< 9
 	.loc 1 511
-	rotlwi %r22, %r22, 9
+	rotlwi %r9, %r9, 9
 # t2 = t2 <<< 9
 	.loc 1 512
-	rotlwi %r21, %r21, 9
+	rotlwi %r12, %r12, 9
 # t3 = t3 <<< 9
 	.loc 1 513
-	rotlwi %r20, %r20, 9
+	rotlwi %r28, %r28, 9
 # x2 ^= t0
 	.loc 1 514
-	xor %r7, %r7, %r23
+	xor %r11, %r11, %r8
 # x7 ^= t1
 	.loc 1 515
-	xor %r12, %r12, %r22
+	xor %r30, %r30, %r9
 # x8 ^= t2
 	.loc 1 516
-	xor %r31, %r31, %r21
+	xor %r29, %r29, %r12
 # x13 ^= t3
 	.loc 1 517
-	xor %r26, %r26, %r20
+	xor %r25, %r25, %r28
 # t0 = x2 + x1
 	.loc 1 518
-	add %r23, %r7, %r6
+	add %r8, %r11, %r10
 # t1 = x7 + x6
 	.loc 1 519
-	add %r22, %r12, %r11
+	add %r9, %r30, %r31
 # t2 = x8 + x11
 	.loc 1 520
-	add %r21, %r31, %r28
+	add %r12, %r29, %r27
 # t3 = x13 + x12
 	.loc 1 521
-	add %r20, %r26, %r27
+	add %r28, %r25, %r26
 # t0 = t0 <<< 13
 	.loc 1 522
-	rotlwi %r23, %r23, 13
+	rotlwi %r8, %r8, 13
 # t1 = t1 <<< 13
 	.loc 1 523
-	rotlwi %r22, %r22, 13
+	rotlwi %r9, %r9, 13
 # t2 = t2 <<< 13
 	.loc 1 524
-	rotlwi %r21, %r21, 13
+	rotlwi %r12, %r12, 13
 # t3 = t3 <<< 13
 	.loc 1 525
-	rotlwi %r20, %r20, 13
+	rotlwi %r28, %r28, 13
 # x3 ^= t0
 	.loc 1 526
-	xor %r8, %r8, %r23
+	xor %r21, %r21, %r8
 # x4 ^= t1
 	.loc 1 527
-	xor %r9, %r9, %r22
+	xor %r22, %r22, %r9
 # x9 ^= t2
 	.loc 1 528
-	xor %r30, %r30, %r21
+	xor %r23, %r23, %r12
 # x14 ^= t3
 	.loc 1 529
-	xor %r25, %r25, %r20
+	xor %r20, %r20, %r28
 # t0 = x3 + x2
 	.loc 1 530
-	add %r23, %r8, %r7
+	add %r8, %r21, %r11
 # t1 = x4 + x7
 	.loc 1 531
-	add %r22, %r9, %r12
+	add %r9, %r22, %r30
 # t2 = x9 + x8
 	.loc 1 532
-	add %r21, %r30, %r31
+	add %r12, %r23, %r29
 # t3 = x14 + x13
 	.loc 1 533
-	add %r20, %r25, %r26
+	add %r28, %r20, %r25
 # t0 = t0 <<< 18
 	.loc 1 534
-	rotlwi %r23, %r23, 18
+	rotlwi %r8, %r8, 18
 # t1 = t1 <<< 18
 	.loc 1 535
-	rotlwi %r22, %r22, 18
+	rotlwi %r19, %r9, 18
 # t2 = t2 <<< 18
 	.loc 1 536
-	rotlwi %r21, %r21, 18
+	rotlwi %r18, %r12, 18
 # t3 = t3 <<< 18
 	.loc 1 537
-	rotlwi %r20, %r20, 18
+	rotlwi %r17, %r28, 18
 # x0 ^= t0
 	.loc 1 538
-	xor %r5, %r5, %r23
+	xor %r9, %r7, %r8
 # x5 ^= t1
 	.loc 1 539
-	xor %r10, %r10, %r22
+	xor %r12, %r6, %r19
 # x10 ^= t2
 	.loc 1 540
-	xor %r29, %r29, %r21
+	xor %r28, %r5, %r18
 # x15 ^= t3
 	.loc 1 541
-	xor %r4, %r4, %r20
+	xor %r8, %r4, %r17
 # i -= 1
 	.loc 1 542
 	addi %r24, %r24, -1
@@ -1450,67 +1457,70 @@ qhasm_kernel_salsa20_ppc32_altivec_core:
 	bne %cr0, .Lqhasm_kernel_salsa20_ppc32_altivec_core.coreround
 # mem32[out + 0] = x0
 	.loc 1 545
-	stw %r5, 0(%r3)
+	stw %r9, 0(%r3)
 # mem32[out + 4] = x1
 	.loc 1 546
-	stw %r6, 4(%r3)
+	stw %r10, 4(%r3)
 # mem32[out + 8] = x2
 	.loc 1 547
-	stw %r7, 8(%r3)
+	stw %r11, 8(%r3)
 # mem32[out + 12] = x3
 	.loc 1 548
-	stw %r8, 12(%r3)
+	stw %r21, 12(%r3)
 # mem32[out + 16] = x4
 	.loc 1 549
-	stw %r9, 16(%r3)
+	stw %r22, 16(%r3)
 # mem32[out + 20] = x5
 	.loc 1 550
-	stw %r10, 20(%r3)
+	stw %r12, 20(%r3)
 # mem32[out + 24] = x6
 	.loc 1 551
-	stw %r11, 24(%r3)
+	stw %r31, 24(%r3)
 # mem32[out + 28] = x7
 	.loc 1 552
-	stw %r12, 28(%r3)
+	stw %r30, 28(%r3)
 # mem32[out + 32] = x8
 	.loc 1 553
-	stw %r31, 32(%r3)
+	stw %r29, 32(%r3)
 # mem32[out + 36] = x9
 	.loc 1 554
-	stw %r30, 36(%r3)
+	stw %r23, 36(%r3)
 # mem32[out + 40] = x10
 	.loc 1 555
-	stw %r29, 40(%r3)
+	stw %r28, 40(%r3)
 # mem32[out + 44] = x11
 	.loc 1 556
-	stw %r28, 44(%r3)
+	stw %r27, 44(%r3)
 # mem32[out + 48] = x12
 	.loc 1 557
-	stw %r27, 48(%r3)
+	stw %r26, 48(%r3)
 # mem32[out + 52] = x13
 	.loc 1 558
-	stw %r26, 52(%r3)
+	stw %r25, 52(%r3)
 # mem32[out + 56] = x14
 	.loc 1 559
-	stw %r25, 56(%r3)
+	stw %r20, 56(%r3)
 # mem32[out + 60] = x15
 	.loc 1 560
-	stw %r4, 60(%r3)
+	stw %r8, 60(%r3)
 # leave
 	.loc 1 561
-	lwz %r20, 16(%r1)
-	lwz %r21, 20(%r1)
-	lwz %r22, 24(%r1)
-	lwz %r23, 28(%r1)
-	lwz %r24, 32(%r1)
-	lwz %r25, 36(%r1)
-	lwz %r26, 40(%r1)
-	lwz %r27, 44(%r1)
-	lwz %r28, 48(%r1)
-	lwz %r29, 52(%r1)
-	lwz %r30, 56(%r1)
-	lwz %r31, 60(%r1)
-	addi %r1, %r1, 64
+	lwz %r17, 16(%r1)
+	lwz %r18, 20(%r1)
+	lwz %r19, 24(%r1)
+	lwz %r20, 28(%r1)
+	lwz %r21, 32(%r1)
+	lwz %r22, 36(%r1)
+	lwz %r23, 40(%r1)
+	lwz %r24, 44(%r1)
+	lwz %r25, 48(%r1)
+	lwz %r26, 52(%r1)
+	lwz %r27, 56(%r1)
+	lwz %r28, 60(%r1)
+	lwz %r29, 64(%r1)
+	lwz %r30, 68(%r1)
+	lwz %r31, 72(%r1)
+	addi %r1, %r1, 80
 	blr
 	.size qhasm_kernel_salsa20_ppc32_altivec_core, .-qhasm_kernel_salsa20_ppc32_altivec_core
 

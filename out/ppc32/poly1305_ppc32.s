@@ -22,11 +22,11 @@ qhasm_kernel_poly1305_ppc32_init:
 	stw %r5, 0(%r3)
 # t = mem32le[k + 3]
 	.loc 1 22
-	li %r6, 3
-	lwbrx %r5, %r4, %r6
+	li %r5, 3
+	lwbrx %r6, %r4, %r5
 # t >>= 2
 	.loc 1 23
-	srwi %r5, %r5, 2
+	srwi %r5, %r6, 2
 # mask = 0x3ffff03
 	.loc 1 24
 	lis %r6, 1023
@@ -39,11 +39,11 @@ qhasm_kernel_poly1305_ppc32_init:
 	stw %r5, 4(%r3)
 # t = mem32le[k + 6]
 	.loc 1 27
-	li %r6, 6
-	lwbrx %r5, %r4, %r6
+	li %r5, 6
+	lwbrx %r6, %r4, %r5
 # t >>= 4
 	.loc 1 28
-	srwi %r5, %r5, 4
+	srwi %r5, %r6, 4
 # mask = 0x3ffc0ff
 	.loc 1 29
 	lis %r6, 1023
@@ -56,11 +56,11 @@ qhasm_kernel_poly1305_ppc32_init:
 	stw %r5, 8(%r3)
 # t = mem32le[k + 9]
 	.loc 1 32
-	li %r6, 9
-	lwbrx %r5, %r4, %r6
+	li %r5, 9
+	lwbrx %r6, %r4, %r5
 # t >>= 6
 	.loc 1 33
-	srwi %r5, %r5, 6
+	srwi %r5, %r6, 6
 # mask = 0x3f03fff
 	.loc 1 34
 	lis %r6, 1008
@@ -73,11 +73,11 @@ qhasm_kernel_poly1305_ppc32_init:
 	stw %r5, 12(%r3)
 # t = mem32le[k + 12]
 	.loc 1 37
-	li %r6, 12
-	lwbrx %r5, %r4, %r6
+	li %r5, 12
+	lwbrx %r6, %r4, %r5
 # t >>= 8
 	.loc 1 38
-	srwi %r5, %r5, 8
+	srwi %r5, %r6, 8
 # mask = 0xfffff
 	.loc 1 39
 	lis %r6, 15
@@ -90,50 +90,50 @@ qhasm_kernel_poly1305_ppc32_init:
 	stw %r5, 16(%r3)
 # t = mem32le[k + 16]
 	.loc 1 42
-	li %r6, 16
-	lwbrx %r5, %r4, %r6
+	li %r5, 16
+	lwbrx %r6, %r4, %r5
 # mem32[st + 40] = t
 	.loc 1 43
-	stw %r5, 40(%r3)
+	stw %r6, 40(%r3)
 # t = mem32le[k + 20]
 	.loc 1 44
-	li %r6, 20
-	lwbrx %r5, %r4, %r6
+	li %r5, 20
+	lwbrx %r6, %r4, %r5
 # mem32[st + 44] = t
 	.loc 1 45
-	stw %r5, 44(%r3)
+	stw %r6, 44(%r3)
 # t = mem32le[k + 24]
 	.loc 1 46
-	li %r6, 24
-	lwbrx %r5, %r4, %r6
+	li %r5, 24
+	lwbrx %r6, %r4, %r5
 # mem32[st + 48] = t
 	.loc 1 47
-	stw %r5, 48(%r3)
+	stw %r6, 48(%r3)
 # t = mem32le[k + 28]
 	.loc 1 48
-	li %r6, 28
-	lwbrx %r5, %r4, %r6
+	li %r5, 28
+	lwbrx %r6, %r4, %r5
 # mem32[st + 52] = t
 	.loc 1 49
-	stw %r5, 52(%r3)
+	stw %r6, 52(%r3)
 # t = 0
 	.loc 1 50
-	li %r5, 0
+	li %r4, 0
 # mem32[st + 20] = t
 	.loc 1 51
-	stw %r5, 20(%r3)
+	stw %r4, 20(%r3)
 # mem32[st + 24] = t
 	.loc 1 52
-	stw %r5, 24(%r3)
+	stw %r4, 24(%r3)
 # mem32[st + 28] = t
 	.loc 1 53
-	stw %r5, 28(%r3)
+	stw %r4, 28(%r3)
 # mem32[st + 32] = t
 	.loc 1 54
-	stw %r5, 32(%r3)
+	stw %r4, 32(%r3)
 # mem32[st + 36] = t
 	.loc 1 55
-	stw %r5, 36(%r3)
+	stw %r4, 36(%r3)
 # leave
 	.loc 1 56
 	blr
@@ -146,22 +146,21 @@ qhasm_kernel_poly1305_ppc32_init:
 	.p2align 5
 qhasm_kernel_poly1305_ppc32_blocks:
 	stwu %r1, -96(%r1)
-	stw %r16, 32(%r1)
-	stw %r17, 36(%r1)
-	stw %r18, 40(%r1)
-	stw %r19, 44(%r1)
-	stw %r20, 48(%r1)
-	stw %r21, 52(%r1)
-	stw %r22, 56(%r1)
-	stw %r23, 60(%r1)
-	stw %r24, 64(%r1)
-	stw %r25, 68(%r1)
-	stw %r26, 72(%r1)
-	stw %r27, 76(%r1)
-	stw %r28, 80(%r1)
-	stw %r29, 84(%r1)
-	stw %r30, 88(%r1)
-	stw %r31, 92(%r1)
+	stw %r17, 32(%r1)
+	stw %r18, 36(%r1)
+	stw %r19, 40(%r1)
+	stw %r20, 44(%r1)
+	stw %r21, 48(%r1)
+	stw %r22, 52(%r1)
+	stw %r23, 56(%r1)
+	stw %r24, 60(%r1)
+	stw %r25, 64(%r1)
+	stw %r26, 68(%r1)
+	stw %r27, 72(%r1)
+	stw %r28, 76(%r1)
+	stw %r29, 80(%r1)
+	stw %r30, 84(%r1)
+	stw %r31, 88(%r1)
 # t = nhi | nlo
 	.loc 1 63
 	or %r8, %r5, %r6
@@ -182,28 +181,28 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	stw %r6, 24(%r1)
 # hib = hib & 1
 	.loc 1 69
-	andi. %r7, %r7, 1
+	andi. %r5, %r7, 1
 # hib <<= 24
 	.loc 1 70
-	slwi %r7, %r7, 24
+	slwi %r27, %r5, 24
 # r0 = mem32[st + 0]
 	.loc 1 71
-	lwz %r30, 0(%r3)
+	lwz %r12, 0(%r3)
 # r1 = mem32[st + 4]
 	.loc 1 72
-	lwz %r29, 4(%r3)
+	lwz %r31, 4(%r3)
 # r2 = mem32[st + 8]
 	.loc 1 73
-	lwz %r28, 8(%r3)
+	lwz %r30, 8(%r3)
 # r3 = mem32[st + 12]
 	.loc 1 74
-	lwz %r27, 12(%r3)
+	lwz %r29, 12(%r3)
 # r4 = mem32[st + 16]
 	.loc 1 75
-	lwz %r26, 16(%r3)
+	lwz %r28, 16(%r3)
 # h0 = mem32[st + 20]
 	.loc 1 76
-	lwz %r25, 20(%r3)
+	lwz %r22, 20(%r3)
 # h1 = mem32[st + 24]
 	.loc 1 77
 	lwz %r24, 24(%r3)
@@ -212,446 +211,440 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	lwz %r23, 28(%r3)
 # h3 = mem32[st + 32]
 	.loc 1 79
-	lwz %r22, 32(%r3)
+	lwz %r7, 32(%r3)
 # h4 = mem32[st + 36]
 	.loc 1 80
-	lwz %r21, 36(%r3)
+	lwz %r6, 36(%r3)
 # s1 = r1 * 5
 	.loc 1 81
-	mulli %r11, %r29, 5
+	mulli %r8, %r31, 5
 # s2 = r2 * 5
 	.loc 1 82
-	mulli %r12, %r28, 5
+	mulli %r9, %r30, 5
 # s3 = r3 * 5
 	.loc 1 83
-	mulli %r31, %r27, 5
+	mulli %r10, %r29, 5
 # s4 = r4 * 5
 	.loc 1 84
-	mulli %r20, %r26, 5
+	mulli %r11, %r28, 5
 # mask = 0x3ffffff
 	.loc 1 85
-	lis %r10, 1023
-	ori %r10, %r10, 65535
+	lis %r26, 1023
+	ori %r26, %r26, 65535
 .Lqhasm_kernel_poly1305_ppc32_blocks.block:
 # t = mem32le[m]
 	.loc 1 87
-	lwbrx %r8, 0, %r4
+	lwbrx %r3, 0, %r4
 # t &= mask
 	.loc 1 88
-	and %r8, %r8, %r10
+	and %r3, %r3, %r26
 # h0 += t
 	.loc 1 89
-	add %r25, %r25, %r8
+	add %r25, %r22, %r3
 # t = mem32le[m + 3]
 	.loc 1 90
 	li %r3, 3
-	lwbrx %r8, %r4, %r3
+	lwbrx %r5, %r4, %r3
 # t >>= 2
 	.loc 1 91
-	srwi %r8, %r8, 2
+	srwi %r3, %r5, 2
 # t &= mask
 	.loc 1 92
-	and %r8, %r8, %r10
+	and %r3, %r3, %r26
 # h1 += t
 	.loc 1 93
-	add %r24, %r24, %r8
+	add %r24, %r24, %r3
 # t = mem32le[m + 6]
 	.loc 1 94
 	li %r3, 6
-	lwbrx %r8, %r4, %r3
+	lwbrx %r5, %r4, %r3
 # t >>= 4
 	.loc 1 95
-	srwi %r8, %r8, 4
+	srwi %r3, %r5, 4
 # t &= mask
 	.loc 1 96
-	and %r8, %r8, %r10
+	and %r3, %r3, %r26
 # h2 += t
 	.loc 1 97
-	add %r23, %r23, %r8
+	add %r22, %r23, %r3
 # t = mem32le[m + 9]
 	.loc 1 98
 	li %r3, 9
-	lwbrx %r8, %r4, %r3
+	lwbrx %r5, %r4, %r3
 # t >>= 6
 	.loc 1 99
-	srwi %r8, %r8, 6
+	srwi %r3, %r5, 6
 # t &= mask
 	.loc 1 100
-	and %r8, %r8, %r10
+	and %r3, %r3, %r26
 # h3 += t
 	.loc 1 101
-	add %r22, %r22, %r8
+	add %r21, %r7, %r3
 # t = mem32le[m + 12]
 	.loc 1 102
 	li %r3, 12
-	lwbrx %r8, %r4, %r3
+	lwbrx %r5, %r4, %r3
 # t >>= 8
 	.loc 1 103
-	srwi %r8, %r8, 8
+	srwi %r3, %r5, 8
 # t |= hib
 	.loc 1 104
-	or %r8, %r8, %r7
+	or %r3, %r3, %r27
 # h4 += t
 	.loc 1 105
-	add %r21, %r21, %r8
+	add %r20, %r6, %r3
 # (uint64) dh dl = h0 * r0
 	.loc 1 107
-	mullw %r5, %r25, %r30
-	mulhwu %r3, %r25, %r30
+	mullw %r5, %r25, %r12
+	mulhwu %r3, %r25, %r12
 # (uint64) ph pl = h1 * s4
 	.loc 1 108
-	mullw %r8, %r24, %r20
-	mulhwu %r6, %r24, %r20
+	mullw %r7, %r24, %r11
+	mulhwu %r6, %r24, %r11
 # carry? dl = dl + pl
 	.loc 1 109
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 110
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * s3
 	.loc 1 111
-	mullw %r8, %r23, %r31
-	mulhwu %r6, %r23, %r31
+	mullw %r7, %r22, %r10
+	mulhwu %r6, %r22, %r10
 # carry? dl = dl + pl
 	.loc 1 112
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 113
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * s2
 	.loc 1 114
-	mullw %r8, %r22, %r12
-	mulhwu %r6, %r22, %r12
+	mullw %r7, %r21, %r9
+	mulhwu %r6, %r21, %r9
 # carry? dl = dl + pl
 	.loc 1 115
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 116
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * s1
 	.loc 1 117
-	mullw %r8, %r21, %r11
-	mulhwu %r6, %r21, %r11
+	mullw %r7, %r20, %r8
+	mulhwu %r6, %r20, %r8
 # carry? dl = dl + pl
 	.loc 1 118
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 119
-	adde %r3, %r3, %r6
+	adde %r6, %r3, %r6
 # c = dl >> 26
 	.loc 1 120
-	srwi %r9, %r5, 26
+	srwi %r3, %r5, 26
 # t = dh << 6
 	.loc 1 121
-	slwi %r8, %r3, 6
+	slwi %r6, %r6, 6
 # c |= t
 	.loc 1 122
-	or %r9, %r9, %r8
+	or %r23, %r3, %r6
 # g0 = dl & mask
 	.loc 1 123
-	and %r19, %r5, %r10
+	and %r19, %r5, %r26
 # (uint64) dh dl = h0 * r1
 	.loc 1 125
-	mullw %r5, %r25, %r29
-	mulhwu %r3, %r25, %r29
+	mullw %r5, %r25, %r31
+	mulhwu %r3, %r25, %r31
 # (uint64) ph pl = h1 * r0
 	.loc 1 126
-	mullw %r8, %r24, %r30
-	mulhwu %r6, %r24, %r30
+	mullw %r7, %r24, %r12
+	mulhwu %r6, %r24, %r12
 # carry? dl = dl + pl
 	.loc 1 127
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 128
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * s4
 	.loc 1 129
-	mullw %r8, %r23, %r20
-	mulhwu %r6, %r23, %r20
+	mullw %r7, %r22, %r11
+	mulhwu %r6, %r22, %r11
 # carry? dl = dl + pl
 	.loc 1 130
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 131
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * s3
 	.loc 1 132
-	mullw %r8, %r22, %r31
-	mulhwu %r6, %r22, %r31
+	mullw %r7, %r21, %r10
+	mulhwu %r6, %r21, %r10
 # carry? dl = dl + pl
 	.loc 1 133
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 134
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * s2
 	.loc 1 135
-	mullw %r8, %r21, %r12
-	mulhwu %r6, %r21, %r12
+	mullw %r7, %r20, %r9
+	mulhwu %r6, %r20, %r9
 # carry? dl = dl + pl
 	.loc 1 136
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 137
 	adde %r3, %r3, %r6
 # carry? dl = dl + c
 	.loc 1 138
-	addc %r5, %r5, %r9
+	addc %r5, %r5, %r23
 # dh = dh + 0 + carry
 	.loc 1 139
 	addze %r3, %r3
 # c = dl >> 26
 	.loc 1 140
-	srwi %r9, %r5, 26
+	srwi %r6, %r5, 26
 # t = dh << 6
 	.loc 1 141
-	slwi %r8, %r3, 6
+	slwi %r3, %r3, 6
 # c |= t
 	.loc 1 142
-	or %r9, %r9, %r8
+	or %r23, %r6, %r3
 # g1 = dl & mask
 	.loc 1 143
-	and %r18, %r5, %r10
+	and %r18, %r5, %r26
 # (uint64) dh dl = h0 * r2
 	.loc 1 145
-	mullw %r5, %r25, %r28
-	mulhwu %r3, %r25, %r28
+	mullw %r5, %r25, %r30
+	mulhwu %r3, %r25, %r30
 # (uint64) ph pl = h1 * r1
 	.loc 1 146
-	mullw %r8, %r24, %r29
-	mulhwu %r6, %r24, %r29
+	mullw %r7, %r24, %r31
+	mulhwu %r6, %r24, %r31
 # carry? dl = dl + pl
 	.loc 1 147
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 148
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * r0
 	.loc 1 149
-	mullw %r8, %r23, %r30
-	mulhwu %r6, %r23, %r30
+	mullw %r7, %r22, %r12
+	mulhwu %r6, %r22, %r12
 # carry? dl = dl + pl
 	.loc 1 150
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 151
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * s4
 	.loc 1 152
-	mullw %r8, %r22, %r20
-	mulhwu %r6, %r22, %r20
+	mullw %r7, %r21, %r11
+	mulhwu %r6, %r21, %r11
 # carry? dl = dl + pl
 	.loc 1 153
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 154
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * s3
 	.loc 1 155
-	mullw %r8, %r21, %r31
-	mulhwu %r6, %r21, %r31
+	mullw %r7, %r20, %r10
+	mulhwu %r6, %r20, %r10
 # carry? dl = dl + pl
 	.loc 1 156
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 157
 	adde %r3, %r3, %r6
 # carry? dl = dl + c
 	.loc 1 158
-	addc %r5, %r5, %r9
+	addc %r5, %r5, %r23
 # dh = dh + 0 + carry
 	.loc 1 159
 	addze %r3, %r3
 # c = dl >> 26
 	.loc 1 160
-	srwi %r9, %r5, 26
+	srwi %r6, %r5, 26
 # t = dh << 6
 	.loc 1 161
-	slwi %r8, %r3, 6
+	slwi %r3, %r3, 6
 # c |= t
 	.loc 1 162
-	or %r9, %r9, %r8
+	or %r17, %r6, %r3
 # g2 = dl & mask
 	.loc 1 163
-	and %r17, %r5, %r10
+	and %r23, %r5, %r26
 # (uint64) dh dl = h0 * r3
 	.loc 1 165
-	mullw %r5, %r25, %r27
-	mulhwu %r3, %r25, %r27
+	mullw %r5, %r25, %r29
+	mulhwu %r3, %r25, %r29
 # (uint64) ph pl = h1 * r2
 	.loc 1 166
-	mullw %r8, %r24, %r28
-	mulhwu %r6, %r24, %r28
+	mullw %r7, %r24, %r30
+	mulhwu %r6, %r24, %r30
 # carry? dl = dl + pl
 	.loc 1 167
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 168
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * r1
 	.loc 1 169
-	mullw %r8, %r23, %r29
-	mulhwu %r6, %r23, %r29
+	mullw %r7, %r22, %r31
+	mulhwu %r6, %r22, %r31
 # carry? dl = dl + pl
 	.loc 1 170
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 171
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * r0
 	.loc 1 172
-	mullw %r8, %r22, %r30
-	mulhwu %r6, %r22, %r30
+	mullw %r7, %r21, %r12
+	mulhwu %r6, %r21, %r12
 # carry? dl = dl + pl
 	.loc 1 173
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 174
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * s4
 	.loc 1 175
-	mullw %r8, %r21, %r20
-	mulhwu %r6, %r21, %r20
+	mullw %r7, %r20, %r11
+	mulhwu %r6, %r20, %r11
 # carry? dl = dl + pl
 	.loc 1 176
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 177
 	adde %r3, %r3, %r6
 # carry? dl = dl + c
 	.loc 1 178
-	addc %r5, %r5, %r9
+	addc %r5, %r5, %r17
 # dh = dh + 0 + carry
 	.loc 1 179
 	addze %r3, %r3
 # c = dl >> 26
 	.loc 1 180
-	srwi %r9, %r5, 26
+	srwi %r6, %r5, 26
 # t = dh << 6
 	.loc 1 181
-	slwi %r8, %r3, 6
+	slwi %r3, %r3, 6
 # c |= t
 	.loc 1 182
-	or %r9, %r9, %r8
+	or %r17, %r6, %r3
 # g3 = dl & mask
 	.loc 1 183
-	and %r16, %r5, %r10
+	and %r7, %r5, %r26
 # (uint64) dh dl = h0 * r4
 	.loc 1 185
-	mullw %r5, %r25, %r26
-	mulhwu %r3, %r25, %r26
+	mullw %r5, %r25, %r28
+	mulhwu %r3, %r25, %r28
 # (uint64) ph pl = h1 * r3
 	.loc 1 186
-	mullw %r8, %r24, %r27
-	mulhwu %r6, %r24, %r27
+	mullw %r25, %r24, %r29
+	mulhwu %r6, %r24, %r29
 # carry? dl = dl + pl
 	.loc 1 187
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 188
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * r2
 	.loc 1 189
-	mullw %r8, %r23, %r28
-	mulhwu %r6, %r23, %r28
+	mullw %r25, %r22, %r30
+	mulhwu %r6, %r22, %r30
 # carry? dl = dl + pl
 	.loc 1 190
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 191
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * r1
 	.loc 1 192
-	mullw %r8, %r22, %r29
-	mulhwu %r6, %r22, %r29
+	mullw %r25, %r21, %r31
+	mulhwu %r6, %r21, %r31
 # carry? dl = dl + pl
 	.loc 1 193
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 194
 	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * r0
 	.loc 1 195
-	mullw %r8, %r21, %r30
-	mulhwu %r6, %r21, %r30
+	mullw %r25, %r20, %r12
+	mulhwu %r6, %r20, %r12
 # carry? dl = dl + pl
 	.loc 1 196
-	addc %r5, %r5, %r8
+	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 197
 	adde %r3, %r3, %r6
 # carry? dl = dl + c
 	.loc 1 198
-	addc %r5, %r5, %r9
+	addc %r5, %r5, %r17
 # dh = dh + 0 + carry
 	.loc 1 199
 	addze %r3, %r3
 # c = dl >> 26
 	.loc 1 200
-	srwi %r9, %r5, 26
+	srwi %r6, %r5, 26
 # t = dh << 6
 	.loc 1 201
-	slwi %r8, %r3, 6
+	slwi %r3, %r3, 6
 # c |= t
 	.loc 1 202
-	or %r9, %r9, %r8
+	or %r3, %r6, %r3
 # g4 = dl & mask
 	.loc 1 203
-	and %r21, %r5, %r10
+	and %r6, %r5, %r26
 # t = c << 2
 	.loc 1 204
-	slwi %r8, %r9, 2
+	slwi %r5, %r3, 2
 # c += t
 	.loc 1 205
-	add %r9, %r9, %r8
+	add %r3, %r3, %r5
 # g0 += c
 	.loc 1 206
-	add %r19, %r19, %r9
+	add %r3, %r19, %r3
 # c = g0 >> 26
 	.loc 1 207
-	srwi %r9, %r19, 26
+	srwi %r5, %r3, 26
 # h0 = g0 & mask
 	.loc 1 208
-	and %r25, %r19, %r10
+	and %r22, %r3, %r26
 # h1 = g1 + c
 	.loc 1 209
-	add %r24, %r18, %r9
-# h2 = g2
-	.loc 1 210
-	mr %r23, %r17
-# h3 = g3
-	.loc 1 211
-	mr %r22, %r16
+	add %r24, %r18, %r5
 # m += 16
 	.loc 1 213
 	addi %r4, %r4, 16
 # nhi = nhi_s
 	.loc 1 214
-	lwz %r5, 20(%r1)
+	lwz %r3, 20(%r1)
 # nlo = nlo_s
 	.loc 1 215
-	lwz %r6, 24(%r1)
+	lwz %r5, 24(%r1)
 # carry? nlo = nlo + -1
 	.loc 1 216
-	addic %r6, %r6, -1
+	addic %r5, %r5, -1
 # t = -1
 	.loc 1 217
-	li %r8, -1
+	li %r25, -1
 # nhi = nhi + t + carry
 	.loc 1 218
-	adde %r5, %r5, %r8
+	adde %r3, %r3, %r25
 # nhi_s = nhi
 	.loc 1 219
-	stw %r5, 20(%r1)
+	stw %r3, 20(%r1)
 # nlo_s = nlo
 	.loc 1 220
-	stw %r6, 24(%r1)
+	stw %r5, 24(%r1)
 # t = nhi | nlo
 	.loc 1 221
-	or %r8, %r5, %r6
+	or %r3, %r3, %r5
 # =? t - 0
 	.loc 1 222
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r3, 0
 # goto block if !=
 	.loc 1 223
 	bne %cr0, .Lqhasm_kernel_poly1305_ppc32_blocks.block
@@ -660,7 +653,7 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	lwz %r3, 16(%r1)
 # mem32[st + 20] = h0
 	.loc 1 225
-	stw %r25, 20(%r3)
+	stw %r22, 20(%r3)
 # mem32[st + 24] = h1
 	.loc 1 226
 	stw %r24, 24(%r3)
@@ -669,29 +662,28 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	stw %r23, 28(%r3)
 # mem32[st + 32] = h3
 	.loc 1 228
-	stw %r22, 32(%r3)
+	stw %r7, 32(%r3)
 # mem32[st + 36] = h4
 	.loc 1 229
-	stw %r21, 36(%r3)
+	stw %r6, 36(%r3)
 .Lqhasm_kernel_poly1305_ppc32_blocks.done:
 # leave
 	.loc 1 231
-	lwz %r16, 32(%r1)
-	lwz %r17, 36(%r1)
-	lwz %r18, 40(%r1)
-	lwz %r19, 44(%r1)
-	lwz %r20, 48(%r1)
-	lwz %r21, 52(%r1)
-	lwz %r22, 56(%r1)
-	lwz %r23, 60(%r1)
-	lwz %r24, 64(%r1)
-	lwz %r25, 68(%r1)
-	lwz %r26, 72(%r1)
-	lwz %r27, 76(%r1)
-	lwz %r28, 80(%r1)
-	lwz %r29, 84(%r1)
-	lwz %r30, 88(%r1)
-	lwz %r31, 92(%r1)
+	lwz %r17, 32(%r1)
+	lwz %r18, 36(%r1)
+	lwz %r19, 40(%r1)
+	lwz %r20, 44(%r1)
+	lwz %r21, 48(%r1)
+	lwz %r22, 52(%r1)
+	lwz %r23, 56(%r1)
+	lwz %r24, 60(%r1)
+	lwz %r25, 64(%r1)
+	lwz %r26, 68(%r1)
+	lwz %r27, 72(%r1)
+	lwz %r28, 76(%r1)
+	lwz %r29, 80(%r1)
+	lwz %r30, 84(%r1)
+	lwz %r31, 88(%r1)
 	addi %r1, %r1, 96
 	blr
 	.size qhasm_kernel_poly1305_ppc32_blocks, .-qhasm_kernel_poly1305_ppc32_blocks
@@ -724,234 +716,234 @@ qhasm_kernel_poly1305_ppc32_final:
 	lwz %r9, 36(%r3)
 # mask = 0x3ffffff
 	.loc 1 241
-	lis %r10, 1023
-	ori %r10, %r10, 65535
+	lis %r12, 1023
+	ori %r12, %r12, 65535
 # c = h1 >> 26
 	.loc 1 243
-	srwi %r11, %r6, 26
+	srwi %r10, %r6, 26
 # h1 &= mask
 	.loc 1 244
-	and %r6, %r6, %r10
+	and %r11, %r6, %r12
 # h2 += c
 	.loc 1 245
-	add %r7, %r7, %r11
+	add %r6, %r7, %r10
 # c = h2 >> 26
 	.loc 1 246
-	srwi %r11, %r7, 26
+	srwi %r7, %r6, 26
 # h2 &= mask
 	.loc 1 247
-	and %r7, %r7, %r10
+	and %r10, %r6, %r12
 # h3 += c
 	.loc 1 248
-	add %r8, %r8, %r11
+	add %r6, %r8, %r7
 # c = h3 >> 26
 	.loc 1 249
-	srwi %r11, %r8, 26
+	srwi %r7, %r6, 26
 # h3 &= mask
 	.loc 1 250
-	and %r8, %r8, %r10
+	and %r31, %r6, %r12
 # h4 += c
 	.loc 1 251
-	add %r9, %r9, %r11
+	add %r6, %r9, %r7
 # c = h4 >> 26
 	.loc 1 252
-	srwi %r11, %r9, 26
+	srwi %r7, %r6, 26
 # h4 &= mask
 	.loc 1 253
-	and %r9, %r9, %r10
+	and %r30, %r6, %r12
 # t = c << 2
 	.loc 1 254
-	slwi %r12, %r11, 2
+	slwi %r6, %r7, 2
 # c += t
 	.loc 1 255
-	add %r11, %r11, %r12
+	add %r6, %r7, %r6
 # h0 += c
 	.loc 1 256
-	add %r5, %r5, %r11
+	add %r5, %r5, %r6
 # c = h0 >> 26
 	.loc 1 257
-	srwi %r11, %r5, 26
+	srwi %r6, %r5, 26
 # h0 &= mask
 	.loc 1 258
-	and %r5, %r5, %r10
+	and %r29, %r5, %r12
 # h1 += c
 	.loc 1 259
-	add %r6, %r6, %r11
+	add %r28, %r11, %r6
 # g0 = h0 + 5
 	.loc 1 261
-	addi %r31, %r5, 5
+	addi %r5, %r29, 5
 # c = g0 >> 26
 	.loc 1 262
-	srwi %r11, %r31, 26
+	srwi %r6, %r5, 26
 # g0 &= mask
 	.loc 1 263
-	and %r31, %r31, %r10
+	and %r7, %r5, %r12
 # g1 = h1 + c
 	.loc 1 264
-	add %r30, %r6, %r11
+	add %r5, %r28, %r6
 # c = g1 >> 26
 	.loc 1 265
-	srwi %r11, %r30, 26
+	srwi %r6, %r5, 26
 # g1 &= mask
 	.loc 1 266
-	and %r30, %r30, %r10
+	and %r8, %r5, %r12
 # g2 = h2 + c
 	.loc 1 267
-	add %r29, %r7, %r11
+	add %r5, %r10, %r6
 # c = g2 >> 26
 	.loc 1 268
-	srwi %r11, %r29, 26
+	srwi %r6, %r5, 26
 # g2 &= mask
 	.loc 1 269
-	and %r29, %r29, %r10
+	and %r9, %r5, %r12
 # g3 = h3 + c
 	.loc 1 270
-	add %r28, %r8, %r11
+	add %r5, %r31, %r6
 # c = g3 >> 26
 	.loc 1 271
-	srwi %r11, %r28, 26
+	srwi %r6, %r5, 26
 # g3 &= mask
 	.loc 1 272
-	and %r28, %r28, %r10
+	and %r11, %r5, %r12
 # g4 = h4 + c
 	.loc 1 273
-	add %r10, %r9, %r11
+	add %r5, %r30, %r6
 # t = 0x4000000
 	.loc 1 274
-	lis %r12, 1024
-	ori %r12, %r12, 0
+	lis %r6, 1024
+	ori %r6, %r6, 0
 # g4 -= t
 	.loc 1 275
-	subf %r10, %r12, %r10
+	subf %r6, %r6, %r5
 # t = g4 >> 31
 	.loc 1 276
-	srwi %r12, %r10, 31
+	srwi %r5, %r6, 31
 # t -= 1
 	.loc 1 277
-	addi %r12, %r12, -1
+	addi %r12, %r5, -1
 # u = h0 ^ g0
 	.loc 1 278
-	xor %r11, %r5, %r31
+	xor %r5, %r29, %r7
 # u &= t
 	.loc 1 279
-	and %r11, %r11, %r12
+	and %r5, %r5, %r12
 # h0 ^= u
 	.loc 1 280
-	xor %r5, %r5, %r11
+	xor %r5, %r29, %r5
 # u = h1 ^ g1
 	.loc 1 281
-	xor %r11, %r6, %r30
+	xor %r7, %r28, %r8
 # u &= t
 	.loc 1 282
-	and %r11, %r11, %r12
+	and %r7, %r7, %r12
 # h1 ^= u
 	.loc 1 283
-	xor %r6, %r6, %r11
+	xor %r7, %r28, %r7
 # u = h2 ^ g2
 	.loc 1 284
-	xor %r11, %r7, %r29
+	xor %r8, %r10, %r9
 # u &= t
 	.loc 1 285
-	and %r11, %r11, %r12
+	and %r8, %r8, %r12
 # h2 ^= u
 	.loc 1 286
-	xor %r7, %r7, %r11
+	xor %r8, %r10, %r8
 # u = h3 ^ g3
 	.loc 1 287
-	xor %r11, %r8, %r28
+	xor %r9, %r31, %r11
 # u &= t
 	.loc 1 288
-	and %r11, %r11, %r12
+	and %r9, %r9, %r12
 # h3 ^= u
 	.loc 1 289
-	xor %r8, %r8, %r11
+	xor %r9, %r31, %r9
 # u = h4 ^ g4
 	.loc 1 290
-	xor %r11, %r9, %r10
+	xor %r6, %r30, %r6
 # u &= t
 	.loc 1 291
-	and %r11, %r11, %r12
+	and %r6, %r6, %r12
 # h4 ^= u
 	.loc 1 292
-	xor %r9, %r9, %r11
+	xor %r10, %r30, %r6
 # t = h1 << 26
 	.loc 1 294
-	slwi %r12, %r6, 26
+	slwi %r6, %r7, 26
 # f0 = h0 | t
 	.loc 1 295
-	or %r5, %r5, %r12
+	or %r5, %r5, %r6
 # f1 = h1 >> 6
 	.loc 1 296
-	srwi %r6, %r6, 6
+	srwi %r6, %r7, 6
 # t = h2 << 20
 	.loc 1 297
-	slwi %r12, %r7, 20
+	slwi %r7, %r8, 20
 # f1 |= t
 	.loc 1 298
-	or %r6, %r6, %r12
+	or %r7, %r6, %r7
 # f2 = h2 >> 12
 	.loc 1 299
-	srwi %r7, %r7, 12
+	srwi %r6, %r8, 12
 # t = h3 << 14
 	.loc 1 300
-	slwi %r12, %r8, 14
+	slwi %r8, %r9, 14
 # f2 |= t
 	.loc 1 301
-	or %r7, %r7, %r12
+	or %r8, %r6, %r8
 # f3 = h3 >> 18
 	.loc 1 302
-	srwi %r8, %r8, 18
+	srwi %r6, %r9, 18
 # t = h4 << 8
 	.loc 1 303
-	slwi %r12, %r9, 8
+	slwi %r9, %r10, 8
 # f3 |= t
 	.loc 1 304
-	or %r8, %r8, %r12
+	or %r6, %r6, %r9
 # g0 = mem32[st + 40]
 	.loc 1 305
-	lwz %r31, 40(%r3)
+	lwz %r9, 40(%r3)
 # g1 = mem32[st + 44]
 	.loc 1 306
-	lwz %r30, 44(%r3)
+	lwz %r10, 44(%r3)
 # g2 = mem32[st + 48]
 	.loc 1 307
-	lwz %r29, 48(%r3)
+	lwz %r11, 48(%r3)
 # g3 = mem32[st + 52]
 	.loc 1 308
-	lwz %r28, 52(%r3)
+	lwz %r3, 52(%r3)
 # carry? f0 = f0 + g0
 	.loc 1 309
-	addc %r5, %r5, %r31
+	addc %r5, %r5, %r9
 # carry? f1 = f1 + g1 + carry
 	.loc 1 310
-	adde %r6, %r6, %r30
+	adde %r7, %r7, %r10
 # carry? f2 = f2 + g2 + carry
 	.loc 1 311
-	adde %r7, %r7, %r29
+	adde %r8, %r8, %r11
 # f3 = f3 + g3 + carry
 	.loc 1 312
-	adde %r8, %r8, %r28
+	adde %r3, %r6, %r3
 # mem32le[a] = f0
 	.loc 1 313
 	stwbrx %r5, 0, %r4
 # t = 4
 	.loc 1 314
-	li %r12, 4
+	li %r5, 4
 # mem32le[a + t] = f1
 	.loc 1 315
-	stwbrx %r6, %r4,%r12
+	stwbrx %r7, %r4,%r5
 # t = 8
 	.loc 1 316
-	li %r12, 8
+	li %r5, 8
 # mem32le[a + t] = f2
 	.loc 1 317
-	stwbrx %r7, %r4,%r12
+	stwbrx %r8, %r4,%r5
 # t = 12
 	.loc 1 318
-	li %r12, 12
+	li %r5, 12
 # mem32le[a + t] = f3
 	.loc 1 319
-	stwbrx %r8, %r4,%r12
+	stwbrx %r3, %r4,%r5
 # leave
 	.loc 1 320
 	lwz %r28, 16(%r1)

@@ -7,23 +7,25 @@
 	.type qhasm_kernel_salsa8_ppc32_blocks, @function
 	.p2align 5
 qhasm_kernel_salsa8_ppc32_blocks:
-	stwu %r1, -80(%r1)
-	stw %r16, 16(%r1)
-	stw %r17, 20(%r1)
-	stw %r18, 24(%r1)
-	stw %r19, 28(%r1)
-	stw %r20, 32(%r1)
-	stw %r21, 36(%r1)
-	stw %r22, 40(%r1)
-	stw %r23, 44(%r1)
-	stw %r24, 48(%r1)
-	stw %r25, 52(%r1)
-	stw %r26, 56(%r1)
-	stw %r27, 60(%r1)
-	stw %r28, 64(%r1)
-	stw %r29, 68(%r1)
-	stw %r30, 72(%r1)
-	stw %r31, 76(%r1)
+	stwu %r1, -96(%r1)
+	stw %r14, 16(%r1)
+	stw %r15, 20(%r1)
+	stw %r16, 24(%r1)
+	stw %r17, 28(%r1)
+	stw %r18, 32(%r1)
+	stw %r19, 36(%r1)
+	stw %r20, 40(%r1)
+	stw %r21, 44(%r1)
+	stw %r22, 48(%r1)
+	stw %r23, 52(%r1)
+	stw %r24, 56(%r1)
+	stw %r25, 60(%r1)
+	stw %r26, 64(%r1)
+	stw %r27, 68(%r1)
+	stw %r28, 72(%r1)
+	stw %r29, 76(%r1)
+	stw %r30, 80(%r1)
+	stw %r31, 84(%r1)
 # w = nhi | nlo
 	.loc 1 32
 	or %r8, %r5, %r6
@@ -36,110 +38,110 @@ qhasm_kernel_salsa8_ppc32_blocks:
 .Lqhasm_kernel_salsa8_ppc32_blocks.block:
 # x0 = mem32[x + 0]
 	.loc 1 37
-	lwz %r9, 0(%r7)
+	lwz %r28, 0(%r7)
 # x1 = mem32[x + 4]
 	.loc 1 38
-	lwz %r10, 4(%r7)
+	lwz %r18, 4(%r7)
 # x2 = mem32[x + 8]
 	.loc 1 39
-	lwz %r11, 8(%r7)
+	lwz %r19, 8(%r7)
 # x3 = mem32[x + 12]
 	.loc 1 40
-	lwz %r12, 12(%r7)
+	lwz %r11, 12(%r7)
 # x4 = mem32[x + 16]
 	.loc 1 41
-	lwz %r31, 16(%r7)
+	lwz %r17, 16(%r7)
 # x5 = mem32[x + 20]
 	.loc 1 42
-	lwz %r30, 20(%r7)
+	lwz %r20, 20(%r7)
 # x6 = mem32[x + 24]
 	.loc 1 43
-	lwz %r29, 24(%r7)
+	lwz %r21, 24(%r7)
 # x7 = mem32[x + 28]
 	.loc 1 44
-	lwz %r28, 28(%r7)
+	lwz %r22, 28(%r7)
 # x8 = mem32[x + 32]
 	.loc 1 45
-	lwz %r27, 32(%r7)
+	lwz %r23, 32(%r7)
 # x9 = mem32[x + 36]
 	.loc 1 46
-	lwz %r26, 36(%r7)
+	lwz %r31, 36(%r7)
 # x10 = mem32[x + 40]
 	.loc 1 47
-	lwz %r25, 40(%r7)
+	lwz %r24, 40(%r7)
 # x11 = mem32[x + 44]
 	.loc 1 48
-	lwz %r24, 44(%r7)
+	lwz %r25, 44(%r7)
 # x12 = mem32[x + 48]
 	.loc 1 49
-	lwz %r23, 48(%r7)
+	lwz %r26, 48(%r7)
 # x13 = mem32[x + 52]
 	.loc 1 50
-	lwz %r22, 52(%r7)
+	lwz %r27, 52(%r7)
 # x14 = mem32[x + 56]
 	.loc 1 51
-	lwz %r21, 56(%r7)
+	lwz %r12, 56(%r7)
 # x15 = mem32[x + 60]
 	.loc 1 52
-	lwz %r20, 60(%r7)
+	lwz %r29, 60(%r7)
 # i = 4
 	.loc 1 53
-	li %r8, 4
+	li %r30, 4
 .Lqhasm_kernel_salsa8_ppc32_blocks.doubleround:
 # t0 = x0 + x12
 	.loc 1 56
-	add %r19, %r9, %r23
+	add %r8, %r28, %r26
 # t1 = x5 + x1
 	.loc 1 57
-	add %r18, %r30, %r10
+	add %r9, %r20, %r18
 # t2 = x10 + x6
 	.loc 1 58
-	add %r17, %r25, %r29
+	add %r10, %r24, %r21
 # t3 = x15 + x11
 	.loc 1 59
-	add %r16, %r20, %r24
+	add %r16, %r29, %r25
 # t0 = t0 <<< 7
 	.loc 1 60
-	rotlwi %r19, %r19, 7
+	rotlwi %r15, %r8, 7
 # t1 = t1 <<< 7
 	.loc 1 61
-	rotlwi %r18, %r18, 7
+	rotlwi %r14, %r9, 7
 # t2 = t2 <<< 7
 	.loc 1 62
-	rotlwi %r17, %r17, 7
+	rotlwi %r9, %r10, 7
 # t3 = t3 <<< 7
 	.loc 1 63
-	rotlwi %r16, %r16, 7
+	rotlwi %r8, %r16, 7
 # x4 ^= t0
 	.loc 1 64
-	xor %r31, %r31, %r19
+	xor %r10, %r17, %r15
 # x9 ^= t1
 	.loc 1 65
-	xor %r26, %r26, %r18
+	xor %r31, %r31, %r14
 # x14 ^= t2
 	.loc 1 66
-	xor %r21, %r21, %r17
+	xor %r12, %r12, %r9
 # x3 ^= t3
 	.loc 1 67
-	xor %r12, %r12, %r16
+	xor %r11, %r11, %r8
 # t0 = x4 + x0
 	.loc 1 68
-	add %r19, %r31, %r9
+	add %r8, %r10, %r28
 # t1 = x9 + x5
 	.loc 1 69
-	add %r18, %r26, %r30
+	add %r9, %r31, %r20
 # t2 = x14 + x10
 	.loc 1 70
-	add %r17, %r21, %r25
+	add %r17, %r12, %r24
 # t3 = x3 + x15
 	.loc 1 71
-	add %r16, %r12, %r20
+	add %r16, %r11, %r29
 # t0 = t0 <<< 9
 	.loc 1 72
-	rotlwi %r19, %r19, 9
+	rotlwi %r8, %r8, 9
 # t1 = t1 <<< 9
 	.loc 1 73
-	rotlwi %r18, %r18, 9
+	rotlwi %r9, %r9, 9
 # t2 = t2 <<< 9
 	.loc 1 74
 	rotlwi %r17, %r17, 9
@@ -148,238 +150,238 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	rotlwi %r16, %r16, 9
 # x8 ^= t0
 	.loc 1 76
-	xor %r27, %r27, %r19
+	xor %r23, %r23, %r8
 # x13 ^= t1
 	.loc 1 77
-	xor %r22, %r22, %r18
+	xor %r27, %r27, %r9
 # x2 ^= t2
 	.loc 1 78
-	xor %r11, %r11, %r17
+	xor %r19, %r19, %r17
 # x7 ^= t3
 	.loc 1 79
-	xor %r28, %r28, %r16
+	xor %r22, %r22, %r16
 # t0 = x8 + x4
 	.loc 1 80
-	add %r19, %r27, %r31
+	add %r8, %r23, %r10
 # t1 = x13 + x9
 	.loc 1 81
-	add %r18, %r22, %r26
+	add %r9, %r27, %r31
 # t2 = x2 + x14
 	.loc 1 82
-	add %r17, %r11, %r21
+	add %r17, %r19, %r12
 # t3 = x7 + x3
 	.loc 1 83
-	add %r16, %r28, %r12
+	add %r16, %r22, %r11
 # t0 = t0 <<< 13
 	.loc 1 84
-	rotlwi %r19, %r19, 13
+	rotlwi %r15, %r8, 13
 # t1 = t1 <<< 13
 	.loc 1 85
-	rotlwi %r18, %r18, 13
+	rotlwi %r9, %r9, 13
 # t2 = t2 <<< 13
 	.loc 1 86
 	rotlwi %r17, %r17, 13
 # t3 = t3 <<< 13
 	.loc 1 87
-	rotlwi %r16, %r16, 13
+	rotlwi %r8, %r16, 13
 # x12 ^= t0
 	.loc 1 88
-	xor %r23, %r23, %r19
+	xor %r26, %r26, %r15
 # x1 ^= t1
 	.loc 1 89
-	xor %r10, %r10, %r18
+	xor %r18, %r18, %r9
 # x6 ^= t2
 	.loc 1 90
-	xor %r29, %r29, %r17
+	xor %r21, %r21, %r17
 # x11 ^= t3
 	.loc 1 91
-	xor %r24, %r24, %r16
+	xor %r25, %r25, %r8
 # t0 = x12 + x8
 	.loc 1 92
-	add %r19, %r23, %r27
+	add %r8, %r26, %r23
 # t1 = x1 + x13
 	.loc 1 93
-	add %r18, %r10, %r22
+	add %r9, %r18, %r27
 # t2 = x6 + x2
 	.loc 1 94
-	add %r17, %r29, %r11
+	add %r15, %r21, %r19
 # t3 = x11 + x7
 	.loc 1 95
-	add %r16, %r24, %r28
+	add %r16, %r25, %r22
 # t0 = t0 <<< 18
 	.loc 1 96
-	rotlwi %r19, %r19, 18
+	rotlwi %r17, %r8, 18
 # t1 = t1 <<< 18
 	.loc 1 97
-	rotlwi %r18, %r18, 18
+	rotlwi %r8, %r9, 18
 # t2 = t2 <<< 18
 	.loc 1 98
-	rotlwi %r17, %r17, 18
+	rotlwi %r9, %r15, 18
 # t3 = t3 <<< 18
 	.loc 1 99
 	rotlwi %r16, %r16, 18
 # x0 ^= t0
 	.loc 1 100
-	xor %r9, %r9, %r19
+	xor %r28, %r28, %r17
 # x5 ^= t1
 	.loc 1 101
-	xor %r30, %r30, %r18
+	xor %r20, %r20, %r8
 # x10 ^= t2
 	.loc 1 102
-	xor %r25, %r25, %r17
+	xor %r9, %r24, %r9
 # x15 ^= t3
 	.loc 1 103
-	xor %r20, %r20, %r16
+	xor %r8, %r29, %r16
 # t0 = x0 + x3
 	.loc 1 104
-	add %r19, %r9, %r12
+	add %r29, %r28, %r11
 # t1 = x5 + x4
 	.loc 1 105
-	add %r18, %r30, %r31
+	add %r24, %r20, %r10
 # t2 = x10 + x9
 	.loc 1 106
-	add %r17, %r25, %r26
+	add %r16, %r9, %r31
 # t3 = x15 + x14
 	.loc 1 107
-	add %r16, %r20, %r21
+	add %r15, %r8, %r12
 # t0 = t0 <<< 7
 	.loc 1 108
-	rotlwi %r19, %r19, 7
+	rotlwi %r17, %r29, 7
 # t1 = t1 <<< 7
 	.loc 1 109
-	rotlwi %r18, %r18, 7
+	rotlwi %r29, %r24, 7
 # t2 = t2 <<< 7
 	.loc 1 110
-	rotlwi %r17, %r17, 7
+	rotlwi %r16, %r16, 7
 # t3 = t3 <<< 7
 	.loc 1 111
-	rotlwi %r16, %r16, 7
+	rotlwi %r24, %r15, 7
 # x1 ^= t0
 	.loc 1 112
-	xor %r10, %r10, %r19
+	xor %r18, %r18, %r17
 # x6 ^= t1
 	.loc 1 113
-	xor %r29, %r29, %r18
+	xor %r21, %r21, %r29
 # x11 ^= t2
 	.loc 1 114
-	xor %r24, %r24, %r17
+	xor %r25, %r25, %r16
 # x12 ^= t3
 	.loc 1 115
-	xor %r23, %r23, %r16
+	xor %r26, %r26, %r24
 # t0 = x1 + x0
 	.loc 1 116
-	add %r19, %r10, %r9
+	add %r29, %r18, %r28
 # t1 = x6 + x5
 	.loc 1 117
-	add %r18, %r29, %r30
+	add %r24, %r21, %r20
 # t2 = x11 + x10
 	.loc 1 118
-	add %r17, %r24, %r25
+	add %r16, %r25, %r9
 # t3 = x12 + x15
 	.loc 1 119
-	add %r16, %r23, %r20
+	add %r15, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 120
-	rotlwi %r19, %r19, 9
+	rotlwi %r17, %r29, 9
 # t1 = t1 <<< 9
 	.loc 1 121
-	rotlwi %r18, %r18, 9
+	rotlwi %r29, %r24, 9
 # t2 = t2 <<< 9
 	.loc 1 122
-	rotlwi %r17, %r17, 9
+	rotlwi %r16, %r16, 9
 # t3 = t3 <<< 9
 	.loc 1 123
-	rotlwi %r16, %r16, 9
+	rotlwi %r24, %r15, 9
 # x2 ^= t0
 	.loc 1 124
-	xor %r11, %r11, %r19
+	xor %r19, %r19, %r17
 # x7 ^= t1
 	.loc 1 125
-	xor %r28, %r28, %r18
+	xor %r22, %r22, %r29
 # x8 ^= t2
 	.loc 1 126
-	xor %r27, %r27, %r17
+	xor %r23, %r23, %r16
 # x13 ^= t3
 	.loc 1 127
-	xor %r22, %r22, %r16
+	xor %r27, %r27, %r24
 # t0 = x2 + x1
 	.loc 1 128
-	add %r19, %r11, %r10
+	add %r29, %r19, %r18
 # t1 = x7 + x6
 	.loc 1 129
-	add %r18, %r28, %r29
+	add %r24, %r22, %r21
 # t2 = x8 + x11
 	.loc 1 130
-	add %r17, %r27, %r24
+	add %r16, %r23, %r25
 # t3 = x13 + x12
 	.loc 1 131
-	add %r16, %r22, %r23
+	add %r15, %r27, %r26
 # t0 = t0 <<< 13
 	.loc 1 132
-	rotlwi %r19, %r19, 13
+	rotlwi %r17, %r29, 13
 # t1 = t1 <<< 13
 	.loc 1 133
-	rotlwi %r18, %r18, 13
+	rotlwi %r29, %r24, 13
 # t2 = t2 <<< 13
 	.loc 1 134
-	rotlwi %r17, %r17, 13
+	rotlwi %r16, %r16, 13
 # t3 = t3 <<< 13
 	.loc 1 135
-	rotlwi %r16, %r16, 13
+	rotlwi %r24, %r15, 13
 # x3 ^= t0
 	.loc 1 136
-	xor %r12, %r12, %r19
+	xor %r11, %r11, %r17
 # x4 ^= t1
 	.loc 1 137
-	xor %r31, %r31, %r18
+	xor %r17, %r10, %r29
 # x9 ^= t2
 	.loc 1 138
-	xor %r26, %r26, %r17
+	xor %r31, %r31, %r16
 # x14 ^= t3
 	.loc 1 139
-	xor %r21, %r21, %r16
+	xor %r12, %r12, %r24
 # t0 = x3 + x2
 	.loc 1 140
-	add %r19, %r12, %r11
+	add %r10, %r11, %r19
 # t1 = x4 + x7
 	.loc 1 141
-	add %r18, %r31, %r28
+	add %r29, %r17, %r22
 # t2 = x9 + x8
 	.loc 1 142
-	add %r17, %r26, %r27
+	add %r16, %r31, %r23
 # t3 = x14 + x13
 	.loc 1 143
-	add %r16, %r21, %r22
+	add %r15, %r12, %r27
 # t0 = t0 <<< 18
 	.loc 1 144
-	rotlwi %r19, %r19, 18
+	rotlwi %r24, %r10, 18
 # t1 = t1 <<< 18
 	.loc 1 145
-	rotlwi %r18, %r18, 18
+	rotlwi %r10, %r29, 18
 # t2 = t2 <<< 18
 	.loc 1 146
-	rotlwi %r17, %r17, 18
+	rotlwi %r16, %r16, 18
 # t3 = t3 <<< 18
 	.loc 1 147
-	rotlwi %r16, %r16, 18
+	rotlwi %r29, %r15, 18
 # x0 ^= t0
 	.loc 1 148
-	xor %r9, %r9, %r19
+	xor %r28, %r28, %r24
 # x5 ^= t1
 	.loc 1 149
-	xor %r30, %r30, %r18
+	xor %r20, %r20, %r10
 # x10 ^= t2
 	.loc 1 150
-	xor %r25, %r25, %r17
+	xor %r24, %r9, %r16
 # x15 ^= t3
 	.loc 1 151
-	xor %r20, %r20, %r16
+	xor %r29, %r8, %r29
 # i -= 1
 	.loc 1 152
-	addi %r8, %r8, -1
+	addi %r30, %r30, -1
 # =? i - 0
 	.loc 1 153
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r30, 0
 # goto doubleround if !=
 	.loc 1 154
 	bne %cr0, .Lqhasm_kernel_salsa8_ppc32_blocks.doubleround
@@ -388,286 +390,286 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	lwz %r8, 0(%r7)
 # x0 += w
 	.loc 1 158
-	add %r9, %r9, %r8
+	add %r8, %r28, %r8
 # w = mem32le[m]
 	.loc 1 159
-	lwbrx %r8, 0, %r4
+	lwbrx %r9, 0, %r4
 # x0 ^= w
 	.loc 1 160
-	xor %r9, %r9, %r8
+	xor %r8, %r8, %r9
 # mem32le[c] = x0
 	.loc 1 161
-	stwbrx %r9, 0, %r3
+	stwbrx %r8, 0, %r3
 # w = mem32[x + 4]
 	.loc 1 162
 	lwz %r8, 4(%r7)
 # x1 += w
 	.loc 1 163
-	add %r10, %r10, %r8
+	add %r9, %r18, %r8
 # o = 4
 	.loc 1 164
-	li %r9, 4
+	li %r8, 4
 # w = mem32le[m + o]
 	.loc 1 165
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r8
 # x1 ^= w
 	.loc 1 166
-	xor %r10, %r10, %r8
+	xor %r9, %r9, %r10
 # mem32le[c + o] = x1
 	.loc 1 167
-	stwbrx %r10, %r3,%r9
+	stwbrx %r9, %r3,%r8
 # w = mem32[x + 8]
 	.loc 1 168
 	lwz %r8, 8(%r7)
 # x2 += w
 	.loc 1 169
-	add %r11, %r11, %r8
+	add %r8, %r19, %r8
 # o = 8
 	.loc 1 170
 	li %r9, 8
 # w = mem32le[m + o]
 	.loc 1 171
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x2 ^= w
 	.loc 1 172
-	xor %r11, %r11, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x2
 	.loc 1 173
-	stwbrx %r11, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 12]
 	.loc 1 174
 	lwz %r8, 12(%r7)
 # x3 += w
 	.loc 1 175
-	add %r12, %r12, %r8
+	add %r8, %r11, %r8
 # o = 12
 	.loc 1 176
 	li %r9, 12
 # w = mem32le[m + o]
 	.loc 1 177
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x3 ^= w
 	.loc 1 178
-	xor %r12, %r12, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x3
 	.loc 1 179
-	stwbrx %r12, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 16]
 	.loc 1 180
 	lwz %r8, 16(%r7)
 # x4 += w
 	.loc 1 181
-	add %r31, %r31, %r8
+	add %r8, %r17, %r8
 # o = 16
 	.loc 1 182
 	li %r9, 16
 # w = mem32le[m + o]
 	.loc 1 183
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x4 ^= w
 	.loc 1 184
-	xor %r31, %r31, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x4
 	.loc 1 185
-	stwbrx %r31, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 20]
 	.loc 1 186
 	lwz %r8, 20(%r7)
 # x5 += w
 	.loc 1 187
-	add %r30, %r30, %r8
+	add %r8, %r20, %r8
 # o = 20
 	.loc 1 188
 	li %r9, 20
 # w = mem32le[m + o]
 	.loc 1 189
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x5 ^= w
 	.loc 1 190
-	xor %r30, %r30, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x5
 	.loc 1 191
-	stwbrx %r30, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 24]
 	.loc 1 192
 	lwz %r8, 24(%r7)
 # x6 += w
 	.loc 1 193
-	add %r29, %r29, %r8
+	add %r8, %r21, %r8
 # o = 24
 	.loc 1 194
 	li %r9, 24
 # w = mem32le[m + o]
 	.loc 1 195
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x6 ^= w
 	.loc 1 196
-	xor %r29, %r29, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x6
 	.loc 1 197
-	stwbrx %r29, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 28]
 	.loc 1 198
 	lwz %r8, 28(%r7)
 # x7 += w
 	.loc 1 199
-	add %r28, %r28, %r8
+	add %r8, %r22, %r8
 # o = 28
 	.loc 1 200
 	li %r9, 28
 # w = mem32le[m + o]
 	.loc 1 201
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x7 ^= w
 	.loc 1 202
-	xor %r28, %r28, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x7
 	.loc 1 203
-	stwbrx %r28, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 32]
 	.loc 1 204
 	lwz %r8, 32(%r7)
 # x8 += w
 	.loc 1 205
-	add %r27, %r27, %r8
+	add %r8, %r23, %r8
 # o = 32
 	.loc 1 206
 	li %r9, 32
 # w = mem32le[m + o]
 	.loc 1 207
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x8 ^= w
 	.loc 1 208
-	xor %r27, %r27, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x8
 	.loc 1 209
-	stwbrx %r27, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 36]
 	.loc 1 210
 	lwz %r8, 36(%r7)
 # x9 += w
 	.loc 1 211
-	add %r26, %r26, %r8
+	add %r8, %r31, %r8
 # o = 36
 	.loc 1 212
 	li %r9, 36
 # w = mem32le[m + o]
 	.loc 1 213
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x9 ^= w
 	.loc 1 214
-	xor %r26, %r26, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x9
 	.loc 1 215
-	stwbrx %r26, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 40]
 	.loc 1 216
 	lwz %r8, 40(%r7)
 # x10 += w
 	.loc 1 217
-	add %r25, %r25, %r8
+	add %r8, %r24, %r8
 # o = 40
 	.loc 1 218
 	li %r9, 40
 # w = mem32le[m + o]
 	.loc 1 219
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x10 ^= w
 	.loc 1 220
-	xor %r25, %r25, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x10
 	.loc 1 221
-	stwbrx %r25, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 44]
 	.loc 1 222
 	lwz %r8, 44(%r7)
 # x11 += w
 	.loc 1 223
-	add %r24, %r24, %r8
+	add %r8, %r25, %r8
 # o = 44
 	.loc 1 224
 	li %r9, 44
 # w = mem32le[m + o]
 	.loc 1 225
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x11 ^= w
 	.loc 1 226
-	xor %r24, %r24, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x11
 	.loc 1 227
-	stwbrx %r24, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 48]
 	.loc 1 228
 	lwz %r8, 48(%r7)
 # x12 += w
 	.loc 1 229
-	add %r23, %r23, %r8
+	add %r8, %r26, %r8
 # o = 48
 	.loc 1 230
 	li %r9, 48
 # w = mem32le[m + o]
 	.loc 1 231
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x12 ^= w
 	.loc 1 232
-	xor %r23, %r23, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x12
 	.loc 1 233
-	stwbrx %r23, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 52]
 	.loc 1 234
 	lwz %r8, 52(%r7)
 # x13 += w
 	.loc 1 235
-	add %r22, %r22, %r8
+	add %r8, %r27, %r8
 # o = 52
 	.loc 1 236
 	li %r9, 52
 # w = mem32le[m + o]
 	.loc 1 237
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x13 ^= w
 	.loc 1 238
-	xor %r22, %r22, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x13
 	.loc 1 239
-	stwbrx %r22, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 56]
 	.loc 1 240
 	lwz %r8, 56(%r7)
 # x14 += w
 	.loc 1 241
-	add %r21, %r21, %r8
+	add %r8, %r12, %r8
 # o = 56
 	.loc 1 242
 	li %r9, 56
 # w = mem32le[m + o]
 	.loc 1 243
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x14 ^= w
 	.loc 1 244
-	xor %r21, %r21, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x14
 	.loc 1 245
-	stwbrx %r21, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 60]
 	.loc 1 246
 	lwz %r8, 60(%r7)
 # x15 += w
 	.loc 1 247
-	add %r20, %r20, %r8
+	add %r8, %r29, %r8
 # o = 60
 	.loc 1 248
 	li %r9, 60
 # w = mem32le[m + o]
 	.loc 1 249
-	lwbrx %r8, %r4,%r9
+	lwbrx %r10, %r4,%r9
 # x15 ^= w
 	.loc 1 250
-	xor %r20, %r20, %r8
+	xor %r8, %r8, %r10
 # mem32le[c + o] = x15
 	.loc 1 251
-	stwbrx %r20, %r3,%r9
+	stwbrx %r8, %r3,%r9
 # w = mem32[x + 32]
 	.loc 1 253
 	lwz %r8, 32(%r7)
@@ -713,23 +715,25 @@ qhasm_kernel_salsa8_ppc32_blocks:
 .Lqhasm_kernel_salsa8_ppc32_blocks.done:
 # leave
 	.loc 1 269
-	lwz %r16, 16(%r1)
-	lwz %r17, 20(%r1)
-	lwz %r18, 24(%r1)
-	lwz %r19, 28(%r1)
-	lwz %r20, 32(%r1)
-	lwz %r21, 36(%r1)
-	lwz %r22, 40(%r1)
-	lwz %r23, 44(%r1)
-	lwz %r24, 48(%r1)
-	lwz %r25, 52(%r1)
-	lwz %r26, 56(%r1)
-	lwz %r27, 60(%r1)
-	lwz %r28, 64(%r1)
-	lwz %r29, 68(%r1)
-	lwz %r30, 72(%r1)
-	lwz %r31, 76(%r1)
-	addi %r1, %r1, 80
+	lwz %r14, 16(%r1)
+	lwz %r15, 20(%r1)
+	lwz %r16, 24(%r1)
+	lwz %r17, 28(%r1)
+	lwz %r18, 32(%r1)
+	lwz %r19, 36(%r1)
+	lwz %r20, 40(%r1)
+	lwz %r21, 44(%r1)
+	lwz %r22, 48(%r1)
+	lwz %r23, 52(%r1)
+	lwz %r24, 56(%r1)
+	lwz %r25, 60(%r1)
+	lwz %r26, 64(%r1)
+	lwz %r27, 68(%r1)
+	lwz %r28, 72(%r1)
+	lwz %r29, 76(%r1)
+	lwz %r30, 80(%r1)
+	lwz %r31, 84(%r1)
+	addi %r1, %r1, 96
 	blr
 	.size qhasm_kernel_salsa8_ppc32_blocks, .-qhasm_kernel_salsa8_ppc32_blocks
 
@@ -739,359 +743,362 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	.type qhasm_kernel_salsa8_ppc32_core, @function
 	.p2align 5
 qhasm_kernel_salsa8_ppc32_core:
-	stwu %r1, -64(%r1)
-	stw %r20, 16(%r1)
-	stw %r21, 20(%r1)
-	stw %r22, 24(%r1)
-	stw %r23, 28(%r1)
-	stw %r24, 32(%r1)
-	stw %r25, 36(%r1)
-	stw %r26, 40(%r1)
-	stw %r27, 44(%r1)
-	stw %r28, 48(%r1)
-	stw %r29, 52(%r1)
-	stw %r30, 56(%r1)
-	stw %r31, 60(%r1)
+	stwu %r1, -80(%r1)
+	stw %r17, 16(%r1)
+	stw %r18, 20(%r1)
+	stw %r19, 24(%r1)
+	stw %r20, 28(%r1)
+	stw %r21, 32(%r1)
+	stw %r22, 36(%r1)
+	stw %r23, 40(%r1)
+	stw %r24, 44(%r1)
+	stw %r25, 48(%r1)
+	stw %r26, 52(%r1)
+	stw %r27, 56(%r1)
+	stw %r28, 60(%r1)
+	stw %r29, 64(%r1)
+	stw %r30, 68(%r1)
+	stw %r31, 72(%r1)
 # x0 = mem32[in + 0]
 	.loc 1 274
-	lwz %r5, 0(%r4)
+	lwz %r9, 0(%r4)
 # x1 = mem32[in + 4]
 	.loc 1 275
-	lwz %r6, 4(%r4)
+	lwz %r10, 4(%r4)
 # x2 = mem32[in + 8]
 	.loc 1 276
-	lwz %r7, 8(%r4)
+	lwz %r11, 8(%r4)
 # x3 = mem32[in + 12]
 	.loc 1 277
-	lwz %r8, 12(%r4)
+	lwz %r21, 12(%r4)
 # x4 = mem32[in + 16]
 	.loc 1 278
-	lwz %r9, 16(%r4)
+	lwz %r22, 16(%r4)
 # x5 = mem32[in + 20]
 	.loc 1 279
-	lwz %r10, 20(%r4)
+	lwz %r12, 20(%r4)
 # x6 = mem32[in + 24]
 	.loc 1 280
-	lwz %r11, 24(%r4)
+	lwz %r31, 24(%r4)
 # x7 = mem32[in + 28]
 	.loc 1 281
-	lwz %r12, 28(%r4)
+	lwz %r30, 28(%r4)
 # x8 = mem32[in + 32]
 	.loc 1 282
-	lwz %r31, 32(%r4)
+	lwz %r29, 32(%r4)
 # x9 = mem32[in + 36]
 	.loc 1 283
-	lwz %r30, 36(%r4)
+	lwz %r23, 36(%r4)
 # x10 = mem32[in + 40]
 	.loc 1 284
-	lwz %r29, 40(%r4)
+	lwz %r28, 40(%r4)
 # x11 = mem32[in + 44]
 	.loc 1 285
-	lwz %r28, 44(%r4)
+	lwz %r27, 44(%r4)
 # x12 = mem32[in + 48]
 	.loc 1 286
-	lwz %r27, 48(%r4)
+	lwz %r26, 48(%r4)
 # x13 = mem32[in + 52]
 	.loc 1 287
-	lwz %r26, 52(%r4)
+	lwz %r25, 52(%r4)
 # x14 = mem32[in + 56]
 	.loc 1 288
-	lwz %r25, 56(%r4)
+	lwz %r20, 56(%r4)
 # x15 = mem32[in + 60]
 	.loc 1 289
-	lwz %r4, 60(%r4)
+	lwz %r8, 60(%r4)
 # i = 4
 	.loc 1 290
 	li %r24, 4
 .Lqhasm_kernel_salsa8_ppc32_core.coreround:
 # t0 = x0 + x12
 	.loc 1 292
-	add %r23, %r5, %r27
+	add %r4, %r9, %r26
 # t1 = x5 + x1
 	.loc 1 293
-	add %r22, %r10, %r6
+	add %r5, %r12, %r10
 # t2 = x10 + x6
 	.loc 1 294
-	add %r21, %r29, %r11
+	add %r6, %r28, %r31
 # t3 = x15 + x11
 	.loc 1 295
-	add %r20, %r4, %r28
+	add %r7, %r8, %r27
 # t0 = t0 <<< 7
 	.loc 1 296
-	rotlwi %r23, %r23, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 297
-	rotlwi %r22, %r22, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 298
-	rotlwi %r21, %r21, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 299
-	rotlwi %r20, %r20, 7
+	rotlwi %r7, %r7, 7
 # x4 ^= t0
 	.loc 1 300
-	xor %r9, %r9, %r23
+	xor %r22, %r22, %r4
 # x9 ^= t1
 	.loc 1 301
-	xor %r30, %r30, %r22
+	xor %r23, %r23, %r5
 # x14 ^= t2
 	.loc 1 302
-	xor %r25, %r25, %r21
+	xor %r20, %r20, %r6
 # x3 ^= t3
 	.loc 1 303
-	xor %r8, %r8, %r20
+	xor %r21, %r21, %r7
 # t0 = x4 + x0
 	.loc 1 304
-	add %r23, %r9, %r5
+	add %r4, %r22, %r9
 # t1 = x9 + x5
 	.loc 1 305
-	add %r22, %r30, %r10
+	add %r5, %r23, %r12
 # t2 = x14 + x10
 	.loc 1 306
-	add %r21, %r25, %r29
+	add %r6, %r20, %r28
 # t3 = x3 + x15
 	.loc 1 307
-	add %r20, %r8, %r4
+	add %r7, %r21, %r8
 # t0 = t0 <<< 9
 	.loc 1 308
-	rotlwi %r23, %r23, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 309
-	rotlwi %r22, %r22, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 310
-	rotlwi %r21, %r21, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 311
-	rotlwi %r20, %r20, 9
+	rotlwi %r7, %r7, 9
 # x8 ^= t0
 	.loc 1 312
-	xor %r31, %r31, %r23
+	xor %r29, %r29, %r4
 # x13 ^= t1
 	.loc 1 313
-	xor %r26, %r26, %r22
+	xor %r25, %r25, %r5
 # x2 ^= t2
 	.loc 1 314
-	xor %r7, %r7, %r21
+	xor %r11, %r11, %r6
 # x7 ^= t3
 	.loc 1 315
-	xor %r12, %r12, %r20
+	xor %r30, %r30, %r7
 # t0 = x8 + x4
 	.loc 1 316
-	add %r23, %r31, %r9
+	add %r4, %r29, %r22
 # t1 = x13 + x9
 	.loc 1 317
-	add %r22, %r26, %r30
+	add %r5, %r25, %r23
 # t2 = x2 + x14
 	.loc 1 318
-	add %r21, %r7, %r25
+	add %r6, %r11, %r20
 # t3 = x7 + x3
 	.loc 1 319
-	add %r20, %r12, %r8
+	add %r7, %r30, %r21
 # t0 = t0 <<< 13
 	.loc 1 320
-	rotlwi %r23, %r23, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 321
-	rotlwi %r22, %r22, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 322
-	rotlwi %r21, %r21, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 323
-	rotlwi %r20, %r20, 13
+	rotlwi %r7, %r7, 13
 # x12 ^= t0
 	.loc 1 324
-	xor %r27, %r27, %r23
+	xor %r26, %r26, %r4
 # x1 ^= t1
 	.loc 1 325
-	xor %r6, %r6, %r22
+	xor %r10, %r10, %r5
 # x6 ^= t2
 	.loc 1 326
-	xor %r11, %r11, %r21
+	xor %r31, %r31, %r6
 # x11 ^= t3
 	.loc 1 327
-	xor %r28, %r28, %r20
+	xor %r27, %r27, %r7
 # t0 = x12 + x8
 	.loc 1 328
-	add %r23, %r27, %r31
+	add %r4, %r26, %r29
 # t1 = x1 + x13
 	.loc 1 329
-	add %r22, %r6, %r26
+	add %r5, %r10, %r25
 # t2 = x6 + x2
 	.loc 1 330
-	add %r21, %r11, %r7
+	add %r6, %r31, %r11
 # t3 = x11 + x7
 	.loc 1 331
-	add %r20, %r28, %r12
+	add %r7, %r27, %r30
 # t0 = t0 <<< 18
 	.loc 1 332
-	rotlwi %r23, %r23, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 333
-	rotlwi %r22, %r22, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 334
-	rotlwi %r21, %r21, 18
+	rotlwi %r19, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 335
-	rotlwi %r20, %r20, 18
+	rotlwi %r18, %r7, 18
 # x0 ^= t0
 	.loc 1 336
-	xor %r5, %r5, %r23
+	xor %r7, %r9, %r4
 # x5 ^= t1
 	.loc 1 337
-	xor %r10, %r10, %r22
+	xor %r6, %r12, %r5
 # x10 ^= t2
 	.loc 1 338
-	xor %r29, %r29, %r21
+	xor %r5, %r28, %r19
 # x15 ^= t3
 	.loc 1 339
-	xor %r4, %r4, %r20
+	xor %r4, %r8, %r18
 # t0 = x0 + x3
 	.loc 1 340
-	add %r23, %r5, %r8
+	add %r8, %r7, %r21
 # t1 = x5 + x4
 	.loc 1 341
-	add %r22, %r10, %r9
+	add %r9, %r6, %r22
 # t2 = x10 + x9
 	.loc 1 342
-	add %r21, %r29, %r30
+	add %r12, %r5, %r23
 # t3 = x15 + x14
 	.loc 1 343
-	add %r20, %r4, %r25
+	add %r28, %r4, %r20
 # t0 = t0 <<< 7
 	.loc 1 344
-	rotlwi %r23, %r23, 7
+	rotlwi %r8, %r8, 7
 # t1 = t1 <<< 7
 	.loc 1 345
-	rotlwi %r22, %r22, 7
+	rotlwi %r9, %r9, 7
 # t2 = t2 <<< 7
 	.loc 1 346
-	rotlwi %r21, %r21, 7
+	rotlwi %r12, %r12, 7
 # t3 = t3 <<< 7
 	.loc 1 347
-	rotlwi %r20, %r20, 7
+	rotlwi %r28, %r28, 7
 # x1 ^= t0
 	.loc 1 348
-	xor %r6, %r6, %r23
+	xor %r10, %r10, %r8
 # x6 ^= t1
 	.loc 1 349
-	xor %r11, %r11, %r22
+	xor %r31, %r31, %r9
 # x11 ^= t2
 	.loc 1 350
-	xor %r28, %r28, %r21
+	xor %r27, %r27, %r12
 # x12 ^= t3
 	.loc 1 351
-	xor %r27, %r27, %r20
+	xor %r26, %r26, %r28
 # t0 = x1 + x0
 	.loc 1 352
-	add %r23, %r6, %r5
+	add %r8, %r10, %r7
 # t1 = x6 + x5
 	.loc 1 353
-	add %r22, %r11, %r10
+	add %r9, %r31, %r6
 # t2 = x11 + x10
 	.loc 1 354
-	add %r21, %r28, %r29
+	add %r12, %r27, %r5
 # t3 = x12 + x15
 	.loc 1 355
-	add %r20, %r27, %r4
+	add %r28, %r26, %r4
 # t0 = t0 <<< 9
 	.loc 1 356
-	rotlwi %r23, %r23, 9
+	rotlwi %r8, %r8, 9
 # t1 = t1 <<< 9
 	.loc 1 357
-	rotlwi %r22, %r22, 9
+	rotlwi %r9, %r9, 9
 # t2 = t2 <<< 9
 	.loc 1 358
-	rotlwi %r21, %r21, 9
+	rotlwi %r12, %r12, 9
 # t3 = t3 <<< 9
 	.loc 1 359
-	rotlwi %r20, %r20, 9
+	rotlwi %r28, %r28, 9
 # x2 ^= t0
 	.loc 1 360
-	xor %r7, %r7, %r23
+	xor %r11, %r11, %r8
 # x7 ^= t1
 	.loc 1 361
-	xor %r12, %r12, %r22
+	xor %r30, %r30, %r9
 # x8 ^= t2
 	.loc 1 362
-	xor %r31, %r31, %r21
+	xor %r29, %r29, %r12
 # x13 ^= t3
 	.loc 1 363
-	xor %r26, %r26, %r20
+	xor %r25, %r25, %r28
 # t0 = x2 + x1
 	.loc 1 364
-	add %r23, %r7, %r6
+	add %r8, %r11, %r10
 # t1 = x7 + x6
 	.loc 1 365
-	add %r22, %r12, %r11
+	add %r9, %r30, %r31
 # t2 = x8 + x11
 	.loc 1 366
-	add %r21, %r31, %r28
+	add %r12, %r29, %r27
 # t3 = x13 + x12
 	.loc 1 367
-	add %r20, %r26, %r27
+	add %r28, %r25, %r26
 # t0 = t0 <<< 13
 	.loc 1 368
-	rotlwi %r23, %r23, 13
+	rotlwi %r8, %r8, 13
 # t1 = t1 <<< 13
 	.loc 1 369
-	rotlwi %r22, %r22, 13
+	rotlwi %r9, %r9, 13
 # t2 = t2 <<< 13
 	.loc 1 370
-	rotlwi %r21, %r21, 13
+	rotlwi %r12, %r12, 13
 # t3 = t3 <<< 13
 	.loc 1 371
-	rotlwi %r20, %r20, 13
+	rotlwi %r28, %r28, 13
 # x3 ^= t0
 	.loc 1 372
-	xor %r8, %r8, %r23
+	xor %r21, %r21, %r8
 # x4 ^= t1
 	.loc 1 373
-	xor %r9, %r9, %r22
+	xor %r22, %r22, %r9
 # x9 ^= t2
 	.loc 1 374
-	xor %r30, %r30, %r21
+	xor %r23, %r23, %r12
 # x14 ^= t3
 	.loc 1 375
-	xor %r25, %r25, %r20
+	xor %r20, %r20, %r28
 # t0 = x3 + x2
 	.loc 1 376
-	add %r23, %r8, %r7
+	add %r8, %r21, %r11
 # t1 = x4 + x7
 	.loc 1 377
-	add %r22, %r9, %r12
+	add %r9, %r22, %r30
 # t2 = x9 + x8
 	.loc 1 378
-	add %r21, %r30, %r31
+	add %r12, %r23, %r29
 # t3 = x14 + x13
 	.loc 1 379
-	add %r20, %r25, %r26
+	add %r28, %r20, %r25
 # t0 = t0 <<< 18
 	.loc 1 380
-	rotlwi %r23, %r23, 18
+	rotlwi %r8, %r8, 18
 # t1 = t1 <<< 18
 	.loc 1 381
-	rotlwi %r22, %r22, 18
+	rotlwi %r19, %r9, 18
 # t2 = t2 <<< 18
 	.loc 1 382
-	rotlwi %r21, %r21, 18
+	rotlwi %r18, %r12, 18
 # t3 = t3 <<< 18
 	.loc 1 383
-	rotlwi %r20, %r20, 18
+	rotlwi %r17, %r28, 18
 # x0 ^= t0
 	.loc 1 384
-	xor %r5, %r5, %r23
+	xor %r9, %r7, %r8
 # x5 ^= t1
 	.loc 1 385
-	xor %r10, %r10, %r22
+	xor %r12, %r6, %r19
 # x10 ^= t2
 	.loc 1 386
-	xor %r29, %r29, %r21
+	xor %r28, %r5, %r18
 # x15 ^= t3
 	.loc 1 387
-	xor %r4, %r4, %r20
+	xor %r8, %r4, %r17
 # i -= 1
 	.loc 1 388
 	addi %r24, %r24, -1
@@ -1103,67 +1110,70 @@ qhasm_kernel_salsa8_ppc32_core:
 	bne %cr0, .Lqhasm_kernel_salsa8_ppc32_core.coreround
 # mem32[out + 0] = x0
 	.loc 1 391
-	stw %r5, 0(%r3)
+	stw %r9, 0(%r3)
 # mem32[out + 4] = x1
 	.loc 1 392
-	stw %r6, 4(%r3)
+	stw %r10, 4(%r3)
 # mem32[out + 8] = x2
 	.loc 1 393
-	stw %r7, 8(%r3)
+	stw %r11, 8(%r3)
 # mem32[out + 12] = x3
 	.loc 1 394
-	stw %r8, 12(%r3)
+	stw %r21, 12(%r3)
 # mem32[out + 16] = x4
 	.loc 1 395
-	stw %r9, 16(%r3)
+	stw %r22, 16(%r3)
 # mem32[out + 20] = x5
 	.loc 1 396
-	stw %r10, 20(%r3)
+	stw %r12, 20(%r3)
 # mem32[out + 24] = x6
 	.loc 1 397
-	stw %r11, 24(%r3)
+	stw %r31, 24(%r3)
 # mem32[out + 28] = x7
 	.loc 1 398
-	stw %r12, 28(%r3)
+	stw %r30, 28(%r3)
 # mem32[out + 32] = x8
 	.loc 1 399
-	stw %r31, 32(%r3)
+	stw %r29, 32(%r3)
 # mem32[out + 36] = x9
 	.loc 1 400
-	stw %r30, 36(%r3)
+	stw %r23, 36(%r3)
 # mem32[out + 40] = x10
 	.loc 1 401
-	stw %r29, 40(%r3)
+	stw %r28, 40(%r3)
 # mem32[out + 44] = x11
 	.loc 1 402
-	stw %r28, 44(%r3)
+	stw %r27, 44(%r3)
 # mem32[out + 48] = x12
 	.loc 1 403
-	stw %r27, 48(%r3)
+	stw %r26, 48(%r3)
 # mem32[out + 52] = x13
 	.loc 1 404
-	stw %r26, 52(%r3)
+	stw %r25, 52(%r3)
 # mem32[out + 56] = x14
 	.loc 1 405
-	stw %r25, 56(%r3)
+	stw %r20, 56(%r3)
 # mem32[out + 60] = x15
 	.loc 1 406
-	stw %r4, 60(%r3)
+	stw %r8, 60(%r3)
 # leave
 	.loc 1 407
-	lwz %r20, 16(%r1)
-	lwz %r21, 20(%r1)
-	lwz %r22, 24(%r1)
-	lwz %r23, 28(%r1)
-	lwz %r24, 32(%r1)
-	lwz %r25, 36(%r1)
-	lwz %r26, 40(%r1)
-	lwz %r27, 44(%r1)
-	lwz %r28, 48(%r1)
-	lwz %r29, 52(%r1)
-	lwz %r30, 56(%r1)
-	lwz %r31, 60(%r1)
-	addi %r1, %r1, 64
+	lwz %r17, 16(%r1)
+	lwz %r18, 20(%r1)
+	lwz %r19, 24(%r1)
+	lwz %r20, 28(%r1)
+	lwz %r21, 32(%r1)
+	lwz %r22, 36(%r1)
+	lwz %r23, 40(%r1)
+	lwz %r24, 44(%r1)
+	lwz %r25, 48(%r1)
+	lwz %r26, 52(%r1)
+	lwz %r27, 56(%r1)
+	lwz %r28, 60(%r1)
+	lwz %r29, 64(%r1)
+	lwz %r30, 68(%r1)
+	lwz %r31, 72(%r1)
+	addi %r1, %r1, 80
 	blr
 	.size qhasm_kernel_salsa8_ppc32_core, .-qhasm_kernel_salsa8_ppc32_core
 

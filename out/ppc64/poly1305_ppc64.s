@@ -39,18 +39,18 @@ qhasm_kernel_poly1305_ppc64_init:
 	std %r5, 24(%r3)
 # t = mem32le[k + 8]
 	.loc 1 23
-	li %r6, 8
-	lwbrx %r5, %r4, %r6
+	li %r5, 8
+	lwbrx %r6, %r4, %r5
 # u = mem32le[k + 12]
 	.loc 1 24
-	li %r7, 12
-	lwbrx %r6, %r4, %r7
+	li %r5, 12
+	lwbrx %r7, %r4, %r5
 # u <<= 32
 	.loc 1 25
-	sldi %r6, %r6, 32
+	sldi %r5, %r7, 32
 # t |= u
 	.loc 1 26
-	or %r5, %r5, %r6
+	or %r5, %r6, %r5
 # u = 0x0ffffffc0ffffffc
 	.loc 1 27
 	lis %r6, 4095
@@ -66,50 +66,50 @@ qhasm_kernel_poly1305_ppc64_init:
 	std %r5, 32(%r3)
 # t = mem32le[k + 16]
 	.loc 1 30
-	li %r6, 16
-	lwbrx %r5, %r4, %r6
+	li %r5, 16
+	lwbrx %r6, %r4, %r5
 # u = mem32le[k + 20]
 	.loc 1 31
-	li %r7, 20
-	lwbrx %r6, %r4, %r7
+	li %r5, 20
+	lwbrx %r7, %r4, %r5
 # u <<= 32
 	.loc 1 32
-	sldi %r6, %r6, 32
+	sldi %r5, %r7, 32
 # t |= u
 	.loc 1 33
-	or %r5, %r5, %r6
+	or %r5, %r6, %r5
 # mem64[st + 40] = t
 	.loc 1 34
 	std %r5, 40(%r3)
 # t = mem32le[k + 24]
 	.loc 1 35
-	li %r6, 24
-	lwbrx %r5, %r4, %r6
+	li %r5, 24
+	lwbrx %r6, %r4, %r5
 # u = mem32le[k + 28]
 	.loc 1 36
-	li %r7, 28
-	lwbrx %r6, %r4, %r7
+	li %r5, 28
+	lwbrx %r7, %r4, %r5
 # u <<= 32
 	.loc 1 37
-	sldi %r6, %r6, 32
+	sldi %r4, %r7, 32
 # t |= u
 	.loc 1 38
-	or %r5, %r5, %r6
+	or %r4, %r6, %r4
 # mem64[st + 48] = t
 	.loc 1 39
-	std %r5, 48(%r3)
+	std %r4, 48(%r3)
 # t = 0
 	.loc 1 40
-	li %r5, 0
+	li %r4, 0
 # mem64[st + 0] = t
 	.loc 1 41
-	std %r5, 0(%r3)
+	std %r4, 0(%r3)
 # mem64[st + 8] = t
 	.loc 1 42
-	std %r5, 8(%r3)
+	std %r4, 8(%r3)
 # mem64[st + 16] = t
 	.loc 1 43
-	std %r5, 16(%r3)
+	std %r4, 16(%r3)
 # leave
 	.loc 1 44
 	blr
@@ -126,12 +126,11 @@ qhasm_kernel_poly1305_ppc64_blocks:
 	.p2align 5
 .L.qhasm_kernel_poly1305_ppc64_blocks:
 	stdu %r1, -160(%r1)
-	std %r26, 112(%r1)
-	std %r27, 120(%r1)
-	std %r28, 128(%r1)
-	std %r29, 136(%r1)
-	std %r30, 144(%r1)
-	std %r31, 152(%r1)
+	std %r27, 112(%r1)
+	std %r28, 120(%r1)
+	std %r29, 128(%r1)
+	std %r30, 136(%r1)
+	std %r31, 144(%r1)
 # =? n - 0
 	.loc 1 50
 	cmpldi %cr0, %r5, 0
@@ -140,138 +139,132 @@ qhasm_kernel_poly1305_ppc64_blocks:
 	beq %cr0, .Lqhasm_kernel_poly1305_ppc64_blocks.done
 # hib = hib & 1
 	.loc 1 52
-	andi. %r6, %r6, 1
+	andi. %r29, %r6, 1
 # h0 = mem64[st + 0]
 	.loc 1 53
-	ld %r7, 0(%r3)
+	ld %r6, 0(%r3)
 # h1 = mem64[st + 8]
 	.loc 1 54
-	ld %r8, 8(%r3)
+	ld %r7, 8(%r3)
 # h2 = mem64[st + 16]
 	.loc 1 55
-	ld %r9, 16(%r3)
+	ld %r8, 16(%r3)
 # r0 = mem64[st + 24]
 	.loc 1 56
-	ld %r10, 24(%r3)
+	ld %r31, 24(%r3)
 # r1 = mem64[st + 32]
 	.loc 1 57
-	ld %r11, 32(%r3)
+	ld %r30, 32(%r3)
 # s1 = r1 >> 2
 	.loc 1 58
-	srdi %r12, %r11, 2
+	srdi %r9, %r30, 2
 # s1 += r1
 	.loc 1 59
-	add %r12, %r12, %r11
+	add %r28, %r9, %r30
 .Lqhasm_kernel_poly1305_ppc64_blocks.block:
 # m0 = mem32le[m]
 	.loc 1 61
-	lwbrx %r31, 0, %r4
+	lwbrx %r9, 0, %r4
 # t = mem32le[m + 4]
 	.loc 1 62
-	li %r29, 4
-	lwbrx %r30, %r4, %r29
+	li %r11, 4
+	lwbrx %r10, %r4, %r11
 # t <<= 32
 	.loc 1 63
-	sldi %r30, %r30, 32
+	sldi %r10, %r10, 32
 # m0 |= t
 	.loc 1 64
-	or %r31, %r31, %r30
+	or %r11, %r9, %r10
 # m1 = mem32le[m + 8]
 	.loc 1 65
-	li %r30, 8
-	lwbrx %r29, %r4, %r30
+	li %r10, 8
+	lwbrx %r9, %r4, %r10
 # t = mem32le[m + 12]
 	.loc 1 66
-	li %r28, 12
-	lwbrx %r30, %r4, %r28
+	li %r10, 12
+	lwbrx %r12, %r4, %r10
 # t <<= 32
 	.loc 1 67
-	sldi %r30, %r30, 32
+	sldi %r10, %r12, 32
 # m1 |= t
 	.loc 1 68
-	or %r29, %r29, %r30
+	or %r9, %r9, %r10
 # carry? h0 = h0 + m0
 	.loc 1 69
-	addc %r7, %r7, %r31
+	addc %r10, %r6, %r11
 # carry? h1 = h1 + m1 + carry
 	.loc 1 70
-	adde %r8, %r8, %r29
+	adde %r11, %r7, %r9
 # h2 = h2 + hib + carry
 	.loc 1 71
-	adde %r9, %r9, %r6
+	adde %r12, %r8, %r29
 # (uint128) t0h t0l = h0 * r0
 	.loc 1 74
-	mulld %r30, %r7, %r10
-	mulhdu %r31, %r7, %r10
+	mulld %r7, %r10, %r31
+	mulhdu %r6, %r10, %r31
 # (uint128) ah al = h1 * s1
 	.loc 1 75
-	mulld %r28, %r8, %r12
-	mulhdu %r29, %r8, %r12
+	mulld %r9, %r11, %r28
+	mulhdu %r8, %r11, %r28
 # carry? t0l = t0l + al
 	.loc 1 76
-	addc %r30, %r30, %r28
+	addc %r27, %r7, %r9
 # t0h = t0h + ah + carry
 	.loc 1 77
-	adde %r31, %r31, %r29
+	adde %r8, %r6, %r8
 # (uint128) t1h t1l = h0 * r1
 	.loc 1 78
-	mulld %r26, %r7, %r11
-	mulhdu %r27, %r7, %r11
+	mulld %r7, %r10, %r30
+	mulhdu %r6, %r10, %r30
 # (uint128) ah al = h1 * r0
 	.loc 1 79
-	mulld %r28, %r8, %r10
-	mulhdu %r29, %r8, %r10
+	mulld %r10, %r11, %r31
+	mulhdu %r9, %r11, %r31
 # carry? t1l = t1l + al
 	.loc 1 80
-	addc %r26, %r26, %r28
+	addc %r10, %r7, %r10
 # t1h = t1h + ah + carry
 	.loc 1 81
-	adde %r27, %r27, %r29
+	adde %r9, %r6, %r9
 # x = h2 * s1
 	.loc 1 82
-	mulld %r7, %r9, %r12
+	mulld %r6, %r12, %r28
 # t2 = h2 * r0
 	.loc 1 83
-	mulld %r8, %r9, %r10
+	mulld %r7, %r12, %r31
 # carry? t1l = t1l + x
 	.loc 1 84
-	addc %r26, %r26, %r7
+	addc %r6, %r10, %r6
 # t1h = t1h + t2 + carry
 	.loc 1 85
-	adde %r27, %r27, %r8
+	adde %r7, %r9, %r7
 # carry? t1l = t1l + t0h
 	.loc 1 86
-	addc %r26, %r26, %r31
+	addc %r8, %r6, %r8
 # t1h = t1h + 0 + carry
 	.loc 1 87
-	addze %r27, %r27
-# h0 = t0l
-	.loc 1 88
-	mr %r7, %r30
-# h1 = t1l
-	.loc 1 89
-	mr %r8, %r26
+	addze %r6, %r7
 # h2 = t1h & 3
 	.loc 1 90
-	andi. %r9, %r27, 3
+	andi. %r9, %r6, 3
 # c = t1h >> 2
 	.loc 1 91
-	srdi %r31, %r27, 2
+	srdi %r6, %r6, 2
 # t1h = c << 2
 	.loc 1 92
-	sldi %r27, %r31, 2
+	sldi %r7, %r6, 2
 # c += t1h
 	.loc 1 93
-	add %r31, %r31, %r27
+	add %r6, %r6, %r7
 # carry? h0 = h0 + c
 	.loc 1 94
-	addc %r7, %r7, %r31
+	addc %r6, %r27, %r6
 # carry? h1 = h1 + 0 + carry
 	.loc 1 95
-	addze %r8, %r8
+	addze %r7, %r8
 # h2 = h2 + 0 + carry
 	.loc 1 96
-	addze %r9, %r9
+	addze %r8, %r9
 # m += 16
 	.loc 1 97
 	addi %r4, %r4, 16
@@ -286,22 +279,21 @@ qhasm_kernel_poly1305_ppc64_blocks:
 	bne %cr0, .Lqhasm_kernel_poly1305_ppc64_blocks.block
 # mem64[st + 0] = h0
 	.loc 1 101
-	std %r7, 0(%r3)
+	std %r6, 0(%r3)
 # mem64[st + 8] = h1
 	.loc 1 102
-	std %r8, 8(%r3)
+	std %r7, 8(%r3)
 # mem64[st + 16] = h2
 	.loc 1 103
-	std %r9, 16(%r3)
+	std %r8, 16(%r3)
 .Lqhasm_kernel_poly1305_ppc64_blocks.done:
 # leave
 	.loc 1 105
-	ld %r26, 112(%r1)
-	ld %r27, 120(%r1)
-	ld %r28, 128(%r1)
-	ld %r29, 136(%r1)
-	ld %r30, 144(%r1)
-	ld %r31, 152(%r1)
+	ld %r27, 112(%r1)
+	ld %r28, 120(%r1)
+	ld %r29, 128(%r1)
+	ld %r30, 136(%r1)
+	ld %r31, 144(%r1)
 	addi %r1, %r1, 160
 	blr
 	.size qhasm_kernel_poly1305_ppc64_blocks, 24
@@ -348,25 +340,25 @@ qhasm_kernel_poly1305_ppc64_final:
 	and %r8, %r8, %r7
 # h0 ^= d
 	.loc 1 122
-	xor %r5, %r5, %r8
+	xor %r8, %r5, %r8
 # d = h1 ^ g1
 	.loc 1 123
-	xor %r8, %r6, %r9
+	xor %r5, %r6, %r9
 # d &= mask
 	.loc 1 124
-	and %r8, %r8, %r7
+	and %r5, %r5, %r7
 # h1 ^= d
 	.loc 1 125
-	xor %r6, %r6, %r8
+	xor %r6, %r6, %r5
 # t = mem64[st + 40]
 	.loc 1 126
-	ld %r7, 40(%r3)
+	ld %r5, 40(%r3)
 # u = mem64[st + 48]
 	.loc 1 127
 	ld %r3, 48(%r3)
 # carry? h0 = h0 + t
 	.loc 1 128
-	addc %r5, %r5, %r7
+	addc %r5, %r8, %r5
 # h1 = h1 + u + carry
 	.loc 1 129
 	adde %r6, %r6, %r3
@@ -386,11 +378,11 @@ qhasm_kernel_poly1305_ppc64_final:
 	stwbrx %r6, %r4, %r3
 # h1 >>= 32
 	.loc 1 134
-	srdi %r6, %r6, 32
+	srdi %r5, %r6, 32
 # mem32le[a + 12] = h1
 	.loc 1 135
 	li %r3, 12
-	stwbrx %r6, %r4, %r3
+	stwbrx %r5, %r4, %r3
 # leave
 	.loc 1 136
 	blr

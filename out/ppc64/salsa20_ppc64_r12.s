@@ -11,22 +11,24 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	.text
 	.p2align 5
 .L.qhasm_kernel_salsa12_ppc64_blocks:
-	stdu %r1, -240(%r1)
-	std %r17, 112(%r1)
-	std %r18, 120(%r1)
-	std %r19, 128(%r1)
-	std %r20, 136(%r1)
-	std %r21, 144(%r1)
-	std %r22, 152(%r1)
-	std %r23, 160(%r1)
-	std %r24, 168(%r1)
-	std %r25, 176(%r1)
-	std %r26, 184(%r1)
-	std %r27, 192(%r1)
-	std %r28, 200(%r1)
-	std %r29, 208(%r1)
-	std %r30, 216(%r1)
-	std %r31, 224(%r1)
+	stdu %r1, -256(%r1)
+	std %r15, 112(%r1)
+	std %r16, 120(%r1)
+	std %r17, 128(%r1)
+	std %r18, 136(%r1)
+	std %r19, 144(%r1)
+	std %r20, 152(%r1)
+	std %r21, 160(%r1)
+	std %r22, 168(%r1)
+	std %r23, 176(%r1)
+	std %r24, 184(%r1)
+	std %r25, 192(%r1)
+	std %r26, 200(%r1)
+	std %r27, 208(%r1)
+	std %r28, 216(%r1)
+	std %r29, 224(%r1)
+	std %r30, 232(%r1)
+	std %r31, 240(%r1)
 # =? n - 0
 	.loc 1 33
 	cmpldi %cr0, %r5, 0
@@ -36,638 +38,638 @@ qhasm_kernel_salsa12_ppc64_blocks:
 .Lqhasm_kernel_salsa12_ppc64_blocks.block:
 # x0 = mem32[x + 0]
 	.loc 1 37
-	lwz %r7, 0(%r6)
+	lwz %r11, 0(%r6)
 # x1 = mem32[x + 4]
 	.loc 1 38
-	lwz %r8, 4(%r6)
+	lwz %r18, 4(%r6)
 # x2 = mem32[x + 8]
 	.loc 1 39
-	lwz %r9, 8(%r6)
+	lwz %r19, 8(%r6)
 # x3 = mem32[x + 12]
 	.loc 1 40
-	lwz %r10, 12(%r6)
+	lwz %r20, 12(%r6)
 # x4 = mem32[x + 16]
 	.loc 1 41
-	lwz %r11, 16(%r6)
+	lwz %r21, 16(%r6)
 # x5 = mem32[x + 20]
 	.loc 1 42
-	lwz %r12, 20(%r6)
+	lwz %r22, 20(%r6)
 # x6 = mem32[x + 24]
 	.loc 1 43
-	lwz %r31, 24(%r6)
+	lwz %r23, 24(%r6)
 # x7 = mem32[x + 28]
 	.loc 1 44
-	lwz %r30, 28(%r6)
+	lwz %r24, 28(%r6)
 # x8 = mem32[x + 32]
 	.loc 1 45
-	lwz %r29, 32(%r6)
+	lwz %r25, 32(%r6)
 # x9 = mem32[x + 36]
 	.loc 1 46
-	lwz %r28, 36(%r6)
+	lwz %r26, 36(%r6)
 # x10 = mem32[x + 40]
 	.loc 1 47
 	lwz %r27, 40(%r6)
 # x11 = mem32[x + 44]
 	.loc 1 48
-	lwz %r26, 44(%r6)
+	lwz %r28, 44(%r6)
 # x12 = mem32[x + 48]
 	.loc 1 49
-	lwz %r25, 48(%r6)
+	lwz %r29, 48(%r6)
 # x13 = mem32[x + 52]
 	.loc 1 50
-	lwz %r24, 52(%r6)
+	lwz %r30, 52(%r6)
 # x14 = mem32[x + 56]
 	.loc 1 51
-	lwz %r23, 56(%r6)
+	lwz %r31, 56(%r6)
 # x15 = mem32[x + 60]
 	.loc 1 52
-	lwz %r22, 60(%r6)
+	lwz %r12, 60(%r6)
 # i = 6
 	.loc 1 53
-	li %r21, 6
+	li %r17, 6
 .Lqhasm_kernel_salsa12_ppc64_blocks.doubleround:
 # t0 = x0 + x12
 	.loc 1 56
-	add %r20, %r7, %r25
+	add %r7, %r11, %r29
 # t1 = x5 + x1
 	.loc 1 57
-	add %r19, %r12, %r8
+	add %r8, %r22, %r18
 # t2 = x10 + x6
 	.loc 1 58
-	add %r18, %r27, %r31
+	add %r9, %r27, %r23
 # t3 = x15 + x11
 	.loc 1 59
-	add %r17, %r22, %r26
+	add %r10, %r12, %r28
 # t0 = t0 <<< 7
 	.loc 1 60
-	rotlwi %r20, %r20, 7
+	rotlwi %r7, %r7, 7
 # t1 = t1 <<< 7
 	.loc 1 61
-	rotlwi %r19, %r19, 7
+	rotlwi %r8, %r8, 7
 # t2 = t2 <<< 7
 	.loc 1 62
-	rotlwi %r18, %r18, 7
+	rotlwi %r9, %r9, 7
 # t3 = t3 <<< 7
 	.loc 1 63
-	rotlwi %r17, %r17, 7
+	rotlwi %r10, %r10, 7
 # x4 ^= t0
 	.loc 1 64
-	xor %r11, %r11, %r20
+	xor %r21, %r21, %r7
 # x9 ^= t1
 	.loc 1 65
-	xor %r28, %r28, %r19
+	xor %r26, %r26, %r8
 # x14 ^= t2
 	.loc 1 66
-	xor %r23, %r23, %r18
+	xor %r31, %r31, %r9
 # x3 ^= t3
 	.loc 1 67
-	xor %r10, %r10, %r17
+	xor %r20, %r20, %r10
 # t0 = x4 + x0
 	.loc 1 68
-	add %r20, %r11, %r7
+	add %r7, %r21, %r11
 # t1 = x9 + x5
 	.loc 1 69
-	add %r19, %r28, %r12
+	add %r8, %r26, %r22
 # t2 = x14 + x10
 	.loc 1 70
-	add %r18, %r23, %r27
+	add %r9, %r31, %r27
 # t3 = x3 + x15
 	.loc 1 71
-	add %r17, %r10, %r22
+	add %r10, %r20, %r12
 # t0 = t0 <<< 9
 	.loc 1 72
-	rotlwi %r20, %r20, 9
+	rotlwi %r7, %r7, 9
 # t1 = t1 <<< 9
 	.loc 1 73
-	rotlwi %r19, %r19, 9
+	rotlwi %r8, %r8, 9
 # t2 = t2 <<< 9
 	.loc 1 74
-	rotlwi %r18, %r18, 9
+	rotlwi %r9, %r9, 9
 # t3 = t3 <<< 9
 	.loc 1 75
-	rotlwi %r17, %r17, 9
+	rotlwi %r10, %r10, 9
 # x8 ^= t0
 	.loc 1 76
-	xor %r29, %r29, %r20
+	xor %r25, %r25, %r7
 # x13 ^= t1
 	.loc 1 77
-	xor %r24, %r24, %r19
+	xor %r30, %r30, %r8
 # x2 ^= t2
 	.loc 1 78
-	xor %r9, %r9, %r18
+	xor %r19, %r19, %r9
 # x7 ^= t3
 	.loc 1 79
-	xor %r30, %r30, %r17
+	xor %r24, %r24, %r10
 # t0 = x8 + x4
 	.loc 1 80
-	add %r20, %r29, %r11
+	add %r7, %r25, %r21
 # t1 = x13 + x9
 	.loc 1 81
-	add %r19, %r24, %r28
+	add %r8, %r30, %r26
 # t2 = x2 + x14
 	.loc 1 82
-	add %r18, %r9, %r23
+	add %r9, %r19, %r31
 # t3 = x7 + x3
 	.loc 1 83
-	add %r17, %r30, %r10
+	add %r10, %r24, %r20
 # t0 = t0 <<< 13
 	.loc 1 84
-	rotlwi %r20, %r20, 13
+	rotlwi %r7, %r7, 13
 # t1 = t1 <<< 13
 	.loc 1 85
-	rotlwi %r19, %r19, 13
+	rotlwi %r8, %r8, 13
 # t2 = t2 <<< 13
 	.loc 1 86
-	rotlwi %r18, %r18, 13
+	rotlwi %r9, %r9, 13
 # t3 = t3 <<< 13
 	.loc 1 87
-	rotlwi %r17, %r17, 13
+	rotlwi %r10, %r10, 13
 # x12 ^= t0
 	.loc 1 88
-	xor %r25, %r25, %r20
+	xor %r29, %r29, %r7
 # x1 ^= t1
 	.loc 1 89
-	xor %r8, %r8, %r19
+	xor %r18, %r18, %r8
 # x6 ^= t2
 	.loc 1 90
-	xor %r31, %r31, %r18
+	xor %r23, %r23, %r9
 # x11 ^= t3
 	.loc 1 91
-	xor %r26, %r26, %r17
+	xor %r28, %r28, %r10
 # t0 = x12 + x8
 	.loc 1 92
-	add %r20, %r25, %r29
+	add %r7, %r29, %r25
 # t1 = x1 + x13
 	.loc 1 93
-	add %r19, %r8, %r24
+	add %r8, %r18, %r30
 # t2 = x6 + x2
 	.loc 1 94
-	add %r18, %r31, %r9
+	add %r9, %r23, %r19
 # t3 = x11 + x7
 	.loc 1 95
-	add %r17, %r26, %r30
+	add %r10, %r28, %r24
 # t0 = t0 <<< 18
 	.loc 1 96
-	rotlwi %r20, %r20, 18
+	rotlwi %r7, %r7, 18
 # t1 = t1 <<< 18
 	.loc 1 97
-	rotlwi %r19, %r19, 18
+	rotlwi %r8, %r8, 18
 # t2 = t2 <<< 18
 	.loc 1 98
-	rotlwi %r18, %r18, 18
+	rotlwi %r16, %r9, 18
 # t3 = t3 <<< 18
 	.loc 1 99
-	rotlwi %r17, %r17, 18
+	rotlwi %r15, %r10, 18
 # x0 ^= t0
 	.loc 1 100
-	xor %r7, %r7, %r20
+	xor %r10, %r11, %r7
 # x5 ^= t1
 	.loc 1 101
-	xor %r12, %r12, %r19
+	xor %r9, %r22, %r8
 # x10 ^= t2
 	.loc 1 102
-	xor %r27, %r27, %r18
+	xor %r8, %r27, %r16
 # x15 ^= t3
 	.loc 1 103
-	xor %r22, %r22, %r17
+	xor %r7, %r12, %r15
 # t0 = x0 + x3
 	.loc 1 104
-	add %r20, %r7, %r10
+	add %r11, %r10, %r20
 # t1 = x5 + x4
 	.loc 1 105
-	add %r19, %r12, %r11
+	add %r12, %r9, %r21
 # t2 = x10 + x9
 	.loc 1 106
-	add %r18, %r27, %r28
+	add %r27, %r8, %r26
 # t3 = x15 + x14
 	.loc 1 107
-	add %r17, %r22, %r23
+	add %r22, %r7, %r31
 # t0 = t0 <<< 7
 	.loc 1 108
-	rotlwi %r20, %r20, 7
+	rotlwi %r11, %r11, 7
 # t1 = t1 <<< 7
 	.loc 1 109
-	rotlwi %r19, %r19, 7
+	rotlwi %r12, %r12, 7
 # t2 = t2 <<< 7
 	.loc 1 110
-	rotlwi %r18, %r18, 7
+	rotlwi %r27, %r27, 7
 # t3 = t3 <<< 7
 	.loc 1 111
-	rotlwi %r17, %r17, 7
+	rotlwi %r22, %r22, 7
 # x1 ^= t0
 	.loc 1 112
-	xor %r8, %r8, %r20
+	xor %r18, %r18, %r11
 # x6 ^= t1
 	.loc 1 113
-	xor %r31, %r31, %r19
+	xor %r23, %r23, %r12
 # x11 ^= t2
 	.loc 1 114
-	xor %r26, %r26, %r18
+	xor %r28, %r28, %r27
 # x12 ^= t3
 	.loc 1 115
-	xor %r25, %r25, %r17
+	xor %r29, %r29, %r22
 # t0 = x1 + x0
 	.loc 1 116
-	add %r20, %r8, %r7
+	add %r11, %r18, %r10
 # t1 = x6 + x5
 	.loc 1 117
-	add %r19, %r31, %r12
+	add %r12, %r23, %r9
 # t2 = x11 + x10
 	.loc 1 118
-	add %r18, %r26, %r27
+	add %r27, %r28, %r8
 # t3 = x12 + x15
 	.loc 1 119
-	add %r17, %r25, %r22
+	add %r22, %r29, %r7
 # t0 = t0 <<< 9
 	.loc 1 120
-	rotlwi %r20, %r20, 9
+	rotlwi %r11, %r11, 9
 # t1 = t1 <<< 9
 	.loc 1 121
-	rotlwi %r19, %r19, 9
+	rotlwi %r12, %r12, 9
 # t2 = t2 <<< 9
 	.loc 1 122
-	rotlwi %r18, %r18, 9
+	rotlwi %r27, %r27, 9
 # t3 = t3 <<< 9
 	.loc 1 123
-	rotlwi %r17, %r17, 9
+	rotlwi %r22, %r22, 9
 # x2 ^= t0
 	.loc 1 124
-	xor %r9, %r9, %r20
+	xor %r19, %r19, %r11
 # x7 ^= t1
 	.loc 1 125
-	xor %r30, %r30, %r19
+	xor %r24, %r24, %r12
 # x8 ^= t2
 	.loc 1 126
-	xor %r29, %r29, %r18
+	xor %r25, %r25, %r27
 # x13 ^= t3
 	.loc 1 127
-	xor %r24, %r24, %r17
+	xor %r30, %r30, %r22
 # t0 = x2 + x1
 	.loc 1 128
-	add %r20, %r9, %r8
+	add %r11, %r19, %r18
 # t1 = x7 + x6
 	.loc 1 129
-	add %r19, %r30, %r31
+	add %r12, %r24, %r23
 # t2 = x8 + x11
 	.loc 1 130
-	add %r18, %r29, %r26
+	add %r27, %r25, %r28
 # t3 = x13 + x12
 	.loc 1 131
-	add %r17, %r24, %r25
+	add %r22, %r30, %r29
 # t0 = t0 <<< 13
 	.loc 1 132
-	rotlwi %r20, %r20, 13
+	rotlwi %r11, %r11, 13
 # t1 = t1 <<< 13
 	.loc 1 133
-	rotlwi %r19, %r19, 13
+	rotlwi %r12, %r12, 13
 # t2 = t2 <<< 13
 	.loc 1 134
-	rotlwi %r18, %r18, 13
+	rotlwi %r27, %r27, 13
 # t3 = t3 <<< 13
 	.loc 1 135
-	rotlwi %r17, %r17, 13
+	rotlwi %r22, %r22, 13
 # x3 ^= t0
 	.loc 1 136
-	xor %r10, %r10, %r20
+	xor %r20, %r20, %r11
 # x4 ^= t1
 	.loc 1 137
-	xor %r11, %r11, %r19
+	xor %r21, %r21, %r12
 # x9 ^= t2
 	.loc 1 138
-	xor %r28, %r28, %r18
+	xor %r26, %r26, %r27
 # x14 ^= t3
 	.loc 1 139
-	xor %r23, %r23, %r17
+	xor %r31, %r31, %r22
 # t0 = x3 + x2
 	.loc 1 140
-	add %r20, %r10, %r9
+	add %r11, %r20, %r19
 # t1 = x4 + x7
 	.loc 1 141
-	add %r19, %r11, %r30
+	add %r12, %r21, %r24
 # t2 = x9 + x8
 	.loc 1 142
-	add %r18, %r28, %r29
+	add %r27, %r26, %r25
 # t3 = x14 + x13
 	.loc 1 143
-	add %r17, %r23, %r24
+	add %r22, %r31, %r30
 # t0 = t0 <<< 18
 	.loc 1 144
-	rotlwi %r20, %r20, 18
+	rotlwi %r11, %r11, 18
 # t1 = t1 <<< 18
 	.loc 1 145
-	rotlwi %r19, %r19, 18
+	rotlwi %r12, %r12, 18
 # t2 = t2 <<< 18
 	.loc 1 146
-	rotlwi %r18, %r18, 18
+	rotlwi %r27, %r27, 18
 # t3 = t3 <<< 18
 	.loc 1 147
-	rotlwi %r17, %r17, 18
+	rotlwi %r16, %r22, 18
 # x0 ^= t0
 	.loc 1 148
-	xor %r7, %r7, %r20
+	xor %r11, %r10, %r11
 # x5 ^= t1
 	.loc 1 149
-	xor %r12, %r12, %r19
+	xor %r22, %r9, %r12
 # x10 ^= t2
 	.loc 1 150
-	xor %r27, %r27, %r18
+	xor %r27, %r8, %r27
 # x15 ^= t3
 	.loc 1 151
-	xor %r22, %r22, %r17
+	xor %r12, %r7, %r16
 # i -= 1
 	.loc 1 152
-	addi %r21, %r21, -1
+	addi %r17, %r17, -1
 # =? i - 0
 	.loc 1 153
-	cmpldi %cr0, %r21, 0
+	cmpldi %cr0, %r17, 0
 # goto doubleround if !=
 	.loc 1 154
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc64_blocks.doubleround
 # w = mem32[x + 0]
 	.loc 1 157
-	lwz %r21, 0(%r6)
+	lwz %r7, 0(%r6)
 # x0 += w
 	.loc 1 158
-	add %r7, %r7, %r21
+	add %r7, %r11, %r7
 # w = mem32le[m]
 	.loc 1 159
-	lwbrx %r21, 0, %r4
+	lwbrx %r8, 0, %r4
 # x0 ^= w
 	.loc 1 160
-	xor %r7, %r7, %r21
+	xor %r7, %r7, %r8
 # mem32le[c] = x0
 	.loc 1 161
 	stwbrx %r7, 0, %r3
 # w = mem32[x + 4]
 	.loc 1 162
-	lwz %r21, 4(%r6)
+	lwz %r7, 4(%r6)
 # x1 += w
 	.loc 1 163
-	add %r8, %r8, %r21
+	add %r8, %r18, %r7
 # o = 4
 	.loc 1 164
 	li %r7, 4
 # w = mem32le[m + o]
 	.loc 1 165
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r7
 # x1 ^= w
 	.loc 1 166
-	xor %r8, %r8, %r21
+	xor %r8, %r8, %r9
 # mem32le[c + o] = x1
 	.loc 1 167
 	stwbrx %r8, %r3,%r7
 # w = mem32[x + 8]
 	.loc 1 168
-	lwz %r21, 8(%r6)
+	lwz %r7, 8(%r6)
 # x2 += w
 	.loc 1 169
-	add %r9, %r9, %r21
+	add %r7, %r19, %r7
 # o = 8
 	.loc 1 170
-	li %r7, 8
+	li %r8, 8
 # w = mem32le[m + o]
 	.loc 1 171
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x2 ^= w
 	.loc 1 172
-	xor %r9, %r9, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x2
 	.loc 1 173
-	stwbrx %r9, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 12]
 	.loc 1 174
-	lwz %r21, 12(%r6)
+	lwz %r7, 12(%r6)
 # x3 += w
 	.loc 1 175
-	add %r10, %r10, %r21
+	add %r7, %r20, %r7
 # o = 12
 	.loc 1 176
-	li %r7, 12
+	li %r8, 12
 # w = mem32le[m + o]
 	.loc 1 177
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x3 ^= w
 	.loc 1 178
-	xor %r10, %r10, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x3
 	.loc 1 179
-	stwbrx %r10, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 16]
 	.loc 1 180
-	lwz %r21, 16(%r6)
+	lwz %r7, 16(%r6)
 # x4 += w
 	.loc 1 181
-	add %r11, %r11, %r21
+	add %r7, %r21, %r7
 # o = 16
 	.loc 1 182
-	li %r7, 16
+	li %r8, 16
 # w = mem32le[m + o]
 	.loc 1 183
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x4 ^= w
 	.loc 1 184
-	xor %r11, %r11, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x4
 	.loc 1 185
-	stwbrx %r11, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 20]
 	.loc 1 186
-	lwz %r21, 20(%r6)
+	lwz %r7, 20(%r6)
 # x5 += w
 	.loc 1 187
-	add %r12, %r12, %r21
+	add %r7, %r22, %r7
 # o = 20
 	.loc 1 188
-	li %r7, 20
+	li %r8, 20
 # w = mem32le[m + o]
 	.loc 1 189
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x5 ^= w
 	.loc 1 190
-	xor %r12, %r12, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x5
 	.loc 1 191
-	stwbrx %r12, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 24]
 	.loc 1 192
-	lwz %r21, 24(%r6)
+	lwz %r7, 24(%r6)
 # x6 += w
 	.loc 1 193
-	add %r31, %r31, %r21
+	add %r7, %r23, %r7
 # o = 24
 	.loc 1 194
-	li %r7, 24
+	li %r8, 24
 # w = mem32le[m + o]
 	.loc 1 195
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x6 ^= w
 	.loc 1 196
-	xor %r31, %r31, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x6
 	.loc 1 197
-	stwbrx %r31, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 28]
 	.loc 1 198
-	lwz %r21, 28(%r6)
+	lwz %r7, 28(%r6)
 # x7 += w
 	.loc 1 199
-	add %r30, %r30, %r21
+	add %r7, %r24, %r7
 # o = 28
 	.loc 1 200
-	li %r7, 28
+	li %r8, 28
 # w = mem32le[m + o]
 	.loc 1 201
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x7 ^= w
 	.loc 1 202
-	xor %r30, %r30, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x7
 	.loc 1 203
-	stwbrx %r30, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 32]
 	.loc 1 204
-	lwz %r21, 32(%r6)
+	lwz %r7, 32(%r6)
 # x8 += w
 	.loc 1 205
-	add %r29, %r29, %r21
+	add %r7, %r25, %r7
 # o = 32
 	.loc 1 206
-	li %r7, 32
+	li %r8, 32
 # w = mem32le[m + o]
 	.loc 1 207
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x8 ^= w
 	.loc 1 208
-	xor %r29, %r29, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x8
 	.loc 1 209
-	stwbrx %r29, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 36]
 	.loc 1 210
-	lwz %r21, 36(%r6)
+	lwz %r7, 36(%r6)
 # x9 += w
 	.loc 1 211
-	add %r28, %r28, %r21
+	add %r7, %r26, %r7
 # o = 36
 	.loc 1 212
-	li %r7, 36
+	li %r8, 36
 # w = mem32le[m + o]
 	.loc 1 213
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x9 ^= w
 	.loc 1 214
-	xor %r28, %r28, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x9
 	.loc 1 215
-	stwbrx %r28, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 40]
 	.loc 1 216
-	lwz %r21, 40(%r6)
+	lwz %r7, 40(%r6)
 # x10 += w
 	.loc 1 217
-	add %r27, %r27, %r21
+	add %r7, %r27, %r7
 # o = 40
 	.loc 1 218
-	li %r7, 40
+	li %r8, 40
 # w = mem32le[m + o]
 	.loc 1 219
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x10 ^= w
 	.loc 1 220
-	xor %r27, %r27, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x10
 	.loc 1 221
-	stwbrx %r27, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 44]
 	.loc 1 222
-	lwz %r21, 44(%r6)
+	lwz %r7, 44(%r6)
 # x11 += w
 	.loc 1 223
-	add %r26, %r26, %r21
+	add %r7, %r28, %r7
 # o = 44
 	.loc 1 224
-	li %r7, 44
+	li %r8, 44
 # w = mem32le[m + o]
 	.loc 1 225
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x11 ^= w
 	.loc 1 226
-	xor %r26, %r26, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x11
 	.loc 1 227
-	stwbrx %r26, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 48]
 	.loc 1 228
-	lwz %r21, 48(%r6)
+	lwz %r7, 48(%r6)
 # x12 += w
 	.loc 1 229
-	add %r25, %r25, %r21
+	add %r7, %r29, %r7
 # o = 48
 	.loc 1 230
-	li %r7, 48
+	li %r8, 48
 # w = mem32le[m + o]
 	.loc 1 231
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x12 ^= w
 	.loc 1 232
-	xor %r25, %r25, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x12
 	.loc 1 233
-	stwbrx %r25, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 52]
 	.loc 1 234
-	lwz %r21, 52(%r6)
+	lwz %r7, 52(%r6)
 # x13 += w
 	.loc 1 235
-	add %r24, %r24, %r21
+	add %r7, %r30, %r7
 # o = 52
 	.loc 1 236
-	li %r7, 52
+	li %r8, 52
 # w = mem32le[m + o]
 	.loc 1 237
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x13 ^= w
 	.loc 1 238
-	xor %r24, %r24, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x13
 	.loc 1 239
-	stwbrx %r24, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 56]
 	.loc 1 240
-	lwz %r21, 56(%r6)
+	lwz %r7, 56(%r6)
 # x14 += w
 	.loc 1 241
-	add %r23, %r23, %r21
+	add %r7, %r31, %r7
 # o = 56
 	.loc 1 242
-	li %r7, 56
+	li %r8, 56
 # w = mem32le[m + o]
 	.loc 1 243
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x14 ^= w
 	.loc 1 244
-	xor %r23, %r23, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x14
 	.loc 1 245
-	stwbrx %r23, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # w = mem32[x + 60]
 	.loc 1 246
-	lwz %r21, 60(%r6)
+	lwz %r7, 60(%r6)
 # x15 += w
 	.loc 1 247
-	add %r22, %r22, %r21
+	add %r7, %r12, %r7
 # o = 60
 	.loc 1 248
-	li %r7, 60
+	li %r8, 60
 # w = mem32le[m + o]
 	.loc 1 249
-	lwbrx %r21, %r4,%r7
+	lwbrx %r9, %r4,%r8
 # x15 ^= w
 	.loc 1 250
-	xor %r22, %r22, %r21
+	xor %r7, %r7, %r9
 # mem32le[c + o] = x15
 	.loc 1 251
-	stwbrx %r22, %r3,%r7
+	stwbrx %r7, %r3,%r8
 # ctr = mem32[x + 32]
 	.loc 1 253
 	lwz %r7, 32(%r6)
@@ -710,6 +712,452 @@ qhasm_kernel_salsa12_ppc64_blocks:
 .Lqhasm_kernel_salsa12_ppc64_blocks.done:
 # leave
 	.loc 1 267
+	ld %r15, 112(%r1)
+	ld %r16, 120(%r1)
+	ld %r17, 128(%r1)
+	ld %r18, 136(%r1)
+	ld %r19, 144(%r1)
+	ld %r20, 152(%r1)
+	ld %r21, 160(%r1)
+	ld %r22, 168(%r1)
+	ld %r23, 176(%r1)
+	ld %r24, 184(%r1)
+	ld %r25, 192(%r1)
+	ld %r26, 200(%r1)
+	ld %r27, 208(%r1)
+	ld %r28, 216(%r1)
+	ld %r29, 224(%r1)
+	ld %r30, 232(%r1)
+	ld %r31, 240(%r1)
+	addi %r1, %r1, 256
+	blr
+	.size qhasm_kernel_salsa12_ppc64_blocks, 24
+
+# requires: base
+	.section ".opd","aw"
+	.p2align 3
+	.globl qhasm_kernel_salsa12_ppc64_core
+	.type qhasm_kernel_salsa12_ppc64_core, @function
+qhasm_kernel_salsa12_ppc64_core:
+	.quad .L.qhasm_kernel_salsa12_ppc64_core, .TOC.@tocbase, 0
+	.text
+	.p2align 5
+.L.qhasm_kernel_salsa12_ppc64_core:
+	stdu %r1, -240(%r1)
+	std %r17, 112(%r1)
+	std %r18, 120(%r1)
+	std %r19, 128(%r1)
+	std %r20, 136(%r1)
+	std %r21, 144(%r1)
+	std %r22, 152(%r1)
+	std %r23, 160(%r1)
+	std %r24, 168(%r1)
+	std %r25, 176(%r1)
+	std %r26, 184(%r1)
+	std %r27, 192(%r1)
+	std %r28, 200(%r1)
+	std %r29, 208(%r1)
+	std %r30, 216(%r1)
+	std %r31, 224(%r1)
+# x0 = mem32[in + 0]
+	.loc 1 272
+	lwz %r9, 0(%r4)
+# x1 = mem32[in + 4]
+	.loc 1 273
+	lwz %r10, 4(%r4)
+# x2 = mem32[in + 8]
+	.loc 1 274
+	lwz %r11, 8(%r4)
+# x3 = mem32[in + 12]
+	.loc 1 275
+	lwz %r21, 12(%r4)
+# x4 = mem32[in + 16]
+	.loc 1 276
+	lwz %r22, 16(%r4)
+# x5 = mem32[in + 20]
+	.loc 1 277
+	lwz %r12, 20(%r4)
+# x6 = mem32[in + 24]
+	.loc 1 278
+	lwz %r31, 24(%r4)
+# x7 = mem32[in + 28]
+	.loc 1 279
+	lwz %r30, 28(%r4)
+# x8 = mem32[in + 32]
+	.loc 1 280
+	lwz %r29, 32(%r4)
+# x9 = mem32[in + 36]
+	.loc 1 281
+	lwz %r23, 36(%r4)
+# x10 = mem32[in + 40]
+	.loc 1 282
+	lwz %r28, 40(%r4)
+# x11 = mem32[in + 44]
+	.loc 1 283
+	lwz %r27, 44(%r4)
+# x12 = mem32[in + 48]
+	.loc 1 284
+	lwz %r26, 48(%r4)
+# x13 = mem32[in + 52]
+	.loc 1 285
+	lwz %r25, 52(%r4)
+# x14 = mem32[in + 56]
+	.loc 1 286
+	lwz %r20, 56(%r4)
+# x15 = mem32[in + 60]
+	.loc 1 287
+	lwz %r8, 60(%r4)
+# i = 6
+	.loc 1 288
+	li %r24, 6
+.Lqhasm_kernel_salsa12_ppc64_core.coreround:
+# t0 = x0 + x12
+	.loc 1 290
+	add %r4, %r9, %r26
+# t1 = x5 + x1
+	.loc 1 291
+	add %r5, %r12, %r10
+# t2 = x10 + x6
+	.loc 1 292
+	add %r6, %r28, %r31
+# t3 = x15 + x11
+	.loc 1 293
+	add %r7, %r8, %r27
+# t0 = t0 <<< 7
+	.loc 1 294
+	rotlwi %r4, %r4, 7
+# t1 = t1 <<< 7
+	.loc 1 295
+	rotlwi %r5, %r5, 7
+# t2 = t2 <<< 7
+	.loc 1 296
+	rotlwi %r6, %r6, 7
+# t3 = t3 <<< 7
+	.loc 1 297
+	rotlwi %r7, %r7, 7
+# x4 ^= t0
+	.loc 1 298
+	xor %r22, %r22, %r4
+# x9 ^= t1
+	.loc 1 299
+	xor %r23, %r23, %r5
+# x14 ^= t2
+	.loc 1 300
+	xor %r20, %r20, %r6
+# x3 ^= t3
+	.loc 1 301
+	xor %r21, %r21, %r7
+# t0 = x4 + x0
+	.loc 1 302
+	add %r4, %r22, %r9
+# t1 = x9 + x5
+	.loc 1 303
+	add %r5, %r23, %r12
+# t2 = x14 + x10
+	.loc 1 304
+	add %r6, %r20, %r28
+# t3 = x3 + x15
+	.loc 1 305
+	add %r7, %r21, %r8
+# t0 = t0 <<< 9
+	.loc 1 306
+	rotlwi %r4, %r4, 9
+# t1 = t1 <<< 9
+	.loc 1 307
+	rotlwi %r5, %r5, 9
+# t2 = t2 <<< 9
+	.loc 1 308
+	rotlwi %r6, %r6, 9
+# t3 = t3 <<< 9
+	.loc 1 309
+	rotlwi %r7, %r7, 9
+# x8 ^= t0
+	.loc 1 310
+	xor %r29, %r29, %r4
+# x13 ^= t1
+	.loc 1 311
+	xor %r25, %r25, %r5
+# x2 ^= t2
+	.loc 1 312
+	xor %r11, %r11, %r6
+# x7 ^= t3
+	.loc 1 313
+	xor %r30, %r30, %r7
+# t0 = x8 + x4
+	.loc 1 314
+	add %r4, %r29, %r22
+# t1 = x13 + x9
+	.loc 1 315
+	add %r5, %r25, %r23
+# t2 = x2 + x14
+	.loc 1 316
+	add %r6, %r11, %r20
+# t3 = x7 + x3
+	.loc 1 317
+	add %r7, %r30, %r21
+# t0 = t0 <<< 13
+	.loc 1 318
+	rotlwi %r4, %r4, 13
+# t1 = t1 <<< 13
+	.loc 1 319
+	rotlwi %r5, %r5, 13
+# t2 = t2 <<< 13
+	.loc 1 320
+	rotlwi %r6, %r6, 13
+# t3 = t3 <<< 13
+	.loc 1 321
+	rotlwi %r7, %r7, 13
+# x12 ^= t0
+	.loc 1 322
+	xor %r26, %r26, %r4
+# x1 ^= t1
+	.loc 1 323
+	xor %r10, %r10, %r5
+# x6 ^= t2
+	.loc 1 324
+	xor %r31, %r31, %r6
+# x11 ^= t3
+	.loc 1 325
+	xor %r27, %r27, %r7
+# t0 = x12 + x8
+	.loc 1 326
+	add %r4, %r26, %r29
+# t1 = x1 + x13
+	.loc 1 327
+	add %r5, %r10, %r25
+# t2 = x6 + x2
+	.loc 1 328
+	add %r6, %r31, %r11
+# t3 = x11 + x7
+	.loc 1 329
+	add %r7, %r27, %r30
+# t0 = t0 <<< 18
+	.loc 1 330
+	rotlwi %r4, %r4, 18
+# t1 = t1 <<< 18
+	.loc 1 331
+	rotlwi %r5, %r5, 18
+# t2 = t2 <<< 18
+	.loc 1 332
+	rotlwi %r19, %r6, 18
+# t3 = t3 <<< 18
+	.loc 1 333
+	rotlwi %r18, %r7, 18
+# x0 ^= t0
+	.loc 1 334
+	xor %r7, %r9, %r4
+# x5 ^= t1
+	.loc 1 335
+	xor %r6, %r12, %r5
+# x10 ^= t2
+	.loc 1 336
+	xor %r5, %r28, %r19
+# x15 ^= t3
+	.loc 1 337
+	xor %r4, %r8, %r18
+# t0 = x0 + x3
+	.loc 1 338
+	add %r8, %r7, %r21
+# t1 = x5 + x4
+	.loc 1 339
+	add %r9, %r6, %r22
+# t2 = x10 + x9
+	.loc 1 340
+	add %r12, %r5, %r23
+# t3 = x15 + x14
+	.loc 1 341
+	add %r28, %r4, %r20
+# t0 = t0 <<< 7
+	.loc 1 342
+	rotlwi %r8, %r8, 7
+# t1 = t1 <<< 7
+	.loc 1 343
+	rotlwi %r9, %r9, 7
+# t2 = t2 <<< 7
+	.loc 1 344
+	rotlwi %r12, %r12, 7
+# t3 = t3 <<< 7
+	.loc 1 345
+	rotlwi %r28, %r28, 7
+# x1 ^= t0
+	.loc 1 346
+	xor %r10, %r10, %r8
+# x6 ^= t1
+	.loc 1 347
+	xor %r31, %r31, %r9
+# x11 ^= t2
+	.loc 1 348
+	xor %r27, %r27, %r12
+# x12 ^= t3
+	.loc 1 349
+	xor %r26, %r26, %r28
+# t0 = x1 + x0
+	.loc 1 350
+	add %r8, %r10, %r7
+# t1 = x6 + x5
+	.loc 1 351
+	add %r9, %r31, %r6
+# t2 = x11 + x10
+	.loc 1 352
+	add %r12, %r27, %r5
+# t3 = x12 + x15
+	.loc 1 353
+	add %r28, %r26, %r4
+# t0 = t0 <<< 9
+	.loc 1 354
+	rotlwi %r8, %r8, 9
+# t1 = t1 <<< 9
+	.loc 1 355
+	rotlwi %r9, %r9, 9
+# t2 = t2 <<< 9
+	.loc 1 356
+	rotlwi %r12, %r12, 9
+# t3 = t3 <<< 9
+	.loc 1 357
+	rotlwi %r28, %r28, 9
+# x2 ^= t0
+	.loc 1 358
+	xor %r11, %r11, %r8
+# x7 ^= t1
+	.loc 1 359
+	xor %r30, %r30, %r9
+# x8 ^= t2
+	.loc 1 360
+	xor %r29, %r29, %r12
+# x13 ^= t3
+	.loc 1 361
+	xor %r25, %r25, %r28
+# t0 = x2 + x1
+	.loc 1 362
+	add %r8, %r11, %r10
+# t1 = x7 + x6
+	.loc 1 363
+	add %r9, %r30, %r31
+# t2 = x8 + x11
+	.loc 1 364
+	add %r12, %r29, %r27
+# t3 = x13 + x12
+	.loc 1 365
+	add %r28, %r25, %r26
+# t0 = t0 <<< 13
+	.loc 1 366
+	rotlwi %r8, %r8, 13
+# t1 = t1 <<< 13
+	.loc 1 367
+	rotlwi %r9, %r9, 13
+# t2 = t2 <<< 13
+	.loc 1 368
+	rotlwi %r12, %r12, 13
+# t3 = t3 <<< 13
+	.loc 1 369
+	rotlwi %r28, %r28, 13
+# x3 ^= t0
+	.loc 1 370
+	xor %r21, %r21, %r8
+# x4 ^= t1
+	.loc 1 371
+	xor %r22, %r22, %r9
+# x9 ^= t2
+	.loc 1 372
+	xor %r23, %r23, %r12
+# x14 ^= t3
+	.loc 1 373
+	xor %r20, %r20, %r28
+# t0 = x3 + x2
+	.loc 1 374
+	add %r8, %r21, %r11
+# t1 = x4 + x7
+	.loc 1 375
+	add %r9, %r22, %r30
+# t2 = x9 + x8
+	.loc 1 376
+	add %r12, %r23, %r29
+# t3 = x14 + x13
+	.loc 1 377
+	add %r28, %r20, %r25
+# t0 = t0 <<< 18
+	.loc 1 378
+	rotlwi %r8, %r8, 18
+# t1 = t1 <<< 18
+	.loc 1 379
+	rotlwi %r19, %r9, 18
+# t2 = t2 <<< 18
+	.loc 1 380
+	rotlwi %r18, %r12, 18
+# t3 = t3 <<< 18
+	.loc 1 381
+	rotlwi %r17, %r28, 18
+# x0 ^= t0
+	.loc 1 382
+	xor %r9, %r7, %r8
+# x5 ^= t1
+	.loc 1 383
+	xor %r12, %r6, %r19
+# x10 ^= t2
+	.loc 1 384
+	xor %r28, %r5, %r18
+# x15 ^= t3
+	.loc 1 385
+	xor %r8, %r4, %r17
+# i -= 1
+	.loc 1 386
+	addi %r24, %r24, -1
+# =? i - 0
+	.loc 1 387
+	cmpldi %cr0, %r24, 0
+# goto coreround if !=
+	.loc 1 388
+	bne %cr0, .Lqhasm_kernel_salsa12_ppc64_core.coreround
+# mem32[out + 0] = x0
+	.loc 1 389
+	stw %r9, 0(%r3)
+# mem32[out + 4] = x1
+	.loc 1 390
+	stw %r10, 4(%r3)
+# mem32[out + 8] = x2
+	.loc 1 391
+	stw %r11, 8(%r3)
+# mem32[out + 12] = x3
+	.loc 1 392
+	stw %r21, 12(%r3)
+# mem32[out + 16] = x4
+	.loc 1 393
+	stw %r22, 16(%r3)
+# mem32[out + 20] = x5
+	.loc 1 394
+	stw %r12, 20(%r3)
+# mem32[out + 24] = x6
+	.loc 1 395
+	stw %r31, 24(%r3)
+# mem32[out + 28] = x7
+	.loc 1 396
+	stw %r30, 28(%r3)
+# mem32[out + 32] = x8
+	.loc 1 397
+	stw %r29, 32(%r3)
+# mem32[out + 36] = x9
+	.loc 1 398
+	stw %r23, 36(%r3)
+# mem32[out + 40] = x10
+	.loc 1 399
+	stw %r28, 40(%r3)
+# mem32[out + 44] = x11
+	.loc 1 400
+	stw %r27, 44(%r3)
+# mem32[out + 48] = x12
+	.loc 1 401
+	stw %r26, 48(%r3)
+# mem32[out + 52] = x13
+	.loc 1 402
+	stw %r25, 52(%r3)
+# mem32[out + 56] = x14
+	.loc 1 403
+	stw %r20, 56(%r3)
+# mem32[out + 60] = x15
+	.loc 1 404
+	stw %r8, 60(%r3)
+# leave
+	.loc 1 405
 	ld %r17, 112(%r1)
 	ld %r18, 120(%r1)
 	ld %r19, 128(%r1)
@@ -726,444 +1174,6 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	ld %r30, 216(%r1)
 	ld %r31, 224(%r1)
 	addi %r1, %r1, 240
-	blr
-	.size qhasm_kernel_salsa12_ppc64_blocks, 24
-
-# requires: base
-	.section ".opd","aw"
-	.p2align 3
-	.globl qhasm_kernel_salsa12_ppc64_core
-	.type qhasm_kernel_salsa12_ppc64_core, @function
-qhasm_kernel_salsa12_ppc64_core:
-	.quad .L.qhasm_kernel_salsa12_ppc64_core, .TOC.@tocbase, 0
-	.text
-	.p2align 5
-.L.qhasm_kernel_salsa12_ppc64_core:
-	stdu %r1, -208(%r1)
-	std %r20, 112(%r1)
-	std %r21, 120(%r1)
-	std %r22, 128(%r1)
-	std %r23, 136(%r1)
-	std %r24, 144(%r1)
-	std %r25, 152(%r1)
-	std %r26, 160(%r1)
-	std %r27, 168(%r1)
-	std %r28, 176(%r1)
-	std %r29, 184(%r1)
-	std %r30, 192(%r1)
-	std %r31, 200(%r1)
-# x0 = mem32[in + 0]
-	.loc 1 272
-	lwz %r5, 0(%r4)
-# x1 = mem32[in + 4]
-	.loc 1 273
-	lwz %r6, 4(%r4)
-# x2 = mem32[in + 8]
-	.loc 1 274
-	lwz %r7, 8(%r4)
-# x3 = mem32[in + 12]
-	.loc 1 275
-	lwz %r8, 12(%r4)
-# x4 = mem32[in + 16]
-	.loc 1 276
-	lwz %r9, 16(%r4)
-# x5 = mem32[in + 20]
-	.loc 1 277
-	lwz %r10, 20(%r4)
-# x6 = mem32[in + 24]
-	.loc 1 278
-	lwz %r11, 24(%r4)
-# x7 = mem32[in + 28]
-	.loc 1 279
-	lwz %r12, 28(%r4)
-# x8 = mem32[in + 32]
-	.loc 1 280
-	lwz %r31, 32(%r4)
-# x9 = mem32[in + 36]
-	.loc 1 281
-	lwz %r30, 36(%r4)
-# x10 = mem32[in + 40]
-	.loc 1 282
-	lwz %r29, 40(%r4)
-# x11 = mem32[in + 44]
-	.loc 1 283
-	lwz %r28, 44(%r4)
-# x12 = mem32[in + 48]
-	.loc 1 284
-	lwz %r27, 48(%r4)
-# x13 = mem32[in + 52]
-	.loc 1 285
-	lwz %r26, 52(%r4)
-# x14 = mem32[in + 56]
-	.loc 1 286
-	lwz %r25, 56(%r4)
-# x15 = mem32[in + 60]
-	.loc 1 287
-	lwz %r4, 60(%r4)
-# i = 6
-	.loc 1 288
-	li %r24, 6
-.Lqhasm_kernel_salsa12_ppc64_core.coreround:
-# t0 = x0 + x12
-	.loc 1 290
-	add %r23, %r5, %r27
-# t1 = x5 + x1
-	.loc 1 291
-	add %r22, %r10, %r6
-# t2 = x10 + x6
-	.loc 1 292
-	add %r21, %r29, %r11
-# t3 = x15 + x11
-	.loc 1 293
-	add %r20, %r4, %r28
-# t0 = t0 <<< 7
-	.loc 1 294
-	rotlwi %r23, %r23, 7
-# t1 = t1 <<< 7
-	.loc 1 295
-	rotlwi %r22, %r22, 7
-# t2 = t2 <<< 7
-	.loc 1 296
-	rotlwi %r21, %r21, 7
-# t3 = t3 <<< 7
-	.loc 1 297
-	rotlwi %r20, %r20, 7
-# x4 ^= t0
-	.loc 1 298
-	xor %r9, %r9, %r23
-# x9 ^= t1
-	.loc 1 299
-	xor %r30, %r30, %r22
-# x14 ^= t2
-	.loc 1 300
-	xor %r25, %r25, %r21
-# x3 ^= t3
-	.loc 1 301
-	xor %r8, %r8, %r20
-# t0 = x4 + x0
-	.loc 1 302
-	add %r23, %r9, %r5
-# t1 = x9 + x5
-	.loc 1 303
-	add %r22, %r30, %r10
-# t2 = x14 + x10
-	.loc 1 304
-	add %r21, %r25, %r29
-# t3 = x3 + x15
-	.loc 1 305
-	add %r20, %r8, %r4
-# t0 = t0 <<< 9
-	.loc 1 306
-	rotlwi %r23, %r23, 9
-# t1 = t1 <<< 9
-	.loc 1 307
-	rotlwi %r22, %r22, 9
-# t2 = t2 <<< 9
-	.loc 1 308
-	rotlwi %r21, %r21, 9
-# t3 = t3 <<< 9
-	.loc 1 309
-	rotlwi %r20, %r20, 9
-# x8 ^= t0
-	.loc 1 310
-	xor %r31, %r31, %r23
-# x13 ^= t1
-	.loc 1 311
-	xor %r26, %r26, %r22
-# x2 ^= t2
-	.loc 1 312
-	xor %r7, %r7, %r21
-# x7 ^= t3
-	.loc 1 313
-	xor %r12, %r12, %r20
-# t0 = x8 + x4
-	.loc 1 314
-	add %r23, %r31, %r9
-# t1 = x13 + x9
-	.loc 1 315
-	add %r22, %r26, %r30
-# t2 = x2 + x14
-	.loc 1 316
-	add %r21, %r7, %r25
-# t3 = x7 + x3
-	.loc 1 317
-	add %r20, %r12, %r8
-# t0 = t0 <<< 13
-	.loc 1 318
-	rotlwi %r23, %r23, 13
-# t1 = t1 <<< 13
-	.loc 1 319
-	rotlwi %r22, %r22, 13
-# t2 = t2 <<< 13
-	.loc 1 320
-	rotlwi %r21, %r21, 13
-# t3 = t3 <<< 13
-	.loc 1 321
-	rotlwi %r20, %r20, 13
-# x12 ^= t0
-	.loc 1 322
-	xor %r27, %r27, %r23
-# x1 ^= t1
-	.loc 1 323
-	xor %r6, %r6, %r22
-# x6 ^= t2
-	.loc 1 324
-	xor %r11, %r11, %r21
-# x11 ^= t3
-	.loc 1 325
-	xor %r28, %r28, %r20
-# t0 = x12 + x8
-	.loc 1 326
-	add %r23, %r27, %r31
-# t1 = x1 + x13
-	.loc 1 327
-	add %r22, %r6, %r26
-# t2 = x6 + x2
-	.loc 1 328
-	add %r21, %r11, %r7
-# t3 = x11 + x7
-	.loc 1 329
-	add %r20, %r28, %r12
-# t0 = t0 <<< 18
-	.loc 1 330
-	rotlwi %r23, %r23, 18
-# t1 = t1 <<< 18
-	.loc 1 331
-	rotlwi %r22, %r22, 18
-# t2 = t2 <<< 18
-	.loc 1 332
-	rotlwi %r21, %r21, 18
-# t3 = t3 <<< 18
-	.loc 1 333
-	rotlwi %r20, %r20, 18
-# x0 ^= t0
-	.loc 1 334
-	xor %r5, %r5, %r23
-# x5 ^= t1
-	.loc 1 335
-	xor %r10, %r10, %r22
-# x10 ^= t2
-	.loc 1 336
-	xor %r29, %r29, %r21
-# x15 ^= t3
-	.loc 1 337
-	xor %r4, %r4, %r20
-# t0 = x0 + x3
-	.loc 1 338
-	add %r23, %r5, %r8
-# t1 = x5 + x4
-	.loc 1 339
-	add %r22, %r10, %r9
-# t2 = x10 + x9
-	.loc 1 340
-	add %r21, %r29, %r30
-# t3 = x15 + x14
-	.loc 1 341
-	add %r20, %r4, %r25
-# t0 = t0 <<< 7
-	.loc 1 342
-	rotlwi %r23, %r23, 7
-# t1 = t1 <<< 7
-	.loc 1 343
-	rotlwi %r22, %r22, 7
-# t2 = t2 <<< 7
-	.loc 1 344
-	rotlwi %r21, %r21, 7
-# t3 = t3 <<< 7
-	.loc 1 345
-	rotlwi %r20, %r20, 7
-# x1 ^= t0
-	.loc 1 346
-	xor %r6, %r6, %r23
-# x6 ^= t1
-	.loc 1 347
-	xor %r11, %r11, %r22
-# x11 ^= t2
-	.loc 1 348
-	xor %r28, %r28, %r21
-# x12 ^= t3
-	.loc 1 349
-	xor %r27, %r27, %r20
-# t0 = x1 + x0
-	.loc 1 350
-	add %r23, %r6, %r5
-# t1 = x6 + x5
-	.loc 1 351
-	add %r22, %r11, %r10
-# t2 = x11 + x10
-	.loc 1 352
-	add %r21, %r28, %r29
-# t3 = x12 + x15
-	.loc 1 353
-	add %r20, %r27, %r4
-# t0 = t0 <<< 9
-	.loc 1 354
-	rotlwi %r23, %r23, 9
-# t1 = t1 <<< 9
-	.loc 1 355
-	rotlwi %r22, %r22, 9
-# t2 = t2 <<< 9
-	.loc 1 356
-	rotlwi %r21, %r21, 9
-# t3 = t3 <<< 9
-	.loc 1 357
-	rotlwi %r20, %r20, 9
-# x2 ^= t0
-	.loc 1 358
-	xor %r7, %r7, %r23
-# x7 ^= t1
-	.loc 1 359
-	xor %r12, %r12, %r22
-# x8 ^= t2
-	.loc 1 360
-	xor %r31, %r31, %r21
-# x13 ^= t3
-	.loc 1 361
-	xor %r26, %r26, %r20
-# t0 = x2 + x1
-	.loc 1 362
-	add %r23, %r7, %r6
-# t1 = x7 + x6
-	.loc 1 363
-	add %r22, %r12, %r11
-# t2 = x8 + x11
-	.loc 1 364
-	add %r21, %r31, %r28
-# t3 = x13 + x12
-	.loc 1 365
-	add %r20, %r26, %r27
-# t0 = t0 <<< 13
-	.loc 1 366
-	rotlwi %r23, %r23, 13
-# t1 = t1 <<< 13
-	.loc 1 367
-	rotlwi %r22, %r22, 13
-# t2 = t2 <<< 13
-	.loc 1 368
-	rotlwi %r21, %r21, 13
-# t3 = t3 <<< 13
-	.loc 1 369
-	rotlwi %r20, %r20, 13
-# x3 ^= t0
-	.loc 1 370
-	xor %r8, %r8, %r23
-# x4 ^= t1
-	.loc 1 371
-	xor %r9, %r9, %r22
-# x9 ^= t2
-	.loc 1 372
-	xor %r30, %r30, %r21
-# x14 ^= t3
-	.loc 1 373
-	xor %r25, %r25, %r20
-# t0 = x3 + x2
-	.loc 1 374
-	add %r23, %r8, %r7
-# t1 = x4 + x7
-	.loc 1 375
-	add %r22, %r9, %r12
-# t2 = x9 + x8
-	.loc 1 376
-	add %r21, %r30, %r31
-# t3 = x14 + x13
-	.loc 1 377
-	add %r20, %r25, %r26
-# t0 = t0 <<< 18
-	.loc 1 378
-	rotlwi %r23, %r23, 18
-# t1 = t1 <<< 18
-	.loc 1 379
-	rotlwi %r22, %r22, 18
-# t2 = t2 <<< 18
-	.loc 1 380
-	rotlwi %r21, %r21, 18
-# t3 = t3 <<< 18
-	.loc 1 381
-	rotlwi %r20, %r20, 18
-# x0 ^= t0
-	.loc 1 382
-	xor %r5, %r5, %r23
-# x5 ^= t1
-	.loc 1 383
-	xor %r10, %r10, %r22
-# x10 ^= t2
-	.loc 1 384
-	xor %r29, %r29, %r21
-# x15 ^= t3
-	.loc 1 385
-	xor %r4, %r4, %r20
-# i -= 1
-	.loc 1 386
-	addi %r24, %r24, -1
-# =? i - 0
-	.loc 1 387
-	cmpldi %cr0, %r24, 0
-# goto coreround if !=
-	.loc 1 388
-	bne %cr0, .Lqhasm_kernel_salsa12_ppc64_core.coreround
-# mem32[out + 0] = x0
-	.loc 1 389
-	stw %r5, 0(%r3)
-# mem32[out + 4] = x1
-	.loc 1 390
-	stw %r6, 4(%r3)
-# mem32[out + 8] = x2
-	.loc 1 391
-	stw %r7, 8(%r3)
-# mem32[out + 12] = x3
-	.loc 1 392
-	stw %r8, 12(%r3)
-# mem32[out + 16] = x4
-	.loc 1 393
-	stw %r9, 16(%r3)
-# mem32[out + 20] = x5
-	.loc 1 394
-	stw %r10, 20(%r3)
-# mem32[out + 24] = x6
-	.loc 1 395
-	stw %r11, 24(%r3)
-# mem32[out + 28] = x7
-	.loc 1 396
-	stw %r12, 28(%r3)
-# mem32[out + 32] = x8
-	.loc 1 397
-	stw %r31, 32(%r3)
-# mem32[out + 36] = x9
-	.loc 1 398
-	stw %r30, 36(%r3)
-# mem32[out + 40] = x10
-	.loc 1 399
-	stw %r29, 40(%r3)
-# mem32[out + 44] = x11
-	.loc 1 400
-	stw %r28, 44(%r3)
-# mem32[out + 48] = x12
-	.loc 1 401
-	stw %r27, 48(%r3)
-# mem32[out + 52] = x13
-	.loc 1 402
-	stw %r26, 52(%r3)
-# mem32[out + 56] = x14
-	.loc 1 403
-	stw %r25, 56(%r3)
-# mem32[out + 60] = x15
-	.loc 1 404
-	stw %r4, 60(%r3)
-# leave
-	.loc 1 405
-	ld %r20, 112(%r1)
-	ld %r21, 120(%r1)
-	ld %r22, 128(%r1)
-	ld %r23, 136(%r1)
-	ld %r24, 144(%r1)
-	ld %r25, 152(%r1)
-	ld %r26, 160(%r1)
-	ld %r27, 168(%r1)
-	ld %r28, 176(%r1)
-	ld %r29, 184(%r1)
-	ld %r30, 192(%r1)
-	ld %r31, 200(%r1)
-	addi %r1, %r1, 208
 	blr
 	.size qhasm_kernel_salsa12_ppc64_core, 24
 

@@ -37,10 +37,7 @@ qhasm_kernel_poly1305_sparc64_init:
 	sllx %o1, 24, %o1
 ! t |= u
 	.loc 1 30
-	or %o0, %o1, %o0
-! w0 = t
-	.loc 1 31
-	mov %o0, %o2
+	or %o0, %o1, %o2
 ! t = mem8[k + 4]
 	.loc 1 32
 	ldub [%i1 + 4], %o0
@@ -70,10 +67,7 @@ qhasm_kernel_poly1305_sparc64_init:
 	sllx %o1, 24, %o1
 ! t |= u
 	.loc 1 41
-	or %o0, %o1, %o0
-! w1 = t
-	.loc 1 42
-	mov %o0, %o3
+	or %o0, %o1, %o3
 ! t = mem8[k + 8]
 	.loc 1 43
 	ldub [%i1 + 8], %o0
@@ -103,10 +97,7 @@ qhasm_kernel_poly1305_sparc64_init:
 	sllx %o1, 24, %o1
 ! t |= u
 	.loc 1 52
-	or %o0, %o1, %o0
-! w2 = t
-	.loc 1 53
-	mov %o0, %o4
+	or %o0, %o1, %o4
 ! t = mem8[k + 12]
 	.loc 1 54
 	ldub [%i1 + 12], %o0
@@ -137,82 +128,76 @@ qhasm_kernel_poly1305_sparc64_init:
 ! t |= u
 	.loc 1 63
 	or %o0, %o1, %o0
-! w3 = t
-	.loc 1 64
-	mov %o0, %o5
-! t = w0
-	.loc 1 66
-	mov %o2, %o0
 ! mask = 0x3ffffff
 	.loc 1 67
 	sethi %hi(67108863), %o1
 	or %o1, %lo(67108863), %o1
 ! t &= mask
 	.loc 1 68
-	and %o0, %o1, %o0
+	and %o2, %o1, %o1
 ! mem32[st + 0] = t
 	.loc 1 69
-	stw %o0, [%i0]
+	stw %o1, [%i0]
 ! t = w0 >> 26
 	.loc 1 70
-	srlx %o2, 26, %o0
+	srlx %o2, 26, %o1
 ! u = w1 << 6
 	.loc 1 71
-	sllx %o3, 6, %o1
+	sllx %o3, 6, %o2
 ! t |= u
 	.loc 1 72
-	or %o0, %o1, %o0
+	or %o1, %o2, %o1
 ! mask = 0x3ffff03
 	.loc 1 73
-	sethi %hi(67108611), %o1
-	or %o1, %lo(67108611), %o1
+	sethi %hi(67108611), %o2
+	or %o2, %lo(67108611), %o2
 ! t &= mask
 	.loc 1 74
-	and %o0, %o1, %o0
+	and %o1, %o2, %o1
 ! mem32[st + 4] = t
 	.loc 1 75
-	stw %o0, [%i0 + 4]
+	stw %o1, [%i0 + 4]
 ! t = w1 >> 20
 	.loc 1 76
-	srlx %o3, 20, %o0
+	srlx %o3, 20, %o1
 ! u = w2 << 12
 	.loc 1 77
-	sllx %o4, 12, %o1
+	sllx %o4, 12, %o2
 ! t |= u
 	.loc 1 78
-	or %o0, %o1, %o0
+	or %o1, %o2, %o1
 ! mask = 0x3ffc0ff
 	.loc 1 79
-	sethi %hi(67092735), %o1
-	or %o1, %lo(67092735), %o1
+	sethi %hi(67092735), %o2
+	or %o2, %lo(67092735), %o2
 ! t &= mask
 	.loc 1 80
-	and %o0, %o1, %o0
+	and %o1, %o2, %o1
 ! mem32[st + 8] = t
 	.loc 1 81
-	stw %o0, [%i0 + 8]
+	stw %o1, [%i0 + 8]
 ! t = w2 >> 14
 	.loc 1 82
-	srlx %o4, 14, %o0
+	srlx %o4, 14, %o1
 ! u = w3 << 18
 	.loc 1 83
-	sllx %o5, 18, %o1
+	sllx %o0, 18, %o2
 ! t |= u
 	.loc 1 84
-	or %o0, %o1, %o0
+	or %o1, %o2, %o1
 ! mask = 0x3f03fff
 	.loc 1 85
-	sethi %hi(66076671), %o1
-	or %o1, %lo(66076671), %o1
+	sethi %hi(66076671), %o2
+	or %o2, %lo(66076671), %o2
 ! t &= mask
 	.loc 1 86
-	and %o0, %o1, %o0
+	and %o1, %o2, %o1
 ! mem32[st + 12] = t
 	.loc 1 87
-	stw %o0, [%i0 + 12]
+	stw %o1, [%i0 + 12]
 ! t = w3 >> 8
 	.loc 1 88
-	srlx %o5, 8, %o0
+	srlx %o0, 8, %o0
 ! mask = 0xfffff
 	.loc 1 89
 	sethi %hi(1048575), %o1
@@ -253,9 +238,6 @@ qhasm_kernel_poly1305_sparc64_init:
 ! t |= u
 	.loc 1 101
 	or %o0, %o1, %o0
-! w0 = t
-	.loc 1 102
-	mov %o0, %o2
 ! mem32[st + 40] = t
 	.loc 1 103
 	stw %o0, [%i0 + 40]
@@ -289,9 +271,6 @@ qhasm_kernel_poly1305_sparc64_init:
 ! t |= u
 	.loc 1 113
 	or %o0, %o1, %o0
-! w1 = t
-	.loc 1 114
-	mov %o0, %o3
 ! mem32[st + 44] = t
 	.loc 1 115
 	stw %o0, [%i0 + 44]
@@ -325,9 +304,6 @@ qhasm_kernel_poly1305_sparc64_init:
 ! t |= u
 	.loc 1 125
 	or %o0, %o1, %o0
-! w2 = t
-	.loc 1 126
-	mov %o0, %o4
 ! mem32[st + 48] = t
 	.loc 1 127
 	stw %o0, [%i0 + 48]
@@ -361,9 +337,6 @@ qhasm_kernel_poly1305_sparc64_init:
 ! t |= u
 	.loc 1 137
 	or %o0, %o1, %o0
-! w3 = t
-	.loc 1 138
-	mov %o0, %o5
 ! mem32[st + 52] = t
 	.loc 1 139
 	stw %o0, [%i0 + 52]
@@ -413,96 +386,96 @@ qhasm_kernel_poly1305_sparc64_blocks:
 	stx %i2, [%fp + 2039]
 ! hib &= 1
 	.loc 1 156
-	and %i3, 1, %i3
+	and %i3, 1, %o0
 ! hib <<= 24
 	.loc 1 157
-	sllx %i3, 24, %i3
+	sllx %o0, 24, %l1
 ! r0 = mem32[st + 0]
 	.loc 1 158
-	lduw [%i0], %l2
+	lduw [%i0], %o3
 ! r1 = mem32[st + 4]
 	.loc 1 159
-	lduw [%i0 + 4], %l3
+	lduw [%i0 + 4], %o4
 ! r2 = mem32[st + 8]
 	.loc 1 160
-	lduw [%i0 + 8], %l4
+	lduw [%i0 + 8], %o5
 ! r3 = mem32[st + 12]
 	.loc 1 161
-	lduw [%i0 + 12], %l5
+	lduw [%i0 + 12], %o7
 ! r4 = mem32[st + 16]
 	.loc 1 162
-	lduw [%i0 + 16], %l6
+	lduw [%i0 + 16], %l0
 ! h0 = mem32[st + 20]
 	.loc 1 163
-	lduw [%i0 + 20], %l7
+	lduw [%i0 + 20], %o1
 ! h1 = mem32[st + 24]
 	.loc 1 164
-	lduw [%i0 + 24], %i4
+	lduw [%i0 + 24], %o2
 ! h2 = mem32[st + 28]
 	.loc 1 165
-	lduw [%i0 + 28], %i5
+	lduw [%i0 + 28], %l2
 ! h3 = mem32[st + 32]
 	.loc 1 166
-	lduw [%i0 + 32], %g1
+	lduw [%i0 + 32], %l7
 ! h4 = mem32[st + 36]
 	.loc 1 167
-	lduw [%i0 + 36], %g4
+	lduw [%i0 + 36], %i0
 ! s1 = r1 << 2
 	.loc 1 168
-	sllx %l3, 2, %o7
+	sllx %o4, 2, %o0
 ! s1 += r1
 	.loc 1 169
-	add %o7, %l3, %o7
+	add %o0, %o4, %l3
 ! s2 = r2 << 2
 	.loc 1 170
-	sllx %l4, 2, %l0
+	sllx %o5, 2, %o0
 ! s2 += r2
 	.loc 1 171
-	add %l0, %l4, %l0
+	add %o0, %o5, %l4
 ! s3 = r3 << 2
 	.loc 1 172
-	sllx %l5, 2, %l1
+	sllx %o7, 2, %o0
 ! s3 += r3
 	.loc 1 173
-	add %l1, %l5, %l1
+	add %o0, %o7, %l5
 ! s4 = r4 << 2
 	.loc 1 174
-	sllx %l6, 2, %i0
+	sllx %l0, 2, %o0
 ! s4 += r4
 	.loc 1 175
-	add %i0, %l6, %i0
+	add %o0, %l0, %l6
 .Lqhasm_kernel_poly1305_sparc64_blocks.block:
 ! t = m & 3
 	.loc 1 177
-	and %i1, 3, %i2
+	and %i1, 3, %o0
 ! =? t - 0
 	.loc 1 178
-	cmp %i2, 0
+	cmp %o0, 0
 ! goto bytes if !=
 	.loc 1 179
 	bne,pt %xcc, .Lqhasm_kernel_poly1305_sparc64_blocks.bytes
 	nop
 ! w0 = mem32le[m]
 	.loc 1 180
-	lduwa [%i1] 0x88, %o0
+	lduwa [%i1] 0x88, %i3
 ! t = 4
 	.loc 1 181
-	mov 4, %i2
+	mov 4, %o0
 ! w1 = mem32le[m + t]
 	.loc 1 182
-	lduwa [%i1 + %i2] 0x88, %o1
+	lduwa [%i1 + %o0] 0x88, %i4
 ! t = 8
 	.loc 1 183
-	mov 8, %i2
+	mov 8, %o0
 ! w2 = mem32le[m + t]
 	.loc 1 184
-	lduwa [%i1 + %i2] 0x88, %o2
+	lduwa [%i1 + %o0] 0x88, %i5
 ! t = 12
 	.loc 1 185
-	mov 12, %i2
+	mov 12, %o0
 ! w3 = mem32le[m + t]
 	.loc 1 186
-	lduwa [%i1 + %i2] 0x88, %o3
+	lduwa [%i1 + %o0] 0x88, %g1
 ! goto loaded
 	.loc 1 187
 	ba,pt %xcc, .Lqhasm_kernel_poly1305_sparc64_blocks.loaded
@@ -510,421 +483,421 @@ qhasm_kernel_poly1305_sparc64_blocks:
 .Lqhasm_kernel_poly1305_sparc64_blocks.bytes:
 ! w0 = mem8[m + 0]
 	.loc 1 189
-	ldub [%i1], %o0
+	ldub [%i1], %i2
 ! u = mem8[m + 1]
 	.loc 1 190
-	ldub [%i1 + 1], %o4
+	ldub [%i1 + 1], %o0
 ! u <<= 8
 	.loc 1 191
-	sllx %o4, 8, %o4
+	sllx %o0, 8, %o0
 ! w0 |= u
 	.loc 1 192
-	or %o0, %o4, %o0
+	or %i2, %o0, %o0
 ! u = mem8[m + 2]
 	.loc 1 193
-	ldub [%i1 + 2], %o4
+	ldub [%i1 + 2], %i2
 ! u <<= 16
 	.loc 1 194
-	sllx %o4, 16, %o4
+	sllx %i2, 16, %i2
 ! w0 |= u
 	.loc 1 195
-	or %o0, %o4, %o0
+	or %o0, %i2, %o0
 ! u = mem8[m + 3]
 	.loc 1 196
-	ldub [%i1 + 3], %o4
+	ldub [%i1 + 3], %i2
 ! u <<= 24
 	.loc 1 197
-	sllx %o4, 24, %o4
+	sllx %i2, 24, %i2
 ! w0 |= u
 	.loc 1 198
-	or %o0, %o4, %o0
+	or %o0, %i2, %i3
 ! w1 = mem8[m + 4]
 	.loc 1 199
-	ldub [%i1 + 4], %o1
+	ldub [%i1 + 4], %o0
 ! u = mem8[m + 5]
 	.loc 1 200
-	ldub [%i1 + 5], %o4
+	ldub [%i1 + 5], %i2
 ! u <<= 8
 	.loc 1 201
-	sllx %o4, 8, %o4
+	sllx %i2, 8, %i2
 ! w1 |= u
 	.loc 1 202
-	or %o1, %o4, %o1
+	or %o0, %i2, %o0
 ! u = mem8[m + 6]
 	.loc 1 203
-	ldub [%i1 + 6], %o4
+	ldub [%i1 + 6], %i2
 ! u <<= 16
 	.loc 1 204
-	sllx %o4, 16, %o4
+	sllx %i2, 16, %i2
 ! w1 |= u
 	.loc 1 205
-	or %o1, %o4, %o1
+	or %o0, %i2, %o0
 ! u = mem8[m + 7]
 	.loc 1 206
-	ldub [%i1 + 7], %o4
+	ldub [%i1 + 7], %i2
 ! u <<= 24
 	.loc 1 207
-	sllx %o4, 24, %o4
+	sllx %i2, 24, %i2
 ! w1 |= u
 	.loc 1 208
-	or %o1, %o4, %o1
+	or %o0, %i2, %i4
 ! w2 = mem8[m + 8]
 	.loc 1 209
-	ldub [%i1 + 8], %o2
+	ldub [%i1 + 8], %o0
 ! u = mem8[m + 9]
 	.loc 1 210
-	ldub [%i1 + 9], %o4
+	ldub [%i1 + 9], %i2
 ! u <<= 8
 	.loc 1 211
-	sllx %o4, 8, %o4
+	sllx %i2, 8, %i2
 ! w2 |= u
 	.loc 1 212
-	or %o2, %o4, %o2
+	or %o0, %i2, %o0
 ! u = mem8[m + 10]
 	.loc 1 213
-	ldub [%i1 + 10], %o4
+	ldub [%i1 + 10], %i2
 ! u <<= 16
 	.loc 1 214
-	sllx %o4, 16, %o4
+	sllx %i2, 16, %i2
 ! w2 |= u
 	.loc 1 215
-	or %o2, %o4, %o2
+	or %o0, %i2, %o0
 ! u = mem8[m + 11]
 	.loc 1 216
-	ldub [%i1 + 11], %o4
+	ldub [%i1 + 11], %i2
 ! u <<= 24
 	.loc 1 217
-	sllx %o4, 24, %o4
+	sllx %i2, 24, %i2
 ! w2 |= u
 	.loc 1 218
-	or %o2, %o4, %o2
+	or %o0, %i2, %i5
 ! w3 = mem8[m + 12]
 	.loc 1 219
-	ldub [%i1 + 12], %o3
+	ldub [%i1 + 12], %o0
 ! u = mem8[m + 13]
 	.loc 1 220
-	ldub [%i1 + 13], %o4
+	ldub [%i1 + 13], %i2
 ! u <<= 8
 	.loc 1 221
-	sllx %o4, 8, %o4
+	sllx %i2, 8, %i2
 ! w3 |= u
 	.loc 1 222
-	or %o3, %o4, %o3
+	or %o0, %i2, %o0
 ! u = mem8[m + 14]
 	.loc 1 223
-	ldub [%i1 + 14], %o4
+	ldub [%i1 + 14], %i2
 ! u <<= 16
 	.loc 1 224
-	sllx %o4, 16, %o4
+	sllx %i2, 16, %i2
 ! w3 |= u
 	.loc 1 225
-	or %o3, %o4, %o3
+	or %o0, %i2, %o0
 ! u = mem8[m + 15]
 	.loc 1 226
-	ldub [%i1 + 15], %o4
+	ldub [%i1 + 15], %i2
 ! u <<= 24
 	.loc 1 227
-	sllx %o4, 24, %o4
+	sllx %i2, 24, %i2
 ! w3 |= u
 	.loc 1 228
-	or %o3, %o4, %o3
+	or %o0, %i2, %g1
 .Lqhasm_kernel_poly1305_sparc64_blocks.loaded:
 ! mask = 0x3ffffff
 	.loc 1 230
-	sethi %hi(67108863), %o5
-	or %o5, %lo(67108863), %o5
+	sethi %hi(67108863), %i2
+	or %i2, %lo(67108863), %i2
 ! t = w0 & mask
 	.loc 1 231
-	and %o0, %o5, %i2
+	and %i3, %i2, %o0
 ! h0 += t
 	.loc 1 232
-	add %l7, %i2, %l7
+	add %o1, %o0, %o1
 ! t = w0 >> 26
 	.loc 1 233
-	srlx %o0, 26, %i2
+	srlx %i3, 26, %o0
 ! u = w1 << 6
 	.loc 1 234
-	sllx %o1, 6, %o4
+	sllx %i4, 6, %i3
 ! t |= u
 	.loc 1 235
-	or %i2, %o4, %i2
+	or %o0, %i3, %o0
 ! t &= mask
 	.loc 1 236
-	and %i2, %o5, %i2
+	and %o0, %i2, %o0
 ! h1 += t
 	.loc 1 237
-	add %i4, %i2, %i4
+	add %o2, %o0, %o2
 ! t = w1 >> 20
 	.loc 1 238
-	srlx %o1, 20, %i2
+	srlx %i4, 20, %o0
 ! u = w2 << 12
 	.loc 1 239
-	sllx %o2, 12, %o4
+	sllx %i5, 12, %i3
 ! t |= u
 	.loc 1 240
-	or %i2, %o4, %i2
+	or %o0, %i3, %o0
 ! t &= mask
 	.loc 1 241
-	and %i2, %o5, %i2
+	and %o0, %i2, %o0
 ! h2 += t
 	.loc 1 242
-	add %i5, %i2, %i5
+	add %l2, %o0, %l2
 ! t = w2 >> 14
 	.loc 1 243
-	srlx %o2, 14, %i2
+	srlx %i5, 14, %o0
 ! u = w3 << 18
 	.loc 1 244
-	sllx %o3, 18, %o4
+	sllx %g1, 18, %i3
 ! t |= u
 	.loc 1 245
-	or %i2, %o4, %i2
+	or %o0, %i3, %o0
 ! t &= mask
 	.loc 1 246
-	and %i2, %o5, %i2
+	and %o0, %i2, %o0
 ! h3 += t
 	.loc 1 247
-	add %g1, %i2, %g1
+	add %l7, %o0, %l7
 ! t = w3 >> 8
 	.loc 1 248
-	srlx %o3, 8, %i2
+	srlx %g1, 8, %o0
 ! t |= hib
 	.loc 1 249
-	or %i2, %i3, %i2
+	or %o0, %l1, %o0
 ! h4 += t
 	.loc 1 250
-	add %g4, %i2, %g4
+	add %i0, %o0, %i3
 ! d0 = h0 * r0
 	.loc 1 251
-	mulx %l7, %l2, %o0
+	mulx %o1, %o3, %o0
 ! t = h1 * s4
 	.loc 1 252
-	mulx %i4, %i0, %i2
+	mulx %o2, %l6, %i0
 ! d0 += t
 	.loc 1 253
-	add %o0, %i2, %o0
+	add %o0, %i0, %o0
 ! t = h2 * s3
 	.loc 1 254
-	mulx %i5, %l1, %i2
+	mulx %l2, %l5, %i0
 ! d0 += t
 	.loc 1 255
-	add %o0, %i2, %o0
+	add %o0, %i0, %o0
 ! t = h3 * s2
 	.loc 1 256
-	mulx %g1, %l0, %i2
+	mulx %l7, %l4, %i0
 ! d0 += t
 	.loc 1 257
-	add %o0, %i2, %o0
+	add %o0, %i0, %o0
 ! t = h4 * s1
 	.loc 1 258
-	mulx %g4, %o7, %i2
+	mulx %i3, %l3, %i0
 ! d0 += t
 	.loc 1 259
-	add %o0, %i2, %o0
+	add %o0, %i0, %i4
 ! d1 = h0 * r1
 	.loc 1 260
-	mulx %l7, %l3, %o1
+	mulx %o1, %o4, %o0
 ! t = h1 * r0
 	.loc 1 261
-	mulx %i4, %l2, %i2
+	mulx %o2, %o3, %i0
 ! d1 += t
 	.loc 1 262
-	add %o1, %i2, %o1
+	add %o0, %i0, %o0
 ! t = h2 * s4
 	.loc 1 263
-	mulx %i5, %i0, %i2
+	mulx %l2, %l6, %i0
 ! d1 += t
 	.loc 1 264
-	add %o1, %i2, %o1
+	add %o0, %i0, %o0
 ! t = h3 * s3
 	.loc 1 265
-	mulx %g1, %l1, %i2
+	mulx %l7, %l5, %i0
 ! d1 += t
 	.loc 1 266
-	add %o1, %i2, %o1
+	add %o0, %i0, %o0
 ! t = h4 * s2
 	.loc 1 267
-	mulx %g4, %l0, %i2
+	mulx %i3, %l4, %i0
 ! d1 += t
 	.loc 1 268
-	add %o1, %i2, %o1
+	add %o0, %i0, %i5
 ! d2 = h0 * r2
 	.loc 1 269
-	mulx %l7, %l4, %o2
+	mulx %o1, %o5, %o0
 ! t = h1 * r1
 	.loc 1 270
-	mulx %i4, %l3, %i2
+	mulx %o2, %o4, %i0
 ! d2 += t
 	.loc 1 271
-	add %o2, %i2, %o2
+	add %o0, %i0, %o0
 ! t = h2 * r0
 	.loc 1 272
-	mulx %i5, %l2, %i2
+	mulx %l2, %o3, %i0
 ! d2 += t
 	.loc 1 273
-	add %o2, %i2, %o2
+	add %o0, %i0, %o0
 ! t = h3 * s4
 	.loc 1 274
-	mulx %g1, %i0, %i2
+	mulx %l7, %l6, %i0
 ! d2 += t
 	.loc 1 275
-	add %o2, %i2, %o2
+	add %o0, %i0, %o0
 ! t = h4 * s3
 	.loc 1 276
-	mulx %g4, %l1, %i2
+	mulx %i3, %l5, %i0
 ! d2 += t
 	.loc 1 277
-	add %o2, %i2, %o2
+	add %o0, %i0, %g1
 ! d3 = h0 * r3
 	.loc 1 278
-	mulx %l7, %l5, %o3
+	mulx %o1, %o7, %o0
 ! t = h1 * r2
 	.loc 1 279
-	mulx %i4, %l4, %i2
+	mulx %o2, %o5, %i0
 ! d3 += t
 	.loc 1 280
-	add %o3, %i2, %o3
+	add %o0, %i0, %o0
 ! t = h2 * r1
 	.loc 1 281
-	mulx %i5, %l3, %i2
+	mulx %l2, %o4, %i0
 ! d3 += t
 	.loc 1 282
-	add %o3, %i2, %o3
+	add %o0, %i0, %o0
 ! t = h3 * r0
 	.loc 1 283
-	mulx %g1, %l2, %i2
+	mulx %l7, %o3, %i0
 ! d3 += t
 	.loc 1 284
-	add %o3, %i2, %o3
+	add %o0, %i0, %o0
 ! t = h4 * s4
 	.loc 1 285
-	mulx %g4, %i0, %i2
+	mulx %i3, %l6, %i0
 ! d3 += t
 	.loc 1 286
-	add %o3, %i2, %o3
+	add %o0, %i0, %i0
 ! d4 = h0 * r4
 	.loc 1 287
-	mulx %l7, %l6, %o4
+	mulx %o1, %l0, %o0
 ! t = h1 * r3
 	.loc 1 288
-	mulx %i4, %l5, %i2
+	mulx %o2, %o7, %o1
 ! d4 += t
 	.loc 1 289
-	add %o4, %i2, %o4
+	add %o0, %o1, %o0
 ! t = h2 * r2
 	.loc 1 290
-	mulx %i5, %l4, %i2
+	mulx %l2, %o5, %o1
 ! d4 += t
 	.loc 1 291
-	add %o4, %i2, %o4
+	add %o0, %o1, %o0
 ! t = h3 * r1
 	.loc 1 292
-	mulx %g1, %l3, %i2
+	mulx %l7, %o4, %o1
 ! d4 += t
 	.loc 1 293
-	add %o4, %i2, %o4
+	add %o0, %o1, %o0
 ! t = h4 * r0
 	.loc 1 294
-	mulx %g4, %l2, %i2
+	mulx %i3, %o3, %o1
 ! d4 += t
 	.loc 1 295
-	add %o4, %i2, %o4
+	add %o0, %o1, %o2
 ! c = d0 >> 26
 	.loc 1 296
-	srlx %o0, 26, %g5
+	srlx %i4, 26, %o0
 ! h0 = d0 & mask
 	.loc 1 297
-	and %o0, %o5, %l7
+	and %i4, %i2, %i3
 ! d1 += c
 	.loc 1 298
-	add %o1, %g5, %o1
+	add %i5, %o0, %o0
 ! c = d1 >> 26
 	.loc 1 299
-	srlx %o1, 26, %g5
+	srlx %o0, 26, %o1
 ! h1 = d1 & mask
 	.loc 1 300
-	and %o1, %o5, %i4
+	and %o0, %i2, %i4
 ! d2 += c
 	.loc 1 301
-	add %o2, %g5, %o2
+	add %g1, %o1, %o0
 ! c = d2 >> 26
 	.loc 1 302
-	srlx %o2, 26, %g5
+	srlx %o0, 26, %o1
 ! h2 = d2 & mask
 	.loc 1 303
-	and %o2, %o5, %i5
+	and %o0, %i2, %l2
 ! d3 += c
 	.loc 1 304
-	add %o3, %g5, %o3
+	add %i0, %o1, %o0
 ! c = d3 >> 26
 	.loc 1 305
-	srlx %o3, 26, %g5
+	srlx %o0, 26, %o1
 ! h3 = d3 & mask
 	.loc 1 306
-	and %o3, %o5, %g1
+	and %o0, %i2, %l7
 ! d4 += c
 	.loc 1 307
-	add %o4, %g5, %o4
+	add %o2, %o1, %o0
 ! c = d4 >> 26
 	.loc 1 308
-	srlx %o4, 26, %g5
+	srlx %o0, 26, %o1
 ! h4 = d4 & mask
 	.loc 1 309
-	and %o4, %o5, %g4
+	and %o0, %i2, %i0
 ! t = c << 2
 	.loc 1 310
-	sllx %g5, 2, %i2
+	sllx %o1, 2, %o0
 ! c += t
 	.loc 1 311
-	add %g5, %i2, %g5
+	add %o1, %o0, %o0
 ! h0 += c
 	.loc 1 312
-	add %l7, %g5, %l7
+	add %i3, %o0, %o0
 ! c = h0 >> 26
 	.loc 1 313
-	srlx %l7, 26, %g5
+	srlx %o0, 26, %o2
 ! h0 &= mask
 	.loc 1 314
-	and %l7, %o5, %l7
+	and %o0, %i2, %o1
 ! h1 += c
 	.loc 1 315
-	add %i4, %g5, %i4
+	add %i4, %o2, %o2
 ! m += 16
 	.loc 1 316
 	add %i1, 16, %i1
 ! n = n_s
 	.loc 1 317
-	ldx [%fp + 2039], %i2
+	ldx [%fp + 2039], %o0
 ! n -= 1
 	.loc 1 318
-	sub %i2, 1, %i2
+	sub %o0, 1, %o0
 ! n_s = n
 	.loc 1 319
-	stx %i2, [%fp + 2039]
+	stx %o0, [%fp + 2039]
 ! =? n - 0
 	.loc 1 320
-	cmp %i2, 0
+	cmp %o0, 0
 ! goto block if !=
 	.loc 1 321
 	bne,pt %xcc, .Lqhasm_kernel_poly1305_sparc64_blocks.block
 	nop
 ! st = st_s
 	.loc 1 322
-	ldx [%fp + 2031], %i0
+	ldx [%fp + 2031], %o0
 ! mem32[st + 20] = h0
 	.loc 1 323
-	stw %l7, [%i0 + 20]
+	stw %o1, [%o0 + 20]
 ! mem32[st + 24] = h1
 	.loc 1 324
-	stw %i4, [%i0 + 24]
+	stw %o2, [%o0 + 24]
 ! mem32[st + 28] = h2
 	.loc 1 325
-	stw %i5, [%i0 + 28]
+	stw %l2, [%o0 + 28]
 ! mem32[st + 32] = h3
 	.loc 1 326
-	stw %g1, [%i0 + 32]
+	stw %l7, [%o0 + 32]
 ! mem32[st + 36] = h4
 	.loc 1 327
-	stw %g4, [%i0 + 36]
+	stw %i0, [%o0 + 36]
 .Lqhasm_kernel_poly1305_sparc64_blocks.done:
 ! leave
 	.loc 1 329
@@ -956,341 +929,341 @@ qhasm_kernel_poly1305_sparc64_final:
 	lduw [%i0 + 36], %o4
 ! mask = 0x3ffffff
 	.loc 1 339
-	sethi %hi(67108863), %o5
-	or %o5, %lo(67108863), %o5
+	sethi %hi(67108863), %l0
+	or %l0, %lo(67108863), %l0
 ! c = h1 >> 26
 	.loc 1 341
-	srlx %o1, 26, %o7
+	srlx %o1, 26, %o5
 ! h1 &= mask
 	.loc 1 342
-	and %o1, %o5, %o1
+	and %o1, %l0, %o7
 ! h2 += c
 	.loc 1 343
-	add %o2, %o7, %o2
+	add %o2, %o5, %o1
 ! c = h2 >> 26
 	.loc 1 344
-	srlx %o2, 26, %o7
+	srlx %o1, 26, %o2
 ! h2 &= mask
 	.loc 1 345
-	and %o2, %o5, %o2
+	and %o1, %l0, %o5
 ! h3 += c
 	.loc 1 346
-	add %o3, %o7, %o3
+	add %o3, %o2, %o1
 ! c = h3 >> 26
 	.loc 1 347
-	srlx %o3, 26, %o7
+	srlx %o1, 26, %o2
 ! h3 &= mask
 	.loc 1 348
-	and %o3, %o5, %o3
+	and %o1, %l0, %o3
 ! h4 += c
 	.loc 1 349
-	add %o4, %o7, %o4
+	add %o4, %o2, %o1
 ! c = h4 >> 26
 	.loc 1 350
-	srlx %o4, 26, %o7
+	srlx %o1, 26, %o2
 ! h4 &= mask
 	.loc 1 351
-	and %o4, %o5, %o4
+	and %o1, %l0, %o4
 ! t = c << 2
 	.loc 1 352
-	sllx %o7, 2, %l0
+	sllx %o2, 2, %o1
 ! c += t
 	.loc 1 353
-	add %o7, %l0, %o7
+	add %o2, %o1, %o1
 ! h0 += c
 	.loc 1 354
-	add %o0, %o7, %o0
+	add %o0, %o1, %o0
 ! c = h0 >> 26
 	.loc 1 355
-	srlx %o0, 26, %o7
+	srlx %o0, 26, %o1
 ! h0 &= mask
 	.loc 1 356
-	and %o0, %o5, %o0
+	and %o0, %l0, %l1
 ! h1 += c
 	.loc 1 357
-	add %o1, %o7, %o1
+	add %o7, %o1, %o2
 ! g0 = h0 + 5
 	.loc 1 359
-	add %o0, 5, %l1
+	add %l1, 5, %o0
 ! c = g0 >> 26
 	.loc 1 360
-	srlx %l1, 26, %o7
+	srlx %o0, 26, %o1
 ! g0 &= mask
 	.loc 1 361
-	and %l1, %o5, %l1
+	and %o0, %l0, %o7
 ! g1 = h1 + c
 	.loc 1 362
-	add %o1, %o7, %l2
+	add %o2, %o1, %o0
 ! c = g1 >> 26
 	.loc 1 363
-	srlx %l2, 26, %o7
+	srlx %o0, 26, %o1
 ! g1 &= mask
 	.loc 1 364
-	and %l2, %o5, %l2
+	and %o0, %l0, %l4
 ! g2 = h2 + c
 	.loc 1 365
-	add %o2, %o7, %l3
+	add %o5, %o1, %o0
 ! c = g2 >> 26
 	.loc 1 366
-	srlx %l3, 26, %o7
+	srlx %o0, 26, %o1
 ! g2 &= mask
 	.loc 1 367
-	and %l3, %o5, %l3
+	and %o0, %l0, %l3
 ! g3 = h3 + c
 	.loc 1 368
-	add %o3, %o7, %l4
+	add %o3, %o1, %o0
 ! c = g3 >> 26
 	.loc 1 369
-	srlx %l4, 26, %o7
+	srlx %o0, 26, %o1
 ! g3 &= mask
 	.loc 1 370
-	and %l4, %o5, %l4
+	and %o0, %l0, %l2
 ! g4 = h4 + c
 	.loc 1 371
-	add %o4, %o7, %o5
+	add %o4, %o1, %o0
 ! t = 1
 	.loc 1 372
-	mov 1, %l0
+	mov 1, %o1
 ! t <<= 26
 	.loc 1 373
-	sllx %l0, 26, %l0
+	sllx %o1, 26, %o1
 ! g4 -= t
 	.loc 1 374
-	sub %o5, %l0, %o5
+	sub %o0, %o1, %l0
 ! t = g4 >> 63
 	.loc 1 376
-	srlx %o5, 63, %l0
+	srlx %l0, 63, %o0
 ! t -= 1
 	.loc 1 377
-	sub %l0, 1, %l0
+	sub %o0, 1, %l5
 ! u = h0 ^ g0
 	.loc 1 378
-	xor %o0, %l1, %o7
+	xor %l1, %o7, %o0
 ! u &= t
 	.loc 1 379
-	and %o7, %l0, %o7
+	and %o0, %l5, %o0
 ! h0 ^= u
 	.loc 1 380
-	xor %o0, %o7, %o0
+	xor %l1, %o0, %o7
 ! u = h1 ^ g1
 	.loc 1 381
-	xor %o1, %l2, %o7
+	xor %o2, %l4, %o0
 ! u &= t
 	.loc 1 382
-	and %o7, %l0, %o7
+	and %o0, %l5, %o0
 ! h1 ^= u
 	.loc 1 383
-	xor %o1, %o7, %o1
+	xor %o2, %o0, %o0
 ! u = h2 ^ g2
 	.loc 1 384
-	xor %o2, %l3, %o7
+	xor %o5, %l3, %o1
 ! u &= t
 	.loc 1 385
-	and %o7, %l0, %o7
+	and %o1, %l5, %o1
 ! h2 ^= u
 	.loc 1 386
-	xor %o2, %o7, %o2
+	xor %o5, %o1, %o1
 ! u = h3 ^ g3
 	.loc 1 387
-	xor %o3, %l4, %o7
+	xor %o3, %l2, %o2
 ! u &= t
 	.loc 1 388
-	and %o7, %l0, %o7
+	and %o2, %l5, %o2
 ! h3 ^= u
 	.loc 1 389
-	xor %o3, %o7, %o3
+	xor %o3, %o2, %o2
 ! u = h4 ^ g4
 	.loc 1 390
-	xor %o4, %o5, %o7
+	xor %o4, %l0, %o3
 ! u &= t
 	.loc 1 391
-	and %o7, %l0, %o7
+	and %o3, %l5, %o3
 ! h4 ^= u
 	.loc 1 392
-	xor %o4, %o7, %o4
+	xor %o4, %o3, %o3
 ! p0 = h1 << 26
 	.loc 1 394
-	sllx %o1, 26, %o1
+	sllx %o0, 26, %o0
 ! h0 |= p0
 	.loc 1 395
-	or %o0, %o1, %o0
+	or %o7, %o0, %o0
 ! p0 = h2 << 52
 	.loc 1 396
-	sllx %o2, 52, %o1
+	sllx %o1, 52, %o4
 ! h0 |= p0
 	.loc 1 397
-	or %o0, %o1, %o0
+	or %o0, %o4, %o4
 ! p1 = h2 >> 12
 	.loc 1 398
-	srlx %o2, 12, %o2
+	srlx %o1, 12, %o0
 ! p0 = h3 << 14
 	.loc 1 399
-	sllx %o3, 14, %o1
+	sllx %o2, 14, %o1
 ! p1 |= p0
 	.loc 1 400
-	or %o2, %o1, %o2
+	or %o0, %o1, %o0
 ! p0 = h4 << 40
 	.loc 1 401
-	sllx %o4, 40, %o1
+	sllx %o3, 40, %o1
 ! p1 |= p0
 	.loc 1 402
-	or %o2, %o1, %o2
+	or %o0, %o1, %o1
 ! p0 = mem32[st + 40]
 	.loc 1 404
-	lduw [%i0 + 40], %o1
+	lduw [%i0 + 40], %o0
 ! t = mem32[st + 44]
 	.loc 1 405
-	lduw [%i0 + 44], %l0
+	lduw [%i0 + 44], %o2
 ! t <<= 32
 	.loc 1 406
-	sllx %l0, 32, %l0
+	sllx %o2, 32, %o2
 ! p0 |= t
 	.loc 1 407
-	or %o1, %l0, %o1
+	or %o0, %o2, %o2
 ! p2 = mem32[st + 48]
 	.loc 1 408
-	lduw [%i0 + 48], %o3
+	lduw [%i0 + 48], %o0
 ! t = mem32[st + 52]
 	.loc 1 409
-	lduw [%i0 + 52], %l0
+	lduw [%i0 + 52], %o3
 ! t <<= 32
 	.loc 1 410
-	sllx %l0, 32, %l0
+	sllx %o3, 32, %o3
 ! p2 |= t
 	.loc 1 411
-	or %o3, %l0, %o3
+	or %o0, %o3, %o3
 ! v = h0 + p0
 	.loc 1 412
-	add %o0, %o1, %o4
+	add %o4, %o2, %o0
 ! t = h0 & p0
 	.loc 1 415
-	and %o0, %o1, %l0
+	and %o4, %o2, %o5
 ! u = h0 | p0
 	.loc 1 416
-	or %o0, %o1, %o7
+	or %o4, %o2, %o2
 ! u = ~v & u
 	.loc 1 417
-	andn %o7, %o4, %o7
+	andn %o2, %o0, %o2
 ! t |= u
 	.loc 1 418
-	or %l0, %o7, %l0
+	or %o5, %o2, %o2
 ! c = t >> 63
 	.loc 1 419
-	srlx %l0, 63, %o7
+	srlx %o2, 63, %o2
 ! p1 += p2
 	.loc 1 420
-	add %o2, %o3, %o2
+	add %o1, %o3, %o1
 ! p1 += c
 	.loc 1 421
-	add %o2, %o7, %o2
+	add %o1, %o2, %o1
 ! t = v >> 0
 	.loc 1 422
-	srlx %o4, 0, %l0
+	srlx %o0, 0, %o2
 ! u = t >> 0
 	.loc 1 423
-	srlx %l0, 0, %o7
+	srlx %o2, 0, %o3
 ! mem8[a + 0] = u
 	.loc 1 424
-	stb %o7, [%i1]
+	stb %o3, [%i1]
 ! u = t >> 8
 	.loc 1 425
-	srlx %l0, 8, %o7
+	srlx %o2, 8, %o3
 ! mem8[a + 1] = u
 	.loc 1 426
-	stb %o7, [%i1 + 1]
+	stb %o3, [%i1 + 1]
 ! u = t >> 16
 	.loc 1 427
-	srlx %l0, 16, %o7
+	srlx %o2, 16, %o3
 ! mem8[a + 2] = u
 	.loc 1 428
-	stb %o7, [%i1 + 2]
+	stb %o3, [%i1 + 2]
 ! u = t >> 24
 	.loc 1 429
-	srlx %l0, 24, %o7
+	srlx %o2, 24, %o2
 ! mem8[a + 3] = u
 	.loc 1 430
-	stb %o7, [%i1 + 3]
+	stb %o2, [%i1 + 3]
 ! t = v >> 32
 	.loc 1 431
-	srlx %o4, 32, %l0
+	srlx %o0, 32, %o0
 ! u = t >> 0
 	.loc 1 432
-	srlx %l0, 0, %o7
+	srlx %o0, 0, %o2
 ! mem8[a + 4] = u
 	.loc 1 433
-	stb %o7, [%i1 + 4]
+	stb %o2, [%i1 + 4]
 ! u = t >> 8
 	.loc 1 434
-	srlx %l0, 8, %o7
+	srlx %o0, 8, %o2
 ! mem8[a + 5] = u
 	.loc 1 435
-	stb %o7, [%i1 + 5]
+	stb %o2, [%i1 + 5]
 ! u = t >> 16
 	.loc 1 436
-	srlx %l0, 16, %o7
+	srlx %o0, 16, %o2
 ! mem8[a + 6] = u
 	.loc 1 437
-	stb %o7, [%i1 + 6]
+	stb %o2, [%i1 + 6]
 ! u = t >> 24
 	.loc 1 438
-	srlx %l0, 24, %o7
+	srlx %o0, 24, %o0
 ! mem8[a + 7] = u
 	.loc 1 439
-	stb %o7, [%i1 + 7]
+	stb %o0, [%i1 + 7]
 ! t = p1 >> 0
 	.loc 1 440
-	srlx %o2, 0, %l0
+	srlx %o1, 0, %o0
 ! u = t >> 0
 	.loc 1 441
-	srlx %l0, 0, %o7
+	srlx %o0, 0, %o2
 ! mem8[a + 8] = u
 	.loc 1 442
-	stb %o7, [%i1 + 8]
+	stb %o2, [%i1 + 8]
 ! u = t >> 8
 	.loc 1 443
-	srlx %l0, 8, %o7
+	srlx %o0, 8, %o2
 ! mem8[a + 9] = u
 	.loc 1 444
-	stb %o7, [%i1 + 9]
+	stb %o2, [%i1 + 9]
 ! u = t >> 16
 	.loc 1 445
-	srlx %l0, 16, %o7
+	srlx %o0, 16, %o2
 ! mem8[a + 10] = u
 	.loc 1 446
-	stb %o7, [%i1 + 10]
+	stb %o2, [%i1 + 10]
 ! u = t >> 24
 	.loc 1 447
-	srlx %l0, 24, %o7
+	srlx %o0, 24, %o0
 ! mem8[a + 11] = u
 	.loc 1 448
-	stb %o7, [%i1 + 11]
+	stb %o0, [%i1 + 11]
 ! t = p1 >> 32
 	.loc 1 449
-	srlx %o2, 32, %l0
+	srlx %o1, 32, %o0
 ! u = t >> 0
 	.loc 1 450
-	srlx %l0, 0, %o7
+	srlx %o0, 0, %o1
 ! mem8[a + 12] = u
 	.loc 1 451
-	stb %o7, [%i1 + 12]
+	stb %o1, [%i1 + 12]
 ! u = t >> 8
 	.loc 1 452
-	srlx %l0, 8, %o7
+	srlx %o0, 8, %o1
 ! mem8[a + 13] = u
 	.loc 1 453
-	stb %o7, [%i1 + 13]
+	stb %o1, [%i1 + 13]
 ! u = t >> 16
 	.loc 1 454
-	srlx %l0, 16, %o7
+	srlx %o0, 16, %o1
 ! mem8[a + 14] = u
 	.loc 1 455
-	stb %o7, [%i1 + 14]
+	stb %o1, [%i1 + 14]
 ! u = t >> 24
 	.loc 1 456
-	srlx %l0, 24, %o7
+	srlx %o0, 24, %o0
 ! mem8[a + 15] = u
 	.loc 1 457
-	stb %o7, [%i1 + 15]
+	stb %o0, [%i1 + 15]
 ! leave
 	.loc 1 458
 	ret

@@ -30,414 +30,414 @@ qhasm_kernel_salsa12_sparc64_blocks:
 .Lqhasm_kernel_salsa12_sparc64_blocks.block:
 ! x0 = mem32[x + 0]
 	.loc 1 44
-	lduw [%i3], %o3
+	lduw [%i3], %o5
 ! x1 = mem32[x + 4]
 	.loc 1 45
-	lduw [%i3 + 4], %o4
+	lduw [%i3 + 4], %o7
 ! x2 = mem32[x + 8]
 	.loc 1 46
-	lduw [%i3 + 8], %o5
+	lduw [%i3 + 8], %l0
 ! x3 = mem32[x + 12]
 	.loc 1 47
-	lduw [%i3 + 12], %o7
+	lduw [%i3 + 12], %l1
 ! x4 = mem32[x + 16]
 	.loc 1 48
-	lduw [%i3 + 16], %l0
+	lduw [%i3 + 16], %l2
 ! x5 = mem32[x + 20]
 	.loc 1 49
-	lduw [%i3 + 20], %g1
+	lduw [%i3 + 20], %l3
 ! x6 = mem32[x + 24]
 	.loc 1 50
-	lduw [%i3 + 24], %l1
+	lduw [%i3 + 24], %l4
 ! x7 = mem32[x + 28]
 	.loc 1 51
-	lduw [%i3 + 28], %l2
+	lduw [%i3 + 28], %l5
 ! x8 = mem32[x + 32]
 	.loc 1 52
-	lduw [%i3 + 32], %l3
+	lduw [%i3 + 32], %l6
 ! x9 = mem32[x + 36]
 	.loc 1 53
-	lduw [%i3 + 36], %l4
+	lduw [%i3 + 36], %l7
 ! x10 = mem32[x + 40]
 	.loc 1 54
-	lduw [%i3 + 40], %i5
+	lduw [%i3 + 40], %i0
 ! x11 = mem32[x + 44]
 	.loc 1 55
-	lduw [%i3 + 44], %l5
+	lduw [%i3 + 44], %i1
 ! x12 = mem32[x + 48]
 	.loc 1 56
-	lduw [%i3 + 48], %l6
+	lduw [%i3 + 48], %i2
 ! x13 = mem32[x + 52]
 	.loc 1 57
-	lduw [%i3 + 52], %l7
+	lduw [%i3 + 52], %i4
 ! x14 = mem32[x + 56]
 	.loc 1 58
-	lduw [%i3 + 56], %i2
+	lduw [%i3 + 56], %i5
 ! x15 = mem32[x + 60]
 	.loc 1 59
-	lduw [%i3 + 60], %i4
+	lduw [%i3 + 60], %g1
 ! i = 6
 	.loc 1 60
-	mov 6, %i1
+	mov 6, %i3
 .Lqhasm_kernel_salsa12_sparc64_blocks.doubleround:
 ! t0 = x0 + x12
 	.loc 1 63
-	add %o3, %l6, %i3
+	add %o5, %i2, %o0
 ! t1 = x5 + x1
 	.loc 1 64
-	add %g1, %o4, %i0
+	add %l3, %o7, %g4
 ! t2 = x10 + x6
 	.loc 1 65
-	add %i5, %l1, %o2
+	add %i0, %l4, %o4
 ! t3 = x15 + x11
 	.loc 1 66
-	add %i4, %l5, %o1
+	add %g1, %i1, %o3
 ! t0 = t0 <<< 7
 	.loc 1 67
-	sll %i3, 7, %o0
-	srl %i3, 25, %i3
-	or %i3, %o0, %i3
+	sll %o0, 7, %o1
+	srl %o0, 25, %o2
+	or %o2, %o1, %o2
 ! t1 = t1 <<< 7
 	.loc 1 68
-	sll %i0, 7, %o0
-	srl %i0, 25, %i0
-	or %i0, %o0, %i0
+	sll %g4, 7, %o0
+	srl %g4, 25, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 7
 	.loc 1 69
-	sll %o2, 7, %o0
-	srl %o2, 25, %o2
-	or %o2, %o0, %o2
+	sll %o4, 7, %o0
+	srl %o4, 25, %g4
+	or %g4, %o0, %g4
 ! t3 = t3 <<< 7
 	.loc 1 70
-	sll %o1, 7, %o0
-	srl %o1, 25, %o1
-	or %o1, %o0, %o1
+	sll %o3, 7, %o0
+	srl %o3, 25, %o4
+	or %o4, %o0, %o4
 ! x4 ^= t0
 	.loc 1 71
-	xor %l0, %i3, %l0
+	xor %l2, %o2, %o2
 ! x9 ^= t1
 	.loc 1 72
-	xor %l4, %i0, %l4
+	xor %l7, %o1, %o1
 ! x14 ^= t2
 	.loc 1 73
-	xor %i2, %o2, %i2
+	xor %i5, %g4, %o3
 ! x3 ^= t3
 	.loc 1 74
-	xor %o7, %o1, %o7
+	xor %l1, %o4, %l7
 ! t0 = x4 + x0
 	.loc 1 75
-	add %l0, %o3, %i3
+	add %o2, %o5, %o4
 ! t1 = x9 + x5
 	.loc 1 76
-	add %l4, %g1, %i0
+	add %o1, %l3, %g4
 ! t2 = x14 + x10
 	.loc 1 77
-	add %i2, %i5, %o2
+	add %o3, %i0, %i5
 ! t3 = x3 + x15
 	.loc 1 78
-	add %o7, %i4, %o1
+	add %l7, %g1, %l2
 ! t0 = t0 <<< 9
 	.loc 1 79
-	sll %i3, 9, %o0
-	srl %i3, 23, %i3
-	or %i3, %o0, %i3
+	sll %o4, 9, %o0
+	srl %o4, 23, %l1
+	or %l1, %o0, %l1
 ! t1 = t1 <<< 9
 	.loc 1 80
-	sll %i0, 9, %o0
-	srl %i0, 23, %i0
-	or %i0, %o0, %i0
+	sll %g4, 9, %o0
+	srl %g4, 23, %o4
+	or %o4, %o0, %o4
 ! t2 = t2 <<< 9
 	.loc 1 81
-	sll %o2, 9, %o0
-	srl %o2, 23, %o2
-	or %o2, %o0, %o2
+	sll %i5, 9, %o0
+	srl %i5, 23, %g4
+	or %g4, %o0, %g4
 ! t3 = t3 <<< 9
 	.loc 1 82
-	sll %o1, 9, %o0
-	srl %o1, 23, %o1
-	or %o1, %o0, %o1
+	sll %l2, 9, %o0
+	srl %l2, 23, %i5
+	or %i5, %o0, %i5
 ! x8 ^= t0
 	.loc 1 83
-	xor %l3, %i3, %l3
+	xor %l6, %l1, %l1
 ! x13 ^= t1
 	.loc 1 84
-	xor %l7, %i0, %l7
+	xor %i4, %o4, %l2
 ! x2 ^= t2
 	.loc 1 85
-	xor %o5, %o2, %o5
+	xor %l0, %g4, %l0
 ! x7 ^= t3
 	.loc 1 86
-	xor %l2, %o1, %l2
+	xor %l5, %i5, %l5
 ! t0 = x8 + x4
 	.loc 1 87
-	add %l3, %l0, %i3
+	add %l1, %o2, %o4
 ! t1 = x13 + x9
 	.loc 1 88
-	add %l7, %l4, %i0
+	add %l2, %o1, %g4
 ! t2 = x2 + x14
 	.loc 1 89
-	add %o5, %i2, %o2
+	add %l0, %o3, %i5
 ! t3 = x7 + x3
 	.loc 1 90
-	add %l2, %o7, %o1
+	add %l5, %l7, %i4
 ! t0 = t0 <<< 13
 	.loc 1 91
-	sll %i3, 13, %o0
-	srl %i3, 19, %i3
-	or %i3, %o0, %i3
+	sll %o4, 13, %o0
+	srl %o4, 19, %l6
+	or %l6, %o0, %l6
 ! t1 = t1 <<< 13
 	.loc 1 92
-	sll %i0, 13, %o0
-	srl %i0, 19, %i0
-	or %i0, %o0, %i0
+	sll %g4, 13, %o0
+	srl %g4, 19, %o4
+	or %o4, %o0, %o4
 ! t2 = t2 <<< 13
 	.loc 1 93
-	sll %o2, 13, %o0
-	srl %o2, 19, %o2
-	or %o2, %o0, %o2
+	sll %i5, 13, %o0
+	srl %i5, 19, %g4
+	or %g4, %o0, %g4
 ! t3 = t3 <<< 13
 	.loc 1 94
-	sll %o1, 13, %o0
-	srl %o1, 19, %o1
-	or %o1, %o0, %o1
+	sll %i4, 13, %o0
+	srl %i4, 19, %i5
+	or %i5, %o0, %i5
 ! x12 ^= t0
 	.loc 1 95
-	xor %l6, %i3, %l6
+	xor %i2, %l6, %l6
 ! x1 ^= t1
 	.loc 1 96
-	xor %o4, %i0, %o4
+	xor %o7, %o4, %o7
 ! x6 ^= t2
 	.loc 1 97
-	xor %l1, %o2, %l1
+	xor %l4, %g4, %l4
 ! x11 ^= t3
 	.loc 1 98
-	xor %l5, %o1, %l5
+	xor %i1, %i5, %i1
 ! t0 = x12 + x8
 	.loc 1 99
-	add %l6, %l3, %i3
+	add %l6, %l1, %o4
 ! t1 = x1 + x13
 	.loc 1 100
-	add %o4, %l7, %i0
+	add %o7, %l2, %g4
 ! t2 = x6 + x2
 	.loc 1 101
-	add %l1, %o5, %o2
+	add %l4, %l0, %i4
 ! t3 = x11 + x7
 	.loc 1 102
-	add %l5, %l2, %o1
+	add %i1, %l5, %i5
 ! t0 = t0 <<< 18
 	.loc 1 103
-	sll %i3, 18, %o0
-	srl %i3, 14, %i3
-	or %i3, %o0, %i3
+	sll %o4, 18, %o0
+	srl %o4, 14, %i2
+	or %i2, %o0, %i2
 ! t1 = t1 <<< 18
 	.loc 1 104
-	sll %i0, 18, %o0
-	srl %i0, 14, %i0
-	or %i0, %o0, %i0
+	sll %g4, 18, %o0
+	srl %g4, 14, %o4
+	or %o4, %o0, %o4
 ! t2 = t2 <<< 18
 	.loc 1 105
-	sll %o2, 18, %o0
-	srl %o2, 14, %o2
-	or %o2, %o0, %o2
+	sll %i4, 18, %g4
+	srl %i4, 14, %o0
+	or %o0, %g4, %o0
 ! t3 = t3 <<< 18
 	.loc 1 106
-	sll %o1, 18, %o0
-	srl %o1, 14, %o1
-	or %o1, %o0, %o1
+	sll %i5, 18, %g4
+	srl %i5, 14, %i4
+	or %i4, %g4, %i4
 ! x0 ^= t0
 	.loc 1 107
-	xor %o3, %i3, %o3
+	xor %o5, %i2, %o5
 ! x5 ^= t1
 	.loc 1 108
-	xor %g1, %i0, %g1
+	xor %l3, %o4, %l3
 ! x10 ^= t2
 	.loc 1 109
-	xor %i5, %o2, %i5
+	xor %i0, %o0, %o4
 ! x15 ^= t3
 	.loc 1 110
-	xor %i4, %o1, %i4
+	xor %g1, %i4, %o0
 ! t0 = x0 + x3
 	.loc 1 111
-	add %o3, %o7, %i3
+	add %o5, %l7, %i2
 ! t1 = x5 + x4
 	.loc 1 112
-	add %g1, %l0, %i0
+	add %l3, %o2, %g4
 ! t2 = x10 + x9
 	.loc 1 113
-	add %i5, %l4, %o2
+	add %o4, %o1, %i5
 ! t3 = x15 + x14
 	.loc 1 114
-	add %i4, %i2, %o1
+	add %o0, %o3, %g1
 ! t0 = t0 <<< 7
 	.loc 1 115
-	sll %i3, 7, %o0
-	srl %i3, 25, %i3
-	or %i3, %o0, %i3
+	sll %i2, 7, %i0
+	srl %i2, 25, %i4
+	or %i4, %i0, %i4
 ! t1 = t1 <<< 7
 	.loc 1 116
-	sll %i0, 7, %o0
-	srl %i0, 25, %i0
-	or %i0, %o0, %i0
+	sll %g4, 7, %i0
+	srl %g4, 25, %i2
+	or %i2, %i0, %i2
 ! t2 = t2 <<< 7
 	.loc 1 117
-	sll %o2, 7, %o0
-	srl %o2, 25, %o2
-	or %o2, %o0, %o2
+	sll %i5, 7, %g4
+	srl %i5, 25, %i0
+	or %i0, %g4, %i0
 ! t3 = t3 <<< 7
 	.loc 1 118
-	sll %o1, 7, %o0
-	srl %o1, 25, %o1
-	or %o1, %o0, %o1
+	sll %g1, 7, %g4
+	srl %g1, 25, %i5
+	or %i5, %g4, %i5
 ! x1 ^= t0
 	.loc 1 119
-	xor %o4, %i3, %o4
+	xor %o7, %i4, %o7
 ! x6 ^= t1
 	.loc 1 120
-	xor %l1, %i0, %l1
+	xor %l4, %i2, %l4
 ! x11 ^= t2
 	.loc 1 121
-	xor %l5, %o2, %l5
+	xor %i1, %i0, %i1
 ! x12 ^= t3
 	.loc 1 122
-	xor %l6, %o1, %l6
+	xor %l6, %i5, %i2
 ! t0 = x1 + x0
 	.loc 1 123
-	add %o4, %o3, %i3
+	add %o7, %o5, %i0
 ! t1 = x6 + x5
 	.loc 1 124
-	add %l1, %g1, %i0
+	add %l4, %l3, %g4
 ! t2 = x11 + x10
 	.loc 1 125
-	add %l5, %i5, %o2
+	add %i1, %o4, %i5
 ! t3 = x12 + x15
 	.loc 1 126
-	add %l6, %i4, %o1
+	add %i2, %o0, %g1
 ! t0 = t0 <<< 9
 	.loc 1 127
-	sll %i3, 9, %o0
-	srl %i3, 23, %i3
-	or %i3, %o0, %i3
+	sll %i0, 9, %l6
+	srl %i0, 23, %i4
+	or %i4, %l6, %i4
 ! t1 = t1 <<< 9
 	.loc 1 128
-	sll %i0, 9, %o0
-	srl %i0, 23, %i0
-	or %i0, %o0, %i0
+	sll %g4, 9, %l6
+	srl %g4, 23, %i0
+	or %i0, %l6, %i0
 ! t2 = t2 <<< 9
 	.loc 1 129
-	sll %o2, 9, %o0
-	srl %o2, 23, %o2
-	or %o2, %o0, %o2
+	sll %i5, 9, %g4
+	srl %i5, 23, %l6
+	or %l6, %g4, %l6
 ! t3 = t3 <<< 9
 	.loc 1 130
-	sll %o1, 9, %o0
-	srl %o1, 23, %o1
-	or %o1, %o0, %o1
+	sll %g1, 9, %g4
+	srl %g1, 23, %i5
+	or %i5, %g4, %i5
 ! x2 ^= t0
 	.loc 1 131
-	xor %o5, %i3, %o5
+	xor %l0, %i4, %l0
 ! x7 ^= t1
 	.loc 1 132
-	xor %l2, %i0, %l2
+	xor %l5, %i0, %l5
 ! x8 ^= t2
 	.loc 1 133
-	xor %l3, %o2, %l3
+	xor %l1, %l6, %l6
 ! x13 ^= t3
 	.loc 1 134
-	xor %l7, %o1, %l7
+	xor %l2, %i5, %i4
 ! t0 = x2 + x1
 	.loc 1 135
-	add %o5, %o4, %i3
+	add %l0, %o7, %l2
 ! t1 = x7 + x6
 	.loc 1 136
-	add %l2, %l1, %i0
+	add %l5, %l4, %i0
 ! t2 = x8 + x11
 	.loc 1 137
-	add %l3, %l5, %o2
+	add %l6, %i1, %g1
 ! t3 = x13 + x12
 	.loc 1 138
-	add %l7, %l6, %o1
+	add %i4, %i2, %g4
 ! t0 = t0 <<< 13
 	.loc 1 139
-	sll %i3, 13, %o0
-	srl %i3, 19, %i3
-	or %i3, %o0, %i3
+	sll %l2, 13, %l1
+	srl %l2, 19, %i5
+	or %i5, %l1, %i5
 ! t1 = t1 <<< 13
 	.loc 1 140
-	sll %i0, 13, %o0
-	srl %i0, 19, %i0
-	or %i0, %o0, %i0
+	sll %i0, 13, %l1
+	srl %i0, 19, %l2
+	or %l2, %l1, %l2
 ! t2 = t2 <<< 13
 	.loc 1 141
-	sll %o2, 13, %o0
-	srl %o2, 19, %o2
-	or %o2, %o0, %o2
+	sll %g1, 13, %l1
+	srl %g1, 19, %i0
+	or %i0, %l1, %i0
 ! t3 = t3 <<< 13
 	.loc 1 142
-	sll %o1, 13, %o0
-	srl %o1, 19, %o1
-	or %o1, %o0, %o1
+	sll %g4, 13, %l1
+	srl %g4, 19, %g1
+	or %g1, %l1, %g1
 ! x3 ^= t0
 	.loc 1 143
-	xor %o7, %i3, %o7
+	xor %l7, %i5, %l1
 ! x4 ^= t1
 	.loc 1 144
-	xor %l0, %i0, %l0
+	xor %o2, %l2, %l2
 ! x9 ^= t2
 	.loc 1 145
-	xor %l4, %o2, %l4
+	xor %o1, %i0, %l7
 ! x14 ^= t3
 	.loc 1 146
-	xor %i2, %o1, %i2
+	xor %o3, %g1, %i5
 ! t0 = x3 + x2
 	.loc 1 147
-	add %o7, %o5, %i3
+	add %l1, %l0, %o2
 ! t1 = x4 + x7
 	.loc 1 148
-	add %l0, %l2, %i0
+	add %l2, %l5, %g4
 ! t2 = x9 + x8
 	.loc 1 149
-	add %l4, %l3, %o2
+	add %l7, %l6, %g1
 ! t3 = x14 + x13
 	.loc 1 150
-	add %i2, %l7, %o1
+	add %i5, %i4, %i0
 ! t0 = t0 <<< 18
 	.loc 1 151
-	sll %i3, 18, %o0
-	srl %i3, 14, %i3
-	or %i3, %o0, %i3
+	sll %o2, 18, %o1
+	srl %o2, 14, %o3
+	or %o3, %o1, %o3
 ! t1 = t1 <<< 18
 	.loc 1 152
-	sll %i0, 18, %o0
-	srl %i0, 14, %i0
-	or %i0, %o0, %i0
+	sll %g4, 18, %o1
+	srl %g4, 14, %o2
+	or %o2, %o1, %o2
 ! t2 = t2 <<< 18
 	.loc 1 153
-	sll %o2, 18, %o0
-	srl %o2, 14, %o2
-	or %o2, %o0, %o2
+	sll %g1, 18, %g4
+	srl %g1, 14, %o1
+	or %o1, %g4, %o1
 ! t3 = t3 <<< 18
 	.loc 1 154
-	sll %o1, 18, %o0
-	srl %o1, 14, %o1
-	or %o1, %o0, %o1
+	sll %i0, 18, %g4
+	srl %i0, 14, %g1
+	or %g1, %g4, %g1
 ! x0 ^= t0
 	.loc 1 155
-	xor %o3, %i3, %o3
+	xor %o5, %o3, %o5
 ! x5 ^= t1
 	.loc 1 156
-	xor %g1, %i0, %g1
+	xor %l3, %o2, %l3
 ! x10 ^= t2
 	.loc 1 157
-	xor %i5, %o2, %i5
+	xor %o4, %o1, %i0
 ! x15 ^= t3
 	.loc 1 158
-	xor %i4, %o1, %i4
+	xor %o0, %g1, %g1
 ! i -= 1
 	.loc 1 159
-	sub %i1, 1, %i1
+	sub %i3, 1, %i3
 ! =? i - 0
 	.loc 1 160
-	cmp %i1, 0
+	cmp %i3, 0
 ! goto doubleround if !=
 	.loc 1 161
 	bne,pt %xcc, .Lqhasm_kernel_salsa12_sparc64_blocks.doubleround
@@ -447,308 +447,308 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	ldx [%fp + 2039], %i3
 ! m = m_s
 	.loc 1 165
-	ldx [%fp + 2023], %i1
+	ldx [%fp + 2023], %o2
 ! c = c_s
 	.loc 1 166
-	ldx [%fp + 2015], %i0
+	ldx [%fp + 2015], %o3
 ! w = mem32[x + 0]
 	.loc 1 167
 	lduw [%i3], %o0
 ! x0 += w
 	.loc 1 168
-	add %o3, %o0, %o3
+	add %o5, %o0, %o1
 ! w = mem32[x + 4]
 	.loc 1 169
 	lduw [%i3 + 4], %o0
 ! x1 += w
 	.loc 1 170
-	add %o4, %o0, %o4
+	add %o7, %o0, %o4
 ! w = mem32[x + 8]
 	.loc 1 171
 	lduw [%i3 + 8], %o0
 ! x2 += w
 	.loc 1 172
-	add %o5, %o0, %o5
+	add %l0, %o0, %o5
 ! w = mem32[x + 12]
 	.loc 1 173
 	lduw [%i3 + 12], %o0
 ! x3 += w
 	.loc 1 174
-	add %o7, %o0, %o7
+	add %l1, %o0, %o7
 ! w = mem32[x + 16]
 	.loc 1 175
 	lduw [%i3 + 16], %o0
 ! x4 += w
 	.loc 1 176
-	add %l0, %o0, %l0
+	add %l2, %o0, %l0
 ! w = mem32[x + 20]
 	.loc 1 177
 	lduw [%i3 + 20], %o0
 ! x5 += w
 	.loc 1 178
-	add %g1, %o0, %g1
+	add %l3, %o0, %l1
 ! w = mem32[x + 24]
 	.loc 1 179
 	lduw [%i3 + 24], %o0
 ! x6 += w
 	.loc 1 180
-	add %l1, %o0, %l1
+	add %l4, %o0, %l2
 ! w = mem32[x + 28]
 	.loc 1 181
 	lduw [%i3 + 28], %o0
 ! x7 += w
 	.loc 1 182
-	add %l2, %o0, %l2
+	add %l5, %o0, %l3
 ! w = mem32[x + 32]
 	.loc 1 183
 	lduw [%i3 + 32], %o0
 ! x8 += w
 	.loc 1 184
-	add %l3, %o0, %l3
+	add %l6, %o0, %l4
 ! w = mem32[x + 36]
 	.loc 1 185
 	lduw [%i3 + 36], %o0
 ! x9 += w
 	.loc 1 186
-	add %l4, %o0, %l4
+	add %l7, %o0, %l5
 ! w = mem32[x + 40]
 	.loc 1 187
 	lduw [%i3 + 40], %o0
 ! x10 += w
 	.loc 1 188
-	add %i5, %o0, %i5
+	add %i0, %o0, %l6
 ! w = mem32[x + 44]
 	.loc 1 189
 	lduw [%i3 + 44], %o0
 ! x11 += w
 	.loc 1 190
-	add %l5, %o0, %l5
+	add %i1, %o0, %l7
 ! w = mem32[x + 48]
 	.loc 1 191
 	lduw [%i3 + 48], %o0
 ! x12 += w
 	.loc 1 192
-	add %l6, %o0, %l6
+	add %i2, %o0, %i0
 ! w = mem32[x + 52]
 	.loc 1 193
 	lduw [%i3 + 52], %o0
 ! x13 += w
 	.loc 1 194
-	add %l7, %o0, %l7
+	add %i4, %o0, %i1
 ! w = mem32[x + 56]
 	.loc 1 195
 	lduw [%i3 + 56], %o0
 ! x14 += w
 	.loc 1 196
-	add %i2, %o0, %i2
+	add %i5, %o0, %i2
 ! w = mem32[x + 60]
 	.loc 1 197
 	lduw [%i3 + 60], %o0
 ! x15 += w
 	.loc 1 198
-	add %i4, %o0, %i4
+	add %g1, %o0, %i4
 ! o = c | m
 	.loc 1 200
-	or %i0, %i1, %o1
+	or %o3, %o2, %o0
 ! o &= 3
 	.loc 1 201
-	and %o1, 3, %o1
+	and %o0, 3, %o0
 ! =? o - 0
 	.loc 1 202
-	cmp %o1, 0
+	cmp %o0, 0
 ! goto unaligned if !=
 	.loc 1 203
 	bne,pt %xcc, .Lqhasm_kernel_salsa12_sparc64_blocks.unaligned
 	nop
 ! w = mem32le[m]
 	.loc 1 204
-	lduwa [%i1] 0x88, %o0
+	lduwa [%o2] 0x88, %o0
 ! x0 ^= w
 	.loc 1 205
-	xor %o3, %o0, %o3
+	xor %o1, %o0, %o0
 ! mem32le[c] = x0
 	.loc 1 206
-	stwa %o3, [%i0] 0x88
+	stwa %o0, [%o3] 0x88
 ! o = 4
 	.loc 1 207
-	mov 4, %o1
+	mov 4, %o0
 ! w = mem32le[m + o]
 	.loc 1 208
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x1 ^= w
 	.loc 1 209
-	xor %o4, %o0, %o4
+	xor %o4, %o1, %o1
 ! mem32le[c + o] = x1
 	.loc 1 210
-	stwa %o4, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 8
 	.loc 1 211
-	mov 8, %o1
+	mov 8, %o0
 ! w = mem32le[m + o]
 	.loc 1 212
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x2 ^= w
 	.loc 1 213
-	xor %o5, %o0, %o5
+	xor %o5, %o1, %o1
 ! mem32le[c + o] = x2
 	.loc 1 214
-	stwa %o5, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 12
 	.loc 1 215
-	mov 12, %o1
+	mov 12, %o0
 ! w = mem32le[m + o]
 	.loc 1 216
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x3 ^= w
 	.loc 1 217
-	xor %o7, %o0, %o7
+	xor %o7, %o1, %o1
 ! mem32le[c + o] = x3
 	.loc 1 218
-	stwa %o7, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 16
 	.loc 1 219
-	mov 16, %o1
+	mov 16, %o0
 ! w = mem32le[m + o]
 	.loc 1 220
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x4 ^= w
 	.loc 1 221
-	xor %l0, %o0, %l0
+	xor %l0, %o1, %o1
 ! mem32le[c + o] = x4
 	.loc 1 222
-	stwa %l0, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 20
 	.loc 1 223
-	mov 20, %o1
+	mov 20, %o0
 ! w = mem32le[m + o]
 	.loc 1 224
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x5 ^= w
 	.loc 1 225
-	xor %g1, %o0, %g1
+	xor %l1, %o1, %o1
 ! mem32le[c + o] = x5
 	.loc 1 226
-	stwa %g1, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 24
 	.loc 1 227
-	mov 24, %o1
+	mov 24, %o0
 ! w = mem32le[m + o]
 	.loc 1 228
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x6 ^= w
 	.loc 1 229
-	xor %l1, %o0, %l1
+	xor %l2, %o1, %o1
 ! mem32le[c + o] = x6
 	.loc 1 230
-	stwa %l1, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 28
 	.loc 1 231
-	mov 28, %o1
+	mov 28, %o0
 ! w = mem32le[m + o]
 	.loc 1 232
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x7 ^= w
 	.loc 1 233
-	xor %l2, %o0, %l2
+	xor %l3, %o1, %o1
 ! mem32le[c + o] = x7
 	.loc 1 234
-	stwa %l2, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 32
 	.loc 1 235
-	mov 32, %o1
+	mov 32, %o0
 ! w = mem32le[m + o]
 	.loc 1 236
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x8 ^= w
 	.loc 1 237
-	xor %l3, %o0, %l3
+	xor %l4, %o1, %o1
 ! mem32le[c + o] = x8
 	.loc 1 238
-	stwa %l3, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 36
 	.loc 1 239
-	mov 36, %o1
+	mov 36, %o0
 ! w = mem32le[m + o]
 	.loc 1 240
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x9 ^= w
 	.loc 1 241
-	xor %l4, %o0, %l4
+	xor %l5, %o1, %o1
 ! mem32le[c + o] = x9
 	.loc 1 242
-	stwa %l4, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 40
 	.loc 1 243
-	mov 40, %o1
+	mov 40, %o0
 ! w = mem32le[m + o]
 	.loc 1 244
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x10 ^= w
 	.loc 1 245
-	xor %i5, %o0, %i5
+	xor %l6, %o1, %o1
 ! mem32le[c + o] = x10
 	.loc 1 246
-	stwa %i5, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 44
 	.loc 1 247
-	mov 44, %o1
+	mov 44, %o0
 ! w = mem32le[m + o]
 	.loc 1 248
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x11 ^= w
 	.loc 1 249
-	xor %l5, %o0, %l5
+	xor %l7, %o1, %o1
 ! mem32le[c + o] = x11
 	.loc 1 250
-	stwa %l5, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 48
 	.loc 1 251
-	mov 48, %o1
+	mov 48, %o0
 ! w = mem32le[m + o]
 	.loc 1 252
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x12 ^= w
 	.loc 1 253
-	xor %l6, %o0, %l6
+	xor %i0, %o1, %o1
 ! mem32le[c + o] = x12
 	.loc 1 254
-	stwa %l6, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 52
 	.loc 1 255
-	mov 52, %o1
+	mov 52, %o0
 ! w = mem32le[m + o]
 	.loc 1 256
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x13 ^= w
 	.loc 1 257
-	xor %l7, %o0, %l7
+	xor %i1, %o1, %o1
 ! mem32le[c + o] = x13
 	.loc 1 258
-	stwa %l7, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 56
 	.loc 1 259
-	mov 56, %o1
+	mov 56, %o0
 ! w = mem32le[m + o]
 	.loc 1 260
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x14 ^= w
 	.loc 1 261
-	xor %i2, %o0, %i2
+	xor %i2, %o1, %o1
 ! mem32le[c + o] = x14
 	.loc 1 262
-	stwa %i2, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! o = 60
 	.loc 1 263
-	mov 60, %o1
+	mov 60, %o0
 ! w = mem32le[m + o]
 	.loc 1 264
-	lduwa [%i1 + %o1] 0x88, %o0
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x15 ^= w
 	.loc 1 265
-	xor %i4, %o0, %i4
+	xor %i4, %o1, %o1
 ! mem32le[c + o] = x15
 	.loc 1 266
-	stwa %i4, [%i0 + %o1] 0x88
+	stwa %o1, [%o3 + %o0] 0x88
 ! goto counter
 	.loc 1 267
 	ba,pt %xcc, .Lqhasm_kernel_salsa12_sparc64_blocks.counter
@@ -756,724 +756,724 @@ qhasm_kernel_salsa12_sparc64_blocks:
 .Lqhasm_kernel_salsa12_sparc64_blocks.unaligned:
 ! u = mem8[m + 0]
 	.loc 1 270
-	ldub [%i1], %o1
+	ldub [%o2], %o0
 ! u ^= x0
 	.loc 1 271
-	xor %o1, %o3, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 0] = u
 	.loc 1 272
-	stb %o1, [%i0]
+	stb %o0, [%o3]
 ! u = mem8[m + 1]
 	.loc 1 273
-	ldub [%i1 + 1], %o1
+	ldub [%o2 + 1], %o0
 ! w = x0 >> 8
 	.loc 1 274
-	srl %o3, 8, %o0
+	srl %o1, 8, %i5
 ! u ^= w
 	.loc 1 275
-	xor %o1, %o0, %o1
+	xor %o0, %i5, %o0
 ! mem8[c + 1] = u
 	.loc 1 276
-	stb %o1, [%i0 + 1]
+	stb %o0, [%o3 + 1]
 ! u = mem8[m + 2]
 	.loc 1 277
-	ldub [%i1 + 2], %o1
+	ldub [%o2 + 2], %o0
 ! w = x0 >> 16
 	.loc 1 278
-	srl %o3, 16, %o0
+	srl %o1, 16, %i5
 ! u ^= w
 	.loc 1 279
-	xor %o1, %o0, %o1
+	xor %o0, %i5, %o0
 ! mem8[c + 2] = u
 	.loc 1 280
-	stb %o1, [%i0 + 2]
+	stb %o0, [%o3 + 2]
 ! u = mem8[m + 3]
 	.loc 1 281
-	ldub [%i1 + 3], %o1
+	ldub [%o2 + 3], %o0
 ! w = x0 >> 24
 	.loc 1 282
-	srl %o3, 24, %o0
+	srl %o1, 24, %o1
 ! u ^= w
 	.loc 1 283
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 3] = u
 	.loc 1 284
-	stb %o1, [%i0 + 3]
+	stb %o0, [%o3 + 3]
 ! u = mem8[m + 4]
 	.loc 1 285
-	ldub [%i1 + 4], %o1
+	ldub [%o2 + 4], %o0
 ! u ^= x1
 	.loc 1 286
-	xor %o1, %o4, %o1
+	xor %o0, %o4, %o0
 ! mem8[c + 4] = u
 	.loc 1 287
-	stb %o1, [%i0 + 4]
+	stb %o0, [%o3 + 4]
 ! u = mem8[m + 5]
 	.loc 1 288
-	ldub [%i1 + 5], %o1
+	ldub [%o2 + 5], %o0
 ! w = x1 >> 8
 	.loc 1 289
-	srl %o4, 8, %o0
+	srl %o4, 8, %o1
 ! u ^= w
 	.loc 1 290
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 5] = u
 	.loc 1 291
-	stb %o1, [%i0 + 5]
+	stb %o0, [%o3 + 5]
 ! u = mem8[m + 6]
 	.loc 1 292
-	ldub [%i1 + 6], %o1
+	ldub [%o2 + 6], %o0
 ! w = x1 >> 16
 	.loc 1 293
-	srl %o4, 16, %o0
+	srl %o4, 16, %o1
 ! u ^= w
 	.loc 1 294
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 6] = u
 	.loc 1 295
-	stb %o1, [%i0 + 6]
+	stb %o0, [%o3 + 6]
 ! u = mem8[m + 7]
 	.loc 1 296
-	ldub [%i1 + 7], %o1
+	ldub [%o2 + 7], %o0
 ! w = x1 >> 24
 	.loc 1 297
-	srl %o4, 24, %o0
+	srl %o4, 24, %o1
 ! u ^= w
 	.loc 1 298
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 7] = u
 	.loc 1 299
-	stb %o1, [%i0 + 7]
+	stb %o0, [%o3 + 7]
 ! u = mem8[m + 8]
 	.loc 1 300
-	ldub [%i1 + 8], %o1
+	ldub [%o2 + 8], %o0
 ! u ^= x2
 	.loc 1 301
-	xor %o1, %o5, %o1
+	xor %o0, %o5, %o0
 ! mem8[c + 8] = u
 	.loc 1 302
-	stb %o1, [%i0 + 8]
+	stb %o0, [%o3 + 8]
 ! u = mem8[m + 9]
 	.loc 1 303
-	ldub [%i1 + 9], %o1
+	ldub [%o2 + 9], %o0
 ! w = x2 >> 8
 	.loc 1 304
-	srl %o5, 8, %o0
+	srl %o5, 8, %o1
 ! u ^= w
 	.loc 1 305
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 9] = u
 	.loc 1 306
-	stb %o1, [%i0 + 9]
+	stb %o0, [%o3 + 9]
 ! u = mem8[m + 10]
 	.loc 1 307
-	ldub [%i1 + 10], %o1
+	ldub [%o2 + 10], %o0
 ! w = x2 >> 16
 	.loc 1 308
-	srl %o5, 16, %o0
+	srl %o5, 16, %o1
 ! u ^= w
 	.loc 1 309
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 10] = u
 	.loc 1 310
-	stb %o1, [%i0 + 10]
+	stb %o0, [%o3 + 10]
 ! u = mem8[m + 11]
 	.loc 1 311
-	ldub [%i1 + 11], %o1
+	ldub [%o2 + 11], %o0
 ! w = x2 >> 24
 	.loc 1 312
-	srl %o5, 24, %o0
+	srl %o5, 24, %o1
 ! u ^= w
 	.loc 1 313
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 11] = u
 	.loc 1 314
-	stb %o1, [%i0 + 11]
+	stb %o0, [%o3 + 11]
 ! u = mem8[m + 12]
 	.loc 1 315
-	ldub [%i1 + 12], %o1
+	ldub [%o2 + 12], %o0
 ! u ^= x3
 	.loc 1 316
-	xor %o1, %o7, %o1
+	xor %o0, %o7, %o0
 ! mem8[c + 12] = u
 	.loc 1 317
-	stb %o1, [%i0 + 12]
+	stb %o0, [%o3 + 12]
 ! u = mem8[m + 13]
 	.loc 1 318
-	ldub [%i1 + 13], %o1
+	ldub [%o2 + 13], %o0
 ! w = x3 >> 8
 	.loc 1 319
-	srl %o7, 8, %o0
+	srl %o7, 8, %o1
 ! u ^= w
 	.loc 1 320
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 13] = u
 	.loc 1 321
-	stb %o1, [%i0 + 13]
+	stb %o0, [%o3 + 13]
 ! u = mem8[m + 14]
 	.loc 1 322
-	ldub [%i1 + 14], %o1
+	ldub [%o2 + 14], %o0
 ! w = x3 >> 16
 	.loc 1 323
-	srl %o7, 16, %o0
+	srl %o7, 16, %o1
 ! u ^= w
 	.loc 1 324
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 14] = u
 	.loc 1 325
-	stb %o1, [%i0 + 14]
+	stb %o0, [%o3 + 14]
 ! u = mem8[m + 15]
 	.loc 1 326
-	ldub [%i1 + 15], %o1
+	ldub [%o2 + 15], %o0
 ! w = x3 >> 24
 	.loc 1 327
-	srl %o7, 24, %o0
+	srl %o7, 24, %o1
 ! u ^= w
 	.loc 1 328
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 15] = u
 	.loc 1 329
-	stb %o1, [%i0 + 15]
+	stb %o0, [%o3 + 15]
 ! u = mem8[m + 16]
 	.loc 1 330
-	ldub [%i1 + 16], %o1
+	ldub [%o2 + 16], %o0
 ! u ^= x4
 	.loc 1 331
-	xor %o1, %l0, %o1
+	xor %o0, %l0, %o0
 ! mem8[c + 16] = u
 	.loc 1 332
-	stb %o1, [%i0 + 16]
+	stb %o0, [%o3 + 16]
 ! u = mem8[m + 17]
 	.loc 1 333
-	ldub [%i1 + 17], %o1
+	ldub [%o2 + 17], %o0
 ! w = x4 >> 8
 	.loc 1 334
-	srl %l0, 8, %o0
+	srl %l0, 8, %o1
 ! u ^= w
 	.loc 1 335
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 17] = u
 	.loc 1 336
-	stb %o1, [%i0 + 17]
+	stb %o0, [%o3 + 17]
 ! u = mem8[m + 18]
 	.loc 1 337
-	ldub [%i1 + 18], %o1
+	ldub [%o2 + 18], %o0
 ! w = x4 >> 16
 	.loc 1 338
-	srl %l0, 16, %o0
+	srl %l0, 16, %o1
 ! u ^= w
 	.loc 1 339
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 18] = u
 	.loc 1 340
-	stb %o1, [%i0 + 18]
+	stb %o0, [%o3 + 18]
 ! u = mem8[m + 19]
 	.loc 1 341
-	ldub [%i1 + 19], %o1
+	ldub [%o2 + 19], %o0
 ! w = x4 >> 24
 	.loc 1 342
-	srl %l0, 24, %o0
+	srl %l0, 24, %o1
 ! u ^= w
 	.loc 1 343
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 19] = u
 	.loc 1 344
-	stb %o1, [%i0 + 19]
+	stb %o0, [%o3 + 19]
 ! u = mem8[m + 20]
 	.loc 1 345
-	ldub [%i1 + 20], %o1
+	ldub [%o2 + 20], %o0
 ! u ^= x5
 	.loc 1 346
-	xor %o1, %g1, %o1
+	xor %o0, %l1, %o0
 ! mem8[c + 20] = u
 	.loc 1 347
-	stb %o1, [%i0 + 20]
+	stb %o0, [%o3 + 20]
 ! u = mem8[m + 21]
 	.loc 1 348
-	ldub [%i1 + 21], %o1
+	ldub [%o2 + 21], %o0
 ! w = x5 >> 8
 	.loc 1 349
-	srl %g1, 8, %o0
+	srl %l1, 8, %o1
 ! u ^= w
 	.loc 1 350
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 21] = u
 	.loc 1 351
-	stb %o1, [%i0 + 21]
+	stb %o0, [%o3 + 21]
 ! u = mem8[m + 22]
 	.loc 1 352
-	ldub [%i1 + 22], %o1
+	ldub [%o2 + 22], %o0
 ! w = x5 >> 16
 	.loc 1 353
-	srl %g1, 16, %o0
+	srl %l1, 16, %o1
 ! u ^= w
 	.loc 1 354
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 22] = u
 	.loc 1 355
-	stb %o1, [%i0 + 22]
+	stb %o0, [%o3 + 22]
 ! u = mem8[m + 23]
 	.loc 1 356
-	ldub [%i1 + 23], %o1
+	ldub [%o2 + 23], %o0
 ! w = x5 >> 24
 	.loc 1 357
-	srl %g1, 24, %o0
+	srl %l1, 24, %o1
 ! u ^= w
 	.loc 1 358
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 23] = u
 	.loc 1 359
-	stb %o1, [%i0 + 23]
+	stb %o0, [%o3 + 23]
 ! u = mem8[m + 24]
 	.loc 1 360
-	ldub [%i1 + 24], %o1
+	ldub [%o2 + 24], %o0
 ! u ^= x6
 	.loc 1 361
-	xor %o1, %l1, %o1
+	xor %o0, %l2, %o0
 ! mem8[c + 24] = u
 	.loc 1 362
-	stb %o1, [%i0 + 24]
+	stb %o0, [%o3 + 24]
 ! u = mem8[m + 25]
 	.loc 1 363
-	ldub [%i1 + 25], %o1
+	ldub [%o2 + 25], %o0
 ! w = x6 >> 8
 	.loc 1 364
-	srl %l1, 8, %o0
+	srl %l2, 8, %o1
 ! u ^= w
 	.loc 1 365
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 25] = u
 	.loc 1 366
-	stb %o1, [%i0 + 25]
+	stb %o0, [%o3 + 25]
 ! u = mem8[m + 26]
 	.loc 1 367
-	ldub [%i1 + 26], %o1
+	ldub [%o2 + 26], %o0
 ! w = x6 >> 16
 	.loc 1 368
-	srl %l1, 16, %o0
+	srl %l2, 16, %o1
 ! u ^= w
 	.loc 1 369
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 26] = u
 	.loc 1 370
-	stb %o1, [%i0 + 26]
+	stb %o0, [%o3 + 26]
 ! u = mem8[m + 27]
 	.loc 1 371
-	ldub [%i1 + 27], %o1
+	ldub [%o2 + 27], %o0
 ! w = x6 >> 24
 	.loc 1 372
-	srl %l1, 24, %o0
+	srl %l2, 24, %o1
 ! u ^= w
 	.loc 1 373
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 27] = u
 	.loc 1 374
-	stb %o1, [%i0 + 27]
+	stb %o0, [%o3 + 27]
 ! u = mem8[m + 28]
 	.loc 1 375
-	ldub [%i1 + 28], %o1
+	ldub [%o2 + 28], %o0
 ! u ^= x7
 	.loc 1 376
-	xor %o1, %l2, %o1
+	xor %o0, %l3, %o0
 ! mem8[c + 28] = u
 	.loc 1 377
-	stb %o1, [%i0 + 28]
+	stb %o0, [%o3 + 28]
 ! u = mem8[m + 29]
 	.loc 1 378
-	ldub [%i1 + 29], %o1
+	ldub [%o2 + 29], %o0
 ! w = x7 >> 8
 	.loc 1 379
-	srl %l2, 8, %o0
+	srl %l3, 8, %o1
 ! u ^= w
 	.loc 1 380
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 29] = u
 	.loc 1 381
-	stb %o1, [%i0 + 29]
+	stb %o0, [%o3 + 29]
 ! u = mem8[m + 30]
 	.loc 1 382
-	ldub [%i1 + 30], %o1
+	ldub [%o2 + 30], %o0
 ! w = x7 >> 16
 	.loc 1 383
-	srl %l2, 16, %o0
+	srl %l3, 16, %o1
 ! u ^= w
 	.loc 1 384
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 30] = u
 	.loc 1 385
-	stb %o1, [%i0 + 30]
+	stb %o0, [%o3 + 30]
 ! u = mem8[m + 31]
 	.loc 1 386
-	ldub [%i1 + 31], %o1
+	ldub [%o2 + 31], %o0
 ! w = x7 >> 24
 	.loc 1 387
-	srl %l2, 24, %o0
+	srl %l3, 24, %o1
 ! u ^= w
 	.loc 1 388
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 31] = u
 	.loc 1 389
-	stb %o1, [%i0 + 31]
+	stb %o0, [%o3 + 31]
 ! u = mem8[m + 32]
 	.loc 1 390
-	ldub [%i1 + 32], %o1
+	ldub [%o2 + 32], %o0
 ! u ^= x8
 	.loc 1 391
-	xor %o1, %l3, %o1
+	xor %o0, %l4, %o0
 ! mem8[c + 32] = u
 	.loc 1 392
-	stb %o1, [%i0 + 32]
+	stb %o0, [%o3 + 32]
 ! u = mem8[m + 33]
 	.loc 1 393
-	ldub [%i1 + 33], %o1
+	ldub [%o2 + 33], %o0
 ! w = x8 >> 8
 	.loc 1 394
-	srl %l3, 8, %o0
+	srl %l4, 8, %o1
 ! u ^= w
 	.loc 1 395
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 33] = u
 	.loc 1 396
-	stb %o1, [%i0 + 33]
+	stb %o0, [%o3 + 33]
 ! u = mem8[m + 34]
 	.loc 1 397
-	ldub [%i1 + 34], %o1
+	ldub [%o2 + 34], %o0
 ! w = x8 >> 16
 	.loc 1 398
-	srl %l3, 16, %o0
+	srl %l4, 16, %o1
 ! u ^= w
 	.loc 1 399
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 34] = u
 	.loc 1 400
-	stb %o1, [%i0 + 34]
+	stb %o0, [%o3 + 34]
 ! u = mem8[m + 35]
 	.loc 1 401
-	ldub [%i1 + 35], %o1
+	ldub [%o2 + 35], %o0
 ! w = x8 >> 24
 	.loc 1 402
-	srl %l3, 24, %o0
+	srl %l4, 24, %o1
 ! u ^= w
 	.loc 1 403
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 35] = u
 	.loc 1 404
-	stb %o1, [%i0 + 35]
+	stb %o0, [%o3 + 35]
 ! u = mem8[m + 36]
 	.loc 1 405
-	ldub [%i1 + 36], %o1
+	ldub [%o2 + 36], %o0
 ! u ^= x9
 	.loc 1 406
-	xor %o1, %l4, %o1
+	xor %o0, %l5, %o0
 ! mem8[c + 36] = u
 	.loc 1 407
-	stb %o1, [%i0 + 36]
+	stb %o0, [%o3 + 36]
 ! u = mem8[m + 37]
 	.loc 1 408
-	ldub [%i1 + 37], %o1
+	ldub [%o2 + 37], %o0
 ! w = x9 >> 8
 	.loc 1 409
-	srl %l4, 8, %o0
+	srl %l5, 8, %o1
 ! u ^= w
 	.loc 1 410
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 37] = u
 	.loc 1 411
-	stb %o1, [%i0 + 37]
+	stb %o0, [%o3 + 37]
 ! u = mem8[m + 38]
 	.loc 1 412
-	ldub [%i1 + 38], %o1
+	ldub [%o2 + 38], %o0
 ! w = x9 >> 16
 	.loc 1 413
-	srl %l4, 16, %o0
+	srl %l5, 16, %o1
 ! u ^= w
 	.loc 1 414
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 38] = u
 	.loc 1 415
-	stb %o1, [%i0 + 38]
+	stb %o0, [%o3 + 38]
 ! u = mem8[m + 39]
 	.loc 1 416
-	ldub [%i1 + 39], %o1
+	ldub [%o2 + 39], %o0
 ! w = x9 >> 24
 	.loc 1 417
-	srl %l4, 24, %o0
+	srl %l5, 24, %o1
 ! u ^= w
 	.loc 1 418
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 39] = u
 	.loc 1 419
-	stb %o1, [%i0 + 39]
+	stb %o0, [%o3 + 39]
 ! u = mem8[m + 40]
 	.loc 1 420
-	ldub [%i1 + 40], %o1
+	ldub [%o2 + 40], %o0
 ! u ^= x10
 	.loc 1 421
-	xor %o1, %i5, %o1
+	xor %o0, %l6, %o0
 ! mem8[c + 40] = u
 	.loc 1 422
-	stb %o1, [%i0 + 40]
+	stb %o0, [%o3 + 40]
 ! u = mem8[m + 41]
 	.loc 1 423
-	ldub [%i1 + 41], %o1
+	ldub [%o2 + 41], %o0
 ! w = x10 >> 8
 	.loc 1 424
-	srl %i5, 8, %o0
+	srl %l6, 8, %o1
 ! u ^= w
 	.loc 1 425
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 41] = u
 	.loc 1 426
-	stb %o1, [%i0 + 41]
+	stb %o0, [%o3 + 41]
 ! u = mem8[m + 42]
 	.loc 1 427
-	ldub [%i1 + 42], %o1
+	ldub [%o2 + 42], %o0
 ! w = x10 >> 16
 	.loc 1 428
-	srl %i5, 16, %o0
+	srl %l6, 16, %o1
 ! u ^= w
 	.loc 1 429
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 42] = u
 	.loc 1 430
-	stb %o1, [%i0 + 42]
+	stb %o0, [%o3 + 42]
 ! u = mem8[m + 43]
 	.loc 1 431
-	ldub [%i1 + 43], %o1
+	ldub [%o2 + 43], %o0
 ! w = x10 >> 24
 	.loc 1 432
-	srl %i5, 24, %o0
+	srl %l6, 24, %o1
 ! u ^= w
 	.loc 1 433
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 43] = u
 	.loc 1 434
-	stb %o1, [%i0 + 43]
+	stb %o0, [%o3 + 43]
 ! u = mem8[m + 44]
 	.loc 1 435
-	ldub [%i1 + 44], %o1
+	ldub [%o2 + 44], %o0
 ! u ^= x11
 	.loc 1 436
-	xor %o1, %l5, %o1
+	xor %o0, %l7, %o0
 ! mem8[c + 44] = u
 	.loc 1 437
-	stb %o1, [%i0 + 44]
+	stb %o0, [%o3 + 44]
 ! u = mem8[m + 45]
 	.loc 1 438
-	ldub [%i1 + 45], %o1
+	ldub [%o2 + 45], %o0
 ! w = x11 >> 8
 	.loc 1 439
-	srl %l5, 8, %o0
+	srl %l7, 8, %o1
 ! u ^= w
 	.loc 1 440
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 45] = u
 	.loc 1 441
-	stb %o1, [%i0 + 45]
+	stb %o0, [%o3 + 45]
 ! u = mem8[m + 46]
 	.loc 1 442
-	ldub [%i1 + 46], %o1
+	ldub [%o2 + 46], %o0
 ! w = x11 >> 16
 	.loc 1 443
-	srl %l5, 16, %o0
+	srl %l7, 16, %o1
 ! u ^= w
 	.loc 1 444
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 46] = u
 	.loc 1 445
-	stb %o1, [%i0 + 46]
+	stb %o0, [%o3 + 46]
 ! u = mem8[m + 47]
 	.loc 1 446
-	ldub [%i1 + 47], %o1
+	ldub [%o2 + 47], %o0
 ! w = x11 >> 24
 	.loc 1 447
-	srl %l5, 24, %o0
+	srl %l7, 24, %o1
 ! u ^= w
 	.loc 1 448
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 47] = u
 	.loc 1 449
-	stb %o1, [%i0 + 47]
+	stb %o0, [%o3 + 47]
 ! u = mem8[m + 48]
 	.loc 1 450
-	ldub [%i1 + 48], %o1
+	ldub [%o2 + 48], %o0
 ! u ^= x12
 	.loc 1 451
-	xor %o1, %l6, %o1
+	xor %o0, %i0, %o0
 ! mem8[c + 48] = u
 	.loc 1 452
-	stb %o1, [%i0 + 48]
+	stb %o0, [%o3 + 48]
 ! u = mem8[m + 49]
 	.loc 1 453
-	ldub [%i1 + 49], %o1
+	ldub [%o2 + 49], %o0
 ! w = x12 >> 8
 	.loc 1 454
-	srl %l6, 8, %o0
+	srl %i0, 8, %o1
 ! u ^= w
 	.loc 1 455
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 49] = u
 	.loc 1 456
-	stb %o1, [%i0 + 49]
+	stb %o0, [%o3 + 49]
 ! u = mem8[m + 50]
 	.loc 1 457
-	ldub [%i1 + 50], %o1
+	ldub [%o2 + 50], %o0
 ! w = x12 >> 16
 	.loc 1 458
-	srl %l6, 16, %o0
+	srl %i0, 16, %o1
 ! u ^= w
 	.loc 1 459
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 50] = u
 	.loc 1 460
-	stb %o1, [%i0 + 50]
+	stb %o0, [%o3 + 50]
 ! u = mem8[m + 51]
 	.loc 1 461
-	ldub [%i1 + 51], %o1
+	ldub [%o2 + 51], %o0
 ! w = x12 >> 24
 	.loc 1 462
-	srl %l6, 24, %o0
+	srl %i0, 24, %o1
 ! u ^= w
 	.loc 1 463
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 51] = u
 	.loc 1 464
-	stb %o1, [%i0 + 51]
+	stb %o0, [%o3 + 51]
 ! u = mem8[m + 52]
 	.loc 1 465
-	ldub [%i1 + 52], %o1
+	ldub [%o2 + 52], %o0
 ! u ^= x13
 	.loc 1 466
-	xor %o1, %l7, %o1
+	xor %o0, %i1, %o0
 ! mem8[c + 52] = u
 	.loc 1 467
-	stb %o1, [%i0 + 52]
+	stb %o0, [%o3 + 52]
 ! u = mem8[m + 53]
 	.loc 1 468
-	ldub [%i1 + 53], %o1
+	ldub [%o2 + 53], %o0
 ! w = x13 >> 8
 	.loc 1 469
-	srl %l7, 8, %o0
+	srl %i1, 8, %o1
 ! u ^= w
 	.loc 1 470
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 53] = u
 	.loc 1 471
-	stb %o1, [%i0 + 53]
+	stb %o0, [%o3 + 53]
 ! u = mem8[m + 54]
 	.loc 1 472
-	ldub [%i1 + 54], %o1
+	ldub [%o2 + 54], %o0
 ! w = x13 >> 16
 	.loc 1 473
-	srl %l7, 16, %o0
+	srl %i1, 16, %o1
 ! u ^= w
 	.loc 1 474
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 54] = u
 	.loc 1 475
-	stb %o1, [%i0 + 54]
+	stb %o0, [%o3 + 54]
 ! u = mem8[m + 55]
 	.loc 1 476
-	ldub [%i1 + 55], %o1
+	ldub [%o2 + 55], %o0
 ! w = x13 >> 24
 	.loc 1 477
-	srl %l7, 24, %o0
+	srl %i1, 24, %o1
 ! u ^= w
 	.loc 1 478
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 55] = u
 	.loc 1 479
-	stb %o1, [%i0 + 55]
+	stb %o0, [%o3 + 55]
 ! u = mem8[m + 56]
 	.loc 1 480
-	ldub [%i1 + 56], %o1
+	ldub [%o2 + 56], %o0
 ! u ^= x14
 	.loc 1 481
-	xor %o1, %i2, %o1
+	xor %o0, %i2, %o0
 ! mem8[c + 56] = u
 	.loc 1 482
-	stb %o1, [%i0 + 56]
+	stb %o0, [%o3 + 56]
 ! u = mem8[m + 57]
 	.loc 1 483
-	ldub [%i1 + 57], %o1
+	ldub [%o2 + 57], %o0
 ! w = x14 >> 8
 	.loc 1 484
-	srl %i2, 8, %o0
+	srl %i2, 8, %o1
 ! u ^= w
 	.loc 1 485
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 57] = u
 	.loc 1 486
-	stb %o1, [%i0 + 57]
+	stb %o0, [%o3 + 57]
 ! u = mem8[m + 58]
 	.loc 1 487
-	ldub [%i1 + 58], %o1
+	ldub [%o2 + 58], %o0
 ! w = x14 >> 16
 	.loc 1 488
-	srl %i2, 16, %o0
+	srl %i2, 16, %o1
 ! u ^= w
 	.loc 1 489
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 58] = u
 	.loc 1 490
-	stb %o1, [%i0 + 58]
+	stb %o0, [%o3 + 58]
 ! u = mem8[m + 59]
 	.loc 1 491
-	ldub [%i1 + 59], %o1
+	ldub [%o2 + 59], %o0
 ! w = x14 >> 24
 	.loc 1 492
-	srl %i2, 24, %o0
+	srl %i2, 24, %o1
 ! u ^= w
 	.loc 1 493
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 59] = u
 	.loc 1 494
-	stb %o1, [%i0 + 59]
+	stb %o0, [%o3 + 59]
 ! u = mem8[m + 60]
 	.loc 1 495
-	ldub [%i1 + 60], %o1
+	ldub [%o2 + 60], %o0
 ! u ^= x15
 	.loc 1 496
-	xor %o1, %i4, %o1
+	xor %o0, %i4, %o0
 ! mem8[c + 60] = u
 	.loc 1 497
-	stb %o1, [%i0 + 60]
+	stb %o0, [%o3 + 60]
 ! u = mem8[m + 61]
 	.loc 1 498
-	ldub [%i1 + 61], %o1
+	ldub [%o2 + 61], %o0
 ! w = x15 >> 8
 	.loc 1 499
-	srl %i4, 8, %o0
+	srl %i4, 8, %o1
 ! u ^= w
 	.loc 1 500
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 61] = u
 	.loc 1 501
-	stb %o1, [%i0 + 61]
+	stb %o0, [%o3 + 61]
 ! u = mem8[m + 62]
 	.loc 1 502
-	ldub [%i1 + 62], %o1
+	ldub [%o2 + 62], %o0
 ! w = x15 >> 16
 	.loc 1 503
-	srl %i4, 16, %o0
+	srl %i4, 16, %o1
 ! u ^= w
 	.loc 1 504
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 62] = u
 	.loc 1 505
-	stb %o1, [%i0 + 62]
+	stb %o0, [%o3 + 62]
 ! u = mem8[m + 63]
 	.loc 1 506
-	ldub [%i1 + 63], %o1
+	ldub [%o2 + 63], %o0
 ! w = x15 >> 24
 	.loc 1 507
-	srl %i4, 24, %o0
+	srl %i4, 24, %o1
 ! u ^= w
 	.loc 1 508
-	xor %o1, %o0, %o1
+	xor %o0, %o1, %o0
 ! mem8[c + 63] = u
 	.loc 1 509
-	stb %o1, [%i0 + 63]
+	stb %o0, [%o3 + 63]
 .Lqhasm_kernel_salsa12_sparc64_blocks.counter:
 ! ctr = mem32[x + 32]
 	.loc 1 512
@@ -1501,28 +1501,28 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	stw %o0, [%i3 + 36]
 ! c += 64
 	.loc 1 520
-	add %i0, 64, %i0
+	add %o3, 64, %o0
 ! m += 64
 	.loc 1 521
-	add %i1, 64, %i1
+	add %o2, 64, %o1
 ! c_s = c
 	.loc 1 522
-	stx %i0, [%fp + 2015]
+	stx %o0, [%fp + 2015]
 ! m_s = m
 	.loc 1 523
-	stx %i1, [%fp + 2023]
+	stx %o1, [%fp + 2023]
 ! n = n_s
 	.loc 1 524
-	ldx [%fp + 2031], %i2
+	ldx [%fp + 2031], %o0
 ! n -= 1
 	.loc 1 525
-	sub %i2, 1, %i2
+	sub %o0, 1, %o0
 ! n_s = n
 	.loc 1 526
-	stx %i2, [%fp + 2031]
+	stx %o0, [%fp + 2031]
 ! =? n - 0
 	.loc 1 527
-	cmp %i2, 0
+	cmp %o0, 0
 ! goto block if !=
 	.loc 1 528
 	bne,pt %xcc, .Lqhasm_kernel_salsa12_sparc64_blocks.block
@@ -1543,466 +1543,466 @@ qhasm_kernel_salsa12_sparc64_core:
 	save %sp, -176, %sp
 ! x0 = mem32[in + 0]
 	.loc 1 535
-	lduw [%i1], %o7
+	lduw [%i1], %l1
 ! x1 = mem32[in + 4]
 	.loc 1 536
-	lduw [%i1 + 4], %l0
+	lduw [%i1 + 4], %i3
 ! x2 = mem32[in + 8]
 	.loc 1 537
-	lduw [%i1 + 8], %l1
+	lduw [%i1 + 8], %i4
 ! x3 = mem32[in + 12]
 	.loc 1 538
-	lduw [%i1 + 12], %l2
+	lduw [%i1 + 12], %g1
 ! x4 = mem32[in + 16]
 	.loc 1 539
-	lduw [%i1 + 16], %l3
+	lduw [%i1 + 16], %l0
 ! x5 = mem32[in + 20]
 	.loc 1 540
-	lduw [%i1 + 20], %l4
+	lduw [%i1 + 20], %l5
 ! x6 = mem32[in + 24]
 	.loc 1 541
-	lduw [%i1 + 24], %l5
+	lduw [%i1 + 24], %l2
 ! x7 = mem32[in + 28]
 	.loc 1 542
-	lduw [%i1 + 28], %l6
+	lduw [%i1 + 28], %l4
 ! x8 = mem32[in + 32]
 	.loc 1 543
-	lduw [%i1 + 32], %l7
+	lduw [%i1 + 32], %l6
 ! x9 = mem32[in + 36]
 	.loc 1 544
-	lduw [%i1 + 36], %i2
+	lduw [%i1 + 36], %g5
 ! x10 = mem32[in + 40]
 	.loc 1 545
-	lduw [%i1 + 40], %i3
+	lduw [%i1 + 40], %i2
 ! x11 = mem32[in + 44]
 	.loc 1 546
-	lduw [%i1 + 44], %i4
+	lduw [%i1 + 44], %l7
 ! x12 = mem32[in + 48]
 	.loc 1 547
 	lduw [%i1 + 48], %i5
 ! x13 = mem32[in + 52]
 	.loc 1 548
-	lduw [%i1 + 52], %g1
+	lduw [%i1 + 52], %l3
 ! x14 = mem32[in + 56]
 	.loc 1 549
 	lduw [%i1 + 56], %g4
 ! x15 = mem32[in + 60]
 	.loc 1 550
-	lduw [%i1 + 60], %o3
+	lduw [%i1 + 60], %o4
 ! i = 6
 	.loc 1 551
-	mov 6, %i1
+	mov 6, %o7
 .Lqhasm_kernel_salsa12_sparc64_core.coreround:
 ! t0 = x0 + x12
 	.loc 1 553
-	add %o7, %i5, %o5
+	add %l1, %i5, %o0
 ! t1 = x5 + x1
 	.loc 1 554
-	add %l4, %l0, %o4
+	add %l5, %i3, %o2
 ! t2 = x10 + x6
 	.loc 1 555
-	add %i3, %l5, %o1
+	add %i2, %l2, %i1
 ! t3 = x15 + x11
 	.loc 1 556
-	add %o3, %i4, %o2
+	add %o4, %l7, %o3
 ! t0 = t0 <<< 7
 	.loc 1 557
-	sll %o5, 7, %o0
-	srl %o5, 25, %o5
-	or %o5, %o0, %o5
+	sll %o0, 7, %o1
+	srl %o0, 25, %o5
+	or %o5, %o1, %o5
 ! t1 = t1 <<< 7
 	.loc 1 558
-	sll %o4, 7, %o0
-	srl %o4, 25, %o4
-	or %o4, %o0, %o4
+	sll %o2, 7, %o0
+	srl %o2, 25, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 7
 	.loc 1 559
-	sll %o1, 7, %o0
-	srl %o1, 25, %o1
-	or %o1, %o0, %o1
+	sll %i1, 7, %o0
+	srl %i1, 25, %o2
+	or %o2, %o0, %o2
 ! t3 = t3 <<< 7
 	.loc 1 560
-	sll %o2, 7, %o0
-	srl %o2, 25, %o2
-	or %o2, %o0, %o2
+	sll %o3, 7, %o0
+	srl %o3, 25, %i1
+	or %i1, %o0, %i1
 ! x4 ^= t0
 	.loc 1 561
-	xor %l3, %o5, %l3
+	xor %l0, %o5, %o3
 ! x9 ^= t1
 	.loc 1 562
-	xor %i2, %o4, %i2
+	xor %g5, %o1, %o1
 ! x14 ^= t2
 	.loc 1 563
-	xor %g4, %o1, %g4
+	xor %g4, %o2, %o2
 ! x3 ^= t3
 	.loc 1 564
-	xor %l2, %o2, %l2
+	xor %g1, %i1, %l0
 ! t0 = x4 + x0
 	.loc 1 565
-	add %l3, %o7, %o5
+	add %o3, %l1, %g5
 ! t1 = x9 + x5
 	.loc 1 566
-	add %i2, %l4, %o4
+	add %o1, %l5, %g1
 ! t2 = x14 + x10
 	.loc 1 567
-	add %g4, %i3, %o1
+	add %o2, %i2, %i1
 ! t3 = x3 + x15
 	.loc 1 568
-	add %l2, %o3, %o2
+	add %l0, %o4, %g4
 ! t0 = t0 <<< 9
 	.loc 1 569
-	sll %o5, 9, %o0
-	srl %o5, 23, %o5
+	sll %g5, 9, %o0
+	srl %g5, 23, %o5
 	or %o5, %o0, %o5
 ! t1 = t1 <<< 9
 	.loc 1 570
-	sll %o4, 9, %o0
-	srl %o4, 23, %o4
-	or %o4, %o0, %o4
+	sll %g1, 9, %g5
+	srl %g1, 23, %o0
+	or %o0, %g5, %o0
 ! t2 = t2 <<< 9
 	.loc 1 571
-	sll %o1, 9, %o0
-	srl %o1, 23, %o1
-	or %o1, %o0, %o1
+	sll %i1, 9, %g5
+	srl %i1, 23, %g1
+	or %g1, %g5, %g1
 ! t3 = t3 <<< 9
 	.loc 1 572
-	sll %o2, 9, %o0
-	srl %o2, 23, %o2
-	or %o2, %o0, %o2
+	sll %g4, 9, %g5
+	srl %g4, 23, %i1
+	or %i1, %g5, %i1
 ! x8 ^= t0
 	.loc 1 573
-	xor %l7, %o5, %l7
+	xor %l6, %o5, %l6
 ! x13 ^= t1
 	.loc 1 574
-	xor %g1, %o4, %g1
+	xor %l3, %o0, %l3
 ! x2 ^= t2
 	.loc 1 575
-	xor %l1, %o1, %l1
+	xor %i4, %g1, %i4
 ! x7 ^= t3
 	.loc 1 576
-	xor %l6, %o2, %l6
+	xor %l4, %i1, %l4
 ! t0 = x8 + x4
 	.loc 1 577
-	add %l7, %l3, %o5
+	add %l6, %o3, %g5
 ! t1 = x13 + x9
 	.loc 1 578
-	add %g1, %i2, %o4
+	add %l3, %o1, %g4
 ! t2 = x2 + x14
 	.loc 1 579
-	add %l1, %g4, %o1
+	add %i4, %o2, %g1
 ! t3 = x7 + x3
 	.loc 1 580
-	add %l6, %l2, %o2
+	add %l4, %l0, %o5
 ! t0 = t0 <<< 13
 	.loc 1 581
-	sll %o5, 13, %o0
-	srl %o5, 19, %o5
-	or %o5, %o0, %o5
+	sll %g5, 13, %o0
+	srl %g5, 19, %i1
+	or %i1, %o0, %i1
 ! t1 = t1 <<< 13
 	.loc 1 582
-	sll %o4, 13, %o0
-	srl %o4, 19, %o4
-	or %o4, %o0, %o4
+	sll %g4, 13, %o0
+	srl %g4, 19, %g5
+	or %g5, %o0, %g5
 ! t2 = t2 <<< 13
 	.loc 1 583
-	sll %o1, 13, %o0
-	srl %o1, 19, %o1
-	or %o1, %o0, %o1
+	sll %g1, 13, %o0
+	srl %g1, 19, %g4
+	or %g4, %o0, %g4
 ! t3 = t3 <<< 13
 	.loc 1 584
-	sll %o2, 13, %o0
-	srl %o2, 19, %o2
-	or %o2, %o0, %o2
+	sll %o5, 13, %g1
+	srl %o5, 19, %o0
+	or %o0, %g1, %o0
 ! x12 ^= t0
 	.loc 1 585
-	xor %i5, %o5, %i5
+	xor %i5, %i1, %i1
 ! x1 ^= t1
 	.loc 1 586
-	xor %l0, %o4, %l0
+	xor %i3, %g5, %i3
 ! x6 ^= t2
 	.loc 1 587
-	xor %l5, %o1, %l5
+	xor %l2, %g4, %l2
 ! x11 ^= t3
 	.loc 1 588
-	xor %i4, %o2, %i4
+	xor %l7, %o0, %l7
 ! t0 = x12 + x8
 	.loc 1 589
-	add %i5, %l7, %o5
+	add %i1, %l6, %g5
 ! t1 = x1 + x13
 	.loc 1 590
-	add %l0, %g1, %o4
+	add %i3, %l3, %g1
 ! t2 = x6 + x2
 	.loc 1 591
-	add %l5, %l1, %o1
+	add %l2, %i4, %i5
 ! t3 = x11 + x7
 	.loc 1 592
-	add %i4, %l6, %o2
+	add %l7, %l4, %g4
 ! t0 = t0 <<< 18
 	.loc 1 593
-	sll %o5, 18, %o0
-	srl %o5, 14, %o5
+	sll %g5, 18, %o0
+	srl %g5, 14, %o5
 	or %o5, %o0, %o5
 ! t1 = t1 <<< 18
 	.loc 1 594
-	sll %o4, 18, %o0
-	srl %o4, 14, %o4
-	or %o4, %o0, %o4
+	sll %g1, 18, %g5
+	srl %g1, 14, %o0
+	or %o0, %g5, %o0
 ! t2 = t2 <<< 18
 	.loc 1 595
-	sll %o1, 18, %o0
-	srl %o1, 14, %o1
-	or %o1, %o0, %o1
+	sll %i5, 18, %g5
+	srl %i5, 14, %g1
+	or %g1, %g5, %g1
 ! t3 = t3 <<< 18
 	.loc 1 596
-	sll %o2, 18, %o0
-	srl %o2, 14, %o2
-	or %o2, %o0, %o2
+	sll %g4, 18, %g5
+	srl %g4, 14, %i5
+	or %i5, %g5, %i5
 ! x0 ^= t0
 	.loc 1 597
-	xor %o7, %o5, %o7
+	xor %l1, %o5, %l1
 ! x5 ^= t1
 	.loc 1 598
-	xor %l4, %o4, %l4
+	xor %l5, %o0, %l5
 ! x10 ^= t2
 	.loc 1 599
-	xor %i3, %o1, %i3
+	xor %i2, %g1, %o5
 ! x15 ^= t3
 	.loc 1 600
-	xor %o3, %o2, %o3
+	xor %o4, %i5, %o0
 ! t0 = x0 + x3
 	.loc 1 601
-	add %o7, %l2, %o5
+	add %l1, %l0, %g5
 ! t1 = x5 + x4
 	.loc 1 602
-	add %l4, %l3, %o4
+	add %l5, %o3, %g1
 ! t2 = x10 + x9
 	.loc 1 603
-	add %i3, %i2, %o1
+	add %o5, %o1, %i5
 ! t3 = x15 + x14
 	.loc 1 604
-	add %o3, %g4, %o2
+	add %o0, %o2, %g4
 ! t0 = t0 <<< 7
 	.loc 1 605
-	sll %o5, 7, %o0
-	srl %o5, 25, %o5
-	or %o5, %o0, %o5
+	sll %g5, 7, %o4
+	srl %g5, 25, %i2
+	or %i2, %o4, %i2
 ! t1 = t1 <<< 7
 	.loc 1 606
-	sll %o4, 7, %o0
-	srl %o4, 25, %o4
-	or %o4, %o0, %o4
+	sll %g1, 7, %g5
+	srl %g1, 25, %o4
+	or %o4, %g5, %o4
 ! t2 = t2 <<< 7
 	.loc 1 607
-	sll %o1, 7, %o0
-	srl %o1, 25, %o1
-	or %o1, %o0, %o1
+	sll %i5, 7, %g5
+	srl %i5, 25, %g1
+	or %g1, %g5, %g1
 ! t3 = t3 <<< 7
 	.loc 1 608
-	sll %o2, 7, %o0
-	srl %o2, 25, %o2
-	or %o2, %o0, %o2
+	sll %g4, 7, %g5
+	srl %g4, 25, %i5
+	or %i5, %g5, %i5
 ! x1 ^= t0
 	.loc 1 609
-	xor %l0, %o5, %l0
+	xor %i3, %i2, %i3
 ! x6 ^= t1
 	.loc 1 610
-	xor %l5, %o4, %l5
+	xor %l2, %o4, %l2
 ! x11 ^= t2
 	.loc 1 611
-	xor %i4, %o1, %i4
+	xor %l7, %g1, %l7
 ! x12 ^= t3
 	.loc 1 612
-	xor %i5, %o2, %i5
+	xor %i1, %i5, %i5
 ! t0 = x1 + x0
 	.loc 1 613
-	add %l0, %o7, %o5
+	add %i3, %l1, %g5
 ! t1 = x6 + x5
 	.loc 1 614
-	add %l5, %l4, %o4
+	add %l2, %l5, %g1
 ! t2 = x11 + x10
 	.loc 1 615
-	add %i4, %i3, %o1
+	add %l7, %o5, %i2
 ! t3 = x12 + x15
 	.loc 1 616
-	add %i5, %o3, %o2
+	add %i5, %o0, %g4
 ! t0 = t0 <<< 9
 	.loc 1 617
-	sll %o5, 9, %o0
-	srl %o5, 23, %o5
-	or %o5, %o0, %o5
+	sll %g5, 9, %o4
+	srl %g5, 23, %i1
+	or %i1, %o4, %i1
 ! t1 = t1 <<< 9
 	.loc 1 618
-	sll %o4, 9, %o0
-	srl %o4, 23, %o4
-	or %o4, %o0, %o4
+	sll %g1, 9, %g5
+	srl %g1, 23, %o4
+	or %o4, %g5, %o4
 ! t2 = t2 <<< 9
 	.loc 1 619
-	sll %o1, 9, %o0
-	srl %o1, 23, %o1
-	or %o1, %o0, %o1
+	sll %i2, 9, %g5
+	srl %i2, 23, %g1
+	or %g1, %g5, %g1
 ! t3 = t3 <<< 9
 	.loc 1 620
-	sll %o2, 9, %o0
-	srl %o2, 23, %o2
-	or %o2, %o0, %o2
+	sll %g4, 9, %g5
+	srl %g4, 23, %i2
+	or %i2, %g5, %i2
 ! x2 ^= t0
 	.loc 1 621
-	xor %l1, %o5, %l1
+	xor %i4, %i1, %i4
 ! x7 ^= t1
 	.loc 1 622
-	xor %l6, %o4, %l6
+	xor %l4, %o4, %l4
 ! x8 ^= t2
 	.loc 1 623
-	xor %l7, %o1, %l7
+	xor %l6, %g1, %l6
 ! x13 ^= t3
 	.loc 1 624
-	xor %g1, %o2, %g1
+	xor %l3, %i2, %l3
 ! t0 = x2 + x1
 	.loc 1 625
-	add %l1, %l0, %o5
+	add %i4, %i3, %g5
 ! t1 = x7 + x6
 	.loc 1 626
-	add %l6, %l5, %o4
+	add %l4, %l2, %g4
 ! t2 = x8 + x11
 	.loc 1 627
-	add %l7, %i4, %o1
+	add %l6, %l7, %i2
 ! t3 = x13 + x12
 	.loc 1 628
-	add %g1, %i5, %o2
+	add %l3, %i5, %g1
 ! t0 = t0 <<< 13
 	.loc 1 629
-	sll %o5, 13, %o0
-	srl %o5, 19, %o5
-	or %o5, %o0, %o5
+	sll %g5, 13, %o4
+	srl %g5, 19, %i1
+	or %i1, %o4, %i1
 ! t1 = t1 <<< 13
 	.loc 1 630
-	sll %o4, 13, %o0
-	srl %o4, 19, %o4
-	or %o4, %o0, %o4
+	sll %g4, 13, %g5
+	srl %g4, 19, %o4
+	or %o4, %g5, %o4
 ! t2 = t2 <<< 13
 	.loc 1 631
-	sll %o1, 13, %o0
-	srl %o1, 19, %o1
-	or %o1, %o0, %o1
+	sll %i2, 13, %g5
+	srl %i2, 19, %g4
+	or %g4, %g5, %g4
 ! t3 = t3 <<< 13
 	.loc 1 632
-	sll %o2, 13, %o0
-	srl %o2, 19, %o2
-	or %o2, %o0, %o2
+	sll %g1, 13, %g5
+	srl %g1, 19, %i2
+	or %i2, %g5, %i2
 ! x3 ^= t0
 	.loc 1 633
-	xor %l2, %o5, %l2
+	xor %l0, %i1, %g1
 ! x4 ^= t1
 	.loc 1 634
-	xor %l3, %o4, %l3
+	xor %o3, %o4, %l0
 ! x9 ^= t2
 	.loc 1 635
-	xor %i2, %o1, %i2
+	xor %o1, %g4, %g5
 ! x14 ^= t3
 	.loc 1 636
-	xor %g4, %o2, %g4
+	xor %o2, %i2, %g4
 ! t0 = x3 + x2
 	.loc 1 637
-	add %l2, %l1, %o5
+	add %g1, %i4, %i2
 ! t1 = x4 + x7
 	.loc 1 638
-	add %l3, %l6, %o4
+	add %l0, %l4, %o4
 ! t2 = x9 + x8
 	.loc 1 639
-	add %i2, %l7, %o1
+	add %g5, %l6, %o3
 ! t3 = x14 + x13
 	.loc 1 640
-	add %g4, %g1, %o2
+	add %g4, %l3, %i1
 ! t0 = t0 <<< 18
 	.loc 1 641
-	sll %o5, 18, %o0
-	srl %o5, 14, %o5
-	or %o5, %o0, %o5
+	sll %i2, 18, %o1
+	srl %i2, 14, %o2
+	or %o2, %o1, %o2
 ! t1 = t1 <<< 18
 	.loc 1 642
-	sll %o4, 18, %o0
-	srl %o4, 14, %o4
-	or %o4, %o0, %o4
+	sll %o4, 18, %i2
+	srl %o4, 14, %o1
+	or %o1, %i2, %o1
 ! t2 = t2 <<< 18
 	.loc 1 643
-	sll %o1, 18, %o0
-	srl %o1, 14, %o1
-	or %o1, %o0, %o1
+	sll %o3, 18, %i2
+	srl %o3, 14, %o4
+	or %o4, %i2, %o4
 ! t3 = t3 <<< 18
 	.loc 1 644
-	sll %o2, 18, %o0
-	srl %o2, 14, %o2
-	or %o2, %o0, %o2
+	sll %i1, 18, %i2
+	srl %i1, 14, %o3
+	or %o3, %i2, %o3
 ! x0 ^= t0
 	.loc 1 645
-	xor %o7, %o5, %o7
+	xor %l1, %o2, %l1
 ! x5 ^= t1
 	.loc 1 646
-	xor %l4, %o4, %l4
+	xor %l5, %o1, %l5
 ! x10 ^= t2
 	.loc 1 647
-	xor %i3, %o1, %i3
+	xor %o5, %o4, %i2
 ! x15 ^= t3
 	.loc 1 648
-	xor %o3, %o2, %o3
+	xor %o0, %o3, %o4
 ! i -= 1
 	.loc 1 649
-	sub %i1, 1, %i1
+	sub %o7, 1, %o7
 ! =? i - 0
 	.loc 1 650
-	cmp %i1, 0
+	cmp %o7, 0
 ! goto coreround if !=
 	.loc 1 651
 	bne,pt %xcc, .Lqhasm_kernel_salsa12_sparc64_core.coreround
 	nop
 ! mem32[out + 0] = x0
 	.loc 1 652
-	stw %o7, [%i0]
+	stw %l1, [%i0]
 ! mem32[out + 4] = x1
 	.loc 1 653
-	stw %l0, [%i0 + 4]
+	stw %i3, [%i0 + 4]
 ! mem32[out + 8] = x2
 	.loc 1 654
-	stw %l1, [%i0 + 8]
+	stw %i4, [%i0 + 8]
 ! mem32[out + 12] = x3
 	.loc 1 655
-	stw %l2, [%i0 + 12]
+	stw %g1, [%i0 + 12]
 ! mem32[out + 16] = x4
 	.loc 1 656
-	stw %l3, [%i0 + 16]
+	stw %l0, [%i0 + 16]
 ! mem32[out + 20] = x5
 	.loc 1 657
-	stw %l4, [%i0 + 20]
+	stw %l5, [%i0 + 20]
 ! mem32[out + 24] = x6
 	.loc 1 658
-	stw %l5, [%i0 + 24]
+	stw %l2, [%i0 + 24]
 ! mem32[out + 28] = x7
 	.loc 1 659
-	stw %l6, [%i0 + 28]
+	stw %l4, [%i0 + 28]
 ! mem32[out + 32] = x8
 	.loc 1 660
-	stw %l7, [%i0 + 32]
+	stw %l6, [%i0 + 32]
 ! mem32[out + 36] = x9
 	.loc 1 661
-	stw %i2, [%i0 + 36]
+	stw %g5, [%i0 + 36]
 ! mem32[out + 40] = x10
 	.loc 1 662
-	stw %i3, [%i0 + 40]
+	stw %i2, [%i0 + 40]
 ! mem32[out + 44] = x11
 	.loc 1 663
-	stw %i4, [%i0 + 44]
+	stw %l7, [%i0 + 44]
 ! mem32[out + 48] = x12
 	.loc 1 664
 	stw %i5, [%i0 + 48]
 ! mem32[out + 52] = x13
 	.loc 1 665
-	stw %g1, [%i0 + 52]
+	stw %l3, [%i0 + 52]
 ! mem32[out + 56] = x14
 	.loc 1 666
 	stw %g4, [%i0 + 56]
 ! mem32[out + 60] = x15
 	.loc 1 667
-	stw %o3, [%i0 + 60]
+	stw %o4, [%i0 + 60]
 ! leave
 	.loc 1 668
 	ret

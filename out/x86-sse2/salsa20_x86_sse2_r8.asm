@@ -7,14 +7,14 @@ align 32
 qhasm_kernel_salsa8_x86_sse2_blocks:
 	push esi
 	push edi
-	sub esp, 468
+	sub esp, 660
 ; input c m n nhi x
 %line 55+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov edi, [esp + 480]
-	mov edx, [esp + 484]
-	mov esi, [esp + 488]
-	mov eax, [esp + 492]
-	mov eax, [esp + 496]
+	mov ecx, [esp + 672]
+	mov edx, [esp + 676]
+	mov esi, [esp + 680]
+	mov eax, [esp + 684]
+	mov edi, [esp + 688]
 ; unsigned<? n - 4
 %line 56+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	cmp esi, 4
@@ -23,148 +23,128 @@ qhasm_kernel_salsa8_x86_sse2_blocks:
 	jb .Lsmall
 ; t0 = 0
 %line 59+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm5, xmm5
+	pxor xmm0, xmm0
 ; one = 1
 %line 60+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, 1
+	mov eax, 1
 ; t1 = one
 %line 61+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm4, ecx
+	movd xmm1, eax
 ; t0 = unpacklo64(t0, t1)
 %line 62+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpcklqdq xmm5, xmm4
+	punpcklqdq xmm0, xmm1
 ; ctr01 = t0
 %line 63+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [esp + 256], xmm5
+	movdqu [esp + 256], xmm0
 ; one = 2
 %line 64+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, 2
+	mov eax, 2
 ; t1 = one
 %line 65+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm4, ecx
+	movd xmm1, eax
 ; t1 = unpacklo64(t1, t1)
 %line 66+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpcklqdq xmm4, xmm4
+	punpcklqdq xmm1, xmm1
 ; 2x t1 += t0
 %line 67+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	paddq xmm4, xmm5
+	paddq xmm1, xmm0
 ; ctr23 = t1
 %line 68+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [esp + 272], xmm4
+	movdqu [esp + 272], xmm1
 ; 4x z0 = mem32[x + 0]
 %line 69+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax]
+	movd xmm0, [edi]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 288], xmm0
 ; s0 = z0
 %line 70+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 288]
 	movdqu [esp + 0], xmm0
 ; 4x z1 = mem32[x + 4]
 %line 71+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm1, [eax + 4]
-	pshufd xmm1, xmm1, 0
+	movd xmm0, [edi + 4]
+	pshufd xmm0, xmm0, 0
 ; s1 = z1
 %line 72+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [esp + 16], xmm1
+	movdqu [esp + 16], xmm0
 ; 4x z2 = mem32[x + 8]
 %line 73+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm2, [eax + 8]
-	pshufd xmm2, xmm2, 0
+	movd xmm0, [edi + 8]
+	pshufd xmm0, xmm0, 0
 ; s2 = z2
 %line 74+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [esp + 32], xmm2
+	movdqu [esp + 32], xmm0
 ; 4x z3 = mem32[x + 12]
 %line 75+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm6, [eax + 12]
-	pshufd xmm6, xmm6, 0
+	movd xmm0, [edi + 12]
+	pshufd xmm0, xmm0, 0
 ; s3 = z3
 %line 76+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [esp + 48], xmm6
+	movdqu [esp + 48], xmm0
 ; 4x z4 = mem32[x + 16]
 %line 77+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 16]
+	movd xmm0, [edi + 16]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 304], xmm0
 ; s4 = z4
 %line 78+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 304]
 	movdqu [esp + 64], xmm0
 ; 4x z5 = mem32[x + 20]
 %line 79+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 20]
+	movd xmm0, [edi + 20]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 320], xmm0
 ; s5 = z5
 %line 80+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 320]
 	movdqu [esp + 80], xmm0
 ; 4x z6 = mem32[x + 24]
 %line 81+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 24]
+	movd xmm0, [edi + 24]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 336], xmm0
 ; s6 = z6
 %line 82+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 336]
 	movdqu [esp + 96], xmm0
 ; 4x z7 = mem32[x + 28]
 %line 83+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 28]
+	movd xmm0, [edi + 28]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 352], xmm0
 ; s7 = z7
 %line 84+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 352]
 	movdqu [esp + 112], xmm0
 ; 4x z10 = mem32[x + 40]
 %line 85+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 40]
+	movd xmm0, [edi + 40]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 368], xmm0
 ; s10 = z10
 %line 86+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 368]
 	movdqu [esp + 160], xmm0
 ; 4x z11 = mem32[x + 44]
 %line 87+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 44]
+	movd xmm0, [edi + 44]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 384], xmm0
 ; s11 = z11
 %line 88+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 384]
 	movdqu [esp + 176], xmm0
 ; 4x z12 = mem32[x + 48]
 %line 89+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 48]
+	movd xmm0, [edi + 48]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 400], xmm0
 ; s12 = z12
 %line 90+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 400]
 	movdqu [esp + 192], xmm0
 ; 4x z13 = mem32[x + 52]
 %line 91+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 52]
+	movd xmm0, [edi + 52]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 416], xmm0
 ; s13 = z13
 %line 92+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 416]
 	movdqu [esp + 208], xmm0
 ; 4x z14 = mem32[x + 56]
 %line 93+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 56]
+	movd xmm0, [edi + 56]
 	pshufd xmm0, xmm0, 0
-	movdqu [esp + 432], xmm0
 ; s14 = z14
 %line 94+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 432]
 	movdqu [esp + 224], xmm0
 ; 4x z15 = mem32[x + 60]
 %line 95+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm0, [eax + 60]
+	movd xmm0, [edi + 60]
 	pshufd xmm0, xmm0, 0
 ; s15 = z15
 %line 96+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -172,972 +152,991 @@ qhasm_kernel_salsa8_x86_sse2_blocks:
 .Lblocks4:
 ; q0 = mem64[x + 32]
 %line 100+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movq xmm2, [eax + 32]
+	movq xmm0, [edi + 32]
 ; q0 = unpacklo64(q0, q0)
 %line 101+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpcklqdq xmm2, xmm2
+	punpcklqdq xmm0, xmm0
 ; q1 = q0
 %line 102+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm2
+	movdqa xmm1, xmm0
 ; t0 = ctr01
 %line 103+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 256]
+	movdqu xmm2, [esp + 256]
 ; 2x q0 += t0
 %line 104+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	paddq xmm2, xmm5
+	paddq xmm0, xmm2
 ; t1 = ctr23
 %line 105+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 272]
+	movdqu xmm2, [esp + 272]
 ; 2x q1 += t1
 %line 106+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	paddq xmm0, xmm4
+	paddq xmm1, xmm2
 ; q0 = shuffle32(q0, 0xd8)
 %line 107+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 216
+	pshufd xmm2, xmm0, 216
 ; q1 = shuffle32(q1, 0xd8)
 %line 108+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm0, xmm0, 216
+	pshufd xmm1, xmm1, 216
 ; z8 = unpacklo64(q0, q1)
 %line 109+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm2
-	punpcklqdq xmm1, xmm0
-	movdqa xmm3, xmm1
+	movdqa xmm0, xmm2
+	punpcklqdq xmm0, xmm1
+	movdqa xmm5, xmm0
 ; z9 = unpackhi64(q0, q1)
 %line 110+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhqdq xmm2, xmm0
-	movdqa xmm7, xmm2
+	punpckhqdq xmm2, xmm1
+	movdqa xmm4, xmm2
 ; s8 = z8
 %line 111+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [esp + 128], xmm3
+	movdqu [esp + 128], xmm5
 ; s9 = z9
 %line 112+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [esp + 144], xmm7
+	movdqu [esp + 144], xmm4
 ; z0 = s0
 %line 113+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 0]
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 336], xmm0
 ; z1 = s1
 %line 114+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [esp + 16]
+	movdqu xmm0, [esp + 16]
+	movdqu [esp + 352], xmm0
 ; z2 = s2
 %line 115+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm2, [esp + 32]
+	movdqu xmm0, [esp + 32]
+	movdqu [esp + 368], xmm0
 ; z3 = s3
 %line 116+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 48]
+	movdqu xmm0, [esp + 48]
+	movdqu [esp + 384], xmm0
 ; z4 = s4
 %line 117+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 64]
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 400], xmm0
 ; z5 = s5
 %line 118+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 80]
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 416], xmm0
 ; z6 = s6
 %line 119+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 96]
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 432], xmm0
 ; z7 = s7
 %line 120+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 112]
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 448], xmm0
 ; z10 = s10
 %line 121+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 160]
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 464], xmm0
 ; z11 = s11
 %line 122+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 176]
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 480], xmm0
 ; z12 = s12
 %line 123+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 192]
-	movdqu [esp + 400], xmm0
+	movdqu xmm2, [esp + 192]
 ; z13 = s13
 %line 124+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 208]
-	movdqu [esp + 416], xmm0
+	movdqu xmm1, [esp + 208]
 ; z14 = s14
 %line 125+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 224]
-	movdqu [esp + 432], xmm0
+	movdqu xmm6, [esp + 224]
 ; z15 = s15
 %line 126+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 240]
+	movdqu xmm3, [esp + 240]
 ; i = 4
 %line 127+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, 4
+	mov eax, 4
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 129+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 288]
-	movdqu xmm4, [esp + 400]
-	paddd xmm5, xmm4
+	movdqu xmm7, [esp + 336]
+	paddd xmm7, xmm2
 ; 4x t0 <<<= 7
 %line 130+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 7
-	psrld xmm4, 25
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 7
+	psrld xmm0, 25
+	por xmm7, xmm0
 ; z4 ^= t0
 %line 131+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 304]
-	pxor xmm4, xmm5
-	movdqu [esp + 304], xmm4
+	movdqu xmm0, [esp + 400]
+	pxor xmm0, xmm7
+	movdqu [esp + 400], xmm0
 ; 4x t1 = z5 + z1
 %line 132+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 320]
-	paddd xmm4, xmm1
+	movdqu xmm7, [esp + 416]
+	movdqu xmm0, [esp + 352]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 133+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 7
+	psrld xmm0, 25
+	por xmm7, xmm0
 ; z9 ^= t1
 %line 134+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm7, xmm4
+	pxor xmm4, xmm7
 ; 4x t0 = z10 + z6
 %line 135+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 368]
-	movdqu xmm4, [esp + 336]
-	paddd xmm5, xmm4
+	movdqu xmm7, [esp + 464]
+	movdqu xmm0, [esp + 432]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 7
 %line 136+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 7
-	psrld xmm4, 25
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 7
+	psrld xmm0, 25
+	por xmm7, xmm0
 ; z14 ^= t0
 %line 137+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 432]
-	pxor xmm4, xmm5
-	movdqu [esp + 432], xmm4
+	pxor xmm6, xmm7
 ; 4x t1 = z15 + z11
 %line 138+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm0
-	movdqu xmm5, [esp + 384]
-	paddd xmm4, xmm5
+	movdqa xmm7, xmm3
+	movdqu xmm0, [esp + 480]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 139+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 7
+	psrld xmm0, 25
+	por xmm7, xmm0
 ; z3 ^= t1
 %line 140+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm4
+	movdqu xmm0, [esp + 384]
+	pxor xmm0, xmm7
+	movdqu [esp + 384], xmm0
 ; 4x t0 = z4 + z0
 %line 141+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 304]
-	movdqu xmm4, [esp + 288]
-	paddd xmm5, xmm4
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 336]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 142+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 9
+	psrld xmm0, 23
+	por xmm7, xmm0
 ; z8 ^= t0
 %line 143+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm5
+	pxor xmm5, xmm7
 ; 4x t1 = z9 + z5
 %line 144+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm7
-	movdqu xmm5, [esp + 320]
-	paddd xmm4, xmm5
+	movdqa xmm7, xmm4
+	movdqu xmm0, [esp + 416]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 9
 %line 145+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 9
-	psrld xmm5, 23
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 9
+	psrld xmm0, 23
+	por xmm7, xmm0
 ; z13 ^= t1
 %line 146+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 416]
-	pxor xmm5, xmm4
-	movdqu [esp + 416], xmm5
+	pxor xmm1, xmm7
 ; 4x t0 = z14 + z10
 %line 147+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 432]
-	movdqu xmm4, [esp + 368]
-	paddd xmm5, xmm4
+	movdqa xmm7, xmm6
+	movdqu xmm0, [esp + 464]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 148+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 9
+	psrld xmm0, 23
+	por xmm7, xmm0
 ; z2 ^= t0
 %line 149+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm5
+	movdqu xmm0, [esp + 368]
+	pxor xmm0, xmm7
+	movdqu [esp + 368], xmm0
 ; 4x t1 = z3 + z15
 %line 150+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm6
-	paddd xmm4, xmm0
+	movdqu xmm7, [esp + 384]
+	paddd xmm7, xmm3
 ; 4x t1 <<<= 9
 %line 151+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 9
-	psrld xmm5, 23
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 9
+	psrld xmm0, 23
+	por xmm7, xmm0
 ; z7 ^= t1
 %line 152+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 352]
-	pxor xmm5, xmm4
-	movdqu [esp + 352], xmm5
+	movdqu xmm0, [esp + 448]
+	pxor xmm0, xmm7
+	movdqu [esp + 448], xmm0
 ; 4x t0 = z8 + z4
 %line 153+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm3
-	movdqu xmm4, [esp + 304]
-	paddd xmm5, xmm4
+	movdqa xmm7, xmm5
+	movdqu xmm0, [esp + 400]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 154+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 13
-	psrld xmm4, 19
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 13
+	psrld xmm0, 19
+	por xmm7, xmm0
 ; z12 ^= t0
 %line 155+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 400]
-	pxor xmm4, xmm5
-	movdqu [esp + 400], xmm4
+	pxor xmm2, xmm7
 ; 4x t1 = z13 + z9
 %line 156+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 416]
-	paddd xmm4, xmm7
+	movdqa xmm7, xmm1
+	paddd xmm7, xmm4
 ; 4x t1 <<<= 13
 %line 157+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 13
-	psrld xmm5, 19
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 13
+	psrld xmm0, 19
+	por xmm7, xmm0
 ; z1 ^= t1
 %line 158+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm1, xmm4
+	movdqu xmm0, [esp + 352]
+	pxor xmm0, xmm7
+	movdqu [esp + 352], xmm0
 ; 4x t0 = z2 + z14
 %line 159+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm2
-	movdqu xmm4, [esp + 432]
-	paddd xmm5, xmm4
+	movdqu xmm7, [esp + 368]
+	paddd xmm7, xmm6
 ; 4x t0 <<<= 13
 %line 160+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 13
-	psrld xmm4, 19
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 13
+	psrld xmm0, 19
+	por xmm7, xmm0
 ; z6 ^= t0
 %line 161+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 336]
-	pxor xmm4, xmm5
-	movdqu [esp + 336], xmm4
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm7
+	movdqu [esp + 432], xmm0
 ; 4x t1 = z7 + z3
 %line 162+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 352]
-	paddd xmm4, xmm6
+	movdqu xmm7, [esp + 448]
+	movdqu xmm0, [esp + 384]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 13
 %line 163+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 13
-	psrld xmm5, 19
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 13
+	psrld xmm0, 19
+	por xmm7, xmm0
 ; z11 ^= t1
 %line 164+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 384]
-	pxor xmm5, xmm4
-	movdqu [esp + 384], xmm5
+	movdqu xmm0, [esp + 480]
+	pxor xmm0, xmm7
+	movdqu [esp + 480], xmm0
 ; 4x t0 = z12 + z8
 %line 165+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 400]
-	paddd xmm5, xmm3
+	movdqa xmm7, xmm2
+	paddd xmm7, xmm5
 ; 4x t0 <<<= 18
 %line 166+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 18
-	psrld xmm4, 14
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 18
+	psrld xmm0, 14
+	por xmm7, xmm0
 ; z0 ^= t0
 %line 167+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 288]
-	pxor xmm4, xmm5
-	movdqu [esp + 288], xmm4
+	movdqu xmm0, [esp + 336]
+	pxor xmm0, xmm7
+	movdqu [esp + 336], xmm0
 ; 4x t1 = z1 + z13
 %line 168+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm1
-	movdqu xmm5, [esp + 416]
-	paddd xmm4, xmm5
+	movdqu xmm7, [esp + 352]
+	paddd xmm7, xmm1
 ; 4x t1 <<<= 18
 %line 169+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 18
-	psrld xmm5, 14
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 18
+	psrld xmm0, 14
+	por xmm7, xmm0
 ; z5 ^= t1
 %line 170+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 320]
-	pxor xmm5, xmm4
-	movdqu [esp + 320], xmm5
+	movdqu xmm0, [esp + 416]
+	pxor xmm0, xmm7
+	movdqu [esp + 416], xmm0
 ; 4x t0 = z6 + z2
 %line 171+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 336]
-	paddd xmm5, xmm2
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 368]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 18
 %line 172+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 18
-	psrld xmm4, 14
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 18
+	psrld xmm0, 14
+	por xmm7, xmm0
 ; z10 ^= t0
 %line 173+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 368]
-	pxor xmm4, xmm5
-	movdqu [esp + 368], xmm4
+	movdqu xmm0, [esp + 464]
+	pxor xmm0, xmm7
+	movdqu [esp + 464], xmm0
 ; 4x t1 = z11 + z7
 %line 174+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 384]
-	movdqu xmm5, [esp + 352]
-	paddd xmm4, xmm5
+	movdqu xmm7, [esp + 480]
+	movdqu xmm0, [esp + 448]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 18
 %line 175+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 18
-	psrld xmm5, 14
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 18
+	psrld xmm0, 14
+	por xmm7, xmm0
 ; z15 ^= t1
 %line 176+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm0, xmm4
+	pxor xmm3, xmm7
 ; 4x t0 = z0 + z3
 %line 177+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 288]
-	paddd xmm5, xmm6
+	movdqu xmm7, [esp + 336]
+	movdqu xmm0, [esp + 384]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 7
 %line 178+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 7
-	psrld xmm4, 25
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 7
+	psrld xmm0, 25
+	por xmm7, xmm0
 ; z1 ^= t0
 %line 179+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm1, xmm5
+	movdqu xmm0, [esp + 352]
+	pxor xmm0, xmm7
+	movdqu [esp + 352], xmm0
 ; 4x t1 = z5 + z4
 %line 180+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 320]
-	movdqu xmm5, [esp + 304]
-	paddd xmm4, xmm5
+	movdqu xmm7, [esp + 416]
+	movdqu xmm0, [esp + 400]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 181+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 7
+	psrld xmm0, 25
+	por xmm7, xmm0
 ; z6 ^= t1
 %line 182+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 336]
-	pxor xmm5, xmm4
-	movdqu [esp + 336], xmm5
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm7
+	movdqu [esp + 432], xmm0
 ; 4x t0 = z10 + z9
 %line 183+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 368]
-	paddd xmm5, xmm7
+	movdqu xmm7, [esp + 464]
+	paddd xmm7, xmm4
 ; 4x t0 <<<= 7
 %line 184+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 7
-	psrld xmm4, 25
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 7
+	psrld xmm0, 25
+	por xmm7, xmm0
 ; z11 ^= t0
 %line 185+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 384]
-	pxor xmm4, xmm5
-	movdqu [esp + 384], xmm4
+	movdqu xmm0, [esp + 480]
+	pxor xmm0, xmm7
+	movdqu [esp + 480], xmm0
 ; 4x t1 = z15 + z14
 %line 186+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm0
-	movdqu xmm5, [esp + 432]
-	paddd xmm4, xmm5
+	movdqa xmm7, xmm3
+	paddd xmm7, xmm6
 ; 4x t1 <<<= 7
 %line 187+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 7
-	psrld xmm5, 25
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 7
+	psrld xmm0, 25
+	por xmm7, xmm0
 ; z12 ^= t1
 %line 188+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 400]
-	pxor xmm5, xmm4
-	movdqu [esp + 400], xmm5
+	pxor xmm2, xmm7
 ; 4x t0 = z1 + z0
 %line 189+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm1
-	movdqu xmm4, [esp + 288]
-	paddd xmm5, xmm4
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 336]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 190+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 9
+	psrld xmm0, 23
+	por xmm7, xmm0
 ; z2 ^= t0
 %line 191+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm5
+	movdqu xmm0, [esp + 368]
+	pxor xmm0, xmm7
+	movdqu [esp + 368], xmm0
 ; 4x t1 = z6 + z5
 %line 192+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 336]
-	movdqu xmm5, [esp + 320]
-	paddd xmm4, xmm5
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 416]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 9
 %line 193+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 9
-	psrld xmm5, 23
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 9
+	psrld xmm0, 23
+	por xmm7, xmm0
 ; z7 ^= t1
 %line 194+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 352]
-	pxor xmm5, xmm4
-	movdqu [esp + 352], xmm5
+	movdqu xmm0, [esp + 448]
+	pxor xmm0, xmm7
+	movdqu [esp + 448], xmm0
 ; 4x t0 = z11 + z10
 %line 195+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 384]
-	movdqu xmm4, [esp + 368]
-	paddd xmm5, xmm4
+	movdqu xmm7, [esp + 480]
+	movdqu xmm0, [esp + 464]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 196+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 9
-	psrld xmm4, 23
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 9
+	psrld xmm0, 23
+	por xmm7, xmm0
 ; z8 ^= t0
 %line 197+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm5
+	pxor xmm5, xmm7
 ; 4x t1 = z12 + z15
 %line 198+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 400]
-	paddd xmm4, xmm0
+	movdqa xmm7, xmm2
+	paddd xmm7, xmm3
 ; 4x t1 <<<= 9
 %line 199+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 9
-	psrld xmm5, 23
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 9
+	psrld xmm0, 23
+	por xmm7, xmm0
 ; z13 ^= t1
 %line 200+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 416]
-	pxor xmm5, xmm4
-	movdqu [esp + 416], xmm5
+	pxor xmm1, xmm7
 ; 4x t0 = z2 + z1
 %line 201+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm2
-	paddd xmm5, xmm1
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 352]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 202+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 13
-	psrld xmm4, 19
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 13
+	psrld xmm0, 19
+	por xmm7, xmm0
 ; z3 ^= t0
 %line 203+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	movdqu xmm0, [esp + 384]
+	pxor xmm0, xmm7
+	movdqu [esp + 384], xmm0
 ; 4x t1 = z7 + z6
 %line 204+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 352]
-	movdqu xmm5, [esp + 336]
-	paddd xmm4, xmm5
+	movdqu xmm7, [esp + 448]
+	movdqu xmm0, [esp + 432]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 13
 %line 205+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 13
-	psrld xmm5, 19
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 13
+	psrld xmm0, 19
+	por xmm7, xmm0
 ; z4 ^= t1
 %line 206+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 304]
-	pxor xmm5, xmm4
-	movdqu [esp + 304], xmm5
+	movdqu xmm0, [esp + 400]
+	pxor xmm0, xmm7
+	movdqu [esp + 400], xmm0
 ; 4x t0 = z8 + z11
 %line 207+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm3
-	movdqu xmm4, [esp + 384]
-	paddd xmm5, xmm4
+	movdqa xmm7, xmm5
+	movdqu xmm0, [esp + 480]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 208+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 13
-	psrld xmm4, 19
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 13
+	psrld xmm0, 19
+	por xmm7, xmm0
 ; z9 ^= t0
 %line 209+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm7, xmm5
+	pxor xmm4, xmm7
 ; 4x t1 = z13 + z12
 %line 210+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 416]
-	movdqu xmm5, [esp + 400]
-	paddd xmm4, xmm5
+	movdqa xmm7, xmm1
+	paddd xmm7, xmm2
 ; 4x t1 <<<= 13
 %line 211+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 13
-	psrld xmm5, 19
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 13
+	psrld xmm0, 19
+	por xmm7, xmm0
 ; z14 ^= t1
 %line 212+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 432]
-	pxor xmm5, xmm4
-	movdqu [esp + 432], xmm5
+	pxor xmm6, xmm7
 ; 4x t0 = z3 + z2
 %line 213+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm6
-	paddd xmm5, xmm2
+	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 368]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 18
 %line 214+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 18
-	psrld xmm4, 14
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 18
+	psrld xmm0, 14
+	por xmm7, xmm0
 ; z0 ^= t0
 %line 215+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 288]
-	pxor xmm4, xmm5
-	movdqu [esp + 288], xmm4
+	movdqu xmm0, [esp + 336]
+	pxor xmm0, xmm7
+	movdqu [esp + 336], xmm0
 ; 4x t1 = z4 + z7
 %line 216+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 304]
-	movdqu xmm5, [esp + 352]
-	paddd xmm4, xmm5
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 448]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 18
 %line 217+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 18
-	psrld xmm5, 14
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 18
+	psrld xmm0, 14
+	por xmm7, xmm0
 ; z5 ^= t1
 %line 218+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 320]
-	pxor xmm5, xmm4
-	movdqu [esp + 320], xmm5
+	movdqu xmm0, [esp + 416]
+	pxor xmm0, xmm7
+	movdqu [esp + 416], xmm0
 ; 4x t0 = z9 + z8
 %line 219+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm7
-	paddd xmm5, xmm3
+	movdqa xmm7, xmm4
+	paddd xmm7, xmm5
 ; 4x t0 <<<= 18
 %line 220+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm5
-	pslld xmm5, 18
-	psrld xmm4, 14
-	por xmm5, xmm4
+	movdqa xmm0, xmm7
+	pslld xmm7, 18
+	psrld xmm0, 14
+	por xmm7, xmm0
 ; z10 ^= t0
 %line 221+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 368]
-	pxor xmm4, xmm5
-	movdqu [esp + 368], xmm4
+	movdqu xmm0, [esp + 464]
+	pxor xmm0, xmm7
+	movdqu [esp + 464], xmm0
 ; 4x t1 = z14 + z13
 %line 222+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 432]
-	movdqu xmm5, [esp + 416]
-	paddd xmm4, xmm5
+	movdqa xmm7, xmm6
+	paddd xmm7, xmm1
 ; 4x t1 <<<= 18
 %line 223+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	pslld xmm4, 18
-	psrld xmm5, 14
-	por xmm4, xmm5
+	movdqa xmm0, xmm7
+	pslld xmm7, 18
+	psrld xmm0, 14
+	por xmm7, xmm0
 ; z15 ^= t1
 %line 224+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm0, xmm4
+	pxor xmm3, xmm7
 ; =? i -= 1
 %line 225+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	sub ecx, 1
+	sub eax, 1
 ; goto rounds4 if !=
 %line 226+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	jne .Lrounds4
 ; 4x z0 += s0
 %line 228+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 288]
-	movdqu xmm4, [esp + 0]
-	paddd xmm5, xmm4
-	movdqu [esp + 288], xmm5
+	movdqu xmm7, [esp + 336]
+	movdqu xmm0, [esp + 0]
+	paddd xmm7, xmm0
+	movdqu [esp + 336], xmm7
 ; 4x z1 += s1
 %line 229+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 16]
-	paddd xmm1, xmm4
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 16]
+	paddd xmm7, xmm0
+	movdqu [esp + 352], xmm7
 ; 4x z2 += s2
 %line 230+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 32]
-	paddd xmm2, xmm4
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 32]
+	paddd xmm7, xmm0
+	movdqu [esp + 368], xmm7
 ; 4x z3 += s3
 %line 231+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 48]
-	paddd xmm6, xmm4
+	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 48]
+	paddd xmm7, xmm0
+	movdqu [esp + 384], xmm7
 ; 4x z4 += s4
 %line 232+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 304]
-	movdqu xmm4, [esp + 64]
-	paddd xmm5, xmm4
-	movdqu [esp + 304], xmm5
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 64]
+	paddd xmm7, xmm0
+	movdqu [esp + 400], xmm7
 ; 4x z5 += s5
 %line 233+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 320]
-	movdqu xmm4, [esp + 80]
-	paddd xmm5, xmm4
-	movdqu [esp + 320], xmm5
+	movdqu xmm7, [esp + 416]
+	movdqu xmm0, [esp + 80]
+	paddd xmm7, xmm0
+	movdqu [esp + 416], xmm7
 ; 4x z6 += s6
 %line 234+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 336]
-	movdqu xmm4, [esp + 96]
-	paddd xmm5, xmm4
-	movdqu [esp + 336], xmm5
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 96]
+	paddd xmm7, xmm0
+	movdqu [esp + 432], xmm7
 ; 4x z7 += s7
 %line 235+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 352]
-	movdqu xmm4, [esp + 112]
-	paddd xmm5, xmm4
-	movdqu [esp + 352], xmm5
+	movdqu xmm7, [esp + 448]
+	movdqu xmm0, [esp + 112]
+	paddd xmm7, xmm0
+	movdqu [esp + 448], xmm7
 ; 4x z8 += s8
 %line 236+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 128]
-	paddd xmm3, xmm4
+	movdqu xmm0, [esp + 128]
+	paddd xmm5, xmm0
 ; 4x z9 += s9
 %line 237+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 144]
-	paddd xmm7, xmm4
+	movdqu xmm0, [esp + 144]
+	paddd xmm4, xmm0
 ; 4x z10 += s10
 %line 238+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 368]
-	movdqu xmm4, [esp + 160]
-	paddd xmm5, xmm4
-	movdqu [esp + 368], xmm5
+	movdqu xmm7, [esp + 464]
+	movdqu xmm0, [esp + 160]
+	paddd xmm7, xmm0
+	movdqu [esp + 464], xmm7
 ; 4x z11 += s11
 %line 239+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 384]
-	movdqu xmm4, [esp + 176]
-	paddd xmm5, xmm4
-	movdqu [esp + 384], xmm5
+	movdqu xmm7, [esp + 480]
+	movdqu xmm0, [esp + 176]
+	paddd xmm7, xmm0
+	movdqu [esp + 480], xmm7
 ; 4x z12 += s12
 %line 240+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 400]
-	movdqu xmm4, [esp + 192]
-	paddd xmm5, xmm4
-	movdqu [esp + 400], xmm5
+	movdqu xmm0, [esp + 192]
+	paddd xmm2, xmm0
 ; 4x z13 += s13
 %line 241+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 416]
-	movdqu xmm4, [esp + 208]
-	paddd xmm5, xmm4
-	movdqu [esp + 416], xmm5
+	movdqu xmm0, [esp + 208]
+	paddd xmm1, xmm0
 ; 4x z14 += s14
 %line 242+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 432]
-	movdqu xmm4, [esp + 224]
-	paddd xmm5, xmm4
-	movdqu [esp + 432], xmm5
+	movdqu xmm0, [esp + 224]
+	paddd xmm6, xmm0
 ; 4x z15 += s15
 %line 243+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 240]
-	paddd xmm0, xmm4
+	movdqu xmm0, [esp + 240]
+	paddd xmm3, xmm0
 ; u0 = unpacklo32(z0, z1)
 %line 244+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 288]
-	punpckldq xmm4, xmm1
-	movdqu [esp + 448], xmm4
+	movdqu xmm0, [esp + 336]
+	movdqu xmm7, [esp + 352]
+	punpckldq xmm0, xmm7
+	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z0, z1)
 %line 245+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 288]
-	punpckhdq xmm4, xmm1
+	movdqu xmm0, [esp + 336]
+	movdqu xmm7, [esp + 352]
+	punpckhdq xmm0, xmm7
+	movdqu [esp + 304], xmm0
 ; u2 = unpacklo32(z2, z3)
 %line 246+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm2
-	punpckldq xmm1, xmm6
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 384]
+	punpckldq xmm0, xmm7
+	movdqu [esp + 608], xmm0
 ; u3 = unpackhi32(z2, z3)
 %line 247+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm2, xmm6
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 384]
+	punpckhdq xmm0, xmm7
+	movdqu [esp + 320], xmm0
 ; o = unpacklo64(u0, u2)
 %line 248+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 448]
-	punpcklqdq xmm6, xmm1
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 608]
+	punpcklqdq xmm7, xmm0
 ; t0 = mem128[m + 0]
 %line 249+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx]
+	movdqu xmm0, [edx]
+	movdqu [esp + 496], xmm0
 ; o ^= t0
 %line 250+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	movdqu xmm0, [esp + 496]
+	pxor xmm7, xmm0
 ; mem128[c + 0] = o
 %line 251+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi], xmm6
+	movdqu [ecx], xmm7
 ; o = unpackhi64(u0, u2)
 %line 252+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 448]
-	punpckhqdq xmm6, xmm1
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 608]
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 64]
 %line 253+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 64]
+	movdqu xmm0, [edx + 64]
 ; o ^= t0
 %line 254+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm7, xmm0
 ; mem128[c + 64] = o
 %line 255+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 64], xmm6
+	movdqu [ecx + 64], xmm7
 ; o = unpacklo64(u1, u3)
 %line 256+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm4
-	punpcklqdq xmm6, xmm2
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 320]
+	punpcklqdq xmm7, xmm0
 ; t0 = mem128[m + 128]
 %line 257+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 128]
+	movdqu xmm0, [edx + 128]
 ; o ^= t0
 %line 258+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm7, xmm0
 ; mem128[c + 128] = o
 %line 259+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 128], xmm6
+	movdqu [ecx + 128], xmm7
 ; o = unpackhi64(u1, u3)
 %line 260+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm4
-	punpckhqdq xmm6, xmm2
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 320]
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 192]
 %line 261+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 192]
+	movdqu xmm0, [edx + 192]
 ; o ^= t0
 %line 262+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm7, xmm0
 ; mem128[c + 192] = o
 %line 263+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 192], xmm6
+	movdqu [ecx + 192], xmm7
 ; u0 = unpacklo32(z4, z5)
 %line 264+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [esp + 304]
-	movdqu xmm2, [esp + 320]
-	punpckldq xmm1, xmm2
-	movdqu [esp + 448], xmm1
+	movdqu xmm0, [esp + 400]
+	movdqu xmm7, [esp + 416]
+	punpckldq xmm0, xmm7
+	movdqu [esp + 512], xmm0
 ; u1 = unpackhi32(z4, z5)
 %line 265+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 304]
-	movdqu xmm1, [esp + 320]
-	punpckhdq xmm4, xmm1
+	movdqu xmm0, [esp + 400]
+	movdqu xmm7, [esp + 416]
+	punpckhdq xmm0, xmm7
+	movdqu [esp + 528], xmm0
 ; u2 = unpacklo32(z6, z7)
 %line 266+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [esp + 336]
-	movdqu xmm2, [esp + 352]
-	punpckldq xmm1, xmm2
+	movdqu xmm0, [esp + 432]
+	movdqu xmm7, [esp + 448]
+	punpckldq xmm0, xmm7
+	movdqu [esp + 624], xmm0
 ; u3 = unpackhi32(z6, z7)
 %line 267+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm2, [esp + 336]
-	movdqu xmm5, [esp + 352]
-	punpckhdq xmm2, xmm5
+	movdqu xmm0, [esp + 432]
+	movdqu xmm7, [esp + 448]
+	punpckhdq xmm0, xmm7
+	movdqu [esp + 544], xmm0
 ; o = unpacklo64(u0, u2)
 %line 268+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 448]
-	punpcklqdq xmm6, xmm1
+	movdqu xmm7, [esp + 512]
+	movdqu xmm0, [esp + 624]
+	punpcklqdq xmm7, xmm0
 ; t0 = mem128[m + 16]
 %line 269+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 16]
+	movdqu xmm0, [edx + 16]
+	movdqu [esp + 560], xmm0
 ; o ^= t0
 %line 270+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	movdqu xmm0, [esp + 560]
+	pxor xmm7, xmm0
 ; mem128[c + 16] = o
 %line 271+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 16], xmm6
+	movdqu [ecx + 16], xmm7
 ; o = unpackhi64(u0, u2)
 %line 272+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 448]
-	punpckhqdq xmm6, xmm1
+	movdqu xmm7, [esp + 512]
+	movdqu xmm0, [esp + 624]
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 80]
 %line 273+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 80]
+	movdqu xmm0, [edx + 80]
 ; o ^= t0
 %line 274+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm7, xmm0
 ; mem128[c + 80] = o
 %line 275+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 80], xmm6
+	movdqu [ecx + 80], xmm7
 ; o = unpacklo64(u1, u3)
 %line 276+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm4
-	punpcklqdq xmm6, xmm2
+	movdqu xmm7, [esp + 528]
+	movdqu xmm0, [esp + 544]
+	punpcklqdq xmm7, xmm0
 ; t0 = mem128[m + 144]
 %line 277+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 144]
+	movdqu xmm0, [edx + 144]
 ; o ^= t0
 %line 278+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm7, xmm0
 ; mem128[c + 144] = o
 %line 279+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 144], xmm6
+	movdqu [ecx + 144], xmm7
 ; o = unpackhi64(u1, u3)
 %line 280+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm4
-	punpckhqdq xmm6, xmm2
+	movdqu xmm7, [esp + 528]
+	movdqu xmm0, [esp + 544]
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 208]
 %line 281+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 208]
+	movdqu xmm0, [edx + 208]
 ; o ^= t0
 %line 282+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm7, xmm0
 ; mem128[c + 208] = o
 %line 283+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 208], xmm6
+	movdqu [ecx + 208], xmm7
 ; u0 = unpacklo32(z8, z9)
 %line 284+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm3
-	punpckldq xmm1, xmm7
-	movdqu [esp + 448], xmm1
+	movdqa xmm0, xmm5
+	punpckldq xmm0, xmm4
+	movdqu [esp + 576], xmm0
 ; u1 = unpackhi32(z8, z9)
 %line 285+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm3, xmm7
-	movdqa xmm4, xmm3
+	punpckhdq xmm5, xmm4
+	movdqu [esp + 640], xmm5
 ; u2 = unpacklo32(z10, z11)
 %line 286+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [esp + 368]
-	movdqu xmm2, [esp + 384]
-	punpckldq xmm1, xmm2
+	movdqu xmm4, [esp + 464]
+	movdqu xmm0, [esp + 480]
+	punpckldq xmm4, xmm0
 ; u3 = unpackhi32(z10, z11)
 %line 287+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm2, [esp + 368]
-	movdqu xmm3, [esp + 384]
-	punpckhdq xmm2, xmm3
+	movdqu xmm5, [esp + 464]
+	movdqu xmm0, [esp + 480]
+	punpckhdq xmm5, xmm0
 ; o = unpacklo64(u0, u2)
 %line 288+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 448]
-	punpcklqdq xmm6, xmm1
+	movdqu xmm7, [esp + 576]
+	punpcklqdq xmm7, xmm4
 ; t0 = mem128[m + 32]
 %line 289+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 32]
+	movdqu xmm0, [edx + 32]
+	movdqu [esp + 592], xmm0
 ; o ^= t0
 %line 290+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	movdqu xmm0, [esp + 592]
+	pxor xmm7, xmm0
 ; mem128[c + 32] = o
 %line 291+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 32], xmm6
+	movdqu [ecx + 32], xmm7
 ; o = unpackhi64(u0, u2)
 %line 292+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 448]
-	punpckhqdq xmm6, xmm1
+	movdqu xmm0, [esp + 576]
+	punpckhqdq xmm0, xmm4
 ; t0 = mem128[m + 96]
 %line 293+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 96]
+	movdqu xmm4, [edx + 96]
 ; o ^= t0
 %line 294+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm0, xmm4
 ; mem128[c + 96] = o
 %line 295+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 96], xmm6
+	movdqu [ecx + 96], xmm0
 ; o = unpacklo64(u1, u3)
 %line 296+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm4
-	punpcklqdq xmm6, xmm2
+	movdqu xmm0, [esp + 640]
+	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 297+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 160]
+	movdqu xmm4, [edx + 160]
 ; o ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm0, xmm4
 ; mem128[c + 160] = o
 %line 299+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 160], xmm6
+	movdqu [ecx + 160], xmm0
 ; o = unpackhi64(u1, u3)
 %line 300+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm4
-	punpckhqdq xmm6, xmm2
+	movdqu xmm0, [esp + 640]
+	punpckhqdq xmm0, xmm5
 ; t0 = mem128[m + 224]
 %line 301+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 224]
+	movdqu xmm4, [edx + 224]
 ; o ^= t0
 %line 302+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm0, xmm4
 ; mem128[c + 224] = o
 %line 303+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 224], xmm6
+	movdqu [ecx + 224], xmm0
 ; u0 = unpacklo32(z12, z13)
 %line 304+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [esp + 400]
-	movdqu xmm2, [esp + 416]
-	punpckldq xmm1, xmm2
-	movdqu [esp + 448], xmm1
+	movdqa xmm4, xmm2
+	punpckldq xmm4, xmm1
 ; u1 = unpackhi32(z12, z13)
 %line 305+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 400]
-	movdqu xmm1, [esp + 416]
-	punpckhdq xmm4, xmm1
+	movdqa xmm5, xmm2
+	punpckhdq xmm5, xmm1
 ; u2 = unpacklo32(z14, z15)
 %line 306+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [esp + 432]
-	punpckldq xmm1, xmm0
+	movdqa xmm0, xmm6
+	punpckldq xmm0, xmm3
 ; u3 = unpackhi32(z14, z15)
 %line 307+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm2, [esp + 432]
-	punpckhdq xmm2, xmm0
+	punpckhdq xmm6, xmm3
 ; o = unpacklo64(u0, u2)
 %line 308+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 448]
-	punpcklqdq xmm6, xmm1
+	movdqa xmm1, xmm4
+	punpcklqdq xmm1, xmm0
 ; t0 = mem128[m + 48]
 %line 309+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 48]
+	movdqu xmm2, [edx + 48]
 ; o ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm1, xmm2
 ; mem128[c + 48] = o
 %line 311+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 48], xmm6
+	movdqu [ecx + 48], xmm1
 ; o = unpackhi64(u0, u2)
 %line 312+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [esp + 448]
-	punpckhqdq xmm6, xmm1
+	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 112]
 %line 313+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 112]
+	movdqu xmm0, [edx + 112]
 ; o ^= t0
 %line 314+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm4, xmm0
 ; mem128[c + 112] = o
 %line 315+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 112], xmm6
+	movdqu [ecx + 112], xmm4
 ; o = unpacklo64(u1, u3)
 %line 316+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm4
-	punpcklqdq xmm6, xmm2
+	movdqa xmm0, xmm5
+	punpcklqdq xmm0, xmm6
 ; t0 = mem128[m + 176]
 %line 317+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 176]
+	movdqu xmm1, [edx + 176]
 ; o ^= t0
 %line 318+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm0, xmm1
 ; mem128[c + 176] = o
 %line 319+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 176], xmm6
+	movdqu [ecx + 176], xmm0
 ; o = unpackhi64(u1, u3)
 %line 320+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm4
-	punpckhqdq xmm6, xmm2
+	punpckhqdq xmm5, xmm6
 ; t0 = mem128[m + 240]
 %line 321+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [edx + 240]
+	movdqu xmm0, [edx + 240]
 ; o ^= t0
 %line 322+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm6, xmm5
+	pxor xmm5, xmm0
 ; mem128[c + 240] = o
 %line 323+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 240], xmm6
+	movdqu [ecx + 240], xmm5
 ; ctr = mem32[x + 32]
 %line 324+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, [eax + 32]
+	mov eax, [edi + 32]
 ; carry? ctr += 4
 %line 325+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add ecx, 4
+	add eax, 4
 ; mem32[x + 32] = ctr
 %line 326+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov [eax + 32], ecx
+	mov [edi + 32], eax
 ; ctr = mem32[x + 36]
 %line 327+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, [eax + 36]
+	mov eax, [edi + 36]
 ; ctr += 0 + carry
 %line 328+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	adc ecx, 0
+	adc eax, 0
 ; mem32[x + 36] = ctr
 %line 329+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov [eax + 36], ecx
+	mov [edi + 36], eax
 ; c += 256
 %line 330+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add edi, 256
+	add ecx, 256
 ; m += 256
 %line 331+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	add edx, 256
@@ -1160,313 +1159,310 @@ qhasm_kernel_salsa8_x86_sse2_blocks:
 .Lblock1:
 ; r0 = mem128[x + 0]
 %line 340+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm3, [eax]
+	movdqu xmm3, [edi]
 ; r1 = mem128[x + 16]
 %line 341+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [eax + 16]
+	movdqu xmm0, [edi + 16]
 ; r2 = mem128[x + 32]
 %line 342+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm2, [eax + 32]
+	movdqu xmm1, [edi + 32]
 ; r3 = mem128[x + 48]
 %line 343+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [eax + 48]
+	movdqu xmm2, [edi + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 344+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 57
+	pshufd xmm4, xmm0, 57
 ; r2 = shuffle32(r2, 0x4e)
 %line 345+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm5, xmm1, 78
 ; r3 = shuffle32(r3, 0x93)
 %line 346+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm5, xmm5, 147
+	pshufd xmm6, xmm2, 147
 ; e0 = unpacklo32(r0, r1)
 %line 347+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm3
 	punpckldq xmm0, xmm4
-	movdqa xmm6, xmm0
+	movdqa xmm2, xmm0
 ; e1 = unpacklo32(r2, r3)
 %line 348+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm2
-	punpckldq xmm0, xmm5
-	movdqa xmm7, xmm0
+	movdqa xmm0, xmm5
+	punpckldq xmm0, xmm6
+	movdqa xmm1, xmm0
 ; e2 = unpackhi32(r0, r1)
 %line 349+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpckhdq xmm3, xmm4
-	movdqa xmm1, xmm3
 ; e3 = unpackhi32(r2, r3)
 %line 350+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm2, xmm5
-	movdqa xmm0, xmm2
+	punpckhdq xmm5, xmm6
 ; da = unpacklo64(e0, e1)
 %line 351+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm6
-	punpcklqdq xmm5, xmm7
+	movdqa xmm0, xmm2
+	punpcklqdq xmm0, xmm1
+	movdqa xmm4, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 352+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm2, xmm6
-	punpckhqdq xmm2, xmm7
+	movdqa xmm0, xmm2
+	punpckhqdq xmm0, xmm1
+	movdqa xmm1, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 353+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm1
-	punpcklqdq xmm4, xmm0
+	movdqa xmm0, xmm3
+	punpcklqdq xmm0, xmm5
 ; db = unpackhi64(e2, e3)
 %line 354+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm3, xmm1
-	punpckhqdq xmm3, xmm0
+	punpckhqdq xmm3, xmm5
+	movdqa xmm5, xmm3
 ; i = 4
 %line 355+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, 4
+	mov eax, 4
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 357+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm3, xmm3, 57
+	pshufd xmm2, xmm5, 57
 ; dd = shuffle32(dd, 0x93)
 %line 358+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 147
+	pshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 359+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 78
+	pshufd xmm3, xmm0, 78
 ; 4x e0 = da + dd
 %line 360+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm5
-	paddd xmm6, xmm2
+	movdqa xmm5, xmm4
+	paddd xmm5, xmm1
 ; 4x e0 <<<= 7
 %line 361+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm6
-	pslld xmm6, 7
+	movdqa xmm0, xmm5
+	pslld xmm5, 7
 	psrld xmm0, 25
-	por xmm6, xmm0
+	por xmm5, xmm0
 ; db ^= e0
 %line 362+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm6
+	pxor xmm2, xmm5
 ; 4x e1 = db + da
 %line 363+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm7, xmm3
-	paddd xmm7, xmm5
+	movdqa xmm5, xmm2
+	paddd xmm5, xmm4
 ; 4x e1 <<<= 9
 %line 364+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm7
-	pslld xmm7, 9
+	movdqa xmm0, xmm5
+	pslld xmm5, 9
 	psrld xmm0, 23
-	por xmm7, xmm0
+	por xmm5, xmm0
 ; dc ^= e1
 %line 365+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm4, xmm7
+	pxor xmm3, xmm5
 ; 4x e2 = dc + db
 %line 366+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm4
-	paddd xmm1, xmm3
+	movdqa xmm5, xmm3
+	paddd xmm5, xmm2
 ; 4x e2 <<<= 13
 %line 367+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 13
+	movdqa xmm0, xmm5
+	pslld xmm5, 13
 	psrld xmm0, 19
-	por xmm1, xmm0
+	por xmm5, xmm0
 ; dd ^= e2
 %line 368+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm1
+	pxor xmm1, xmm5
 ; 4x e3 = dd + dc
 %line 369+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm2
-	paddd xmm0, xmm4
+	movdqa xmm5, xmm1
+	paddd xmm5, xmm3
 ; 4x e3 <<<= 18
 %line 370+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm0
-	pslld xmm0, 18
-	psrld xmm1, 14
-	por xmm0, xmm1
+	movdqa xmm0, xmm5
+	pslld xmm5, 18
+	psrld xmm0, 14
+	por xmm5, xmm0
 ; da ^= e3
 %line 371+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm5, xmm0
+	pxor xmm4, xmm5
 ; db = shuffle32(db, 0x93)
 %line 372+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm3, xmm3, 147
+	pshufd xmm5, xmm2, 147
 ; dd = shuffle32(dd, 0x39)
 %line 373+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 57
+	pshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 374+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 78
+	pshufd xmm0, xmm3, 78
 ; 4x e0 = da + db
 %line 375+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm5
-	paddd xmm6, xmm3
+	movdqa xmm3, xmm4
+	paddd xmm3, xmm5
 ; 4x e0 <<<= 7
 %line 376+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm6
-	pslld xmm6, 7
-	psrld xmm0, 25
-	por xmm6, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 7
+	psrld xmm2, 25
+	por xmm3, xmm2
 ; dd ^= e0
 %line 377+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm6
+	pxor xmm1, xmm3
 ; 4x e1 = dd + da
 %line 378+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm7, xmm2
-	paddd xmm7, xmm5
+	movdqa xmm3, xmm1
+	paddd xmm3, xmm4
 ; 4x e1 <<<= 9
 %line 379+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm7
-	pslld xmm7, 9
-	psrld xmm0, 23
-	por xmm7, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 9
+	psrld xmm2, 23
+	por xmm3, xmm2
 ; dc ^= e1
 %line 380+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm4, xmm7
+	pxor xmm0, xmm3
 ; 4x e2 = dc + dd
 %line 381+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm4
-	paddd xmm1, xmm2
+	movdqa xmm3, xmm0
+	paddd xmm3, xmm1
 ; 4x e2 <<<= 13
 %line 382+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 13
-	psrld xmm0, 19
-	por xmm1, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 13
+	psrld xmm2, 19
+	por xmm3, xmm2
 ; db ^= e2
 %line 383+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm1
+	pxor xmm5, xmm3
 ; 4x e3 = db + dc
 %line 384+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm3
-	paddd xmm0, xmm4
+	movdqa xmm3, xmm5
+	paddd xmm3, xmm0
 ; 4x e3 <<<= 18
 %line 385+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm0
-	pslld xmm0, 18
-	psrld xmm1, 14
-	por xmm0, xmm1
+	movdqa xmm2, xmm3
+	pslld xmm3, 18
+	psrld xmm2, 14
+	por xmm3, xmm2
 ; da ^= e3
 %line 386+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm5, xmm0
+	pxor xmm4, xmm3
 ; =? i -= 1
 %line 387+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	sub ecx, 1
+	sub eax, 1
 ; goto rounds1 if !=
 %line 388+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 389+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm5
-	punpckldq xmm6, xmm2
+	movdqa xmm3, xmm4
+	punpckldq xmm3, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 390+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm7, xmm4
-	punpckldq xmm7, xmm3
+	movdqa xmm6, xmm0
+	punpckldq xmm6, xmm5
 ; e2 = unpackhi32(da, dd)
 %line 391+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm5, xmm2
-	movdqa xmm1, xmm5
+	movdqa xmm2, xmm4
+	punpckhdq xmm2, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 392+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm4, xmm3
-	movdqa xmm0, xmm4
+	punpckhdq xmm0, xmm5
 ; r0 = unpacklo64(e0, e1)
 %line 393+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm3, xmm6
-	punpcklqdq xmm3, xmm7
+	movdqa xmm4, xmm3
+	punpcklqdq xmm4, xmm6
 ; r1 = unpackhi64(e0, e1)
 %line 394+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm6
-	punpckhqdq xmm4, xmm7
+	punpckhqdq xmm3, xmm6
 ; r2 = unpacklo64(e2, e3)
 %line 395+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm2, xmm1
-	punpcklqdq xmm2, xmm0
+	movdqa xmm1, xmm2
+	punpcklqdq xmm1, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 396+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm1
-	punpckhqdq xmm5, xmm0
+	punpckhqdq xmm2, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 397+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 147
+	pshufd xmm3, xmm3, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 398+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm1, xmm1, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 399+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm5, xmm5, 57
+	pshufd xmm2, xmm2, 57
 ; e0 = mem128[x + 0]
 %line 400+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [eax]
+	movdqu xmm0, [edi]
 ; 4x r0 += e0
 %line 401+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	paddd xmm3, xmm6
+	paddd xmm4, xmm0
 ; e0 = mem128[m + 0]
 %line 402+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm6, [edx]
+	movdqu xmm0, [edx]
 ; r0 ^= e0
 %line 403+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm6
+	pxor xmm4, xmm0
 ; mem128[c + 0] = r0
 %line 404+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi], xmm3
+	movdqu [ecx], xmm4
 ; e1 = mem128[x + 16]
 %line 405+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [eax + 16]
+	movdqu xmm0, [edi + 16]
 ; 4x r1 += e1
 %line 406+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	paddd xmm4, xmm7
+	paddd xmm3, xmm0
 ; e1 = mem128[m + 16]
 %line 407+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [edx + 16]
+	movdqu xmm0, [edx + 16]
 ; r1 ^= e1
 %line 408+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm4, xmm7
+	pxor xmm3, xmm0
 ; mem128[c + 16] = r1
 %line 409+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 16], xmm4
+	movdqu [ecx + 16], xmm3
 ; e2 = mem128[x + 32]
 %line 410+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [eax + 32]
+	movdqu xmm0, [edi + 32]
 ; 4x r2 += e2
 %line 411+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	paddd xmm2, xmm1
+	paddd xmm1, xmm0
 ; e2 = mem128[m + 32]
 %line 412+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [edx + 32]
+	movdqu xmm0, [edx + 32]
 ; r2 ^= e2
 %line 413+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm1
+	pxor xmm1, xmm0
 ; mem128[c + 32] = r2
 %line 414+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 32], xmm2
+	movdqu [ecx + 32], xmm1
 ; e3 = mem128[x + 48]
 %line 415+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [eax + 48]
+	movdqu xmm0, [edi + 48]
 ; 4x r3 += e3
 %line 416+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	paddd xmm5, xmm0
+	paddd xmm2, xmm0
 ; e3 = mem128[m + 48]
 %line 417+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [edx + 48]
 ; r3 ^= e3
 %line 418+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm5, xmm0
+	pxor xmm2, xmm0
 ; mem128[c + 48] = r3
 %line 419+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edi + 48], xmm5
+	movdqu [ecx + 48], xmm2
 ; ctr = mem32[x + 32]
 %line 420+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, [eax + 32]
+	mov eax, [edi + 32]
 ; carry? ctr += 1
 %line 421+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add ecx, 1
+	add eax, 1
 ; mem32[x + 32] = ctr
 %line 422+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov [eax + 32], ecx
+	mov [edi + 32], eax
 ; ctr = mem32[x + 36]
 %line 423+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, [eax + 36]
+	mov eax, [edi + 36]
 ; ctr += 0 + carry
 %line 424+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	adc ecx, 0
+	adc eax, 0
 ; mem32[x + 36] = ctr
 %line 425+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov [eax + 36], ecx
+	mov [edi + 36], eax
 ; c += 64
 %line 426+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add edi, 64
+	add ecx, 64
 ; m += 64
 %line 427+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	add edx, 64
@@ -1479,7 +1475,7 @@ qhasm_kernel_salsa8_x86_sse2_blocks:
 .Ldone:
 ; leave
 %line 432+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add esp, 468
+	add esp, 660
 	pop edi
 	pop esi
 	ret
@@ -1499,182 +1495,182 @@ qhasm_kernel_salsa8_x86_sse2_core:
 	movdqu xmm3, [ecx]
 ; r1 = mem128[in + 16]
 %line 438+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [ecx + 16]
+	movdqu xmm0, [ecx + 16]
 ; r2 = mem128[in + 32]
 %line 439+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm2, [ecx + 32]
+	movdqu xmm1, [ecx + 32]
 ; r3 = mem128[in + 48]
 %line 440+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [ecx + 48]
+	movdqu xmm2, [ecx + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 441+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 57
+	pshufd xmm4, xmm0, 57
 ; r2 = shuffle32(r2, 0x4e)
 %line 442+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm5, xmm1, 78
 ; r3 = shuffle32(r3, 0x93)
 %line 443+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm5, xmm5, 147
+	pshufd xmm6, xmm2, 147
 ; e0 = unpacklo32(r0, r1)
 %line 444+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm3
 	punpckldq xmm0, xmm4
-	movdqa xmm6, xmm0
+	movdqa xmm2, xmm0
 ; e1 = unpacklo32(r2, r3)
 %line 445+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm2
-	punpckldq xmm0, xmm5
-	movdqa xmm7, xmm0
+	movdqa xmm0, xmm5
+	punpckldq xmm0, xmm6
+	movdqa xmm1, xmm0
 ; e2 = unpackhi32(r0, r1)
 %line 446+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpckhdq xmm3, xmm4
-	movdqa xmm1, xmm3
 ; e3 = unpackhi32(r2, r3)
 %line 447+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm2, xmm5
-	movdqa xmm0, xmm2
+	punpckhdq xmm5, xmm6
 ; da = unpacklo64(e0, e1)
 %line 448+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm6
-	punpcklqdq xmm5, xmm7
+	movdqa xmm0, xmm2
+	punpcklqdq xmm0, xmm1
+	movdqa xmm4, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 449+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm6
-	punpckhqdq xmm4, xmm7
+	movdqa xmm0, xmm2
+	punpckhqdq xmm0, xmm1
+	movdqa xmm1, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 450+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm3, xmm1
-	punpcklqdq xmm3, xmm0
+	movdqa xmm0, xmm3
+	punpcklqdq xmm0, xmm5
 ; db = unpackhi64(e2, e3)
 %line 451+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm2, xmm1
-	punpckhqdq xmm2, xmm0
+	punpckhqdq xmm3, xmm5
+	movdqa xmm5, xmm3
 ; i = 4
 %line 452+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	mov ecx, 4
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 454+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 57
+	pshufd xmm2, xmm5, 57
 ; dd = shuffle32(dd, 0x93)
 %line 455+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 147
+	pshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 456+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm3, xmm3, 78
+	pshufd xmm3, xmm0, 78
 ; 4x e0 = da + dd
 %line 457+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm5
-	paddd xmm6, xmm4
+	movdqa xmm5, xmm4
+	paddd xmm5, xmm1
 ; 4x e0 <<<= 7
 %line 458+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm6
-	pslld xmm6, 7
+	movdqa xmm0, xmm5
+	pslld xmm5, 7
 	psrld xmm0, 25
-	por xmm6, xmm0
+	por xmm5, xmm0
 ; db ^= e0
 %line 459+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm6
+	pxor xmm2, xmm5
 ; 4x e1 = db + da
 %line 460+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm7, xmm2
-	paddd xmm7, xmm5
+	movdqa xmm5, xmm2
+	paddd xmm5, xmm4
 ; 4x e1 <<<= 9
 %line 461+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm7
-	pslld xmm7, 9
+	movdqa xmm0, xmm5
+	pslld xmm5, 9
 	psrld xmm0, 23
-	por xmm7, xmm0
+	por xmm5, xmm0
 ; dc ^= e1
 %line 462+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm7
+	pxor xmm3, xmm5
 ; 4x e2 = dc + db
 %line 463+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm3
-	paddd xmm1, xmm2
+	movdqa xmm5, xmm3
+	paddd xmm5, xmm2
 ; 4x e2 <<<= 13
 %line 464+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 13
+	movdqa xmm0, xmm5
+	pslld xmm5, 13
 	psrld xmm0, 19
-	por xmm1, xmm0
+	por xmm5, xmm0
 ; dd ^= e2
 %line 465+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm4, xmm1
+	pxor xmm1, xmm5
 ; 4x e3 = dd + dc
 %line 466+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm4
-	paddd xmm0, xmm3
+	movdqa xmm5, xmm1
+	paddd xmm5, xmm3
 ; 4x e3 <<<= 18
 %line 467+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm0
-	pslld xmm0, 18
-	psrld xmm1, 14
-	por xmm0, xmm1
+	movdqa xmm0, xmm5
+	pslld xmm5, 18
+	psrld xmm0, 14
+	por xmm5, xmm0
 ; da ^= e3
 %line 468+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm5, xmm0
+	pxor xmm4, xmm5
 ; db = shuffle32(db, 0x93)
 %line 469+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 147
+	pshufd xmm5, xmm2, 147
 ; dd = shuffle32(dd, 0x39)
 %line 470+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 57
+	pshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 471+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm3, xmm3, 78
+	pshufd xmm0, xmm3, 78
 ; 4x e0 = da + db
 %line 472+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm5
-	paddd xmm6, xmm2
+	movdqa xmm3, xmm4
+	paddd xmm3, xmm5
 ; 4x e0 <<<= 7
 %line 473+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm6
-	pslld xmm6, 7
-	psrld xmm0, 25
-	por xmm6, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 7
+	psrld xmm2, 25
+	por xmm3, xmm2
 ; dd ^= e0
 %line 474+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm4, xmm6
+	pxor xmm1, xmm3
 ; 4x e1 = dd + da
 %line 475+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm7, xmm4
-	paddd xmm7, xmm5
+	movdqa xmm3, xmm1
+	paddd xmm3, xmm4
 ; 4x e1 <<<= 9
 %line 476+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm7
-	pslld xmm7, 9
-	psrld xmm0, 23
-	por xmm7, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 9
+	psrld xmm2, 23
+	por xmm3, xmm2
 ; dc ^= e1
 %line 477+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm7
+	pxor xmm0, xmm3
 ; 4x e2 = dc + dd
 %line 478+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm3
-	paddd xmm1, xmm4
+	movdqa xmm3, xmm0
+	paddd xmm3, xmm1
 ; 4x e2 <<<= 13
 %line 479+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 13
-	psrld xmm0, 19
-	por xmm1, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 13
+	psrld xmm2, 19
+	por xmm3, xmm2
 ; db ^= e2
 %line 480+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm1
+	pxor xmm5, xmm3
 ; 4x e3 = db + dc
 %line 481+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm2
-	paddd xmm0, xmm3
+	movdqa xmm3, xmm5
+	paddd xmm3, xmm0
 ; 4x e3 <<<= 18
 %line 482+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm1, xmm0
-	pslld xmm0, 18
-	psrld xmm1, 14
-	por xmm0, xmm1
+	movdqa xmm2, xmm3
+	pslld xmm3, 18
+	psrld xmm2, 14
+	por xmm3, xmm2
 ; da ^= e3
 %line 483+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm5, xmm0
+	pxor xmm4, xmm3
 ; =? i -= 1
 %line 484+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	sub ecx, 1
@@ -1683,57 +1679,53 @@ qhasm_kernel_salsa8_x86_sse2_core:
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 486+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm6, xmm5
-	punpckldq xmm6, xmm4
+	movdqa xmm2, xmm4
+	punpckldq xmm2, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 487+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm7, xmm3
-	punpckldq xmm7, xmm2
+	movdqa xmm3, xmm0
+	punpckldq xmm3, xmm5
 ; e2 = unpackhi32(da, dd)
 %line 488+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm5, xmm4
-	movdqa xmm1, xmm5
+	punpckhdq xmm4, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 489+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm3, xmm2
-	movdqa xmm0, xmm3
+	punpckhdq xmm0, xmm5
 ; r0 = unpacklo64(e0, e1)
 %line 490+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm3, xmm6
-	punpcklqdq xmm3, xmm7
+	movdqa xmm5, xmm2
+	punpcklqdq xmm5, xmm3
 ; r1 = unpackhi64(e0, e1)
 %line 491+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm4, xmm6
-	punpckhqdq xmm4, xmm7
+	punpckhqdq xmm2, xmm3
 ; r2 = unpacklo64(e2, e3)
 %line 492+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm2, xmm1
-	punpcklqdq xmm2, xmm0
+	movdqa xmm1, xmm4
+	punpcklqdq xmm1, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 493+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm1
-	punpckhqdq xmm5, xmm0
+	punpckhqdq xmm4, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 494+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 147
+	pshufd xmm0, xmm2, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 495+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm2, 78
+	pshufd xmm1, xmm1, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 496+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm5, xmm5, 57
+	pshufd xmm2, xmm4, 57
 ; mem128[out + 0] = r0
 %line 497+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [eax], xmm3
+	movdqu [eax], xmm5
 ; mem128[out + 16] = r1
 %line 498+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [eax + 16], xmm4
+	movdqu [eax + 16], xmm0
 ; mem128[out + 32] = r2
 %line 499+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [eax + 32], xmm2
+	movdqu [eax + 32], xmm1
 ; mem128[out + 48] = r3
 %line 500+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [eax + 48], xmm5
+	movdqu [eax + 48], xmm2
 ; leave
 %line 501+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	ret

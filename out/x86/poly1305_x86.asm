@@ -8,119 +8,119 @@ qhasm_kernel_poly1305_x86_init:
 	push esi
 ; input st k
 %line 25+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 8]
-	mov ecx, [esp + 12]
+	mov edx, [esp + 8]
+	mov esi, [esp + 12]
 ; t = mem32[k + 0]
 %line 26+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, [ecx]
+	mov eax, [esi]
 ; t &= 0x0fffffff
 %line 27+0 specs/poly1305/generated/poly1305_x86.q
-	and edx, 268435455
+	and eax, 268435455
 ; mem32[st + 20] = t
 %line 28+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 20], edx
+	mov [edx + 20], eax
 ; t = mem32[k + 4]
 %line 29+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, [ecx + 4]
+	mov ecx, [esi + 4]
 ; t &= 0x0ffffffc
 %line 30+0 specs/poly1305/generated/poly1305_x86.q
-	and edx, 268435452
+	and ecx, 268435452
 ; mem32[st + 24] = t
 %line 31+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 24], edx
+	mov [edx + 24], ecx
 ; u = t
 %line 32+0 specs/poly1305/generated/poly1305_x86.q
-	mov esi, edx
+	mov eax, ecx
 ; u >>= 2
 %line 33+0 specs/poly1305/generated/poly1305_x86.q
-	shr esi, 2
+	shr eax, 2
 ; t += u
 %line 34+0 specs/poly1305/generated/poly1305_x86.q
-	add edx, esi
+	add ecx, eax
 ; mem32[st + 36] = t
 %line 35+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 36], edx
+	mov [edx + 36], ecx
 ; t = mem32[k + 8]
 %line 36+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, [ecx + 8]
+	mov eax, [esi + 8]
 ; t &= 0x0ffffffc
 %line 37+0 specs/poly1305/generated/poly1305_x86.q
-	and edx, 268435452
+	and eax, 268435452
 ; mem32[st + 28] = t
 %line 38+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 28], edx
+	mov [edx + 28], eax
 ; u = t
 %line 39+0 specs/poly1305/generated/poly1305_x86.q
-	mov esi, edx
+	mov ecx, eax
 ; u >>= 2
 %line 40+0 specs/poly1305/generated/poly1305_x86.q
-	shr esi, 2
+	shr ecx, 2
 ; t += u
 %line 41+0 specs/poly1305/generated/poly1305_x86.q
-	add edx, esi
+	add eax, ecx
 ; mem32[st + 40] = t
 %line 42+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 40], edx
+	mov [edx + 40], eax
 ; t = mem32[k + 12]
 %line 43+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, [ecx + 12]
+	mov eax, [esi + 12]
 ; t &= 0x0ffffffc
 %line 44+0 specs/poly1305/generated/poly1305_x86.q
-	and edx, 268435452
+	and eax, 268435452
 ; mem32[st + 32] = t
 %line 45+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 32], edx
+	mov [edx + 32], eax
 ; u = t
 %line 46+0 specs/poly1305/generated/poly1305_x86.q
-	mov esi, edx
+	mov ecx, eax
 ; u >>= 2
 %line 47+0 specs/poly1305/generated/poly1305_x86.q
-	shr esi, 2
+	shr ecx, 2
 ; t += u
 %line 48+0 specs/poly1305/generated/poly1305_x86.q
-	add edx, esi
+	add eax, ecx
 ; mem32[st + 44] = t
 %line 49+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 44], edx
+	mov [edx + 44], eax
 ; t = mem32[k + 16]
 %line 50+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, [ecx + 16]
+	mov eax, [esi + 16]
 ; mem32[st + 48] = t
 %line 51+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 48], edx
+	mov [edx + 48], eax
 ; t = mem32[k + 20]
 %line 52+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, [ecx + 20]
+	mov eax, [esi + 20]
 ; mem32[st + 52] = t
 %line 53+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 52], edx
+	mov [edx + 52], eax
 ; t = mem32[k + 24]
 %line 54+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, [ecx + 24]
+	mov eax, [esi + 24]
 ; mem32[st + 56] = t
 %line 55+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 56], edx
+	mov [edx + 56], eax
 ; t = mem32[k + 28]
 %line 56+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, [ecx + 28]
+	mov eax, [esi + 28]
 ; mem32[st + 60] = t
 %line 57+0 specs/poly1305/generated/poly1305_x86.q
-	mov [eax + 60], edx
+	mov [edx + 60], eax
 ; mem32[st + 0] = 0
 %line 58+0 specs/poly1305/generated/poly1305_x86.q
-	mov dword [eax], 0
+	mov dword [edx], 0
 ; mem32[st + 4] = 0
 %line 59+0 specs/poly1305/generated/poly1305_x86.q
-	mov dword [eax + 4], 0
+	mov dword [edx + 4], 0
 ; mem32[st + 8] = 0
 %line 60+0 specs/poly1305/generated/poly1305_x86.q
-	mov dword [eax + 8], 0
+	mov dword [edx + 8], 0
 ; mem32[st + 12] = 0
 %line 61+0 specs/poly1305/generated/poly1305_x86.q
-	mov dword [eax + 12], 0
+	mov dword [edx + 12], 0
 ; mem32[st + 16] = 0
 %line 62+0 specs/poly1305/generated/poly1305_x86.q
-	mov dword [eax + 16], 0
+	mov dword [edx + 16], 0
 ; leave
 %line 63+0 specs/poly1305/generated/poly1305_x86.q
 	pop esi
@@ -139,7 +139,7 @@ qhasm_kernel_poly1305_x86_blocks:
 	sub esp, 92
 ; input st m n nhi hib
 %line 70+0 specs/poly1305/generated/poly1305_x86.q
-	mov esi, [esp + 112]
+	mov edi, [esp + 112]
 	mov eax, [esp + 116]
 	mov [esp + 0], eax
 	mov eax, [esp + 120]
@@ -156,346 +156,343 @@ qhasm_kernel_poly1305_x86_blocks:
 	je .Ldone
 ; h0 = mem32[st + 0]
 %line 73+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esi]
+	mov eax, [edi]
 	mov [esp + 24], eax
 ; h1 = mem32[st + 4]
 %line 74+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esi + 4]
+	mov eax, [edi + 4]
 	mov [esp + 32], eax
 ; h2 = mem32[st + 8]
 %line 75+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esi + 8]
+	mov eax, [edi + 8]
 	mov [esp + 40], eax
 ; h3 = mem32[st + 12]
 %line 76+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esi + 12]
+	mov eax, [edi + 12]
 	mov [esp + 48], eax
 ; h4 = mem32[st + 16]
 %line 77+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esi + 16]
+	mov ebp, [edi + 16]
 .Lblock:
 ; carry? h0 += mem32[m + 0]
 %line 80+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
-	mov edx, [esp + 0]
-	add eax, [edx]
+	mov ecx, [esp + 0]
+	add eax, [ecx]
 	mov [esp + 24], eax
 ; carry? h1 += mem32[m + 4] + carry
 %line 81+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
-	mov edx, [esp + 0]
-	adc eax, [edx + 4]
+	mov ecx, [esp + 0]
+	adc eax, [ecx + 4]
 	mov [esp + 32], eax
 ; carry? h2 += mem32[m + 8] + carry
 %line 82+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
-	mov edx, [esp + 0]
-	adc eax, [edx + 8]
+	mov ecx, [esp + 0]
+	adc eax, [ecx + 8]
 	mov [esp + 40], eax
 ; carry? h3 += mem32[m + 12] + carry
 %line 83+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
-	mov edx, [esp + 0]
-	adc eax, [edx + 12]
+	mov ecx, [esp + 0]
+	adc eax, [ecx + 12]
 	mov [esp + 48], eax
 ; h4 += hib + carry
 %line 84+0 specs/poly1305/generated/poly1305_x86.q
-	adc ecx, [esp + 16]
+	adc ebp, [esp + 16]
 ; a = h0
 %line 86+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 87+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 20]
+	mul dword [edi + 20]
 ; dl = al
 %line 88+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebx, eax
+	mov esi, eax
 ; dh = ah
 %line 89+0 specs/poly1305/generated/poly1305_x86.q
-	mov edi, edx
+	mov ecx, edx
 ; a = h1
 %line 90+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 44]
 %line 91+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 44]
+	mul dword [edi + 44]
 ; carry? dl += al
 %line 92+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 93+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; a = h2
 %line 94+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 ; (uint64) ah al = a * mem32[st + 40]
 %line 95+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 40]
+	mul dword [edi + 40]
 ; carry? dl += al
 %line 96+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 97+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; a = h3
 %line 98+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 ; (uint64) ah al = a * mem32[st + 36]
 %line 99+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 36]
+	mul dword [edi + 36]
 ; carry? dl += al
 %line 100+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 101+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; e0 = dl
 %line 102+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 56], ebx
+	mov [esp + 56], esi
 ; c = dh
 %line 103+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebp, edi
+	mov ebx, ecx
 ; a = h0
 %line 104+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 24]
 %line 105+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 24]
+	mul dword [edi + 24]
 ; dl = al
 %line 106+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebx, eax
+	mov esi, eax
 ; dh = ah
 %line 107+0 specs/poly1305/generated/poly1305_x86.q
-	mov edi, edx
+	mov ecx, edx
 ; a = h1
 %line 108+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 109+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 20]
+	mul dword [edi + 20]
 ; carry? dl += al
 %line 110+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 111+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; a = h2
 %line 112+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 ; (uint64) ah al = a * mem32[st + 44]
 %line 113+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 44]
+	mul dword [edi + 44]
 ; carry? dl += al
 %line 114+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 115+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; a = h3
 %line 116+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 ; (uint64) ah al = a * mem32[st + 40]
 %line 117+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 40]
+	mul dword [edi + 40]
 ; carry? dl += al
 %line 118+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 119+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; t = h4
 %line 121+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, ecx
+	mov eax, ebp
 ; t *= mem32[st + 36]
 %line 122+0 specs/poly1305/generated/poly1305_x86.q
-	imul edx, [esi + 36]
+	imul eax, [edi + 36]
 ; carry? dl += t
 %line 123+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, edx
+	add esi, eax
 ; dh += 0 + carry
 %line 124+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, 0
+	adc ecx, 0
 ; carry? dl += c
 %line 126+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, ebp
+	add esi, ebx
 ; dh += 0 + carry
 %line 127+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, 0
+	adc ecx, 0
 ; e1 = dl
 %line 128+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 64], ebx
+	mov [esp + 64], esi
 ; c = dh
 %line 129+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebp, edi
+	mov ebx, ecx
 ; a = h0
 %line 130+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 28]
 %line 131+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 28]
+	mul dword [edi + 28]
 ; dl = al
 %line 132+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebx, eax
+	mov esi, eax
 ; dh = ah
 %line 133+0 specs/poly1305/generated/poly1305_x86.q
-	mov edi, edx
+	mov ecx, edx
 ; a = h1
 %line 134+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 24]
 %line 135+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 24]
+	mul dword [edi + 24]
 ; carry? dl += al
 %line 136+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 137+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; a = h2
 %line 138+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 139+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 20]
+	mul dword [edi + 20]
 ; carry? dl += al
 %line 140+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 141+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; a = h3
 %line 142+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 ; (uint64) ah al = a * mem32[st + 44]
 %line 143+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 44]
+	mul dword [edi + 44]
 ; carry? dl += al
 %line 144+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 145+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; t = h4
 %line 147+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, ecx
+	mov eax, ebp
 ; t *= mem32[st + 40]
 %line 148+0 specs/poly1305/generated/poly1305_x86.q
-	imul edx, [esi + 40]
+	imul eax, [edi + 40]
 ; carry? dl += t
 %line 149+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, edx
+	add esi, eax
 ; dh += 0 + carry
 %line 150+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, 0
+	adc ecx, 0
 ; carry? dl += c
 %line 152+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, ebp
+	add esi, ebx
 ; dh += 0 + carry
 %line 153+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, 0
+	adc ecx, 0
 ; e2 = dl
 %line 154+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 72], ebx
+	mov ebx, esi
 ; c = dh
 %line 155+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebp, edi
+	mov [esp + 72], ecx
 ; a = h0
 %line 156+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 32]
 %line 157+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 32]
+	mul dword [edi + 32]
 ; dl = al
 %line 158+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebx, eax
+	mov esi, eax
 ; dh = ah
 %line 159+0 specs/poly1305/generated/poly1305_x86.q
-	mov edi, edx
+	mov ecx, edx
 ; a = h1
 %line 160+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 28]
 %line 161+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 28]
+	mul dword [edi + 28]
 ; carry? dl += al
 %line 162+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 163+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; a = h2
 %line 164+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 ; (uint64) ah al = a * mem32[st + 24]
 %line 165+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 24]
+	mul dword [edi + 24]
 ; carry? dl += al
 %line 166+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 167+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; a = h3
 %line 168+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 169+0 specs/poly1305/generated/poly1305_x86.q
-	mul dword [esi + 20]
+	mul dword [edi + 20]
 ; carry? dl += al
 %line 170+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, eax
+	add esi, eax
 ; dh += ah + carry
 %line 171+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, edx
+	adc ecx, edx
 ; t = h4
 %line 173+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, ecx
+	mov eax, ebp
 ; t *= mem32[st + 44]
 %line 174+0 specs/poly1305/generated/poly1305_x86.q
-	imul edx, [esi + 44]
+	imul eax, [edi + 44]
 ; carry? dl += t
 %line 175+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, edx
+	add esi, eax
 ; dh += 0 + carry
 %line 176+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, 0
+	adc ecx, 0
 ; carry? dl += c
 %line 178+0 specs/poly1305/generated/poly1305_x86.q
-	add ebx, ebp
+	add esi, [esp + 72]
 ; dh += 0 + carry
 %line 179+0 specs/poly1305/generated/poly1305_x86.q
-	adc edi, 0
-; c = dh
-%line 181+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebp, edi
+	adc ecx, 0
 ; h4 *= mem32[st + 20]
 %line 183+0 specs/poly1305/generated/poly1305_x86.q
-	imul ecx, [esi + 20]
+	imul ebp, [edi + 20]
 ; h4 += c
 %line 184+0 specs/poly1305/generated/poly1305_x86.q
-	add ecx, ebp
+	add ebp, ecx
 ; t = h4
 %line 185+0 specs/poly1305/generated/poly1305_x86.q
-	mov edx, ecx
+	mov ecx, ebp
 ; t &= 0xfffffffc
 %line 186+0 specs/poly1305/generated/poly1305_x86.q
-	and edx, 4294967292
+	and ecx, 4294967292
 ; h4 &= 3
 %line 187+0 specs/poly1305/generated/poly1305_x86.q
-	and ecx, 3
+	and ebp, 3
 ; u = t
 %line 188+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, edx
+	mov eax, ecx
 ; u >>= 2
 %line 189+0 specs/poly1305/generated/poly1305_x86.q
 	shr eax, 2
 ; t += u
 %line 190+0 specs/poly1305/generated/poly1305_x86.q
-	add edx, eax
+	add ecx, eax
 ; carry? e0 += t
 %line 191+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 56]
-	add eax, edx
+	add eax, ecx
 	mov [esp + 56], eax
 ; carry? e1 += 0 + carry
 %line 192+0 specs/poly1305/generated/poly1305_x86.q
@@ -504,15 +501,13 @@ qhasm_kernel_poly1305_x86_blocks:
 	mov [esp + 64], eax
 ; carry? e2 += 0 + carry
 %line 193+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 72]
-	adc eax, 0
-	mov [esp + 72], eax
+	adc ebx, 0
 ; carry? e3 += 0 + carry
 %line 194+0 specs/poly1305/generated/poly1305_x86.q
-	adc ebx, 0
+	adc esi, 0
 ; h4 += 0 + carry
 %line 195+0 specs/poly1305/generated/poly1305_x86.q
-	adc ecx, 0
+	adc ebp, 0
 ; h0 = e0
 %line 196+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 56]
@@ -523,11 +518,10 @@ qhasm_kernel_poly1305_x86_blocks:
 	mov [esp + 32], eax
 ; h2 = e2
 %line 198+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 72]
-	mov [esp + 40], eax
+	mov [esp + 40], ebx
 ; h3 = e3
 %line 199+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 48], ebx
+	mov [esp + 48], esi
 ; m += 16
 %line 200+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 0]
@@ -544,22 +538,22 @@ qhasm_kernel_poly1305_x86_blocks:
 ; mem32[st + 0] = h0
 %line 204+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
-	mov [esi], eax
+	mov [edi], eax
 ; mem32[st + 4] = h1
 %line 205+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
-	mov [esi + 4], eax
+	mov [edi + 4], eax
 ; mem32[st + 8] = h2
 %line 206+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
-	mov [esi + 8], eax
+	mov [edi + 8], eax
 ; mem32[st + 12] = h3
 %line 207+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
-	mov [esi + 12], eax
+	mov [edi + 12], eax
 ; mem32[st + 16] = h4
 %line 208+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esi + 16], ecx
+	mov [edi + 16], ebp
 .Ldone:
 ; leave
 %line 210+0 specs/poly1305/generated/poly1305_x86.q

@@ -87,23 +87,23 @@ qhasm_kernel_salsa8_x86_blocks:
 ; x11 = mem32[x + 44]
 %line 49+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	mov ecx, [eax + 44]
+	mov esi, [eax + 44]
 ; x12 = mem32[x + 48]
 %line 50+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	mov edx, [eax + 48]
+	mov ebx, [eax + 48]
 ; x13 = mem32[x + 52]
 %line 51+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	mov esi, [eax + 52]
+	mov ecx, [eax + 52]
 ; x14 = mem32[x + 56]
 %line 52+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	mov edi, [eax + 56]
+	mov edx, [eax + 56]
 ; x15 = mem32[x + 60]
 %line 53+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	mov ebx, [eax + 60]
+	mov edi, [eax + 60]
 ; i = 4
 %line 54+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, 4
@@ -112,379 +112,379 @@ qhasm_kernel_salsa8_x86_blocks:
 ; t = x0 + x12
 %line 57+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
-	lea ebp, [eax + edx]
+	lea eax, [eax + ebx]
 ; t <<<= 7
 %line 58+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x4 ^= t
 %line 59+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 64]
-	xor eax, ebp
-	mov [esp + 64], eax
+	mov ebp, [esp + 64]
+	xor ebp, eax
+	mov [esp + 64], ebp
 ; t = x4 + x0
 %line 60+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 32]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 9
 %line 61+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x8 ^= t
 %line 62+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 96]
-	xor eax, ebp
-	mov [esp + 96], eax
+	mov ebp, [esp + 96]
+	xor ebp, eax
+	mov [esp + 96], ebp
 ; t = x8 + x4
 %line 63+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
 	mov ebp, [esp + 64]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 13
 %line 64+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x12 ^= t
 %line 65+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor edx, ebp
+	xor ebx, eax
 ; t = x12 + x8
 %line 66+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
-	lea ebp, [edx + eax]
+	lea eax, [ebx + eax]
 ; t <<<= 18
 %line 67+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x0 ^= t
 %line 68+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 32]
-	xor eax, ebp
-	mov [esp + 32], eax
+	mov ebp, [esp + 32]
+	xor ebp, eax
+	mov [esp + 32], ebp
 ; t = x5 + x1
 %line 69+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	mov ebp, [esp + 40]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 7
 %line 70+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x9 ^= t
 %line 71+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 104]
-	xor eax, ebp
-	mov [esp + 104], eax
+	mov ebp, [esp + 104]
+	xor ebp, eax
+	mov [esp + 104], ebp
 ; t = x9 + x5
 %line 72+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	mov ebp, [esp + 72]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 9
 %line 73+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x13 ^= t
 %line 74+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor esi, ebp
+	xor ecx, eax
 ; t = x13 + x9
 %line 75+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
-	lea ebp, [esi + eax]
+	lea eax, [ecx + eax]
 ; t <<<= 13
 %line 76+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x1 ^= t
 %line 77+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 40]
-	xor eax, ebp
-	mov [esp + 40], eax
+	mov ebp, [esp + 40]
+	xor ebp, eax
+	mov [esp + 40], ebp
 ; t = x1 + x13
 %line 78+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
-	lea ebp, [eax + esi]
+	lea eax, [eax + ecx]
 ; t <<<= 18
 %line 79+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x5 ^= t
 %line 80+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 72]
-	xor eax, ebp
-	mov [esp + 72], eax
+	mov ebp, [esp + 72]
+	xor ebp, eax
+	mov [esp + 72], ebp
 ; t = x10 + x6
 %line 81+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 120]
-	lea ebp, [ebp + eax]
+	lea eax, [ebp + eax]
 ; t <<<= 7
 %line 82+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x14 ^= t
 %line 83+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor edi, ebp
+	xor edx, eax
 ; t = x14 + x10
 %line 84+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 120]
-	lea ebp, [edi + eax]
+	lea eax, [edx + eax]
 ; t <<<= 9
 %line 85+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x2 ^= t
 %line 86+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 48]
-	xor eax, ebp
-	mov [esp + 48], eax
+	mov ebp, [esp + 48]
+	xor ebp, eax
+	mov [esp + 48], ebp
 ; t = x2 + x14
 %line 87+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
-	lea ebp, [eax + edi]
+	lea eax, [eax + edx]
 ; t <<<= 13
 %line 88+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x6 ^= t
 %line 89+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 80]
-	xor eax, ebp
-	mov [esp + 80], eax
+	mov ebp, [esp + 80]
+	xor ebp, eax
+	mov [esp + 80], ebp
 ; t = x6 + x2
 %line 90+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 48]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 18
 %line 91+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x10 ^= t
 %line 92+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 120]
-	xor eax, ebp
-	mov [esp + 120], eax
+	mov ebp, [esp + 120]
+	xor ebp, eax
+	mov [esp + 120], ebp
 ; t = x15 + x11
 %line 93+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [ebx + ecx]
+	lea eax, [edi + esi]
 ; t <<<= 7
 %line 94+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x3 ^= t
 %line 95+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 56]
-	xor eax, ebp
-	mov [esp + 56], eax
+	mov ebp, [esp + 56]
+	xor ebp, eax
+	mov [esp + 56], ebp
 ; t = x3 + x15
 %line 96+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
-	lea ebp, [eax + ebx]
+	lea eax, [eax + edi]
 ; t <<<= 9
 %line 97+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x7 ^= t
 %line 98+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 88]
-	xor eax, ebp
-	mov [esp + 88], eax
+	mov ebp, [esp + 88]
+	xor ebp, eax
+	mov [esp + 88], ebp
 ; t = x7 + x3
 %line 99+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
 	mov ebp, [esp + 56]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 13
 %line 100+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x11 ^= t
 %line 101+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor ecx, ebp
+	xor esi, eax
 ; t = x11 + x7
 %line 102+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
-	lea ebp, [ecx + eax]
+	lea eax, [esi + eax]
 ; t <<<= 18
 %line 103+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x15 ^= t
 %line 104+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor ebx, ebp
+	xor edi, eax
 ; t = x0 + x3
 %line 105+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
 	mov ebp, [esp + 56]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 7
 %line 106+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x1 ^= t
 %line 107+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 40]
-	xor eax, ebp
-	mov [esp + 40], eax
+	mov ebp, [esp + 40]
+	xor ebp, eax
+	mov [esp + 40], ebp
 ; t = x1 + x0
 %line 108+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	mov ebp, [esp + 32]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 9
 %line 109+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x2 ^= t
 %line 110+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 48]
-	xor eax, ebp
-	mov [esp + 48], eax
+	mov ebp, [esp + 48]
+	xor ebp, eax
+	mov [esp + 48], ebp
 ; t = x2 + x1
 %line 111+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	mov ebp, [esp + 40]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 13
 %line 112+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x3 ^= t
 %line 113+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 56]
-	xor eax, ebp
-	mov [esp + 56], eax
+	mov ebp, [esp + 56]
+	xor ebp, eax
+	mov [esp + 56], ebp
 ; t = x3 + x2
 %line 114+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 48]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 18
 %line 115+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x0 ^= t
 %line 116+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 32]
-	xor eax, ebp
-	mov [esp + 32], eax
+	mov ebp, [esp + 32]
+	xor ebp, eax
+	mov [esp + 32], ebp
 ; t = x5 + x4
 %line 117+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	mov ebp, [esp + 64]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 7
 %line 118+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x6 ^= t
 %line 119+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 80]
-	xor eax, ebp
-	mov [esp + 80], eax
+	mov ebp, [esp + 80]
+	xor ebp, eax
+	mov [esp + 80], ebp
 ; t = x6 + x5
 %line 120+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 72]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 9
 %line 121+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x7 ^= t
 %line 122+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 88]
-	xor eax, ebp
-	mov [esp + 88], eax
+	mov ebp, [esp + 88]
+	xor ebp, eax
+	mov [esp + 88], ebp
 ; t = x7 + x6
 %line 123+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
 	mov ebp, [esp + 80]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 13
 %line 124+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x4 ^= t
 %line 125+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 64]
-	xor eax, ebp
-	mov [esp + 64], eax
+	mov ebp, [esp + 64]
+	xor ebp, eax
+	mov [esp + 64], ebp
 ; t = x4 + x7
 %line 126+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 88]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 18
 %line 127+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x5 ^= t
 %line 128+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 72]
-	xor eax, ebp
-	mov [esp + 72], eax
+	mov ebp, [esp + 72]
+	xor ebp, eax
+	mov [esp + 72], ebp
 ; t = x10 + x9
 %line 129+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	mov ebp, [esp + 120]
-	lea ebp, [ebp + eax]
+	lea eax, [ebp + eax]
 ; t <<<= 7
 %line 130+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x11 ^= t
 %line 131+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor ecx, ebp
+	xor esi, eax
 ; t = x11 + x10
 %line 132+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 120]
-	lea ebp, [ecx + eax]
+	lea eax, [esi + eax]
 ; t <<<= 9
 %line 133+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x8 ^= t
 %line 134+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 96]
-	xor eax, ebp
-	mov [esp + 96], eax
+	mov ebp, [esp + 96]
+	xor ebp, eax
+	mov [esp + 96], ebp
 ; t = x8 + x11
 %line 135+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
-	lea ebp, [eax + ecx]
+	lea eax, [eax + esi]
 ; t <<<= 13
 %line 136+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x9 ^= t
 %line 137+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 104]
-	xor eax, ebp
-	mov [esp + 104], eax
+	mov ebp, [esp + 104]
+	xor ebp, eax
+	mov [esp + 104], ebp
 ; t = x9 + x8
 %line 138+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	mov ebp, [esp + 96]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 18
 %line 139+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x10 ^= t
 %line 140+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 120]
-	xor eax, ebp
-	mov [esp + 120], eax
+	mov ebp, [esp + 120]
+	xor ebp, eax
+	mov [esp + 120], ebp
 ; t = x15 + x14
 %line 141+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [ebx + edi]
+	lea eax, [edi + edx]
 ; t <<<= 7
 %line 142+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x12 ^= t
 %line 143+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor edx, ebp
+	xor ebx, eax
 ; t = x12 + x15
 %line 144+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [edx + ebx]
+	lea eax, [ebx + edi]
 ; t <<<= 9
 %line 145+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x13 ^= t
 %line 146+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor esi, ebp
+	xor ecx, eax
 ; t = x13 + x12
 %line 147+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [esi + edx]
+	lea eax, [ecx + ebx]
 ; t <<<= 13
 %line 148+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x14 ^= t
 %line 149+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor edi, ebp
+	xor edx, eax
 ; t = x14 + x13
 %line 150+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [edi + esi]
+	lea eax, [edx + ecx]
 ; t <<<= 18
 %line 151+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x15 ^= t
 %line 152+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor ebx, ebp
+	xor edi, eax
 ; =? i -= 1
 %line 153+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 112]
@@ -683,63 +683,63 @@ qhasm_kernel_salsa8_x86_blocks:
 ; x11 += mem32[x + 44]
 %line 189+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	add ecx, [eax + 44]
+	add esi, [eax + 44]
 ; x11 ^= mem32[m + 44]
 %line 190+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
-	xor ecx, [eax + 44]
+	xor esi, [eax + 44]
 ; mem32[c + 44] = x11
 %line 191+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 44], ecx
+	mov [eax + 44], esi
 ; x12 += mem32[x + 48]
 %line 192+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	add edx, [eax + 48]
+	add ebx, [eax + 48]
 ; x12 ^= mem32[m + 48]
 %line 193+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
-	xor edx, [eax + 48]
+	xor ebx, [eax + 48]
 ; mem32[c + 48] = x12
 %line 194+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 48], edx
+	mov [eax + 48], ebx
 ; x13 += mem32[x + 52]
 %line 195+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	add esi, [eax + 52]
+	add ecx, [eax + 52]
 ; x13 ^= mem32[m + 52]
 %line 196+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
-	xor esi, [eax + 52]
+	xor ecx, [eax + 52]
 ; mem32[c + 52] = x13
 %line 197+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 52], esi
+	mov [eax + 52], ecx
 ; x14 += mem32[x + 56]
 %line 198+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	add edi, [eax + 56]
+	add edx, [eax + 56]
 ; x14 ^= mem32[m + 56]
 %line 199+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
-	xor edi, [eax + 56]
+	xor edx, [eax + 56]
 ; mem32[c + 56] = x14
 %line 200+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 56], edi
+	mov [eax + 56], edx
 ; x15 += mem32[x + 60]
 %line 201+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	add ebx, [eax + 60]
+	add edi, [eax + 60]
 ; x15 ^= mem32[m + 60]
 %line 202+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
-	xor ebx, [eax + 60]
+	xor edi, [eax + 60]
 ; mem32[c + 60] = x15
 %line 203+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 60], ebx
+	mov [eax + 60], edi
 ; ctr = mem32[x + 32]
 %line 204+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
@@ -805,66 +805,66 @@ qhasm_kernel_salsa8_x86_core:
 %line 219+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 144]
 	mov [esp + 0], eax
-	mov ecx, [esp + 148]
+	mov edi, [esp + 148]
 ; x0 = mem32[in + 0]
 %line 220+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx]
+	mov eax, [edi]
 	mov [esp + 8], eax
 ; x1 = mem32[in + 4]
 %line 221+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 4]
+	mov eax, [edi + 4]
 	mov [esp + 16], eax
 ; x2 = mem32[in + 8]
 %line 222+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 8]
+	mov eax, [edi + 8]
 	mov [esp + 24], eax
 ; x3 = mem32[in + 12]
 %line 223+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 12]
+	mov eax, [edi + 12]
 	mov [esp + 32], eax
 ; x4 = mem32[in + 16]
 %line 224+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 16]
+	mov eax, [edi + 16]
 	mov [esp + 40], eax
 ; x5 = mem32[in + 20]
 %line 225+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 20]
+	mov eax, [edi + 20]
 	mov [esp + 48], eax
 ; x6 = mem32[in + 24]
 %line 226+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 24]
+	mov eax, [edi + 24]
 	mov [esp + 56], eax
 ; x7 = mem32[in + 28]
 %line 227+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 28]
+	mov eax, [edi + 28]
 	mov [esp + 64], eax
 ; x8 = mem32[in + 32]
 %line 228+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 32]
+	mov eax, [edi + 32]
 	mov [esp + 72], eax
 ; x9 = mem32[in + 36]
 %line 229+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 36]
+	mov eax, [edi + 36]
 	mov [esp + 80], eax
 ; x10 = mem32[in + 40]
 %line 230+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [ecx + 40]
+	mov eax, [edi + 40]
 	mov [esp + 96], eax
 ; x11 = mem32[in + 44]
 %line 231+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov edx, [ecx + 44]
+	mov esi, [edi + 44]
 ; x12 = mem32[in + 48]
 %line 232+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov esi, [ecx + 48]
+	mov ebx, [edi + 48]
 ; x13 = mem32[in + 52]
 %line 233+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov edi, [ecx + 52]
+	mov ecx, [edi + 52]
 ; x14 = mem32[in + 56]
 %line 234+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ebx, [ecx + 56]
+	mov edx, [edi + 56]
 ; x15 = mem32[in + 60]
 %line 235+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov ecx, [ecx + 60]
+	mov edi, [edi + 60]
 ; i = 4
 %line 236+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, 4
@@ -873,379 +873,379 @@ qhasm_kernel_salsa8_x86_core:
 ; t = x0 + x12
 %line 238+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
-	lea ebp, [eax + esi]
+	lea eax, [eax + ebx]
 ; t <<<= 7
 %line 239+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x4 ^= t
 %line 240+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 40]
-	xor eax, ebp
-	mov [esp + 40], eax
+	mov ebp, [esp + 40]
+	xor ebp, eax
+	mov [esp + 40], ebp
 ; t = x4 + x0
 %line 241+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	mov ebp, [esp + 8]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 9
 %line 242+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x8 ^= t
 %line 243+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 72]
-	xor eax, ebp
-	mov [esp + 72], eax
+	mov ebp, [esp + 72]
+	xor ebp, eax
+	mov [esp + 72], ebp
 ; t = x8 + x4
 %line 244+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	mov ebp, [esp + 40]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 13
 %line 245+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x12 ^= t
 %line 246+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor esi, ebp
+	xor ebx, eax
 ; t = x12 + x8
 %line 247+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
-	lea ebp, [esi + eax]
+	lea eax, [ebx + eax]
 ; t <<<= 18
 %line 248+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x0 ^= t
 %line 249+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 8]
-	xor eax, ebp
-	mov [esp + 8], eax
+	mov ebp, [esp + 8]
+	xor ebp, eax
+	mov [esp + 8], ebp
 ; t = x5 + x1
 %line 250+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	mov ebp, [esp + 16]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 7
 %line 251+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x9 ^= t
 %line 252+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 80]
-	xor eax, ebp
-	mov [esp + 80], eax
+	mov ebp, [esp + 80]
+	xor ebp, eax
+	mov [esp + 80], ebp
 ; t = x9 + x5
 %line 253+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 48]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 9
 %line 254+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x13 ^= t
 %line 255+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor edi, ebp
+	xor ecx, eax
 ; t = x13 + x9
 %line 256+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
-	lea ebp, [edi + eax]
+	lea eax, [ecx + eax]
 ; t <<<= 13
 %line 257+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x1 ^= t
 %line 258+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 16]
-	xor eax, ebp
-	mov [esp + 16], eax
+	mov ebp, [esp + 16]
+	xor ebp, eax
+	mov [esp + 16], ebp
 ; t = x1 + x13
 %line 259+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 16]
-	lea ebp, [eax + edi]
+	lea eax, [eax + ecx]
 ; t <<<= 18
 %line 260+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x5 ^= t
 %line 261+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 48]
-	xor eax, ebp
-	mov [esp + 48], eax
+	mov ebp, [esp + 48]
+	xor ebp, eax
+	mov [esp + 48], ebp
 ; t = x10 + x6
 %line 262+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 96]
-	lea ebp, [ebp + eax]
+	lea eax, [ebp + eax]
 ; t <<<= 7
 %line 263+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x14 ^= t
 %line 264+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor ebx, ebp
+	xor edx, eax
 ; t = x14 + x10
 %line 265+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
-	lea ebp, [ebx + eax]
+	lea eax, [edx + eax]
 ; t <<<= 9
 %line 266+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x2 ^= t
 %line 267+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 24]
-	xor eax, ebp
-	mov [esp + 24], eax
+	mov ebp, [esp + 24]
+	xor ebp, eax
+	mov [esp + 24], ebp
 ; t = x2 + x14
 %line 268+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
-	lea ebp, [eax + ebx]
+	lea eax, [eax + edx]
 ; t <<<= 13
 %line 269+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x6 ^= t
 %line 270+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 56]
-	xor eax, ebp
-	mov [esp + 56], eax
+	mov ebp, [esp + 56]
+	xor ebp, eax
+	mov [esp + 56], ebp
 ; t = x6 + x2
 %line 271+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 24]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 18
 %line 272+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x10 ^= t
 %line 273+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 96]
-	xor eax, ebp
-	mov [esp + 96], eax
+	mov ebp, [esp + 96]
+	xor ebp, eax
+	mov [esp + 96], ebp
 ; t = x15 + x11
 %line 274+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [ecx + edx]
+	lea eax, [edi + esi]
 ; t <<<= 7
 %line 275+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x3 ^= t
 %line 276+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 32]
-	xor eax, ebp
-	mov [esp + 32], eax
+	mov ebp, [esp + 32]
+	xor ebp, eax
+	mov [esp + 32], ebp
 ; t = x3 + x15
 %line 277+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
-	lea ebp, [eax + ecx]
+	lea eax, [eax + edi]
 ; t <<<= 9
 %line 278+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x7 ^= t
 %line 279+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 64]
-	xor eax, ebp
-	mov [esp + 64], eax
+	mov ebp, [esp + 64]
+	xor ebp, eax
+	mov [esp + 64], ebp
 ; t = x7 + x3
 %line 280+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 32]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 13
 %line 281+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x11 ^= t
 %line 282+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor edx, ebp
+	xor esi, eax
 ; t = x11 + x7
 %line 283+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
-	lea ebp, [edx + eax]
+	lea eax, [esi + eax]
 ; t <<<= 18
 %line 284+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x15 ^= t
 %line 285+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor ecx, ebp
+	xor edi, eax
 ; t = x0 + x3
 %line 286+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	mov ebp, [esp + 32]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 7
 %line 287+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x1 ^= t
 %line 288+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 16]
-	xor eax, ebp
-	mov [esp + 16], eax
+	mov ebp, [esp + 16]
+	xor ebp, eax
+	mov [esp + 16], ebp
 ; t = x1 + x0
 %line 289+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 16]
 	mov ebp, [esp + 8]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 9
 %line 290+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x2 ^= t
 %line 291+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 24]
-	xor eax, ebp
-	mov [esp + 24], eax
+	mov ebp, [esp + 24]
+	xor ebp, eax
+	mov [esp + 24], ebp
 ; t = x2 + x1
 %line 292+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov ebp, [esp + 16]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 13
 %line 293+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x3 ^= t
 %line 294+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 32]
-	xor eax, ebp
-	mov [esp + 32], eax
+	mov ebp, [esp + 32]
+	xor ebp, eax
+	mov [esp + 32], ebp
 ; t = x3 + x2
 %line 295+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
 	mov ebp, [esp + 24]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 18
 %line 296+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x0 ^= t
 %line 297+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 8]
-	xor eax, ebp
-	mov [esp + 8], eax
+	mov ebp, [esp + 8]
+	xor ebp, eax
+	mov [esp + 8], ebp
 ; t = x5 + x4
 %line 298+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	mov ebp, [esp + 40]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 7
 %line 299+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x6 ^= t
 %line 300+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 56]
-	xor eax, ebp
-	mov [esp + 56], eax
+	mov ebp, [esp + 56]
+	xor ebp, eax
+	mov [esp + 56], ebp
 ; t = x6 + x5
 %line 301+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 48]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 9
 %line 302+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x7 ^= t
 %line 303+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 64]
-	xor eax, ebp
-	mov [esp + 64], eax
+	mov ebp, [esp + 64]
+	xor ebp, eax
+	mov [esp + 64], ebp
 ; t = x7 + x6
 %line 304+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 56]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 13
 %line 305+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x4 ^= t
 %line 306+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 40]
-	xor eax, ebp
-	mov [esp + 40], eax
+	mov ebp, [esp + 40]
+	xor ebp, eax
+	mov [esp + 40], ebp
 ; t = x4 + x7
 %line 307+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	mov ebp, [esp + 64]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 18
 %line 308+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x5 ^= t
 %line 309+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 48]
-	xor eax, ebp
-	mov [esp + 48], eax
+	mov ebp, [esp + 48]
+	xor ebp, eax
+	mov [esp + 48], ebp
 ; t = x10 + x9
 %line 310+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 96]
-	lea ebp, [ebp + eax]
+	lea eax, [ebp + eax]
 ; t <<<= 7
 %line 311+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x11 ^= t
 %line 312+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor edx, ebp
+	xor esi, eax
 ; t = x11 + x10
 %line 313+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
-	lea ebp, [edx + eax]
+	lea eax, [esi + eax]
 ; t <<<= 9
 %line 314+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x8 ^= t
 %line 315+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 72]
-	xor eax, ebp
-	mov [esp + 72], eax
+	mov ebp, [esp + 72]
+	xor ebp, eax
+	mov [esp + 72], ebp
 ; t = x8 + x11
 %line 316+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
-	lea ebp, [eax + edx]
+	lea eax, [eax + esi]
 ; t <<<= 13
 %line 317+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x9 ^= t
 %line 318+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 80]
-	xor eax, ebp
-	mov [esp + 80], eax
+	mov ebp, [esp + 80]
+	xor ebp, eax
+	mov [esp + 80], ebp
 ; t = x9 + x8
 %line 319+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 72]
-	lea ebp, [eax + ebp]
+	lea eax, [eax + ebp]
 ; t <<<= 18
 %line 320+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x10 ^= t
 %line 321+0 specs/salsa20/generated/salsa20_x86_r8.q
-	mov eax, [esp + 96]
-	xor eax, ebp
-	mov [esp + 96], eax
+	mov ebp, [esp + 96]
+	xor ebp, eax
+	mov [esp + 96], ebp
 ; t = x15 + x14
 %line 322+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [ecx + ebx]
+	lea eax, [edi + edx]
 ; t <<<= 7
 %line 323+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 7
+	rol eax, 7
 ; x12 ^= t
 %line 324+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor esi, ebp
+	xor ebx, eax
 ; t = x12 + x15
 %line 325+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [esi + ecx]
+	lea eax, [ebx + edi]
 ; t <<<= 9
 %line 326+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 9
+	rol eax, 9
 ; x13 ^= t
 %line 327+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor edi, ebp
+	xor ecx, eax
 ; t = x13 + x12
 %line 328+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [edi + esi]
+	lea eax, [ecx + ebx]
 ; t <<<= 13
 %line 329+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 13
+	rol eax, 13
 ; x14 ^= t
 %line 330+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor ebx, ebp
+	xor edx, eax
 ; t = x14 + x13
 %line 331+0 specs/salsa20/generated/salsa20_x86_r8.q
-	lea ebp, [ebx + edi]
+	lea eax, [edx + ecx]
 ; t <<<= 18
 %line 332+0 specs/salsa20/generated/salsa20_x86_r8.q
-	rol ebp, 18
+	rol eax, 18
 ; x15 ^= t
 %line 333+0 specs/salsa20/generated/salsa20_x86_r8.q
-	xor ecx, ebp
+	xor edi, eax
 ; =? i -= 1
 %line 334+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
@@ -1312,23 +1312,23 @@ qhasm_kernel_salsa8_x86_core:
 ; mem32[out + 44] = x11
 %line 347+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 44], edx
+	mov [eax + 44], esi
 ; mem32[out + 48] = x12
 %line 348+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 48], esi
+	mov [eax + 48], ebx
 ; mem32[out + 52] = x13
 %line 349+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 52], edi
+	mov [eax + 52], ecx
 ; mem32[out + 56] = x14
 %line 350+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 56], ebx
+	mov [eax + 56], edx
 ; mem32[out + 60] = x15
 %line 351+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
-	mov [eax + 60], ecx
+	mov [eax + 60], edi
 ; leave
 %line 352+0 specs/salsa20/generated/salsa20_x86_r8.q
 	add esp, 124
