@@ -12,9 +12,24 @@ QHASM_HDR := $(wildcard qhasm/*.h qhasm/*/*.h)
 QHASM_MD  := $(wildcard qhasm/*/*.md) $(sort $(wildcard qhasm/*/models/*.model))
 QHASM     := $(BUILD)/qhasm
 
-.PHONY: all deps translator test test-asan bench bench-translator clean regen
+.PHONY: all deps translator test test-asan bench bench-translator clean regen uarch
 all: deps translator
 	@echo "built: $(QHASM) (translator)"
+
+# `make regen`: regenerate the generated .q and out/ from specs/ (and the
+# per-model variants listed in specs/uarch.conf)
+regen: $(QHASM)
+	$(PYTHON) -m gen.regen
+
+# `make UARCH=name`: every kernel of the model's target scheduled for it,
+# into out/<impl>-name/, recorded in specs/uarch.conf, then the library
+# rebuilt with the variants (docs/new-microarchitecture.md)
+ifdef UARCH
+all: uarch
+uarch: $(QHASM)
+	$(PYTHON) -m gen.regen --uarch $(UARCH) --add
+	$(MAKE) UARCH= all
+endif
 
 deps:
 	@./.ci/deps

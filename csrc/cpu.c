@@ -129,3 +129,56 @@ unsigned qhasm_cpu_features(void)
     }
     return __atomic_load_n(&features, __ATOMIC_RELAXED);
 }
+
+/* ---- microarchitecture -------------------------------------------------
+ * The name of the running CPU's microarchitecture model (qhasm/<isa>/
+ * models/<name>.model) when known from CPUID's vendor, family and model,
+ * else "".  QHASM_UARCH=name overrides (QHASM_UARCH= forces ""). */
+#if defined(__x86_64__)
+static const char *uarch_x86(void)
+{
+    unsigned a, b, c, d;
+    char vendor[13];
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
+    vendor[12] = 0;
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+    unsigned base = (a >> 8) & 15, family = base, model = (a >> 4) & 15;
+    if (base == 15)
+        family += (a >> 20) & 255;
+    if (base == 6 || base == 15)
+        model |= ((a >> 16) & 15) << 4;
+    if (!strcmp(vendor, "AuthenticAMD")) {
+        if (family == 0x17 && (model == 0x31 || model == 0x60 || model == 0x68 || model == 0x71 || model == 0x90))
+            return "zen2";
+        if (family == 0x19 && ((model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) || (model >= 0xa0 && model <= 0xaf)))
+            return "zen4";
+    }
+    if (!strcmp(vendor, "GenuineIntel") && family == 6) {
+        switch (model) {
+        case 0x0f: case 0x16: case 0x17: case 0x1d: return "core2";
+        case 0x3c: case 0x3f: case 0x45: case 0x46: return "haswell";
+        case 0x4e: case 0x5e: case 0x55: case 0x8e: case 0x9e: case 0xa5: case 0xa6: return "skylake";
+        case 0x8f: case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf: case 0xcf: return "goldencove";
+        }
+    }
+    return "";
+}
+#endif
+
+const char *qhasm_cpu_uarch(void)
+{
+    const char *e = getenv("QHASM_UARCH");
+    if (e)
+        return e;
+#if defined(__x86_64__)
+    static const char *name;
+    if (!name)
+        name = uarch_x86();
+    return name;
+#else
+    return "";
+#endif
+}

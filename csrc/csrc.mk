@@ -25,7 +25,7 @@ endif
 CSRC_ASM_DIRS := $(sort $(patsubst %/,%,$(dir $(CSRC_ASM))))
 CSRC_DEFS    := $(if $(CSRC_ASM),-DQHASM_HAVE_AMD64) \
                 $(foreach d,$(CSRC_ASM_DIRS),-DQHASM_HAVE_OUT_$(shell echo '$(notdir $(d))' | tr 'a-z-' 'A-Z_'))
-CSRC_CFLAGS  := $(CFLAGS) $(WARN) -fPIC -Icsrc/include -Icsrc $(strip $(CSRC_DEFS))
+CSRC_CFLAGS  := $(CFLAGS) $(WARN) -fPIC -Icsrc/include -Icsrc -I$(BUILD)/csrc $(strip $(CSRC_DEFS))
 CSRC_OBJ     := $(patsubst csrc/%.c,$(BUILD)/csrc/%.o,$(CSRC_LIB_SRC)) \
                 $(patsubst out/%.s,$(BUILD)/out/%.o,$(patsubst out/%.asm,$(BUILD)/out/%.o,$(CSRC_ASM)))
 
@@ -38,8 +38,11 @@ all: lib $(CSRC_TEST)
 lib: $(CSRC_A) $(CSRC_SO) $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR) $(BUILD)/libqhasm.so
 
 # rebuild the C objects when the flags (e.g. the set of asm folders) change
+# (and the per-model variant lists, gen/uarchh.py, from the same folder set)
 $(BUILD)/csrc/.flags: csrc-flags
 	@mkdir -p $(@D)
+	@$(PYTHON) -m gen.uarchh $(CSRC_ASM_DIRS) > $(@D)/uarch.h.tmp
+	@cmp -s $(@D)/uarch.h.tmp $(@D)/uarch.h && rm -f $(@D)/uarch.h.tmp || mv $(@D)/uarch.h.tmp $(@D)/uarch.h
 	@echo '$(CSRC_CFLAGS)' | cmp -s - $@ || echo '$(CSRC_CFLAGS)' > $@
 
 $(BUILD)/csrc/%.o: csrc/%.c $(CSRC_HDR) $(BUILD)/csrc/.flags
@@ -198,7 +201,7 @@ CSRC_ASAN_OBJ   := $(CSRC_ASAN_COBJ) $(patsubst out/%.asm,$(BUILD)/out/%.o,$(CSR
 
 $(CSRC_ASAN_DIR)/csrc/%.o: csrc/%.c $(CSRC_HDR) $(BUILD)/csrc/.flags
 	@mkdir -p $(@D)
-	$(CC) $(CSRC_ASAN_FLAGS) $(WARN) -Icsrc/include -Icsrc $(strip $(CSRC_DEFS)) -c -o $@ $<
+	$(CC) $(CSRC_ASAN_FLAGS) $(WARN) -Icsrc/include -Icsrc -I$(BUILD)/csrc $(strip $(CSRC_DEFS)) -c -o $@ $<
 
 $(CSRC_ASAN_DIR)/csrc/%.o: csrc/%.S $(BUILD)/csrc/.flags
 	@mkdir -p $(@D)

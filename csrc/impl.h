@@ -29,6 +29,7 @@ typedef struct {
     unsigned features;         /* QHASM_CPU_* bits required */
     qhasm_salsa_blocks_fn *blocks;
     qhasm_salsa_core_fn *core;
+    const char *uarch;         /* "": generic; else scheduled for this model */
 } qhasm_salsa_impl;
 
 /* ---- Poly1305 kernel interface -----------------------------------------
@@ -61,6 +62,7 @@ typedef struct {
     qhasm_poly1305_init_fn *init;
     qhasm_poly1305_blocks_fn *blocks;
     qhasm_poly1305_final_fn *final;
+    const char *uarch;         /* "": generic; else scheduled for this model */
 } qhasm_poly1305_impl;
 
 /* ---- dispatch (dispatch.c) ---------------------------------------------- */

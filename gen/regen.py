@@ -12,6 +12,9 @@ the output directory.  Deterministic: same specs, same bytes.
 
 --out DIR   write under DIR instead of the repository (DIR/specs/...,
             DIR/out/...)
+--uarch M   also generate every kernel of M's target scheduled for the
+            model M into out/<impl>-M/ (the models in specs/uarch.conf
+            always are); --add records M in specs/uarch.conf
 --check     regenerate into a temporary directory and compare with the
             committed files; print the differences, exit 1 if any file
             differs, is missing, or is a stale generated file that the
@@ -79,9 +82,61 @@ GENERATORS = [
 ]
 
 
-def regen(out: str, qhasm: str, verbose: bool = False) -> list[str]:
+# Per-microarchitecture variants (docs/new-microarchitecture.md): every
+# kernel of a model's target, scheduled for it (qhasm -u MODEL), into
+# out/<impl>-<model>/ with symbols renamed <impl> -> <impl>_<model>.
+UARCH_CONF = "specs/uarch.conf"
+
+
+def model_target(name: str) -> str:
+    """The target of a model, from its file qhasm/*/models/NAME.model."""
+    for f in glob.glob(os.path.join(ROOT, "qhasm", "*", "models", f"{name}.model")):
+        for line in open(f, encoding="utf-8"):
+            w = line.split()
+            if len(w) == 3 and w[0] == "model" and w[1] == name:
+                return w[2]
+    raise SystemExit(f"regen: no model named {name} (qhasm/*/models/{name}.model)")
+
+
+def uarch_models(extra: list[str]) -> list[str]:
+    """The models listed in specs/uarch.conf, then extra ones."""
+    names: list[str] = []
+    path = os.path.join(ROOT, UARCH_CONF)
+    if os.path.exists(path):
+        for line in open(path, encoding="utf-8"):
+            line = line.split("#", 1)[0].strip()
+            if line and line not in names:
+                names.append(line)
+    return names + [m for m in extra if m not in names]
+
+
+def variants(out: str, qhasm: str, jobs: list[tuple[str, str, str, str]], models: list[str],
+             verbose: bool) -> list[str]:
+    written: list[str] = []
+    for model in models:
+        target = model_target(model)
+        for qpath, impl, asm, tgt in jobs:
+            if tgt != target:
+                continue
+            vimpl = f"{impl}-{model}"
+            cid = impl.replace("-", "_")
+            apath = f"out/{vimpl}/{asm}"
+            os.makedirs(os.path.join(out, "out", vimpl), exist_ok=True)
+            cmd = [qhasm, "-m", target, "-u", model, "--rename", f"_{cid}_=_{cid}_{model}_", qpath, "-o", apath]
+            if verbose:
+                print(" ".join(cmd[1:]), flush=True)
+            p = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
+            if p.returncode != 0:
+                sys.stderr.write(p.stderr)
+                raise SystemExit(f"regen: qhasm -u {model} failed on {qpath} (status {p.returncode})")
+            written.append(apath)
+    return written
+
+
+def regen(out: str, qhasm: str, verbose: bool = False, extra: list[str] | None = None) -> list[str]:
     """Write every generated file under out; return their relative paths."""
     written: list[str] = []
+    done: list[tuple[str, str, str, str]] = []
     for mod, _ in GENERATORS:
         if mod is None:
             continue
@@ -110,7 +165,8 @@ def regen(out: str, qhasm: str, verbose: bool = False) -> list[str]:
                 sys.stderr.write(p.stderr)
                 raise SystemExit(f"regen: qhasm failed on {qpath} (status {p.returncode})")
             written += [qpath, apath]
-    return written
+            done.append((qpath, impl, asm, target))
+    return written + variants(out, qhasm, done, uarch_models(extra or []), verbose)
 
 
 def owned(root: str) -> set[str]:
@@ -163,6 +219,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--qhasm", default=os.path.join(os.environ.get("BUILD", os.path.join(ROOT, "build")), "qhasm"),
                     help="the translator (default: $BUILD/qhasm or build/qhasm)")
     ap.add_argument("--check", action="store_true", help="compare a fresh regeneration with the committed files")
+    ap.add_argument("--uarch", action="append", default=[], metavar="MODEL",
+                    help="also generate variants scheduled for MODEL (see specs/uarch.conf)")
+    ap.add_argument("--add", action="store_true", help="with --uarch: record the model in specs/uarch.conf")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     qhasm = os.path.abspath(a.qhasm)
@@ -172,7 +231,14 @@ def main(argv: list[str]) -> int:
     if a.check:
         return check(qhasm)
     out = os.path.abspath(a.out)
-    n = len(regen(out, qhasm, a.verbose))
+    if a.add:
+        have = uarch_models([])
+        with open(os.path.join(ROOT, UARCH_CONF), "a", encoding="utf-8") as f:
+            for m in a.uarch:
+                model_target(m)
+                if m not in have:
+                    f.write(m + "\n")
+    n = len(regen(out, qhasm, a.verbose, a.uarch))
     print(f"regen: wrote {n} files under {out}")
     return 0
 

@@ -379,7 +379,7 @@ int regalloc(Fn *fn, const Target *t);   /* 1 = done, 0 = spill code added */
 void frame(Fn *fn, const Target *t);
 
 /* ---------- emit.c ---------- */
-extern const char *symsuffix;   /* appended to every global symbol (--suffix) */
+extern const char *symrename;   /* OLD=NEW for global symbols (--rename) */
 void emitfile(FILE *f, const Target *t);
 void emitfn(FILE *f, Fn *fn, const Target *t);
 void emitconsts(FILE *f, const Target *t);

@@ -181,13 +181,27 @@ void emitfile(FILE *f, const Target *t)
 }
 
 /* a symbol spelled like a register (a function named ymm20) is escaped */
-const char *symsuffix = "";
+const char *symrename = NULL;
+
+/* --rename OLD=NEW: the first OLD in a global symbol becomes NEW */
+static const char *renamed(const char *base, char *full, size_t n)
+{
+	const char *eq = symrename ? strchr(symrename, '=') : NULL;
+	size_t ol = eq ? (size_t)(eq - symrename) : 0;
+	const char *at = base;
+	while (ol && *at && strncmp(at, symrename, ol))
+		at++;
+	if (!ol || !*at)
+		snprintf(full, n, "%s", base);
+	else
+		snprintf(full, n, "%.*s%s%s", (int)(at - base), base, eq + 1, at + ol);
+	return full;
+}
 
 static const char *symname(const Target *t, const char *base)
 {
 	static char buf[512], full[512];
-	snprintf(full, sizeof full, "%s%s", base, symsuffix);
-	const char *name = full;
+	const char *name = renamed(base, full, sizeof full);
 	for (int f = 0; f < MAXFILE; f++)
 		for (int r = 0; r < t->nreg[f]; r++)
 			for (int v = 8; v <= 512; v *= 2) {

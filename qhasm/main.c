@@ -42,7 +42,7 @@ static const char *dumps = "";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: qhasm [-m TARGET] [-x EXT,...] [-u MODEL] [--report] [--suffix S] [-d LETTERS] [-o OUT] FILE.q\n"
+		"usage: qhasm [-m TARGET] [-x EXT,...] [-u MODEL] [--report] [--rename OLD=NEW] [-d LETTERS] [-o OUT] FILE.q\n"
 		"Translate a .q kernel into assembly for TARGET.\n\n"
 		"  -m TARGET   target instruction set (default amd64); one of:");
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
@@ -51,7 +51,7 @@ static void usage(FILE *f)
 		"  -x EXTS     enable CPU extensions (comma-separated) in addition to 'cpu' lines\n"
 		"  -u MODEL    schedule for a microarchitecture model (a name, or a .model file)\n"
 		"  --report    print the cost report (needs -u) instead of assembly (unless -o)\n"
-		"  --suffix S  append S to every global symbol (per-model variants: --suffix _zen4)\n"
+		"  --rename OLD=NEW  rename global symbols (per-model variants: --rename _avx2_=_avx2_zen4_)\n"
 		"  -o OUT      output file (default: standard output); written only on success\n"
 		"  -d LETTERS  dump the state after passes to standard error:\n"
 		"              P parse, C check, S select, T taint, W webs, H schedule, L live, O coalesce, A alloc, F frame\n"
@@ -162,8 +162,12 @@ int main(int argc, char **argv)
 			wantreport = 1;
 			continue;
 		}
-		if (!strcmp(a, "--suffix") && i + 1 < argc) {
-			symsuffix = argv[++i];
+		if (!strcmp(a, "--rename") && i + 1 < argc) {
+			symrename = argv[++i];
+			if (!strchr(symrename, '=') || symrename[0] == '=') {
+				fprintf(stderr, "qhasm: --rename needs OLD=NEW\n");
+				return 2;
+			}
 			continue;
 		}
 		if ((!strcmp(a, "-m") || !strcmp(a, "-o") || !strcmp(a, "-d") || !strcmp(a, "-x") || !strcmp(a, "-u")) && i + 1 < argc) {

@@ -52,6 +52,9 @@ typedef struct Site { int tmp; } Site;
 void webs(Fn *fn, const Target *tg)
 {
 	(void)tg;
+	/* liveness first: it may report an uninitialised variable, and must
+	 * do so before anything here is allocated */
+	live(fn);
 	int nt = fn->ntmp, nd = 0, cd = 0;
 	Site *site = NULL;
 	/* number the definitions; defs of a temp are contiguous in deflist */
@@ -86,7 +89,6 @@ void webs(Fn *fn, const Target *tg)
 	 * it is joined to the last definition of the temporary in each
 	 * predecessor, or to that predecessor's own node when it has none.
 	 * Linear in the live-in sets, with no reaching-definition bitsets. */
-	live(fn);
 	int *d0 = xmalloc((fn->nblk + 1) * sizeof(int));
 	for (int b = 0, d = 0; b < fn->nblk; b++) {
 		d0[b] = d;

@@ -147,6 +147,9 @@ int qhasm_impl_force(const char *prim, int i);
 #define QHASM_CPU_NFEATURES  11
 unsigned qhasm_cpu_features(void);
 const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 */
+/* the running CPU's microarchitecture model ("zen4", "skylake", ...) or "";
+ * per-model variants of an implementation are preferred on it */
+const char *qhasm_cpu_uarch(void);
 
 #ifdef __cplusplus
 }
