@@ -23,7 +23,8 @@ regen: $(QHASM)
 
 # `make UARCH=name`: every kernel of the model's target scheduled for it,
 # into out/<impl>-name/, recorded in specs/uarch.conf, then the library
-# rebuilt with the variants (docs/new-microarchitecture.md)
+# rebuilt with the variants (docs/new-microarchitecture.md); the library's
+# rules are read only by that second make, which sees the new folders
 ifdef UARCH
 all: uarch
 uarch: $(QHASM)
@@ -63,4 +64,6 @@ bench-translator: $(QHASM)
 clean:
 	rm -rf $(BUILD)
 
+ifndef UARCH
 -include csrc/csrc.mk
+endif
