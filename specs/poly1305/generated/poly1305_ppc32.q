@@ -15,6 +15,8 @@ stack32 st_s nhi_s nlo_s
 # void NAME_init(void *state, const unsigned char *k32)
 enter qhasm_kernel_poly1305_ppc32_init
 input st k
+# the key and the state are secret: no branch or address may depend on them
+secret [k] [st]
 t = mem32le[k]
 mask = 0x3ffffff
 t &= mask
@@ -60,6 +62,7 @@ leave
 # (nblocks in the register pair r5:r6, high:low; hibit in r7)
 enter qhasm_kernel_poly1305_ppc32_blocks
 input st m nhi nlo hib
+secret [st] [m]
 t = nhi | nlo
 =? t - 0
 goto done if =
@@ -233,6 +236,7 @@ leave
 # void NAME_final(void *state, unsigned char *a16)
 enter qhasm_kernel_poly1305_ppc32_final
 input st a
+secret [st]
 h0 = mem32[st + 20]
 h1 = mem32[st + 24]
 h2 = mem32[st + 28]

@@ -13,6 +13,8 @@ int64 m n hib r0 r1 s1 x t0l t0h t1l t1h al ah t2 c m0 m1
 # void NAME_init(void *state, const unsigned char *k32)
 enter qhasm_kernel_poly1305_ppc64_init
 input st k
+# the key and the state are secret: no branch or address may depend on them
+secret [k] [st]
 t = mem32le[k]
 u = mem32le[k + 4]
 u <<= 32
@@ -47,6 +49,7 @@ leave
 #                  unsigned long long nblocks, unsigned int hibit)
 enter qhasm_kernel_poly1305_ppc64_blocks
 input st m n hib
+secret [st] [m]
 =? n - 0
 goto done if =
 hib = hib & 1
@@ -109,6 +112,7 @@ leave
 # branches (mask all ones when g = h + 5 - 2^130 is to be used)
 enter qhasm_kernel_poly1305_ppc64_final
 input st a
+secret [st]
 h0 = mem64[st + 0]
 h1 = mem64[st + 8]
 h2 = mem64[st + 16]

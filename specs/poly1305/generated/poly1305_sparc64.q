@@ -17,6 +17,8 @@ stack64 st_s n_s
 # void NAME_init(void *state, const unsigned char *k32)
 enter qhasm_kernel_poly1305_sparc64_init
 input st k
+# the key and the state are secret: no branch or address may depend on them
+secret [k] [st]
 # k is any alignment: assemble the little-endian words from bytes
 t = mem8[k + 0]
 u = mem8[k + 1]
@@ -149,6 +151,7 @@ leave
 #                  unsigned long long nblocks, unsigned int hibit)
 enter qhasm_kernel_poly1305_sparc64_blocks
 input st m n hib
+secret [st] [m]
 =? n - 0
 goto done if =
 st_s = st
@@ -331,6 +334,7 @@ leave
 # void NAME_final(void *state, unsigned char *a16)
 enter qhasm_kernel_poly1305_sparc64_final
 input st a
+secret [st]
 h0 = mem32[st + 20]
 h1 = mem32[st + 24]
 h2 = mem32[st + 28]

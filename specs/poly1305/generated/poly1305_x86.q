@@ -23,6 +23,8 @@ int32 al ah dl dh e0 e1 e2 e3 mask nmask
 # void NAME_init(void *state, const unsigned char *k32)
 enter qhasm_kernel_poly1305_x86_init
 input st k
+# the key and the state are secret: no branch or address may depend on them
+secret [k] [st]
 t = mem32[k + 0]
 t &= 0x0fffffff
 mem32[st + 20] = t
@@ -68,6 +70,7 @@ leave
 # space holds fewer than 2^28 blocks)
 enter qhasm_kernel_poly1305_x86_blocks
 input st m n nhi hib
+secret [st] [m]
 =? n - 0
 goto done if =
 h0 = mem32[st + 0]
@@ -214,6 +217,7 @@ leave
 # canonical: h >= p exactly when h + 5 >= 2^130.  Selected with masks.
 enter qhasm_kernel_poly1305_x86_final
 input st a
+secret [st]
 h0 = mem32[st + 0]
 g0 = h0
 h1 = mem32[st + 4]

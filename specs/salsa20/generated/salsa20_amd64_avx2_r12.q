@@ -60,6 +60,8 @@ const CTRB u64 2 3 6 7
 #                  unsigned long long nblocks, uint32_t x[16])
 enter qhasm_kernel_salsa12_amd64_avx2_blocks
 input c m n x
+# the state holds the key: no branch or address may depend on it
+secret [x]
 unsigned<? n - 2
 goto small if unsigned<
 8x z0 = mem32[x + 0]
@@ -509,6 +511,7 @@ leave
 # void NAME_core(uint32_t out[16], const uint32_t in[16])
 enter qhasm_kernel_salsa12_amd64_avx2_core
 input out in
+secret [in]
 r0 = mem128[in + 0]
 r1 = mem128[in + 16]
 r2 = mem128[in + 32]

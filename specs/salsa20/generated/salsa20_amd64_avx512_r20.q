@@ -134,6 +134,8 @@ const CTRB u64 2 3 6 7
 #                  unsigned long long nblocks, uint32_t x[16])
 enter qhasm_kernel_salsa20_amd64_avx512_blocks
 input c m n x
+# the state holds the key: no branch or address may depend on it
+secret [x]
 unsigned<? n - 9
 goto tail8 if unsigned<
 # s0..s15: the input words (all lanes); s8, s9 set per 16 blocks
@@ -855,6 +857,7 @@ leave
 # void NAME_core(uint32_t out[16], const uint32_t in[16])
 enter qhasm_kernel_salsa20_amd64_avx512_core
 input out in
+secret [in]
 r0 = mem128[in + 0]
 r1 = mem128[in + 16]
 r2 = mem128[in + 32]

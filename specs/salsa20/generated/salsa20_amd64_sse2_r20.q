@@ -50,6 +50,8 @@ const CTR23 u64 2 3
 #                  unsigned long long nblocks, uint32_t x[16])
 enter qhasm_kernel_salsa20_amd64_sse2_blocks
 input c m n x
+# the state holds the key: no branch or address may depend on it
+secret [x]
 unsigned<? n - 4
 goto small if unsigned<
 4x z0 = mem32[x + 0]
@@ -414,6 +416,7 @@ leave
 # void NAME_core(uint32_t out[16], const uint32_t in[16])
 enter qhasm_kernel_salsa20_amd64_sse2_core
 input out in
+secret [in]
 r0 = mem128[in + 0]
 r1 = mem128[in + 16]
 r2 = mem128[in + 32]

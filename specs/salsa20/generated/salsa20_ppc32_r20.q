@@ -29,6 +29,8 @@ int32 t0 t1 t2 t3 i w o
 # (nblocks arrives in the register pair r5:r6, high:low; x in r7)
 enter qhasm_kernel_salsa20_ppc32_blocks
 input c m nhi nlo x
+# the state holds the key: no branch or address may depend on it
+secret [x]
 w = nhi | nlo
 =? w - 0
 goto done if =
@@ -271,6 +273,7 @@ leave
 # void NAME_core(uint32_t out[16], const uint32_t in[16])
 enter qhasm_kernel_salsa20_ppc32_core
 input out in
+secret [in]
 x0 = mem32[in + 0]
 x1 = mem32[in + 4]
 x2 = mem32[in + 8]

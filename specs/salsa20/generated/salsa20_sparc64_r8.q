@@ -33,6 +33,8 @@ stack64 c_s m_s n_s x_s
 #                  unsigned long long nblocks, uint32_t x[16])
 enter qhasm_kernel_salsa8_sparc64_blocks
 input c m n x
+# the state holds the key: no branch or address may depend on it
+secret [x]
 =? n - 0
 goto done if =
 c_s = c
@@ -532,6 +534,7 @@ leave
 # void NAME_core(uint32_t out[16], const uint32_t in[16])
 enter qhasm_kernel_salsa8_sparc64_core
 input out in
+secret [in]
 x0 = mem32[in + 0]
 x1 = mem32[in + 4]
 x2 = mem32[in + 8]

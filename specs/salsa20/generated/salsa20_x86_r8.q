@@ -31,6 +31,8 @@ int32 t i ctr
 # space holds fewer than 2^26 blocks)
 enter qhasm_kernel_salsa8_x86_blocks
 input c m n nhi x
+# the state holds the key: no branch or address may depend on it
+secret [x]
 =? n - 0
 goto done if =
 
@@ -217,6 +219,7 @@ leave
 # void NAME_core(uint32_t out[16], const uint32_t in[16])
 enter qhasm_kernel_salsa8_x86_core
 input out in
+secret [in]
 x0 = mem32[in + 0]
 x1 = mem32[in + 4]
 x2 = mem32[in + 8]

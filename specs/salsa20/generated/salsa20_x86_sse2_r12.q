@@ -53,6 +53,8 @@ stack128 ctr01 ctr23
 # space holds fewer than 2^26 blocks)
 enter qhasm_kernel_salsa12_x86_sse2_blocks
 input c m n nhi x
+# the state holds the key: no branch or address may depend on it
+secret [x]
 unsigned<? n - 4
 goto small if unsigned<
 # 64-bit block offsets of lanes 0-1 (0, 1) and 2-3 (2, 3)
@@ -434,6 +436,7 @@ leave
 # void NAME_core(uint32_t out[16], const uint32_t in[16])
 enter qhasm_kernel_salsa12_x86_sse2_core
 input out in
+secret [in]
 r0 = mem128[in + 0]
 r1 = mem128[in + 16]
 r2 = mem128[in + 32]
