@@ -14,656 +14,656 @@ qhasm_kernel_salsa20_amd64_zen4_blocks:
 	push r15
 	sub rsp, 104
 ; =? n - 0
-%line 30+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 32+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	cmp rdx, 0
 ; goto done if =
-%line 31+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 33+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	je .Ldone
 ; c_s = c
-%line 32+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 34+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 0], rdi
 ; m_s = m
-%line 33+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 35+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 8], rsi
 ; n_s = n
-%line 34+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 36+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 16], rdx
 ; x_s = x
-%line 35+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 37+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 24], rcx
 .Lblock:
 ; x0 = mem32[x + 0]
-%line 38+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 40+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rcx]
 	mov [rsp + 40], r8
 ; x1 = mem32[x + 4]
-%line 39+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 41+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rcx + 4]
 	mov [rsp + 48], r8
 ; x2 = mem32[x + 8]
-%line 40+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 42+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rcx + 8]
 	mov [rsp + 56], r8
 ; i = 10
-%line 54+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 56+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, 10
 ; x3 = mem32[x + 12]
-%line 41+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 43+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9d, [rcx + 12]
 	mov [rsp + 64], r9
 ; x4 = mem32[x + 16]
-%line 42+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 44+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9d, [rcx + 16]
 	mov [rsp + 72], r9
 ; x5 = mem32[x + 20]
-%line 43+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 45+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9d, [rcx + 20]
 	mov [rsp + 88], r9
 ; x6 = mem32[x + 24]
-%line 44+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 46+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edi, [rcx + 24]
 ; x7 = mem32[x + 28]
-%line 45+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 47+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov eax, [rcx + 28]
 ; x8 = mem32[x + 32]
-%line 46+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 48+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edx, [rcx + 32]
 ; x9 = mem32[x + 36]
-%line 47+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 49+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebx, [rcx + 36]
 ; x10 = mem32[x + 40]
-%line 48+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 50+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebp, [rcx + 40]
 ; x11 = mem32[x + 44]
-%line 49+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 51+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r12d, [rcx + 44]
 ; i_s = i
-%line 55+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 57+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 32], r8
 ; x12 = mem32[x + 48]
-%line 50+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 52+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r13d, [rcx + 48]
 ; x13 = mem32[x + 52]
-%line 51+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 53+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r10d, [rcx + 52]
 ; x14 = mem32[x + 56]
-%line 52+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 54+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r11d, [rcx + 56]
 ; x15 = mem32[x + 60]
-%line 53+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 55+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov esi, [rcx + 60]
 .Ldoubleround:
 ; (uint32) t0 = x0 + x12
-%line 58+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 60+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 40]
 	lea r14d, [r8 + r13]
 ; (uint32) t1 = x5 + x1
-%line 59+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 61+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 48]
 	mov r9, [rsp + 88]
 	lea r15d, [r9 + r8]
 ; (uint32) t2 = x10 + x6
-%line 60+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 62+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r9d, [rbp + rdi]
 ; (uint32) t3 = x15 + x11
-%line 61+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 63+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [rsi + r12]
 ; i = i_s
-%line 154+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 156+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
 	mov [rsp + 80], r8
 ; (uint32) t0 <<<= 7
-%line 62+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 64+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
 ; (uint32) t1 <<<= 7
-%line 63+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 65+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 7
 ; (uint32) t2 <<<= 7
-%line 64+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 66+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r9d, 7
 ; (uint32) t3 <<<= 7
-%line 65+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 67+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 7
 ; (uint32) x4 ^= t0
-%line 66+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 68+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	xor r8d, r14d
 	mov [rsp + 72], r8
 ; (uint32) x9 ^= t1
-%line 67+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 69+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, r15d
 ; (uint32) x14 ^= t2
-%line 68+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 70+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, r9d
 ; (uint32) x3 ^= t3
-%line 69+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 71+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 64]
 	xor r8d, ecx
 	mov [rsp + 64], r8
 ; (uint32) t0 = x4 + x0
-%line 70+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 72+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	mov r9, [rsp + 40]
 	lea r14d, [r8 + r9]
 ; (uint32) t1 = x9 + x5
-%line 71+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 73+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 88]
 	lea r8d, [rbx + r8]
 ; (uint32) t2 = x14 + x10
-%line 72+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 74+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r11 + rbp]
 ; (uint32) t3 = x3 + x15
-%line 73+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 75+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9, [rsp + 64]
 	lea r9d, [r9 + rsi]
 ; (uint32) t0 <<<= 9
-%line 74+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 76+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 9
 ; (uint32) t1 <<<= 9
-%line 75+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 77+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) t2 <<<= 9
-%line 76+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 78+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 9
 ; (uint32) t3 <<<= 9
-%line 77+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 79+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r9d, 9
 ; (uint32) x8 ^= t0
-%line 78+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 80+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, r14d
 ; (uint32) x13 ^= t1
-%line 79+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 81+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, r8d
 ; (uint32) x2 ^= t2
-%line 80+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 82+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	xor r8d, ecx
 	mov [rsp + 56], r8
 ; (uint32) x7 ^= t3
-%line 81+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 83+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, r9d
 ; (uint32) t0 = x8 + x4
-%line 82+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 84+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	lea r9d, [rdx + r8]
 ; (uint32) t1 = x13 + x9
-%line 83+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 85+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r10 + rbx]
 ; (uint32) t2 = x2 + x14
-%line 84+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 86+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	lea r14d, [r8 + r11]
 ; (uint32) t3 = x7 + x3
-%line 85+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 87+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 64]
 	lea r8d, [rax + r8]
 ; (uint32) t0 <<<= 13
-%line 86+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 88+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r9d, 13
 ; (uint32) t1 <<<= 13
-%line 87+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 89+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 13
 ; (uint32) t2 <<<= 13
-%line 88+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 90+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 13
 ; (uint32) t3 <<<= 13
-%line 89+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 91+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x12 ^= t0
-%line 90+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 92+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r13d, r9d
 ; (uint32) x1 ^= t1
-%line 91+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 93+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9, [rsp + 48]
 	xor r9d, ecx
 	mov [rsp + 48], r9
 ; (uint32) x6 ^= t2
-%line 92+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 94+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edi, r14d
 ; (uint32) x11 ^= t3
-%line 93+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 95+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, r8d
 ; (uint32) t0 = x12 + x8
-%line 94+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 96+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r13 + rdx]
 ; (uint32) t1 = x1 + x13
-%line 95+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 97+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 48]
 	lea r14d, [r8 + r10]
 ; (uint32) t2 = x6 + x2
-%line 96+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 98+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	lea r15d, [rdi + r8]
 ; (uint32) t3 = x11 + x7
-%line 97+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 99+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r9d, [r12 + rax]
 ; (uint32) t0 <<<= 18
-%line 98+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 100+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 18
 ; (uint32) t1 <<<= 18
-%line 99+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 101+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 18
 ; (uint32) t2 <<<= 18
-%line 100+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 102+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 18
 ; (uint32) t3 <<<= 18
-%line 101+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 103+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r9d, 18
 ; (uint32) x0 ^= t0
-%line 102+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 104+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 40]
 	xor r8d, ecx
 	mov [rsp + 40], r8
 ; (uint32) x5 ^= t1
-%line 103+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 105+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 88]
 	xor r8d, r14d
 	mov [rsp + 88], r8
 ; (uint32) x10 ^= t2
-%line 104+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 106+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, r15d
 ; (uint32) x15 ^= t3
-%line 105+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 107+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, r9d
 ; (uint32) t0 = x0 + x3
-%line 106+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 108+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 40]
 	mov r9, [rsp + 64]
 	lea r14d, [r8 + r9]
 ; (uint32) t1 = x5 + x4
-%line 107+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 109+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	mov r9, [rsp + 88]
 	lea r8d, [r9 + r8]
 ; (uint32) t2 = x10 + x9
-%line 108+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 110+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r9d, [rbp + rbx]
 ; (uint32) t3 = x15 + x14
-%line 109+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 111+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [rsi + r11]
 ; (uint32) t0 <<<= 7
-%line 110+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 112+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
 ; (uint32) t1 <<<= 7
-%line 111+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 113+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 7
 ; (uint32) t2 <<<= 7
-%line 112+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 114+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r9d, 7
 ; (uint32) t3 <<<= 7
-%line 113+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 115+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 7
 ; (uint32) x1 ^= t0
-%line 114+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 116+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r15, [rsp + 48]
 	xor r15d, r14d
 	mov [rsp + 48], r15
 ; (uint32) x6 ^= t1
-%line 115+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 117+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edi, r8d
 ; (uint32) x11 ^= t2
-%line 116+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 118+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, r9d
 ; (uint32) x12 ^= t3
-%line 117+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 119+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r13d, ecx
 ; (uint32) t0 = x1 + x0
-%line 118+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 120+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 48]
 	mov r9, [rsp + 40]
 	lea r15d, [r8 + r9]
 ; (uint32) t1 = x6 + x5
-%line 119+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 121+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 88]
 	lea r8d, [rdi + r8]
 ; (uint32) t2 = x11 + x10
-%line 120+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 122+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r9d, [r12 + rbp]
 ; (uint32) t3 = x12 + x15
-%line 121+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 123+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r13 + rsi]
 ; (uint32) t0 <<<= 9
-%line 122+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 124+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 9
 ; (uint32) t1 <<<= 9
-%line 123+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 125+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) t2 <<<= 9
-%line 124+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 126+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r9d, 9
 ; (uint32) t3 <<<= 9
-%line 125+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 127+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 9
 ; (uint32) x2 ^= t0
-%line 126+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 128+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r14, [rsp + 56]
 	xor r14d, r15d
 	mov [rsp + 56], r14
 ; (uint32) x7 ^= t1
-%line 127+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 129+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, r8d
 ; (uint32) x8 ^= t2
-%line 128+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 130+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, r9d
 ; (uint32) x13 ^= t3
-%line 129+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 131+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, ecx
 ; (uint32) t0 = x2 + x1
-%line 130+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 132+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	mov r9, [rsp + 48]
 	lea r8d, [r8 + r9]
 ; (uint32) t1 = x7 + x6
-%line 131+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 133+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r15d, [rax + rdi]
 ; (uint32) t2 = x8 + x11
-%line 132+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 134+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [rdx + r12]
 ; (uint32) t3 = x13 + x12
-%line 133+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 135+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [r10 + r13]
 ; (uint32) t0 <<<= 13
-%line 134+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 136+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) t1 <<<= 13
-%line 135+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 137+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 13
 ; (uint32) t2 <<<= 13
-%line 136+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 138+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 13
 ; (uint32) t3 <<<= 13
-%line 137+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 139+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 13
 ; (uint32) x3 ^= t0
-%line 138+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 140+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9, [rsp + 64]
 	xor r9d, r8d
 	mov [rsp + 64], r9
 ; (uint32) x4 ^= t1
-%line 139+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 141+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	xor r8d, r15d
 	mov [rsp + 72], r8
 ; (uint32) x9 ^= t2
-%line 140+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 142+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, r14d
 ; (uint32) x14 ^= t3
-%line 141+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 143+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, ecx
 ; (uint32) t0 = x3 + x2
-%line 142+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 144+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 64]
 	mov r9, [rsp + 56]
 	lea r14d, [r8 + r9]
 ; (uint32) t1 = x4 + x7
-%line 143+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 145+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	lea r15d, [r8 + rax]
 ; (uint32) t2 = x9 + x8
-%line 144+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 146+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea ecx, [rbx + rdx]
 ; (uint32) t3 = x14 + x13
-%line 145+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 147+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r9d, [r11 + r10]
 ; (uint32) t0 <<<= 18
-%line 146+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 148+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 18
 ; (uint32) t1 <<<= 18
-%line 147+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 149+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 18
 ; (uint32) t2 <<<= 18
-%line 148+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 150+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol ecx, 18
 ; (uint32) t3 <<<= 18
-%line 149+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 151+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r9d, 18
 ; (uint32) x0 ^= t0
-%line 150+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 152+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 40]
 	xor r8d, r14d
 	mov [rsp + 40], r8
 ; (uint32) x5 ^= t1
-%line 151+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 153+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 88]
 	xor r8d, r15d
 	mov [rsp + 88], r8
 ; (uint32) x10 ^= t2
-%line 152+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 154+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, ecx
 ; (uint32) x15 ^= t3
-%line 153+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 155+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, r9d
 ; =? i -= 1
-%line 155+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 157+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 80]
 	sub r8, 1
 	mov [rsp + 80], r8
 ; i_s = i
-%line 156+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 158+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 80]
 	mov [rsp + 32], r8
 ; goto doubleround if !=
-%line 157+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 159+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	jne .Ldoubleround
 ; x = x_s
-%line 159+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 161+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov rcx, [rsp + 24]
 ; m = m_s
-%line 160+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 162+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r15, [rsp + 8]
 ; c = c_s
-%line 161+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 163+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9, [rsp + 0]
 ; n = n_s
-%line 217+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 219+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r14, [rsp + 16]
 ; (uint32) x0 += mem32[x + 0]
-%line 162+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 164+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 40]
 	add r8d, [rcx]
 	mov [rsp + 40], r8
 ; (uint32) x0 ^= mem32[m + 0]
-%line 163+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 165+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 40]
 	xor r8d, [r15]
 	mov [rsp + 40], r8
 ; mem32[c + 0] = x0
-%line 164+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 166+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 40]
 	mov dword [r9], r8d
 ; (uint32) x1 += mem32[x + 4]
-%line 165+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 167+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 48]
 	add r8d, [rcx + 4]
 	mov [rsp + 48], r8
 ; (uint32) x1 ^= mem32[m + 4]
-%line 166+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 168+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 48]
 	xor r8d, [r15 + 4]
 	mov [rsp + 48], r8
 ; mem32[c + 4] = x1
-%line 167+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 169+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 48]
 	mov dword [r9 + 4], r8d
 ; (uint32) x2 += mem32[x + 8]
-%line 168+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 170+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	add r8d, [rcx + 8]
 	mov [rsp + 56], r8
 ; (uint32) x2 ^= mem32[m + 8]
-%line 169+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 171+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	xor r8d, [r15 + 8]
 	mov [rsp + 56], r8
 ; mem32[c + 8] = x2
-%line 170+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 172+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	mov dword [r9 + 8], r8d
 ; (uint32) x3 += mem32[x + 12]
-%line 171+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 173+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 64]
 	add r8d, [rcx + 12]
 	mov [rsp + 64], r8
 ; (uint32) x3 ^= mem32[m + 12]
-%line 172+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 174+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 64]
 	xor r8d, [r15 + 12]
 	mov [rsp + 64], r8
 ; mem32[c + 12] = x3
-%line 173+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 175+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 64]
 	mov dword [r9 + 12], r8d
 ; (uint32) x4 += mem32[x + 16]
-%line 174+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 176+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	add r8d, [rcx + 16]
 	mov [rsp + 72], r8
 ; (uint32) x4 ^= mem32[m + 16]
-%line 175+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 177+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	xor r8d, [r15 + 16]
 	mov [rsp + 72], r8
 ; mem32[c + 16] = x4
-%line 176+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 178+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 72]
 	mov dword [r9 + 16], r8d
 ; (uint32) x5 += mem32[x + 20]
-%line 177+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 179+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 88]
 	add r8d, [rcx + 20]
 	mov [rsp + 88], r8
 ; (uint32) x5 ^= mem32[m + 20]
-%line 178+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 180+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 88]
 	xor r8d, [r15 + 20]
 	mov [rsp + 88], r8
 ; mem32[c + 20] = x5
-%line 179+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 181+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 88]
 	mov dword [r9 + 20], r8d
 ; (uint32) x6 += mem32[x + 24]
-%line 180+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 182+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add edi, [rcx + 24]
 ; (uint32) x6 ^= mem32[m + 24]
-%line 181+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 183+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edi, [r15 + 24]
 ; mem32[c + 24] = x6
-%line 182+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 184+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 24], edi
 ; (uint32) x7 += mem32[x + 28]
-%line 183+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 185+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add eax, [rcx + 28]
 ; (uint32) x7 ^= mem32[m + 28]
-%line 184+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 186+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, [r15 + 28]
 ; mem32[c + 28] = x7
-%line 185+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 187+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 28], eax
 ; (uint32) x8 += mem32[x + 32]
-%line 186+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 188+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add edx, [rcx + 32]
 ; (uint32) x8 ^= mem32[m + 32]
-%line 187+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 189+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, [r15 + 32]
 ; mem32[c + 32] = x8
-%line 188+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 190+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 32], edx
 ; (uint32) x9 += mem32[x + 36]
-%line 189+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 191+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add ebx, [rcx + 36]
 ; (uint32) x9 ^= mem32[m + 36]
-%line 190+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 192+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, [r15 + 36]
 ; mem32[c + 36] = x9
-%line 191+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 193+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 36], ebx
 ; (uint32) x10 += mem32[x + 40]
-%line 192+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 194+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add ebp, [rcx + 40]
 ; (uint32) x10 ^= mem32[m + 40]
-%line 193+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 195+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, [r15 + 40]
 ; mem32[c + 40] = x10
-%line 194+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 196+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 40], ebp
 ; (uint32) x11 += mem32[x + 44]
-%line 195+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 197+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r12d, [rcx + 44]
 ; (uint32) x11 ^= mem32[m + 44]
-%line 196+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 198+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, [r15 + 44]
 ; mem32[c + 44] = x11
-%line 197+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 199+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 44], r12d
 ; (uint32) x12 += mem32[x + 48]
-%line 198+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 200+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r13d, [rcx + 48]
 ; (uint32) x12 ^= mem32[m + 48]
-%line 199+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 201+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r13d, [r15 + 48]
 ; mem32[c + 48] = x12
-%line 200+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 202+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 48], r13d
 ; (uint32) x13 += mem32[x + 52]
-%line 201+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 203+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r10d, [rcx + 52]
 ; (uint32) x13 ^= mem32[m + 52]
-%line 202+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 204+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, [r15 + 52]
 ; mem32[c + 52] = x13
-%line 203+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 205+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 52], r10d
 ; (uint32) x14 += mem32[x + 56]
-%line 204+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 206+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r11d, [rcx + 56]
 ; (uint32) x14 ^= mem32[m + 56]
-%line 205+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 207+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, [r15 + 56]
 ; mem32[c + 56] = x14
-%line 206+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 208+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 56], r11d
 ; (uint32) x15 += mem32[x + 60]
-%line 207+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 209+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add esi, [rcx + 60]
 ; (uint32) x15 ^= mem32[m + 60]
-%line 208+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 210+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, [r15 + 60]
 ; mem32[c + 60] = x15
-%line 209+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 211+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [r9 + 60], esi
 ; ctr = mem64[x + 32]
-%line 210+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 212+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rcx + 32]
 ; ctr += 1
-%line 211+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 213+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r8, 1
 ; c += 64
-%line 213+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 215+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r9, 64
 ; m += 64
-%line 214+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 216+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add r15, 64
 ; =? n -= 1
-%line 218+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 220+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	sub r14, 1
 ; mem64[x + 32] = ctr
-%line 212+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 214+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rcx + 32], r8
 ; c_s = c
-%line 215+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 217+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 0], r9
 ; m_s = m
-%line 216+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 218+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 8], r15
 ; n_s = n
-%line 219+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 221+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 16], r14
 ; goto block if !=
-%line 220+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 222+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	jne .Lblock
 .Ldone:
 ; leave
-%line 222+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 224+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add rsp, 104
 	pop r15
 	pop r14
@@ -687,467 +687,467 @@ qhasm_kernel_salsa20_amd64_zen4_core:
 	push r15
 	sub rsp, 72
 ; i = 10
-%line 243+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 246+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, 10
 	mov [rsp + 40], r8
 ; x0 = mem32[in + 0]
-%line 227+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 230+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rsi]
 	mov [rsp + 0], r8
 ; x1 = mem32[in + 4]
-%line 228+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 231+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rsi + 4]
 	mov [rsp + 8], r8
 ; x2 = mem32[in + 8]
-%line 229+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 232+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rsi + 8]
 	mov [rsp + 16], r8
 ; x3 = mem32[in + 12]
-%line 230+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 233+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rsi + 12]
 	mov [rsp + 24], r8
 ; x4 = mem32[in + 16]
-%line 231+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 234+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rsi + 16]
 	mov [rsp + 32], r8
 ; x5 = mem32[in + 20]
-%line 232+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 235+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8d, [rsi + 20]
 	mov [rsp + 56], r8
 ; x6 = mem32[in + 24]
-%line 233+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 236+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r9d, [rsi + 24]
 ; x7 = mem32[in + 28]
-%line 234+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 237+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r10d, [rsi + 28]
 ; x8 = mem32[in + 32]
-%line 235+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 238+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r11d, [rsi + 32]
 ; x9 = mem32[in + 36]
-%line 236+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 239+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov eax, [rsi + 36]
 ; x10 = mem32[in + 40]
-%line 237+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 240+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ecx, [rsi + 40]
 ; x11 = mem32[in + 44]
-%line 238+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 241+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov edx, [rsi + 44]
 ; x12 = mem32[in + 48]
-%line 239+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 242+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebx, [rsi + 48]
 ; x13 = mem32[in + 52]
-%line 240+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 243+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov ebp, [rsi + 52]
 ; x14 = mem32[in + 56]
-%line 241+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 244+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r12d, [rsi + 56]
 ; x15 = mem32[in + 60]
-%line 242+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov esi, [rsi + 60]
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
-%line 245+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
 	lea r8d, [r8 + rbx]
 	mov [rsp + 48], r8
 ; (uint32) t0 = x5 + x1
-%line 248+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 251+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
 	mov r13, [rsp + 56]
 	lea r13d, [r13 + r8]
 ; (uint32) t0 = x10 + x6
-%line 251+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 254+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r15d, [rcx + r9]
 ; (uint32) t0 = x15 + x11
-%line 254+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 257+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [rsi + rdx]
 ; (uint32) t0 <<<= 7
-%line 246+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 249+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 48]
 	rol r8d, 7
 	mov [rsp + 48], r8
 ; (uint32) x4 ^= t0
-%line 247+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 250+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
 	xor r8d, [rsp + 48]
 	mov [rsp + 32], r8
 ; (uint32) t0 <<<= 7
-%line 249+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 252+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 7
 ; (uint32) x9 ^= t0
-%line 250+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 253+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, r13d
 ; (uint32) t0 <<<= 7
-%line 252+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 255+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 7
 ; (uint32) t0 = x4 + x0
-%line 257+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 260+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
 	mov r13, [rsp + 0]
 	lea r13d, [r8 + r13]
 ; (uint32) x14 ^= t0
-%line 253+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 256+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, r15d
 ; (uint32) t0 <<<= 7
-%line 255+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 258+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
 ; (uint32) t0 = x9 + x5
-%line 260+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 263+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	lea r15d, [rax + r8]
 ; (uint32) x3 ^= t0
-%line 256+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 259+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 24]
 	xor r8d, r14d
 	mov [rsp + 24], r8
 ; (uint32) t0 <<<= 9
-%line 258+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 261+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 9
 ; (uint32) t0 = x14 + x10
-%line 263+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 266+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [r12 + rcx]
 ; (uint32) x8 ^= t0
-%line 259+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 262+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, r13d
 ; (uint32) t0 <<<= 9
-%line 261+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 264+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 9
 ; (uint32) t0 = x3 + x15
-%line 266+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 269+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 24]
 	lea r13d, [r8 + rsi]
 ; (uint32) x13 ^= t0
-%line 262+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 265+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, r15d
 ; (uint32) t0 <<<= 9
-%line 264+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 267+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 9
 ; (uint32) t0 = x8 + x4
-%line 269+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 272+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
 	lea r15d, [r11 + r8]
 ; (uint32) x2 ^= t0
-%line 265+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 268+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
 	xor r8d, r14d
 	mov [rsp + 16], r8
 ; (uint32) t0 <<<= 9
-%line 267+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 270+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 9
 ; (uint32) t0 = x13 + x9
-%line 272+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 275+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [rbp + rax]
 ; (uint32) x7 ^= t0
-%line 268+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 271+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, r13d
 ; (uint32) t0 <<<= 13
-%line 270+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 273+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 13
 ; (uint32) t0 = x2 + x14
-%line 275+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 278+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
 	lea r13d, [r8 + r12]
 ; (uint32) x12 ^= t0
-%line 271+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 274+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, r15d
 ; (uint32) t0 <<<= 13
-%line 273+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 276+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 13
 ; (uint32) t0 = x7 + x3
-%line 278+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 281+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 24]
 	lea r15d, [r10 + r8]
 ; (uint32) x1 ^= t0
-%line 274+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 277+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
 	xor r8d, r14d
 	mov [rsp + 8], r8
 ; (uint32) t0 <<<= 13
-%line 276+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 279+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 13
 ; (uint32) t0 = x12 + x8
-%line 281+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 284+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [rbx + r11]
 ; (uint32) x6 ^= t0
-%line 277+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 280+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r9d, r13d
 ; (uint32) t0 <<<= 13
-%line 279+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 282+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 13
 ; (uint32) t0 = x1 + x13
-%line 284+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 287+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
 	lea r13d, [r8 + rbp]
 ; (uint32) x11 ^= t0
-%line 280+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 283+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, r15d
 ; (uint32) t0 <<<= 18
-%line 282+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 285+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 18
 ; (uint32) t0 = x6 + x2
-%line 287+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 290+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
 	lea r15d, [r9 + r8]
 ; (uint32) x0 ^= t0
-%line 283+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 286+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
 	xor r8d, r14d
 	mov [rsp + 0], r8
 ; (uint32) t0 <<<= 18
-%line 285+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 288+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 18
 ; (uint32) t0 = x11 + x7
-%line 290+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 293+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [rdx + r10]
 ; (uint32) x5 ^= t0
-%line 286+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 289+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	xor r8d, r13d
 	mov [rsp + 56], r8
 ; (uint32) t0 <<<= 18
-%line 288+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 291+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 18
 ; (uint32) t0 = x0 + x3
-%line 293+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 296+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
 	mov r13, [rsp + 24]
 	lea r13d, [r8 + r13]
 ; (uint32) x10 ^= t0
-%line 289+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 292+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ecx, r15d
 ; (uint32) t0 <<<= 18
-%line 291+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 294+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 18
 ; (uint32) t0 = x5 + x4
-%line 296+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 299+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
 	mov r15, [rsp + 56]
 	lea r15d, [r15 + r8]
 ; (uint32) x15 ^= t0
-%line 292+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 295+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, r14d
 ; (uint32) t0 <<<= 7
-%line 294+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 297+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 7
 ; (uint32) t0 = x10 + x9
-%line 299+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 302+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [rcx + rax]
 ; (uint32) x1 ^= t0
-%line 295+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 298+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
 	xor r8d, r13d
 	mov [rsp + 8], r8
 ; (uint32) t0 <<<= 7
-%line 297+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 300+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 7
 ; (uint32) t0 = x15 + x14
-%line 302+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 305+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r13d, [rsi + r12]
 ; (uint32) x6 ^= t0
-%line 298+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 301+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r9d, r15d
 ; (uint32) t0 <<<= 7
-%line 300+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 303+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
 ; (uint32) t0 = x1 + x0
-%line 305+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 308+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
 	mov r15, [rsp + 0]
 	lea r15d, [r8 + r15]
 ; (uint32) x11 ^= t0
-%line 301+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 304+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor edx, r14d
 ; (uint32) t0 <<<= 7
-%line 303+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 306+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 7
 ; (uint32) t0 = x6 + x5
-%line 308+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 311+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	lea r14d, [r9 + r8]
 ; (uint32) x12 ^= t0
-%line 304+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 307+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebx, r13d
 ; (uint32) t0 <<<= 9
-%line 306+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 309+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 9
 ; (uint32) t0 = x11 + x10
-%line 311+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 314+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r13d, [rdx + rcx]
 ; (uint32) x2 ^= t0
-%line 307+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 310+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
 	xor r8d, r15d
 	mov [rsp + 16], r8
 ; (uint32) t0 <<<= 9
-%line 309+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 312+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 9
 ; (uint32) t0 = x12 + x15
-%line 314+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 317+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r15d, [rbx + rsi]
 ; (uint32) x7 ^= t0
-%line 310+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 313+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r10d, r14d
 ; (uint32) t0 <<<= 9
-%line 312+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 315+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 9
 ; (uint32) t0 = x2 + x1
-%line 317+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 320+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
 	mov r14, [rsp + 8]
 	lea r14d, [r8 + r14]
 ; (uint32) x8 ^= t0
-%line 313+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 316+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r11d, r13d
 ; (uint32) t0 <<<= 9
-%line 315+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 318+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 9
 ; (uint32) t0 = x7 + x6
-%line 320+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 323+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r13d, [r10 + r9]
 ; (uint32) x13 ^= t0
-%line 316+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 319+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ebp, r15d
 ; (uint32) t0 <<<= 13
-%line 318+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 321+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 13
 ; (uint32) t0 = x8 + x11
-%line 323+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 326+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r15d, [r11 + rdx]
 ; (uint32) x3 ^= t0
-%line 319+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 322+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 24]
 	xor r8d, r14d
 	mov [rsp + 24], r8
 ; (uint32) t0 <<<= 13
-%line 321+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 324+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 13
 ; (uint32) t0 = x13 + x12
-%line 326+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 329+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [rbp + rbx]
 ; (uint32) x4 ^= t0
-%line 322+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 325+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
 	xor r8d, r13d
 	mov [rsp + 32], r8
 ; (uint32) t0 <<<= 13
-%line 324+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 327+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 13
 ; (uint32) t0 = x3 + x2
-%line 329+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 332+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 24]
 	mov r13, [rsp + 16]
 	lea r13d, [r8 + r13]
 ; (uint32) x9 ^= t0
-%line 325+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 328+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, r15d
 ; (uint32) t0 <<<= 13
-%line 327+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 330+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 13
 ; (uint32) t0 = x4 + x7
-%line 332+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 335+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
 	lea r15d, [r8 + r10]
 ; (uint32) x14 ^= t0
-%line 328+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 331+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor r12d, r14d
 ; (uint32) t0 <<<= 18
-%line 330+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 333+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r13d, 18
 ; (uint32) t0 = x9 + x8
-%line 335+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 338+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r14d, [rax + r11]
 ; (uint32) x0 ^= t0
-%line 331+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 334+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
 	xor r8d, r13d
 	mov [rsp + 0], r8
 ; (uint32) t0 <<<= 18
-%line 333+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 336+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 18
 ; (uint32) t0 = x14 + x13
-%line 338+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 341+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r8d, [r12 + rbp]
 ; (uint32) x5 ^= t0
-%line 334+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 337+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r13, [rsp + 56]
 	xor r13d, r15d
 	mov [rsp + 56], r13
 ; (uint32) t0 <<<= 18
-%line 336+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 339+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 18
 ; (uint32) x10 ^= t0
-%line 337+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 340+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor ecx, r14d
 ; (uint32) t0 <<<= 18
-%line 339+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 342+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
-%line 340+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 343+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, r8d
 ; =? i -= 1
-%line 341+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 344+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 40]
 	sub r8, 1
 	mov [rsp + 40], r8
 ; goto coreround if !=
-%line 342+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 345+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	jne .Lcoreround
 ; mem32[out + 0] = x0
-%line 343+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 346+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 0]
 	mov dword [rdi], r8d
 ; mem32[out + 4] = x1
-%line 344+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 347+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 8]
 	mov dword [rdi + 4], r8d
 ; mem32[out + 8] = x2
-%line 345+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 348+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
 	mov dword [rdi + 8], r8d
 ; mem32[out + 12] = x3
-%line 346+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 349+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 24]
 	mov dword [rdi + 12], r8d
 ; mem32[out + 16] = x4
-%line 347+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 350+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
 	mov dword [rdi + 16], r8d
 ; mem32[out + 20] = x5
-%line 348+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 351+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 56]
 	mov dword [rdi + 20], r8d
 ; mem32[out + 24] = x6
-%line 349+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 352+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 24], r9d
 ; mem32[out + 28] = x7
-%line 350+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 353+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 28], r10d
 ; mem32[out + 32] = x8
-%line 351+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 354+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 32], r11d
 ; mem32[out + 36] = x9
-%line 352+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 355+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 36], eax
 ; mem32[out + 40] = x10
-%line 353+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 356+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 40], ecx
 ; mem32[out + 44] = x11
-%line 354+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 357+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 44], edx
 ; mem32[out + 48] = x12
-%line 355+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 358+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 48], ebx
 ; mem32[out + 52] = x13
-%line 356+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 359+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 52], ebp
 ; mem32[out + 56] = x14
-%line 357+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 360+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 56], r12d
 ; mem32[out + 60] = x15
-%line 358+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 361+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov dword [rdi + 60], esi
 ; leave
-%line 359+0 specs/salsa20/generated/salsa20_amd64_r20.q
+%line 362+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add rsp, 72
 	pop r15
 	pop r14

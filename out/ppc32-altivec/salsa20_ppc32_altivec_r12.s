@@ -22,1051 +22,1051 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	stvx %v25, %r1, %r0
 	stw %r31, 480(%r1)
 # w = nhi | nlo
-	.loc 1 65
+	.loc 1 67
 	or %r8, %r5, %r6
 # =? w - 0
-	.loc 1 66
+	.loc 1 68
 	cmplwi %cr0, %r8, 0
 # goto done if =
-	.loc 1 67
+	.loc 1 69
 	beq %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.done
 # 4x k7 = 7
-	.loc 1 68
+	.loc 1 70
 	vspltisw %v9, 7
 # 4x k9 = 9
-	.loc 1 69
+	.loc 1 71
 	vspltisw %v10, 9
 # 4x k13 = 13
-	.loc 1 70
+	.loc 1 72
 	vspltisw %v11, 13
 # 4x k18 = -14
-	.loc 1 71
+	.loc 1 73
 	vspltisw %v12, -14
 # base = &buf
-	.loc 1 73
+	.loc 1 75
 	la %r8, 16(%r1)
 # base += 15
-	.loc 1 74
+	.loc 1 76
 	addi %r8, %r8, 15
 # w = -16
-	.loc 1 75
+	.loc 1 77
 	li %r9, -16
 # base &= w
-	.loc 1 76
+	.loc 1 78
 	and %r31, %r8, %r9
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.quad:
 # w = mem32[x + 0]
-	.loc 1 81
+	.loc 1 83
 	lwz %r8, 0(%r7)
 # mem32[p + 0] = w
-	.loc 1 82
+	.loc 1 84
 	stw %r8, 0(%r31)
 # w = mem32[x + 4]
-	.loc 1 83
+	.loc 1 85
 	lwz %r8, 4(%r7)
 # mem32[p + 4] = w
-	.loc 1 84
+	.loc 1 86
 	stw %r8, 4(%r31)
 # w = mem32[x + 8]
-	.loc 1 85
+	.loc 1 87
 	lwz %r8, 8(%r7)
 # mem32[p + 8] = w
-	.loc 1 86
+	.loc 1 88
 	stw %r8, 8(%r31)
 # w = mem32[x + 12]
-	.loc 1 87
+	.loc 1 89
 	lwz %r8, 12(%r7)
 # mem32[p + 12] = w
-	.loc 1 88
+	.loc 1 90
 	stw %r8, 12(%r31)
 # w = mem32[x + 16]
-	.loc 1 89
+	.loc 1 91
 	lwz %r8, 16(%r7)
 # mem32[p + 16] = w
-	.loc 1 90
+	.loc 1 92
 	stw %r8, 16(%r31)
 # w = mem32[x + 20]
-	.loc 1 91
+	.loc 1 93
 	lwz %r8, 20(%r7)
 # mem32[p + 20] = w
-	.loc 1 92
+	.loc 1 94
 	stw %r8, 20(%r31)
 # w = mem32[x + 24]
-	.loc 1 93
+	.loc 1 95
 	lwz %r8, 24(%r7)
 # mem32[p + 24] = w
-	.loc 1 94
+	.loc 1 96
 	stw %r8, 24(%r31)
 # w = mem32[x + 28]
-	.loc 1 95
+	.loc 1 97
 	lwz %r8, 28(%r7)
 # mem32[p + 28] = w
-	.loc 1 96
+	.loc 1 98
 	stw %r8, 28(%r31)
 # w = mem32[x + 32]
-	.loc 1 97
+	.loc 1 99
 	lwz %r8, 32(%r7)
 # mem32[p + 32] = w
-	.loc 1 98
+	.loc 1 100
 	stw %r8, 32(%r31)
 # w = mem32[x + 36]
-	.loc 1 99
+	.loc 1 101
 	lwz %r8, 36(%r7)
 # mem32[p + 36] = w
-	.loc 1 100
+	.loc 1 102
 	stw %r8, 36(%r31)
 # w = mem32[x + 40]
-	.loc 1 101
+	.loc 1 103
 	lwz %r8, 40(%r7)
 # mem32[p + 40] = w
-	.loc 1 102
+	.loc 1 104
 	stw %r8, 40(%r31)
 # w = mem32[x + 44]
-	.loc 1 103
+	.loc 1 105
 	lwz %r8, 44(%r7)
 # mem32[p + 44] = w
-	.loc 1 104
+	.loc 1 106
 	stw %r8, 44(%r31)
 # w = mem32[x + 48]
-	.loc 1 105
+	.loc 1 107
 	lwz %r8, 48(%r7)
 # mem32[p + 48] = w
-	.loc 1 106
+	.loc 1 108
 	stw %r8, 48(%r31)
 # w = mem32[x + 52]
-	.loc 1 107
+	.loc 1 109
 	lwz %r8, 52(%r7)
 # mem32[p + 52] = w
-	.loc 1 108
+	.loc 1 110
 	stw %r8, 52(%r31)
 # w = mem32[x + 56]
-	.loc 1 109
+	.loc 1 111
 	lwz %r8, 56(%r7)
 # mem32[p + 56] = w
-	.loc 1 110
+	.loc 1 112
 	stw %r8, 56(%r31)
 # w = mem32[x + 60]
-	.loc 1 111
+	.loc 1 113
 	lwz %r8, 60(%r7)
 # mem32[p + 60] = w
-	.loc 1 112
+	.loc 1 114
 	stw %r8, 60(%r31)
 # q = base + 64
-	.loc 1 114
+	.loc 1 116
 	addi %r8, %r31, 64
 # lo = mem32[x + 32]
-	.loc 1 115
+	.loc 1 117
 	lwz %r9, 32(%r7)
 # hi = mem32[x + 36]
-	.loc 1 116
+	.loc 1 118
 	lwz %r10, 36(%r7)
 # carry? t = lo + 0
-	.loc 1 117
+	.loc 1 119
 	addic %r11, %r9, 0
 # u = hi + 0 + carry
-	.loc 1 118
+	.loc 1 120
 	addze %r12, %r10
 # mem32[q + 0] = t
-	.loc 1 119
+	.loc 1 121
 	stw %r11, 0(%r8)
 # mem32[q + 16] = u
-	.loc 1 120
+	.loc 1 122
 	stw %r12, 16(%r8)
 # carry? t = lo + 1
-	.loc 1 121
+	.loc 1 123
 	addic %r11, %r9, 1
 # u = hi + 0 + carry
-	.loc 1 122
+	.loc 1 124
 	addze %r12, %r10
 # mem32[q + 4] = t
-	.loc 1 123
+	.loc 1 125
 	stw %r11, 4(%r8)
 # mem32[q + 20] = u
-	.loc 1 124
+	.loc 1 126
 	stw %r12, 20(%r8)
 # carry? t = lo + 2
-	.loc 1 125
+	.loc 1 127
 	addic %r11, %r9, 2
 # u = hi + 0 + carry
-	.loc 1 126
+	.loc 1 128
 	addze %r12, %r10
 # mem32[q + 8] = t
-	.loc 1 127
+	.loc 1 129
 	stw %r11, 8(%r8)
 # mem32[q + 24] = u
-	.loc 1 128
+	.loc 1 130
 	stw %r12, 24(%r8)
 # carry? t = lo + 3
-	.loc 1 129
+	.loc 1 131
 	addic %r9, %r9, 3
 # u = hi + 0 + carry
-	.loc 1 130
+	.loc 1 132
 	addze %r10, %r10
 # mem32[q + 12] = t
-	.loc 1 131
+	.loc 1 133
 	stw %r9, 12(%r8)
 # mem32[q + 28] = u
-	.loc 1 132
+	.loc 1 134
 	stw %r10, 28(%r8)
 # v0 = mem128[p]
-	.loc 1 133
+	.loc 1 135
 	lvx %v0, 0, %r31
 # v1 = mem128[p + 16]
-	.loc 1 134
+	.loc 1 136
 	li %r9, 16
 	lvx %v1, %r31, %r9
 # v2 = mem128[p + 32]
-	.loc 1 135
+	.loc 1 137
 	li %r9, 32
 	lvx %v2, %r31, %r9
 # v3 = mem128[p + 48]
-	.loc 1 136
+	.loc 1 138
 	li %r9, 48
 	lvx %v3, %r31, %r9
 # 4x z0 = v0 [ 0 ]
-	.loc 1 137
+	.loc 1 139
 	vspltw %v13, %v0, 0
 # 4x z1 = v0 [ 1 ]
-	.loc 1 138
+	.loc 1 140
 	vspltw %v14, %v0, 1
 # 4x z2 = v0 [ 2 ]
-	.loc 1 139
+	.loc 1 141
 	vspltw %v15, %v0, 2
 # 4x z3 = v0 [ 3 ]
-	.loc 1 140
+	.loc 1 142
 	vspltw %v23, %v0, 3
 # 4x z4 = v1 [ 0 ]
-	.loc 1 141
+	.loc 1 143
 	vspltw %v20, %v1, 0
 # 4x z5 = v1 [ 1 ]
-	.loc 1 142
+	.loc 1 144
 	vspltw %v8, %v1, 1
 # 4x z6 = v1 [ 2 ]
-	.loc 1 143
+	.loc 1 145
 	vspltw %v16, %v1, 2
 # 4x z7 = v1 [ 3 ]
-	.loc 1 144
+	.loc 1 146
 	vspltw %v6, %v1, 3
 # z8 = mem128[q]
-	.loc 1 145
+	.loc 1 147
 	lvx %v7, 0, %r8
 # z9 = mem128[q + 16]
-	.loc 1 146
+	.loc 1 148
 	li %r9, 16
 	lvx %v21, %r8, %r9
 # 4x z10 = v2 [ 2 ]
-	.loc 1 147
+	.loc 1 149
 	vspltw %v17, %v2, 2
 # 4x z11 = v2 [ 3 ]
-	.loc 1 148
+	.loc 1 150
 	vspltw %v4, %v2, 3
 # 4x z12 = v3 [ 0 ]
-	.loc 1 149
+	.loc 1 151
 	vspltw %v5, %v3, 0
 # 4x z13 = v3 [ 1 ]
-	.loc 1 150
+	.loc 1 152
 	vspltw %v18, %v3, 1
 # 4x z14 = v3 [ 2 ]
-	.loc 1 151
+	.loc 1 153
 	vspltw %v22, %v3, 2
 # 4x z15 = v3 [ 3 ]
-	.loc 1 152
+	.loc 1 154
 	vspltw %v19, %v3, 3
 # i = 6
-	.loc 1 153
+	.loc 1 155
 	li %r8, 6
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.doubleround:
 # 4x e0 = z0 + z12
-	.loc 1 156
+	.loc 1 158
 	vadduwm %v0, %v13, %v5
 # 4x e1 = z5 + z1
-	.loc 1 157
+	.loc 1 159
 	vadduwm %v1, %v8, %v14
 # 4x e2 = z10 + z6
-	.loc 1 158
+	.loc 1 160
 	vadduwm %v2, %v17, %v16
 # 4x e3 = z15 + z11
-	.loc 1 159
+	.loc 1 161
 	vadduwm %v3, %v19, %v4
 # 4x e0 = e0 <<< k7
-	.loc 1 160
+	.loc 1 162
 	vrlw %v0, %v0, %v9
 # 4x e1 = e1 <<< k7
-	.loc 1 161
+	.loc 1 163
 	vrlw %v1, %v1, %v9
 # 4x e2 = e2 <<< k7
-	.loc 1 162
+	.loc 1 164
 	vrlw %v2, %v2, %v9
 # 4x e3 = e3 <<< k7
-	.loc 1 163
+	.loc 1 165
 	vrlw %v3, %v3, %v9
 # z4 ^= e0
-	.loc 1 164
+	.loc 1 166
 	vxor %v20, %v20, %v0
 # z9 ^= e1
-	.loc 1 165
+	.loc 1 167
 	vxor %v21, %v21, %v1
 # z14 ^= e2
-	.loc 1 166
+	.loc 1 168
 	vxor %v22, %v22, %v2
 # z3 ^= e3
-	.loc 1 167
+	.loc 1 169
 	vxor %v23, %v23, %v3
 # 4x e0 = z4 + z0
-	.loc 1 168
+	.loc 1 170
 	vadduwm %v0, %v20, %v13
 # 4x e1 = z9 + z5
-	.loc 1 169
+	.loc 1 171
 	vadduwm %v1, %v21, %v8
 # 4x e2 = z14 + z10
-	.loc 1 170
+	.loc 1 172
 	vadduwm %v2, %v22, %v17
 # 4x e3 = z3 + z15
-	.loc 1 171
+	.loc 1 173
 	vadduwm %v3, %v23, %v19
 # 4x e0 = e0 <<< k9
-	.loc 1 172
+	.loc 1 174
 	vrlw %v0, %v0, %v10
 # 4x e1 = e1 <<< k9
-	.loc 1 173
+	.loc 1 175
 	vrlw %v1, %v1, %v10
 # 4x e2 = e2 <<< k9
-	.loc 1 174
+	.loc 1 176
 	vrlw %v2, %v2, %v10
 # 4x e3 = e3 <<< k9
-	.loc 1 175
+	.loc 1 177
 	vrlw %v3, %v3, %v10
 # z8 ^= e0
-	.loc 1 176
+	.loc 1 178
 	vxor %v7, %v7, %v0
 # z13 ^= e1
-	.loc 1 177
+	.loc 1 179
 	vxor %v18, %v18, %v1
 # z2 ^= e2
-	.loc 1 178
+	.loc 1 180
 	vxor %v15, %v15, %v2
 # z7 ^= e3
-	.loc 1 179
+	.loc 1 181
 	vxor %v6, %v6, %v3
 # 4x e0 = z8 + z4
-	.loc 1 180
+	.loc 1 182
 	vadduwm %v0, %v7, %v20
 # 4x e1 = z13 + z9
-	.loc 1 181
+	.loc 1 183
 	vadduwm %v1, %v18, %v21
 # 4x e2 = z2 + z14
-	.loc 1 182
+	.loc 1 184
 	vadduwm %v2, %v15, %v22
 # 4x e3 = z7 + z3
-	.loc 1 183
+	.loc 1 185
 	vadduwm %v3, %v6, %v23
 # 4x e0 = e0 <<< k13
-	.loc 1 184
+	.loc 1 186
 	vrlw %v0, %v0, %v11
 # 4x e1 = e1 <<< k13
-	.loc 1 185
+	.loc 1 187
 	vrlw %v1, %v1, %v11
 # 4x e2 = e2 <<< k13
-	.loc 1 186
+	.loc 1 188
 	vrlw %v2, %v2, %v11
 # 4x e3 = e3 <<< k13
-	.loc 1 187
+	.loc 1 189
 	vrlw %v3, %v3, %v11
 # z12 ^= e0
-	.loc 1 188
+	.loc 1 190
 	vxor %v5, %v5, %v0
 # z1 ^= e1
-	.loc 1 189
+	.loc 1 191
 	vxor %v14, %v14, %v1
 # z6 ^= e2
-	.loc 1 190
+	.loc 1 192
 	vxor %v16, %v16, %v2
 # z11 ^= e3
-	.loc 1 191
+	.loc 1 193
 	vxor %v4, %v4, %v3
 # 4x e0 = z12 + z8
-	.loc 1 192
+	.loc 1 194
 	vadduwm %v0, %v5, %v7
 # 4x e1 = z1 + z13
-	.loc 1 193
+	.loc 1 195
 	vadduwm %v1, %v14, %v18
 # 4x e2 = z6 + z2
-	.loc 1 194
+	.loc 1 196
 	vadduwm %v2, %v16, %v15
 # 4x e3 = z11 + z7
-	.loc 1 195
+	.loc 1 197
 	vadduwm %v3, %v4, %v6
 # 4x e0 = e0 <<< k18
-	.loc 1 196
+	.loc 1 198
 	vrlw %v0, %v0, %v12
 # 4x e1 = e1 <<< k18
-	.loc 1 197
+	.loc 1 199
 	vrlw %v1, %v1, %v12
 # 4x e2 = e2 <<< k18
-	.loc 1 198
+	.loc 1 200
 	vrlw %v24, %v2, %v12
 # 4x e3 = e3 <<< k18
-	.loc 1 199
+	.loc 1 201
 	vrlw %v25, %v3, %v12
 # z0 ^= e0
-	.loc 1 200
+	.loc 1 202
 	vxor %v2, %v13, %v0
 # z5 ^= e1
-	.loc 1 201
+	.loc 1 203
 	vxor %v3, %v8, %v1
 # z10 ^= e2
-	.loc 1 202
+	.loc 1 204
 	vxor %v1, %v17, %v24
 # z15 ^= e3
-	.loc 1 203
+	.loc 1 205
 	vxor %v0, %v19, %v25
 # 4x e0 = z0 + z3
-	.loc 1 204
+	.loc 1 206
 	vadduwm %v8, %v2, %v23
 # 4x e1 = z5 + z4
-	.loc 1 205
+	.loc 1 207
 	vadduwm %v13, %v3, %v20
 # 4x e2 = z10 + z9
-	.loc 1 206
+	.loc 1 208
 	vadduwm %v17, %v1, %v21
 # 4x e3 = z15 + z14
-	.loc 1 207
+	.loc 1 209
 	vadduwm %v19, %v0, %v22
 # 4x e0 = e0 <<< k7
-	.loc 1 208
+	.loc 1 210
 	vrlw %v8, %v8, %v9
 # 4x e1 = e1 <<< k7
-	.loc 1 209
+	.loc 1 211
 	vrlw %v13, %v13, %v9
 # 4x e2 = e2 <<< k7
-	.loc 1 210
+	.loc 1 212
 	vrlw %v17, %v17, %v9
 # 4x e3 = e3 <<< k7
-	.loc 1 211
+	.loc 1 213
 	vrlw %v19, %v19, %v9
 # z1 ^= e0
-	.loc 1 212
+	.loc 1 214
 	vxor %v14, %v14, %v8
 # z6 ^= e1
-	.loc 1 213
+	.loc 1 215
 	vxor %v16, %v16, %v13
 # z11 ^= e2
-	.loc 1 214
+	.loc 1 216
 	vxor %v4, %v4, %v17
 # z12 ^= e3
-	.loc 1 215
+	.loc 1 217
 	vxor %v5, %v5, %v19
 # 4x e0 = z1 + z0
-	.loc 1 216
+	.loc 1 218
 	vadduwm %v8, %v14, %v2
 # 4x e1 = z6 + z5
-	.loc 1 217
+	.loc 1 219
 	vadduwm %v13, %v16, %v3
 # 4x e2 = z11 + z10
-	.loc 1 218
+	.loc 1 220
 	vadduwm %v17, %v4, %v1
 # 4x e3 = z12 + z15
-	.loc 1 219
+	.loc 1 221
 	vadduwm %v19, %v5, %v0
 # 4x e0 = e0 <<< k9
-	.loc 1 220
+	.loc 1 222
 	vrlw %v8, %v8, %v10
 # 4x e1 = e1 <<< k9
-	.loc 1 221
+	.loc 1 223
 	vrlw %v13, %v13, %v10
 # 4x e2 = e2 <<< k9
-	.loc 1 222
+	.loc 1 224
 	vrlw %v17, %v17, %v10
 # 4x e3 = e3 <<< k9
-	.loc 1 223
+	.loc 1 225
 	vrlw %v19, %v19, %v10
 # z2 ^= e0
-	.loc 1 224
+	.loc 1 226
 	vxor %v15, %v15, %v8
 # z7 ^= e1
-	.loc 1 225
+	.loc 1 227
 	vxor %v6, %v6, %v13
 # z8 ^= e2
-	.loc 1 226
+	.loc 1 228
 	vxor %v7, %v7, %v17
 # z13 ^= e3
-	.loc 1 227
+	.loc 1 229
 	vxor %v18, %v18, %v19
 # 4x e0 = z2 + z1
-	.loc 1 228
+	.loc 1 230
 	vadduwm %v8, %v15, %v14
 # 4x e1 = z7 + z6
-	.loc 1 229
+	.loc 1 231
 	vadduwm %v13, %v6, %v16
 # 4x e2 = z8 + z11
-	.loc 1 230
+	.loc 1 232
 	vadduwm %v17, %v7, %v4
 # 4x e3 = z13 + z12
-	.loc 1 231
+	.loc 1 233
 	vadduwm %v19, %v18, %v5
 # 4x e0 = e0 <<< k13
-	.loc 1 232
+	.loc 1 234
 	vrlw %v8, %v8, %v11
 # 4x e1 = e1 <<< k13
-	.loc 1 233
+	.loc 1 235
 	vrlw %v13, %v13, %v11
 # 4x e2 = e2 <<< k13
-	.loc 1 234
+	.loc 1 236
 	vrlw %v17, %v17, %v11
 # 4x e3 = e3 <<< k13
-	.loc 1 235
+	.loc 1 237
 	vrlw %v19, %v19, %v11
 # z3 ^= e0
-	.loc 1 236
+	.loc 1 238
 	vxor %v23, %v23, %v8
 # z4 ^= e1
-	.loc 1 237
+	.loc 1 239
 	vxor %v20, %v20, %v13
 # z9 ^= e2
-	.loc 1 238
+	.loc 1 240
 	vxor %v21, %v21, %v17
 # z14 ^= e3
-	.loc 1 239
+	.loc 1 241
 	vxor %v22, %v22, %v19
 # 4x e0 = z3 + z2
-	.loc 1 240
+	.loc 1 242
 	vadduwm %v8, %v23, %v15
 # 4x e1 = z4 + z7
-	.loc 1 241
+	.loc 1 243
 	vadduwm %v13, %v20, %v6
 # 4x e2 = z9 + z8
-	.loc 1 242
+	.loc 1 244
 	vadduwm %v17, %v21, %v7
 # 4x e3 = z14 + z13
-	.loc 1 243
+	.loc 1 245
 	vadduwm %v19, %v22, %v18
 # 4x e0 = e0 <<< k18
-	.loc 1 244
+	.loc 1 246
 	vrlw %v8, %v8, %v12
 # 4x e1 = e1 <<< k18
-	.loc 1 245
+	.loc 1 247
 	vrlw %v24, %v13, %v12
 # 4x e2 = e2 <<< k18
-	.loc 1 246
+	.loc 1 248
 	vrlw %v17, %v17, %v12
 # 4x e3 = e3 <<< k18
-	.loc 1 247
+	.loc 1 249
 	vrlw %v19, %v19, %v12
 # z0 ^= e0
-	.loc 1 248
+	.loc 1 250
 	vxor %v13, %v2, %v8
 # z5 ^= e1
-	.loc 1 249
+	.loc 1 251
 	vxor %v8, %v3, %v24
 # z10 ^= e2
-	.loc 1 250
+	.loc 1 252
 	vxor %v17, %v1, %v17
 # z15 ^= e3
-	.loc 1 251
+	.loc 1 253
 	vxor %v19, %v0, %v19
 # i -= 1
-	.loc 1 252
+	.loc 1 254
 	addi %r8, %r8, -1
 # =? i - 0
-	.loc 1 253
+	.loc 1 255
 	cmplwi %cr0, %r8, 0
 # goto doubleround if !=
-	.loc 1 254
+	.loc 1 256
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.doubleround
 # q = base + 64
-	.loc 1 258
+	.loc 1 260
 	addi %r9, %r31, 64
 # v0 = mem128[p]
-	.loc 1 259
+	.loc 1 261
 	lvx %v0, 0, %r31
 # v1 = mem128[p + 16]
-	.loc 1 260
+	.loc 1 262
 	li %r8, 16
 	lvx %v24, %r31, %r8
 # v2 = mem128[p + 32]
-	.loc 1 261
+	.loc 1 263
 	li %r8, 32
 	lvx %v3, %r31, %r8
 # v3 = mem128[p + 48]
-	.loc 1 262
+	.loc 1 264
 	li %r8, 48
 	lvx %v2, %r31, %r8
 # bp = base + 96
-	.loc 1 263
+	.loc 1 265
 	addi %r10, %r31, 96
 # 4x e0 = v0 [ 0 ]
-	.loc 1 264
+	.loc 1 266
 	vspltw %v1, %v0, 0
 # 4x z0 = z0 + e0
-	.loc 1 265
+	.loc 1 267
 	vadduwm %v1, %v13, %v1
 # mem128[bp] = z0
-	.loc 1 266
+	.loc 1 268
 	stvx %v1, 0, %r10
 # 4x e0 = v0 [ 1 ]
-	.loc 1 267
+	.loc 1 269
 	vspltw %v1, %v0, 1
 # 4x z1 = z1 + e0
-	.loc 1 268
+	.loc 1 270
 	vadduwm %v1, %v14, %v1
 # mem128[bp + 16] = z1
-	.loc 1 269
+	.loc 1 271
 	li %r8, 16
 	stvx %v1, %r10, %r8
 # 4x e0 = v0 [ 2 ]
-	.loc 1 270
+	.loc 1 272
 	vspltw %v1, %v0, 2
 # 4x z2 = z2 + e0
-	.loc 1 271
+	.loc 1 273
 	vadduwm %v1, %v15, %v1
 # mem128[bp + 32] = z2
-	.loc 1 272
+	.loc 1 274
 	li %r8, 32
 	stvx %v1, %r10, %r8
 # 4x e0 = v0 [ 3 ]
-	.loc 1 273
+	.loc 1 275
 	vspltw %v0, %v0, 3
 # 4x z3 = z3 + e0
-	.loc 1 274
+	.loc 1 276
 	vadduwm %v0, %v23, %v0
 # mem128[bp + 48] = z3
-	.loc 1 275
+	.loc 1 277
 	li %r8, 48
 	stvx %v0, %r10, %r8
 # 4x e0 = v1 [ 0 ]
-	.loc 1 276
+	.loc 1 278
 	vspltw %v0, %v24, 0
 # 4x z4 = z4 + e0
-	.loc 1 277
+	.loc 1 279
 	vadduwm %v0, %v20, %v0
 # mem128[bp + 64] = z4
-	.loc 1 278
+	.loc 1 280
 	li %r8, 64
 	stvx %v0, %r10, %r8
 # 4x e0 = v1 [ 1 ]
-	.loc 1 279
+	.loc 1 281
 	vspltw %v0, %v24, 1
 # 4x z5 = z5 + e0
-	.loc 1 280
+	.loc 1 282
 	vadduwm %v0, %v8, %v0
 # mem128[bp + 80] = z5
-	.loc 1 281
+	.loc 1 283
 	li %r8, 80
 	stvx %v0, %r10, %r8
 # 4x e0 = v1 [ 2 ]
-	.loc 1 282
+	.loc 1 284
 	vspltw %v0, %v24, 2
 # 4x z6 = z6 + e0
-	.loc 1 283
+	.loc 1 285
 	vadduwm %v0, %v16, %v0
 # mem128[bp + 96] = z6
-	.loc 1 284
+	.loc 1 286
 	li %r8, 96
 	stvx %v0, %r10, %r8
 # 4x e0 = v1 [ 3 ]
-	.loc 1 285
+	.loc 1 287
 	vspltw %v0, %v24, 3
 # 4x z7 = z7 + e0
-	.loc 1 286
+	.loc 1 288
 	vadduwm %v0, %v6, %v0
 # mem128[bp + 112] = z7
-	.loc 1 287
+	.loc 1 289
 	li %r8, 112
 	stvx %v0, %r10, %r8
 # e0 = mem128[q]
-	.loc 1 288
+	.loc 1 290
 	lvx %v0, 0, %r9
 # 4x z8 = z8 + e0
-	.loc 1 289
+	.loc 1 291
 	vadduwm %v0, %v7, %v0
 # mem128[bp + 128] = z8
-	.loc 1 290
+	.loc 1 292
 	li %r8, 128
 	stvx %v0, %r10, %r8
 # e0 = mem128[q + 16]
-	.loc 1 291
+	.loc 1 293
 	li %r8, 16
 	lvx %v0, %r9, %r8
 # 4x z9 = z9 + e0
-	.loc 1 292
+	.loc 1 294
 	vadduwm %v0, %v21, %v0
 # mem128[bp + 144] = z9
-	.loc 1 293
+	.loc 1 295
 	li %r8, 144
 	stvx %v0, %r10, %r8
 # 4x e0 = v2 [ 2 ]
-	.loc 1 294
+	.loc 1 296
 	vspltw %v0, %v3, 2
 # 4x z10 = z10 + e0
-	.loc 1 295
+	.loc 1 297
 	vadduwm %v0, %v17, %v0
 # mem128[bp + 160] = z10
-	.loc 1 296
+	.loc 1 298
 	li %r8, 160
 	stvx %v0, %r10, %r8
 # 4x e0 = v2 [ 3 ]
-	.loc 1 297
+	.loc 1 299
 	vspltw %v0, %v3, 3
 # 4x z11 = z11 + e0
-	.loc 1 298
+	.loc 1 300
 	vadduwm %v0, %v4, %v0
 # mem128[bp + 176] = z11
-	.loc 1 299
+	.loc 1 301
 	li %r8, 176
 	stvx %v0, %r10, %r8
 # 4x e0 = v3 [ 0 ]
-	.loc 1 300
+	.loc 1 302
 	vspltw %v0, %v2, 0
 # 4x z12 = z12 + e0
-	.loc 1 301
+	.loc 1 303
 	vadduwm %v0, %v5, %v0
 # mem128[bp + 192] = z12
-	.loc 1 302
+	.loc 1 304
 	li %r8, 192
 	stvx %v0, %r10, %r8
 # 4x e0 = v3 [ 1 ]
-	.loc 1 303
+	.loc 1 305
 	vspltw %v0, %v2, 1
 # 4x z13 = z13 + e0
-	.loc 1 304
+	.loc 1 306
 	vadduwm %v0, %v18, %v0
 # mem128[bp + 208] = z13
-	.loc 1 305
+	.loc 1 307
 	li %r8, 208
 	stvx %v0, %r10, %r8
 # 4x e0 = v3 [ 2 ]
-	.loc 1 306
+	.loc 1 308
 	vspltw %v0, %v2, 2
 # 4x z14 = z14 + e0
-	.loc 1 307
+	.loc 1 309
 	vadduwm %v0, %v22, %v0
 # mem128[bp + 224] = z14
-	.loc 1 308
+	.loc 1 310
 	li %r8, 224
 	stvx %v0, %r10, %r8
 # 4x e0 = v3 [ 3 ]
-	.loc 1 309
+	.loc 1 311
 	vspltw %v0, %v2, 3
 # 4x z15 = z15 + e0
-	.loc 1 310
+	.loc 1 312
 	vadduwm %v0, %v19, %v0
 # mem128[bp + 240] = z15
-	.loc 1 311
+	.loc 1 313
 	li %r8, 240
 	stvx %v0, %r10, %r8
 # nb = 4
-	.loc 1 314
+	.loc 1 316
 	li %r12, 4
 # =? nhi - 0
-	.loc 1 315
+	.loc 1 317
 	cmplwi %cr0, %r5, 0
 # goto xorblock if !=
-	.loc 1 316
+	.loc 1 318
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock
 # unsigned<? nlo - 4
-	.loc 1 317
+	.loc 1 319
 	cmplwi %cr0, %r6, 4
 # goto xorblock if unsigned>=
-	.loc 1 318
+	.loc 1 320
 	bge %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock
 # nb = nlo
-	.loc 1 319
+	.loc 1 321
 	mr %r12, %r6
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock:
 # w = mem32[bp + 0]
-	.loc 1 323
+	.loc 1 325
 	lwz %r8, 0(%r10)
 # t = mem32le[m]
-	.loc 1 324
+	.loc 1 326
 	lwbrx %r9, 0, %r4
 # w ^= t
-	.loc 1 325
+	.loc 1 327
 	xor %r8, %r8, %r9
 # mem32le[c] = w
-	.loc 1 326
+	.loc 1 328
 	stwbrx %r8, 0, %r3
 # w = mem32[bp + 16]
-	.loc 1 327
+	.loc 1 329
 	lwz %r9, 16(%r10)
 # o = 4
-	.loc 1 328
+	.loc 1 330
 	li %r8, 4
 # t = mem32le[m + o]
-	.loc 1 329
+	.loc 1 331
 	lwbrx %r11, %r4,%r8
 # w ^= t
-	.loc 1 330
+	.loc 1 332
 	xor %r9, %r9, %r11
 # mem32le[c + o] = w
-	.loc 1 331
+	.loc 1 333
 	stwbrx %r9, %r3,%r8
 # w = mem32[bp + 32]
-	.loc 1 332
+	.loc 1 334
 	lwz %r8, 32(%r10)
 # o = 8
-	.loc 1 333
+	.loc 1 335
 	li %r9, 8
 # t = mem32le[m + o]
-	.loc 1 334
+	.loc 1 336
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 335
+	.loc 1 337
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 336
+	.loc 1 338
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 48]
-	.loc 1 337
+	.loc 1 339
 	lwz %r8, 48(%r10)
 # o = 12
-	.loc 1 338
+	.loc 1 340
 	li %r9, 12
 # t = mem32le[m + o]
-	.loc 1 339
+	.loc 1 341
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 340
+	.loc 1 342
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 341
+	.loc 1 343
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 64]
-	.loc 1 342
+	.loc 1 344
 	lwz %r8, 64(%r10)
 # o = 16
-	.loc 1 343
+	.loc 1 345
 	li %r9, 16
 # t = mem32le[m + o]
-	.loc 1 344
+	.loc 1 346
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 345
+	.loc 1 347
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 346
+	.loc 1 348
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 80]
-	.loc 1 347
+	.loc 1 349
 	lwz %r8, 80(%r10)
 # o = 20
-	.loc 1 348
+	.loc 1 350
 	li %r9, 20
 # t = mem32le[m + o]
-	.loc 1 349
+	.loc 1 351
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 350
+	.loc 1 352
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 351
+	.loc 1 353
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 96]
-	.loc 1 352
+	.loc 1 354
 	lwz %r8, 96(%r10)
 # o = 24
-	.loc 1 353
+	.loc 1 355
 	li %r9, 24
 # t = mem32le[m + o]
-	.loc 1 354
+	.loc 1 356
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 355
+	.loc 1 357
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 356
+	.loc 1 358
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 112]
-	.loc 1 357
+	.loc 1 359
 	lwz %r8, 112(%r10)
 # o = 28
-	.loc 1 358
+	.loc 1 360
 	li %r9, 28
 # t = mem32le[m + o]
-	.loc 1 359
+	.loc 1 361
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 360
+	.loc 1 362
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 361
+	.loc 1 363
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 128]
-	.loc 1 362
+	.loc 1 364
 	lwz %r8, 128(%r10)
 # o = 32
-	.loc 1 363
+	.loc 1 365
 	li %r9, 32
 # t = mem32le[m + o]
-	.loc 1 364
+	.loc 1 366
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 365
+	.loc 1 367
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 366
+	.loc 1 368
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 144]
-	.loc 1 367
+	.loc 1 369
 	lwz %r8, 144(%r10)
 # o = 36
-	.loc 1 368
+	.loc 1 370
 	li %r9, 36
 # t = mem32le[m + o]
-	.loc 1 369
+	.loc 1 371
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 370
+	.loc 1 372
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 371
+	.loc 1 373
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 160]
-	.loc 1 372
+	.loc 1 374
 	lwz %r8, 160(%r10)
 # o = 40
-	.loc 1 373
+	.loc 1 375
 	li %r9, 40
 # t = mem32le[m + o]
-	.loc 1 374
+	.loc 1 376
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 375
+	.loc 1 377
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 376
+	.loc 1 378
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 176]
-	.loc 1 377
+	.loc 1 379
 	lwz %r8, 176(%r10)
 # o = 44
-	.loc 1 378
+	.loc 1 380
 	li %r9, 44
 # t = mem32le[m + o]
-	.loc 1 379
+	.loc 1 381
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 380
+	.loc 1 382
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 381
+	.loc 1 383
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 192]
-	.loc 1 382
+	.loc 1 384
 	lwz %r8, 192(%r10)
 # o = 48
-	.loc 1 383
+	.loc 1 385
 	li %r9, 48
 # t = mem32le[m + o]
-	.loc 1 384
+	.loc 1 386
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 385
+	.loc 1 387
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 386
+	.loc 1 388
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 208]
-	.loc 1 387
+	.loc 1 389
 	lwz %r8, 208(%r10)
 # o = 52
-	.loc 1 388
+	.loc 1 390
 	li %r9, 52
 # t = mem32le[m + o]
-	.loc 1 389
+	.loc 1 391
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 390
+	.loc 1 392
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 391
+	.loc 1 393
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 224]
-	.loc 1 392
+	.loc 1 394
 	lwz %r8, 224(%r10)
 # o = 56
-	.loc 1 393
+	.loc 1 395
 	li %r9, 56
 # t = mem32le[m + o]
-	.loc 1 394
+	.loc 1 396
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 395
+	.loc 1 397
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 396
+	.loc 1 398
 	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 240]
-	.loc 1 397
+	.loc 1 399
 	lwz %r8, 240(%r10)
 # o = 60
-	.loc 1 398
+	.loc 1 400
 	li %r9, 60
 # t = mem32le[m + o]
-	.loc 1 399
+	.loc 1 401
 	lwbrx %r11, %r4,%r9
 # w ^= t
-	.loc 1 400
+	.loc 1 402
 	xor %r8, %r8, %r11
 # mem32le[c + o] = w
-	.loc 1 401
+	.loc 1 403
 	stwbrx %r8, %r3,%r9
 # bp += 4
-	.loc 1 402
+	.loc 1 404
 	addi %r10, %r10, 4
 # c += 64
-	.loc 1 403
+	.loc 1 405
 	addi %r3, %r3, 64
 # m += 64
-	.loc 1 404
+	.loc 1 406
 	addi %r4, %r4, 64
 # w = mem32[x + 32]
-	.loc 1 406
+	.loc 1 408
 	lwz %r8, 32(%r7)
 # carry? w = w + 1
-	.loc 1 407
+	.loc 1 409
 	addic %r8, %r8, 1
 # mem32[x + 32] = w
-	.loc 1 408
+	.loc 1 410
 	stw %r8, 32(%r7)
 # w = mem32[x + 36]
-	.loc 1 409
+	.loc 1 411
 	lwz %r8, 36(%r7)
 # w = w + 0 + carry
-	.loc 1 410
+	.loc 1 412
 	addze %r8, %r8
 # mem32[x + 36] = w
-	.loc 1 411
+	.loc 1 413
 	stw %r8, 36(%r7)
 # carry? nlo = nlo + -1
-	.loc 1 413
+	.loc 1 415
 	addic %r6, %r6, -1
 # w = -1
-	.loc 1 414
+	.loc 1 416
 	li %r8, -1
 # nhi = nhi + w + carry
-	.loc 1 415
+	.loc 1 417
 	adde %r5, %r5, %r8
 # nb -= 1
-	.loc 1 416
+	.loc 1 418
 	addi %r12, %r12, -1
 # =? nb - 0
-	.loc 1 417
+	.loc 1 419
 	cmplwi %cr0, %r12, 0
 # goto xorblock if !=
-	.loc 1 418
+	.loc 1 420
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock
 # w = nhi | nlo
-	.loc 1 419
+	.loc 1 421
 	or %r8, %r5, %r6
 # =? w - 0
-	.loc 1 420
+	.loc 1 422
 	cmplwi %cr0, %r8, 0
 # goto quad if !=
-	.loc 1 421
+	.loc 1 423
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.quad
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.done:
 # leave
-	.loc 1 423
+	.loc 1 425
 	li %r0, 384
 	lvx %v20, %r1, %r0
 	li %r0, 400
@@ -1107,404 +1107,404 @@ qhasm_kernel_salsa12_ppc32_altivec_core:
 	stw %r30, 68(%r1)
 	stw %r31, 72(%r1)
 # x0 = mem32[in + 0]
-	.loc 1 428
+	.loc 1 431
 	lwz %r9, 0(%r4)
 # x1 = mem32[in + 4]
-	.loc 1 429
+	.loc 1 432
 	lwz %r10, 4(%r4)
 # x2 = mem32[in + 8]
-	.loc 1 430
+	.loc 1 433
 	lwz %r11, 8(%r4)
 # x3 = mem32[in + 12]
-	.loc 1 431
+	.loc 1 434
 	lwz %r21, 12(%r4)
 # x4 = mem32[in + 16]
-	.loc 1 432
+	.loc 1 435
 	lwz %r22, 16(%r4)
 # x5 = mem32[in + 20]
-	.loc 1 433
+	.loc 1 436
 	lwz %r12, 20(%r4)
 # x6 = mem32[in + 24]
-	.loc 1 434
+	.loc 1 437
 	lwz %r31, 24(%r4)
 # x7 = mem32[in + 28]
-	.loc 1 435
+	.loc 1 438
 	lwz %r30, 28(%r4)
 # x8 = mem32[in + 32]
-	.loc 1 436
+	.loc 1 439
 	lwz %r29, 32(%r4)
 # x9 = mem32[in + 36]
-	.loc 1 437
+	.loc 1 440
 	lwz %r23, 36(%r4)
 # x10 = mem32[in + 40]
-	.loc 1 438
+	.loc 1 441
 	lwz %r28, 40(%r4)
 # x11 = mem32[in + 44]
-	.loc 1 439
+	.loc 1 442
 	lwz %r27, 44(%r4)
 # x12 = mem32[in + 48]
-	.loc 1 440
+	.loc 1 443
 	lwz %r26, 48(%r4)
 # x13 = mem32[in + 52]
-	.loc 1 441
+	.loc 1 444
 	lwz %r25, 52(%r4)
 # x14 = mem32[in + 56]
-	.loc 1 442
+	.loc 1 445
 	lwz %r20, 56(%r4)
 # x15 = mem32[in + 60]
-	.loc 1 443
+	.loc 1 446
 	lwz %r8, 60(%r4)
 # i = 6
-	.loc 1 444
+	.loc 1 447
 	li %r24, 6
 .Lqhasm_kernel_salsa12_ppc32_altivec_core.coreround:
 # t0 = x0 + x12
-	.loc 1 446
+	.loc 1 449
 	add %r4, %r9, %r26
 # t1 = x5 + x1
-	.loc 1 447
+	.loc 1 450
 	add %r5, %r12, %r10
 # t2 = x10 + x6
-	.loc 1 448
+	.loc 1 451
 	add %r6, %r28, %r31
 # t3 = x15 + x11
-	.loc 1 449
+	.loc 1 452
 	add %r7, %r8, %r27
 # t0 = t0 <<< 7
-	.loc 1 450
+	.loc 1 453
 	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
-	.loc 1 451
+	.loc 1 454
 	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
-	.loc 1 452
+	.loc 1 455
 	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
-	.loc 1 453
+	.loc 1 456
 	rotlwi %r7, %r7, 7
 # x4 ^= t0
-	.loc 1 454
+	.loc 1 457
 	xor %r22, %r22, %r4
 # x9 ^= t1
-	.loc 1 455
+	.loc 1 458
 	xor %r23, %r23, %r5
 # x14 ^= t2
-	.loc 1 456
+	.loc 1 459
 	xor %r20, %r20, %r6
 # x3 ^= t3
-	.loc 1 457
+	.loc 1 460
 	xor %r21, %r21, %r7
 # t0 = x4 + x0
-	.loc 1 458
+	.loc 1 461
 	add %r4, %r22, %r9
 # t1 = x9 + x5
-	.loc 1 459
+	.loc 1 462
 	add %r5, %r23, %r12
 # t2 = x14 + x10
-	.loc 1 460
+	.loc 1 463
 	add %r6, %r20, %r28
 # t3 = x3 + x15
-	.loc 1 461
+	.loc 1 464
 	add %r7, %r21, %r8
 # t0 = t0 <<< 9
-	.loc 1 462
+	.loc 1 465
 	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
-	.loc 1 463
+	.loc 1 466
 	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
-	.loc 1 464
+	.loc 1 467
 	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
-	.loc 1 465
+	.loc 1 468
 	rotlwi %r7, %r7, 9
 # x8 ^= t0
-	.loc 1 466
+	.loc 1 469
 	xor %r29, %r29, %r4
 # x13 ^= t1
-	.loc 1 467
+	.loc 1 470
 	xor %r25, %r25, %r5
 # x2 ^= t2
-	.loc 1 468
+	.loc 1 471
 	xor %r11, %r11, %r6
 # x7 ^= t3
-	.loc 1 469
+	.loc 1 472
 	xor %r30, %r30, %r7
 # t0 = x8 + x4
-	.loc 1 470
+	.loc 1 473
 	add %r4, %r29, %r22
 # t1 = x13 + x9
-	.loc 1 471
+	.loc 1 474
 	add %r5, %r25, %r23
 # t2 = x2 + x14
-	.loc 1 472
+	.loc 1 475
 	add %r6, %r11, %r20
 # t3 = x7 + x3
-	.loc 1 473
+	.loc 1 476
 	add %r7, %r30, %r21
 # t0 = t0 <<< 13
-	.loc 1 474
+	.loc 1 477
 	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
-	.loc 1 475
+	.loc 1 478
 	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
-	.loc 1 476
+	.loc 1 479
 	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
-	.loc 1 477
+	.loc 1 480
 	rotlwi %r7, %r7, 13
 # x12 ^= t0
-	.loc 1 478
+	.loc 1 481
 	xor %r26, %r26, %r4
 # x1 ^= t1
-	.loc 1 479
+	.loc 1 482
 	xor %r10, %r10, %r5
 # x6 ^= t2
-	.loc 1 480
+	.loc 1 483
 	xor %r31, %r31, %r6
 # x11 ^= t3
-	.loc 1 481
+	.loc 1 484
 	xor %r27, %r27, %r7
 # t0 = x12 + x8
-	.loc 1 482
+	.loc 1 485
 	add %r4, %r26, %r29
 # t1 = x1 + x13
-	.loc 1 483
+	.loc 1 486
 	add %r5, %r10, %r25
 # t2 = x6 + x2
-	.loc 1 484
+	.loc 1 487
 	add %r6, %r31, %r11
 # t3 = x11 + x7
-	.loc 1 485
+	.loc 1 488
 	add %r7, %r27, %r30
 # t0 = t0 <<< 18
-	.loc 1 486
+	.loc 1 489
 	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
-	.loc 1 487
+	.loc 1 490
 	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
-	.loc 1 488
+	.loc 1 491
 	rotlwi %r19, %r6, 18
 # t3 = t3 <<< 18
-	.loc 1 489
+	.loc 1 492
 	rotlwi %r18, %r7, 18
 # x0 ^= t0
-	.loc 1 490
+	.loc 1 493
 	xor %r7, %r9, %r4
 # x5 ^= t1
-	.loc 1 491
+	.loc 1 494
 	xor %r6, %r12, %r5
 # x10 ^= t2
-	.loc 1 492
+	.loc 1 495
 	xor %r5, %r28, %r19
 # x15 ^= t3
-	.loc 1 493
+	.loc 1 496
 	xor %r4, %r8, %r18
 # t0 = x0 + x3
-	.loc 1 494
+	.loc 1 497
 	add %r8, %r7, %r21
 # t1 = x5 + x4
-	.loc 1 495
+	.loc 1 498
 	add %r9, %r6, %r22
 # t2 = x10 + x9
-	.loc 1 496
+	.loc 1 499
 	add %r12, %r5, %r23
 # t3 = x15 + x14
-	.loc 1 497
+	.loc 1 500
 	add %r28, %r4, %r20
 # t0 = t0 <<< 7
-	.loc 1 498
+	.loc 1 501
 	rotlwi %r8, %r8, 7
 # t1 = t1 <<< 7
-	.loc 1 499
+	.loc 1 502
 	rotlwi %r9, %r9, 7
 # t2 = t2 <<< 7
-	.loc 1 500
+	.loc 1 503
 	rotlwi %r12, %r12, 7
 # t3 = t3 <<< 7
-	.loc 1 501
+	.loc 1 504
 	rotlwi %r28, %r28, 7
 # x1 ^= t0
-	.loc 1 502
+	.loc 1 505
 	xor %r10, %r10, %r8
 # x6 ^= t1
-	.loc 1 503
+	.loc 1 506
 	xor %r31, %r31, %r9
 # x11 ^= t2
-	.loc 1 504
+	.loc 1 507
 	xor %r27, %r27, %r12
 # x12 ^= t3
-	.loc 1 505
+	.loc 1 508
 	xor %r26, %r26, %r28
 # t0 = x1 + x0
-	.loc 1 506
+	.loc 1 509
 	add %r8, %r10, %r7
 # t1 = x6 + x5
-	.loc 1 507
+	.loc 1 510
 	add %r9, %r31, %r6
 # t2 = x11 + x10
-	.loc 1 508
+	.loc 1 511
 	add %r12, %r27, %r5
 # t3 = x12 + x15
-	.loc 1 509
+	.loc 1 512
 	add %r28, %r26, %r4
 # t0 = t0 <<< 9
-	.loc 1 510
+	.loc 1 513
 	rotlwi %r8, %r8, 9
 # t1 = t1 <<< 9
-	.loc 1 511
+	.loc 1 514
 	rotlwi %r9, %r9, 9
 # t2 = t2 <<< 9
-	.loc 1 512
+	.loc 1 515
 	rotlwi %r12, %r12, 9
 # t3 = t3 <<< 9
-	.loc 1 513
+	.loc 1 516
 	rotlwi %r28, %r28, 9
 # x2 ^= t0
-	.loc 1 514
+	.loc 1 517
 	xor %r11, %r11, %r8
 # x7 ^= t1
-	.loc 1 515
+	.loc 1 518
 	xor %r30, %r30, %r9
 # x8 ^= t2
-	.loc 1 516
+	.loc 1 519
 	xor %r29, %r29, %r12
 # x13 ^= t3
-	.loc 1 517
+	.loc 1 520
 	xor %r25, %r25, %r28
 # t0 = x2 + x1
-	.loc 1 518
+	.loc 1 521
 	add %r8, %r11, %r10
 # t1 = x7 + x6
-	.loc 1 519
+	.loc 1 522
 	add %r9, %r30, %r31
 # t2 = x8 + x11
-	.loc 1 520
+	.loc 1 523
 	add %r12, %r29, %r27
 # t3 = x13 + x12
-	.loc 1 521
+	.loc 1 524
 	add %r28, %r25, %r26
 # t0 = t0 <<< 13
-	.loc 1 522
+	.loc 1 525
 	rotlwi %r8, %r8, 13
 # t1 = t1 <<< 13
-	.loc 1 523
+	.loc 1 526
 	rotlwi %r9, %r9, 13
 # t2 = t2 <<< 13
-	.loc 1 524
+	.loc 1 527
 	rotlwi %r12, %r12, 13
 # t3 = t3 <<< 13
-	.loc 1 525
+	.loc 1 528
 	rotlwi %r28, %r28, 13
 # x3 ^= t0
-	.loc 1 526
+	.loc 1 529
 	xor %r21, %r21, %r8
 # x4 ^= t1
-	.loc 1 527
+	.loc 1 530
 	xor %r22, %r22, %r9
 # x9 ^= t2
-	.loc 1 528
+	.loc 1 531
 	xor %r23, %r23, %r12
 # x14 ^= t3
-	.loc 1 529
+	.loc 1 532
 	xor %r20, %r20, %r28
 # t0 = x3 + x2
-	.loc 1 530
+	.loc 1 533
 	add %r8, %r21, %r11
 # t1 = x4 + x7
-	.loc 1 531
+	.loc 1 534
 	add %r9, %r22, %r30
 # t2 = x9 + x8
-	.loc 1 532
+	.loc 1 535
 	add %r12, %r23, %r29
 # t3 = x14 + x13
-	.loc 1 533
+	.loc 1 536
 	add %r28, %r20, %r25
 # t0 = t0 <<< 18
-	.loc 1 534
+	.loc 1 537
 	rotlwi %r8, %r8, 18
 # t1 = t1 <<< 18
-	.loc 1 535
+	.loc 1 538
 	rotlwi %r19, %r9, 18
 # t2 = t2 <<< 18
-	.loc 1 536
+	.loc 1 539
 	rotlwi %r18, %r12, 18
 # t3 = t3 <<< 18
-	.loc 1 537
+	.loc 1 540
 	rotlwi %r17, %r28, 18
 # x0 ^= t0
-	.loc 1 538
+	.loc 1 541
 	xor %r9, %r7, %r8
 # x5 ^= t1
-	.loc 1 539
+	.loc 1 542
 	xor %r12, %r6, %r19
 # x10 ^= t2
-	.loc 1 540
+	.loc 1 543
 	xor %r28, %r5, %r18
 # x15 ^= t3
-	.loc 1 541
+	.loc 1 544
 	xor %r8, %r4, %r17
 # i -= 1
-	.loc 1 542
+	.loc 1 545
 	addi %r24, %r24, -1
 # =? i - 0
-	.loc 1 543
+	.loc 1 546
 	cmplwi %cr0, %r24, 0
 # goto coreround if !=
-	.loc 1 544
+	.loc 1 547
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_core.coreround
 # mem32[out + 0] = x0
-	.loc 1 545
+	.loc 1 548
 	stw %r9, 0(%r3)
 # mem32[out + 4] = x1
-	.loc 1 546
+	.loc 1 549
 	stw %r10, 4(%r3)
 # mem32[out + 8] = x2
-	.loc 1 547
+	.loc 1 550
 	stw %r11, 8(%r3)
 # mem32[out + 12] = x3
-	.loc 1 548
+	.loc 1 551
 	stw %r21, 12(%r3)
 # mem32[out + 16] = x4
-	.loc 1 549
+	.loc 1 552
 	stw %r22, 16(%r3)
 # mem32[out + 20] = x5
-	.loc 1 550
+	.loc 1 553
 	stw %r12, 20(%r3)
 # mem32[out + 24] = x6
-	.loc 1 551
+	.loc 1 554
 	stw %r31, 24(%r3)
 # mem32[out + 28] = x7
-	.loc 1 552
+	.loc 1 555
 	stw %r30, 28(%r3)
 # mem32[out + 32] = x8
-	.loc 1 553
+	.loc 1 556
 	stw %r29, 32(%r3)
 # mem32[out + 36] = x9
-	.loc 1 554
+	.loc 1 557
 	stw %r23, 36(%r3)
 # mem32[out + 40] = x10
-	.loc 1 555
+	.loc 1 558
 	stw %r28, 40(%r3)
 # mem32[out + 44] = x11
-	.loc 1 556
+	.loc 1 559
 	stw %r27, 44(%r3)
 # mem32[out + 48] = x12
-	.loc 1 557
+	.loc 1 560
 	stw %r26, 48(%r3)
 # mem32[out + 52] = x13
-	.loc 1 558
+	.loc 1 561
 	stw %r25, 52(%r3)
 # mem32[out + 56] = x14
-	.loc 1 559
+	.loc 1 562
 	stw %r20, 56(%r3)
 # mem32[out + 60] = x15
-	.loc 1 560
+	.loc 1 563
 	stw %r8, 60(%r3)
 # leave
-	.loc 1 561
+	.loc 1 564
 	lwz %r17, 16(%r1)
 	lwz %r18, 20(%r1)
 	lwz %r19, 24(%r1)

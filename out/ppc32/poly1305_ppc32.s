@@ -8,134 +8,134 @@
 	.p2align 5
 qhasm_kernel_poly1305_ppc32_init:
 # t = mem32le[k]
-	.loc 1 18
+	.loc 1 20
 	lwbrx %r5, 0, %r4
 # mask = 0x3ffffff
-	.loc 1 19
+	.loc 1 21
 	lis %r6, 1023
 	ori %r6, %r6, 65535
 # t &= mask
-	.loc 1 20
+	.loc 1 22
 	and %r5, %r5, %r6
 # mem32[st + 0] = t
-	.loc 1 21
+	.loc 1 23
 	stw %r5, 0(%r3)
 # t = mem32le[k + 3]
-	.loc 1 22
+	.loc 1 24
 	li %r5, 3
 	lwbrx %r6, %r4, %r5
 # t >>= 2
-	.loc 1 23
+	.loc 1 25
 	srwi %r5, %r6, 2
 # mask = 0x3ffff03
-	.loc 1 24
+	.loc 1 26
 	lis %r6, 1023
 	ori %r6, %r6, 65283
 # t &= mask
-	.loc 1 25
+	.loc 1 27
 	and %r5, %r5, %r6
 # mem32[st + 4] = t
-	.loc 1 26
+	.loc 1 28
 	stw %r5, 4(%r3)
 # t = mem32le[k + 6]
-	.loc 1 27
+	.loc 1 29
 	li %r5, 6
 	lwbrx %r6, %r4, %r5
 # t >>= 4
-	.loc 1 28
+	.loc 1 30
 	srwi %r5, %r6, 4
 # mask = 0x3ffc0ff
-	.loc 1 29
+	.loc 1 31
 	lis %r6, 1023
 	ori %r6, %r6, 49407
 # t &= mask
-	.loc 1 30
+	.loc 1 32
 	and %r5, %r5, %r6
 # mem32[st + 8] = t
-	.loc 1 31
+	.loc 1 33
 	stw %r5, 8(%r3)
 # t = mem32le[k + 9]
-	.loc 1 32
+	.loc 1 34
 	li %r5, 9
 	lwbrx %r6, %r4, %r5
 # t >>= 6
-	.loc 1 33
+	.loc 1 35
 	srwi %r5, %r6, 6
 # mask = 0x3f03fff
-	.loc 1 34
+	.loc 1 36
 	lis %r6, 1008
 	ori %r6, %r6, 16383
 # t &= mask
-	.loc 1 35
+	.loc 1 37
 	and %r5, %r5, %r6
 # mem32[st + 12] = t
-	.loc 1 36
+	.loc 1 38
 	stw %r5, 12(%r3)
 # t = mem32le[k + 12]
-	.loc 1 37
+	.loc 1 39
 	li %r5, 12
 	lwbrx %r6, %r4, %r5
 # t >>= 8
-	.loc 1 38
+	.loc 1 40
 	srwi %r5, %r6, 8
 # mask = 0xfffff
-	.loc 1 39
+	.loc 1 41
 	lis %r6, 15
 	ori %r6, %r6, 65535
 # t &= mask
-	.loc 1 40
+	.loc 1 42
 	and %r5, %r5, %r6
 # mem32[st + 16] = t
-	.loc 1 41
+	.loc 1 43
 	stw %r5, 16(%r3)
 # t = mem32le[k + 16]
-	.loc 1 42
+	.loc 1 44
 	li %r5, 16
 	lwbrx %r6, %r4, %r5
 # mem32[st + 40] = t
-	.loc 1 43
+	.loc 1 45
 	stw %r6, 40(%r3)
 # t = mem32le[k + 20]
-	.loc 1 44
+	.loc 1 46
 	li %r5, 20
 	lwbrx %r6, %r4, %r5
 # mem32[st + 44] = t
-	.loc 1 45
+	.loc 1 47
 	stw %r6, 44(%r3)
 # t = mem32le[k + 24]
-	.loc 1 46
+	.loc 1 48
 	li %r5, 24
 	lwbrx %r6, %r4, %r5
 # mem32[st + 48] = t
-	.loc 1 47
+	.loc 1 49
 	stw %r6, 48(%r3)
 # t = mem32le[k + 28]
-	.loc 1 48
+	.loc 1 50
 	li %r5, 28
 	lwbrx %r6, %r4, %r5
 # mem32[st + 52] = t
-	.loc 1 49
+	.loc 1 51
 	stw %r6, 52(%r3)
 # t = 0
-	.loc 1 50
+	.loc 1 52
 	li %r4, 0
 # mem32[st + 20] = t
-	.loc 1 51
+	.loc 1 53
 	stw %r4, 20(%r3)
 # mem32[st + 24] = t
-	.loc 1 52
+	.loc 1 54
 	stw %r4, 24(%r3)
 # mem32[st + 28] = t
-	.loc 1 53
+	.loc 1 55
 	stw %r4, 28(%r3)
 # mem32[st + 32] = t
-	.loc 1 54
+	.loc 1 56
 	stw %r4, 32(%r3)
 # mem32[st + 36] = t
-	.loc 1 55
+	.loc 1 57
 	stw %r4, 36(%r3)
 # leave
-	.loc 1 56
+	.loc 1 58
 	blr
 	.size qhasm_kernel_poly1305_ppc32_init, .-qhasm_kernel_poly1305_ppc32_init
 
@@ -162,513 +162,513 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	stw %r30, 84(%r1)
 	stw %r31, 88(%r1)
 # t = nhi | nlo
-	.loc 1 63
+	.loc 1 66
 	or %r8, %r5, %r6
 # =? t - 0
-	.loc 1 64
+	.loc 1 67
 	cmplwi %cr0, %r8, 0
 # goto done if =
-	.loc 1 65
+	.loc 1 68
 	beq %cr0, .Lqhasm_kernel_poly1305_ppc32_blocks.done
 # st_s = st
-	.loc 1 66
+	.loc 1 69
 	stw %r3, 16(%r1)
 # nhi_s = nhi
-	.loc 1 67
+	.loc 1 70
 	stw %r5, 20(%r1)
 # nlo_s = nlo
-	.loc 1 68
+	.loc 1 71
 	stw %r6, 24(%r1)
 # hib = hib & 1
-	.loc 1 69
+	.loc 1 72
 	andi. %r5, %r7, 1
 # hib <<= 24
-	.loc 1 70
+	.loc 1 73
 	slwi %r27, %r5, 24
 # r0 = mem32[st + 0]
-	.loc 1 71
+	.loc 1 74
 	lwz %r12, 0(%r3)
 # r1 = mem32[st + 4]
-	.loc 1 72
+	.loc 1 75
 	lwz %r31, 4(%r3)
 # r2 = mem32[st + 8]
-	.loc 1 73
+	.loc 1 76
 	lwz %r30, 8(%r3)
 # r3 = mem32[st + 12]
-	.loc 1 74
+	.loc 1 77
 	lwz %r29, 12(%r3)
 # r4 = mem32[st + 16]
-	.loc 1 75
+	.loc 1 78
 	lwz %r28, 16(%r3)
 # h0 = mem32[st + 20]
-	.loc 1 76
+	.loc 1 79
 	lwz %r22, 20(%r3)
 # h1 = mem32[st + 24]
-	.loc 1 77
+	.loc 1 80
 	lwz %r24, 24(%r3)
 # h2 = mem32[st + 28]
-	.loc 1 78
+	.loc 1 81
 	lwz %r23, 28(%r3)
 # h3 = mem32[st + 32]
-	.loc 1 79
+	.loc 1 82
 	lwz %r7, 32(%r3)
 # h4 = mem32[st + 36]
-	.loc 1 80
+	.loc 1 83
 	lwz %r6, 36(%r3)
 # s1 = r1 * 5
-	.loc 1 81
+	.loc 1 84
 	mulli %r8, %r31, 5
 # s2 = r2 * 5
-	.loc 1 82
+	.loc 1 85
 	mulli %r9, %r30, 5
 # s3 = r3 * 5
-	.loc 1 83
+	.loc 1 86
 	mulli %r10, %r29, 5
 # s4 = r4 * 5
-	.loc 1 84
+	.loc 1 87
 	mulli %r11, %r28, 5
 # mask = 0x3ffffff
-	.loc 1 85
+	.loc 1 88
 	lis %r26, 1023
 	ori %r26, %r26, 65535
 .Lqhasm_kernel_poly1305_ppc32_blocks.block:
 # t = mem32le[m]
-	.loc 1 87
+	.loc 1 90
 	lwbrx %r3, 0, %r4
 # t &= mask
-	.loc 1 88
+	.loc 1 91
 	and %r3, %r3, %r26
 # h0 += t
-	.loc 1 89
+	.loc 1 92
 	add %r25, %r22, %r3
 # t = mem32le[m + 3]
-	.loc 1 90
+	.loc 1 93
 	li %r3, 3
 	lwbrx %r5, %r4, %r3
 # t >>= 2
-	.loc 1 91
+	.loc 1 94
 	srwi %r3, %r5, 2
 # t &= mask
-	.loc 1 92
+	.loc 1 95
 	and %r3, %r3, %r26
 # h1 += t
-	.loc 1 93
+	.loc 1 96
 	add %r24, %r24, %r3
 # t = mem32le[m + 6]
-	.loc 1 94
+	.loc 1 97
 	li %r3, 6
 	lwbrx %r5, %r4, %r3
 # t >>= 4
-	.loc 1 95
+	.loc 1 98
 	srwi %r3, %r5, 4
 # t &= mask
-	.loc 1 96
+	.loc 1 99
 	and %r3, %r3, %r26
 # h2 += t
-	.loc 1 97
+	.loc 1 100
 	add %r22, %r23, %r3
 # t = mem32le[m + 9]
-	.loc 1 98
+	.loc 1 101
 	li %r3, 9
 	lwbrx %r5, %r4, %r3
 # t >>= 6
-	.loc 1 99
+	.loc 1 102
 	srwi %r3, %r5, 6
 # t &= mask
-	.loc 1 100
+	.loc 1 103
 	and %r3, %r3, %r26
 # h3 += t
-	.loc 1 101
+	.loc 1 104
 	add %r21, %r7, %r3
 # t = mem32le[m + 12]
-	.loc 1 102
+	.loc 1 105
 	li %r3, 12
 	lwbrx %r5, %r4, %r3
 # t >>= 8
-	.loc 1 103
+	.loc 1 106
 	srwi %r3, %r5, 8
 # t |= hib
-	.loc 1 104
+	.loc 1 107
 	or %r3, %r3, %r27
 # h4 += t
-	.loc 1 105
+	.loc 1 108
 	add %r20, %r6, %r3
 # (uint64) dh dl = h0 * r0
-	.loc 1 107
+	.loc 1 110
 	mullw %r5, %r25, %r12
 	mulhwu %r3, %r25, %r12
 # (uint64) ph pl = h1 * s4
-	.loc 1 108
+	.loc 1 111
 	mullw %r7, %r24, %r11
 	mulhwu %r6, %r24, %r11
-# carry? dl = dl + pl
-	.loc 1 109
-	addc %r5, %r5, %r7
-# dh = dh + ph + carry
-	.loc 1 110
-	adde %r3, %r3, %r6
-# (uint64) ph pl = h2 * s3
-	.loc 1 111
-	mullw %r7, %r22, %r10
-	mulhwu %r6, %r22, %r10
 # carry? dl = dl + pl
 	.loc 1 112
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 113
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h3 * s2
+# (uint64) ph pl = h2 * s3
 	.loc 1 114
-	mullw %r7, %r21, %r9
-	mulhwu %r6, %r21, %r9
+	mullw %r7, %r22, %r10
+	mulhwu %r6, %r22, %r10
 # carry? dl = dl + pl
 	.loc 1 115
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 116
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h4 * s1
+# (uint64) ph pl = h3 * s2
 	.loc 1 117
-	mullw %r7, %r20, %r8
-	mulhwu %r6, %r20, %r8
+	mullw %r7, %r21, %r9
+	mulhwu %r6, %r21, %r9
 # carry? dl = dl + pl
 	.loc 1 118
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 119
+	adde %r3, %r3, %r6
+# (uint64) ph pl = h4 * s1
+	.loc 1 120
+	mullw %r7, %r20, %r8
+	mulhwu %r6, %r20, %r8
+# carry? dl = dl + pl
+	.loc 1 121
+	addc %r5, %r5, %r7
+# dh = dh + ph + carry
+	.loc 1 122
 	adde %r6, %r3, %r6
 # c = dl >> 26
-	.loc 1 120
+	.loc 1 123
 	srwi %r3, %r5, 26
 # t = dh << 6
-	.loc 1 121
+	.loc 1 124
 	slwi %r6, %r6, 6
 # c |= t
-	.loc 1 122
+	.loc 1 125
 	or %r23, %r3, %r6
 # g0 = dl & mask
-	.loc 1 123
+	.loc 1 126
 	and %r19, %r5, %r26
 # (uint64) dh dl = h0 * r1
-	.loc 1 125
+	.loc 1 128
 	mullw %r5, %r25, %r31
 	mulhwu %r3, %r25, %r31
 # (uint64) ph pl = h1 * r0
-	.loc 1 126
+	.loc 1 129
 	mullw %r7, %r24, %r12
 	mulhwu %r6, %r24, %r12
-# carry? dl = dl + pl
-	.loc 1 127
-	addc %r5, %r5, %r7
-# dh = dh + ph + carry
-	.loc 1 128
-	adde %r3, %r3, %r6
-# (uint64) ph pl = h2 * s4
-	.loc 1 129
-	mullw %r7, %r22, %r11
-	mulhwu %r6, %r22, %r11
 # carry? dl = dl + pl
 	.loc 1 130
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 131
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h3 * s3
+# (uint64) ph pl = h2 * s4
 	.loc 1 132
-	mullw %r7, %r21, %r10
-	mulhwu %r6, %r21, %r10
+	mullw %r7, %r22, %r11
+	mulhwu %r6, %r22, %r11
 # carry? dl = dl + pl
 	.loc 1 133
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 134
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h4 * s2
+# (uint64) ph pl = h3 * s3
 	.loc 1 135
-	mullw %r7, %r20, %r9
-	mulhwu %r6, %r20, %r9
+	mullw %r7, %r21, %r10
+	mulhwu %r6, %r21, %r10
 # carry? dl = dl + pl
 	.loc 1 136
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 137
 	adde %r3, %r3, %r6
-# carry? dl = dl + c
+# (uint64) ph pl = h4 * s2
 	.loc 1 138
+	mullw %r7, %r20, %r9
+	mulhwu %r6, %r20, %r9
+# carry? dl = dl + pl
+	.loc 1 139
+	addc %r5, %r5, %r7
+# dh = dh + ph + carry
+	.loc 1 140
+	adde %r3, %r3, %r6
+# carry? dl = dl + c
+	.loc 1 141
 	addc %r5, %r5, %r23
 # dh = dh + 0 + carry
-	.loc 1 139
+	.loc 1 142
 	addze %r3, %r3
 # c = dl >> 26
-	.loc 1 140
+	.loc 1 143
 	srwi %r6, %r5, 26
 # t = dh << 6
-	.loc 1 141
+	.loc 1 144
 	slwi %r3, %r3, 6
 # c |= t
-	.loc 1 142
+	.loc 1 145
 	or %r23, %r6, %r3
 # g1 = dl & mask
-	.loc 1 143
+	.loc 1 146
 	and %r18, %r5, %r26
 # (uint64) dh dl = h0 * r2
-	.loc 1 145
+	.loc 1 148
 	mullw %r5, %r25, %r30
 	mulhwu %r3, %r25, %r30
 # (uint64) ph pl = h1 * r1
-	.loc 1 146
+	.loc 1 149
 	mullw %r7, %r24, %r31
 	mulhwu %r6, %r24, %r31
-# carry? dl = dl + pl
-	.loc 1 147
-	addc %r5, %r5, %r7
-# dh = dh + ph + carry
-	.loc 1 148
-	adde %r3, %r3, %r6
-# (uint64) ph pl = h2 * r0
-	.loc 1 149
-	mullw %r7, %r22, %r12
-	mulhwu %r6, %r22, %r12
 # carry? dl = dl + pl
 	.loc 1 150
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 151
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h3 * s4
+# (uint64) ph pl = h2 * r0
 	.loc 1 152
-	mullw %r7, %r21, %r11
-	mulhwu %r6, %r21, %r11
+	mullw %r7, %r22, %r12
+	mulhwu %r6, %r22, %r12
 # carry? dl = dl + pl
 	.loc 1 153
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 154
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h4 * s3
+# (uint64) ph pl = h3 * s4
 	.loc 1 155
-	mullw %r7, %r20, %r10
-	mulhwu %r6, %r20, %r10
+	mullw %r7, %r21, %r11
+	mulhwu %r6, %r21, %r11
 # carry? dl = dl + pl
 	.loc 1 156
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 157
 	adde %r3, %r3, %r6
-# carry? dl = dl + c
+# (uint64) ph pl = h4 * s3
 	.loc 1 158
+	mullw %r7, %r20, %r10
+	mulhwu %r6, %r20, %r10
+# carry? dl = dl + pl
+	.loc 1 159
+	addc %r5, %r5, %r7
+# dh = dh + ph + carry
+	.loc 1 160
+	adde %r3, %r3, %r6
+# carry? dl = dl + c
+	.loc 1 161
 	addc %r5, %r5, %r23
 # dh = dh + 0 + carry
-	.loc 1 159
+	.loc 1 162
 	addze %r3, %r3
 # c = dl >> 26
-	.loc 1 160
+	.loc 1 163
 	srwi %r6, %r5, 26
 # t = dh << 6
-	.loc 1 161
+	.loc 1 164
 	slwi %r3, %r3, 6
 # c |= t
-	.loc 1 162
+	.loc 1 165
 	or %r17, %r6, %r3
 # g2 = dl & mask
-	.loc 1 163
+	.loc 1 166
 	and %r23, %r5, %r26
 # (uint64) dh dl = h0 * r3
-	.loc 1 165
+	.loc 1 168
 	mullw %r5, %r25, %r29
 	mulhwu %r3, %r25, %r29
 # (uint64) ph pl = h1 * r2
-	.loc 1 166
+	.loc 1 169
 	mullw %r7, %r24, %r30
 	mulhwu %r6, %r24, %r30
-# carry? dl = dl + pl
-	.loc 1 167
-	addc %r5, %r5, %r7
-# dh = dh + ph + carry
-	.loc 1 168
-	adde %r3, %r3, %r6
-# (uint64) ph pl = h2 * r1
-	.loc 1 169
-	mullw %r7, %r22, %r31
-	mulhwu %r6, %r22, %r31
 # carry? dl = dl + pl
 	.loc 1 170
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 171
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h3 * r0
+# (uint64) ph pl = h2 * r1
 	.loc 1 172
-	mullw %r7, %r21, %r12
-	mulhwu %r6, %r21, %r12
+	mullw %r7, %r22, %r31
+	mulhwu %r6, %r22, %r31
 # carry? dl = dl + pl
 	.loc 1 173
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 174
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h4 * s4
+# (uint64) ph pl = h3 * r0
 	.loc 1 175
-	mullw %r7, %r20, %r11
-	mulhwu %r6, %r20, %r11
+	mullw %r7, %r21, %r12
+	mulhwu %r6, %r21, %r12
 # carry? dl = dl + pl
 	.loc 1 176
 	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 177
 	adde %r3, %r3, %r6
-# carry? dl = dl + c
+# (uint64) ph pl = h4 * s4
 	.loc 1 178
+	mullw %r7, %r20, %r11
+	mulhwu %r6, %r20, %r11
+# carry? dl = dl + pl
+	.loc 1 179
+	addc %r5, %r5, %r7
+# dh = dh + ph + carry
+	.loc 1 180
+	adde %r3, %r3, %r6
+# carry? dl = dl + c
+	.loc 1 181
 	addc %r5, %r5, %r17
 # dh = dh + 0 + carry
-	.loc 1 179
+	.loc 1 182
 	addze %r3, %r3
 # c = dl >> 26
-	.loc 1 180
+	.loc 1 183
 	srwi %r6, %r5, 26
 # t = dh << 6
-	.loc 1 181
+	.loc 1 184
 	slwi %r3, %r3, 6
 # c |= t
-	.loc 1 182
+	.loc 1 185
 	or %r17, %r6, %r3
 # g3 = dl & mask
-	.loc 1 183
+	.loc 1 186
 	and %r7, %r5, %r26
 # (uint64) dh dl = h0 * r4
-	.loc 1 185
+	.loc 1 188
 	mullw %r5, %r25, %r28
 	mulhwu %r3, %r25, %r28
 # (uint64) ph pl = h1 * r3
-	.loc 1 186
+	.loc 1 189
 	mullw %r25, %r24, %r29
 	mulhwu %r6, %r24, %r29
-# carry? dl = dl + pl
-	.loc 1 187
-	addc %r5, %r5, %r25
-# dh = dh + ph + carry
-	.loc 1 188
-	adde %r3, %r3, %r6
-# (uint64) ph pl = h2 * r2
-	.loc 1 189
-	mullw %r25, %r22, %r30
-	mulhwu %r6, %r22, %r30
 # carry? dl = dl + pl
 	.loc 1 190
 	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 191
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h3 * r1
+# (uint64) ph pl = h2 * r2
 	.loc 1 192
-	mullw %r25, %r21, %r31
-	mulhwu %r6, %r21, %r31
+	mullw %r25, %r22, %r30
+	mulhwu %r6, %r22, %r30
 # carry? dl = dl + pl
 	.loc 1 193
 	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 194
 	adde %r3, %r3, %r6
-# (uint64) ph pl = h4 * r0
+# (uint64) ph pl = h3 * r1
 	.loc 1 195
-	mullw %r25, %r20, %r12
-	mulhwu %r6, %r20, %r12
+	mullw %r25, %r21, %r31
+	mulhwu %r6, %r21, %r31
 # carry? dl = dl + pl
 	.loc 1 196
 	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 197
 	adde %r3, %r3, %r6
-# carry? dl = dl + c
+# (uint64) ph pl = h4 * r0
 	.loc 1 198
+	mullw %r25, %r20, %r12
+	mulhwu %r6, %r20, %r12
+# carry? dl = dl + pl
+	.loc 1 199
+	addc %r5, %r5, %r25
+# dh = dh + ph + carry
+	.loc 1 200
+	adde %r3, %r3, %r6
+# carry? dl = dl + c
+	.loc 1 201
 	addc %r5, %r5, %r17
 # dh = dh + 0 + carry
-	.loc 1 199
+	.loc 1 202
 	addze %r3, %r3
 # c = dl >> 26
-	.loc 1 200
+	.loc 1 203
 	srwi %r6, %r5, 26
 # t = dh << 6
-	.loc 1 201
+	.loc 1 204
 	slwi %r3, %r3, 6
 # c |= t
-	.loc 1 202
+	.loc 1 205
 	or %r3, %r6, %r3
 # g4 = dl & mask
-	.loc 1 203
+	.loc 1 206
 	and %r6, %r5, %r26
 # t = c << 2
-	.loc 1 204
+	.loc 1 207
 	slwi %r5, %r3, 2
 # c += t
-	.loc 1 205
+	.loc 1 208
 	add %r3, %r3, %r5
 # g0 += c
-	.loc 1 206
+	.loc 1 209
 	add %r3, %r19, %r3
 # c = g0 >> 26
-	.loc 1 207
+	.loc 1 210
 	srwi %r5, %r3, 26
 # h0 = g0 & mask
-	.loc 1 208
+	.loc 1 211
 	and %r22, %r3, %r26
 # h1 = g1 + c
-	.loc 1 209
+	.loc 1 212
 	add %r24, %r18, %r5
 # m += 16
-	.loc 1 213
+	.loc 1 216
 	addi %r4, %r4, 16
 # nhi = nhi_s
-	.loc 1 214
+	.loc 1 217
 	lwz %r3, 20(%r1)
 # nlo = nlo_s
-	.loc 1 215
+	.loc 1 218
 	lwz %r5, 24(%r1)
 # carry? nlo = nlo + -1
-	.loc 1 216
+	.loc 1 219
 	addic %r5, %r5, -1
 # t = -1
-	.loc 1 217
+	.loc 1 220
 	li %r25, -1
 # nhi = nhi + t + carry
-	.loc 1 218
+	.loc 1 221
 	adde %r3, %r3, %r25
 # nhi_s = nhi
-	.loc 1 219
+	.loc 1 222
 	stw %r3, 20(%r1)
 # nlo_s = nlo
-	.loc 1 220
+	.loc 1 223
 	stw %r5, 24(%r1)
 # t = nhi | nlo
-	.loc 1 221
+	.loc 1 224
 	or %r3, %r3, %r5
 # =? t - 0
-	.loc 1 222
+	.loc 1 225
 	cmplwi %cr0, %r3, 0
 # goto block if !=
-	.loc 1 223
+	.loc 1 226
 	bne %cr0, .Lqhasm_kernel_poly1305_ppc32_blocks.block
 # st = st_s
-	.loc 1 224
+	.loc 1 227
 	lwz %r3, 16(%r1)
 # mem32[st + 20] = h0
-	.loc 1 225
+	.loc 1 228
 	stw %r22, 20(%r3)
 # mem32[st + 24] = h1
-	.loc 1 226
+	.loc 1 229
 	stw %r24, 24(%r3)
 # mem32[st + 28] = h2
-	.loc 1 227
+	.loc 1 230
 	stw %r23, 28(%r3)
 # mem32[st + 32] = h3
-	.loc 1 228
+	.loc 1 231
 	stw %r7, 32(%r3)
 # mem32[st + 36] = h4
-	.loc 1 229
+	.loc 1 232
 	stw %r6, 36(%r3)
 .Lqhasm_kernel_poly1305_ppc32_blocks.done:
 # leave
-	.loc 1 231
+	.loc 1 234
 	lwz %r17, 32(%r1)
 	lwz %r18, 36(%r1)
 	lwz %r19, 40(%r1)
@@ -700,252 +700,252 @@ qhasm_kernel_poly1305_ppc32_final:
 	stw %r30, 24(%r1)
 	stw %r31, 28(%r1)
 # h0 = mem32[st + 20]
-	.loc 1 236
+	.loc 1 240
 	lwz %r5, 20(%r3)
 # h1 = mem32[st + 24]
-	.loc 1 237
+	.loc 1 241
 	lwz %r6, 24(%r3)
 # h2 = mem32[st + 28]
-	.loc 1 238
+	.loc 1 242
 	lwz %r7, 28(%r3)
 # h3 = mem32[st + 32]
-	.loc 1 239
+	.loc 1 243
 	lwz %r8, 32(%r3)
 # h4 = mem32[st + 36]
-	.loc 1 240
+	.loc 1 244
 	lwz %r9, 36(%r3)
 # mask = 0x3ffffff
-	.loc 1 241
+	.loc 1 245
 	lis %r12, 1023
 	ori %r12, %r12, 65535
 # c = h1 >> 26
-	.loc 1 243
+	.loc 1 247
 	srwi %r10, %r6, 26
 # h1 &= mask
-	.loc 1 244
+	.loc 1 248
 	and %r11, %r6, %r12
 # h2 += c
-	.loc 1 245
+	.loc 1 249
 	add %r6, %r7, %r10
 # c = h2 >> 26
-	.loc 1 246
+	.loc 1 250
 	srwi %r7, %r6, 26
 # h2 &= mask
-	.loc 1 247
+	.loc 1 251
 	and %r10, %r6, %r12
 # h3 += c
-	.loc 1 248
+	.loc 1 252
 	add %r6, %r8, %r7
 # c = h3 >> 26
-	.loc 1 249
+	.loc 1 253
 	srwi %r7, %r6, 26
 # h3 &= mask
-	.loc 1 250
+	.loc 1 254
 	and %r31, %r6, %r12
 # h4 += c
-	.loc 1 251
+	.loc 1 255
 	add %r6, %r9, %r7
 # c = h4 >> 26
-	.loc 1 252
+	.loc 1 256
 	srwi %r7, %r6, 26
 # h4 &= mask
-	.loc 1 253
+	.loc 1 257
 	and %r30, %r6, %r12
 # t = c << 2
-	.loc 1 254
+	.loc 1 258
 	slwi %r6, %r7, 2
 # c += t
-	.loc 1 255
+	.loc 1 259
 	add %r6, %r7, %r6
 # h0 += c
-	.loc 1 256
+	.loc 1 260
 	add %r5, %r5, %r6
 # c = h0 >> 26
-	.loc 1 257
+	.loc 1 261
 	srwi %r6, %r5, 26
 # h0 &= mask
-	.loc 1 258
+	.loc 1 262
 	and %r29, %r5, %r12
 # h1 += c
-	.loc 1 259
+	.loc 1 263
 	add %r28, %r11, %r6
 # g0 = h0 + 5
-	.loc 1 261
+	.loc 1 265
 	addi %r5, %r29, 5
 # c = g0 >> 26
-	.loc 1 262
+	.loc 1 266
 	srwi %r6, %r5, 26
 # g0 &= mask
-	.loc 1 263
+	.loc 1 267
 	and %r7, %r5, %r12
 # g1 = h1 + c
-	.loc 1 264
+	.loc 1 268
 	add %r5, %r28, %r6
 # c = g1 >> 26
-	.loc 1 265
+	.loc 1 269
 	srwi %r6, %r5, 26
 # g1 &= mask
-	.loc 1 266
+	.loc 1 270
 	and %r8, %r5, %r12
 # g2 = h2 + c
-	.loc 1 267
+	.loc 1 271
 	add %r5, %r10, %r6
 # c = g2 >> 26
-	.loc 1 268
+	.loc 1 272
 	srwi %r6, %r5, 26
 # g2 &= mask
-	.loc 1 269
+	.loc 1 273
 	and %r9, %r5, %r12
 # g3 = h3 + c
-	.loc 1 270
+	.loc 1 274
 	add %r5, %r31, %r6
 # c = g3 >> 26
-	.loc 1 271
+	.loc 1 275
 	srwi %r6, %r5, 26
 # g3 &= mask
-	.loc 1 272
+	.loc 1 276
 	and %r11, %r5, %r12
 # g4 = h4 + c
-	.loc 1 273
+	.loc 1 277
 	add %r5, %r30, %r6
 # t = 0x4000000
-	.loc 1 274
+	.loc 1 278
 	lis %r6, 1024
 	ori %r6, %r6, 0
 # g4 -= t
-	.loc 1 275
+	.loc 1 279
 	subf %r6, %r6, %r5
 # t = g4 >> 31
-	.loc 1 276
+	.loc 1 280
 	srwi %r5, %r6, 31
 # t -= 1
-	.loc 1 277
+	.loc 1 281
 	addi %r12, %r5, -1
 # u = h0 ^ g0
-	.loc 1 278
+	.loc 1 282
 	xor %r5, %r29, %r7
 # u &= t
-	.loc 1 279
+	.loc 1 283
 	and %r5, %r5, %r12
 # h0 ^= u
-	.loc 1 280
+	.loc 1 284
 	xor %r5, %r29, %r5
 # u = h1 ^ g1
-	.loc 1 281
+	.loc 1 285
 	xor %r7, %r28, %r8
 # u &= t
-	.loc 1 282
+	.loc 1 286
 	and %r7, %r7, %r12
 # h1 ^= u
-	.loc 1 283
+	.loc 1 287
 	xor %r7, %r28, %r7
 # u = h2 ^ g2
-	.loc 1 284
+	.loc 1 288
 	xor %r8, %r10, %r9
 # u &= t
-	.loc 1 285
+	.loc 1 289
 	and %r8, %r8, %r12
 # h2 ^= u
-	.loc 1 286
+	.loc 1 290
 	xor %r8, %r10, %r8
 # u = h3 ^ g3
-	.loc 1 287
+	.loc 1 291
 	xor %r9, %r31, %r11
 # u &= t
-	.loc 1 288
+	.loc 1 292
 	and %r9, %r9, %r12
 # h3 ^= u
-	.loc 1 289
+	.loc 1 293
 	xor %r9, %r31, %r9
 # u = h4 ^ g4
-	.loc 1 290
+	.loc 1 294
 	xor %r6, %r30, %r6
 # u &= t
-	.loc 1 291
+	.loc 1 295
 	and %r6, %r6, %r12
 # h4 ^= u
-	.loc 1 292
+	.loc 1 296
 	xor %r10, %r30, %r6
 # t = h1 << 26
-	.loc 1 294
+	.loc 1 298
 	slwi %r6, %r7, 26
 # f0 = h0 | t
-	.loc 1 295
+	.loc 1 299
 	or %r5, %r5, %r6
 # f1 = h1 >> 6
-	.loc 1 296
+	.loc 1 300
 	srwi %r6, %r7, 6
 # t = h2 << 20
-	.loc 1 297
+	.loc 1 301
 	slwi %r7, %r8, 20
 # f1 |= t
-	.loc 1 298
+	.loc 1 302
 	or %r7, %r6, %r7
 # f2 = h2 >> 12
-	.loc 1 299
+	.loc 1 303
 	srwi %r6, %r8, 12
 # t = h3 << 14
-	.loc 1 300
+	.loc 1 304
 	slwi %r8, %r9, 14
 # f2 |= t
-	.loc 1 301
+	.loc 1 305
 	or %r8, %r6, %r8
 # f3 = h3 >> 18
-	.loc 1 302
+	.loc 1 306
 	srwi %r6, %r9, 18
 # t = h4 << 8
-	.loc 1 303
+	.loc 1 307
 	slwi %r9, %r10, 8
 # f3 |= t
-	.loc 1 304
+	.loc 1 308
 	or %r6, %r6, %r9
 # g0 = mem32[st + 40]
-	.loc 1 305
+	.loc 1 309
 	lwz %r9, 40(%r3)
 # g1 = mem32[st + 44]
-	.loc 1 306
+	.loc 1 310
 	lwz %r10, 44(%r3)
 # g2 = mem32[st + 48]
-	.loc 1 307
+	.loc 1 311
 	lwz %r11, 48(%r3)
 # g3 = mem32[st + 52]
-	.loc 1 308
+	.loc 1 312
 	lwz %r3, 52(%r3)
 # carry? f0 = f0 + g0
-	.loc 1 309
+	.loc 1 313
 	addc %r5, %r5, %r9
 # carry? f1 = f1 + g1 + carry
-	.loc 1 310
+	.loc 1 314
 	adde %r7, %r7, %r10
 # carry? f2 = f2 + g2 + carry
-	.loc 1 311
+	.loc 1 315
 	adde %r8, %r8, %r11
 # f3 = f3 + g3 + carry
-	.loc 1 312
+	.loc 1 316
 	adde %r3, %r6, %r3
 # mem32le[a] = f0
-	.loc 1 313
+	.loc 1 317
 	stwbrx %r5, 0, %r4
 # t = 4
-	.loc 1 314
+	.loc 1 318
 	li %r5, 4
 # mem32le[a + t] = f1
-	.loc 1 315
+	.loc 1 319
 	stwbrx %r7, %r4,%r5
 # t = 8
-	.loc 1 316
+	.loc 1 320
 	li %r5, 8
 # mem32le[a + t] = f2
-	.loc 1 317
+	.loc 1 321
 	stwbrx %r8, %r4,%r5
 # t = 12
-	.loc 1 318
+	.loc 1 322
 	li %r5, 12
 # mem32le[a + t] = f3
-	.loc 1 319
+	.loc 1 323
 	stwbrx %r3, %r4,%r5
 # leave
-	.loc 1 320
+	.loc 1 324
 	lwz %r28, 16(%r1)
 	lwz %r29, 20(%r1)
 	lwz %r30, 24(%r1)

@@ -12,106 +12,106 @@ qhasm_kernel_poly1305_ppc64_init:
 	.p2align 5
 .L.qhasm_kernel_poly1305_ppc64_init:
 # t = mem32le[k]
-	.loc 1 16
+	.loc 1 18
 	lwbrx %r5, 0, %r4
 # u = mem32le[k + 4]
-	.loc 1 17
+	.loc 1 19
 	li %r7, 4
 	lwbrx %r6, %r4, %r7
 # u <<= 32
-	.loc 1 18
+	.loc 1 20
 	sldi %r6, %r6, 32
 # t |= u
-	.loc 1 19
+	.loc 1 21
 	or %r5, %r5, %r6
 # u = 0x0ffffffc0fffffff
-	.loc 1 20
+	.loc 1 22
 	lis %r6, 4095
 	ori %r6, %r6, 65532
 	sldi %r6, %r6, 32
 	oris %r6, %r6, 4095
 	ori %r6, %r6, 65535
 # t &= u
-	.loc 1 21
+	.loc 1 23
 	and %r5, %r5, %r6
 # mem64[st + 24] = t
-	.loc 1 22
+	.loc 1 24
 	std %r5, 24(%r3)
 # t = mem32le[k + 8]
-	.loc 1 23
+	.loc 1 25
 	li %r5, 8
 	lwbrx %r6, %r4, %r5
 # u = mem32le[k + 12]
-	.loc 1 24
+	.loc 1 26
 	li %r5, 12
 	lwbrx %r7, %r4, %r5
 # u <<= 32
-	.loc 1 25
+	.loc 1 27
 	sldi %r5, %r7, 32
 # t |= u
-	.loc 1 26
+	.loc 1 28
 	or %r5, %r6, %r5
 # u = 0x0ffffffc0ffffffc
-	.loc 1 27
+	.loc 1 29
 	lis %r6, 4095
 	ori %r6, %r6, 65532
 	sldi %r6, %r6, 32
 	oris %r6, %r6, 4095
 	ori %r6, %r6, 65532
 # t &= u
-	.loc 1 28
+	.loc 1 30
 	and %r5, %r5, %r6
 # mem64[st + 32] = t
-	.loc 1 29
+	.loc 1 31
 	std %r5, 32(%r3)
 # t = mem32le[k + 16]
-	.loc 1 30
+	.loc 1 32
 	li %r5, 16
 	lwbrx %r6, %r4, %r5
 # u = mem32le[k + 20]
-	.loc 1 31
+	.loc 1 33
 	li %r5, 20
 	lwbrx %r7, %r4, %r5
 # u <<= 32
-	.loc 1 32
+	.loc 1 34
 	sldi %r5, %r7, 32
 # t |= u
-	.loc 1 33
+	.loc 1 35
 	or %r5, %r6, %r5
 # mem64[st + 40] = t
-	.loc 1 34
+	.loc 1 36
 	std %r5, 40(%r3)
 # t = mem32le[k + 24]
-	.loc 1 35
+	.loc 1 37
 	li %r5, 24
 	lwbrx %r6, %r4, %r5
 # u = mem32le[k + 28]
-	.loc 1 36
+	.loc 1 38
 	li %r5, 28
 	lwbrx %r7, %r4, %r5
 # u <<= 32
-	.loc 1 37
+	.loc 1 39
 	sldi %r4, %r7, 32
 # t |= u
-	.loc 1 38
+	.loc 1 40
 	or %r4, %r6, %r4
 # mem64[st + 48] = t
-	.loc 1 39
+	.loc 1 41
 	std %r4, 48(%r3)
 # t = 0
-	.loc 1 40
+	.loc 1 42
 	li %r4, 0
 # mem64[st + 0] = t
-	.loc 1 41
+	.loc 1 43
 	std %r4, 0(%r3)
 # mem64[st + 8] = t
-	.loc 1 42
+	.loc 1 44
 	std %r4, 8(%r3)
 # mem64[st + 16] = t
-	.loc 1 43
+	.loc 1 45
 	std %r4, 16(%r3)
 # leave
-	.loc 1 44
+	.loc 1 46
 	blr
 	.size qhasm_kernel_poly1305_ppc64_init, 24
 
@@ -132,163 +132,163 @@ qhasm_kernel_poly1305_ppc64_blocks:
 	std %r30, 136(%r1)
 	std %r31, 144(%r1)
 # =? n - 0
-	.loc 1 50
+	.loc 1 53
 	cmpldi %cr0, %r5, 0
 # goto done if =
-	.loc 1 51
+	.loc 1 54
 	beq %cr0, .Lqhasm_kernel_poly1305_ppc64_blocks.done
 # hib = hib & 1
-	.loc 1 52
+	.loc 1 55
 	andi. %r29, %r6, 1
 # h0 = mem64[st + 0]
-	.loc 1 53
+	.loc 1 56
 	ld %r6, 0(%r3)
 # h1 = mem64[st + 8]
-	.loc 1 54
+	.loc 1 57
 	ld %r7, 8(%r3)
 # h2 = mem64[st + 16]
-	.loc 1 55
+	.loc 1 58
 	ld %r8, 16(%r3)
 # r0 = mem64[st + 24]
-	.loc 1 56
+	.loc 1 59
 	ld %r31, 24(%r3)
 # r1 = mem64[st + 32]
-	.loc 1 57
+	.loc 1 60
 	ld %r30, 32(%r3)
 # s1 = r1 >> 2
-	.loc 1 58
+	.loc 1 61
 	srdi %r9, %r30, 2
 # s1 += r1
-	.loc 1 59
+	.loc 1 62
 	add %r28, %r9, %r30
 .Lqhasm_kernel_poly1305_ppc64_blocks.block:
 # m0 = mem32le[m]
-	.loc 1 61
+	.loc 1 64
 	lwbrx %r9, 0, %r4
 # t = mem32le[m + 4]
-	.loc 1 62
+	.loc 1 65
 	li %r11, 4
 	lwbrx %r10, %r4, %r11
 # t <<= 32
-	.loc 1 63
+	.loc 1 66
 	sldi %r10, %r10, 32
 # m0 |= t
-	.loc 1 64
+	.loc 1 67
 	or %r11, %r9, %r10
 # m1 = mem32le[m + 8]
-	.loc 1 65
+	.loc 1 68
 	li %r10, 8
 	lwbrx %r9, %r4, %r10
 # t = mem32le[m + 12]
-	.loc 1 66
+	.loc 1 69
 	li %r10, 12
 	lwbrx %r12, %r4, %r10
 # t <<= 32
-	.loc 1 67
+	.loc 1 70
 	sldi %r10, %r12, 32
 # m1 |= t
-	.loc 1 68
+	.loc 1 71
 	or %r9, %r9, %r10
 # carry? h0 = h0 + m0
-	.loc 1 69
+	.loc 1 72
 	addc %r10, %r6, %r11
 # carry? h1 = h1 + m1 + carry
-	.loc 1 70
+	.loc 1 73
 	adde %r11, %r7, %r9
 # h2 = h2 + hib + carry
-	.loc 1 71
+	.loc 1 74
 	adde %r12, %r8, %r29
 # (uint128) t0h t0l = h0 * r0
-	.loc 1 74
+	.loc 1 77
 	mulld %r7, %r10, %r31
 	mulhdu %r6, %r10, %r31
 # (uint128) ah al = h1 * s1
-	.loc 1 75
+	.loc 1 78
 	mulld %r9, %r11, %r28
 	mulhdu %r8, %r11, %r28
 # carry? t0l = t0l + al
-	.loc 1 76
+	.loc 1 79
 	addc %r27, %r7, %r9
 # t0h = t0h + ah + carry
-	.loc 1 77
+	.loc 1 80
 	adde %r8, %r6, %r8
 # (uint128) t1h t1l = h0 * r1
-	.loc 1 78
+	.loc 1 81
 	mulld %r7, %r10, %r30
 	mulhdu %r6, %r10, %r30
 # (uint128) ah al = h1 * r0
-	.loc 1 79
+	.loc 1 82
 	mulld %r10, %r11, %r31
 	mulhdu %r9, %r11, %r31
 # carry? t1l = t1l + al
-	.loc 1 80
+	.loc 1 83
 	addc %r10, %r7, %r10
 # t1h = t1h + ah + carry
-	.loc 1 81
+	.loc 1 84
 	adde %r9, %r6, %r9
 # x = h2 * s1
-	.loc 1 82
+	.loc 1 85
 	mulld %r6, %r12, %r28
 # t2 = h2 * r0
-	.loc 1 83
+	.loc 1 86
 	mulld %r7, %r12, %r31
 # carry? t1l = t1l + x
-	.loc 1 84
+	.loc 1 87
 	addc %r6, %r10, %r6
 # t1h = t1h + t2 + carry
-	.loc 1 85
+	.loc 1 88
 	adde %r7, %r9, %r7
 # carry? t1l = t1l + t0h
-	.loc 1 86
+	.loc 1 89
 	addc %r8, %r6, %r8
 # t1h = t1h + 0 + carry
-	.loc 1 87
+	.loc 1 90
 	addze %r6, %r7
 # h2 = t1h & 3
-	.loc 1 90
+	.loc 1 93
 	andi. %r9, %r6, 3
 # c = t1h >> 2
-	.loc 1 91
+	.loc 1 94
 	srdi %r6, %r6, 2
 # t1h = c << 2
-	.loc 1 92
+	.loc 1 95
 	sldi %r7, %r6, 2
 # c += t1h
-	.loc 1 93
+	.loc 1 96
 	add %r6, %r6, %r7
 # carry? h0 = h0 + c
-	.loc 1 94
+	.loc 1 97
 	addc %r6, %r27, %r6
 # carry? h1 = h1 + 0 + carry
-	.loc 1 95
+	.loc 1 98
 	addze %r7, %r8
 # h2 = h2 + 0 + carry
-	.loc 1 96
+	.loc 1 99
 	addze %r8, %r9
 # m += 16
-	.loc 1 97
+	.loc 1 100
 	addi %r4, %r4, 16
 # n -= 1
-	.loc 1 98
+	.loc 1 101
 	addi %r5, %r5, -1
 # =? n - 0
-	.loc 1 99
+	.loc 1 102
 	cmpldi %cr0, %r5, 0
 # goto block if !=
-	.loc 1 100
+	.loc 1 103
 	bne %cr0, .Lqhasm_kernel_poly1305_ppc64_blocks.block
 # mem64[st + 0] = h0
-	.loc 1 101
+	.loc 1 104
 	std %r6, 0(%r3)
 # mem64[st + 8] = h1
-	.loc 1 102
+	.loc 1 105
 	std %r7, 8(%r3)
 # mem64[st + 16] = h2
-	.loc 1 103
+	.loc 1 106
 	std %r8, 16(%r3)
 .Lqhasm_kernel_poly1305_ppc64_blocks.done:
 # leave
-	.loc 1 105
+	.loc 1 108
 	ld %r27, 112(%r1)
 	ld %r28, 120(%r1)
 	ld %r29, 128(%r1)
@@ -309,82 +309,82 @@ qhasm_kernel_poly1305_ppc64_final:
 	.p2align 5
 .L.qhasm_kernel_poly1305_ppc64_final:
 # h0 = mem64[st + 0]
-	.loc 1 112
+	.loc 1 116
 	ld %r5, 0(%r3)
 # h1 = mem64[st + 8]
-	.loc 1 113
+	.loc 1 117
 	ld %r6, 8(%r3)
 # h2 = mem64[st + 16]
-	.loc 1 114
+	.loc 1 118
 	ld %r7, 16(%r3)
 # carry? g0 = h0 + 5
-	.loc 1 115
+	.loc 1 119
 	addic %r8, %r5, 5
 # carry? g1 = h1 + 0 + carry
-	.loc 1 116
+	.loc 1 120
 	addze %r9, %r6
 # g2 = h2 + 0 + carry
-	.loc 1 117
+	.loc 1 121
 	addze %r7, %r7
 # g2 >>= 2
-	.loc 1 118
+	.loc 1 122
 	srdi %r7, %r7, 2
 # mask = - g2
-	.loc 1 119
+	.loc 1 123
 	neg %r7, %r7
 # d = h0 ^ g0
-	.loc 1 120
+	.loc 1 124
 	xor %r8, %r5, %r8
 # d &= mask
-	.loc 1 121
+	.loc 1 125
 	and %r8, %r8, %r7
 # h0 ^= d
-	.loc 1 122
+	.loc 1 126
 	xor %r8, %r5, %r8
 # d = h1 ^ g1
-	.loc 1 123
+	.loc 1 127
 	xor %r5, %r6, %r9
 # d &= mask
-	.loc 1 124
+	.loc 1 128
 	and %r5, %r5, %r7
 # h1 ^= d
-	.loc 1 125
+	.loc 1 129
 	xor %r6, %r6, %r5
 # t = mem64[st + 40]
-	.loc 1 126
+	.loc 1 130
 	ld %r5, 40(%r3)
 # u = mem64[st + 48]
-	.loc 1 127
+	.loc 1 131
 	ld %r3, 48(%r3)
 # carry? h0 = h0 + t
-	.loc 1 128
+	.loc 1 132
 	addc %r5, %r8, %r5
 # h1 = h1 + u + carry
-	.loc 1 129
+	.loc 1 133
 	adde %r6, %r6, %r3
 # mem32le[a] = h0
-	.loc 1 130
+	.loc 1 134
 	stwbrx %r5, 0, %r4
 # h0 >>= 32
-	.loc 1 131
+	.loc 1 135
 	srdi %r5, %r5, 32
 # mem32le[a + 4] = h0
-	.loc 1 132
+	.loc 1 136
 	li %r3, 4
 	stwbrx %r5, %r4, %r3
 # mem32le[a + 8] = h1
-	.loc 1 133
+	.loc 1 137
 	li %r3, 8
 	stwbrx %r6, %r4, %r3
 # h1 >>= 32
-	.loc 1 134
+	.loc 1 138
 	srdi %r5, %r6, 32
 # mem32le[a + 12] = h1
-	.loc 1 135
+	.loc 1 139
 	li %r3, 12
 	stwbrx %r5, %r4, %r3
 # leave
-	.loc 1 136
+	.loc 1 140
 	blr
 	.size qhasm_kernel_poly1305_ppc64_final, 24
 

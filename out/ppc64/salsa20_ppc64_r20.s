@@ -30,688 +30,688 @@ qhasm_kernel_salsa20_ppc64_blocks:
 	std %r30, 232(%r1)
 	std %r31, 240(%r1)
 # =? n - 0
-	.loc 1 33
+	.loc 1 35
 	cmpldi %cr0, %r5, 0
 # goto done if =
-	.loc 1 34
+	.loc 1 36
 	beq %cr0, .Lqhasm_kernel_salsa20_ppc64_blocks.done
 .Lqhasm_kernel_salsa20_ppc64_blocks.block:
 # x0 = mem32[x + 0]
-	.loc 1 37
+	.loc 1 39
 	lwz %r11, 0(%r6)
 # x1 = mem32[x + 4]
-	.loc 1 38
+	.loc 1 40
 	lwz %r18, 4(%r6)
 # x2 = mem32[x + 8]
-	.loc 1 39
+	.loc 1 41
 	lwz %r19, 8(%r6)
 # x3 = mem32[x + 12]
-	.loc 1 40
+	.loc 1 42
 	lwz %r20, 12(%r6)
 # x4 = mem32[x + 16]
-	.loc 1 41
+	.loc 1 43
 	lwz %r21, 16(%r6)
 # x5 = mem32[x + 20]
-	.loc 1 42
+	.loc 1 44
 	lwz %r22, 20(%r6)
 # x6 = mem32[x + 24]
-	.loc 1 43
+	.loc 1 45
 	lwz %r23, 24(%r6)
 # x7 = mem32[x + 28]
-	.loc 1 44
+	.loc 1 46
 	lwz %r24, 28(%r6)
 # x8 = mem32[x + 32]
-	.loc 1 45
+	.loc 1 47
 	lwz %r25, 32(%r6)
 # x9 = mem32[x + 36]
-	.loc 1 46
+	.loc 1 48
 	lwz %r26, 36(%r6)
 # x10 = mem32[x + 40]
-	.loc 1 47
+	.loc 1 49
 	lwz %r27, 40(%r6)
 # x11 = mem32[x + 44]
-	.loc 1 48
+	.loc 1 50
 	lwz %r28, 44(%r6)
 # x12 = mem32[x + 48]
-	.loc 1 49
+	.loc 1 51
 	lwz %r29, 48(%r6)
 # x13 = mem32[x + 52]
-	.loc 1 50
+	.loc 1 52
 	lwz %r30, 52(%r6)
 # x14 = mem32[x + 56]
-	.loc 1 51
+	.loc 1 53
 	lwz %r31, 56(%r6)
 # x15 = mem32[x + 60]
-	.loc 1 52
+	.loc 1 54
 	lwz %r12, 60(%r6)
 # i = 10
-	.loc 1 53
+	.loc 1 55
 	li %r17, 10
 .Lqhasm_kernel_salsa20_ppc64_blocks.doubleround:
 # t0 = x0 + x12
-	.loc 1 56
+	.loc 1 58
 	add %r7, %r11, %r29
 # t1 = x5 + x1
-	.loc 1 57
+	.loc 1 59
 	add %r8, %r22, %r18
 # t2 = x10 + x6
-	.loc 1 58
+	.loc 1 60
 	add %r9, %r27, %r23
 # t3 = x15 + x11
-	.loc 1 59
+	.loc 1 61
 	add %r10, %r12, %r28
 # t0 = t0 <<< 7
-	.loc 1 60
+	.loc 1 62
 	rotlwi %r7, %r7, 7
 # t1 = t1 <<< 7
-	.loc 1 61
+	.loc 1 63
 	rotlwi %r8, %r8, 7
 # t2 = t2 <<< 7
-	.loc 1 62
+	.loc 1 64
 	rotlwi %r9, %r9, 7
 # t3 = t3 <<< 7
-	.loc 1 63
+	.loc 1 65
 	rotlwi %r10, %r10, 7
 # x4 ^= t0
-	.loc 1 64
+	.loc 1 66
 	xor %r21, %r21, %r7
 # x9 ^= t1
-	.loc 1 65
+	.loc 1 67
 	xor %r26, %r26, %r8
 # x14 ^= t2
-	.loc 1 66
+	.loc 1 68
 	xor %r31, %r31, %r9
 # x3 ^= t3
-	.loc 1 67
+	.loc 1 69
 	xor %r20, %r20, %r10
 # t0 = x4 + x0
-	.loc 1 68
+	.loc 1 70
 	add %r7, %r21, %r11
 # t1 = x9 + x5
-	.loc 1 69
+	.loc 1 71
 	add %r8, %r26, %r22
 # t2 = x14 + x10
-	.loc 1 70
+	.loc 1 72
 	add %r9, %r31, %r27
 # t3 = x3 + x15
-	.loc 1 71
+	.loc 1 73
 	add %r10, %r20, %r12
 # t0 = t0 <<< 9
-	.loc 1 72
+	.loc 1 74
 	rotlwi %r7, %r7, 9
 # t1 = t1 <<< 9
-	.loc 1 73
+	.loc 1 75
 	rotlwi %r8, %r8, 9
 # t2 = t2 <<< 9
-	.loc 1 74
+	.loc 1 76
 	rotlwi %r9, %r9, 9
 # t3 = t3 <<< 9
-	.loc 1 75
+	.loc 1 77
 	rotlwi %r10, %r10, 9
 # x8 ^= t0
-	.loc 1 76
+	.loc 1 78
 	xor %r25, %r25, %r7
 # x13 ^= t1
-	.loc 1 77
+	.loc 1 79
 	xor %r30, %r30, %r8
 # x2 ^= t2
-	.loc 1 78
+	.loc 1 80
 	xor %r19, %r19, %r9
 # x7 ^= t3
-	.loc 1 79
+	.loc 1 81
 	xor %r24, %r24, %r10
 # t0 = x8 + x4
-	.loc 1 80
+	.loc 1 82
 	add %r7, %r25, %r21
 # t1 = x13 + x9
-	.loc 1 81
+	.loc 1 83
 	add %r8, %r30, %r26
 # t2 = x2 + x14
-	.loc 1 82
+	.loc 1 84
 	add %r9, %r19, %r31
 # t3 = x7 + x3
-	.loc 1 83
+	.loc 1 85
 	add %r10, %r24, %r20
 # t0 = t0 <<< 13
-	.loc 1 84
+	.loc 1 86
 	rotlwi %r7, %r7, 13
 # t1 = t1 <<< 13
-	.loc 1 85
+	.loc 1 87
 	rotlwi %r8, %r8, 13
 # t2 = t2 <<< 13
-	.loc 1 86
+	.loc 1 88
 	rotlwi %r9, %r9, 13
 # t3 = t3 <<< 13
-	.loc 1 87
+	.loc 1 89
 	rotlwi %r10, %r10, 13
 # x12 ^= t0
-	.loc 1 88
+	.loc 1 90
 	xor %r29, %r29, %r7
 # x1 ^= t1
-	.loc 1 89
+	.loc 1 91
 	xor %r18, %r18, %r8
 # x6 ^= t2
-	.loc 1 90
+	.loc 1 92
 	xor %r23, %r23, %r9
 # x11 ^= t3
-	.loc 1 91
+	.loc 1 93
 	xor %r28, %r28, %r10
 # t0 = x12 + x8
-	.loc 1 92
+	.loc 1 94
 	add %r7, %r29, %r25
 # t1 = x1 + x13
-	.loc 1 93
+	.loc 1 95
 	add %r8, %r18, %r30
 # t2 = x6 + x2
-	.loc 1 94
+	.loc 1 96
 	add %r9, %r23, %r19
 # t3 = x11 + x7
-	.loc 1 95
+	.loc 1 97
 	add %r10, %r28, %r24
 # t0 = t0 <<< 18
-	.loc 1 96
+	.loc 1 98
 	rotlwi %r7, %r7, 18
 # t1 = t1 <<< 18
-	.loc 1 97
+	.loc 1 99
 	rotlwi %r8, %r8, 18
 # t2 = t2 <<< 18
-	.loc 1 98
+	.loc 1 100
 	rotlwi %r16, %r9, 18
 # t3 = t3 <<< 18
-	.loc 1 99
+	.loc 1 101
 	rotlwi %r15, %r10, 18
 # x0 ^= t0
-	.loc 1 100
+	.loc 1 102
 	xor %r10, %r11, %r7
 # x5 ^= t1
-	.loc 1 101
+	.loc 1 103
 	xor %r9, %r22, %r8
 # x10 ^= t2
-	.loc 1 102
+	.loc 1 104
 	xor %r8, %r27, %r16
 # x15 ^= t3
-	.loc 1 103
+	.loc 1 105
 	xor %r7, %r12, %r15
 # t0 = x0 + x3
-	.loc 1 104
+	.loc 1 106
 	add %r11, %r10, %r20
 # t1 = x5 + x4
-	.loc 1 105
+	.loc 1 107
 	add %r12, %r9, %r21
 # t2 = x10 + x9
-	.loc 1 106
+	.loc 1 108
 	add %r27, %r8, %r26
 # t3 = x15 + x14
-	.loc 1 107
+	.loc 1 109
 	add %r22, %r7, %r31
 # t0 = t0 <<< 7
-	.loc 1 108
+	.loc 1 110
 	rotlwi %r11, %r11, 7
 # t1 = t1 <<< 7
-	.loc 1 109
+	.loc 1 111
 	rotlwi %r12, %r12, 7
 # t2 = t2 <<< 7
-	.loc 1 110
+	.loc 1 112
 	rotlwi %r27, %r27, 7
 # t3 = t3 <<< 7
-	.loc 1 111
+	.loc 1 113
 	rotlwi %r22, %r22, 7
 # x1 ^= t0
-	.loc 1 112
+	.loc 1 114
 	xor %r18, %r18, %r11
 # x6 ^= t1
-	.loc 1 113
+	.loc 1 115
 	xor %r23, %r23, %r12
 # x11 ^= t2
-	.loc 1 114
+	.loc 1 116
 	xor %r28, %r28, %r27
 # x12 ^= t3
-	.loc 1 115
+	.loc 1 117
 	xor %r29, %r29, %r22
 # t0 = x1 + x0
-	.loc 1 116
+	.loc 1 118
 	add %r11, %r18, %r10
 # t1 = x6 + x5
-	.loc 1 117
+	.loc 1 119
 	add %r12, %r23, %r9
 # t2 = x11 + x10
-	.loc 1 118
+	.loc 1 120
 	add %r27, %r28, %r8
 # t3 = x12 + x15
-	.loc 1 119
+	.loc 1 121
 	add %r22, %r29, %r7
 # t0 = t0 <<< 9
-	.loc 1 120
+	.loc 1 122
 	rotlwi %r11, %r11, 9
 # t1 = t1 <<< 9
-	.loc 1 121
+	.loc 1 123
 	rotlwi %r12, %r12, 9
 # t2 = t2 <<< 9
-	.loc 1 122
+	.loc 1 124
 	rotlwi %r27, %r27, 9
 # t3 = t3 <<< 9
-	.loc 1 123
+	.loc 1 125
 	rotlwi %r22, %r22, 9
 # x2 ^= t0
-	.loc 1 124
+	.loc 1 126
 	xor %r19, %r19, %r11
 # x7 ^= t1
-	.loc 1 125
+	.loc 1 127
 	xor %r24, %r24, %r12
 # x8 ^= t2
-	.loc 1 126
+	.loc 1 128
 	xor %r25, %r25, %r27
 # x13 ^= t3
-	.loc 1 127
+	.loc 1 129
 	xor %r30, %r30, %r22
 # t0 = x2 + x1
-	.loc 1 128
+	.loc 1 130
 	add %r11, %r19, %r18
 # t1 = x7 + x6
-	.loc 1 129
+	.loc 1 131
 	add %r12, %r24, %r23
 # t2 = x8 + x11
-	.loc 1 130
+	.loc 1 132
 	add %r27, %r25, %r28
 # t3 = x13 + x12
-	.loc 1 131
+	.loc 1 133
 	add %r22, %r30, %r29
 # t0 = t0 <<< 13
-	.loc 1 132
+	.loc 1 134
 	rotlwi %r11, %r11, 13
 # t1 = t1 <<< 13
-	.loc 1 133
+	.loc 1 135
 	rotlwi %r12, %r12, 13
 # t2 = t2 <<< 13
-	.loc 1 134
+	.loc 1 136
 	rotlwi %r27, %r27, 13
 # t3 = t3 <<< 13
-	.loc 1 135
+	.loc 1 137
 	rotlwi %r22, %r22, 13
 # x3 ^= t0
-	.loc 1 136
+	.loc 1 138
 	xor %r20, %r20, %r11
 # x4 ^= t1
-	.loc 1 137
+	.loc 1 139
 	xor %r21, %r21, %r12
 # x9 ^= t2
-	.loc 1 138
+	.loc 1 140
 	xor %r26, %r26, %r27
 # x14 ^= t3
-	.loc 1 139
+	.loc 1 141
 	xor %r31, %r31, %r22
 # t0 = x3 + x2
-	.loc 1 140
+	.loc 1 142
 	add %r11, %r20, %r19
 # t1 = x4 + x7
-	.loc 1 141
+	.loc 1 143
 	add %r12, %r21, %r24
 # t2 = x9 + x8
-	.loc 1 142
+	.loc 1 144
 	add %r27, %r26, %r25
 # t3 = x14 + x13
-	.loc 1 143
+	.loc 1 145
 	add %r22, %r31, %r30
 # t0 = t0 <<< 18
-	.loc 1 144
+	.loc 1 146
 	rotlwi %r11, %r11, 18
 # t1 = t1 <<< 18
-	.loc 1 145
+	.loc 1 147
 	rotlwi %r12, %r12, 18
 # t2 = t2 <<< 18
-	.loc 1 146
+	.loc 1 148
 	rotlwi %r27, %r27, 18
 # t3 = t3 <<< 18
-	.loc 1 147
+	.loc 1 149
 	rotlwi %r16, %r22, 18
 # x0 ^= t0
-	.loc 1 148
+	.loc 1 150
 	xor %r11, %r10, %r11
 # x5 ^= t1
-	.loc 1 149
+	.loc 1 151
 	xor %r22, %r9, %r12
 # x10 ^= t2
-	.loc 1 150
+	.loc 1 152
 	xor %r27, %r8, %r27
 # x15 ^= t3
-	.loc 1 151
+	.loc 1 153
 	xor %r12, %r7, %r16
 # i -= 1
-	.loc 1 152
+	.loc 1 154
 	addi %r17, %r17, -1
 # =? i - 0
-	.loc 1 153
+	.loc 1 155
 	cmpldi %cr0, %r17, 0
 # goto doubleround if !=
-	.loc 1 154
+	.loc 1 156
 	bne %cr0, .Lqhasm_kernel_salsa20_ppc64_blocks.doubleround
 # w = mem32[x + 0]
-	.loc 1 157
+	.loc 1 159
 	lwz %r7, 0(%r6)
 # x0 += w
-	.loc 1 158
+	.loc 1 160
 	add %r7, %r11, %r7
 # w = mem32le[m]
-	.loc 1 159
+	.loc 1 161
 	lwbrx %r8, 0, %r4
 # x0 ^= w
-	.loc 1 160
+	.loc 1 162
 	xor %r7, %r7, %r8
 # mem32le[c] = x0
-	.loc 1 161
+	.loc 1 163
 	stwbrx %r7, 0, %r3
 # w = mem32[x + 4]
-	.loc 1 162
+	.loc 1 164
 	lwz %r7, 4(%r6)
 # x1 += w
-	.loc 1 163
+	.loc 1 165
 	add %r8, %r18, %r7
 # o = 4
-	.loc 1 164
+	.loc 1 166
 	li %r7, 4
 # w = mem32le[m + o]
-	.loc 1 165
+	.loc 1 167
 	lwbrx %r9, %r4,%r7
 # x1 ^= w
-	.loc 1 166
+	.loc 1 168
 	xor %r8, %r8, %r9
 # mem32le[c + o] = x1
-	.loc 1 167
+	.loc 1 169
 	stwbrx %r8, %r3,%r7
 # w = mem32[x + 8]
-	.loc 1 168
+	.loc 1 170
 	lwz %r7, 8(%r6)
 # x2 += w
-	.loc 1 169
+	.loc 1 171
 	add %r7, %r19, %r7
 # o = 8
-	.loc 1 170
+	.loc 1 172
 	li %r8, 8
 # w = mem32le[m + o]
-	.loc 1 171
+	.loc 1 173
 	lwbrx %r9, %r4,%r8
 # x2 ^= w
-	.loc 1 172
+	.loc 1 174
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x2
-	.loc 1 173
+	.loc 1 175
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 12]
-	.loc 1 174
+	.loc 1 176
 	lwz %r7, 12(%r6)
 # x3 += w
-	.loc 1 175
+	.loc 1 177
 	add %r7, %r20, %r7
 # o = 12
-	.loc 1 176
+	.loc 1 178
 	li %r8, 12
 # w = mem32le[m + o]
-	.loc 1 177
+	.loc 1 179
 	lwbrx %r9, %r4,%r8
 # x3 ^= w
-	.loc 1 178
+	.loc 1 180
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x3
-	.loc 1 179
+	.loc 1 181
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 16]
-	.loc 1 180
+	.loc 1 182
 	lwz %r7, 16(%r6)
 # x4 += w
-	.loc 1 181
+	.loc 1 183
 	add %r7, %r21, %r7
 # o = 16
-	.loc 1 182
+	.loc 1 184
 	li %r8, 16
 # w = mem32le[m + o]
-	.loc 1 183
+	.loc 1 185
 	lwbrx %r9, %r4,%r8
 # x4 ^= w
-	.loc 1 184
+	.loc 1 186
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x4
-	.loc 1 185
+	.loc 1 187
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 20]
-	.loc 1 186
+	.loc 1 188
 	lwz %r7, 20(%r6)
 # x5 += w
-	.loc 1 187
+	.loc 1 189
 	add %r7, %r22, %r7
 # o = 20
-	.loc 1 188
+	.loc 1 190
 	li %r8, 20
 # w = mem32le[m + o]
-	.loc 1 189
+	.loc 1 191
 	lwbrx %r9, %r4,%r8
 # x5 ^= w
-	.loc 1 190
+	.loc 1 192
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x5
-	.loc 1 191
+	.loc 1 193
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 24]
-	.loc 1 192
+	.loc 1 194
 	lwz %r7, 24(%r6)
 # x6 += w
-	.loc 1 193
+	.loc 1 195
 	add %r7, %r23, %r7
 # o = 24
-	.loc 1 194
+	.loc 1 196
 	li %r8, 24
 # w = mem32le[m + o]
-	.loc 1 195
+	.loc 1 197
 	lwbrx %r9, %r4,%r8
 # x6 ^= w
-	.loc 1 196
+	.loc 1 198
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x6
-	.loc 1 197
+	.loc 1 199
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 28]
-	.loc 1 198
+	.loc 1 200
 	lwz %r7, 28(%r6)
 # x7 += w
-	.loc 1 199
+	.loc 1 201
 	add %r7, %r24, %r7
 # o = 28
-	.loc 1 200
+	.loc 1 202
 	li %r8, 28
 # w = mem32le[m + o]
-	.loc 1 201
+	.loc 1 203
 	lwbrx %r9, %r4,%r8
 # x7 ^= w
-	.loc 1 202
+	.loc 1 204
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x7
-	.loc 1 203
+	.loc 1 205
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 32]
-	.loc 1 204
+	.loc 1 206
 	lwz %r7, 32(%r6)
 # x8 += w
-	.loc 1 205
+	.loc 1 207
 	add %r7, %r25, %r7
 # o = 32
-	.loc 1 206
+	.loc 1 208
 	li %r8, 32
 # w = mem32le[m + o]
-	.loc 1 207
+	.loc 1 209
 	lwbrx %r9, %r4,%r8
 # x8 ^= w
-	.loc 1 208
+	.loc 1 210
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x8
-	.loc 1 209
+	.loc 1 211
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 36]
-	.loc 1 210
+	.loc 1 212
 	lwz %r7, 36(%r6)
 # x9 += w
-	.loc 1 211
+	.loc 1 213
 	add %r7, %r26, %r7
 # o = 36
-	.loc 1 212
+	.loc 1 214
 	li %r8, 36
 # w = mem32le[m + o]
-	.loc 1 213
+	.loc 1 215
 	lwbrx %r9, %r4,%r8
 # x9 ^= w
-	.loc 1 214
+	.loc 1 216
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x9
-	.loc 1 215
+	.loc 1 217
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 40]
-	.loc 1 216
+	.loc 1 218
 	lwz %r7, 40(%r6)
 # x10 += w
-	.loc 1 217
+	.loc 1 219
 	add %r7, %r27, %r7
 # o = 40
-	.loc 1 218
+	.loc 1 220
 	li %r8, 40
 # w = mem32le[m + o]
-	.loc 1 219
+	.loc 1 221
 	lwbrx %r9, %r4,%r8
 # x10 ^= w
-	.loc 1 220
+	.loc 1 222
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x10
-	.loc 1 221
+	.loc 1 223
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 44]
-	.loc 1 222
+	.loc 1 224
 	lwz %r7, 44(%r6)
 # x11 += w
-	.loc 1 223
+	.loc 1 225
 	add %r7, %r28, %r7
 # o = 44
-	.loc 1 224
+	.loc 1 226
 	li %r8, 44
 # w = mem32le[m + o]
-	.loc 1 225
+	.loc 1 227
 	lwbrx %r9, %r4,%r8
 # x11 ^= w
-	.loc 1 226
+	.loc 1 228
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x11
-	.loc 1 227
+	.loc 1 229
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 48]
-	.loc 1 228
+	.loc 1 230
 	lwz %r7, 48(%r6)
 # x12 += w
-	.loc 1 229
+	.loc 1 231
 	add %r7, %r29, %r7
 # o = 48
-	.loc 1 230
+	.loc 1 232
 	li %r8, 48
 # w = mem32le[m + o]
-	.loc 1 231
+	.loc 1 233
 	lwbrx %r9, %r4,%r8
 # x12 ^= w
-	.loc 1 232
+	.loc 1 234
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x12
-	.loc 1 233
+	.loc 1 235
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 52]
-	.loc 1 234
+	.loc 1 236
 	lwz %r7, 52(%r6)
 # x13 += w
-	.loc 1 235
+	.loc 1 237
 	add %r7, %r30, %r7
 # o = 52
-	.loc 1 236
+	.loc 1 238
 	li %r8, 52
 # w = mem32le[m + o]
-	.loc 1 237
+	.loc 1 239
 	lwbrx %r9, %r4,%r8
 # x13 ^= w
-	.loc 1 238
+	.loc 1 240
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x13
-	.loc 1 239
+	.loc 1 241
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 56]
-	.loc 1 240
+	.loc 1 242
 	lwz %r7, 56(%r6)
 # x14 += w
-	.loc 1 241
+	.loc 1 243
 	add %r7, %r31, %r7
 # o = 56
-	.loc 1 242
+	.loc 1 244
 	li %r8, 56
 # w = mem32le[m + o]
-	.loc 1 243
+	.loc 1 245
 	lwbrx %r9, %r4,%r8
 # x14 ^= w
-	.loc 1 244
+	.loc 1 246
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x14
-	.loc 1 245
+	.loc 1 247
 	stwbrx %r7, %r3,%r8
 # w = mem32[x + 60]
-	.loc 1 246
+	.loc 1 248
 	lwz %r7, 60(%r6)
 # x15 += w
-	.loc 1 247
+	.loc 1 249
 	add %r7, %r12, %r7
 # o = 60
-	.loc 1 248
+	.loc 1 250
 	li %r8, 60
 # w = mem32le[m + o]
-	.loc 1 249
+	.loc 1 251
 	lwbrx %r9, %r4,%r8
 # x15 ^= w
-	.loc 1 250
+	.loc 1 252
 	xor %r7, %r7, %r9
 # mem32le[c + o] = x15
-	.loc 1 251
+	.loc 1 253
 	stwbrx %r7, %r3,%r8
 # ctr = mem32[x + 32]
-	.loc 1 253
+	.loc 1 255
 	lwz %r7, 32(%r6)
 # hi = mem32[x + 36]
-	.loc 1 254
+	.loc 1 256
 	lwz %r8, 36(%r6)
 # hi <<= 32
-	.loc 1 255
+	.loc 1 257
 	sldi %r8, %r8, 32
 # ctr |= hi
-	.loc 1 256
+	.loc 1 258
 	or %r7, %r7, %r8
 # ctr += 1
-	.loc 1 257
+	.loc 1 259
 	addi %r7, %r7, 1
 # mem32[x + 32] = ctr
-	.loc 1 258
+	.loc 1 260
 	stw %r7, 32(%r6)
 # ctr >>= 32
-	.loc 1 259
+	.loc 1 261
 	srdi %r7, %r7, 32
 # mem32[x + 36] = ctr
-	.loc 1 260
+	.loc 1 262
 	stw %r7, 36(%r6)
 # c += 64
-	.loc 1 261
+	.loc 1 263
 	addi %r3, %r3, 64
 # m += 64
-	.loc 1 262
+	.loc 1 264
 	addi %r4, %r4, 64
 # n -= 1
-	.loc 1 263
+	.loc 1 265
 	addi %r5, %r5, -1
 # =? n - 0
-	.loc 1 264
+	.loc 1 266
 	cmpldi %cr0, %r5, 0
 # goto block if !=
-	.loc 1 265
+	.loc 1 267
 	bne %cr0, .Lqhasm_kernel_salsa20_ppc64_blocks.block
 .Lqhasm_kernel_salsa20_ppc64_blocks.done:
 # leave
-	.loc 1 267
+	.loc 1 269
 	ld %r15, 112(%r1)
 	ld %r16, 120(%r1)
 	ld %r17, 128(%r1)
@@ -760,404 +760,404 @@ qhasm_kernel_salsa20_ppc64_core:
 	std %r30, 216(%r1)
 	std %r31, 224(%r1)
 # x0 = mem32[in + 0]
-	.loc 1 272
+	.loc 1 275
 	lwz %r9, 0(%r4)
 # x1 = mem32[in + 4]
-	.loc 1 273
+	.loc 1 276
 	lwz %r10, 4(%r4)
 # x2 = mem32[in + 8]
-	.loc 1 274
+	.loc 1 277
 	lwz %r11, 8(%r4)
 # x3 = mem32[in + 12]
-	.loc 1 275
+	.loc 1 278
 	lwz %r21, 12(%r4)
 # x4 = mem32[in + 16]
-	.loc 1 276
+	.loc 1 279
 	lwz %r22, 16(%r4)
 # x5 = mem32[in + 20]
-	.loc 1 277
+	.loc 1 280
 	lwz %r12, 20(%r4)
 # x6 = mem32[in + 24]
-	.loc 1 278
+	.loc 1 281
 	lwz %r31, 24(%r4)
 # x7 = mem32[in + 28]
-	.loc 1 279
+	.loc 1 282
 	lwz %r30, 28(%r4)
 # x8 = mem32[in + 32]
-	.loc 1 280
+	.loc 1 283
 	lwz %r29, 32(%r4)
 # x9 = mem32[in + 36]
-	.loc 1 281
+	.loc 1 284
 	lwz %r23, 36(%r4)
 # x10 = mem32[in + 40]
-	.loc 1 282
+	.loc 1 285
 	lwz %r28, 40(%r4)
 # x11 = mem32[in + 44]
-	.loc 1 283
+	.loc 1 286
 	lwz %r27, 44(%r4)
 # x12 = mem32[in + 48]
-	.loc 1 284
+	.loc 1 287
 	lwz %r26, 48(%r4)
 # x13 = mem32[in + 52]
-	.loc 1 285
+	.loc 1 288
 	lwz %r25, 52(%r4)
 # x14 = mem32[in + 56]
-	.loc 1 286
+	.loc 1 289
 	lwz %r20, 56(%r4)
 # x15 = mem32[in + 60]
-	.loc 1 287
+	.loc 1 290
 	lwz %r8, 60(%r4)
 # i = 10
-	.loc 1 288
+	.loc 1 291
 	li %r24, 10
 .Lqhasm_kernel_salsa20_ppc64_core.coreround:
 # t0 = x0 + x12
-	.loc 1 290
+	.loc 1 293
 	add %r4, %r9, %r26
 # t1 = x5 + x1
-	.loc 1 291
+	.loc 1 294
 	add %r5, %r12, %r10
 # t2 = x10 + x6
-	.loc 1 292
+	.loc 1 295
 	add %r6, %r28, %r31
 # t3 = x15 + x11
-	.loc 1 293
+	.loc 1 296
 	add %r7, %r8, %r27
 # t0 = t0 <<< 7
-	.loc 1 294
+	.loc 1 297
 	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
-	.loc 1 295
+	.loc 1 298
 	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
-	.loc 1 296
+	.loc 1 299
 	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
-	.loc 1 297
+	.loc 1 300
 	rotlwi %r7, %r7, 7
 # x4 ^= t0
-	.loc 1 298
+	.loc 1 301
 	xor %r22, %r22, %r4
 # x9 ^= t1
-	.loc 1 299
+	.loc 1 302
 	xor %r23, %r23, %r5
 # x14 ^= t2
-	.loc 1 300
+	.loc 1 303
 	xor %r20, %r20, %r6
 # x3 ^= t3
-	.loc 1 301
+	.loc 1 304
 	xor %r21, %r21, %r7
 # t0 = x4 + x0
-	.loc 1 302
+	.loc 1 305
 	add %r4, %r22, %r9
 # t1 = x9 + x5
-	.loc 1 303
+	.loc 1 306
 	add %r5, %r23, %r12
 # t2 = x14 + x10
-	.loc 1 304
+	.loc 1 307
 	add %r6, %r20, %r28
 # t3 = x3 + x15
-	.loc 1 305
+	.loc 1 308
 	add %r7, %r21, %r8
 # t0 = t0 <<< 9
-	.loc 1 306
+	.loc 1 309
 	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
-	.loc 1 307
+	.loc 1 310
 	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
-	.loc 1 308
+	.loc 1 311
 	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
-	.loc 1 309
+	.loc 1 312
 	rotlwi %r7, %r7, 9
 # x8 ^= t0
-	.loc 1 310
+	.loc 1 313
 	xor %r29, %r29, %r4
 # x13 ^= t1
-	.loc 1 311
+	.loc 1 314
 	xor %r25, %r25, %r5
 # x2 ^= t2
-	.loc 1 312
+	.loc 1 315
 	xor %r11, %r11, %r6
 # x7 ^= t3
-	.loc 1 313
+	.loc 1 316
 	xor %r30, %r30, %r7
 # t0 = x8 + x4
-	.loc 1 314
+	.loc 1 317
 	add %r4, %r29, %r22
 # t1 = x13 + x9
-	.loc 1 315
+	.loc 1 318
 	add %r5, %r25, %r23
 # t2 = x2 + x14
-	.loc 1 316
+	.loc 1 319
 	add %r6, %r11, %r20
 # t3 = x7 + x3
-	.loc 1 317
+	.loc 1 320
 	add %r7, %r30, %r21
 # t0 = t0 <<< 13
-	.loc 1 318
+	.loc 1 321
 	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
-	.loc 1 319
+	.loc 1 322
 	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
-	.loc 1 320
+	.loc 1 323
 	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
-	.loc 1 321
+	.loc 1 324
 	rotlwi %r7, %r7, 13
 # x12 ^= t0
-	.loc 1 322
+	.loc 1 325
 	xor %r26, %r26, %r4
 # x1 ^= t1
-	.loc 1 323
+	.loc 1 326
 	xor %r10, %r10, %r5
 # x6 ^= t2
-	.loc 1 324
+	.loc 1 327
 	xor %r31, %r31, %r6
 # x11 ^= t3
-	.loc 1 325
+	.loc 1 328
 	xor %r27, %r27, %r7
 # t0 = x12 + x8
-	.loc 1 326
+	.loc 1 329
 	add %r4, %r26, %r29
 # t1 = x1 + x13
-	.loc 1 327
+	.loc 1 330
 	add %r5, %r10, %r25
 # t2 = x6 + x2
-	.loc 1 328
+	.loc 1 331
 	add %r6, %r31, %r11
 # t3 = x11 + x7
-	.loc 1 329
+	.loc 1 332
 	add %r7, %r27, %r30
 # t0 = t0 <<< 18
-	.loc 1 330
+	.loc 1 333
 	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
-	.loc 1 331
+	.loc 1 334
 	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
-	.loc 1 332
+	.loc 1 335
 	rotlwi %r19, %r6, 18
 # t3 = t3 <<< 18
-	.loc 1 333
+	.loc 1 336
 	rotlwi %r18, %r7, 18
 # x0 ^= t0
-	.loc 1 334
+	.loc 1 337
 	xor %r7, %r9, %r4
 # x5 ^= t1
-	.loc 1 335
+	.loc 1 338
 	xor %r6, %r12, %r5
 # x10 ^= t2
-	.loc 1 336
+	.loc 1 339
 	xor %r5, %r28, %r19
 # x15 ^= t3
-	.loc 1 337
+	.loc 1 340
 	xor %r4, %r8, %r18
 # t0 = x0 + x3
-	.loc 1 338
+	.loc 1 341
 	add %r8, %r7, %r21
 # t1 = x5 + x4
-	.loc 1 339
+	.loc 1 342
 	add %r9, %r6, %r22
 # t2 = x10 + x9
-	.loc 1 340
+	.loc 1 343
 	add %r12, %r5, %r23
 # t3 = x15 + x14
-	.loc 1 341
+	.loc 1 344
 	add %r28, %r4, %r20
 # t0 = t0 <<< 7
-	.loc 1 342
+	.loc 1 345
 	rotlwi %r8, %r8, 7
 # t1 = t1 <<< 7
-	.loc 1 343
+	.loc 1 346
 	rotlwi %r9, %r9, 7
 # t2 = t2 <<< 7
-	.loc 1 344
+	.loc 1 347
 	rotlwi %r12, %r12, 7
 # t3 = t3 <<< 7
-	.loc 1 345
+	.loc 1 348
 	rotlwi %r28, %r28, 7
 # x1 ^= t0
-	.loc 1 346
+	.loc 1 349
 	xor %r10, %r10, %r8
 # x6 ^= t1
-	.loc 1 347
+	.loc 1 350
 	xor %r31, %r31, %r9
 # x11 ^= t2
-	.loc 1 348
+	.loc 1 351
 	xor %r27, %r27, %r12
 # x12 ^= t3
-	.loc 1 349
+	.loc 1 352
 	xor %r26, %r26, %r28
 # t0 = x1 + x0
-	.loc 1 350
+	.loc 1 353
 	add %r8, %r10, %r7
 # t1 = x6 + x5
-	.loc 1 351
+	.loc 1 354
 	add %r9, %r31, %r6
 # t2 = x11 + x10
-	.loc 1 352
+	.loc 1 355
 	add %r12, %r27, %r5
 # t3 = x12 + x15
-	.loc 1 353
+	.loc 1 356
 	add %r28, %r26, %r4
 # t0 = t0 <<< 9
-	.loc 1 354
+	.loc 1 357
 	rotlwi %r8, %r8, 9
 # t1 = t1 <<< 9
-	.loc 1 355
+	.loc 1 358
 	rotlwi %r9, %r9, 9
 # t2 = t2 <<< 9
-	.loc 1 356
+	.loc 1 359
 	rotlwi %r12, %r12, 9
 # t3 = t3 <<< 9
-	.loc 1 357
+	.loc 1 360
 	rotlwi %r28, %r28, 9
 # x2 ^= t0
-	.loc 1 358
+	.loc 1 361
 	xor %r11, %r11, %r8
 # x7 ^= t1
-	.loc 1 359
+	.loc 1 362
 	xor %r30, %r30, %r9
 # x8 ^= t2
-	.loc 1 360
+	.loc 1 363
 	xor %r29, %r29, %r12
 # x13 ^= t3
-	.loc 1 361
+	.loc 1 364
 	xor %r25, %r25, %r28
 # t0 = x2 + x1
-	.loc 1 362
+	.loc 1 365
 	add %r8, %r11, %r10
 # t1 = x7 + x6
-	.loc 1 363
+	.loc 1 366
 	add %r9, %r30, %r31
 # t2 = x8 + x11
-	.loc 1 364
+	.loc 1 367
 	add %r12, %r29, %r27
 # t3 = x13 + x12
-	.loc 1 365
+	.loc 1 368
 	add %r28, %r25, %r26
 # t0 = t0 <<< 13
-	.loc 1 366
+	.loc 1 369
 	rotlwi %r8, %r8, 13
 # t1 = t1 <<< 13
-	.loc 1 367
+	.loc 1 370
 	rotlwi %r9, %r9, 13
 # t2 = t2 <<< 13
-	.loc 1 368
+	.loc 1 371
 	rotlwi %r12, %r12, 13
 # t3 = t3 <<< 13
-	.loc 1 369
+	.loc 1 372
 	rotlwi %r28, %r28, 13
 # x3 ^= t0
-	.loc 1 370
+	.loc 1 373
 	xor %r21, %r21, %r8
 # x4 ^= t1
-	.loc 1 371
+	.loc 1 374
 	xor %r22, %r22, %r9
 # x9 ^= t2
-	.loc 1 372
+	.loc 1 375
 	xor %r23, %r23, %r12
 # x14 ^= t3
-	.loc 1 373
+	.loc 1 376
 	xor %r20, %r20, %r28
 # t0 = x3 + x2
-	.loc 1 374
+	.loc 1 377
 	add %r8, %r21, %r11
 # t1 = x4 + x7
-	.loc 1 375
+	.loc 1 378
 	add %r9, %r22, %r30
 # t2 = x9 + x8
-	.loc 1 376
+	.loc 1 379
 	add %r12, %r23, %r29
 # t3 = x14 + x13
-	.loc 1 377
+	.loc 1 380
 	add %r28, %r20, %r25
 # t0 = t0 <<< 18
-	.loc 1 378
+	.loc 1 381
 	rotlwi %r8, %r8, 18
 # t1 = t1 <<< 18
-	.loc 1 379
+	.loc 1 382
 	rotlwi %r19, %r9, 18
 # t2 = t2 <<< 18
-	.loc 1 380
+	.loc 1 383
 	rotlwi %r18, %r12, 18
 # t3 = t3 <<< 18
-	.loc 1 381
+	.loc 1 384
 	rotlwi %r17, %r28, 18
 # x0 ^= t0
-	.loc 1 382
+	.loc 1 385
 	xor %r9, %r7, %r8
 # x5 ^= t1
-	.loc 1 383
+	.loc 1 386
 	xor %r12, %r6, %r19
 # x10 ^= t2
-	.loc 1 384
+	.loc 1 387
 	xor %r28, %r5, %r18
 # x15 ^= t3
-	.loc 1 385
+	.loc 1 388
 	xor %r8, %r4, %r17
 # i -= 1
-	.loc 1 386
+	.loc 1 389
 	addi %r24, %r24, -1
 # =? i - 0
-	.loc 1 387
+	.loc 1 390
 	cmpldi %cr0, %r24, 0
 # goto coreround if !=
-	.loc 1 388
+	.loc 1 391
 	bne %cr0, .Lqhasm_kernel_salsa20_ppc64_core.coreround
 # mem32[out + 0] = x0
-	.loc 1 389
+	.loc 1 392
 	stw %r9, 0(%r3)
 # mem32[out + 4] = x1
-	.loc 1 390
+	.loc 1 393
 	stw %r10, 4(%r3)
 # mem32[out + 8] = x2
-	.loc 1 391
+	.loc 1 394
 	stw %r11, 8(%r3)
 # mem32[out + 12] = x3
-	.loc 1 392
+	.loc 1 395
 	stw %r21, 12(%r3)
 # mem32[out + 16] = x4
-	.loc 1 393
+	.loc 1 396
 	stw %r22, 16(%r3)
 # mem32[out + 20] = x5
-	.loc 1 394
+	.loc 1 397
 	stw %r12, 20(%r3)
 # mem32[out + 24] = x6
-	.loc 1 395
+	.loc 1 398
 	stw %r31, 24(%r3)
 # mem32[out + 28] = x7
-	.loc 1 396
+	.loc 1 399
 	stw %r30, 28(%r3)
 # mem32[out + 32] = x8
-	.loc 1 397
+	.loc 1 400
 	stw %r29, 32(%r3)
 # mem32[out + 36] = x9
-	.loc 1 398
+	.loc 1 401
 	stw %r23, 36(%r3)
 # mem32[out + 40] = x10
-	.loc 1 399
+	.loc 1 402
 	stw %r28, 40(%r3)
 # mem32[out + 44] = x11
-	.loc 1 400
+	.loc 1 403
 	stw %r27, 44(%r3)
 # mem32[out + 48] = x12
-	.loc 1 401
+	.loc 1 404
 	stw %r26, 48(%r3)
 # mem32[out + 52] = x13
-	.loc 1 402
+	.loc 1 405
 	stw %r25, 52(%r3)
 # mem32[out + 56] = x14
-	.loc 1 403
+	.loc 1 406
 	stw %r20, 56(%r3)
 # mem32[out + 60] = x15
-	.loc 1 404
+	.loc 1 407
 	stw %r8, 60(%r3)
 # leave
-	.loc 1 405
+	.loc 1 408
 	ld %r17, 112(%r1)
 	ld %r18, 120(%r1)
 	ld %r19, 128(%r1)

@@ -9,357 +9,357 @@
 qhasm_kernel_poly1305_sparc64_init:
 	save %sp, -176, %sp
 ! t = mem8[k + 0]
-	.loc 1 21
+	.loc 1 23
 	ldub [%i1], %o0
 ! u = mem8[k + 1]
-	.loc 1 22
+	.loc 1 24
 	ldub [%i1 + 1], %o1
 ! u <<= 8
-	.loc 1 23
+	.loc 1 25
 	sllx %o1, 8, %o1
 ! t |= u
-	.loc 1 24
+	.loc 1 26
 	or %o0, %o1, %o0
 ! u = mem8[k + 2]
-	.loc 1 25
+	.loc 1 27
 	ldub [%i1 + 2], %o1
 ! u <<= 16
-	.loc 1 26
+	.loc 1 28
 	sllx %o1, 16, %o1
 ! t |= u
-	.loc 1 27
+	.loc 1 29
 	or %o0, %o1, %o0
 ! u = mem8[k + 3]
-	.loc 1 28
+	.loc 1 30
 	ldub [%i1 + 3], %o1
 ! u <<= 24
-	.loc 1 29
+	.loc 1 31
 	sllx %o1, 24, %o1
 ! t |= u
-	.loc 1 30
+	.loc 1 32
 	or %o0, %o1, %o2
 ! t = mem8[k + 4]
-	.loc 1 32
+	.loc 1 34
 	ldub [%i1 + 4], %o0
 ! u = mem8[k + 5]
-	.loc 1 33
+	.loc 1 35
 	ldub [%i1 + 5], %o1
 ! u <<= 8
-	.loc 1 34
+	.loc 1 36
 	sllx %o1, 8, %o1
 ! t |= u
-	.loc 1 35
+	.loc 1 37
 	or %o0, %o1, %o0
 ! u = mem8[k + 6]
-	.loc 1 36
+	.loc 1 38
 	ldub [%i1 + 6], %o1
 ! u <<= 16
-	.loc 1 37
+	.loc 1 39
 	sllx %o1, 16, %o1
 ! t |= u
-	.loc 1 38
+	.loc 1 40
 	or %o0, %o1, %o0
 ! u = mem8[k + 7]
-	.loc 1 39
+	.loc 1 41
 	ldub [%i1 + 7], %o1
 ! u <<= 24
-	.loc 1 40
+	.loc 1 42
 	sllx %o1, 24, %o1
 ! t |= u
-	.loc 1 41
+	.loc 1 43
 	or %o0, %o1, %o3
 ! t = mem8[k + 8]
-	.loc 1 43
+	.loc 1 45
 	ldub [%i1 + 8], %o0
 ! u = mem8[k + 9]
-	.loc 1 44
+	.loc 1 46
 	ldub [%i1 + 9], %o1
 ! u <<= 8
-	.loc 1 45
+	.loc 1 47
 	sllx %o1, 8, %o1
 ! t |= u
-	.loc 1 46
+	.loc 1 48
 	or %o0, %o1, %o0
 ! u = mem8[k + 10]
-	.loc 1 47
+	.loc 1 49
 	ldub [%i1 + 10], %o1
 ! u <<= 16
-	.loc 1 48
+	.loc 1 50
 	sllx %o1, 16, %o1
 ! t |= u
-	.loc 1 49
+	.loc 1 51
 	or %o0, %o1, %o0
 ! u = mem8[k + 11]
-	.loc 1 50
+	.loc 1 52
 	ldub [%i1 + 11], %o1
 ! u <<= 24
-	.loc 1 51
+	.loc 1 53
 	sllx %o1, 24, %o1
 ! t |= u
-	.loc 1 52
+	.loc 1 54
 	or %o0, %o1, %o4
 ! t = mem8[k + 12]
-	.loc 1 54
+	.loc 1 56
 	ldub [%i1 + 12], %o0
 ! u = mem8[k + 13]
-	.loc 1 55
+	.loc 1 57
 	ldub [%i1 + 13], %o1
 ! u <<= 8
-	.loc 1 56
+	.loc 1 58
 	sllx %o1, 8, %o1
 ! t |= u
-	.loc 1 57
+	.loc 1 59
 	or %o0, %o1, %o0
 ! u = mem8[k + 14]
-	.loc 1 58
+	.loc 1 60
 	ldub [%i1 + 14], %o1
 ! u <<= 16
-	.loc 1 59
+	.loc 1 61
 	sllx %o1, 16, %o1
 ! t |= u
-	.loc 1 60
+	.loc 1 62
 	or %o0, %o1, %o0
 ! u = mem8[k + 15]
-	.loc 1 61
+	.loc 1 63
 	ldub [%i1 + 15], %o1
 ! u <<= 24
-	.loc 1 62
+	.loc 1 64
 	sllx %o1, 24, %o1
 ! t |= u
-	.loc 1 63
+	.loc 1 65
 	or %o0, %o1, %o0
 ! mask = 0x3ffffff
-	.loc 1 67
+	.loc 1 69
 	sethi %hi(67108863), %o1
 	or %o1, %lo(67108863), %o1
 ! t &= mask
-	.loc 1 68
+	.loc 1 70
 	and %o2, %o1, %o1
 ! mem32[st + 0] = t
-	.loc 1 69
+	.loc 1 71
 	stw %o1, [%i0]
 ! t = w0 >> 26
-	.loc 1 70
+	.loc 1 72
 	srlx %o2, 26, %o1
 ! u = w1 << 6
-	.loc 1 71
+	.loc 1 73
 	sllx %o3, 6, %o2
 ! t |= u
-	.loc 1 72
+	.loc 1 74
 	or %o1, %o2, %o1
 ! mask = 0x3ffff03
-	.loc 1 73
+	.loc 1 75
 	sethi %hi(67108611), %o2
 	or %o2, %lo(67108611), %o2
 ! t &= mask
-	.loc 1 74
+	.loc 1 76
 	and %o1, %o2, %o1
 ! mem32[st + 4] = t
-	.loc 1 75
+	.loc 1 77
 	stw %o1, [%i0 + 4]
 ! t = w1 >> 20
-	.loc 1 76
+	.loc 1 78
 	srlx %o3, 20, %o1
 ! u = w2 << 12
-	.loc 1 77
+	.loc 1 79
 	sllx %o4, 12, %o2
 ! t |= u
-	.loc 1 78
+	.loc 1 80
 	or %o1, %o2, %o1
 ! mask = 0x3ffc0ff
-	.loc 1 79
+	.loc 1 81
 	sethi %hi(67092735), %o2
 	or %o2, %lo(67092735), %o2
 ! t &= mask
-	.loc 1 80
+	.loc 1 82
 	and %o1, %o2, %o1
 ! mem32[st + 8] = t
-	.loc 1 81
+	.loc 1 83
 	stw %o1, [%i0 + 8]
 ! t = w2 >> 14
-	.loc 1 82
+	.loc 1 84
 	srlx %o4, 14, %o1
 ! u = w3 << 18
-	.loc 1 83
+	.loc 1 85
 	sllx %o0, 18, %o2
 ! t |= u
-	.loc 1 84
+	.loc 1 86
 	or %o1, %o2, %o1
 ! mask = 0x3f03fff
-	.loc 1 85
+	.loc 1 87
 	sethi %hi(66076671), %o2
 	or %o2, %lo(66076671), %o2
 ! t &= mask
-	.loc 1 86
+	.loc 1 88
 	and %o1, %o2, %o1
 ! mem32[st + 12] = t
-	.loc 1 87
+	.loc 1 89
 	stw %o1, [%i0 + 12]
 ! t = w3 >> 8
-	.loc 1 88
+	.loc 1 90
 	srlx %o0, 8, %o0
 ! mask = 0xfffff
-	.loc 1 89
+	.loc 1 91
 	sethi %hi(1048575), %o1
 	or %o1, %lo(1048575), %o1
 ! t &= mask
-	.loc 1 90
+	.loc 1 92
 	and %o0, %o1, %o0
 ! mem32[st + 16] = t
-	.loc 1 91
+	.loc 1 93
 	stw %o0, [%i0 + 16]
 ! t = mem8[k + 16]
-	.loc 1 92
+	.loc 1 94
 	ldub [%i1 + 16], %o0
 ! u = mem8[k + 17]
-	.loc 1 93
+	.loc 1 95
 	ldub [%i1 + 17], %o1
 ! u <<= 8
-	.loc 1 94
+	.loc 1 96
 	sllx %o1, 8, %o1
 ! t |= u
-	.loc 1 95
+	.loc 1 97
 	or %o0, %o1, %o0
 ! u = mem8[k + 18]
-	.loc 1 96
+	.loc 1 98
 	ldub [%i1 + 18], %o1
 ! u <<= 16
-	.loc 1 97
+	.loc 1 99
 	sllx %o1, 16, %o1
 ! t |= u
-	.loc 1 98
+	.loc 1 100
 	or %o0, %o1, %o0
 ! u = mem8[k + 19]
-	.loc 1 99
+	.loc 1 101
 	ldub [%i1 + 19], %o1
 ! u <<= 24
-	.loc 1 100
+	.loc 1 102
 	sllx %o1, 24, %o1
 ! t |= u
-	.loc 1 101
+	.loc 1 103
 	or %o0, %o1, %o0
 ! mem32[st + 40] = t
-	.loc 1 103
+	.loc 1 105
 	stw %o0, [%i0 + 40]
 ! t = mem8[k + 20]
-	.loc 1 104
+	.loc 1 106
 	ldub [%i1 + 20], %o0
 ! u = mem8[k + 21]
-	.loc 1 105
+	.loc 1 107
 	ldub [%i1 + 21], %o1
 ! u <<= 8
-	.loc 1 106
+	.loc 1 108
 	sllx %o1, 8, %o1
 ! t |= u
-	.loc 1 107
+	.loc 1 109
 	or %o0, %o1, %o0
 ! u = mem8[k + 22]
-	.loc 1 108
+	.loc 1 110
 	ldub [%i1 + 22], %o1
 ! u <<= 16
-	.loc 1 109
+	.loc 1 111
 	sllx %o1, 16, %o1
 ! t |= u
-	.loc 1 110
+	.loc 1 112
 	or %o0, %o1, %o0
 ! u = mem8[k + 23]
-	.loc 1 111
+	.loc 1 113
 	ldub [%i1 + 23], %o1
 ! u <<= 24
-	.loc 1 112
+	.loc 1 114
 	sllx %o1, 24, %o1
 ! t |= u
-	.loc 1 113
+	.loc 1 115
 	or %o0, %o1, %o0
 ! mem32[st + 44] = t
-	.loc 1 115
+	.loc 1 117
 	stw %o0, [%i0 + 44]
 ! t = mem8[k + 24]
-	.loc 1 116
+	.loc 1 118
 	ldub [%i1 + 24], %o0
 ! u = mem8[k + 25]
-	.loc 1 117
+	.loc 1 119
 	ldub [%i1 + 25], %o1
 ! u <<= 8
-	.loc 1 118
+	.loc 1 120
 	sllx %o1, 8, %o1
 ! t |= u
-	.loc 1 119
+	.loc 1 121
 	or %o0, %o1, %o0
 ! u = mem8[k + 26]
-	.loc 1 120
+	.loc 1 122
 	ldub [%i1 + 26], %o1
 ! u <<= 16
-	.loc 1 121
+	.loc 1 123
 	sllx %o1, 16, %o1
 ! t |= u
-	.loc 1 122
+	.loc 1 124
 	or %o0, %o1, %o0
 ! u = mem8[k + 27]
-	.loc 1 123
+	.loc 1 125
 	ldub [%i1 + 27], %o1
 ! u <<= 24
-	.loc 1 124
+	.loc 1 126
 	sllx %o1, 24, %o1
 ! t |= u
-	.loc 1 125
+	.loc 1 127
 	or %o0, %o1, %o0
 ! mem32[st + 48] = t
-	.loc 1 127
+	.loc 1 129
 	stw %o0, [%i0 + 48]
 ! t = mem8[k + 28]
-	.loc 1 128
+	.loc 1 130
 	ldub [%i1 + 28], %o0
 ! u = mem8[k + 29]
-	.loc 1 129
+	.loc 1 131
 	ldub [%i1 + 29], %o1
 ! u <<= 8
-	.loc 1 130
+	.loc 1 132
 	sllx %o1, 8, %o1
 ! t |= u
-	.loc 1 131
+	.loc 1 133
 	or %o0, %o1, %o0
 ! u = mem8[k + 30]
-	.loc 1 132
+	.loc 1 134
 	ldub [%i1 + 30], %o1
 ! u <<= 16
-	.loc 1 133
+	.loc 1 135
 	sllx %o1, 16, %o1
 ! t |= u
-	.loc 1 134
+	.loc 1 136
 	or %o0, %o1, %o0
 ! u = mem8[k + 31]
-	.loc 1 135
+	.loc 1 137
 	ldub [%i1 + 31], %o1
 ! u <<= 24
-	.loc 1 136
+	.loc 1 138
 	sllx %o1, 24, %o1
 ! t |= u
-	.loc 1 137
+	.loc 1 139
 	or %o0, %o1, %o0
 ! mem32[st + 52] = t
-	.loc 1 139
+	.loc 1 141
 	stw %o0, [%i0 + 52]
 ! t = 0
-	.loc 1 140
+	.loc 1 142
 	mov 0, %o0
 ! mem32[st + 20] = t
-	.loc 1 141
+	.loc 1 143
 	stw %o0, [%i0 + 20]
 ! mem32[st + 24] = t
-	.loc 1 142
+	.loc 1 144
 	stw %o0, [%i0 + 24]
 ! mem32[st + 28] = t
-	.loc 1 143
+	.loc 1 145
 	stw %o0, [%i0 + 28]
 ! mem32[st + 32] = t
-	.loc 1 144
+	.loc 1 146
 	stw %o0, [%i0 + 32]
 ! mem32[st + 36] = t
-	.loc 1 145
+	.loc 1 147
 	stw %o0, [%i0 + 36]
 ! leave
-	.loc 1 146
+	.loc 1 148
 	ret
 	restore
 	.size qhasm_kernel_poly1305_sparc64_init, .-qhasm_kernel_poly1305_sparc64_init
@@ -372,535 +372,535 @@ qhasm_kernel_poly1305_sparc64_init:
 qhasm_kernel_poly1305_sparc64_blocks:
 	save %sp, -192, %sp
 ! =? n - 0
-	.loc 1 152
+	.loc 1 155
 	cmp %i2, 0
 ! goto done if =
-	.loc 1 153
+	.loc 1 156
 	be,pt %xcc, .Lqhasm_kernel_poly1305_sparc64_blocks.done
 	nop
 ! st_s = st
-	.loc 1 154
+	.loc 1 157
 	stx %i0, [%fp + 2031]
 ! n_s = n
-	.loc 1 155
+	.loc 1 158
 	stx %i2, [%fp + 2039]
 ! hib &= 1
-	.loc 1 156
+	.loc 1 159
 	and %i3, 1, %o0
 ! hib <<= 24
-	.loc 1 157
+	.loc 1 160
 	sllx %o0, 24, %l1
 ! r0 = mem32[st + 0]
-	.loc 1 158
+	.loc 1 161
 	lduw [%i0], %o3
 ! r1 = mem32[st + 4]
-	.loc 1 159
+	.loc 1 162
 	lduw [%i0 + 4], %o4
 ! r2 = mem32[st + 8]
-	.loc 1 160
+	.loc 1 163
 	lduw [%i0 + 8], %o5
 ! r3 = mem32[st + 12]
-	.loc 1 161
+	.loc 1 164
 	lduw [%i0 + 12], %o7
 ! r4 = mem32[st + 16]
-	.loc 1 162
+	.loc 1 165
 	lduw [%i0 + 16], %l0
 ! h0 = mem32[st + 20]
-	.loc 1 163
+	.loc 1 166
 	lduw [%i0 + 20], %o1
 ! h1 = mem32[st + 24]
-	.loc 1 164
+	.loc 1 167
 	lduw [%i0 + 24], %o2
 ! h2 = mem32[st + 28]
-	.loc 1 165
+	.loc 1 168
 	lduw [%i0 + 28], %l2
 ! h3 = mem32[st + 32]
-	.loc 1 166
+	.loc 1 169
 	lduw [%i0 + 32], %l7
 ! h4 = mem32[st + 36]
-	.loc 1 167
+	.loc 1 170
 	lduw [%i0 + 36], %i0
 ! s1 = r1 << 2
-	.loc 1 168
+	.loc 1 171
 	sllx %o4, 2, %o0
 ! s1 += r1
-	.loc 1 169
+	.loc 1 172
 	add %o0, %o4, %l3
 ! s2 = r2 << 2
-	.loc 1 170
+	.loc 1 173
 	sllx %o5, 2, %o0
 ! s2 += r2
-	.loc 1 171
+	.loc 1 174
 	add %o0, %o5, %l4
 ! s3 = r3 << 2
-	.loc 1 172
+	.loc 1 175
 	sllx %o7, 2, %o0
 ! s3 += r3
-	.loc 1 173
+	.loc 1 176
 	add %o0, %o7, %l5
 ! s4 = r4 << 2
-	.loc 1 174
+	.loc 1 177
 	sllx %l0, 2, %o0
 ! s4 += r4
-	.loc 1 175
+	.loc 1 178
 	add %o0, %l0, %l6
 .Lqhasm_kernel_poly1305_sparc64_blocks.block:
 ! t = m & 3
-	.loc 1 177
+	.loc 1 180
 	and %i1, 3, %o0
 ! =? t - 0
-	.loc 1 178
+	.loc 1 181
 	cmp %o0, 0
 ! goto bytes if !=
-	.loc 1 179
+	.loc 1 182
 	bne,pt %xcc, .Lqhasm_kernel_poly1305_sparc64_blocks.bytes
 	nop
 ! w0 = mem32le[m]
-	.loc 1 180
+	.loc 1 183
 	lduwa [%i1] 0x88, %i3
 ! t = 4
-	.loc 1 181
+	.loc 1 184
 	mov 4, %o0
 ! w1 = mem32le[m + t]
-	.loc 1 182
+	.loc 1 185
 	lduwa [%i1 + %o0] 0x88, %i4
 ! t = 8
-	.loc 1 183
+	.loc 1 186
 	mov 8, %o0
 ! w2 = mem32le[m + t]
-	.loc 1 184
+	.loc 1 187
 	lduwa [%i1 + %o0] 0x88, %i5
 ! t = 12
-	.loc 1 185
+	.loc 1 188
 	mov 12, %o0
 ! w3 = mem32le[m + t]
-	.loc 1 186
+	.loc 1 189
 	lduwa [%i1 + %o0] 0x88, %g1
 ! goto loaded
-	.loc 1 187
+	.loc 1 190
 	ba,pt %xcc, .Lqhasm_kernel_poly1305_sparc64_blocks.loaded
 	nop
 .Lqhasm_kernel_poly1305_sparc64_blocks.bytes:
 ! w0 = mem8[m + 0]
-	.loc 1 189
+	.loc 1 192
 	ldub [%i1], %i2
 ! u = mem8[m + 1]
-	.loc 1 190
+	.loc 1 193
 	ldub [%i1 + 1], %o0
 ! u <<= 8
-	.loc 1 191
+	.loc 1 194
 	sllx %o0, 8, %o0
 ! w0 |= u
-	.loc 1 192
+	.loc 1 195
 	or %i2, %o0, %o0
 ! u = mem8[m + 2]
-	.loc 1 193
+	.loc 1 196
 	ldub [%i1 + 2], %i2
 ! u <<= 16
-	.loc 1 194
-	sllx %i2, 16, %i2
-! w0 |= u
-	.loc 1 195
-	or %o0, %i2, %o0
-! u = mem8[m + 3]
-	.loc 1 196
-	ldub [%i1 + 3], %i2
-! u <<= 24
 	.loc 1 197
-	sllx %i2, 24, %i2
+	sllx %i2, 16, %i2
 ! w0 |= u
 	.loc 1 198
+	or %o0, %i2, %o0
+! u = mem8[m + 3]
+	.loc 1 199
+	ldub [%i1 + 3], %i2
+! u <<= 24
+	.loc 1 200
+	sllx %i2, 24, %i2
+! w0 |= u
+	.loc 1 201
 	or %o0, %i2, %i3
 ! w1 = mem8[m + 4]
-	.loc 1 199
+	.loc 1 202
 	ldub [%i1 + 4], %o0
 ! u = mem8[m + 5]
-	.loc 1 200
+	.loc 1 203
 	ldub [%i1 + 5], %i2
 ! u <<= 8
-	.loc 1 201
-	sllx %i2, 8, %i2
-! w1 |= u
-	.loc 1 202
-	or %o0, %i2, %o0
-! u = mem8[m + 6]
-	.loc 1 203
-	ldub [%i1 + 6], %i2
-! u <<= 16
 	.loc 1 204
-	sllx %i2, 16, %i2
+	sllx %i2, 8, %i2
 ! w1 |= u
 	.loc 1 205
 	or %o0, %i2, %o0
-! u = mem8[m + 7]
+! u = mem8[m + 6]
 	.loc 1 206
-	ldub [%i1 + 7], %i2
-! u <<= 24
+	ldub [%i1 + 6], %i2
+! u <<= 16
 	.loc 1 207
-	sllx %i2, 24, %i2
+	sllx %i2, 16, %i2
 ! w1 |= u
 	.loc 1 208
+	or %o0, %i2, %o0
+! u = mem8[m + 7]
+	.loc 1 209
+	ldub [%i1 + 7], %i2
+! u <<= 24
+	.loc 1 210
+	sllx %i2, 24, %i2
+! w1 |= u
+	.loc 1 211
 	or %o0, %i2, %i4
 ! w2 = mem8[m + 8]
-	.loc 1 209
+	.loc 1 212
 	ldub [%i1 + 8], %o0
 ! u = mem8[m + 9]
-	.loc 1 210
+	.loc 1 213
 	ldub [%i1 + 9], %i2
 ! u <<= 8
-	.loc 1 211
-	sllx %i2, 8, %i2
-! w2 |= u
-	.loc 1 212
-	or %o0, %i2, %o0
-! u = mem8[m + 10]
-	.loc 1 213
-	ldub [%i1 + 10], %i2
-! u <<= 16
 	.loc 1 214
-	sllx %i2, 16, %i2
+	sllx %i2, 8, %i2
 ! w2 |= u
 	.loc 1 215
 	or %o0, %i2, %o0
-! u = mem8[m + 11]
+! u = mem8[m + 10]
 	.loc 1 216
-	ldub [%i1 + 11], %i2
-! u <<= 24
+	ldub [%i1 + 10], %i2
+! u <<= 16
 	.loc 1 217
-	sllx %i2, 24, %i2
+	sllx %i2, 16, %i2
 ! w2 |= u
 	.loc 1 218
+	or %o0, %i2, %o0
+! u = mem8[m + 11]
+	.loc 1 219
+	ldub [%i1 + 11], %i2
+! u <<= 24
+	.loc 1 220
+	sllx %i2, 24, %i2
+! w2 |= u
+	.loc 1 221
 	or %o0, %i2, %i5
 ! w3 = mem8[m + 12]
-	.loc 1 219
+	.loc 1 222
 	ldub [%i1 + 12], %o0
 ! u = mem8[m + 13]
-	.loc 1 220
+	.loc 1 223
 	ldub [%i1 + 13], %i2
 ! u <<= 8
-	.loc 1 221
-	sllx %i2, 8, %i2
-! w3 |= u
-	.loc 1 222
-	or %o0, %i2, %o0
-! u = mem8[m + 14]
-	.loc 1 223
-	ldub [%i1 + 14], %i2
-! u <<= 16
 	.loc 1 224
-	sllx %i2, 16, %i2
+	sllx %i2, 8, %i2
 ! w3 |= u
 	.loc 1 225
 	or %o0, %i2, %o0
-! u = mem8[m + 15]
+! u = mem8[m + 14]
 	.loc 1 226
-	ldub [%i1 + 15], %i2
-! u <<= 24
+	ldub [%i1 + 14], %i2
+! u <<= 16
 	.loc 1 227
-	sllx %i2, 24, %i2
+	sllx %i2, 16, %i2
 ! w3 |= u
 	.loc 1 228
+	or %o0, %i2, %o0
+! u = mem8[m + 15]
+	.loc 1 229
+	ldub [%i1 + 15], %i2
+! u <<= 24
+	.loc 1 230
+	sllx %i2, 24, %i2
+! w3 |= u
+	.loc 1 231
 	or %o0, %i2, %g1
 .Lqhasm_kernel_poly1305_sparc64_blocks.loaded:
 ! mask = 0x3ffffff
-	.loc 1 230
+	.loc 1 233
 	sethi %hi(67108863), %i2
 	or %i2, %lo(67108863), %i2
 ! t = w0 & mask
-	.loc 1 231
+	.loc 1 234
 	and %i3, %i2, %o0
 ! h0 += t
-	.loc 1 232
+	.loc 1 235
 	add %o1, %o0, %o1
 ! t = w0 >> 26
-	.loc 1 233
+	.loc 1 236
 	srlx %i3, 26, %o0
 ! u = w1 << 6
-	.loc 1 234
+	.loc 1 237
 	sllx %i4, 6, %i3
 ! t |= u
-	.loc 1 235
+	.loc 1 238
 	or %o0, %i3, %o0
 ! t &= mask
-	.loc 1 236
+	.loc 1 239
 	and %o0, %i2, %o0
 ! h1 += t
-	.loc 1 237
+	.loc 1 240
 	add %o2, %o0, %o2
 ! t = w1 >> 20
-	.loc 1 238
+	.loc 1 241
 	srlx %i4, 20, %o0
 ! u = w2 << 12
-	.loc 1 239
+	.loc 1 242
 	sllx %i5, 12, %i3
 ! t |= u
-	.loc 1 240
+	.loc 1 243
 	or %o0, %i3, %o0
 ! t &= mask
-	.loc 1 241
+	.loc 1 244
 	and %o0, %i2, %o0
 ! h2 += t
-	.loc 1 242
+	.loc 1 245
 	add %l2, %o0, %l2
 ! t = w2 >> 14
-	.loc 1 243
+	.loc 1 246
 	srlx %i5, 14, %o0
 ! u = w3 << 18
-	.loc 1 244
+	.loc 1 247
 	sllx %g1, 18, %i3
 ! t |= u
-	.loc 1 245
+	.loc 1 248
 	or %o0, %i3, %o0
 ! t &= mask
-	.loc 1 246
+	.loc 1 249
 	and %o0, %i2, %o0
 ! h3 += t
-	.loc 1 247
+	.loc 1 250
 	add %l7, %o0, %l7
 ! t = w3 >> 8
-	.loc 1 248
+	.loc 1 251
 	srlx %g1, 8, %o0
 ! t |= hib
-	.loc 1 249
+	.loc 1 252
 	or %o0, %l1, %o0
 ! h4 += t
-	.loc 1 250
+	.loc 1 253
 	add %i0, %o0, %i3
 ! d0 = h0 * r0
-	.loc 1 251
+	.loc 1 254
 	mulx %o1, %o3, %o0
 ! t = h1 * s4
-	.loc 1 252
+	.loc 1 255
 	mulx %o2, %l6, %i0
 ! d0 += t
-	.loc 1 253
+	.loc 1 256
 	add %o0, %i0, %o0
 ! t = h2 * s3
-	.loc 1 254
+	.loc 1 257
 	mulx %l2, %l5, %i0
 ! d0 += t
-	.loc 1 255
+	.loc 1 258
 	add %o0, %i0, %o0
 ! t = h3 * s2
-	.loc 1 256
+	.loc 1 259
 	mulx %l7, %l4, %i0
 ! d0 += t
-	.loc 1 257
+	.loc 1 260
 	add %o0, %i0, %o0
 ! t = h4 * s1
-	.loc 1 258
+	.loc 1 261
 	mulx %i3, %l3, %i0
 ! d0 += t
-	.loc 1 259
+	.loc 1 262
 	add %o0, %i0, %i4
 ! d1 = h0 * r1
-	.loc 1 260
+	.loc 1 263
 	mulx %o1, %o4, %o0
 ! t = h1 * r0
-	.loc 1 261
+	.loc 1 264
 	mulx %o2, %o3, %i0
 ! d1 += t
-	.loc 1 262
+	.loc 1 265
 	add %o0, %i0, %o0
 ! t = h2 * s4
-	.loc 1 263
+	.loc 1 266
 	mulx %l2, %l6, %i0
 ! d1 += t
-	.loc 1 264
+	.loc 1 267
 	add %o0, %i0, %o0
 ! t = h3 * s3
-	.loc 1 265
+	.loc 1 268
 	mulx %l7, %l5, %i0
 ! d1 += t
-	.loc 1 266
+	.loc 1 269
 	add %o0, %i0, %o0
 ! t = h4 * s2
-	.loc 1 267
+	.loc 1 270
 	mulx %i3, %l4, %i0
 ! d1 += t
-	.loc 1 268
+	.loc 1 271
 	add %o0, %i0, %i5
 ! d2 = h0 * r2
-	.loc 1 269
+	.loc 1 272
 	mulx %o1, %o5, %o0
 ! t = h1 * r1
-	.loc 1 270
+	.loc 1 273
 	mulx %o2, %o4, %i0
 ! d2 += t
-	.loc 1 271
+	.loc 1 274
 	add %o0, %i0, %o0
 ! t = h2 * r0
-	.loc 1 272
+	.loc 1 275
 	mulx %l2, %o3, %i0
 ! d2 += t
-	.loc 1 273
+	.loc 1 276
 	add %o0, %i0, %o0
 ! t = h3 * s4
-	.loc 1 274
+	.loc 1 277
 	mulx %l7, %l6, %i0
 ! d2 += t
-	.loc 1 275
+	.loc 1 278
 	add %o0, %i0, %o0
 ! t = h4 * s3
-	.loc 1 276
+	.loc 1 279
 	mulx %i3, %l5, %i0
 ! d2 += t
-	.loc 1 277
+	.loc 1 280
 	add %o0, %i0, %g1
 ! d3 = h0 * r3
-	.loc 1 278
+	.loc 1 281
 	mulx %o1, %o7, %o0
 ! t = h1 * r2
-	.loc 1 279
+	.loc 1 282
 	mulx %o2, %o5, %i0
 ! d3 += t
-	.loc 1 280
+	.loc 1 283
 	add %o0, %i0, %o0
 ! t = h2 * r1
-	.loc 1 281
+	.loc 1 284
 	mulx %l2, %o4, %i0
 ! d3 += t
-	.loc 1 282
+	.loc 1 285
 	add %o0, %i0, %o0
 ! t = h3 * r0
-	.loc 1 283
+	.loc 1 286
 	mulx %l7, %o3, %i0
 ! d3 += t
-	.loc 1 284
+	.loc 1 287
 	add %o0, %i0, %o0
 ! t = h4 * s4
-	.loc 1 285
+	.loc 1 288
 	mulx %i3, %l6, %i0
 ! d3 += t
-	.loc 1 286
+	.loc 1 289
 	add %o0, %i0, %i0
 ! d4 = h0 * r4
-	.loc 1 287
+	.loc 1 290
 	mulx %o1, %l0, %o0
 ! t = h1 * r3
-	.loc 1 288
+	.loc 1 291
 	mulx %o2, %o7, %o1
 ! d4 += t
-	.loc 1 289
+	.loc 1 292
 	add %o0, %o1, %o0
 ! t = h2 * r2
-	.loc 1 290
+	.loc 1 293
 	mulx %l2, %o5, %o1
 ! d4 += t
-	.loc 1 291
+	.loc 1 294
 	add %o0, %o1, %o0
 ! t = h3 * r1
-	.loc 1 292
+	.loc 1 295
 	mulx %l7, %o4, %o1
 ! d4 += t
-	.loc 1 293
+	.loc 1 296
 	add %o0, %o1, %o0
 ! t = h4 * r0
-	.loc 1 294
+	.loc 1 297
 	mulx %i3, %o3, %o1
 ! d4 += t
-	.loc 1 295
+	.loc 1 298
 	add %o0, %o1, %o2
 ! c = d0 >> 26
-	.loc 1 296
+	.loc 1 299
 	srlx %i4, 26, %o0
 ! h0 = d0 & mask
-	.loc 1 297
+	.loc 1 300
 	and %i4, %i2, %i3
 ! d1 += c
-	.loc 1 298
+	.loc 1 301
 	add %i5, %o0, %o0
 ! c = d1 >> 26
-	.loc 1 299
-	srlx %o0, 26, %o1
-! h1 = d1 & mask
-	.loc 1 300
-	and %o0, %i2, %i4
-! d2 += c
-	.loc 1 301
-	add %g1, %o1, %o0
-! c = d2 >> 26
 	.loc 1 302
 	srlx %o0, 26, %o1
-! h2 = d2 & mask
+! h1 = d1 & mask
 	.loc 1 303
-	and %o0, %i2, %l2
-! d3 += c
+	and %o0, %i2, %i4
+! d2 += c
 	.loc 1 304
-	add %i0, %o1, %o0
-! c = d3 >> 26
+	add %g1, %o1, %o0
+! c = d2 >> 26
 	.loc 1 305
 	srlx %o0, 26, %o1
-! h3 = d3 & mask
+! h2 = d2 & mask
 	.loc 1 306
-	and %o0, %i2, %l7
-! d4 += c
+	and %o0, %i2, %l2
+! d3 += c
 	.loc 1 307
-	add %o2, %o1, %o0
-! c = d4 >> 26
+	add %i0, %o1, %o0
+! c = d3 >> 26
 	.loc 1 308
 	srlx %o0, 26, %o1
-! h4 = d4 & mask
+! h3 = d3 & mask
 	.loc 1 309
+	and %o0, %i2, %l7
+! d4 += c
+	.loc 1 310
+	add %o2, %o1, %o0
+! c = d4 >> 26
+	.loc 1 311
+	srlx %o0, 26, %o1
+! h4 = d4 & mask
+	.loc 1 312
 	and %o0, %i2, %i0
 ! t = c << 2
-	.loc 1 310
+	.loc 1 313
 	sllx %o1, 2, %o0
 ! c += t
-	.loc 1 311
+	.loc 1 314
 	add %o1, %o0, %o0
 ! h0 += c
-	.loc 1 312
+	.loc 1 315
 	add %i3, %o0, %o0
 ! c = h0 >> 26
-	.loc 1 313
+	.loc 1 316
 	srlx %o0, 26, %o2
 ! h0 &= mask
-	.loc 1 314
+	.loc 1 317
 	and %o0, %i2, %o1
 ! h1 += c
-	.loc 1 315
+	.loc 1 318
 	add %i4, %o2, %o2
 ! m += 16
-	.loc 1 316
+	.loc 1 319
 	add %i1, 16, %i1
 ! n = n_s
-	.loc 1 317
+	.loc 1 320
 	ldx [%fp + 2039], %o0
 ! n -= 1
-	.loc 1 318
+	.loc 1 321
 	sub %o0, 1, %o0
 ! n_s = n
-	.loc 1 319
+	.loc 1 322
 	stx %o0, [%fp + 2039]
 ! =? n - 0
-	.loc 1 320
+	.loc 1 323
 	cmp %o0, 0
 ! goto block if !=
-	.loc 1 321
+	.loc 1 324
 	bne,pt %xcc, .Lqhasm_kernel_poly1305_sparc64_blocks.block
 	nop
 ! st = st_s
-	.loc 1 322
+	.loc 1 325
 	ldx [%fp + 2031], %o0
 ! mem32[st + 20] = h0
-	.loc 1 323
+	.loc 1 326
 	stw %o1, [%o0 + 20]
 ! mem32[st + 24] = h1
-	.loc 1 324
+	.loc 1 327
 	stw %o2, [%o0 + 24]
 ! mem32[st + 28] = h2
-	.loc 1 325
+	.loc 1 328
 	stw %l2, [%o0 + 28]
 ! mem32[st + 32] = h3
-	.loc 1 326
+	.loc 1 329
 	stw %l7, [%o0 + 32]
 ! mem32[st + 36] = h4
-	.loc 1 327
+	.loc 1 330
 	stw %i0, [%o0 + 36]
 .Lqhasm_kernel_poly1305_sparc64_blocks.done:
 ! leave
-	.loc 1 329
+	.loc 1 332
 	ret
 	restore
 	.size qhasm_kernel_poly1305_sparc64_blocks, .-qhasm_kernel_poly1305_sparc64_blocks
@@ -913,359 +913,359 @@ qhasm_kernel_poly1305_sparc64_blocks:
 qhasm_kernel_poly1305_sparc64_final:
 	save %sp, -176, %sp
 ! h0 = mem32[st + 20]
-	.loc 1 334
+	.loc 1 338
 	lduw [%i0 + 20], %o0
 ! h1 = mem32[st + 24]
-	.loc 1 335
+	.loc 1 339
 	lduw [%i0 + 24], %o1
 ! h2 = mem32[st + 28]
-	.loc 1 336
+	.loc 1 340
 	lduw [%i0 + 28], %o2
 ! h3 = mem32[st + 32]
-	.loc 1 337
+	.loc 1 341
 	lduw [%i0 + 32], %o3
 ! h4 = mem32[st + 36]
-	.loc 1 338
+	.loc 1 342
 	lduw [%i0 + 36], %o4
 ! mask = 0x3ffffff
-	.loc 1 339
+	.loc 1 343
 	sethi %hi(67108863), %l0
 	or %l0, %lo(67108863), %l0
 ! c = h1 >> 26
-	.loc 1 341
+	.loc 1 345
 	srlx %o1, 26, %o5
 ! h1 &= mask
-	.loc 1 342
+	.loc 1 346
 	and %o1, %l0, %o7
 ! h2 += c
-	.loc 1 343
+	.loc 1 347
 	add %o2, %o5, %o1
 ! c = h2 >> 26
-	.loc 1 344
+	.loc 1 348
 	srlx %o1, 26, %o2
 ! h2 &= mask
-	.loc 1 345
+	.loc 1 349
 	and %o1, %l0, %o5
 ! h3 += c
-	.loc 1 346
+	.loc 1 350
 	add %o3, %o2, %o1
 ! c = h3 >> 26
-	.loc 1 347
+	.loc 1 351
 	srlx %o1, 26, %o2
 ! h3 &= mask
-	.loc 1 348
+	.loc 1 352
 	and %o1, %l0, %o3
 ! h4 += c
-	.loc 1 349
+	.loc 1 353
 	add %o4, %o2, %o1
 ! c = h4 >> 26
-	.loc 1 350
+	.loc 1 354
 	srlx %o1, 26, %o2
 ! h4 &= mask
-	.loc 1 351
+	.loc 1 355
 	and %o1, %l0, %o4
 ! t = c << 2
-	.loc 1 352
+	.loc 1 356
 	sllx %o2, 2, %o1
 ! c += t
-	.loc 1 353
+	.loc 1 357
 	add %o2, %o1, %o1
 ! h0 += c
-	.loc 1 354
+	.loc 1 358
 	add %o0, %o1, %o0
 ! c = h0 >> 26
-	.loc 1 355
+	.loc 1 359
 	srlx %o0, 26, %o1
 ! h0 &= mask
-	.loc 1 356
+	.loc 1 360
 	and %o0, %l0, %l1
 ! h1 += c
-	.loc 1 357
+	.loc 1 361
 	add %o7, %o1, %o2
 ! g0 = h0 + 5
-	.loc 1 359
+	.loc 1 363
 	add %l1, 5, %o0
 ! c = g0 >> 26
-	.loc 1 360
+	.loc 1 364
 	srlx %o0, 26, %o1
 ! g0 &= mask
-	.loc 1 361
+	.loc 1 365
 	and %o0, %l0, %o7
 ! g1 = h1 + c
-	.loc 1 362
+	.loc 1 366
 	add %o2, %o1, %o0
 ! c = g1 >> 26
-	.loc 1 363
+	.loc 1 367
 	srlx %o0, 26, %o1
 ! g1 &= mask
-	.loc 1 364
+	.loc 1 368
 	and %o0, %l0, %l4
 ! g2 = h2 + c
-	.loc 1 365
+	.loc 1 369
 	add %o5, %o1, %o0
 ! c = g2 >> 26
-	.loc 1 366
+	.loc 1 370
 	srlx %o0, 26, %o1
 ! g2 &= mask
-	.loc 1 367
+	.loc 1 371
 	and %o0, %l0, %l3
 ! g3 = h3 + c
-	.loc 1 368
+	.loc 1 372
 	add %o3, %o1, %o0
 ! c = g3 >> 26
-	.loc 1 369
+	.loc 1 373
 	srlx %o0, 26, %o1
 ! g3 &= mask
-	.loc 1 370
+	.loc 1 374
 	and %o0, %l0, %l2
 ! g4 = h4 + c
-	.loc 1 371
+	.loc 1 375
 	add %o4, %o1, %o0
 ! t = 1
-	.loc 1 372
+	.loc 1 376
 	mov 1, %o1
 ! t <<= 26
-	.loc 1 373
+	.loc 1 377
 	sllx %o1, 26, %o1
 ! g4 -= t
-	.loc 1 374
+	.loc 1 378
 	sub %o0, %o1, %l0
 ! t = g4 >> 63
-	.loc 1 376
+	.loc 1 380
 	srlx %l0, 63, %o0
 ! t -= 1
-	.loc 1 377
+	.loc 1 381
 	sub %o0, 1, %l5
 ! u = h0 ^ g0
-	.loc 1 378
+	.loc 1 382
 	xor %l1, %o7, %o0
 ! u &= t
-	.loc 1 379
+	.loc 1 383
 	and %o0, %l5, %o0
 ! h0 ^= u
-	.loc 1 380
+	.loc 1 384
 	xor %l1, %o0, %o7
 ! u = h1 ^ g1
-	.loc 1 381
+	.loc 1 385
 	xor %o2, %l4, %o0
 ! u &= t
-	.loc 1 382
+	.loc 1 386
 	and %o0, %l5, %o0
 ! h1 ^= u
-	.loc 1 383
+	.loc 1 387
 	xor %o2, %o0, %o0
 ! u = h2 ^ g2
-	.loc 1 384
+	.loc 1 388
 	xor %o5, %l3, %o1
 ! u &= t
-	.loc 1 385
+	.loc 1 389
 	and %o1, %l5, %o1
 ! h2 ^= u
-	.loc 1 386
+	.loc 1 390
 	xor %o5, %o1, %o1
 ! u = h3 ^ g3
-	.loc 1 387
+	.loc 1 391
 	xor %o3, %l2, %o2
 ! u &= t
-	.loc 1 388
+	.loc 1 392
 	and %o2, %l5, %o2
 ! h3 ^= u
-	.loc 1 389
+	.loc 1 393
 	xor %o3, %o2, %o2
 ! u = h4 ^ g4
-	.loc 1 390
+	.loc 1 394
 	xor %o4, %l0, %o3
 ! u &= t
-	.loc 1 391
+	.loc 1 395
 	and %o3, %l5, %o3
 ! h4 ^= u
-	.loc 1 392
+	.loc 1 396
 	xor %o4, %o3, %o3
 ! p0 = h1 << 26
-	.loc 1 394
+	.loc 1 398
 	sllx %o0, 26, %o0
 ! h0 |= p0
-	.loc 1 395
+	.loc 1 399
 	or %o7, %o0, %o0
 ! p0 = h2 << 52
-	.loc 1 396
+	.loc 1 400
 	sllx %o1, 52, %o4
 ! h0 |= p0
-	.loc 1 397
+	.loc 1 401
 	or %o0, %o4, %o4
 ! p1 = h2 >> 12
-	.loc 1 398
+	.loc 1 402
 	srlx %o1, 12, %o0
 ! p0 = h3 << 14
-	.loc 1 399
+	.loc 1 403
 	sllx %o2, 14, %o1
 ! p1 |= p0
-	.loc 1 400
+	.loc 1 404
 	or %o0, %o1, %o0
 ! p0 = h4 << 40
-	.loc 1 401
+	.loc 1 405
 	sllx %o3, 40, %o1
 ! p1 |= p0
-	.loc 1 402
+	.loc 1 406
 	or %o0, %o1, %o1
 ! p0 = mem32[st + 40]
-	.loc 1 404
+	.loc 1 408
 	lduw [%i0 + 40], %o0
 ! t = mem32[st + 44]
-	.loc 1 405
+	.loc 1 409
 	lduw [%i0 + 44], %o2
 ! t <<= 32
-	.loc 1 406
+	.loc 1 410
 	sllx %o2, 32, %o2
 ! p0 |= t
-	.loc 1 407
+	.loc 1 411
 	or %o0, %o2, %o2
 ! p2 = mem32[st + 48]
-	.loc 1 408
+	.loc 1 412
 	lduw [%i0 + 48], %o0
 ! t = mem32[st + 52]
-	.loc 1 409
+	.loc 1 413
 	lduw [%i0 + 52], %o3
 ! t <<= 32
-	.loc 1 410
+	.loc 1 414
 	sllx %o3, 32, %o3
 ! p2 |= t
-	.loc 1 411
+	.loc 1 415
 	or %o0, %o3, %o3
 ! v = h0 + p0
-	.loc 1 412
+	.loc 1 416
 	add %o4, %o2, %o0
 ! t = h0 & p0
-	.loc 1 415
+	.loc 1 419
 	and %o4, %o2, %o5
 ! u = h0 | p0
-	.loc 1 416
+	.loc 1 420
 	or %o4, %o2, %o2
 ! u = ~v & u
-	.loc 1 417
+	.loc 1 421
 	andn %o2, %o0, %o2
 ! t |= u
-	.loc 1 418
+	.loc 1 422
 	or %o5, %o2, %o2
 ! c = t >> 63
-	.loc 1 419
+	.loc 1 423
 	srlx %o2, 63, %o2
 ! p1 += p2
-	.loc 1 420
+	.loc 1 424
 	add %o1, %o3, %o1
 ! p1 += c
-	.loc 1 421
+	.loc 1 425
 	add %o1, %o2, %o1
 ! t = v >> 0
-	.loc 1 422
+	.loc 1 426
 	srlx %o0, 0, %o2
 ! u = t >> 0
-	.loc 1 423
+	.loc 1 427
 	srlx %o2, 0, %o3
 ! mem8[a + 0] = u
-	.loc 1 424
+	.loc 1 428
 	stb %o3, [%i1]
 ! u = t >> 8
-	.loc 1 425
+	.loc 1 429
 	srlx %o2, 8, %o3
 ! mem8[a + 1] = u
-	.loc 1 426
+	.loc 1 430
 	stb %o3, [%i1 + 1]
 ! u = t >> 16
-	.loc 1 427
+	.loc 1 431
 	srlx %o2, 16, %o3
 ! mem8[a + 2] = u
-	.loc 1 428
+	.loc 1 432
 	stb %o3, [%i1 + 2]
 ! u = t >> 24
-	.loc 1 429
+	.loc 1 433
 	srlx %o2, 24, %o2
 ! mem8[a + 3] = u
-	.loc 1 430
+	.loc 1 434
 	stb %o2, [%i1 + 3]
 ! t = v >> 32
-	.loc 1 431
+	.loc 1 435
 	srlx %o0, 32, %o0
 ! u = t >> 0
-	.loc 1 432
+	.loc 1 436
 	srlx %o0, 0, %o2
 ! mem8[a + 4] = u
-	.loc 1 433
+	.loc 1 437
 	stb %o2, [%i1 + 4]
 ! u = t >> 8
-	.loc 1 434
+	.loc 1 438
 	srlx %o0, 8, %o2
 ! mem8[a + 5] = u
-	.loc 1 435
+	.loc 1 439
 	stb %o2, [%i1 + 5]
 ! u = t >> 16
-	.loc 1 436
+	.loc 1 440
 	srlx %o0, 16, %o2
 ! mem8[a + 6] = u
-	.loc 1 437
+	.loc 1 441
 	stb %o2, [%i1 + 6]
 ! u = t >> 24
-	.loc 1 438
+	.loc 1 442
 	srlx %o0, 24, %o0
 ! mem8[a + 7] = u
-	.loc 1 439
+	.loc 1 443
 	stb %o0, [%i1 + 7]
 ! t = p1 >> 0
-	.loc 1 440
+	.loc 1 444
 	srlx %o1, 0, %o0
 ! u = t >> 0
-	.loc 1 441
+	.loc 1 445
 	srlx %o0, 0, %o2
 ! mem8[a + 8] = u
-	.loc 1 442
+	.loc 1 446
 	stb %o2, [%i1 + 8]
 ! u = t >> 8
-	.loc 1 443
+	.loc 1 447
 	srlx %o0, 8, %o2
 ! mem8[a + 9] = u
-	.loc 1 444
+	.loc 1 448
 	stb %o2, [%i1 + 9]
 ! u = t >> 16
-	.loc 1 445
+	.loc 1 449
 	srlx %o0, 16, %o2
 ! mem8[a + 10] = u
-	.loc 1 446
+	.loc 1 450
 	stb %o2, [%i1 + 10]
 ! u = t >> 24
-	.loc 1 447
+	.loc 1 451
 	srlx %o0, 24, %o0
 ! mem8[a + 11] = u
-	.loc 1 448
+	.loc 1 452
 	stb %o0, [%i1 + 11]
 ! t = p1 >> 32
-	.loc 1 449
+	.loc 1 453
 	srlx %o1, 32, %o0
 ! u = t >> 0
-	.loc 1 450
+	.loc 1 454
 	srlx %o0, 0, %o1
 ! mem8[a + 12] = u
-	.loc 1 451
+	.loc 1 455
 	stb %o1, [%i1 + 12]
 ! u = t >> 8
-	.loc 1 452
+	.loc 1 456
 	srlx %o0, 8, %o1
 ! mem8[a + 13] = u
-	.loc 1 453
+	.loc 1 457
 	stb %o1, [%i1 + 13]
 ! u = t >> 16
-	.loc 1 454
+	.loc 1 458
 	srlx %o0, 16, %o1
 ! mem8[a + 14] = u
-	.loc 1 455
+	.loc 1 459
 	stb %o1, [%i1 + 14]
 ! u = t >> 24
-	.loc 1 456
+	.loc 1 460
 	srlx %o0, 24, %o0
 ! mem8[a + 15] = u
-	.loc 1 457
+	.loc 1 461
 	stb %o0, [%i1 + 15]
 ! leave
-	.loc 1 458
+	.loc 1 462
 	ret
 	restore
 	.size qhasm_kernel_poly1305_sparc64_final, .-qhasm_kernel_poly1305_sparc64_final

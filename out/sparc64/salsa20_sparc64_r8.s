@@ -9,1527 +9,1527 @@
 qhasm_kernel_salsa8_sparc64_blocks:
 	save %sp, -208, %sp
 ! =? n - 0
-	.loc 1 36
+	.loc 1 38
 	cmp %i2, 0
 ! goto done if =
-	.loc 1 37
+	.loc 1 39
 	be,pt %xcc, .Lqhasm_kernel_salsa8_sparc64_blocks.done
 	nop
 ! c_s = c
-	.loc 1 38
+	.loc 1 40
 	stx %i0, [%fp + 2015]
 ! m_s = m
-	.loc 1 39
+	.loc 1 41
 	stx %i1, [%fp + 2023]
 ! n_s = n
-	.loc 1 40
+	.loc 1 42
 	stx %i2, [%fp + 2031]
 ! x_s = x
-	.loc 1 41
+	.loc 1 43
 	stx %i3, [%fp + 2039]
 .Lqhasm_kernel_salsa8_sparc64_blocks.block:
 ! x0 = mem32[x + 0]
-	.loc 1 44
+	.loc 1 46
 	lduw [%i3], %o5
 ! x1 = mem32[x + 4]
-	.loc 1 45
+	.loc 1 47
 	lduw [%i3 + 4], %o7
 ! x2 = mem32[x + 8]
-	.loc 1 46
+	.loc 1 48
 	lduw [%i3 + 8], %l0
 ! x3 = mem32[x + 12]
-	.loc 1 47
+	.loc 1 49
 	lduw [%i3 + 12], %l1
 ! x4 = mem32[x + 16]
-	.loc 1 48
+	.loc 1 50
 	lduw [%i3 + 16], %l2
 ! x5 = mem32[x + 20]
-	.loc 1 49
+	.loc 1 51
 	lduw [%i3 + 20], %l3
 ! x6 = mem32[x + 24]
-	.loc 1 50
+	.loc 1 52
 	lduw [%i3 + 24], %l4
 ! x7 = mem32[x + 28]
-	.loc 1 51
+	.loc 1 53
 	lduw [%i3 + 28], %l5
 ! x8 = mem32[x + 32]
-	.loc 1 52
+	.loc 1 54
 	lduw [%i3 + 32], %l6
 ! x9 = mem32[x + 36]
-	.loc 1 53
+	.loc 1 55
 	lduw [%i3 + 36], %l7
 ! x10 = mem32[x + 40]
-	.loc 1 54
+	.loc 1 56
 	lduw [%i3 + 40], %i0
 ! x11 = mem32[x + 44]
-	.loc 1 55
+	.loc 1 57
 	lduw [%i3 + 44], %i1
 ! x12 = mem32[x + 48]
-	.loc 1 56
+	.loc 1 58
 	lduw [%i3 + 48], %i2
 ! x13 = mem32[x + 52]
-	.loc 1 57
+	.loc 1 59
 	lduw [%i3 + 52], %i4
 ! x14 = mem32[x + 56]
-	.loc 1 58
+	.loc 1 60
 	lduw [%i3 + 56], %i5
 ! x15 = mem32[x + 60]
-	.loc 1 59
+	.loc 1 61
 	lduw [%i3 + 60], %g1
 ! i = 4
-	.loc 1 60
+	.loc 1 62
 	mov 4, %i3
 .Lqhasm_kernel_salsa8_sparc64_blocks.doubleround:
 ! t0 = x0 + x12
-	.loc 1 63
+	.loc 1 65
 	add %o5, %i2, %o0
 ! t1 = x5 + x1
-	.loc 1 64
+	.loc 1 66
 	add %l3, %o7, %g4
 ! t2 = x10 + x6
-	.loc 1 65
+	.loc 1 67
 	add %i0, %l4, %o4
 ! t3 = x15 + x11
-	.loc 1 66
+	.loc 1 68
 	add %g1, %i1, %o3
 ! t0 = t0 <<< 7
-	.loc 1 67
+	.loc 1 69
 	sll %o0, 7, %o1
 	srl %o0, 25, %o2
 	or %o2, %o1, %o2
 ! t1 = t1 <<< 7
-	.loc 1 68
+	.loc 1 70
 	sll %g4, 7, %o0
 	srl %g4, 25, %o1
 	or %o1, %o0, %o1
 ! t2 = t2 <<< 7
-	.loc 1 69
+	.loc 1 71
 	sll %o4, 7, %o0
 	srl %o4, 25, %g4
 	or %g4, %o0, %g4
 ! t3 = t3 <<< 7
-	.loc 1 70
+	.loc 1 72
 	sll %o3, 7, %o0
 	srl %o3, 25, %o4
 	or %o4, %o0, %o4
 ! x4 ^= t0
-	.loc 1 71
+	.loc 1 73
 	xor %l2, %o2, %o2
 ! x9 ^= t1
-	.loc 1 72
+	.loc 1 74
 	xor %l7, %o1, %o1
 ! x14 ^= t2
-	.loc 1 73
+	.loc 1 75
 	xor %i5, %g4, %o3
 ! x3 ^= t3
-	.loc 1 74
+	.loc 1 76
 	xor %l1, %o4, %l7
 ! t0 = x4 + x0
-	.loc 1 75
+	.loc 1 77
 	add %o2, %o5, %o4
 ! t1 = x9 + x5
-	.loc 1 76
+	.loc 1 78
 	add %o1, %l3, %g4
 ! t2 = x14 + x10
-	.loc 1 77
+	.loc 1 79
 	add %o3, %i0, %i5
 ! t3 = x3 + x15
-	.loc 1 78
+	.loc 1 80
 	add %l7, %g1, %l2
 ! t0 = t0 <<< 9
-	.loc 1 79
+	.loc 1 81
 	sll %o4, 9, %o0
 	srl %o4, 23, %l1
 	or %l1, %o0, %l1
 ! t1 = t1 <<< 9
-	.loc 1 80
+	.loc 1 82
 	sll %g4, 9, %o0
 	srl %g4, 23, %o4
 	or %o4, %o0, %o4
 ! t2 = t2 <<< 9
-	.loc 1 81
+	.loc 1 83
 	sll %i5, 9, %o0
 	srl %i5, 23, %g4
 	or %g4, %o0, %g4
 ! t3 = t3 <<< 9
-	.loc 1 82
+	.loc 1 84
 	sll %l2, 9, %o0
 	srl %l2, 23, %i5
 	or %i5, %o0, %i5
 ! x8 ^= t0
-	.loc 1 83
+	.loc 1 85
 	xor %l6, %l1, %l1
 ! x13 ^= t1
-	.loc 1 84
+	.loc 1 86
 	xor %i4, %o4, %l2
 ! x2 ^= t2
-	.loc 1 85
+	.loc 1 87
 	xor %l0, %g4, %l0
 ! x7 ^= t3
-	.loc 1 86
+	.loc 1 88
 	xor %l5, %i5, %l5
 ! t0 = x8 + x4
-	.loc 1 87
+	.loc 1 89
 	add %l1, %o2, %o4
 ! t1 = x13 + x9
-	.loc 1 88
+	.loc 1 90
 	add %l2, %o1, %g4
 ! t2 = x2 + x14
-	.loc 1 89
+	.loc 1 91
 	add %l0, %o3, %i5
 ! t3 = x7 + x3
-	.loc 1 90
+	.loc 1 92
 	add %l5, %l7, %i4
 ! t0 = t0 <<< 13
-	.loc 1 91
+	.loc 1 93
 	sll %o4, 13, %o0
 	srl %o4, 19, %l6
 	or %l6, %o0, %l6
 ! t1 = t1 <<< 13
-	.loc 1 92
+	.loc 1 94
 	sll %g4, 13, %o0
 	srl %g4, 19, %o4
 	or %o4, %o0, %o4
 ! t2 = t2 <<< 13
-	.loc 1 93
+	.loc 1 95
 	sll %i5, 13, %o0
 	srl %i5, 19, %g4
 	or %g4, %o0, %g4
 ! t3 = t3 <<< 13
-	.loc 1 94
+	.loc 1 96
 	sll %i4, 13, %o0
 	srl %i4, 19, %i5
 	or %i5, %o0, %i5
 ! x12 ^= t0
-	.loc 1 95
+	.loc 1 97
 	xor %i2, %l6, %l6
 ! x1 ^= t1
-	.loc 1 96
+	.loc 1 98
 	xor %o7, %o4, %o7
 ! x6 ^= t2
-	.loc 1 97
+	.loc 1 99
 	xor %l4, %g4, %l4
 ! x11 ^= t3
-	.loc 1 98
+	.loc 1 100
 	xor %i1, %i5, %i1
 ! t0 = x12 + x8
-	.loc 1 99
+	.loc 1 101
 	add %l6, %l1, %o4
 ! t1 = x1 + x13
-	.loc 1 100
+	.loc 1 102
 	add %o7, %l2, %g4
 ! t2 = x6 + x2
-	.loc 1 101
+	.loc 1 103
 	add %l4, %l0, %i4
 ! t3 = x11 + x7
-	.loc 1 102
+	.loc 1 104
 	add %i1, %l5, %i5
 ! t0 = t0 <<< 18
-	.loc 1 103
+	.loc 1 105
 	sll %o4, 18, %o0
 	srl %o4, 14, %i2
 	or %i2, %o0, %i2
 ! t1 = t1 <<< 18
-	.loc 1 104
+	.loc 1 106
 	sll %g4, 18, %o0
 	srl %g4, 14, %o4
 	or %o4, %o0, %o4
 ! t2 = t2 <<< 18
-	.loc 1 105
+	.loc 1 107
 	sll %i4, 18, %g4
 	srl %i4, 14, %o0
 	or %o0, %g4, %o0
 ! t3 = t3 <<< 18
-	.loc 1 106
+	.loc 1 108
 	sll %i5, 18, %g4
 	srl %i5, 14, %i4
 	or %i4, %g4, %i4
 ! x0 ^= t0
-	.loc 1 107
+	.loc 1 109
 	xor %o5, %i2, %o5
 ! x5 ^= t1
-	.loc 1 108
+	.loc 1 110
 	xor %l3, %o4, %l3
 ! x10 ^= t2
-	.loc 1 109
+	.loc 1 111
 	xor %i0, %o0, %o4
 ! x15 ^= t3
-	.loc 1 110
+	.loc 1 112
 	xor %g1, %i4, %o0
 ! t0 = x0 + x3
-	.loc 1 111
+	.loc 1 113
 	add %o5, %l7, %i2
 ! t1 = x5 + x4
-	.loc 1 112
+	.loc 1 114
 	add %l3, %o2, %g4
 ! t2 = x10 + x9
-	.loc 1 113
+	.loc 1 115
 	add %o4, %o1, %i5
 ! t3 = x15 + x14
-	.loc 1 114
+	.loc 1 116
 	add %o0, %o3, %g1
 ! t0 = t0 <<< 7
-	.loc 1 115
+	.loc 1 117
 	sll %i2, 7, %i0
 	srl %i2, 25, %i4
 	or %i4, %i0, %i4
 ! t1 = t1 <<< 7
-	.loc 1 116
+	.loc 1 118
 	sll %g4, 7, %i0
 	srl %g4, 25, %i2
 	or %i2, %i0, %i2
 ! t2 = t2 <<< 7
-	.loc 1 117
+	.loc 1 119
 	sll %i5, 7, %g4
 	srl %i5, 25, %i0
 	or %i0, %g4, %i0
 ! t3 = t3 <<< 7
-	.loc 1 118
+	.loc 1 120
 	sll %g1, 7, %g4
 	srl %g1, 25, %i5
 	or %i5, %g4, %i5
 ! x1 ^= t0
-	.loc 1 119
+	.loc 1 121
 	xor %o7, %i4, %o7
 ! x6 ^= t1
-	.loc 1 120
+	.loc 1 122
 	xor %l4, %i2, %l4
 ! x11 ^= t2
-	.loc 1 121
+	.loc 1 123
 	xor %i1, %i0, %i1
 ! x12 ^= t3
-	.loc 1 122
+	.loc 1 124
 	xor %l6, %i5, %i2
 ! t0 = x1 + x0
-	.loc 1 123
+	.loc 1 125
 	add %o7, %o5, %i0
 ! t1 = x6 + x5
-	.loc 1 124
+	.loc 1 126
 	add %l4, %l3, %g4
 ! t2 = x11 + x10
-	.loc 1 125
+	.loc 1 127
 	add %i1, %o4, %i5
 ! t3 = x12 + x15
-	.loc 1 126
+	.loc 1 128
 	add %i2, %o0, %g1
 ! t0 = t0 <<< 9
-	.loc 1 127
+	.loc 1 129
 	sll %i0, 9, %l6
 	srl %i0, 23, %i4
 	or %i4, %l6, %i4
 ! t1 = t1 <<< 9
-	.loc 1 128
+	.loc 1 130
 	sll %g4, 9, %l6
 	srl %g4, 23, %i0
 	or %i0, %l6, %i0
 ! t2 = t2 <<< 9
-	.loc 1 129
+	.loc 1 131
 	sll %i5, 9, %g4
 	srl %i5, 23, %l6
 	or %l6, %g4, %l6
 ! t3 = t3 <<< 9
-	.loc 1 130
+	.loc 1 132
 	sll %g1, 9, %g4
 	srl %g1, 23, %i5
 	or %i5, %g4, %i5
 ! x2 ^= t0
-	.loc 1 131
+	.loc 1 133
 	xor %l0, %i4, %l0
 ! x7 ^= t1
-	.loc 1 132
+	.loc 1 134
 	xor %l5, %i0, %l5
 ! x8 ^= t2
-	.loc 1 133
+	.loc 1 135
 	xor %l1, %l6, %l6
 ! x13 ^= t3
-	.loc 1 134
+	.loc 1 136
 	xor %l2, %i5, %i4
 ! t0 = x2 + x1
-	.loc 1 135
+	.loc 1 137
 	add %l0, %o7, %l2
 ! t1 = x7 + x6
-	.loc 1 136
+	.loc 1 138
 	add %l5, %l4, %i0
 ! t2 = x8 + x11
-	.loc 1 137
+	.loc 1 139
 	add %l6, %i1, %g1
 ! t3 = x13 + x12
-	.loc 1 138
+	.loc 1 140
 	add %i4, %i2, %g4
 ! t0 = t0 <<< 13
-	.loc 1 139
+	.loc 1 141
 	sll %l2, 13, %l1
 	srl %l2, 19, %i5
 	or %i5, %l1, %i5
 ! t1 = t1 <<< 13
-	.loc 1 140
+	.loc 1 142
 	sll %i0, 13, %l1
 	srl %i0, 19, %l2
 	or %l2, %l1, %l2
 ! t2 = t2 <<< 13
-	.loc 1 141
+	.loc 1 143
 	sll %g1, 13, %l1
 	srl %g1, 19, %i0
 	or %i0, %l1, %i0
 ! t3 = t3 <<< 13
-	.loc 1 142
+	.loc 1 144
 	sll %g4, 13, %l1
 	srl %g4, 19, %g1
 	or %g1, %l1, %g1
 ! x3 ^= t0
-	.loc 1 143
+	.loc 1 145
 	xor %l7, %i5, %l1
 ! x4 ^= t1
-	.loc 1 144
+	.loc 1 146
 	xor %o2, %l2, %l2
 ! x9 ^= t2
-	.loc 1 145
+	.loc 1 147
 	xor %o1, %i0, %l7
 ! x14 ^= t3
-	.loc 1 146
+	.loc 1 148
 	xor %o3, %g1, %i5
 ! t0 = x3 + x2
-	.loc 1 147
+	.loc 1 149
 	add %l1, %l0, %o2
 ! t1 = x4 + x7
-	.loc 1 148
+	.loc 1 150
 	add %l2, %l5, %g4
 ! t2 = x9 + x8
-	.loc 1 149
+	.loc 1 151
 	add %l7, %l6, %g1
 ! t3 = x14 + x13
-	.loc 1 150
+	.loc 1 152
 	add %i5, %i4, %i0
 ! t0 = t0 <<< 18
-	.loc 1 151
+	.loc 1 153
 	sll %o2, 18, %o1
 	srl %o2, 14, %o3
 	or %o3, %o1, %o3
 ! t1 = t1 <<< 18
-	.loc 1 152
+	.loc 1 154
 	sll %g4, 18, %o1
 	srl %g4, 14, %o2
 	or %o2, %o1, %o2
 ! t2 = t2 <<< 18
-	.loc 1 153
+	.loc 1 155
 	sll %g1, 18, %g4
 	srl %g1, 14, %o1
 	or %o1, %g4, %o1
 ! t3 = t3 <<< 18
-	.loc 1 154
+	.loc 1 156
 	sll %i0, 18, %g4
 	srl %i0, 14, %g1
 	or %g1, %g4, %g1
 ! x0 ^= t0
-	.loc 1 155
+	.loc 1 157
 	xor %o5, %o3, %o5
 ! x5 ^= t1
-	.loc 1 156
+	.loc 1 158
 	xor %l3, %o2, %l3
 ! x10 ^= t2
-	.loc 1 157
+	.loc 1 159
 	xor %o4, %o1, %i0
 ! x15 ^= t3
-	.loc 1 158
+	.loc 1 160
 	xor %o0, %g1, %g1
 ! i -= 1
-	.loc 1 159
+	.loc 1 161
 	sub %i3, 1, %i3
 ! =? i - 0
-	.loc 1 160
+	.loc 1 162
 	cmp %i3, 0
 ! goto doubleround if !=
-	.loc 1 161
+	.loc 1 163
 	bne,pt %xcc, .Lqhasm_kernel_salsa8_sparc64_blocks.doubleround
 	nop
 ! x = x_s
-	.loc 1 164
+	.loc 1 166
 	ldx [%fp + 2039], %i3
 ! m = m_s
-	.loc 1 165
+	.loc 1 167
 	ldx [%fp + 2023], %o2
 ! c = c_s
-	.loc 1 166
+	.loc 1 168
 	ldx [%fp + 2015], %o3
 ! w = mem32[x + 0]
-	.loc 1 167
+	.loc 1 169
 	lduw [%i3], %o0
 ! x0 += w
-	.loc 1 168
+	.loc 1 170
 	add %o5, %o0, %o1
 ! w = mem32[x + 4]
-	.loc 1 169
+	.loc 1 171
 	lduw [%i3 + 4], %o0
 ! x1 += w
-	.loc 1 170
+	.loc 1 172
 	add %o7, %o0, %o4
 ! w = mem32[x + 8]
-	.loc 1 171
+	.loc 1 173
 	lduw [%i3 + 8], %o0
 ! x2 += w
-	.loc 1 172
+	.loc 1 174
 	add %l0, %o0, %o5
 ! w = mem32[x + 12]
-	.loc 1 173
+	.loc 1 175
 	lduw [%i3 + 12], %o0
 ! x3 += w
-	.loc 1 174
+	.loc 1 176
 	add %l1, %o0, %o7
 ! w = mem32[x + 16]
-	.loc 1 175
+	.loc 1 177
 	lduw [%i3 + 16], %o0
 ! x4 += w
-	.loc 1 176
+	.loc 1 178
 	add %l2, %o0, %l0
 ! w = mem32[x + 20]
-	.loc 1 177
+	.loc 1 179
 	lduw [%i3 + 20], %o0
 ! x5 += w
-	.loc 1 178
+	.loc 1 180
 	add %l3, %o0, %l1
 ! w = mem32[x + 24]
-	.loc 1 179
+	.loc 1 181
 	lduw [%i3 + 24], %o0
 ! x6 += w
-	.loc 1 180
+	.loc 1 182
 	add %l4, %o0, %l2
 ! w = mem32[x + 28]
-	.loc 1 181
+	.loc 1 183
 	lduw [%i3 + 28], %o0
 ! x7 += w
-	.loc 1 182
+	.loc 1 184
 	add %l5, %o0, %l3
 ! w = mem32[x + 32]
-	.loc 1 183
+	.loc 1 185
 	lduw [%i3 + 32], %o0
 ! x8 += w
-	.loc 1 184
+	.loc 1 186
 	add %l6, %o0, %l4
 ! w = mem32[x + 36]
-	.loc 1 185
+	.loc 1 187
 	lduw [%i3 + 36], %o0
 ! x9 += w
-	.loc 1 186
+	.loc 1 188
 	add %l7, %o0, %l5
 ! w = mem32[x + 40]
-	.loc 1 187
+	.loc 1 189
 	lduw [%i3 + 40], %o0
 ! x10 += w
-	.loc 1 188
+	.loc 1 190
 	add %i0, %o0, %l6
 ! w = mem32[x + 44]
-	.loc 1 189
+	.loc 1 191
 	lduw [%i3 + 44], %o0
 ! x11 += w
-	.loc 1 190
+	.loc 1 192
 	add %i1, %o0, %l7
 ! w = mem32[x + 48]
-	.loc 1 191
+	.loc 1 193
 	lduw [%i3 + 48], %o0
 ! x12 += w
-	.loc 1 192
+	.loc 1 194
 	add %i2, %o0, %i0
 ! w = mem32[x + 52]
-	.loc 1 193
+	.loc 1 195
 	lduw [%i3 + 52], %o0
 ! x13 += w
-	.loc 1 194
+	.loc 1 196
 	add %i4, %o0, %i1
 ! w = mem32[x + 56]
-	.loc 1 195
+	.loc 1 197
 	lduw [%i3 + 56], %o0
 ! x14 += w
-	.loc 1 196
+	.loc 1 198
 	add %i5, %o0, %i2
 ! w = mem32[x + 60]
-	.loc 1 197
+	.loc 1 199
 	lduw [%i3 + 60], %o0
 ! x15 += w
-	.loc 1 198
+	.loc 1 200
 	add %g1, %o0, %i4
 ! o = c | m
-	.loc 1 200
+	.loc 1 202
 	or %o3, %o2, %o0
 ! o &= 3
-	.loc 1 201
+	.loc 1 203
 	and %o0, 3, %o0
 ! =? o - 0
-	.loc 1 202
+	.loc 1 204
 	cmp %o0, 0
 ! goto unaligned if !=
-	.loc 1 203
+	.loc 1 205
 	bne,pt %xcc, .Lqhasm_kernel_salsa8_sparc64_blocks.unaligned
 	nop
 ! w = mem32le[m]
-	.loc 1 204
+	.loc 1 206
 	lduwa [%o2] 0x88, %o0
 ! x0 ^= w
-	.loc 1 205
+	.loc 1 207
 	xor %o1, %o0, %o0
 ! mem32le[c] = x0
-	.loc 1 206
+	.loc 1 208
 	stwa %o0, [%o3] 0x88
 ! o = 4
-	.loc 1 207
+	.loc 1 209
 	mov 4, %o0
 ! w = mem32le[m + o]
-	.loc 1 208
+	.loc 1 210
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x1 ^= w
-	.loc 1 209
+	.loc 1 211
 	xor %o4, %o1, %o1
 ! mem32le[c + o] = x1
-	.loc 1 210
+	.loc 1 212
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 8
-	.loc 1 211
+	.loc 1 213
 	mov 8, %o0
 ! w = mem32le[m + o]
-	.loc 1 212
+	.loc 1 214
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x2 ^= w
-	.loc 1 213
+	.loc 1 215
 	xor %o5, %o1, %o1
 ! mem32le[c + o] = x2
-	.loc 1 214
+	.loc 1 216
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 12
-	.loc 1 215
+	.loc 1 217
 	mov 12, %o0
 ! w = mem32le[m + o]
-	.loc 1 216
+	.loc 1 218
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x3 ^= w
-	.loc 1 217
+	.loc 1 219
 	xor %o7, %o1, %o1
 ! mem32le[c + o] = x3
-	.loc 1 218
+	.loc 1 220
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 16
-	.loc 1 219
+	.loc 1 221
 	mov 16, %o0
 ! w = mem32le[m + o]
-	.loc 1 220
+	.loc 1 222
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x4 ^= w
-	.loc 1 221
+	.loc 1 223
 	xor %l0, %o1, %o1
 ! mem32le[c + o] = x4
-	.loc 1 222
+	.loc 1 224
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 20
-	.loc 1 223
+	.loc 1 225
 	mov 20, %o0
 ! w = mem32le[m + o]
-	.loc 1 224
+	.loc 1 226
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x5 ^= w
-	.loc 1 225
+	.loc 1 227
 	xor %l1, %o1, %o1
 ! mem32le[c + o] = x5
-	.loc 1 226
+	.loc 1 228
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 24
-	.loc 1 227
+	.loc 1 229
 	mov 24, %o0
 ! w = mem32le[m + o]
-	.loc 1 228
+	.loc 1 230
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x6 ^= w
-	.loc 1 229
+	.loc 1 231
 	xor %l2, %o1, %o1
 ! mem32le[c + o] = x6
-	.loc 1 230
+	.loc 1 232
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 28
-	.loc 1 231
+	.loc 1 233
 	mov 28, %o0
 ! w = mem32le[m + o]
-	.loc 1 232
+	.loc 1 234
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x7 ^= w
-	.loc 1 233
+	.loc 1 235
 	xor %l3, %o1, %o1
 ! mem32le[c + o] = x7
-	.loc 1 234
+	.loc 1 236
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 32
-	.loc 1 235
+	.loc 1 237
 	mov 32, %o0
 ! w = mem32le[m + o]
-	.loc 1 236
+	.loc 1 238
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x8 ^= w
-	.loc 1 237
+	.loc 1 239
 	xor %l4, %o1, %o1
 ! mem32le[c + o] = x8
-	.loc 1 238
+	.loc 1 240
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 36
-	.loc 1 239
+	.loc 1 241
 	mov 36, %o0
 ! w = mem32le[m + o]
-	.loc 1 240
+	.loc 1 242
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x9 ^= w
-	.loc 1 241
+	.loc 1 243
 	xor %l5, %o1, %o1
 ! mem32le[c + o] = x9
-	.loc 1 242
+	.loc 1 244
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 40
-	.loc 1 243
+	.loc 1 245
 	mov 40, %o0
 ! w = mem32le[m + o]
-	.loc 1 244
+	.loc 1 246
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x10 ^= w
-	.loc 1 245
+	.loc 1 247
 	xor %l6, %o1, %o1
 ! mem32le[c + o] = x10
-	.loc 1 246
+	.loc 1 248
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 44
-	.loc 1 247
+	.loc 1 249
 	mov 44, %o0
 ! w = mem32le[m + o]
-	.loc 1 248
+	.loc 1 250
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x11 ^= w
-	.loc 1 249
+	.loc 1 251
 	xor %l7, %o1, %o1
 ! mem32le[c + o] = x11
-	.loc 1 250
+	.loc 1 252
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 48
-	.loc 1 251
+	.loc 1 253
 	mov 48, %o0
 ! w = mem32le[m + o]
-	.loc 1 252
+	.loc 1 254
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x12 ^= w
-	.loc 1 253
+	.loc 1 255
 	xor %i0, %o1, %o1
 ! mem32le[c + o] = x12
-	.loc 1 254
+	.loc 1 256
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 52
-	.loc 1 255
+	.loc 1 257
 	mov 52, %o0
 ! w = mem32le[m + o]
-	.loc 1 256
+	.loc 1 258
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x13 ^= w
-	.loc 1 257
+	.loc 1 259
 	xor %i1, %o1, %o1
 ! mem32le[c + o] = x13
-	.loc 1 258
+	.loc 1 260
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 56
-	.loc 1 259
+	.loc 1 261
 	mov 56, %o0
 ! w = mem32le[m + o]
-	.loc 1 260
+	.loc 1 262
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x14 ^= w
-	.loc 1 261
+	.loc 1 263
 	xor %i2, %o1, %o1
 ! mem32le[c + o] = x14
-	.loc 1 262
+	.loc 1 264
 	stwa %o1, [%o3 + %o0] 0x88
 ! o = 60
-	.loc 1 263
+	.loc 1 265
 	mov 60, %o0
 ! w = mem32le[m + o]
-	.loc 1 264
+	.loc 1 266
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x15 ^= w
-	.loc 1 265
+	.loc 1 267
 	xor %i4, %o1, %o1
 ! mem32le[c + o] = x15
-	.loc 1 266
+	.loc 1 268
 	stwa %o1, [%o3 + %o0] 0x88
 ! goto counter
-	.loc 1 267
+	.loc 1 269
 	ba,pt %xcc, .Lqhasm_kernel_salsa8_sparc64_blocks.counter
 	nop
 .Lqhasm_kernel_salsa8_sparc64_blocks.unaligned:
 ! u = mem8[m + 0]
-	.loc 1 270
+	.loc 1 272
 	ldub [%o2], %o0
 ! u ^= x0
-	.loc 1 271
+	.loc 1 273
 	xor %o0, %o1, %o0
 ! mem8[c + 0] = u
-	.loc 1 272
+	.loc 1 274
 	stb %o0, [%o3]
 ! u = mem8[m + 1]
-	.loc 1 273
+	.loc 1 275
 	ldub [%o2 + 1], %o0
 ! w = x0 >> 8
-	.loc 1 274
+	.loc 1 276
 	srl %o1, 8, %i5
 ! u ^= w
-	.loc 1 275
+	.loc 1 277
 	xor %o0, %i5, %o0
 ! mem8[c + 1] = u
-	.loc 1 276
+	.loc 1 278
 	stb %o0, [%o3 + 1]
 ! u = mem8[m + 2]
-	.loc 1 277
+	.loc 1 279
 	ldub [%o2 + 2], %o0
 ! w = x0 >> 16
-	.loc 1 278
+	.loc 1 280
 	srl %o1, 16, %i5
 ! u ^= w
-	.loc 1 279
+	.loc 1 281
 	xor %o0, %i5, %o0
 ! mem8[c + 2] = u
-	.loc 1 280
+	.loc 1 282
 	stb %o0, [%o3 + 2]
 ! u = mem8[m + 3]
-	.loc 1 281
+	.loc 1 283
 	ldub [%o2 + 3], %o0
 ! w = x0 >> 24
-	.loc 1 282
+	.loc 1 284
 	srl %o1, 24, %o1
 ! u ^= w
-	.loc 1 283
+	.loc 1 285
 	xor %o0, %o1, %o0
 ! mem8[c + 3] = u
-	.loc 1 284
+	.loc 1 286
 	stb %o0, [%o3 + 3]
 ! u = mem8[m + 4]
-	.loc 1 285
+	.loc 1 287
 	ldub [%o2 + 4], %o0
 ! u ^= x1
-	.loc 1 286
+	.loc 1 288
 	xor %o0, %o4, %o0
 ! mem8[c + 4] = u
-	.loc 1 287
+	.loc 1 289
 	stb %o0, [%o3 + 4]
 ! u = mem8[m + 5]
-	.loc 1 288
+	.loc 1 290
 	ldub [%o2 + 5], %o0
 ! w = x1 >> 8
-	.loc 1 289
+	.loc 1 291
 	srl %o4, 8, %o1
 ! u ^= w
-	.loc 1 290
+	.loc 1 292
 	xor %o0, %o1, %o0
 ! mem8[c + 5] = u
-	.loc 1 291
+	.loc 1 293
 	stb %o0, [%o3 + 5]
 ! u = mem8[m + 6]
-	.loc 1 292
+	.loc 1 294
 	ldub [%o2 + 6], %o0
 ! w = x1 >> 16
-	.loc 1 293
+	.loc 1 295
 	srl %o4, 16, %o1
 ! u ^= w
-	.loc 1 294
+	.loc 1 296
 	xor %o0, %o1, %o0
 ! mem8[c + 6] = u
-	.loc 1 295
+	.loc 1 297
 	stb %o0, [%o3 + 6]
 ! u = mem8[m + 7]
-	.loc 1 296
+	.loc 1 298
 	ldub [%o2 + 7], %o0
 ! w = x1 >> 24
-	.loc 1 297
+	.loc 1 299
 	srl %o4, 24, %o1
 ! u ^= w
-	.loc 1 298
+	.loc 1 300
 	xor %o0, %o1, %o0
 ! mem8[c + 7] = u
-	.loc 1 299
+	.loc 1 301
 	stb %o0, [%o3 + 7]
 ! u = mem8[m + 8]
-	.loc 1 300
+	.loc 1 302
 	ldub [%o2 + 8], %o0
 ! u ^= x2
-	.loc 1 301
+	.loc 1 303
 	xor %o0, %o5, %o0
 ! mem8[c + 8] = u
-	.loc 1 302
+	.loc 1 304
 	stb %o0, [%o3 + 8]
 ! u = mem8[m + 9]
-	.loc 1 303
+	.loc 1 305
 	ldub [%o2 + 9], %o0
 ! w = x2 >> 8
-	.loc 1 304
+	.loc 1 306
 	srl %o5, 8, %o1
 ! u ^= w
-	.loc 1 305
+	.loc 1 307
 	xor %o0, %o1, %o0
 ! mem8[c + 9] = u
-	.loc 1 306
+	.loc 1 308
 	stb %o0, [%o3 + 9]
 ! u = mem8[m + 10]
-	.loc 1 307
+	.loc 1 309
 	ldub [%o2 + 10], %o0
 ! w = x2 >> 16
-	.loc 1 308
+	.loc 1 310
 	srl %o5, 16, %o1
 ! u ^= w
-	.loc 1 309
+	.loc 1 311
 	xor %o0, %o1, %o0
 ! mem8[c + 10] = u
-	.loc 1 310
+	.loc 1 312
 	stb %o0, [%o3 + 10]
 ! u = mem8[m + 11]
-	.loc 1 311
+	.loc 1 313
 	ldub [%o2 + 11], %o0
 ! w = x2 >> 24
-	.loc 1 312
+	.loc 1 314
 	srl %o5, 24, %o1
 ! u ^= w
-	.loc 1 313
+	.loc 1 315
 	xor %o0, %o1, %o0
 ! mem8[c + 11] = u
-	.loc 1 314
+	.loc 1 316
 	stb %o0, [%o3 + 11]
 ! u = mem8[m + 12]
-	.loc 1 315
+	.loc 1 317
 	ldub [%o2 + 12], %o0
 ! u ^= x3
-	.loc 1 316
+	.loc 1 318
 	xor %o0, %o7, %o0
 ! mem8[c + 12] = u
-	.loc 1 317
+	.loc 1 319
 	stb %o0, [%o3 + 12]
 ! u = mem8[m + 13]
-	.loc 1 318
+	.loc 1 320
 	ldub [%o2 + 13], %o0
 ! w = x3 >> 8
-	.loc 1 319
+	.loc 1 321
 	srl %o7, 8, %o1
 ! u ^= w
-	.loc 1 320
+	.loc 1 322
 	xor %o0, %o1, %o0
 ! mem8[c + 13] = u
-	.loc 1 321
+	.loc 1 323
 	stb %o0, [%o3 + 13]
 ! u = mem8[m + 14]
-	.loc 1 322
+	.loc 1 324
 	ldub [%o2 + 14], %o0
 ! w = x3 >> 16
-	.loc 1 323
+	.loc 1 325
 	srl %o7, 16, %o1
 ! u ^= w
-	.loc 1 324
+	.loc 1 326
 	xor %o0, %o1, %o0
 ! mem8[c + 14] = u
-	.loc 1 325
+	.loc 1 327
 	stb %o0, [%o3 + 14]
 ! u = mem8[m + 15]
-	.loc 1 326
+	.loc 1 328
 	ldub [%o2 + 15], %o0
 ! w = x3 >> 24
-	.loc 1 327
+	.loc 1 329
 	srl %o7, 24, %o1
 ! u ^= w
-	.loc 1 328
+	.loc 1 330
 	xor %o0, %o1, %o0
 ! mem8[c + 15] = u
-	.loc 1 329
+	.loc 1 331
 	stb %o0, [%o3 + 15]
 ! u = mem8[m + 16]
-	.loc 1 330
+	.loc 1 332
 	ldub [%o2 + 16], %o0
 ! u ^= x4
-	.loc 1 331
+	.loc 1 333
 	xor %o0, %l0, %o0
 ! mem8[c + 16] = u
-	.loc 1 332
+	.loc 1 334
 	stb %o0, [%o3 + 16]
 ! u = mem8[m + 17]
-	.loc 1 333
+	.loc 1 335
 	ldub [%o2 + 17], %o0
 ! w = x4 >> 8
-	.loc 1 334
+	.loc 1 336
 	srl %l0, 8, %o1
 ! u ^= w
-	.loc 1 335
+	.loc 1 337
 	xor %o0, %o1, %o0
 ! mem8[c + 17] = u
-	.loc 1 336
+	.loc 1 338
 	stb %o0, [%o3 + 17]
 ! u = mem8[m + 18]
-	.loc 1 337
+	.loc 1 339
 	ldub [%o2 + 18], %o0
 ! w = x4 >> 16
-	.loc 1 338
+	.loc 1 340
 	srl %l0, 16, %o1
 ! u ^= w
-	.loc 1 339
+	.loc 1 341
 	xor %o0, %o1, %o0
 ! mem8[c + 18] = u
-	.loc 1 340
+	.loc 1 342
 	stb %o0, [%o3 + 18]
 ! u = mem8[m + 19]
-	.loc 1 341
+	.loc 1 343
 	ldub [%o2 + 19], %o0
 ! w = x4 >> 24
-	.loc 1 342
+	.loc 1 344
 	srl %l0, 24, %o1
 ! u ^= w
-	.loc 1 343
+	.loc 1 345
 	xor %o0, %o1, %o0
 ! mem8[c + 19] = u
-	.loc 1 344
+	.loc 1 346
 	stb %o0, [%o3 + 19]
 ! u = mem8[m + 20]
-	.loc 1 345
+	.loc 1 347
 	ldub [%o2 + 20], %o0
 ! u ^= x5
-	.loc 1 346
+	.loc 1 348
 	xor %o0, %l1, %o0
 ! mem8[c + 20] = u
-	.loc 1 347
+	.loc 1 349
 	stb %o0, [%o3 + 20]
 ! u = mem8[m + 21]
-	.loc 1 348
+	.loc 1 350
 	ldub [%o2 + 21], %o0
 ! w = x5 >> 8
-	.loc 1 349
+	.loc 1 351
 	srl %l1, 8, %o1
 ! u ^= w
-	.loc 1 350
+	.loc 1 352
 	xor %o0, %o1, %o0
 ! mem8[c + 21] = u
-	.loc 1 351
+	.loc 1 353
 	stb %o0, [%o3 + 21]
 ! u = mem8[m + 22]
-	.loc 1 352
+	.loc 1 354
 	ldub [%o2 + 22], %o0
 ! w = x5 >> 16
-	.loc 1 353
+	.loc 1 355
 	srl %l1, 16, %o1
 ! u ^= w
-	.loc 1 354
+	.loc 1 356
 	xor %o0, %o1, %o0
 ! mem8[c + 22] = u
-	.loc 1 355
+	.loc 1 357
 	stb %o0, [%o3 + 22]
 ! u = mem8[m + 23]
-	.loc 1 356
+	.loc 1 358
 	ldub [%o2 + 23], %o0
 ! w = x5 >> 24
-	.loc 1 357
+	.loc 1 359
 	srl %l1, 24, %o1
 ! u ^= w
-	.loc 1 358
+	.loc 1 360
 	xor %o0, %o1, %o0
 ! mem8[c + 23] = u
-	.loc 1 359
+	.loc 1 361
 	stb %o0, [%o3 + 23]
 ! u = mem8[m + 24]
-	.loc 1 360
+	.loc 1 362
 	ldub [%o2 + 24], %o0
 ! u ^= x6
-	.loc 1 361
+	.loc 1 363
 	xor %o0, %l2, %o0
 ! mem8[c + 24] = u
-	.loc 1 362
+	.loc 1 364
 	stb %o0, [%o3 + 24]
 ! u = mem8[m + 25]
-	.loc 1 363
+	.loc 1 365
 	ldub [%o2 + 25], %o0
 ! w = x6 >> 8
-	.loc 1 364
+	.loc 1 366
 	srl %l2, 8, %o1
 ! u ^= w
-	.loc 1 365
+	.loc 1 367
 	xor %o0, %o1, %o0
 ! mem8[c + 25] = u
-	.loc 1 366
+	.loc 1 368
 	stb %o0, [%o3 + 25]
 ! u = mem8[m + 26]
-	.loc 1 367
+	.loc 1 369
 	ldub [%o2 + 26], %o0
 ! w = x6 >> 16
-	.loc 1 368
+	.loc 1 370
 	srl %l2, 16, %o1
 ! u ^= w
-	.loc 1 369
+	.loc 1 371
 	xor %o0, %o1, %o0
 ! mem8[c + 26] = u
-	.loc 1 370
+	.loc 1 372
 	stb %o0, [%o3 + 26]
 ! u = mem8[m + 27]
-	.loc 1 371
+	.loc 1 373
 	ldub [%o2 + 27], %o0
 ! w = x6 >> 24
-	.loc 1 372
+	.loc 1 374
 	srl %l2, 24, %o1
 ! u ^= w
-	.loc 1 373
+	.loc 1 375
 	xor %o0, %o1, %o0
 ! mem8[c + 27] = u
-	.loc 1 374
+	.loc 1 376
 	stb %o0, [%o3 + 27]
 ! u = mem8[m + 28]
-	.loc 1 375
+	.loc 1 377
 	ldub [%o2 + 28], %o0
 ! u ^= x7
-	.loc 1 376
+	.loc 1 378
 	xor %o0, %l3, %o0
 ! mem8[c + 28] = u
-	.loc 1 377
+	.loc 1 379
 	stb %o0, [%o3 + 28]
 ! u = mem8[m + 29]
-	.loc 1 378
+	.loc 1 380
 	ldub [%o2 + 29], %o0
 ! w = x7 >> 8
-	.loc 1 379
+	.loc 1 381
 	srl %l3, 8, %o1
 ! u ^= w
-	.loc 1 380
+	.loc 1 382
 	xor %o0, %o1, %o0
 ! mem8[c + 29] = u
-	.loc 1 381
+	.loc 1 383
 	stb %o0, [%o3 + 29]
 ! u = mem8[m + 30]
-	.loc 1 382
+	.loc 1 384
 	ldub [%o2 + 30], %o0
 ! w = x7 >> 16
-	.loc 1 383
+	.loc 1 385
 	srl %l3, 16, %o1
 ! u ^= w
-	.loc 1 384
+	.loc 1 386
 	xor %o0, %o1, %o0
 ! mem8[c + 30] = u
-	.loc 1 385
+	.loc 1 387
 	stb %o0, [%o3 + 30]
 ! u = mem8[m + 31]
-	.loc 1 386
+	.loc 1 388
 	ldub [%o2 + 31], %o0
 ! w = x7 >> 24
-	.loc 1 387
+	.loc 1 389
 	srl %l3, 24, %o1
 ! u ^= w
-	.loc 1 388
+	.loc 1 390
 	xor %o0, %o1, %o0
 ! mem8[c + 31] = u
-	.loc 1 389
+	.loc 1 391
 	stb %o0, [%o3 + 31]
 ! u = mem8[m + 32]
-	.loc 1 390
+	.loc 1 392
 	ldub [%o2 + 32], %o0
 ! u ^= x8
-	.loc 1 391
+	.loc 1 393
 	xor %o0, %l4, %o0
 ! mem8[c + 32] = u
-	.loc 1 392
+	.loc 1 394
 	stb %o0, [%o3 + 32]
 ! u = mem8[m + 33]
-	.loc 1 393
+	.loc 1 395
 	ldub [%o2 + 33], %o0
 ! w = x8 >> 8
-	.loc 1 394
+	.loc 1 396
 	srl %l4, 8, %o1
 ! u ^= w
-	.loc 1 395
+	.loc 1 397
 	xor %o0, %o1, %o0
 ! mem8[c + 33] = u
-	.loc 1 396
+	.loc 1 398
 	stb %o0, [%o3 + 33]
 ! u = mem8[m + 34]
-	.loc 1 397
+	.loc 1 399
 	ldub [%o2 + 34], %o0
 ! w = x8 >> 16
-	.loc 1 398
+	.loc 1 400
 	srl %l4, 16, %o1
 ! u ^= w
-	.loc 1 399
+	.loc 1 401
 	xor %o0, %o1, %o0
 ! mem8[c + 34] = u
-	.loc 1 400
+	.loc 1 402
 	stb %o0, [%o3 + 34]
 ! u = mem8[m + 35]
-	.loc 1 401
+	.loc 1 403
 	ldub [%o2 + 35], %o0
 ! w = x8 >> 24
-	.loc 1 402
+	.loc 1 404
 	srl %l4, 24, %o1
 ! u ^= w
-	.loc 1 403
+	.loc 1 405
 	xor %o0, %o1, %o0
 ! mem8[c + 35] = u
-	.loc 1 404
+	.loc 1 406
 	stb %o0, [%o3 + 35]
 ! u = mem8[m + 36]
-	.loc 1 405
+	.loc 1 407
 	ldub [%o2 + 36], %o0
 ! u ^= x9
-	.loc 1 406
+	.loc 1 408
 	xor %o0, %l5, %o0
 ! mem8[c + 36] = u
-	.loc 1 407
+	.loc 1 409
 	stb %o0, [%o3 + 36]
 ! u = mem8[m + 37]
-	.loc 1 408
+	.loc 1 410
 	ldub [%o2 + 37], %o0
 ! w = x9 >> 8
-	.loc 1 409
+	.loc 1 411
 	srl %l5, 8, %o1
 ! u ^= w
-	.loc 1 410
+	.loc 1 412
 	xor %o0, %o1, %o0
 ! mem8[c + 37] = u
-	.loc 1 411
+	.loc 1 413
 	stb %o0, [%o3 + 37]
 ! u = mem8[m + 38]
-	.loc 1 412
+	.loc 1 414
 	ldub [%o2 + 38], %o0
 ! w = x9 >> 16
-	.loc 1 413
+	.loc 1 415
 	srl %l5, 16, %o1
 ! u ^= w
-	.loc 1 414
+	.loc 1 416
 	xor %o0, %o1, %o0
 ! mem8[c + 38] = u
-	.loc 1 415
+	.loc 1 417
 	stb %o0, [%o3 + 38]
 ! u = mem8[m + 39]
-	.loc 1 416
+	.loc 1 418
 	ldub [%o2 + 39], %o0
 ! w = x9 >> 24
-	.loc 1 417
+	.loc 1 419
 	srl %l5, 24, %o1
 ! u ^= w
-	.loc 1 418
+	.loc 1 420
 	xor %o0, %o1, %o0
 ! mem8[c + 39] = u
-	.loc 1 419
+	.loc 1 421
 	stb %o0, [%o3 + 39]
 ! u = mem8[m + 40]
-	.loc 1 420
+	.loc 1 422
 	ldub [%o2 + 40], %o0
 ! u ^= x10
-	.loc 1 421
+	.loc 1 423
 	xor %o0, %l6, %o0
 ! mem8[c + 40] = u
-	.loc 1 422
+	.loc 1 424
 	stb %o0, [%o3 + 40]
 ! u = mem8[m + 41]
-	.loc 1 423
+	.loc 1 425
 	ldub [%o2 + 41], %o0
 ! w = x10 >> 8
-	.loc 1 424
+	.loc 1 426
 	srl %l6, 8, %o1
 ! u ^= w
-	.loc 1 425
+	.loc 1 427
 	xor %o0, %o1, %o0
 ! mem8[c + 41] = u
-	.loc 1 426
+	.loc 1 428
 	stb %o0, [%o3 + 41]
 ! u = mem8[m + 42]
-	.loc 1 427
+	.loc 1 429
 	ldub [%o2 + 42], %o0
 ! w = x10 >> 16
-	.loc 1 428
+	.loc 1 430
 	srl %l6, 16, %o1
 ! u ^= w
-	.loc 1 429
+	.loc 1 431
 	xor %o0, %o1, %o0
 ! mem8[c + 42] = u
-	.loc 1 430
+	.loc 1 432
 	stb %o0, [%o3 + 42]
 ! u = mem8[m + 43]
-	.loc 1 431
+	.loc 1 433
 	ldub [%o2 + 43], %o0
 ! w = x10 >> 24
-	.loc 1 432
+	.loc 1 434
 	srl %l6, 24, %o1
 ! u ^= w
-	.loc 1 433
+	.loc 1 435
 	xor %o0, %o1, %o0
 ! mem8[c + 43] = u
-	.loc 1 434
+	.loc 1 436
 	stb %o0, [%o3 + 43]
 ! u = mem8[m + 44]
-	.loc 1 435
+	.loc 1 437
 	ldub [%o2 + 44], %o0
 ! u ^= x11
-	.loc 1 436
+	.loc 1 438
 	xor %o0, %l7, %o0
 ! mem8[c + 44] = u
-	.loc 1 437
+	.loc 1 439
 	stb %o0, [%o3 + 44]
 ! u = mem8[m + 45]
-	.loc 1 438
+	.loc 1 440
 	ldub [%o2 + 45], %o0
 ! w = x11 >> 8
-	.loc 1 439
+	.loc 1 441
 	srl %l7, 8, %o1
 ! u ^= w
-	.loc 1 440
+	.loc 1 442
 	xor %o0, %o1, %o0
 ! mem8[c + 45] = u
-	.loc 1 441
+	.loc 1 443
 	stb %o0, [%o3 + 45]
 ! u = mem8[m + 46]
-	.loc 1 442
+	.loc 1 444
 	ldub [%o2 + 46], %o0
 ! w = x11 >> 16
-	.loc 1 443
+	.loc 1 445
 	srl %l7, 16, %o1
 ! u ^= w
-	.loc 1 444
+	.loc 1 446
 	xor %o0, %o1, %o0
 ! mem8[c + 46] = u
-	.loc 1 445
+	.loc 1 447
 	stb %o0, [%o3 + 46]
 ! u = mem8[m + 47]
-	.loc 1 446
+	.loc 1 448
 	ldub [%o2 + 47], %o0
 ! w = x11 >> 24
-	.loc 1 447
+	.loc 1 449
 	srl %l7, 24, %o1
 ! u ^= w
-	.loc 1 448
+	.loc 1 450
 	xor %o0, %o1, %o0
 ! mem8[c + 47] = u
-	.loc 1 449
+	.loc 1 451
 	stb %o0, [%o3 + 47]
 ! u = mem8[m + 48]
-	.loc 1 450
+	.loc 1 452
 	ldub [%o2 + 48], %o0
 ! u ^= x12
-	.loc 1 451
+	.loc 1 453
 	xor %o0, %i0, %o0
 ! mem8[c + 48] = u
-	.loc 1 452
+	.loc 1 454
 	stb %o0, [%o3 + 48]
 ! u = mem8[m + 49]
-	.loc 1 453
+	.loc 1 455
 	ldub [%o2 + 49], %o0
 ! w = x12 >> 8
-	.loc 1 454
+	.loc 1 456
 	srl %i0, 8, %o1
 ! u ^= w
-	.loc 1 455
+	.loc 1 457
 	xor %o0, %o1, %o0
 ! mem8[c + 49] = u
-	.loc 1 456
+	.loc 1 458
 	stb %o0, [%o3 + 49]
 ! u = mem8[m + 50]
-	.loc 1 457
+	.loc 1 459
 	ldub [%o2 + 50], %o0
 ! w = x12 >> 16
-	.loc 1 458
+	.loc 1 460
 	srl %i0, 16, %o1
 ! u ^= w
-	.loc 1 459
+	.loc 1 461
 	xor %o0, %o1, %o0
 ! mem8[c + 50] = u
-	.loc 1 460
+	.loc 1 462
 	stb %o0, [%o3 + 50]
 ! u = mem8[m + 51]
-	.loc 1 461
+	.loc 1 463
 	ldub [%o2 + 51], %o0
 ! w = x12 >> 24
-	.loc 1 462
+	.loc 1 464
 	srl %i0, 24, %o1
 ! u ^= w
-	.loc 1 463
+	.loc 1 465
 	xor %o0, %o1, %o0
 ! mem8[c + 51] = u
-	.loc 1 464
+	.loc 1 466
 	stb %o0, [%o3 + 51]
 ! u = mem8[m + 52]
-	.loc 1 465
+	.loc 1 467
 	ldub [%o2 + 52], %o0
 ! u ^= x13
-	.loc 1 466
+	.loc 1 468
 	xor %o0, %i1, %o0
 ! mem8[c + 52] = u
-	.loc 1 467
+	.loc 1 469
 	stb %o0, [%o3 + 52]
 ! u = mem8[m + 53]
-	.loc 1 468
+	.loc 1 470
 	ldub [%o2 + 53], %o0
 ! w = x13 >> 8
-	.loc 1 469
+	.loc 1 471
 	srl %i1, 8, %o1
 ! u ^= w
-	.loc 1 470
+	.loc 1 472
 	xor %o0, %o1, %o0
 ! mem8[c + 53] = u
-	.loc 1 471
+	.loc 1 473
 	stb %o0, [%o3 + 53]
 ! u = mem8[m + 54]
-	.loc 1 472
+	.loc 1 474
 	ldub [%o2 + 54], %o0
 ! w = x13 >> 16
-	.loc 1 473
+	.loc 1 475
 	srl %i1, 16, %o1
 ! u ^= w
-	.loc 1 474
+	.loc 1 476
 	xor %o0, %o1, %o0
 ! mem8[c + 54] = u
-	.loc 1 475
+	.loc 1 477
 	stb %o0, [%o3 + 54]
 ! u = mem8[m + 55]
-	.loc 1 476
+	.loc 1 478
 	ldub [%o2 + 55], %o0
 ! w = x13 >> 24
-	.loc 1 477
+	.loc 1 479
 	srl %i1, 24, %o1
 ! u ^= w
-	.loc 1 478
+	.loc 1 480
 	xor %o0, %o1, %o0
 ! mem8[c + 55] = u
-	.loc 1 479
+	.loc 1 481
 	stb %o0, [%o3 + 55]
 ! u = mem8[m + 56]
-	.loc 1 480
+	.loc 1 482
 	ldub [%o2 + 56], %o0
 ! u ^= x14
-	.loc 1 481
+	.loc 1 483
 	xor %o0, %i2, %o0
 ! mem8[c + 56] = u
-	.loc 1 482
+	.loc 1 484
 	stb %o0, [%o3 + 56]
 ! u = mem8[m + 57]
-	.loc 1 483
+	.loc 1 485
 	ldub [%o2 + 57], %o0
 ! w = x14 >> 8
-	.loc 1 484
+	.loc 1 486
 	srl %i2, 8, %o1
 ! u ^= w
-	.loc 1 485
+	.loc 1 487
 	xor %o0, %o1, %o0
 ! mem8[c + 57] = u
-	.loc 1 486
+	.loc 1 488
 	stb %o0, [%o3 + 57]
 ! u = mem8[m + 58]
-	.loc 1 487
+	.loc 1 489
 	ldub [%o2 + 58], %o0
 ! w = x14 >> 16
-	.loc 1 488
+	.loc 1 490
 	srl %i2, 16, %o1
 ! u ^= w
-	.loc 1 489
+	.loc 1 491
 	xor %o0, %o1, %o0
 ! mem8[c + 58] = u
-	.loc 1 490
+	.loc 1 492
 	stb %o0, [%o3 + 58]
 ! u = mem8[m + 59]
-	.loc 1 491
+	.loc 1 493
 	ldub [%o2 + 59], %o0
 ! w = x14 >> 24
-	.loc 1 492
+	.loc 1 494
 	srl %i2, 24, %o1
 ! u ^= w
-	.loc 1 493
+	.loc 1 495
 	xor %o0, %o1, %o0
 ! mem8[c + 59] = u
-	.loc 1 494
+	.loc 1 496
 	stb %o0, [%o3 + 59]
 ! u = mem8[m + 60]
-	.loc 1 495
+	.loc 1 497
 	ldub [%o2 + 60], %o0
 ! u ^= x15
-	.loc 1 496
+	.loc 1 498
 	xor %o0, %i4, %o0
 ! mem8[c + 60] = u
-	.loc 1 497
+	.loc 1 499
 	stb %o0, [%o3 + 60]
 ! u = mem8[m + 61]
-	.loc 1 498
+	.loc 1 500
 	ldub [%o2 + 61], %o0
 ! w = x15 >> 8
-	.loc 1 499
+	.loc 1 501
 	srl %i4, 8, %o1
 ! u ^= w
-	.loc 1 500
+	.loc 1 502
 	xor %o0, %o1, %o0
 ! mem8[c + 61] = u
-	.loc 1 501
+	.loc 1 503
 	stb %o0, [%o3 + 61]
 ! u = mem8[m + 62]
-	.loc 1 502
+	.loc 1 504
 	ldub [%o2 + 62], %o0
 ! w = x15 >> 16
-	.loc 1 503
+	.loc 1 505
 	srl %i4, 16, %o1
 ! u ^= w
-	.loc 1 504
+	.loc 1 506
 	xor %o0, %o1, %o0
 ! mem8[c + 62] = u
-	.loc 1 505
+	.loc 1 507
 	stb %o0, [%o3 + 62]
 ! u = mem8[m + 63]
-	.loc 1 506
+	.loc 1 508
 	ldub [%o2 + 63], %o0
 ! w = x15 >> 24
-	.loc 1 507
+	.loc 1 509
 	srl %i4, 24, %o1
 ! u ^= w
-	.loc 1 508
+	.loc 1 510
 	xor %o0, %o1, %o0
 ! mem8[c + 63] = u
-	.loc 1 509
+	.loc 1 511
 	stb %o0, [%o3 + 63]
 .Lqhasm_kernel_salsa8_sparc64_blocks.counter:
 ! ctr = mem32[x + 32]
-	.loc 1 512
+	.loc 1 514
 	lduw [%i3 + 32], %o0
 ! hi = mem32[x + 36]
-	.loc 1 513
+	.loc 1 515
 	lduw [%i3 + 36], %o1
 ! hi <<= 32
-	.loc 1 514
+	.loc 1 516
 	sllx %o1, 32, %o1
 ! ctr |= hi
-	.loc 1 515
+	.loc 1 517
 	or %o0, %o1, %o0
 ! ctr += 1
-	.loc 1 516
+	.loc 1 518
 	add %o0, 1, %o0
 ! mem32[x + 32] = ctr
-	.loc 1 517
+	.loc 1 519
 	stw %o0, [%i3 + 32]
 ! ctr >>= 32
-	.loc 1 518
+	.loc 1 520
 	srlx %o0, 32, %o0
 ! mem32[x + 36] = ctr
-	.loc 1 519
+	.loc 1 521
 	stw %o0, [%i3 + 36]
 ! c += 64
-	.loc 1 520
+	.loc 1 522
 	add %o3, 64, %o0
 ! m += 64
-	.loc 1 521
+	.loc 1 523
 	add %o2, 64, %o1
 ! c_s = c
-	.loc 1 522
+	.loc 1 524
 	stx %o0, [%fp + 2015]
 ! m_s = m
-	.loc 1 523
+	.loc 1 525
 	stx %o1, [%fp + 2023]
 ! n = n_s
-	.loc 1 524
+	.loc 1 526
 	ldx [%fp + 2031], %o0
 ! n -= 1
-	.loc 1 525
+	.loc 1 527
 	sub %o0, 1, %o0
 ! n_s = n
-	.loc 1 526
+	.loc 1 528
 	stx %o0, [%fp + 2031]
 ! =? n - 0
-	.loc 1 527
+	.loc 1 529
 	cmp %o0, 0
 ! goto block if !=
-	.loc 1 528
+	.loc 1 530
 	bne,pt %xcc, .Lqhasm_kernel_salsa8_sparc64_blocks.block
 	nop
 .Lqhasm_kernel_salsa8_sparc64_blocks.done:
 ! leave
-	.loc 1 530
+	.loc 1 532
 	ret
 	restore
 	.size qhasm_kernel_salsa8_sparc64_blocks, .-qhasm_kernel_salsa8_sparc64_blocks
@@ -1542,469 +1542,469 @@ qhasm_kernel_salsa8_sparc64_blocks:
 qhasm_kernel_salsa8_sparc64_core:
 	save %sp, -176, %sp
 ! x0 = mem32[in + 0]
-	.loc 1 535
+	.loc 1 538
 	lduw [%i1], %l1
 ! x1 = mem32[in + 4]
-	.loc 1 536
+	.loc 1 539
 	lduw [%i1 + 4], %i3
 ! x2 = mem32[in + 8]
-	.loc 1 537
+	.loc 1 540
 	lduw [%i1 + 8], %i4
 ! x3 = mem32[in + 12]
-	.loc 1 538
+	.loc 1 541
 	lduw [%i1 + 12], %g1
 ! x4 = mem32[in + 16]
-	.loc 1 539
+	.loc 1 542
 	lduw [%i1 + 16], %l0
 ! x5 = mem32[in + 20]
-	.loc 1 540
+	.loc 1 543
 	lduw [%i1 + 20], %l5
 ! x6 = mem32[in + 24]
-	.loc 1 541
+	.loc 1 544
 	lduw [%i1 + 24], %l2
 ! x7 = mem32[in + 28]
-	.loc 1 542
+	.loc 1 545
 	lduw [%i1 + 28], %l4
 ! x8 = mem32[in + 32]
-	.loc 1 543
+	.loc 1 546
 	lduw [%i1 + 32], %l6
 ! x9 = mem32[in + 36]
-	.loc 1 544
+	.loc 1 547
 	lduw [%i1 + 36], %g5
 ! x10 = mem32[in + 40]
-	.loc 1 545
+	.loc 1 548
 	lduw [%i1 + 40], %i2
 ! x11 = mem32[in + 44]
-	.loc 1 546
+	.loc 1 549
 	lduw [%i1 + 44], %l7
 ! x12 = mem32[in + 48]
-	.loc 1 547
+	.loc 1 550
 	lduw [%i1 + 48], %i5
 ! x13 = mem32[in + 52]
-	.loc 1 548
+	.loc 1 551
 	lduw [%i1 + 52], %l3
 ! x14 = mem32[in + 56]
-	.loc 1 549
+	.loc 1 552
 	lduw [%i1 + 56], %g4
 ! x15 = mem32[in + 60]
-	.loc 1 550
+	.loc 1 553
 	lduw [%i1 + 60], %o4
 ! i = 4
-	.loc 1 551
+	.loc 1 554
 	mov 4, %o7
 .Lqhasm_kernel_salsa8_sparc64_core.coreround:
 ! t0 = x0 + x12
-	.loc 1 553
+	.loc 1 556
 	add %l1, %i5, %o0
 ! t1 = x5 + x1
-	.loc 1 554
+	.loc 1 557
 	add %l5, %i3, %o2
 ! t2 = x10 + x6
-	.loc 1 555
+	.loc 1 558
 	add %i2, %l2, %i1
 ! t3 = x15 + x11
-	.loc 1 556
+	.loc 1 559
 	add %o4, %l7, %o3
 ! t0 = t0 <<< 7
-	.loc 1 557
+	.loc 1 560
 	sll %o0, 7, %o1
 	srl %o0, 25, %o5
 	or %o5, %o1, %o5
 ! t1 = t1 <<< 7
-	.loc 1 558
+	.loc 1 561
 	sll %o2, 7, %o0
 	srl %o2, 25, %o1
 	or %o1, %o0, %o1
 ! t2 = t2 <<< 7
-	.loc 1 559
+	.loc 1 562
 	sll %i1, 7, %o0
 	srl %i1, 25, %o2
 	or %o2, %o0, %o2
 ! t3 = t3 <<< 7
-	.loc 1 560
+	.loc 1 563
 	sll %o3, 7, %o0
 	srl %o3, 25, %i1
 	or %i1, %o0, %i1
 ! x4 ^= t0
-	.loc 1 561
+	.loc 1 564
 	xor %l0, %o5, %o3
 ! x9 ^= t1
-	.loc 1 562
+	.loc 1 565
 	xor %g5, %o1, %o1
 ! x14 ^= t2
-	.loc 1 563
+	.loc 1 566
 	xor %g4, %o2, %o2
 ! x3 ^= t3
-	.loc 1 564
+	.loc 1 567
 	xor %g1, %i1, %l0
 ! t0 = x4 + x0
-	.loc 1 565
+	.loc 1 568
 	add %o3, %l1, %g5
 ! t1 = x9 + x5
-	.loc 1 566
+	.loc 1 569
 	add %o1, %l5, %g1
 ! t2 = x14 + x10
-	.loc 1 567
+	.loc 1 570
 	add %o2, %i2, %i1
 ! t3 = x3 + x15
-	.loc 1 568
+	.loc 1 571
 	add %l0, %o4, %g4
 ! t0 = t0 <<< 9
-	.loc 1 569
+	.loc 1 572
 	sll %g5, 9, %o0
 	srl %g5, 23, %o5
 	or %o5, %o0, %o5
 ! t1 = t1 <<< 9
-	.loc 1 570
+	.loc 1 573
 	sll %g1, 9, %g5
 	srl %g1, 23, %o0
 	or %o0, %g5, %o0
 ! t2 = t2 <<< 9
-	.loc 1 571
+	.loc 1 574
 	sll %i1, 9, %g5
 	srl %i1, 23, %g1
 	or %g1, %g5, %g1
 ! t3 = t3 <<< 9
-	.loc 1 572
+	.loc 1 575
 	sll %g4, 9, %g5
 	srl %g4, 23, %i1
 	or %i1, %g5, %i1
 ! x8 ^= t0
-	.loc 1 573
+	.loc 1 576
 	xor %l6, %o5, %l6
 ! x13 ^= t1
-	.loc 1 574
+	.loc 1 577
 	xor %l3, %o0, %l3
 ! x2 ^= t2
-	.loc 1 575
+	.loc 1 578
 	xor %i4, %g1, %i4
 ! x7 ^= t3
-	.loc 1 576
+	.loc 1 579
 	xor %l4, %i1, %l4
 ! t0 = x8 + x4
-	.loc 1 577
+	.loc 1 580
 	add %l6, %o3, %g5
 ! t1 = x13 + x9
-	.loc 1 578
+	.loc 1 581
 	add %l3, %o1, %g4
 ! t2 = x2 + x14
-	.loc 1 579
+	.loc 1 582
 	add %i4, %o2, %g1
 ! t3 = x7 + x3
-	.loc 1 580
+	.loc 1 583
 	add %l4, %l0, %o5
 ! t0 = t0 <<< 13
-	.loc 1 581
+	.loc 1 584
 	sll %g5, 13, %o0
 	srl %g5, 19, %i1
 	or %i1, %o0, %i1
 ! t1 = t1 <<< 13
-	.loc 1 582
+	.loc 1 585
 	sll %g4, 13, %o0
 	srl %g4, 19, %g5
 	or %g5, %o0, %g5
 ! t2 = t2 <<< 13
-	.loc 1 583
+	.loc 1 586
 	sll %g1, 13, %o0
 	srl %g1, 19, %g4
 	or %g4, %o0, %g4
 ! t3 = t3 <<< 13
-	.loc 1 584
+	.loc 1 587
 	sll %o5, 13, %g1
 	srl %o5, 19, %o0
 	or %o0, %g1, %o0
 ! x12 ^= t0
-	.loc 1 585
+	.loc 1 588
 	xor %i5, %i1, %i1
 ! x1 ^= t1
-	.loc 1 586
+	.loc 1 589
 	xor %i3, %g5, %i3
 ! x6 ^= t2
-	.loc 1 587
+	.loc 1 590
 	xor %l2, %g4, %l2
 ! x11 ^= t3
-	.loc 1 588
+	.loc 1 591
 	xor %l7, %o0, %l7
 ! t0 = x12 + x8
-	.loc 1 589
+	.loc 1 592
 	add %i1, %l6, %g5
 ! t1 = x1 + x13
-	.loc 1 590
+	.loc 1 593
 	add %i3, %l3, %g1
 ! t2 = x6 + x2
-	.loc 1 591
+	.loc 1 594
 	add %l2, %i4, %i5
 ! t3 = x11 + x7
-	.loc 1 592
+	.loc 1 595
 	add %l7, %l4, %g4
 ! t0 = t0 <<< 18
-	.loc 1 593
+	.loc 1 596
 	sll %g5, 18, %o0
 	srl %g5, 14, %o5
 	or %o5, %o0, %o5
 ! t1 = t1 <<< 18
-	.loc 1 594
+	.loc 1 597
 	sll %g1, 18, %g5
 	srl %g1, 14, %o0
 	or %o0, %g5, %o0
 ! t2 = t2 <<< 18
-	.loc 1 595
+	.loc 1 598
 	sll %i5, 18, %g5
 	srl %i5, 14, %g1
 	or %g1, %g5, %g1
 ! t3 = t3 <<< 18
-	.loc 1 596
+	.loc 1 599
 	sll %g4, 18, %g5
 	srl %g4, 14, %i5
 	or %i5, %g5, %i5
 ! x0 ^= t0
-	.loc 1 597
+	.loc 1 600
 	xor %l1, %o5, %l1
 ! x5 ^= t1
-	.loc 1 598
+	.loc 1 601
 	xor %l5, %o0, %l5
 ! x10 ^= t2
-	.loc 1 599
+	.loc 1 602
 	xor %i2, %g1, %o5
 ! x15 ^= t3
-	.loc 1 600
+	.loc 1 603
 	xor %o4, %i5, %o0
 ! t0 = x0 + x3
-	.loc 1 601
+	.loc 1 604
 	add %l1, %l0, %g5
 ! t1 = x5 + x4
-	.loc 1 602
+	.loc 1 605
 	add %l5, %o3, %g1
 ! t2 = x10 + x9
-	.loc 1 603
+	.loc 1 606
 	add %o5, %o1, %i5
 ! t3 = x15 + x14
-	.loc 1 604
+	.loc 1 607
 	add %o0, %o2, %g4
 ! t0 = t0 <<< 7
-	.loc 1 605
+	.loc 1 608
 	sll %g5, 7, %o4
 	srl %g5, 25, %i2
 	or %i2, %o4, %i2
 ! t1 = t1 <<< 7
-	.loc 1 606
+	.loc 1 609
 	sll %g1, 7, %g5
 	srl %g1, 25, %o4
 	or %o4, %g5, %o4
 ! t2 = t2 <<< 7
-	.loc 1 607
+	.loc 1 610
 	sll %i5, 7, %g5
 	srl %i5, 25, %g1
 	or %g1, %g5, %g1
 ! t3 = t3 <<< 7
-	.loc 1 608
+	.loc 1 611
 	sll %g4, 7, %g5
 	srl %g4, 25, %i5
 	or %i5, %g5, %i5
 ! x1 ^= t0
-	.loc 1 609
+	.loc 1 612
 	xor %i3, %i2, %i3
 ! x6 ^= t1
-	.loc 1 610
+	.loc 1 613
 	xor %l2, %o4, %l2
 ! x11 ^= t2
-	.loc 1 611
+	.loc 1 614
 	xor %l7, %g1, %l7
 ! x12 ^= t3
-	.loc 1 612
+	.loc 1 615
 	xor %i1, %i5, %i5
 ! t0 = x1 + x0
-	.loc 1 613
+	.loc 1 616
 	add %i3, %l1, %g5
 ! t1 = x6 + x5
-	.loc 1 614
+	.loc 1 617
 	add %l2, %l5, %g1
 ! t2 = x11 + x10
-	.loc 1 615
+	.loc 1 618
 	add %l7, %o5, %i2
 ! t3 = x12 + x15
-	.loc 1 616
+	.loc 1 619
 	add %i5, %o0, %g4
 ! t0 = t0 <<< 9
-	.loc 1 617
+	.loc 1 620
 	sll %g5, 9, %o4
 	srl %g5, 23, %i1
 	or %i1, %o4, %i1
 ! t1 = t1 <<< 9
-	.loc 1 618
+	.loc 1 621
 	sll %g1, 9, %g5
 	srl %g1, 23, %o4
 	or %o4, %g5, %o4
 ! t2 = t2 <<< 9
-	.loc 1 619
+	.loc 1 622
 	sll %i2, 9, %g5
 	srl %i2, 23, %g1
 	or %g1, %g5, %g1
 ! t3 = t3 <<< 9
-	.loc 1 620
+	.loc 1 623
 	sll %g4, 9, %g5
 	srl %g4, 23, %i2
 	or %i2, %g5, %i2
 ! x2 ^= t0
-	.loc 1 621
+	.loc 1 624
 	xor %i4, %i1, %i4
 ! x7 ^= t1
-	.loc 1 622
+	.loc 1 625
 	xor %l4, %o4, %l4
 ! x8 ^= t2
-	.loc 1 623
+	.loc 1 626
 	xor %l6, %g1, %l6
 ! x13 ^= t3
-	.loc 1 624
+	.loc 1 627
 	xor %l3, %i2, %l3
 ! t0 = x2 + x1
-	.loc 1 625
+	.loc 1 628
 	add %i4, %i3, %g5
 ! t1 = x7 + x6
-	.loc 1 626
+	.loc 1 629
 	add %l4, %l2, %g4
 ! t2 = x8 + x11
-	.loc 1 627
+	.loc 1 630
 	add %l6, %l7, %i2
 ! t3 = x13 + x12
-	.loc 1 628
+	.loc 1 631
 	add %l3, %i5, %g1
 ! t0 = t0 <<< 13
-	.loc 1 629
+	.loc 1 632
 	sll %g5, 13, %o4
 	srl %g5, 19, %i1
 	or %i1, %o4, %i1
 ! t1 = t1 <<< 13
-	.loc 1 630
+	.loc 1 633
 	sll %g4, 13, %g5
 	srl %g4, 19, %o4
 	or %o4, %g5, %o4
 ! t2 = t2 <<< 13
-	.loc 1 631
+	.loc 1 634
 	sll %i2, 13, %g5
 	srl %i2, 19, %g4
 	or %g4, %g5, %g4
 ! t3 = t3 <<< 13
-	.loc 1 632
+	.loc 1 635
 	sll %g1, 13, %g5
 	srl %g1, 19, %i2
 	or %i2, %g5, %i2
 ! x3 ^= t0
-	.loc 1 633
+	.loc 1 636
 	xor %l0, %i1, %g1
 ! x4 ^= t1
-	.loc 1 634
+	.loc 1 637
 	xor %o3, %o4, %l0
 ! x9 ^= t2
-	.loc 1 635
+	.loc 1 638
 	xor %o1, %g4, %g5
 ! x14 ^= t3
-	.loc 1 636
+	.loc 1 639
 	xor %o2, %i2, %g4
 ! t0 = x3 + x2
-	.loc 1 637
+	.loc 1 640
 	add %g1, %i4, %i2
 ! t1 = x4 + x7
-	.loc 1 638
+	.loc 1 641
 	add %l0, %l4, %o4
 ! t2 = x9 + x8
-	.loc 1 639
+	.loc 1 642
 	add %g5, %l6, %o3
 ! t3 = x14 + x13
-	.loc 1 640
+	.loc 1 643
 	add %g4, %l3, %i1
 ! t0 = t0 <<< 18
-	.loc 1 641
+	.loc 1 644
 	sll %i2, 18, %o1
 	srl %i2, 14, %o2
 	or %o2, %o1, %o2
 ! t1 = t1 <<< 18
-	.loc 1 642
+	.loc 1 645
 	sll %o4, 18, %i2
 	srl %o4, 14, %o1
 	or %o1, %i2, %o1
 ! t2 = t2 <<< 18
-	.loc 1 643
+	.loc 1 646
 	sll %o3, 18, %i2
 	srl %o3, 14, %o4
 	or %o4, %i2, %o4
 ! t3 = t3 <<< 18
-	.loc 1 644
+	.loc 1 647
 	sll %i1, 18, %i2
 	srl %i1, 14, %o3
 	or %o3, %i2, %o3
 ! x0 ^= t0
-	.loc 1 645
+	.loc 1 648
 	xor %l1, %o2, %l1
 ! x5 ^= t1
-	.loc 1 646
+	.loc 1 649
 	xor %l5, %o1, %l5
 ! x10 ^= t2
-	.loc 1 647
+	.loc 1 650
 	xor %o5, %o4, %i2
 ! x15 ^= t3
-	.loc 1 648
+	.loc 1 651
 	xor %o0, %o3, %o4
 ! i -= 1
-	.loc 1 649
+	.loc 1 652
 	sub %o7, 1, %o7
 ! =? i - 0
-	.loc 1 650
+	.loc 1 653
 	cmp %o7, 0
 ! goto coreround if !=
-	.loc 1 651
+	.loc 1 654
 	bne,pt %xcc, .Lqhasm_kernel_salsa8_sparc64_core.coreround
 	nop
 ! mem32[out + 0] = x0
-	.loc 1 652
+	.loc 1 655
 	stw %l1, [%i0]
 ! mem32[out + 4] = x1
-	.loc 1 653
+	.loc 1 656
 	stw %i3, [%i0 + 4]
 ! mem32[out + 8] = x2
-	.loc 1 654
+	.loc 1 657
 	stw %i4, [%i0 + 8]
 ! mem32[out + 12] = x3
-	.loc 1 655
+	.loc 1 658
 	stw %g1, [%i0 + 12]
 ! mem32[out + 16] = x4
-	.loc 1 656
+	.loc 1 659
 	stw %l0, [%i0 + 16]
 ! mem32[out + 20] = x5
-	.loc 1 657
+	.loc 1 660
 	stw %l5, [%i0 + 20]
 ! mem32[out + 24] = x6
-	.loc 1 658
+	.loc 1 661
 	stw %l2, [%i0 + 24]
 ! mem32[out + 28] = x7
-	.loc 1 659
+	.loc 1 662
 	stw %l4, [%i0 + 28]
 ! mem32[out + 32] = x8
-	.loc 1 660
+	.loc 1 663
 	stw %l6, [%i0 + 32]
 ! mem32[out + 36] = x9
-	.loc 1 661
+	.loc 1 664
 	stw %g5, [%i0 + 36]
 ! mem32[out + 40] = x10
-	.loc 1 662
+	.loc 1 665
 	stw %i2, [%i0 + 40]
 ! mem32[out + 44] = x11
-	.loc 1 663
+	.loc 1 666
 	stw %l7, [%i0 + 44]
 ! mem32[out + 48] = x12
-	.loc 1 664
+	.loc 1 667
 	stw %i5, [%i0 + 48]
 ! mem32[out + 52] = x13
-	.loc 1 665
+	.loc 1 668
 	stw %l3, [%i0 + 52]
 ! mem32[out + 56] = x14
-	.loc 1 666
+	.loc 1 669
 	stw %g4, [%i0 + 56]
 ! mem32[out + 60] = x15
-	.loc 1 667
+	.loc 1 670
 	stw %o4, [%i0 + 60]
 ! leave
-	.loc 1 668
+	.loc 1 671
 	ret
 	restore
 	.size qhasm_kernel_salsa8_sparc64_core, .-qhasm_kernel_salsa8_sparc64_core

@@ -11,118 +11,118 @@ qhasm_kernel_poly1305_x86_init:
 	mov edx, [esp + 8]
 	mov esi, [esp + 12]
 ; t = mem32[k + 0]
-%line 26+0 specs/poly1305/generated/poly1305_x86.q
+%line 28+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esi]
 ; t &= 0x0fffffff
-%line 27+0 specs/poly1305/generated/poly1305_x86.q
+%line 29+0 specs/poly1305/generated/poly1305_x86.q
 	and eax, 268435455
 ; mem32[st + 20] = t
-%line 28+0 specs/poly1305/generated/poly1305_x86.q
+%line 30+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 20], eax
 ; t = mem32[k + 4]
-%line 29+0 specs/poly1305/generated/poly1305_x86.q
+%line 31+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, [esi + 4]
 ; t &= 0x0ffffffc
-%line 30+0 specs/poly1305/generated/poly1305_x86.q
+%line 32+0 specs/poly1305/generated/poly1305_x86.q
 	and ecx, 268435452
 ; mem32[st + 24] = t
-%line 31+0 specs/poly1305/generated/poly1305_x86.q
+%line 33+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 24], ecx
 ; u = t
-%line 32+0 specs/poly1305/generated/poly1305_x86.q
+%line 34+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, ecx
 ; u >>= 2
-%line 33+0 specs/poly1305/generated/poly1305_x86.q
+%line 35+0 specs/poly1305/generated/poly1305_x86.q
 	shr eax, 2
 ; t += u
-%line 34+0 specs/poly1305/generated/poly1305_x86.q
+%line 36+0 specs/poly1305/generated/poly1305_x86.q
 	add ecx, eax
 ; mem32[st + 36] = t
-%line 35+0 specs/poly1305/generated/poly1305_x86.q
+%line 37+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 36], ecx
 ; t = mem32[k + 8]
-%line 36+0 specs/poly1305/generated/poly1305_x86.q
+%line 38+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esi + 8]
 ; t &= 0x0ffffffc
-%line 37+0 specs/poly1305/generated/poly1305_x86.q
+%line 39+0 specs/poly1305/generated/poly1305_x86.q
 	and eax, 268435452
 ; mem32[st + 28] = t
-%line 38+0 specs/poly1305/generated/poly1305_x86.q
+%line 40+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 28], eax
 ; u = t
-%line 39+0 specs/poly1305/generated/poly1305_x86.q
+%line 41+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, eax
 ; u >>= 2
-%line 40+0 specs/poly1305/generated/poly1305_x86.q
+%line 42+0 specs/poly1305/generated/poly1305_x86.q
 	shr ecx, 2
 ; t += u
-%line 41+0 specs/poly1305/generated/poly1305_x86.q
+%line 43+0 specs/poly1305/generated/poly1305_x86.q
 	add eax, ecx
 ; mem32[st + 40] = t
-%line 42+0 specs/poly1305/generated/poly1305_x86.q
+%line 44+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 40], eax
 ; t = mem32[k + 12]
-%line 43+0 specs/poly1305/generated/poly1305_x86.q
+%line 45+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esi + 12]
 ; t &= 0x0ffffffc
-%line 44+0 specs/poly1305/generated/poly1305_x86.q
+%line 46+0 specs/poly1305/generated/poly1305_x86.q
 	and eax, 268435452
 ; mem32[st + 32] = t
-%line 45+0 specs/poly1305/generated/poly1305_x86.q
+%line 47+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 32], eax
 ; u = t
-%line 46+0 specs/poly1305/generated/poly1305_x86.q
+%line 48+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, eax
 ; u >>= 2
-%line 47+0 specs/poly1305/generated/poly1305_x86.q
+%line 49+0 specs/poly1305/generated/poly1305_x86.q
 	shr ecx, 2
 ; t += u
-%line 48+0 specs/poly1305/generated/poly1305_x86.q
+%line 50+0 specs/poly1305/generated/poly1305_x86.q
 	add eax, ecx
 ; mem32[st + 44] = t
-%line 49+0 specs/poly1305/generated/poly1305_x86.q
+%line 51+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 44], eax
 ; t = mem32[k + 16]
-%line 50+0 specs/poly1305/generated/poly1305_x86.q
+%line 52+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esi + 16]
 ; mem32[st + 48] = t
-%line 51+0 specs/poly1305/generated/poly1305_x86.q
+%line 53+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 48], eax
 ; t = mem32[k + 20]
-%line 52+0 specs/poly1305/generated/poly1305_x86.q
+%line 54+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esi + 20]
 ; mem32[st + 52] = t
-%line 53+0 specs/poly1305/generated/poly1305_x86.q
+%line 55+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 52], eax
 ; t = mem32[k + 24]
-%line 54+0 specs/poly1305/generated/poly1305_x86.q
+%line 56+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esi + 24]
 ; mem32[st + 56] = t
-%line 55+0 specs/poly1305/generated/poly1305_x86.q
+%line 57+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 56], eax
 ; t = mem32[k + 28]
-%line 56+0 specs/poly1305/generated/poly1305_x86.q
+%line 58+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esi + 28]
 ; mem32[st + 60] = t
-%line 57+0 specs/poly1305/generated/poly1305_x86.q
+%line 59+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edx + 60], eax
 ; mem32[st + 0] = 0
-%line 58+0 specs/poly1305/generated/poly1305_x86.q
+%line 60+0 specs/poly1305/generated/poly1305_x86.q
 	mov dword [edx], 0
 ; mem32[st + 4] = 0
-%line 59+0 specs/poly1305/generated/poly1305_x86.q
+%line 61+0 specs/poly1305/generated/poly1305_x86.q
 	mov dword [edx + 4], 0
 ; mem32[st + 8] = 0
-%line 60+0 specs/poly1305/generated/poly1305_x86.q
+%line 62+0 specs/poly1305/generated/poly1305_x86.q
 	mov dword [edx + 8], 0
 ; mem32[st + 12] = 0
-%line 61+0 specs/poly1305/generated/poly1305_x86.q
+%line 63+0 specs/poly1305/generated/poly1305_x86.q
 	mov dword [edx + 12], 0
 ; mem32[st + 16] = 0
-%line 62+0 specs/poly1305/generated/poly1305_x86.q
+%line 64+0 specs/poly1305/generated/poly1305_x86.q
 	mov dword [edx + 16], 0
 ; leave
-%line 63+0 specs/poly1305/generated/poly1305_x86.q
+%line 65+0 specs/poly1305/generated/poly1305_x86.q
 	pop esi
 	ret
 .end:
@@ -138,7 +138,7 @@ qhasm_kernel_poly1305_x86_blocks:
 	push ebp
 	sub esp, 92
 ; input st m n nhi hib
-%line 70+0 specs/poly1305/generated/poly1305_x86.q
+%line 72+0 specs/poly1305/generated/poly1305_x86.q
 	mov edi, [esp + 112]
 	mov eax, [esp + 116]
 	mov [esp + 0], eax
@@ -148,415 +148,415 @@ qhasm_kernel_poly1305_x86_blocks:
 	mov eax, [esp + 128]
 	mov [esp + 16], eax
 ; =? n - 0
-%line 71+0 specs/poly1305/generated/poly1305_x86.q
+%line 74+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 8]
 	cmp eax, 0
 ; goto done if =
-%line 72+0 specs/poly1305/generated/poly1305_x86.q
+%line 75+0 specs/poly1305/generated/poly1305_x86.q
 	je .Ldone
 ; h0 = mem32[st + 0]
-%line 73+0 specs/poly1305/generated/poly1305_x86.q
+%line 76+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [edi]
 	mov [esp + 24], eax
 ; h1 = mem32[st + 4]
-%line 74+0 specs/poly1305/generated/poly1305_x86.q
+%line 77+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [edi + 4]
 	mov [esp + 32], eax
 ; h2 = mem32[st + 8]
-%line 75+0 specs/poly1305/generated/poly1305_x86.q
+%line 78+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [edi + 8]
 	mov [esp + 40], eax
 ; h3 = mem32[st + 12]
-%line 76+0 specs/poly1305/generated/poly1305_x86.q
+%line 79+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [edi + 12]
 	mov [esp + 48], eax
 ; h4 = mem32[st + 16]
-%line 77+0 specs/poly1305/generated/poly1305_x86.q
+%line 80+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebp, [edi + 16]
 .Lblock:
 ; carry? h0 += mem32[m + 0]
-%line 80+0 specs/poly1305/generated/poly1305_x86.q
+%line 83+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 	mov ecx, [esp + 0]
 	add eax, [ecx]
 	mov [esp + 24], eax
 ; carry? h1 += mem32[m + 4] + carry
-%line 81+0 specs/poly1305/generated/poly1305_x86.q
+%line 84+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 	mov ecx, [esp + 0]
 	adc eax, [ecx + 4]
 	mov [esp + 32], eax
 ; carry? h2 += mem32[m + 8] + carry
-%line 82+0 specs/poly1305/generated/poly1305_x86.q
+%line 85+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 	mov ecx, [esp + 0]
 	adc eax, [ecx + 8]
 	mov [esp + 40], eax
 ; carry? h3 += mem32[m + 12] + carry
-%line 83+0 specs/poly1305/generated/poly1305_x86.q
+%line 86+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 	mov ecx, [esp + 0]
 	adc eax, [ecx + 12]
 	mov [esp + 48], eax
 ; h4 += hib + carry
-%line 84+0 specs/poly1305/generated/poly1305_x86.q
+%line 87+0 specs/poly1305/generated/poly1305_x86.q
 	adc ebp, [esp + 16]
 ; a = h0
-%line 86+0 specs/poly1305/generated/poly1305_x86.q
+%line 89+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 20]
-%line 87+0 specs/poly1305/generated/poly1305_x86.q
+%line 90+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
 ; dl = al
-%line 88+0 specs/poly1305/generated/poly1305_x86.q
+%line 91+0 specs/poly1305/generated/poly1305_x86.q
 	mov esi, eax
 ; dh = ah
-%line 89+0 specs/poly1305/generated/poly1305_x86.q
+%line 92+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, edx
 ; a = h1
-%line 90+0 specs/poly1305/generated/poly1305_x86.q
+%line 93+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 44]
-%line 91+0 specs/poly1305/generated/poly1305_x86.q
+%line 94+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 44]
 ; carry? dl += al
-%line 92+0 specs/poly1305/generated/poly1305_x86.q
+%line 95+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 93+0 specs/poly1305/generated/poly1305_x86.q
+%line 96+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; a = h2
-%line 94+0 specs/poly1305/generated/poly1305_x86.q
+%line 97+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 ; (uint64) ah al = a * mem32[st + 40]
-%line 95+0 specs/poly1305/generated/poly1305_x86.q
+%line 98+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 40]
 ; carry? dl += al
-%line 96+0 specs/poly1305/generated/poly1305_x86.q
+%line 99+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 97+0 specs/poly1305/generated/poly1305_x86.q
+%line 100+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; a = h3
-%line 98+0 specs/poly1305/generated/poly1305_x86.q
+%line 101+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 ; (uint64) ah al = a * mem32[st + 36]
-%line 99+0 specs/poly1305/generated/poly1305_x86.q
+%line 102+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 36]
 ; carry? dl += al
-%line 100+0 specs/poly1305/generated/poly1305_x86.q
+%line 103+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 101+0 specs/poly1305/generated/poly1305_x86.q
+%line 104+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; e0 = dl
-%line 102+0 specs/poly1305/generated/poly1305_x86.q
+%line 105+0 specs/poly1305/generated/poly1305_x86.q
 	mov [esp + 56], esi
 ; c = dh
-%line 103+0 specs/poly1305/generated/poly1305_x86.q
+%line 106+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, ecx
 ; a = h0
-%line 104+0 specs/poly1305/generated/poly1305_x86.q
+%line 107+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 24]
-%line 105+0 specs/poly1305/generated/poly1305_x86.q
+%line 108+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 24]
 ; dl = al
-%line 106+0 specs/poly1305/generated/poly1305_x86.q
+%line 109+0 specs/poly1305/generated/poly1305_x86.q
 	mov esi, eax
 ; dh = ah
-%line 107+0 specs/poly1305/generated/poly1305_x86.q
+%line 110+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, edx
 ; a = h1
-%line 108+0 specs/poly1305/generated/poly1305_x86.q
+%line 111+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 20]
-%line 109+0 specs/poly1305/generated/poly1305_x86.q
+%line 112+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
 ; carry? dl += al
-%line 110+0 specs/poly1305/generated/poly1305_x86.q
+%line 113+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 111+0 specs/poly1305/generated/poly1305_x86.q
+%line 114+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; a = h2
-%line 112+0 specs/poly1305/generated/poly1305_x86.q
+%line 115+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 ; (uint64) ah al = a * mem32[st + 44]
-%line 113+0 specs/poly1305/generated/poly1305_x86.q
+%line 116+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 44]
 ; carry? dl += al
-%line 114+0 specs/poly1305/generated/poly1305_x86.q
+%line 117+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 115+0 specs/poly1305/generated/poly1305_x86.q
+%line 118+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; a = h3
-%line 116+0 specs/poly1305/generated/poly1305_x86.q
+%line 119+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 ; (uint64) ah al = a * mem32[st + 40]
-%line 117+0 specs/poly1305/generated/poly1305_x86.q
+%line 120+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 40]
 ; carry? dl += al
-%line 118+0 specs/poly1305/generated/poly1305_x86.q
+%line 121+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 119+0 specs/poly1305/generated/poly1305_x86.q
+%line 122+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; t = h4
-%line 121+0 specs/poly1305/generated/poly1305_x86.q
+%line 124+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, ebp
 ; t *= mem32[st + 36]
-%line 122+0 specs/poly1305/generated/poly1305_x86.q
+%line 125+0 specs/poly1305/generated/poly1305_x86.q
 	imul eax, [edi + 36]
 ; carry? dl += t
-%line 123+0 specs/poly1305/generated/poly1305_x86.q
-	add esi, eax
-; dh += 0 + carry
-%line 124+0 specs/poly1305/generated/poly1305_x86.q
-	adc ecx, 0
-; carry? dl += c
 %line 126+0 specs/poly1305/generated/poly1305_x86.q
-	add esi, ebx
+	add esi, eax
 ; dh += 0 + carry
 %line 127+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, 0
+; carry? dl += c
+%line 129+0 specs/poly1305/generated/poly1305_x86.q
+	add esi, ebx
+; dh += 0 + carry
+%line 130+0 specs/poly1305/generated/poly1305_x86.q
+	adc ecx, 0
 ; e1 = dl
-%line 128+0 specs/poly1305/generated/poly1305_x86.q
+%line 131+0 specs/poly1305/generated/poly1305_x86.q
 	mov [esp + 64], esi
 ; c = dh
-%line 129+0 specs/poly1305/generated/poly1305_x86.q
+%line 132+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, ecx
 ; a = h0
-%line 130+0 specs/poly1305/generated/poly1305_x86.q
+%line 133+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 28]
-%line 131+0 specs/poly1305/generated/poly1305_x86.q
+%line 134+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 28]
 ; dl = al
-%line 132+0 specs/poly1305/generated/poly1305_x86.q
+%line 135+0 specs/poly1305/generated/poly1305_x86.q
 	mov esi, eax
 ; dh = ah
-%line 133+0 specs/poly1305/generated/poly1305_x86.q
+%line 136+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, edx
 ; a = h1
-%line 134+0 specs/poly1305/generated/poly1305_x86.q
+%line 137+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 24]
-%line 135+0 specs/poly1305/generated/poly1305_x86.q
+%line 138+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 24]
 ; carry? dl += al
-%line 136+0 specs/poly1305/generated/poly1305_x86.q
+%line 139+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 137+0 specs/poly1305/generated/poly1305_x86.q
+%line 140+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; a = h2
-%line 138+0 specs/poly1305/generated/poly1305_x86.q
+%line 141+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 ; (uint64) ah al = a * mem32[st + 20]
-%line 139+0 specs/poly1305/generated/poly1305_x86.q
+%line 142+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
 ; carry? dl += al
-%line 140+0 specs/poly1305/generated/poly1305_x86.q
+%line 143+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 141+0 specs/poly1305/generated/poly1305_x86.q
+%line 144+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; a = h3
-%line 142+0 specs/poly1305/generated/poly1305_x86.q
+%line 145+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 ; (uint64) ah al = a * mem32[st + 44]
-%line 143+0 specs/poly1305/generated/poly1305_x86.q
+%line 146+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 44]
 ; carry? dl += al
-%line 144+0 specs/poly1305/generated/poly1305_x86.q
+%line 147+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 145+0 specs/poly1305/generated/poly1305_x86.q
+%line 148+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; t = h4
-%line 147+0 specs/poly1305/generated/poly1305_x86.q
+%line 150+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, ebp
 ; t *= mem32[st + 40]
-%line 148+0 specs/poly1305/generated/poly1305_x86.q
+%line 151+0 specs/poly1305/generated/poly1305_x86.q
 	imul eax, [edi + 40]
 ; carry? dl += t
-%line 149+0 specs/poly1305/generated/poly1305_x86.q
-	add esi, eax
-; dh += 0 + carry
-%line 150+0 specs/poly1305/generated/poly1305_x86.q
-	adc ecx, 0
-; carry? dl += c
 %line 152+0 specs/poly1305/generated/poly1305_x86.q
-	add esi, ebx
+	add esi, eax
 ; dh += 0 + carry
 %line 153+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, 0
+; carry? dl += c
+%line 155+0 specs/poly1305/generated/poly1305_x86.q
+	add esi, ebx
+; dh += 0 + carry
+%line 156+0 specs/poly1305/generated/poly1305_x86.q
+	adc ecx, 0
 ; e2 = dl
-%line 154+0 specs/poly1305/generated/poly1305_x86.q
+%line 157+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, esi
 ; c = dh
-%line 155+0 specs/poly1305/generated/poly1305_x86.q
+%line 158+0 specs/poly1305/generated/poly1305_x86.q
 	mov [esp + 72], ecx
 ; a = h0
-%line 156+0 specs/poly1305/generated/poly1305_x86.q
+%line 159+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 32]
-%line 157+0 specs/poly1305/generated/poly1305_x86.q
+%line 160+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 32]
 ; dl = al
-%line 158+0 specs/poly1305/generated/poly1305_x86.q
+%line 161+0 specs/poly1305/generated/poly1305_x86.q
 	mov esi, eax
 ; dh = ah
-%line 159+0 specs/poly1305/generated/poly1305_x86.q
+%line 162+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, edx
 ; a = h1
-%line 160+0 specs/poly1305/generated/poly1305_x86.q
+%line 163+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 28]
-%line 161+0 specs/poly1305/generated/poly1305_x86.q
+%line 164+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 28]
 ; carry? dl += al
-%line 162+0 specs/poly1305/generated/poly1305_x86.q
+%line 165+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 163+0 specs/poly1305/generated/poly1305_x86.q
+%line 166+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; a = h2
-%line 164+0 specs/poly1305/generated/poly1305_x86.q
+%line 167+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 ; (uint64) ah al = a * mem32[st + 24]
-%line 165+0 specs/poly1305/generated/poly1305_x86.q
+%line 168+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 24]
 ; carry? dl += al
-%line 166+0 specs/poly1305/generated/poly1305_x86.q
+%line 169+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 167+0 specs/poly1305/generated/poly1305_x86.q
+%line 170+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; a = h3
-%line 168+0 specs/poly1305/generated/poly1305_x86.q
+%line 171+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 ; (uint64) ah al = a * mem32[st + 20]
-%line 169+0 specs/poly1305/generated/poly1305_x86.q
+%line 172+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
 ; carry? dl += al
-%line 170+0 specs/poly1305/generated/poly1305_x86.q
+%line 173+0 specs/poly1305/generated/poly1305_x86.q
 	add esi, eax
 ; dh += ah + carry
-%line 171+0 specs/poly1305/generated/poly1305_x86.q
+%line 174+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, edx
 ; t = h4
-%line 173+0 specs/poly1305/generated/poly1305_x86.q
+%line 176+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, ebp
 ; t *= mem32[st + 44]
-%line 174+0 specs/poly1305/generated/poly1305_x86.q
+%line 177+0 specs/poly1305/generated/poly1305_x86.q
 	imul eax, [edi + 44]
 ; carry? dl += t
-%line 175+0 specs/poly1305/generated/poly1305_x86.q
-	add esi, eax
-; dh += 0 + carry
-%line 176+0 specs/poly1305/generated/poly1305_x86.q
-	adc ecx, 0
-; carry? dl += c
 %line 178+0 specs/poly1305/generated/poly1305_x86.q
-	add esi, [esp + 72]
+	add esi, eax
 ; dh += 0 + carry
 %line 179+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, 0
+; carry? dl += c
+%line 181+0 specs/poly1305/generated/poly1305_x86.q
+	add esi, [esp + 72]
+; dh += 0 + carry
+%line 182+0 specs/poly1305/generated/poly1305_x86.q
+	adc ecx, 0
 ; h4 *= mem32[st + 20]
-%line 183+0 specs/poly1305/generated/poly1305_x86.q
+%line 186+0 specs/poly1305/generated/poly1305_x86.q
 	imul ebp, [edi + 20]
 ; h4 += c
-%line 184+0 specs/poly1305/generated/poly1305_x86.q
+%line 187+0 specs/poly1305/generated/poly1305_x86.q
 	add ebp, ecx
 ; t = h4
-%line 185+0 specs/poly1305/generated/poly1305_x86.q
+%line 188+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, ebp
 ; t &= 0xfffffffc
-%line 186+0 specs/poly1305/generated/poly1305_x86.q
+%line 189+0 specs/poly1305/generated/poly1305_x86.q
 	and ecx, 4294967292
 ; h4 &= 3
-%line 187+0 specs/poly1305/generated/poly1305_x86.q
+%line 190+0 specs/poly1305/generated/poly1305_x86.q
 	and ebp, 3
 ; u = t
-%line 188+0 specs/poly1305/generated/poly1305_x86.q
+%line 191+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, ecx
 ; u >>= 2
-%line 189+0 specs/poly1305/generated/poly1305_x86.q
+%line 192+0 specs/poly1305/generated/poly1305_x86.q
 	shr eax, 2
 ; t += u
-%line 190+0 specs/poly1305/generated/poly1305_x86.q
+%line 193+0 specs/poly1305/generated/poly1305_x86.q
 	add ecx, eax
 ; carry? e0 += t
-%line 191+0 specs/poly1305/generated/poly1305_x86.q
+%line 194+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 56]
 	add eax, ecx
 	mov [esp + 56], eax
 ; carry? e1 += 0 + carry
-%line 192+0 specs/poly1305/generated/poly1305_x86.q
+%line 195+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 64]
 	adc eax, 0
 	mov [esp + 64], eax
 ; carry? e2 += 0 + carry
-%line 193+0 specs/poly1305/generated/poly1305_x86.q
+%line 196+0 specs/poly1305/generated/poly1305_x86.q
 	adc ebx, 0
 ; carry? e3 += 0 + carry
-%line 194+0 specs/poly1305/generated/poly1305_x86.q
+%line 197+0 specs/poly1305/generated/poly1305_x86.q
 	adc esi, 0
 ; h4 += 0 + carry
-%line 195+0 specs/poly1305/generated/poly1305_x86.q
+%line 198+0 specs/poly1305/generated/poly1305_x86.q
 	adc ebp, 0
 ; h0 = e0
-%line 196+0 specs/poly1305/generated/poly1305_x86.q
+%line 199+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 56]
 	mov [esp + 24], eax
 ; h1 = e1
-%line 197+0 specs/poly1305/generated/poly1305_x86.q
+%line 200+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 64]
 	mov [esp + 32], eax
 ; h2 = e2
-%line 198+0 specs/poly1305/generated/poly1305_x86.q
+%line 201+0 specs/poly1305/generated/poly1305_x86.q
 	mov [esp + 40], ebx
 ; h3 = e3
-%line 199+0 specs/poly1305/generated/poly1305_x86.q
+%line 202+0 specs/poly1305/generated/poly1305_x86.q
 	mov [esp + 48], esi
 ; m += 16
-%line 200+0 specs/poly1305/generated/poly1305_x86.q
+%line 203+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 0]
 	add eax, 16
 	mov [esp + 0], eax
 ; =? n -= 1
-%line 201+0 specs/poly1305/generated/poly1305_x86.q
+%line 204+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 8]
 	sub eax, 1
 	mov [esp + 8], eax
 ; goto block if !=
-%line 202+0 specs/poly1305/generated/poly1305_x86.q
+%line 205+0 specs/poly1305/generated/poly1305_x86.q
 	jne .Lblock
 ; mem32[st + 0] = h0
-%line 204+0 specs/poly1305/generated/poly1305_x86.q
+%line 207+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 	mov [edi], eax
 ; mem32[st + 4] = h1
-%line 205+0 specs/poly1305/generated/poly1305_x86.q
+%line 208+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 	mov [edi + 4], eax
 ; mem32[st + 8] = h2
-%line 206+0 specs/poly1305/generated/poly1305_x86.q
+%line 209+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 	mov [edi + 8], eax
 ; mem32[st + 12] = h3
-%line 207+0 specs/poly1305/generated/poly1305_x86.q
+%line 210+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 48]
 	mov [edi + 12], eax
 ; mem32[st + 16] = h4
-%line 208+0 specs/poly1305/generated/poly1305_x86.q
+%line 211+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edi + 16], ebp
 .Ldone:
 ; leave
-%line 210+0 specs/poly1305/generated/poly1305_x86.q
+%line 213+0 specs/poly1305/generated/poly1305_x86.q
 	add esp, 92
 	pop ebp
 	pop edi
@@ -576,155 +576,155 @@ qhasm_kernel_poly1305_x86_final:
 	push ebp
 	sub esp, 60
 ; input st a
-%line 216+0 specs/poly1305/generated/poly1305_x86.q
+%line 219+0 specs/poly1305/generated/poly1305_x86.q
 	mov edi, [esp + 80]
 	mov eax, [esp + 84]
 	mov [esp + 0], eax
 ; h0 = mem32[st + 0]
-%line 217+0 specs/poly1305/generated/poly1305_x86.q
+%line 221+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [edi]
 	mov [esp + 40], eax
 ; g0 = h0
-%line 218+0 specs/poly1305/generated/poly1305_x86.q
+%line 222+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 	mov [esp + 8], eax
 ; h1 = mem32[st + 4]
-%line 219+0 specs/poly1305/generated/poly1305_x86.q
+%line 223+0 specs/poly1305/generated/poly1305_x86.q
 	mov ecx, [edi + 4]
 ; g1 = h1
-%line 220+0 specs/poly1305/generated/poly1305_x86.q
+%line 224+0 specs/poly1305/generated/poly1305_x86.q
 	mov [esp + 16], ecx
 ; h2 = mem32[st + 8]
-%line 221+0 specs/poly1305/generated/poly1305_x86.q
+%line 225+0 specs/poly1305/generated/poly1305_x86.q
 	mov edx, [edi + 8]
 ; g2 = h2
-%line 222+0 specs/poly1305/generated/poly1305_x86.q
+%line 226+0 specs/poly1305/generated/poly1305_x86.q
 	mov [esp + 24], edx
 ; h3 = mem32[st + 12]
-%line 223+0 specs/poly1305/generated/poly1305_x86.q
+%line 227+0 specs/poly1305/generated/poly1305_x86.q
 	mov esi, [edi + 12]
 ; g3 = h3
-%line 224+0 specs/poly1305/generated/poly1305_x86.q
+%line 228+0 specs/poly1305/generated/poly1305_x86.q
 	mov [esp + 32], esi
 ; h4 = mem32[st + 16]
-%line 225+0 specs/poly1305/generated/poly1305_x86.q
+%line 229+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, [edi + 16]
 ; carry? g0 += 5
-%line 227+0 specs/poly1305/generated/poly1305_x86.q
+%line 231+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 8]
 	add eax, 5
 	mov [esp + 8], eax
 ; carry? g1 += 0 + carry
-%line 228+0 specs/poly1305/generated/poly1305_x86.q
+%line 232+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 16]
 	adc eax, 0
 	mov [esp + 16], eax
 ; carry? g2 += 0 + carry
-%line 229+0 specs/poly1305/generated/poly1305_x86.q
+%line 233+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 	adc eax, 0
 	mov [esp + 24], eax
 ; carry? g3 += 0 + carry
-%line 230+0 specs/poly1305/generated/poly1305_x86.q
+%line 234+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 	adc eax, 0
 	mov [esp + 32], eax
 ; g4 += 0 + carry
-%line 231+0 specs/poly1305/generated/poly1305_x86.q
+%line 235+0 specs/poly1305/generated/poly1305_x86.q
 	adc ebx, 0
 ; g4 >>= 2
-%line 232+0 specs/poly1305/generated/poly1305_x86.q
+%line 236+0 specs/poly1305/generated/poly1305_x86.q
 	shr ebx, 2
 ; mask = -mask
-%line 234+0 specs/poly1305/generated/poly1305_x86.q
+%line 238+0 specs/poly1305/generated/poly1305_x86.q
 	neg ebx
 ; nmask = mask
-%line 235+0 specs/poly1305/generated/poly1305_x86.q
+%line 239+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebp, ebx
 ; nmask = ~nmask
-%line 236+0 specs/poly1305/generated/poly1305_x86.q
+%line 240+0 specs/poly1305/generated/poly1305_x86.q
 	not ebp
 ; h0 &= nmask
-%line 237+0 specs/poly1305/generated/poly1305_x86.q
+%line 241+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 	and eax, ebp
 	mov [esp + 40], eax
 ; g0 &= mask
-%line 238+0 specs/poly1305/generated/poly1305_x86.q
+%line 242+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 8]
 	and eax, ebx
 	mov [esp + 8], eax
 ; h0 |= g0
-%line 239+0 specs/poly1305/generated/poly1305_x86.q
+%line 243+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 	or eax, [esp + 8]
 	mov [esp + 40], eax
 ; h1 &= nmask
-%line 240+0 specs/poly1305/generated/poly1305_x86.q
+%line 244+0 specs/poly1305/generated/poly1305_x86.q
 	and ecx, ebp
 ; g1 &= mask
-%line 241+0 specs/poly1305/generated/poly1305_x86.q
+%line 245+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 16]
 	and eax, ebx
 	mov [esp + 16], eax
 ; h1 |= g1
-%line 242+0 specs/poly1305/generated/poly1305_x86.q
+%line 246+0 specs/poly1305/generated/poly1305_x86.q
 	or ecx, [esp + 16]
 ; h2 &= nmask
-%line 243+0 specs/poly1305/generated/poly1305_x86.q
+%line 247+0 specs/poly1305/generated/poly1305_x86.q
 	and edx, ebp
 ; g2 &= mask
-%line 244+0 specs/poly1305/generated/poly1305_x86.q
+%line 248+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 24]
 	and eax, ebx
 	mov [esp + 24], eax
 ; h2 |= g2
-%line 245+0 specs/poly1305/generated/poly1305_x86.q
+%line 249+0 specs/poly1305/generated/poly1305_x86.q
 	or edx, [esp + 24]
 ; h3 &= nmask
-%line 246+0 specs/poly1305/generated/poly1305_x86.q
+%line 250+0 specs/poly1305/generated/poly1305_x86.q
 	and esi, ebp
 ; g3 &= mask
-%line 247+0 specs/poly1305/generated/poly1305_x86.q
+%line 251+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 32]
 	and eax, ebx
 	mov [esp + 32], eax
 ; h3 |= g3
-%line 248+0 specs/poly1305/generated/poly1305_x86.q
+%line 252+0 specs/poly1305/generated/poly1305_x86.q
 	or esi, [esp + 32]
 ; carry? h0 += mem32[st + 48]
-%line 249+0 specs/poly1305/generated/poly1305_x86.q
+%line 253+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 40]
 	add eax, [edi + 48]
 	mov [esp + 40], eax
 ; carry? h1 += mem32[st + 52] + carry
-%line 250+0 specs/poly1305/generated/poly1305_x86.q
+%line 254+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, [edi + 52]
 ; carry? h2 += mem32[st + 56] + carry
-%line 251+0 specs/poly1305/generated/poly1305_x86.q
+%line 255+0 specs/poly1305/generated/poly1305_x86.q
 	adc edx, [edi + 56]
 ; h3 += mem32[st + 60] + carry
-%line 252+0 specs/poly1305/generated/poly1305_x86.q
+%line 256+0 specs/poly1305/generated/poly1305_x86.q
 	adc esi, [edi + 60]
 ; mem32[a + 0] = h0
-%line 253+0 specs/poly1305/generated/poly1305_x86.q
+%line 257+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 0]
 	mov edi, [esp + 40]
 	mov [eax], edi
 ; mem32[a + 4] = h1
-%line 254+0 specs/poly1305/generated/poly1305_x86.q
+%line 258+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 4], ecx
 ; mem32[a + 8] = h2
-%line 255+0 specs/poly1305/generated/poly1305_x86.q
+%line 259+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 8], edx
 ; mem32[a + 12] = h3
-%line 256+0 specs/poly1305/generated/poly1305_x86.q
+%line 260+0 specs/poly1305/generated/poly1305_x86.q
 	mov eax, [esp + 0]
 	mov [eax + 12], esi
 ; leave
-%line 257+0 specs/poly1305/generated/poly1305_x86.q
+%line 261+0 specs/poly1305/generated/poly1305_x86.q
 	add esp, 60
 	pop ebp
 	pop edi

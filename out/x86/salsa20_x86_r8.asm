@@ -22,767 +22,767 @@ qhasm_kernel_salsa8_x86_blocks:
 	mov eax, [esp + 176]
 	mov [esp + 24], eax
 ; =? n - 0
-%line 34+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 36+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 16]
 	cmp eax, 0
 ; goto done if =
-%line 35+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 37+0 specs/salsa20/generated/salsa20_x86_r8.q
 	je .Ldone
 .Lblock:
 ; x0 = mem32[x + 0]
-%line 38+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 40+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax]
 	mov [esp + 32], eax
 ; x1 = mem32[x + 4]
-%line 39+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 41+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 4]
 	mov [esp + 40], eax
 ; x2 = mem32[x + 8]
-%line 40+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 42+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 8]
 	mov [esp + 48], eax
 ; x3 = mem32[x + 12]
-%line 41+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 43+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 12]
 	mov [esp + 56], eax
 ; x4 = mem32[x + 16]
-%line 42+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 44+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 16]
 	mov [esp + 64], eax
 ; x5 = mem32[x + 20]
-%line 43+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 45+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 20]
 	mov [esp + 72], eax
 ; x6 = mem32[x + 24]
-%line 44+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 46+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 24]
 	mov [esp + 80], eax
 ; x7 = mem32[x + 28]
-%line 45+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 47+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 28]
 	mov [esp + 88], eax
 ; x8 = mem32[x + 32]
-%line 46+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 48+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 32]
 	mov [esp + 96], eax
 ; x9 = mem32[x + 36]
-%line 47+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 49+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 36]
 	mov [esp + 104], eax
 ; x10 = mem32[x + 40]
-%line 48+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 50+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 40]
 	mov [esp + 120], eax
 ; x11 = mem32[x + 44]
-%line 49+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 51+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov esi, [eax + 44]
 ; x12 = mem32[x + 48]
-%line 50+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 52+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov ebx, [eax + 48]
 ; x13 = mem32[x + 52]
-%line 51+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 53+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov ecx, [eax + 52]
 ; x14 = mem32[x + 56]
-%line 52+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 54+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov edx, [eax + 56]
 ; x15 = mem32[x + 60]
-%line 53+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 55+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov edi, [eax + 60]
 ; i = 4
-%line 54+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 56+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, 4
 	mov [esp + 112], eax
 .Ldoubleround:
 ; t = x0 + x12
-%line 57+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 59+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
 	lea eax, [eax + ebx]
 ; t <<<= 7
-%line 58+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 60+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x4 ^= t
-%line 59+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 61+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 64]
 	xor ebp, eax
 	mov [esp + 64], ebp
 ; t = x4 + x0
-%line 60+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 62+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 32]
 	lea eax, [eax + ebp]
 ; t <<<= 9
-%line 61+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 63+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x8 ^= t
-%line 62+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 64+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 96]
 	xor ebp, eax
 	mov [esp + 96], ebp
 ; t = x8 + x4
-%line 63+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 65+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
 	mov ebp, [esp + 64]
 	lea eax, [eax + ebp]
 ; t <<<= 13
-%line 64+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 66+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x12 ^= t
-%line 65+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 67+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor ebx, eax
 ; t = x12 + x8
-%line 66+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 68+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
 	lea eax, [ebx + eax]
 ; t <<<= 18
-%line 67+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 69+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x0 ^= t
-%line 68+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 70+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 32]
 	xor ebp, eax
 	mov [esp + 32], ebp
 ; t = x5 + x1
-%line 69+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 71+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	mov ebp, [esp + 40]
 	lea eax, [eax + ebp]
 ; t <<<= 7
-%line 70+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 72+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x9 ^= t
-%line 71+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 73+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 104]
 	xor ebp, eax
 	mov [esp + 104], ebp
 ; t = x9 + x5
-%line 72+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 74+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	mov ebp, [esp + 72]
 	lea eax, [eax + ebp]
 ; t <<<= 9
-%line 73+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 75+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x13 ^= t
-%line 74+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 76+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor ecx, eax
 ; t = x13 + x9
-%line 75+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 77+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	lea eax, [ecx + eax]
 ; t <<<= 13
-%line 76+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 78+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x1 ^= t
-%line 77+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 79+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 40]
 	xor ebp, eax
 	mov [esp + 40], ebp
 ; t = x1 + x13
-%line 78+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 80+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	lea eax, [eax + ecx]
 ; t <<<= 18
-%line 79+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 81+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x5 ^= t
-%line 80+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 82+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 72]
 	xor ebp, eax
 	mov [esp + 72], ebp
 ; t = x10 + x6
-%line 81+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 83+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 120]
 	lea eax, [ebp + eax]
 ; t <<<= 7
-%line 82+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 84+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x14 ^= t
-%line 83+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 85+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor edx, eax
 ; t = x14 + x10
-%line 84+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 86+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 120]
 	lea eax, [edx + eax]
 ; t <<<= 9
-%line 85+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 87+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x2 ^= t
-%line 86+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 88+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 48]
 	xor ebp, eax
 	mov [esp + 48], ebp
 ; t = x2 + x14
-%line 87+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 89+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	lea eax, [eax + edx]
 ; t <<<= 13
-%line 88+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 90+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x6 ^= t
-%line 89+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 91+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 80]
 	xor ebp, eax
 	mov [esp + 80], ebp
 ; t = x6 + x2
-%line 90+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 92+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 48]
 	lea eax, [eax + ebp]
 ; t <<<= 18
-%line 91+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 93+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x10 ^= t
-%line 92+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 94+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 120]
 	xor ebp, eax
 	mov [esp + 120], ebp
 ; t = x15 + x11
-%line 93+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 95+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [edi + esi]
 ; t <<<= 7
-%line 94+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 96+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x3 ^= t
-%line 95+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 97+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 56]
 	xor ebp, eax
 	mov [esp + 56], ebp
 ; t = x3 + x15
-%line 96+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 98+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	lea eax, [eax + edi]
 ; t <<<= 9
-%line 97+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 99+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x7 ^= t
-%line 98+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 100+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 88]
 	xor ebp, eax
 	mov [esp + 88], ebp
 ; t = x7 + x3
-%line 99+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 101+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
 	mov ebp, [esp + 56]
 	lea eax, [eax + ebp]
 ; t <<<= 13
-%line 100+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 102+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x11 ^= t
-%line 101+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 103+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor esi, eax
 ; t = x11 + x7
-%line 102+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 104+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
 	lea eax, [esi + eax]
 ; t <<<= 18
-%line 103+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 105+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x15 ^= t
-%line 104+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 106+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor edi, eax
 ; t = x0 + x3
-%line 105+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 107+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
 	mov ebp, [esp + 56]
 	lea eax, [eax + ebp]
 ; t <<<= 7
-%line 106+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 108+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x1 ^= t
-%line 107+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 109+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 40]
 	xor ebp, eax
 	mov [esp + 40], ebp
 ; t = x1 + x0
-%line 108+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 110+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	mov ebp, [esp + 32]
 	lea eax, [eax + ebp]
 ; t <<<= 9
-%line 109+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 111+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x2 ^= t
-%line 110+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 112+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 48]
 	xor ebp, eax
 	mov [esp + 48], ebp
 ; t = x2 + x1
-%line 111+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 113+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	mov ebp, [esp + 40]
 	lea eax, [eax + ebp]
 ; t <<<= 13
-%line 112+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 114+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x3 ^= t
-%line 113+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 115+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 56]
 	xor ebp, eax
 	mov [esp + 56], ebp
 ; t = x3 + x2
-%line 114+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 116+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 48]
 	lea eax, [eax + ebp]
 ; t <<<= 18
-%line 115+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 117+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x0 ^= t
-%line 116+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 118+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 32]
 	xor ebp, eax
 	mov [esp + 32], ebp
 ; t = x5 + x4
-%line 117+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 119+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	mov ebp, [esp + 64]
 	lea eax, [eax + ebp]
 ; t <<<= 7
-%line 118+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 120+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x6 ^= t
-%line 119+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 121+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 80]
 	xor ebp, eax
 	mov [esp + 80], ebp
 ; t = x6 + x5
-%line 120+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 122+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 72]
 	lea eax, [eax + ebp]
 ; t <<<= 9
-%line 121+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 123+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x7 ^= t
-%line 122+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 124+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 88]
 	xor ebp, eax
 	mov [esp + 88], ebp
 ; t = x7 + x6
-%line 123+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 125+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
 	mov ebp, [esp + 80]
 	lea eax, [eax + ebp]
 ; t <<<= 13
-%line 124+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 126+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x4 ^= t
-%line 125+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 127+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 64]
 	xor ebp, eax
 	mov [esp + 64], ebp
 ; t = x4 + x7
-%line 126+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 128+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 88]
 	lea eax, [eax + ebp]
 ; t <<<= 18
-%line 127+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 129+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x5 ^= t
-%line 128+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 130+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 72]
 	xor ebp, eax
 	mov [esp + 72], ebp
 ; t = x10 + x9
-%line 129+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 131+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	mov ebp, [esp + 120]
 	lea eax, [ebp + eax]
 ; t <<<= 7
-%line 130+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 132+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x11 ^= t
-%line 131+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 133+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor esi, eax
 ; t = x11 + x10
-%line 132+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 134+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 120]
 	lea eax, [esi + eax]
 ; t <<<= 9
-%line 133+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 135+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x8 ^= t
-%line 134+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 136+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 96]
 	xor ebp, eax
 	mov [esp + 96], ebp
 ; t = x8 + x11
-%line 135+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 137+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
 	lea eax, [eax + esi]
 ; t <<<= 13
-%line 136+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 138+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x9 ^= t
-%line 137+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 139+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 104]
 	xor ebp, eax
 	mov [esp + 104], ebp
 ; t = x9 + x8
-%line 138+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 140+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	mov ebp, [esp + 96]
 	lea eax, [eax + ebp]
 ; t <<<= 18
-%line 139+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 141+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x10 ^= t
-%line 140+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 142+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 120]
 	xor ebp, eax
 	mov [esp + 120], ebp
 ; t = x15 + x14
-%line 141+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 143+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [edi + edx]
 ; t <<<= 7
-%line 142+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 144+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x12 ^= t
-%line 143+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 145+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor ebx, eax
 ; t = x12 + x15
-%line 144+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 146+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [ebx + edi]
 ; t <<<= 9
-%line 145+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 147+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x13 ^= t
-%line 146+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 148+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor ecx, eax
 ; t = x13 + x12
-%line 147+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 149+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [ecx + ebx]
 ; t <<<= 13
-%line 148+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 150+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x14 ^= t
-%line 149+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 151+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor edx, eax
 ; t = x14 + x13
-%line 150+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 152+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [edx + ecx]
 ; t <<<= 18
-%line 151+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 153+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x15 ^= t
-%line 152+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 154+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor edi, eax
 ; =? i -= 1
-%line 153+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 155+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 112]
 	sub eax, 1
 	mov [esp + 112], eax
 ; goto doubleround if !=
-%line 154+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 156+0 specs/salsa20/generated/salsa20_x86_r8.q
 	jne .Ldoubleround
 ; x0 += mem32[x + 0]
-%line 156+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 158+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
 	mov ebp, [esp + 24]
 	add eax, [ebp]
 	mov [esp + 32], eax
 ; x0 ^= mem32[m + 0]
-%line 157+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 159+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
 	mov ebp, [esp + 8]
 	xor eax, [ebp]
 	mov [esp + 32], eax
 ; mem32[c + 0] = x0
-%line 158+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 160+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 32]
 	mov [eax], ebp
 ; x1 += mem32[x + 4]
-%line 159+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 161+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 4]
 	mov [esp + 40], eax
 ; x1 ^= mem32[m + 4]
-%line 160+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 162+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 4]
 	mov [esp + 40], eax
 ; mem32[c + 4] = x1
-%line 161+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 163+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 40]
 	mov [eax + 4], ebp
 ; x2 += mem32[x + 8]
-%line 162+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 164+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 8]
 	mov [esp + 48], eax
 ; x2 ^= mem32[m + 8]
-%line 163+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 165+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 8]
 	mov [esp + 48], eax
 ; mem32[c + 8] = x2
-%line 164+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 166+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 48]
 	mov [eax + 8], ebp
 ; x3 += mem32[x + 12]
-%line 165+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 167+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 12]
 	mov [esp + 56], eax
 ; x3 ^= mem32[m + 12]
-%line 166+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 168+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 12]
 	mov [esp + 56], eax
 ; mem32[c + 12] = x3
-%line 167+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 169+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 56]
 	mov [eax + 12], ebp
 ; x4 += mem32[x + 16]
-%line 168+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 170+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 16]
 	mov [esp + 64], eax
 ; x4 ^= mem32[m + 16]
-%line 169+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 171+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 16]
 	mov [esp + 64], eax
 ; mem32[c + 16] = x4
-%line 170+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 172+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 64]
 	mov [eax + 16], ebp
 ; x5 += mem32[x + 20]
-%line 171+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 173+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 20]
 	mov [esp + 72], eax
 ; x5 ^= mem32[m + 20]
-%line 172+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 174+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 20]
 	mov [esp + 72], eax
 ; mem32[c + 20] = x5
-%line 173+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 175+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 72]
 	mov [eax + 20], ebp
 ; x6 += mem32[x + 24]
-%line 174+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 176+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 24]
 	mov [esp + 80], eax
 ; x6 ^= mem32[m + 24]
-%line 175+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 177+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 24]
 	mov [esp + 80], eax
 ; mem32[c + 24] = x6
-%line 176+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 178+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 80]
 	mov [eax + 24], ebp
 ; x7 += mem32[x + 28]
-%line 177+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 179+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 28]
 	mov [esp + 88], eax
 ; x7 ^= mem32[m + 28]
-%line 178+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 180+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 28]
 	mov [esp + 88], eax
 ; mem32[c + 28] = x7
-%line 179+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 181+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 88]
 	mov [eax + 28], ebp
 ; x8 += mem32[x + 32]
-%line 180+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 182+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 32]
 	mov [esp + 96], eax
 ; x8 ^= mem32[m + 32]
-%line 181+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 183+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 32]
 	mov [esp + 96], eax
 ; mem32[c + 32] = x8
-%line 182+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 184+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 96]
 	mov [eax + 32], ebp
 ; x9 += mem32[x + 36]
-%line 183+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 185+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	mov ebp, [esp + 24]
 	add eax, [ebp + 36]
 	mov [esp + 104], eax
 ; x9 ^= mem32[m + 36]
-%line 184+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 186+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 104]
 	mov ebp, [esp + 8]
 	xor eax, [ebp + 36]
 	mov [esp + 104], eax
 ; mem32[c + 36] = x9
-%line 185+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 187+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 104]
 	mov [eax + 36], ebp
 ; x10 += mem32[x + 40]
-%line 186+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 188+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov ebp, [esp + 120]
 	add ebp, [eax + 40]
 	mov [esp + 120], ebp
 ; x10 ^= mem32[m + 40]
-%line 187+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 189+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	mov ebp, [esp + 120]
 	xor ebp, [eax + 40]
 	mov [esp + 120], ebp
 ; mem32[c + 40] = x10
-%line 188+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 190+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 120]
 	mov [eax + 40], ebp
 ; x11 += mem32[x + 44]
-%line 189+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 191+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	add esi, [eax + 44]
 ; x11 ^= mem32[m + 44]
-%line 190+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 192+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	xor esi, [eax + 44]
 ; mem32[c + 44] = x11
-%line 191+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 193+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 44], esi
 ; x12 += mem32[x + 48]
-%line 192+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 194+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	add ebx, [eax + 48]
 ; x12 ^= mem32[m + 48]
-%line 193+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 195+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	xor ebx, [eax + 48]
 ; mem32[c + 48] = x12
-%line 194+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 196+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 48], ebx
 ; x13 += mem32[x + 52]
-%line 195+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 197+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	add ecx, [eax + 52]
 ; x13 ^= mem32[m + 52]
-%line 196+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 198+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	xor ecx, [eax + 52]
 ; mem32[c + 52] = x13
-%line 197+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 199+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 52], ecx
 ; x14 += mem32[x + 56]
-%line 198+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 200+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	add edx, [eax + 56]
 ; x14 ^= mem32[m + 56]
-%line 199+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 201+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	xor edx, [eax + 56]
 ; mem32[c + 56] = x14
-%line 200+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 202+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 56], edx
 ; x15 += mem32[x + 60]
-%line 201+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 203+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	add edi, [eax + 60]
 ; x15 ^= mem32[m + 60]
-%line 202+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 204+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	xor edi, [eax + 60]
 ; mem32[c + 60] = x15
-%line 203+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 205+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 60], edi
 ; ctr = mem32[x + 32]
-%line 204+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 206+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 32]
 ; carry? ctr += 1
-%line 205+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 207+0 specs/salsa20/generated/salsa20_x86_r8.q
 	add eax, 1
 ; mem32[x + 32] = ctr
-%line 206+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 208+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ecx, [esp + 24]
 	mov [ecx + 32], eax
 ; ctr = mem32[x + 36]
-%line 207+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 209+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov eax, [eax + 36]
 ; ctr += 0 + carry
-%line 208+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 210+0 specs/salsa20/generated/salsa20_x86_r8.q
 	adc eax, 0
 ; mem32[x + 36] = ctr
-%line 209+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 211+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ecx, [esp + 24]
 	mov [ecx + 36], eax
 ; c += 64
-%line 210+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 212+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	add eax, 64
 	mov [esp + 0], eax
 ; m += 64
-%line 211+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 213+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	add eax, 64
 	mov [esp + 8], eax
 ; =? n -= 1
-%line 212+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 214+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 16]
 	sub eax, 1
 	mov [esp + 16], eax
 ; goto block if !=
-%line 213+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 215+0 specs/salsa20/generated/salsa20_x86_r8.q
 	jne .Lblock
 .Ldone:
 ; leave
-%line 215+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 217+0 specs/salsa20/generated/salsa20_x86_r8.q
 	add esp, 140
 	pop ebp
 	pop edi
@@ -802,535 +802,535 @@ qhasm_kernel_salsa8_x86_core:
 	push ebp
 	sub esp, 124
 ; input out in
-%line 219+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 221+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 144]
 	mov [esp + 0], eax
 	mov edi, [esp + 148]
 ; x0 = mem32[in + 0]
-%line 220+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 223+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi]
 	mov [esp + 8], eax
 ; x1 = mem32[in + 4]
-%line 221+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 224+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 4]
 	mov [esp + 16], eax
 ; x2 = mem32[in + 8]
-%line 222+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 225+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 8]
 	mov [esp + 24], eax
 ; x3 = mem32[in + 12]
-%line 223+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 226+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 12]
 	mov [esp + 32], eax
 ; x4 = mem32[in + 16]
-%line 224+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 227+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 16]
 	mov [esp + 40], eax
 ; x5 = mem32[in + 20]
-%line 225+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 228+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 20]
 	mov [esp + 48], eax
 ; x6 = mem32[in + 24]
-%line 226+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 229+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 24]
 	mov [esp + 56], eax
 ; x7 = mem32[in + 28]
-%line 227+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 230+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 28]
 	mov [esp + 64], eax
 ; x8 = mem32[in + 32]
-%line 228+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 231+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 32]
 	mov [esp + 72], eax
 ; x9 = mem32[in + 36]
-%line 229+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 232+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 36]
 	mov [esp + 80], eax
 ; x10 = mem32[in + 40]
-%line 230+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 233+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [edi + 40]
 	mov [esp + 96], eax
 ; x11 = mem32[in + 44]
-%line 231+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 234+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov esi, [edi + 44]
 ; x12 = mem32[in + 48]
-%line 232+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 235+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebx, [edi + 48]
 ; x13 = mem32[in + 52]
-%line 233+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 236+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ecx, [edi + 52]
 ; x14 = mem32[in + 56]
-%line 234+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 237+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov edx, [edi + 56]
 ; x15 = mem32[in + 60]
-%line 235+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 238+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov edi, [edi + 60]
 ; i = 4
-%line 236+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 239+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, 4
 	mov [esp + 88], eax
 .Lcoreround:
 ; t = x0 + x12
-%line 238+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 241+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	lea eax, [eax + ebx]
 ; t <<<= 7
-%line 239+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 242+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x4 ^= t
-%line 240+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 243+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 40]
 	xor ebp, eax
 	mov [esp + 40], ebp
 ; t = x4 + x0
-%line 241+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 244+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	mov ebp, [esp + 8]
 	lea eax, [eax + ebp]
 ; t <<<= 9
-%line 242+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 245+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x8 ^= t
-%line 243+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 246+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 72]
 	xor ebp, eax
 	mov [esp + 72], ebp
 ; t = x8 + x4
-%line 244+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 247+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	mov ebp, [esp + 40]
 	lea eax, [eax + ebp]
 ; t <<<= 13
-%line 245+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 248+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x12 ^= t
-%line 246+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 249+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor ebx, eax
 ; t = x12 + x8
-%line 247+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 250+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	lea eax, [ebx + eax]
 ; t <<<= 18
-%line 248+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 251+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x0 ^= t
-%line 249+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 252+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 8]
 	xor ebp, eax
 	mov [esp + 8], ebp
 ; t = x5 + x1
-%line 250+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 253+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	mov ebp, [esp + 16]
 	lea eax, [eax + ebp]
 ; t <<<= 7
-%line 251+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 254+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x9 ^= t
-%line 252+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 255+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 80]
 	xor ebp, eax
 	mov [esp + 80], ebp
 ; t = x9 + x5
-%line 253+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 256+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 48]
 	lea eax, [eax + ebp]
 ; t <<<= 9
-%line 254+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 257+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x13 ^= t
-%line 255+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 258+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor ecx, eax
 ; t = x13 + x9
-%line 256+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 259+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	lea eax, [ecx + eax]
 ; t <<<= 13
-%line 257+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 260+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x1 ^= t
-%line 258+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 261+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 16]
 	xor ebp, eax
 	mov [esp + 16], ebp
 ; t = x1 + x13
-%line 259+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 262+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 16]
 	lea eax, [eax + ecx]
 ; t <<<= 18
-%line 260+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 263+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x5 ^= t
-%line 261+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 264+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 48]
 	xor ebp, eax
 	mov [esp + 48], ebp
 ; t = x10 + x6
-%line 262+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 265+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 96]
 	lea eax, [ebp + eax]
 ; t <<<= 7
-%line 263+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 266+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x14 ^= t
-%line 264+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 267+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor edx, eax
 ; t = x14 + x10
-%line 265+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 268+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
 	lea eax, [edx + eax]
 ; t <<<= 9
-%line 266+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 269+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x2 ^= t
-%line 267+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 270+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 24]
 	xor ebp, eax
 	mov [esp + 24], ebp
 ; t = x2 + x14
-%line 268+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 271+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	lea eax, [eax + edx]
 ; t <<<= 13
-%line 269+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 272+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x6 ^= t
-%line 270+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 273+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 56]
 	xor ebp, eax
 	mov [esp + 56], ebp
 ; t = x6 + x2
-%line 271+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 274+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 24]
 	lea eax, [eax + ebp]
 ; t <<<= 18
-%line 272+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 275+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x10 ^= t
-%line 273+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 276+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 96]
 	xor ebp, eax
 	mov [esp + 96], ebp
 ; t = x15 + x11
-%line 274+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 277+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [edi + esi]
 ; t <<<= 7
-%line 275+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 278+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x3 ^= t
-%line 276+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 279+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 32]
 	xor ebp, eax
 	mov [esp + 32], ebp
 ; t = x3 + x15
-%line 277+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 280+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
 	lea eax, [eax + edi]
 ; t <<<= 9
-%line 278+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 281+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x7 ^= t
-%line 279+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 282+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 64]
 	xor ebp, eax
 	mov [esp + 64], ebp
 ; t = x7 + x3
-%line 280+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 283+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 32]
 	lea eax, [eax + ebp]
 ; t <<<= 13
-%line 281+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 284+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x11 ^= t
-%line 282+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 285+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor esi, eax
 ; t = x11 + x7
-%line 283+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 286+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	lea eax, [esi + eax]
 ; t <<<= 18
-%line 284+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 287+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x15 ^= t
-%line 285+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 288+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor edi, eax
 ; t = x0 + x3
-%line 286+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 289+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 8]
 	mov ebp, [esp + 32]
 	lea eax, [eax + ebp]
 ; t <<<= 7
-%line 287+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 290+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x1 ^= t
-%line 288+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 291+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 16]
 	xor ebp, eax
 	mov [esp + 16], ebp
 ; t = x1 + x0
-%line 289+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 292+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 16]
 	mov ebp, [esp + 8]
 	lea eax, [eax + ebp]
 ; t <<<= 9
-%line 290+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 293+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x2 ^= t
-%line 291+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 294+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 24]
 	xor ebp, eax
 	mov [esp + 24], ebp
 ; t = x2 + x1
-%line 292+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 295+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 24]
 	mov ebp, [esp + 16]
 	lea eax, [eax + ebp]
 ; t <<<= 13
-%line 293+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 296+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x3 ^= t
-%line 294+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 297+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 32]
 	xor ebp, eax
 	mov [esp + 32], ebp
 ; t = x3 + x2
-%line 295+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 298+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 32]
 	mov ebp, [esp + 24]
 	lea eax, [eax + ebp]
 ; t <<<= 18
-%line 296+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 299+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x0 ^= t
-%line 297+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 300+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 8]
 	xor ebp, eax
 	mov [esp + 8], ebp
 ; t = x5 + x4
-%line 298+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 301+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 48]
 	mov ebp, [esp + 40]
 	lea eax, [eax + ebp]
 ; t <<<= 7
-%line 299+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 302+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x6 ^= t
-%line 300+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 303+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 56]
 	xor ebp, eax
 	mov [esp + 56], ebp
 ; t = x6 + x5
-%line 301+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 304+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 56]
 	mov ebp, [esp + 48]
 	lea eax, [eax + ebp]
 ; t <<<= 9
-%line 302+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 305+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x7 ^= t
-%line 303+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 306+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 64]
 	xor ebp, eax
 	mov [esp + 64], ebp
 ; t = x7 + x6
-%line 304+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 307+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 64]
 	mov ebp, [esp + 56]
 	lea eax, [eax + ebp]
 ; t <<<= 13
-%line 305+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 308+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x4 ^= t
-%line 306+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 309+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 40]
 	xor ebp, eax
 	mov [esp + 40], ebp
 ; t = x4 + x7
-%line 307+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 310+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 40]
 	mov ebp, [esp + 64]
 	lea eax, [eax + ebp]
 ; t <<<= 18
-%line 308+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 311+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x5 ^= t
-%line 309+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 312+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 48]
 	xor ebp, eax
 	mov [esp + 48], ebp
 ; t = x10 + x9
-%line 310+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 313+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 96]
 	lea eax, [ebp + eax]
 ; t <<<= 7
-%line 311+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 314+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x11 ^= t
-%line 312+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 315+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor esi, eax
 ; t = x11 + x10
-%line 313+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 316+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 96]
 	lea eax, [esi + eax]
 ; t <<<= 9
-%line 314+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 317+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x8 ^= t
-%line 315+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 318+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 72]
 	xor ebp, eax
 	mov [esp + 72], ebp
 ; t = x8 + x11
-%line 316+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 319+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 72]
 	lea eax, [eax + esi]
 ; t <<<= 13
-%line 317+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 320+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x9 ^= t
-%line 318+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 321+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 80]
 	xor ebp, eax
 	mov [esp + 80], ebp
 ; t = x9 + x8
-%line 319+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 322+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 80]
 	mov ebp, [esp + 72]
 	lea eax, [eax + ebp]
 ; t <<<= 18
-%line 320+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 323+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x10 ^= t
-%line 321+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 324+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov ebp, [esp + 96]
 	xor ebp, eax
 	mov [esp + 96], ebp
 ; t = x15 + x14
-%line 322+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 325+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [edi + edx]
 ; t <<<= 7
-%line 323+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 326+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 7
 ; x12 ^= t
-%line 324+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 327+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor ebx, eax
 ; t = x12 + x15
-%line 325+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 328+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [ebx + edi]
 ; t <<<= 9
-%line 326+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 329+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 9
 ; x13 ^= t
-%line 327+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 330+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor ecx, eax
 ; t = x13 + x12
-%line 328+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 331+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [ecx + ebx]
 ; t <<<= 13
-%line 329+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 332+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 13
 ; x14 ^= t
-%line 330+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 333+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor edx, eax
 ; t = x14 + x13
-%line 331+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 334+0 specs/salsa20/generated/salsa20_x86_r8.q
 	lea eax, [edx + ecx]
 ; t <<<= 18
-%line 332+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 335+0 specs/salsa20/generated/salsa20_x86_r8.q
 	rol eax, 18
 ; x15 ^= t
-%line 333+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 336+0 specs/salsa20/generated/salsa20_x86_r8.q
 	xor edi, eax
 ; =? i -= 1
-%line 334+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 337+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 88]
 	sub eax, 1
 	mov [esp + 88], eax
 ; goto coreround if !=
-%line 335+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 338+0 specs/salsa20/generated/salsa20_x86_r8.q
 	jne .Lcoreround
 ; mem32[out + 0] = x0
-%line 336+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 339+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 8]
 	mov [eax], ebp
 ; mem32[out + 4] = x1
-%line 337+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 340+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 16]
 	mov [eax + 4], ebp
 ; mem32[out + 8] = x2
-%line 338+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 341+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 24]
 	mov [eax + 8], ebp
 ; mem32[out + 12] = x3
-%line 339+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 342+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 32]
 	mov [eax + 12], ebp
 ; mem32[out + 16] = x4
-%line 340+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 343+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 40]
 	mov [eax + 16], ebp
 ; mem32[out + 20] = x5
-%line 341+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 344+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 48]
 	mov [eax + 20], ebp
 ; mem32[out + 24] = x6
-%line 342+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 345+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 56]
 	mov [eax + 24], ebp
 ; mem32[out + 28] = x7
-%line 343+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 346+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 64]
 	mov [eax + 28], ebp
 ; mem32[out + 32] = x8
-%line 344+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 347+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 72]
 	mov [eax + 32], ebp
 ; mem32[out + 36] = x9
-%line 345+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 348+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 80]
 	mov [eax + 36], ebp
 ; mem32[out + 40] = x10
-%line 346+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 349+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov ebp, [esp + 96]
 	mov [eax + 40], ebp
 ; mem32[out + 44] = x11
-%line 347+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 350+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 44], esi
 ; mem32[out + 48] = x12
-%line 348+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 351+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 48], ebx
 ; mem32[out + 52] = x13
-%line 349+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 352+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 52], ecx
 ; mem32[out + 56] = x14
-%line 350+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 353+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 56], edx
 ; mem32[out + 60] = x15
-%line 351+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 354+0 specs/salsa20/generated/salsa20_x86_r8.q
 	mov eax, [esp + 0]
 	mov [eax + 60], edi
 ; leave
-%line 352+0 specs/salsa20/generated/salsa20_x86_r8.q
+%line 355+0 specs/salsa20/generated/salsa20_x86_r8.q
 	add esp, 124
 	pop ebp
 	pop edi
