@@ -64,11 +64,15 @@ static void add(BStat *to, const BStat *st, int m)
 	to->length += st->length;
 }
 
-static void region(FILE *f, Fn *fn, const Model *m, int s, int b, char **ctl, const char *what)
+/* statistics of the blocks in [s, b] whose skip[] is 0; prints them when f
+ * is set; returns the resource lower bound in cycles */
+static double region(FILE *f, Fn *fn, const Model *m, int s, int b, const char *skip, char **ctl, const char *what)
 {
 	BStat sum;
 	memset(&sum, 0, sizeof sum);
 	for (int x = s; x <= b; x++) {
+		if (skip && skip[x])
+			continue;
 		BStat st;
 		blockstat(fn, x, m, &st);
 		for (int i = 0; i < fn->blk[x].nins; i++)
@@ -79,19 +83,11 @@ static void region(FILE *f, Fn *fn, const Model *m, int s, int b, char **ctl, co
 			}
 		add(&sum, &st, m->ncls);
 	}
-	fprintf(f, "%s:\n  operations:", what);
 	int total = 0, totalctl = 0;
-	for (int i = 0; i < m->ncls; i++)
-		if (sum.ops[i]) {
-			if (sum.ops[i] > sum.ctl[i])
-				fprintf(f, " %s %d", m->cls[i].name, sum.ops[i] - sum.ctl[i]);
-			total += sum.ops[i] - sum.ctl[i];
-			totalctl += sum.ctl[i];
-		}
-	fprintf(f, " (%d in all", total);
-	if (totalctl)
-		fprintf(f, ", plus %d of loop control", totalctl);
-	fprintf(f, ")\n");
+	for (int i = 0; i < m->ncls; i++) {
+		total += sum.ops[i] - sum.ctl[i];
+		totalctl += sum.ctl[i];
+	}
 	/* the resource bound, over every set of units */
 	double best = 0;
 	u64 bestset = 0;
@@ -112,6 +108,16 @@ static void region(FILE *f, Fn *fn, const Model *m, int s, int b, char **ctl, co
 		}
 	}
 	double issue = (double)total / m->issue;
+	if (!f)
+		return issue > best ? issue : best;
+	fprintf(f, "%s:\n  operations:", what);
+	for (int i = 0; i < m->ncls; i++)
+		if (sum.ops[i] > sum.ctl[i])
+			fprintf(f, " %s %d", m->cls[i].name, sum.ops[i] - sum.ctl[i]);
+	fprintf(f, " (%d in all", total);
+	if (totalctl)
+		fprintf(f, ", plus %d of loop control", totalctl);
+	fprintf(f, ")\n");
 	if (issue > best + 1e-9) {
 		fprintf(f, "  resource bound: %d operations at %d per cycle: at least %.1f cycles (issue width)\n", total,
 			m->issue, issue);
@@ -130,6 +136,118 @@ static void region(FILE *f, Fn *fn, const Model *m, int s, int b, char **ctl, co
 	}
 	fprintf(f, "  critical path: at least %d cycles\n", sum.critical);
 	fprintf(f, "  schedule estimate: %d cycles\n", sum.length);
+	return issue > best ? issue : best;
+}
+
+/* A counted loop: its counter is set to a constant before the loop and
+ * stepped by a constant to zero (`i = 10` ... `=? i -= 1`, `goto L if !=`).
+ * Returns the trip count, or 0 if it cannot tell. */
+static long tripcount(Fn *fn, int s, int b)
+{
+	Blk *bl = &fn->blk[b];
+	if (!bl->nins || !(bl->ins[bl->nins - 1].md->attr & ACJUMP) || s == 0)
+		return 0;
+	const Ins *br = &bl->ins[bl->nins - 1];
+	const char *cond = strstr(br->md->pattern, " if ");
+	if (!cond || !(strstr(cond, "!=") || strstr(cond, ">")) || strstr(cond, ">="))
+		return 0;
+	/* the flag-setting instruction: an in-place step t = t +- c */
+	const Ins *x = NULL;
+	for (int i = bl->nins - 2; i >= 0; i--)
+		if (bl->ins[i].md->def & br->md->use) {
+			x = &bl->ins[i];
+			break;
+		}
+	if (!x)
+		return 0;
+	int t = -1;
+	i64 step = 0;
+	for (int k = 0; k < x->md->nop; k++) {
+		if (opwrites(x, k))
+			t = x->op[k].tmp;
+		if (x->op[k].kind == OIMM)
+			step = x->op[k].imm;
+	}
+	if (t < 0 || step <= 0 || !strchr(x->md->pattern, '-'))
+		return 0;
+	/* the constant it starts from, set in the block entering the loop */
+	Blk *pre = &fn->blk[s - 1];
+	for (int i = pre->nins - 1; i >= 0; i--) {
+		const Ins *y = &pre->ins[i];
+		for (int k = 0; k < y->md->nop; k++)
+			if (opwrites(y, k) && y->op[k].tmp == t) {
+				if (y->md->nop == 2 && y->op[1].kind == OIMM && y->op[1].imm > 0 && y->op[1].imm % step == 0)
+					return y->op[1].imm / step;
+				return 0;
+			}
+	}
+	return 0;
+}
+
+/* bytes a loop iteration advances its pointers: the largest constant added
+ * in place to a temporary the loop uses as an address */
+static long advance(Fn *fn, int s, int b, const char *skip)
+{
+	long best = 0;
+	for (int x = s; x <= b; x++) {
+		if (skip[x])
+			continue;
+		for (int i = 0; i < fn->blk[x].nins; i++) {
+			const Ins *y = &fn->blk[x].ins[i];
+			int t = -1;
+			i64 c = 0;
+			for (int k = 0; k < y->md->nop; k++) {
+				if (opwrites(y, k) && opreads(y, k))
+					t = y->op[k].tmp;
+				if (y->op[k].kind == OIMM)
+					c = y->op[k].imm;
+			}
+			if (t < 0 || c <= best || strchr(y->md->pattern, '-'))
+				continue;
+			/* used as an address in the loop? */
+			for (int z = s; z <= b && t >= 0; z++)
+				for (int j = 0; j < fn->blk[z].nins; j++)
+					for (int k = 0; k < fn->blk[z].ins[j].md->nop; k++) {
+						const Opnd *o = &fn->blk[z].ins[j].op[k];
+						if (o->kind == OMEM && (o->base == t || o->index == t)) {
+							best = c;
+							t = -1;
+							goto next;
+						}
+					}
+		next:;
+		}
+	}
+	return best;
+}
+
+/* the bound of one iteration of loop (s, b), its inner loops included */
+static double nest(Fn *fn, const Model *m, int (*lp)[2], int nl, int l, char **ctl, int *known)
+{
+	int s = lp[l][0], b = lp[l][1];
+	char *skip = xcalloc(fn->nblk, 1);
+	double inner = 0;
+	for (int j = 0; j < nl; j++) {
+		if (j == l || lp[j][0] < s || lp[j][1] > b)
+			continue;
+		/* directly inside: no loop between j and l */
+		int direct = 1;
+		for (int k = 0; k < nl; k++)
+			if (k != l && k != j && lp[k][0] <= lp[j][0] && lp[k][1] >= lp[j][1] && lp[k][0] >= s && lp[k][1] <= b
+			    && (lp[k][0] != lp[j][0] || lp[k][1] != lp[j][1]))
+				direct = 0;
+		for (int x = lp[j][0]; x <= lp[j][1]; x++)
+			skip[x] = 1;
+		if (!direct)
+			continue;
+		long trip = tripcount(fn, lp[j][0], lp[j][1]);
+		if (!trip)
+			*known = 0;
+		inner += trip * nest(fn, m, lp, nl, j, ctl, known);
+	}
+	double own = region(NULL, fn, m, s, b, skip, ctl, NULL);
+	free(skip);
+	return own + inner;
 }
 
 void report(FILE *f, Fn *fn, const Target *t, const Model *m)
@@ -139,21 +257,51 @@ void report(FILE *f, Fn *fn, const Target *t, const Model *m)
 	for (int b = 0; b < fn->nblk; b++)
 		ctl[b] = xcalloc(fn->blk[b].nins + 1, 1);
 	fprintf(f, "function %s on %s (%s):\n", fn->name, m->name, m->source ? m->source : "no source given");
+	int (*lp)[2] = xmalloc((2 * fn->nblk + 1) * sizeof *lp), nl = 0;
 	for (int b = 0; b < fn->nblk; b++)
 		for (int k = 0; k < 2; k++) {
 			int s = fn->blk[b].succ[k];
 			if (s < 0 || s > b)
 				continue;
 			loopctl(fn, s, b, ctl);
+			lp[nl][0] = s;
+			lp[nl++][1] = b;
 			char what[256];
 			const char *name = fn->blk[s].label >= 0 ? fn->lab[fn->blk[s].label].name : "?";
-			snprintf(what, sizeof what, "loop %s (line %d), per iteration", name,
-				 fn->blk[s].label >= 0 ? fn->lab[fn->blk[s].label].pos.line : 0);
-			region(f, fn, m, s, b, ctl, what);
+			long trip = tripcount(fn, s, b);
+			snprintf(what, sizeof what, "loop %s (line %d), per iteration%s", name,
+				 fn->blk[s].label >= 0 ? fn->lab[fn->blk[s].label].pos.line : 0, trip ? "" : "");
+			region(f, fn, m, s, b, NULL, ctl, what);
+			if (trip)
+				fprintf(f, "  runs %ld times per entry\n", trip);
 		}
+	/* outermost loops: an iteration with its inner loops, per byte */
+	for (int l = 0; l < nl; l++) {
+		int outer = 1;
+		for (int j = 0; j < nl; j++)
+			if (j != l && lp[j][0] <= lp[l][0] && lp[j][1] >= lp[l][1] && (lp[j][0] != lp[l][0] || lp[j][1] != lp[l][1]))
+				outer = 0;
+		if (!outer)
+			continue;
+		int known = 1;
+		double bound = nest(fn, m, lp, nl, l, ctl, &known);
+		const char *name = fn->blk[lp[l][0]].label >= 0 ? fn->lab[fn->blk[lp[l][0]].label].name : "?";
+		if (!known) {
+			fprintf(f, "loop %s with its inner loops: trip counts unknown\n", name);
+			continue;
+		}
+		char *skip = xcalloc(fn->nblk, 1);
+		long bytes = advance(fn, lp[l][0], lp[l][1], skip);
+		free(skip);
+		fprintf(f, "loop %s with its inner loops: at least %.1f cycles per iteration", name, bound);
+		if (bytes)
+			fprintf(f, ", %ld bytes: at least %.3f cycles per byte", bytes, bound / bytes);
+		fprintf(f, "\n");
+	}
+	free(lp);
 	for (int b = 0; b < fn->nblk; b++)
 		memset(ctl[b], 0, fn->blk[b].nins + 1);
-	region(f, fn, m, 0, fn->nblk - 1, ctl, "whole function, each block once");
+	region(f, fn, m, 0, fn->nblk - 1, NULL, ctl, "whole function, each block once");
 	for (int b = 0; b < fn->nblk; b++)
 		free(ctl[b]);
 	free(ctl);

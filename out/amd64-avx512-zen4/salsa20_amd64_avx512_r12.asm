@@ -115,13 +115,13 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	mov r8, 6
 ; z0 = s0
 %line 172+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm6, [rsp + 0]
+	vmovdqu64 zmm7, [rsp + 0]
 ; z1 = s1
 %line 173+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm7, [rsp + 64]
+	vmovdqu64 zmm8, [rsp + 64]
 ; z2 = s2
 %line 174+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm15, [rsp + 128]
+	vmovdqu64 zmm14, [rsp + 128]
 ; z3 = s3
 %line 175+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm19, [rsp + 192]
@@ -130,16 +130,16 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vmovdqu64 zmm16, [rsp + 256]
 ; z5 = s5
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm8, [rsp + 320]
+	vmovdqu64 zmm9, [rsp + 320]
 ; z6 = s6
 %line 178+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm9, [rsp + 384]
+	vmovdqu64 zmm10, [rsp + 384]
 ; z7 = s7
 %line 179+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm14, [rsp + 448]
+	vmovdqu64 zmm13, [rsp + 448]
 ; z10 = s10
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm10, [rsp + 640]
+	vmovdqu64 zmm11, [rsp + 640]
 ; 8x q0 = q0 + mem512[CTRLO]
 %line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddq zmm17, zmm0, [rel CTRLO]
@@ -148,13 +148,13 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vpaddq zmm0, zmm0, [rel CTRHI]
 ; z11 = s11
 %line 181+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm4, [rsp + 704]
+	vmovdqu64 zmm6, [rsp + 704]
 ; z12 = s12
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm11, [rsp + 768]
+	vmovdqu64 zmm12, [rsp + 768]
 ; z13 = s13
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm12, [rsp + 832]
+	vmovdqu64 zmm15, [rsp + 832]
 ; z14 = s14
 %line 184+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm18, [rsp + 896]
@@ -163,32 +163,32 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vmovdqu64 zmm5, [rsp + 960]
 ; z8 = q0
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 zmm13, zmm17
+	vmovdqa64 zmm4, zmm17
 ; z8 = permute2x32(z8, idx, q1)
 %line 192+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpermt2d zmm13, zmm1, zmm0
+	vpermt2d zmm4, zmm1, zmm0
 ; z9 = permute2x32(z9, idx, q1)
 %line 195+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpermt2d zmm17, zmm2, zmm0
 ; s8 = z8
 %line 196+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 512], zmm13
+	vmovdqu64 [rsp + 512], zmm4
 ; s9 = z9
 %line 197+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 576], zmm17
 .Lrounds16:
 ; 16x t0 = z0 + z12
 %line 200+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm6, zmm11
+	vpaddd zmm0, zmm7, zmm12
 ; 16x t1 = z5 + z1
 %line 201+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm8, zmm7
+	vpaddd zmm1, zmm9, zmm8
 ; 16x t2 = z10 + z6
 %line 202+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm10, zmm9
+	vpaddd zmm2, zmm11, zmm10
 ; 16x t3 = z15 + z11
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm5, zmm4
+	vpaddd zmm3, zmm5, zmm6
 ; =? i -= 1
 %line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	sub r8, 1
@@ -218,13 +218,13 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vpxord zmm19, zmm19, zmm3
 ; 16x t0 = z4 + z0
 %line 212+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm16, zmm6
+	vpaddd zmm0, zmm16, zmm7
 ; 16x t1 = z9 + z5
 %line 213+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm17, zmm8
+	vpaddd zmm1, zmm17, zmm9
 ; 16x t2 = z14 + z10
 %line 214+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm18, zmm10
+	vpaddd zmm2, zmm18, zmm11
 ; 16x t3 = z3 + z15
 %line 215+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm3, zmm19, zmm5
@@ -237,297 +237,297 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; 16x t2 = t2 <<< 9
 %line 218+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm2, zmm2, 9
-; 16x t3 = t3 <<< 9
-%line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm3, zmm3, 9
 ; z8 = z8 ^ t0
 %line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm13, zmm13, zmm0
-; z13 = z13 ^ t1
-%line 221+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm12, zmm12, zmm1
-; z2 = z2 ^ t2
-%line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm15, zmm15, zmm2
+	vpxord zmm20, zmm4, zmm0
 ; 16x t0 = z8 + z4
 %line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm13, zmm16
-; z7 = z7 ^ t3
-%line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm14, zmm14, zmm3
+	vpaddd zmm4, zmm20, zmm16
+; 16x t3 = t3 <<< 9
+%line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm0, zmm3, 9
+; z13 = z13 ^ t1
+%line 221+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpxord zmm15, zmm15, zmm1
+; z2 = z2 ^ t2
+%line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpxord zmm14, zmm14, zmm2
 ; 16x t1 = z13 + z9
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm12, zmm17
+	vpaddd zmm1, zmm15, zmm17
+; z7 = z7 ^ t3
+%line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpxord zmm13, zmm13, zmm0
 ; 16x t2 = z2 + z14
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm15, zmm18
-; 16x t0 = t0 <<< 13
-%line 228+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm3, zmm0, 13
+	vpaddd zmm0, zmm14, zmm18
 ; 16x t3 = z7 + z3
 %line 227+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm14, zmm19
+	vpaddd zmm2, zmm13, zmm19
+; 16x t0 = t0 <<< 13
+%line 228+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm3, zmm4, 13
 ; 16x t1 = t1 <<< 13
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm1, zmm1, 13
 ; 16x t2 = t2 <<< 13
 %line 230+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm2, zmm2, 13
+	vprold zmm0, zmm0, 13
 ; 16x t3 = t3 <<< 13
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm0, zmm0, 13
+	vprold zmm2, zmm2, 13
 ; z12 = z12 ^ t0
 %line 232+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm11, zmm11, zmm3
+	vpxord zmm4, zmm12, zmm3
 ; z1 = z1 ^ t1
 %line 233+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm7, zmm7, zmm1
+	vpxord zmm8, zmm8, zmm1
 ; z6 = z6 ^ t2
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm9, zmm9, zmm2
-; 16x t0 = z12 + z8
-%line 236+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm11, zmm13
+	vpxord zmm10, zmm10, zmm0
 ; z11 = z11 ^ t3
 %line 235+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm4, zmm4, zmm0
+	vpxord zmm6, zmm6, zmm2
+; 16x t0 = z12 + z8
+%line 236+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm4, zmm20
 ; 16x t1 = z1 + z13
 %line 237+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm7, zmm12
+	vpaddd zmm1, zmm8, zmm15
 ; 16x t0 = t0 <<< 18
 %line 240+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm2, zmm1, 18
-; 16x t2 = z6 + z2
-%line 238+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm9, zmm15
+	vprold zmm2, zmm0, 18
 ; 16x t1 = t1 <<< 18
 %line 241+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm3, zmm0, 18
-; 16x t2 = t2 <<< 18
-%line 242+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm1, zmm1, 18
+	vprold zmm3, zmm1, 18
+; 16x t2 = z6 + z2
+%line 238+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm10, zmm14
 ; 16x t3 = z11 + z7
 %line 239+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm4, zmm14
+	vpaddd zmm1, zmm6, zmm13
+; 16x t2 = t2 <<< 18
+%line 242+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm0, zmm0, 18
 ; 16x t3 = t3 <<< 18
 %line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm0, zmm0, 18
+	vprold zmm1, zmm1, 18
 ; z0 = z0 ^ t0
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm6, zmm6, zmm2
+	vpxord zmm7, zmm7, zmm2
 ; z5 = z5 ^ t1
 %line 245+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm8, zmm8, zmm3
+	vpxord zmm9, zmm9, zmm3
 ; z10 = z10 ^ t2
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm3, zmm10, zmm1
-; 16x t0 = z0 + z3
-%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm6, zmm19
+	vpxord zmm3, zmm11, zmm0
 ; z15 = z15 ^ t3
 %line 247+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm2, zmm5, zmm0
-; 16x t0 = t0 <<< 7
-%line 252+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm5, zmm1, 7
+	vpxord zmm2, zmm5, zmm1
+; 16x t0 = z0 + z3
+%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm7, zmm19
 ; 16x t1 = z5 + z4
 %line 249+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm8, zmm16
-; 16x t2 = z10 + z9
-%line 250+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm3, zmm17
+	vpaddd zmm1, zmm9, zmm16
+; 16x t0 = t0 <<< 7
+%line 252+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm5, zmm0, 7
 ; 16x t1 = t1 <<< 7
 %line 253+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm10, zmm0, 7
-; 16x t2 = t2 <<< 7
-%line 254+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm1, zmm1, 7
+	vprold zmm11, zmm1, 7
+; 16x t2 = z10 + z9
+%line 250+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm3, zmm17
 ; 16x t3 = z15 + z14
 %line 251+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm2, zmm18
+	vpaddd zmm1, zmm2, zmm18
+; 16x t2 = t2 <<< 7
+%line 254+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm0, zmm0, 7
 ; 16x t3 = t3 <<< 7
 %line 255+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm0, zmm0, 7
+	vprold zmm1, zmm1, 7
 ; z1 = z1 ^ t0
 %line 256+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm7, zmm7, zmm5
+	vpxord zmm8, zmm8, zmm5
 ; z6 = z6 ^ t1
 %line 257+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm9, zmm9, zmm10
+	vpxord zmm10, zmm10, zmm11
 ; z11 = z11 ^ t2
 %line 258+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm4, zmm4, zmm1
-; 16x t0 = z1 + z0
-%line 260+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm7, zmm6
+	vpxord zmm6, zmm6, zmm0
 ; z12 = z12 ^ t3
 %line 259+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm11, zmm11, zmm0
-; 16x t0 = t0 <<< 9
-%line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm5, zmm1, 9
+	vpxord zmm12, zmm4, zmm1
+; 16x t0 = z1 + z0
+%line 260+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm8, zmm7
 ; 16x t1 = z6 + z5
 %line 261+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm9, zmm8
-; 16x t2 = z11 + z10
-%line 262+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm4, zmm3
+	vpaddd zmm1, zmm10, zmm9
+; 16x t0 = t0 <<< 9
+%line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm4, zmm0, 9
 ; 16x t1 = t1 <<< 9
 %line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm10, zmm0, 9
-; 16x t2 = t2 <<< 9
-%line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm1, zmm1, 9
+	vprold zmm5, zmm1, 9
+; 16x t2 = z11 + z10
+%line 262+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm6, zmm3
 ; 16x t3 = z12 + z15
 %line 263+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm11, zmm2
+	vpaddd zmm1, zmm12, zmm2
+; 16x t2 = t2 <<< 9
+%line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm0, zmm0, 9
 ; 16x t3 = t3 <<< 9
 %line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm0, zmm0, 9
+	vprold zmm1, zmm1, 9
 ; z2 = z2 ^ t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm15, zmm15, zmm5
+	vpxord zmm14, zmm14, zmm4
 ; z7 = z7 ^ t1
 %line 269+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm14, zmm14, zmm10
+	vpxord zmm13, zmm13, zmm5
 ; z8 = z8 ^ t2
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm13, zmm13, zmm1
-; 16x t0 = z2 + z1
-%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm15, zmm7
+	vpxord zmm4, zmm20, zmm0
 ; z13 = z13 ^ t3
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm12, zmm12, zmm0
-; 16x t0 = t0 <<< 13
-%line 276+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm5, zmm1, 13
+	vpxord zmm15, zmm15, zmm1
+; 16x t0 = z2 + z1
+%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm14, zmm8
 ; 16x t1 = z7 + z6
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm14, zmm9
-; 16x t2 = z8 + z11
-%line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm13, zmm4
+	vpaddd zmm1, zmm13, zmm10
+; 16x t0 = t0 <<< 13
+%line 276+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm5, zmm0, 13
 ; 16x t1 = t1 <<< 13
 %line 277+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm10, zmm0, 13
-; 16x t2 = t2 <<< 13
-%line 278+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm1, zmm1, 13
+	vprold zmm11, zmm1, 13
+; 16x t2 = z8 + z11
+%line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm4, zmm6
 ; 16x t3 = z13 + z12
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm12, zmm11
+	vpaddd zmm1, zmm15, zmm12
+; 16x t2 = t2 <<< 13
+%line 278+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm0, zmm0, 13
 ; 16x t3 = t3 <<< 13
 %line 279+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm0, zmm0, 13
+	vprold zmm1, zmm1, 13
 ; z3 = z3 ^ t0
 %line 280+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm19, zmm19, zmm5
 ; z4 = z4 ^ t1
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm16, zmm16, zmm10
+	vpxord zmm16, zmm16, zmm11
 ; z9 = z9 ^ t2
 %line 282+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm17, zmm17, zmm1
-; 16x t0 = z3 + z2
-%line 284+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm19, zmm15
+	vpxord zmm17, zmm17, zmm0
 ; z14 = z14 ^ t3
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm18, zmm18, zmm0
-; 16x t0 = t0 <<< 18
-%line 288+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm5, zmm1, 18
+	vpxord zmm18, zmm18, zmm1
+; 16x t0 = z3 + z2
+%line 284+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm19, zmm14
 ; 16x t1 = z4 + z7
 %line 285+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm16, zmm14
-; 16x t2 = z9 + z8
-%line 286+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm17, zmm13
+	vpaddd zmm1, zmm16, zmm13
+; 16x t0 = t0 <<< 18
+%line 288+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm5, zmm0, 18
 ; 16x t1 = t1 <<< 18
 %line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm10, zmm0, 18
-; 16x t2 = t2 <<< 18
-%line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm1, zmm1, 18
+	vprold zmm11, zmm1, 18
+; 16x t2 = z9 + z8
+%line 286+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm17, zmm4
 ; 16x t3 = z14 + z13
 %line 287+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm18, zmm12
+	vpaddd zmm1, zmm18, zmm15
+; 16x t2 = t2 <<< 18
+%line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold zmm0, zmm0, 18
 ; 16x t3 = t3 <<< 18
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm0, zmm0, 18
+	vprold zmm1, zmm1, 18
 ; z0 = z0 ^ t0
 %line 292+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm6, zmm6, zmm5
+	vpxord zmm7, zmm7, zmm5
 ; z5 = z5 ^ t1
 %line 293+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm8, zmm8, zmm10
+	vpxord zmm9, zmm9, zmm11
 ; z10 = z10 ^ t2
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm10, zmm3, zmm1
+	vpxord zmm11, zmm3, zmm0
 ; z15 = z15 ^ t3
 %line 295+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm5, zmm2, zmm0
+	vpxord zmm5, zmm2, zmm1
 ; goto rounds16 if !=
 %line 297+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	jne .Lrounds16
 ; 16x z0 = z0 + s0
 %line 300+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm6, [rsp + 0]
+	vpaddd zmm0, zmm7, [rsp + 0]
 ; 16x z1 = z1 + s1
 %line 301+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm7, [rsp + 64]
+	vpaddd zmm1, zmm8, [rsp + 64]
 ; 16x z2 = z2 + s2
 %line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm15, [rsp + 128]
+	vpaddd zmm2, zmm14, [rsp + 128]
 ; 16x z3 = z3 + s3
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm3, zmm19, [rsp + 192]
+; unsigned<? n - 16
+%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	cmp rdx, 16
 ; 16x z4 = z4 + s4
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm6, zmm16, [rsp + 256]
+	vpaddd zmm7, zmm16, [rsp + 256]
 ; 16x z5 = z5 + s5
 %line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm8, [rsp + 320]
+	vpaddd zmm8, zmm9, [rsp + 320]
 ; 16x z6 = z6 + s6
 %line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm9, [rsp + 384]
+	vpaddd zmm9, zmm10, [rsp + 384]
 ; 16x z7 = z7 + s7
 %line 307+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm9, zmm14, [rsp + 448]
+	vpaddd zmm10, zmm13, [rsp + 448]
 ; 16x z8 = z8 + s8
 %line 308+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm13, zmm13, [rsp + 512]
+	vpaddd zmm4, zmm4, [rsp + 512]
 ; 16x z9 = z9 + s9
 %line 309+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm14, zmm17, [rsp + 576]
+	vpaddd zmm13, zmm17, [rsp + 576]
 ; 16x z10 = z10 + s10
 %line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm10, zmm10, [rsp + 640]
+	vpaddd zmm11, zmm11, [rsp + 640]
 ; 16x z11 = z11 + s11
 %line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm15, zmm4, [rsp + 704]
+	vpaddd zmm6, zmm6, [rsp + 704]
 ; 16x z12 = z12 + s12
 %line 312+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm11, zmm11, [rsp + 768]
+	vpaddd zmm12, zmm12, [rsp + 768]
 ; 16x z13 = z13 + s13
 %line 313+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm12, zmm12, [rsp + 832]
+	vpaddd zmm14, zmm15, [rsp + 832]
 ; 16x z14 = z14 + s14
 %line 314+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm16, zmm18, [rsp + 896]
+	vpaddd zmm15, zmm18, [rsp + 896]
 ; 16x z15 = z15 + s15
 %line 315+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm17, zmm5, [rsp + 960]
+	vpaddd zmm16, zmm5, [rsp + 960]
 ; u0 = unpacklo32(z0, z1)
 %line 319+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq zmm22, zmm0, zmm1
 ; u1 = unpackhi32(z0, z1)
 %line 320+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm18, zmm0, zmm1
-; unsigned<? n - 16
-%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	cmp rdx, 16
+	vpunpckhdq zmm17, zmm0, zmm1
 ; u2 = unpacklo32(z2, z3)
 %line 321+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq zmm0, zmm2, zmm3
@@ -536,76 +536,76 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vpunpckhdq zmm1, zmm2, zmm3
 ; u4 = unpacklo32(z4, z5)
 %line 327+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm19, zmm6, zmm7
+	vpunpckldq zmm18, zmm7, zmm8
 ; u5 = unpackhi32(z4, z5)
 %line 328+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm20, zmm6, zmm7
+	vpunpckhdq zmm19, zmm7, zmm8
 ; u6 = unpacklo32(z6, z7)
 %line 329+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm8, zmm9
+	vpunpckldq zmm2, zmm9, zmm10
 ; u7 = unpackhi32(z6, z7)
 %line 330+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm8, zmm9
+	vpunpckhdq zmm3, zmm9, zmm10
 ; u8 = unpacklo32(z8, z9)
 %line 335+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm8, zmm13, zmm14
+	vpunpckldq zmm10, zmm4, zmm13
 ; u9 = unpackhi32(z8, z9)
 %line 336+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm9, zmm13, zmm14
+	vpunpckhdq zmm20, zmm4, zmm13
 ; u10 = unpacklo32(z10, z11)
 %line 337+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm4, zmm10, zmm15
+	vpunpckldq zmm4, zmm11, zmm6
 ; u11 = unpackhi32(z10, z11)
 %line 338+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm5, zmm10, zmm15
+	vpunpckhdq zmm5, zmm11, zmm6
 ; u12 = unpacklo32(z12, z13)
 %line 343+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm21, zmm11, zmm12
+	vpunpckldq zmm21, zmm12, zmm14
 ; u13 = unpackhi32(z12, z13)
 %line 344+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm23, zmm11, zmm12
+	vpunpckhdq zmm12, zmm12, zmm14
 ; u14 = unpacklo32(z14, z15)
 %line 345+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm6, zmm16, zmm17
+	vpunpckldq zmm6, zmm15, zmm16
 ; u15 = unpackhi32(z14, z15)
 %line 346+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm7, zmm16, zmm17
+	vpunpckhdq zmm7, zmm15, zmm16
 ; v0 = unpacklo64(u0, u2)
 %line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm17, zmm22, zmm0
+	vpunpcklqdq zmm16, zmm22, zmm0
 ; v1 = unpackhi64(u0, u2)
 %line 324+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm14, zmm22, zmm0
+	vpunpckhqdq zmm11, zmm22, zmm0
 ; v2 = unpacklo64(u1, u3)
 %line 325+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm11, zmm18, zmm1
+	vpunpcklqdq zmm15, zmm17, zmm1
 ; v3 = unpackhi64(u1, u3)
 %line 326+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm10, zmm18, zmm1
+	vpunpckhqdq zmm8, zmm17, zmm1
 ; v4 = unpacklo64(u4, u6)
 %line 331+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm0, zmm19, zmm2
+	vpunpcklqdq zmm0, zmm18, zmm2
 ; v5 = unpackhi64(u4, u6)
 %line 332+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm16, zmm19, zmm2
+	vpunpckhqdq zmm13, zmm18, zmm2
 ; v6 = unpacklo64(u5, u7)
 %line 333+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm13, zmm20, zmm3
+	vpunpcklqdq zmm17, zmm19, zmm3
 ; v7 = unpackhi64(u5, u7)
 %line 334+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm12, zmm20, zmm3
+	vpunpckhqdq zmm9, zmm19, zmm3
 ; v8 = unpacklo64(u8, u10)
 %line 339+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm1, zmm8, zmm4
+	vpunpcklqdq zmm1, zmm10, zmm4
 ; v9 = unpackhi64(u8, u10)
 %line 340+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm19, zmm8, zmm4
+	vpunpckhqdq zmm14, zmm10, zmm4
 ; v10 = unpacklo64(u9, u11)
 %line 341+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm15, zmm9, zmm5
+	vpunpcklqdq zmm18, zmm20, zmm5
 ; v11 = unpackhi64(u9, u11)
 %line 342+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm8, zmm9, zmm5
+	vpunpckhqdq zmm10, zmm20, zmm5
 ; v12 = unpacklo64(u12, u14)
 %line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm2, zmm21, zmm6
@@ -614,16 +614,16 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vpunpckhqdq zmm20, zmm21, zmm6
 ; v14 = unpacklo64(u13, u15)
 %line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm6, zmm23, zmm7
+	vpunpcklqdq zmm6, zmm12, zmm7
 ; v15 = unpackhi64(u13, u15)
 %line 350+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm9, zmm23, zmm7
+	vpunpckhqdq zmm12, zmm12, zmm7
 ; goto partial if unsigned<
 %line 352+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	jb .Lpartial
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm17, zmm0, 136
+	vshufi32x4 zmm3, zmm16, zmm0, 136
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 356+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm1, zmm2, 136
@@ -632,7 +632,7 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vshufi32x4 zmm5, zmm3, zmm4, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 355+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm17, zmm0, 221
+	vshufi32x4 zmm0, zmm16, zmm0, 221
 ; o = o ^ mem512[m + 0]
 %line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm5, zmm5, [rsi]
@@ -641,115 +641,115 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vshufi32x4 zmm1, zmm1, zmm2, 221
 ; o = shuffle128(w0, w2, 0xdd)
 %line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm17, zmm3, zmm4, 221
+	vshufi32x4 zmm7, zmm3, zmm4, 221
 ; o = shuffle128(w1, w3, 0x88)
 %line 361+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm4, zmm0, zmm1, 136
+	vshufi32x4 zmm2, zmm0, zmm1, 136
 ; o = shuffle128(w1, w3, 0xdd)
 %line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm18, zmm0, zmm1, 221
-; w0 = shuffle128(v1, v5, 0x88)
-%line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm14, zmm16, 136
-; w2 = shuffle128(v9, v13, 0x88)
-%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm19, zmm20, 136
-; o = shuffle128(w0, w2, 0x88)
-%line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm7, zmm0, zmm2, 136
-; w1 = shuffle128(v1, v5, 0xdd)
-%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm14, zmm16, 221
-; w3 = shuffle128(v9, v13, 0xdd)
-%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm19, zmm20, 221
-; o = shuffle128(w0, w2, 0xdd)
-%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm14, zmm0, zmm2, 221
+	vshufi32x4 zmm19, zmm0, zmm1, 221
 ; mem512[c + 0] = o
 %line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi], zmm5
-; o = shuffle128(w1, w3, 0x88)
-%line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm19, zmm1, zmm3, 136
-; o = shuffle128(w1, w3, 0xdd)
-%line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm5, zmm1, zmm3, 221
-; w0 = shuffle128(v2, v6, 0x88)
-%line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+; w0 = shuffle128(v1, v5, 0x88)
+%line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm0, zmm11, zmm13, 136
-; w2 = shuffle128(v10, v14, 0x88)
-%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm15, zmm6, 136
+; w2 = shuffle128(v9, v13, 0x88)
+%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm3, zmm14, zmm20, 136
 ; o = shuffle128(w0, w2, 0x88)
-%line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm16, zmm0, zmm2, 136
-; w1 = shuffle128(v2, v6, 0xdd)
-%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+%line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm16, zmm0, zmm3, 136
+; w1 = shuffle128(v1, v5, 0xdd)
+%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm1, zmm11, zmm13, 221
-; w3 = shuffle128(v10, v14, 0xdd)
-%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm15, zmm6, 221
+; w3 = shuffle128(v9, v13, 0xdd)
+%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm4, zmm14, zmm20, 221
 ; o = shuffle128(w0, w2, 0xdd)
-%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm13, zmm0, zmm2, 221
-; o = shuffle128(w1, w3, 0x88)
-%line 393+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm15, zmm1, zmm3, 136
-; o = shuffle128(w1, w3, 0xdd)
-%line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm6, zmm1, zmm3, 221
+%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm14, zmm0, zmm3, 221
 ; o = o ^ mem512[m + 256]
 %line 362+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm4, [rsi + 256]
-; w0 = shuffle128(v3, v7, 0x88)
-%line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm10, zmm12, 136
-; w2 = shuffle128(v11, v15, 0x88)
-%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm8, zmm9, 136
-; o = shuffle128(w0, w2, 0x88)
-%line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm11, zmm1, zmm3, 136
-; w1 = shuffle128(v3, v7, 0xdd)
-%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm10, zmm12, 221
-; w3 = shuffle128(v11, v15, 0xdd)
-%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm4, zmm8, zmm9, 221
-; o = shuffle128(w0, w2, 0xdd)
-%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm1, zmm3, 221
+	vpxord zmm0, zmm2, [rsi + 256]
 ; o = shuffle128(w1, w3, 0x88)
-%line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm2, zmm4, 136
+%line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm20, zmm1, zmm4, 136
 ; o = shuffle128(w1, w3, 0xdd)
-%line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm2, zmm4, 221
+%line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm13, zmm1, zmm4, 221
+; w0 = shuffle128(v2, v6, 0x88)
+%line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm1, zmm15, zmm17, 136
+; w2 = shuffle128(v10, v14, 0x88)
+%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm2, zmm18, zmm6, 136
 ; mem512[c + 256] = o
 %line 363+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 256], zmm0
+; o = shuffle128(w0, w2, 0x88)
+%line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm11, zmm1, zmm2, 136
+; w1 = shuffle128(v2, v6, 0xdd)
+%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm15, zmm17, 221
+; w3 = shuffle128(v10, v14, 0xdd)
+%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm3, zmm18, zmm6, 221
+; o = shuffle128(w0, w2, 0xdd)
+%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm2, zmm1, zmm2, 221
+; o = shuffle128(w1, w3, 0x88)
+%line 393+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm1, zmm0, zmm3, 136
+; o = shuffle128(w1, w3, 0xdd)
+%line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm3, zmm0, zmm3, 221
 ; o = o ^ mem512[m + 512]
 %line 365+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm17, [rsi + 512]
+	vpxord zmm0, zmm7, [rsi + 512]
+; w0 = shuffle128(v3, v7, 0x88)
+%line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm4, zmm8, zmm9, 136
+; w2 = shuffle128(v11, v15, 0x88)
+%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm6, zmm10, zmm12, 136
+; o = shuffle128(w0, w2, 0x88)
+%line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm7, zmm4, zmm6, 136
+; w1 = shuffle128(v3, v7, 0xdd)
+%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm5, zmm8, zmm9, 221
 ; mem512[c + 512] = o
 %line 366+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 512], zmm0
+; w3 = shuffle128(v11, v15, 0xdd)
+%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm10, zmm12, 221
+; o = shuffle128(w0, w2, 0xdd)
+%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm6, zmm4, zmm6, 221
+; o = shuffle128(w1, w3, 0x88)
+%line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm4, zmm5, zmm0, 136
+; o = shuffle128(w1, w3, 0xdd)
+%line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm5, zmm5, zmm0, 221
 ; o = o ^ mem512[m + 768]
 %line 368+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm18, [rsi + 768]
+	vpxord zmm0, zmm19, [rsi + 768]
 ; mem512[c + 768] = o
 %line 369+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 768], zmm0
 ; o = o ^ mem512[m + 64]
 %line 375+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm7, [rsi + 64]
+	vpxord zmm0, zmm16, [rsi + 64]
 ; mem512[c + 64] = o
 %line 376+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 64], zmm0
 ; o = o ^ mem512[m + 320]
 %line 378+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm19, [rsi + 320]
+	vpxord zmm0, zmm20, [rsi + 320]
 ; mem512[c + 320] = o
 %line 379+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 320], zmm0
@@ -761,55 +761,55 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vmovdqu64 [rdi + 576], zmm0
 ; o = o ^ mem512[m + 832]
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm5, [rsi + 832]
+	vpxord zmm0, zmm13, [rsi + 832]
 ; mem512[c + 832] = o
 %line 385+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 832], zmm0
 ; o = o ^ mem512[m + 128]
 %line 391+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm16, [rsi + 128]
+	vpxord zmm0, zmm11, [rsi + 128]
 ; mem512[c + 128] = o
 %line 392+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 128], zmm0
 ; o = o ^ mem512[m + 384]
 %line 394+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm15, [rsi + 384]
+	vpxord zmm0, zmm1, [rsi + 384]
 ; mem512[c + 384] = o
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 384], zmm0
 ; o = o ^ mem512[m + 640]
 %line 397+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm13, [rsi + 640]
+	vpxord zmm0, zmm2, [rsi + 640]
 ; mem512[c + 640] = o
 %line 398+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 640], zmm0
 ; o = o ^ mem512[m + 896]
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm6, [rsi + 896]
+	vpxord zmm0, zmm3, [rsi + 896]
 ; mem512[c + 896] = o
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 896], zmm0
 ; o = o ^ mem512[m + 192]
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm11, [rsi + 192]
+	vpxord zmm0, zmm7, [rsi + 192]
 ; mem512[c + 192] = o
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 192], zmm0
 ; o = o ^ mem512[m + 448]
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm1, [rsi + 448]
+	vpxord zmm0, zmm4, [rsi + 448]
 ; mem512[c + 448] = o
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 448], zmm0
 ; o = o ^ mem512[m + 704]
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm3, [rsi + 704]
+	vpxord zmm0, zmm6, [rsi + 704]
 ; mem512[c + 704] = o
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 704], zmm0
 ; o = o ^ mem512[m + 960]
 %line 416+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm2, [rsi + 960]
+	vpxord zmm0, zmm5, [rsi + 960]
 ; mem512[c + 960] = o
 %line 417+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 960], zmm0
@@ -1876,10 +1876,10 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 .Lpartial:
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 792+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm18, zmm17, zmm0, 136
+	vshufi32x4 zmm21, zmm16, zmm0, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 793+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm17, zmm17, zmm0, 221
+	vshufi32x4 zmm22, zmm16, zmm0, 221
 ; p = &ks
 %line 791+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	lea r8, [rsp + 1024]
@@ -1891,130 +1891,130 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 	vshufi32x4 zmm1, zmm1, zmm2, 221
 ; w0 = shuffle128(v1, v5, 0x88)
 %line 804+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm21, zmm14, zmm16, 136
+	vshufi32x4 zmm19, zmm11, zmm13, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
 %line 805+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm16, zmm14, zmm16, 221
+	vshufi32x4 zmm13, zmm11, zmm13, 221
 ; w2 = shuffle128(v9, v13, 0x88)
 %line 806+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm4, zmm19, zmm20, 136
+	vshufi32x4 zmm4, zmm14, zmm20, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
 %line 807+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm5, zmm19, zmm20, 221
+	vshufi32x4 zmm5, zmm14, zmm20, 221
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 816+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm14, zmm11, zmm13, 136
+	vshufi32x4 zmm16, zmm15, zmm17, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
 %line 817+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm11, zmm11, zmm13, 221
+	vshufi32x4 zmm11, zmm15, zmm17, 221
 ; w2 = shuffle128(v10, v14, 0x88)
 %line 818+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm7, zmm15, zmm6, 136
+	vshufi32x4 zmm7, zmm18, zmm6, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
 %line 819+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm6, zmm15, zmm6, 221
+	vshufi32x4 zmm6, zmm18, zmm6, 221
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 828+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm13, zmm10, zmm12, 136
+	vshufi32x4 zmm14, zmm8, zmm9, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
 %line 829+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm12, zmm10, zmm12, 221
+	vshufi32x4 zmm15, zmm8, zmm9, 221
 ; w2 = shuffle128(v11, v15, 0x88)
 %line 830+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm10, zmm8, zmm9, 136
+	vshufi32x4 zmm8, zmm10, zmm12, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
 %line 831+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm8, zmm8, zmm9, 221
+	vshufi32x4 zmm9, zmm10, zmm12, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 796+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm18, zmm0, 136
+	vshufi32x4 zmm2, zmm21, zmm0, 136
 ; o = shuffle128(w1, w3, 0x88)
 %line 798+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm17, zmm1, 136
-; o = shuffle128(w0, w2, 0xdd)
-%line 800+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm18, zmm0, 221
-; o = shuffle128(w1, w3, 0xdd)
-%line 802+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm17, zmm1, 221
+	vshufi32x4 zmm3, zmm22, zmm1, 136
 ; mem512[p + 0] = o
 %line 797+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8], zmm2
 ; mem512[p + 256] = o
 %line 799+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 256], zmm3
-; o = shuffle128(w0, w2, 0x88)
-%line 808+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm21, zmm4, 136
-; o = shuffle128(w1, w3, 0x88)
-%line 810+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm16, zmm5, 136
+; o = shuffle128(w0, w2, 0xdd)
+%line 800+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm21, zmm0, 221
+; o = shuffle128(w1, w3, 0xdd)
+%line 802+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm1, zmm22, zmm1, 221
 ; mem512[p + 512] = o
 %line 801+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 512], zmm0
 ; mem512[p + 768] = o
 %line 803+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 768], zmm1
-; o = shuffle128(w0, w2, 0xdd)
-%line 812+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm21, zmm4, 221
-; o = shuffle128(w1, w3, 0xdd)
-%line 814+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm16, zmm5, 221
+; o = shuffle128(w0, w2, 0x88)
+%line 808+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm19, zmm4, 136
+; o = shuffle128(w1, w3, 0x88)
+%line 810+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm1, zmm13, zmm5, 136
 ; mem512[p + 64] = o
 %line 809+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [r8 + 64], zmm2
+	vmovdqu64 [r8 + 64], zmm0
 ; mem512[p + 320] = o
 %line 811+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [r8 + 320], zmm3
-; o = shuffle128(w0, w2, 0x88)
-%line 820+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm14, zmm7, 136
-; o = shuffle128(w1, w3, 0x88)
-%line 822+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm11, zmm6, 136
+	vmovdqu64 [r8 + 320], zmm1
+; o = shuffle128(w0, w2, 0xdd)
+%line 812+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm19, zmm4, 221
+; o = shuffle128(w1, w3, 0xdd)
+%line 814+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm1, zmm13, zmm5, 221
 ; mem512[p + 576] = o
 %line 813+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 576], zmm0
 ; mem512[p + 832] = o
 %line 815+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 832], zmm1
+; o = shuffle128(w0, w2, 0x88)
+%line 820+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm16, zmm7, 136
+; o = shuffle128(w1, w3, 0x88)
+%line 822+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm1, zmm11, zmm6, 136
+; mem512[p + 128] = o
+%line 821+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 [r8 + 128], zmm0
+; mem512[p + 384] = o
+%line 823+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 [r8 + 384], zmm1
 ; o = shuffle128(w0, w2, 0xdd)
 %line 824+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm14, zmm7, 221
+	vshufi32x4 zmm0, zmm16, zmm7, 221
 ; o = shuffle128(w1, w3, 0xdd)
 %line 826+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm1, zmm11, zmm6, 221
-; mem512[p + 128] = o
-%line 821+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [r8 + 128], zmm2
-; mem512[p + 384] = o
-%line 823+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [r8 + 384], zmm3
-; o = shuffle128(w0, w2, 0x88)
-%line 832+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm13, zmm10, 136
-; o = shuffle128(w1, w3, 0x88)
-%line 834+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm12, zmm8, 136
 ; mem512[p + 640] = o
 %line 825+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 640], zmm0
 ; mem512[p + 896] = o
 %line 827+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 896], zmm1
-; o = shuffle128(w0, w2, 0xdd)
-%line 836+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm13, zmm10, 221
-; o = shuffle128(w1, w3, 0xdd)
-%line 838+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm12, zmm8, 221
+; o = shuffle128(w0, w2, 0x88)
+%line 832+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm14, zmm8, 136
+; o = shuffle128(w1, w3, 0x88)
+%line 834+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm1, zmm15, zmm9, 136
 ; mem512[p + 192] = o
 %line 833+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [r8 + 192], zmm2
+	vmovdqu64 [r8 + 192], zmm0
 ; mem512[p + 448] = o
 %line 835+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [r8 + 448], zmm3
+	vmovdqu64 [r8 + 448], zmm1
+; o = shuffle128(w0, w2, 0xdd)
+%line 836+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm14, zmm8, 221
+; o = shuffle128(w1, w3, 0xdd)
+%line 838+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm1, zmm15, zmm9, 221
 ; mem512[p + 704] = o
 %line 837+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 704], zmm0
