@@ -132,13 +132,21 @@ $(BUILD)/csrc/speedsizes.c: $(CSRC_OBJ) gen/codesize.py
 $(BUILD)/csrc/speedsizes.o: $(BUILD)/csrc/speedsizes.c csrc/speedsizes.h
 	$(CC) $(CSRC_CFLAGS) -c -o $@ $<
 
+# the cost report's lower bounds, per kernel and model (gen/bounds.py)
+$(BUILD)/csrc/speedbounds.c: $(CSRC_ASM) gen/bounds.py $(QHASM)
+	@mkdir -p $(@D)
+	$(PYTHON) -m gen.bounds $(abspath $(QHASM)) $(CSRC_ASM) > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+
+$(BUILD)/csrc/speedbounds.o: $(BUILD)/csrc/speedbounds.c csrc/speedsizes.h
+	$(CC) $(CSRC_CFLAGS) -c -o $@ $<
+
 $(BUILD)/csrc/speed.o: csrc/speed.c $(CSRC_HDR) $(BUILD)/csrc/.flags
 	@mkdir -p $(@D)
 	$(CC) $(CSRC_CFLAGS) $(CSRC_SPEED_DEFS) -c -o $@ $<
 
-$(CSRC_SPEED): $(BUILD)/csrc/speed.o $(BUILD)/csrc/cpucycles.o $(BUILD)/csrc/speedsizes.o $(CSRC_A)
+$(CSRC_SPEED): $(BUILD)/csrc/speed.o $(BUILD)/csrc/cpucycles.o $(BUILD)/csrc/speedsizes.o $(BUILD)/csrc/speedbounds.o $(CSRC_A)
 	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/speed.o $(BUILD)/csrc/cpucycles.o \
-	  $(BUILD)/csrc/speedsizes.o $(CSRC_A)
+	  $(BUILD)/csrc/speedsizes.o $(BUILD)/csrc/speedbounds.o $(CSRC_A)
 
 # full report: $(BUILD)/speed.txt (lines), $(BUILD)/speed.md (tables), $(BUILD)/speed.svg
 speed: $(CSRC_SPEED)

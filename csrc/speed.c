@@ -206,6 +206,22 @@ static int lengths(const op *o, long long *lens)
     return n;
 }
 
+/* the cost report's bound for an implementation on the running CPU's
+ * model, beside the measured figure at the longest length */
+static void print_bound(const op *o, const char *label, const char *impl, long long len, long long iqm)
+{
+    const char *prim = qhasm_prim_name(o->prim), *model = qhasm_cpu_uarch();
+    if (table_mode || len <= 0 || !*model || (!strstr(o->name, "stream") && !strstr(o->name, "onetimeauth")))
+        return;
+    for (const struct qhasm_speedbound *b = qhasm_speedbounds; b->prim; b++)
+        if (!strcmp(b->prim, prim) && !strcmp(b->impl, impl) && !strcmp(b->model, model)) {
+            double measured = (double)iqm / (double)len;
+            printf("%s %s bound %s %.3f cycles/byte (cost report) measured %.3f ticks/byte at %lld bytes ratio %.2f\n",
+                   o->name, label, model, b->cpb, measured, len, measured / b->cpb);
+            return;
+        }
+}
+
 static void run_op(int opi, long long *t)
 {
     const op *o = &ops[opi];
@@ -223,6 +239,7 @@ static void run_op(int opi, long long *t)
         record(opi, name, 1, lens[k], t, &iqm);
         if (!table_mode) print_timings(prefix, lens[k], t, iqm);
     }
+    if (nl) print_bound(o, "selected", name, lens[nl - 1], iqm);
     for (i = 0; i < count; i++) {
         int want = !nimpl_sel, j;
         name = qhasm_impl_name(prim, i);
@@ -242,6 +259,11 @@ static void run_op(int opi, long long *t)
             measure(o, lens[k], t);
             record(opi, name, 0, lens[k], t, &iqm);
             if (!table_mode) print_timings(prefix, lens[k], t, iqm);
+        }
+        if (nl) {
+            char label[16];
+            snprintf(label, sizeof label, "%d", i);
+            print_bound(o, label, name, lens[nl - 1], iqm);
         }
     }
     qhasm_impl_force(prim, -1);
@@ -585,6 +607,11 @@ int main(int argc, char **argv)
         printf("cpucycles selected persecond %lld\n", cpucycles_persecond());
         printf("cpucycles selected implementation %s\n", cpucycles_implementation());
         print_timings("cpucycles selected", 0, ov, iqm);
+        if (*qhasm_cpu_uarch())
+            printf("qhasm-speed bounds model %s: 'bound' lines give the cost report's lower bound in core cycles "
+                   "beside measured ticks; their ratio includes the tick/core clock ratio\n", qhasm_cpu_uarch());
+        else
+            printf("qhasm-speed bounds none: no microarchitecture model for this CPU (set QHASM_UARCH=model)\n");
     }
 
     for (p = 0; p < QHASM_NPRIMS; p++) {

@@ -11,4 +11,12 @@ struct qhasm_codesize {
 };
 extern const struct qhasm_codesize qhasm_codesizes[];   /* ends with prim == 0 */
 
+/* the cost report's lower bound of each generated kernel per model
+ * (gen/bounds.py), in cycles per byte of its main loop */
+struct qhasm_speedbound {
+    const char *prim, *impl, *model;
+    double cpb;
+};
+extern const struct qhasm_speedbound qhasm_speedbounds[];  /* ends with prim == 0 */
+
 #endif
