@@ -23,8 +23,10 @@ n = int(sys.argv[2])
 timing = re.compile(r"^(\w+) (selected|\d+) (\d+) (\d+) ((?:[+-]\d+){%d})$" % n)
 impl = re.compile(r"^(\w+) (selected|\d+) implementation ([\w-]+) bytes (\d+) compiler (\S+)$")
 skipped = re.compile(r"^(\w+) (\d+) skipped (\S.*)$")
-other = re.compile(r"^(qhasm-speed (version|arch|cpu|cpuid)( .*)?|cpucycles selected (persecond \d+|implementation [\w-]+)|cpucycles fallback [\w-]+ \S.*)$")
+other = re.compile(r"^(qhasm-speed (version|arch|cpu|cpuid|bounds)( .*)?|cpucycles selected (persecond \d+|implementation [\w-]+)|cpucycles fallback [\w-]+ \S.*)$")
+bound = re.compile(r"^(\w+) (selected|\d+) bound (\w+) (\d+\.\d+) cycles/byte \(cost report\) measured (\d+\.\d+) ticks/byte at (\d+) bytes ratio (\d+\.\d+)$")
 errors = []
+nbound = [0]
 sel_impl, sel_timing, ops, prims = set(), set(), set(), set()
 for no, line in enumerate(lines, 1):
     m = timing.match(line)
@@ -50,6 +52,12 @@ for no, line in enumerate(lines, 1):
         prims.add(m.group(1))
         if m.group(2) == "selected":
             sel_impl.add(m.group(1))
+        continue
+    m = bound.match(line)
+    if m:
+        if float(m.group(4)) <= 0 or abs(float(m.group(5)) / float(m.group(4)) - float(m.group(7))) > 0.01 * float(m.group(7)) + 0.01:
+            errors.append(f"{no}: inconsistent bound line: {line}")
+        nbound[0] += 1
         continue
     if skipped.match(line) or other.match(line):
         continue
