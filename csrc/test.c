@@ -589,12 +589,38 @@ static int poly_case(size_t len, unsigned aalign, unsigned malign, int alias, in
     return 0;
 }
 
+/* accumulators at and around the modulus: with r = 1 the accumulator is
+ * the sum of the blocks (each < 2^129), so runs of all-0xff blocks and
+ * blocks just below them walk h across 2^130-5 and 2^130 */
+static int poly_nearp(void)
+{
+    unsigned char k[32], m[16 * 9], want[16], got[16];
+    for (int nb = 1; nb <= 9; nb++)
+        for (int low = 0; low < 8; low++) {
+            size_t len = 16 * (size_t)nb;
+            memset(k, 0, 16);
+            k[0] = 1;                                 /* r = 1 (survives clamping) */
+            rnd_bytes(k + 16, 16);
+            memset(m, 0xff, len);
+            m[0] = (unsigned char)(0xff - low);       /* the first block a little lower */
+            stage("onetimeauth_poly1305 near the modulus: %d blocks, low %d", nb, low);
+            qhasm_ref_onetimeauth_poly1305(want, m, len, k);
+            qhasm_onetimeauth_poly1305(got, m, len, k);
+            long d = diffat(got, want, 16);
+            if (d >= 0)
+                return fail("onetimeauth_poly1305: accumulator near 2^130-5 (%d blocks of 0xff, first low byte 0x%02x): "
+                            "differs from ref at byte %ld", nb, 0xff - low, d);
+        }
+    return 0;
+}
+
 static int poly_prim(void)
 {
     size_t len, j, i;
     unsigned al;
     int t, alias;
     if (poly_vectors()) return 1;
+    if (poly_nearp()) return 1;
     for (len = 0; len <= 1100; len++)
         if (poly_case(len, 0, 0, PA_SEPARATE, (int)(len % 5 == 0 ? len % 4 : 0))) return 1;
     for (t = 0; t < 24; t++)
