@@ -14,7 +14,15 @@ QHASM     := $(BUILD)/qhasm
 
 .PHONY: all deps translator test test-asan bench bench-translator clean regen uarch
 all: deps translator
-	@echo "built: $(QHASM) (translator)"
+	@echo "built:"
+	@printf '  %-28s %s\n' "$(QHASM)" "the translator (qhasm --help)"
+	@for f in libqhasm.a libqhasm.so qhasm-test qhasm-speed; do \
+	  [ -e $(BUILD)/$$f ] && printf '  %-28s %s\n' "$(BUILD)/$$f" \
+	    "$$(case $$f in libqhasm.a) echo 'static library (include csrc/include/qhasm.h)';; \
+	        libqhasm.so) echo 'shared library';; qhasm-test) echo 'tests every kernel implementation';; \
+	        qhasm-speed) echo 'cycle counts (man docs/man/qhasm-speed.1)';; esac)"; done; true
+	@echo "  out/                         generated assembly, one folder per implementation"
+	@echo "next: make test; make install PREFIX=...; make bench"
 
 # `make regen`: regenerate the generated .q and out/ from specs/ (and the
 # per-model variants listed in specs/uarch.conf)
