@@ -349,10 +349,14 @@ void check(Fn *fn, const Target *t);
 
 /* ---------- select.c ---------- */
 int newtmp(Fn *fn, int var, int type, int file);
+u64 filemask(int file, u64 ext);   /* allocatable registers (needs the Target set by selectfn) */
 Ins *addins(Fn *fn, int b, const MdLine *m);
 const MdLine *findmove(const Target *t, Fn *fn, int type, int kind);
 void selectfn(Fn *fn, const Target *t);
 void freefn(Fn *fn);
+void copyir(Fn *dst, const Fn *src);
+void freeir(Fn *fn);
+double spillcost(const Fn *fn);
 enum { MVREG, MVLOAD, MVSTORE };
 
 /* ---------- taint.c ---------- */

@@ -81,19 +81,45 @@ static void allocate(Fn *fn, const Target *t)
 	dumpif(fn, t, 'A');
 }
 
+/* A schedule must not cost spills the source order avoids: with -u, the
+ * function is also allocated unscheduled, and the order with less spill
+ * traffic (weighted by loop depth) is kept. */
+static void allocate_scheduled(Fn *fn, const Target *t, const Fn *unsched)
+{
+	allocate(fn, t);
+	double withsched = spillcost(fn);
+	if (withsched == 0)
+		return;
+	Fn alt = *fn;
+	copyir(&alt, unsched);
+	allocate(&alt, t);
+	if (spillcost(&alt) < withsched) {
+		freeir(fn);
+		copyir(fn, &alt); /* blocks, temporaries (with their registers), slots */
+	}
+	freeir(&alt);
+}
+
 static void run(Fn *fn, const Target *t, FILE *out)
 {
+	Fn unsched = {0};
 	dumpif(fn, t, 'P');
 	for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
 		if (passes[i].letter == 'L' || passes[i].letter == 'O')
 			continue; /* run inside allocate() */
-		if (passes[i].letter == 'A')
+		if (passes[i].letter == 'H' && model)
+			copyir(&unsched, fn);
+		if (passes[i].letter == 'A' && model)
+			allocate_scheduled(fn, t, &unsched);
+		else if (passes[i].letter == 'A')
 			allocate(fn, t);
 		else {
 			passes[i].run(fn, t);
 			dumpif(fn, t, passes[i].letter);
 		}
 	}
+	if (model)
+		freeir(&unsched);
 	if (wantreport)
 		report(stdout, fn, t, model);
 	if (out)

@@ -237,18 +237,23 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 	int cycle = 0, ndone = 0, length = 0;
 	memset(busy, 0, sizeof busy);
 	int *remain = NULL, live[MAXFILE] = {0, 0, 0}, K[MAXFILE];
+	char *islive = NULL;
 	if (pressure_aware) {
 		/* uses left in the block per temporary, and the live count */
 		remain = xcalloc(F->ntmp, sizeof(int));
+		islive = xcalloc(F->ntmp, 1);
 		for (int i = 0; i < NI; i++)
 			for (int k = 0; k < I[i].md->nop; k++)
 				if (opreads(&I[i], k))
 					remain[I[i].op[k].tmp]++;
 		for (int t = 0; t < F->ntmp; t++)
-			if (bshas(bl->in, t))
+			if (bshas(bl->in, t)) {
 				live[F->tmp[t].file]++;
+				islive[t] = 1;
+			}
+		/* the registers this function may use (xmm16-31 only with AVX-512) */
 		for (int f = 0; f < MAXFILE; f++)
-			K[f] = T->nreg[f] - 2;
+			K[f] = popcnt(filemask(f, F->ext)) - 1;
 	}
 	for (int k = 0; k < NN; k++) {
 		N[k].done = 0;
@@ -277,23 +282,26 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 					if (!free)
 						continue;
 				}
-				int key = x->height * 4;
+				int key = x->height;
 				if (pressure_aware) {
-					int delta[MAXFILE] = {0, 0, 0}, over = 0;
+					/* near the register count, first what frees registers */
+					int delta[MAXFILE] = {0, 0, 0}, tight = 0, d = 0;
 					for (int m = 0; m < x->n; m++) {
 						Ins *y = &I[ord[x->first + m]];
 						for (int j = 0; j < y->md->nop; j++) {
-							if (opwrites(y, j) && y->md->op[j].acc != ASCR)
+							if (opwrites(y, j) && y->md->op[j].acc != ASCR && !islive[y->op[j].tmp])
 								delta[F->tmp[y->op[j].tmp].file]++;
 							if (opreads(y, j) && remain[y->op[j].tmp] == 1 && !bshas(bl->out, y->op[j].tmp))
 								delta[F->tmp[y->op[j].tmp].file]--;
 						}
 					}
 					for (int f = 0; f < MAXFILE; f++)
-						if (delta[f] > 0 && live[f] + delta[f] > K[f])
-							over = 1;
-					if (over)
-						key -= 1 << 20; /* postpone what would raise pressure past the registers */
+						if (delta[f] && live[f] + 1 >= K[f]) {
+							tight = 1;
+							d += delta[f];
+						}
+					if (tight)
+						key -= d * 100000;
 				}
 				if (best < 0 || key > bestkey) {
 					best = k;
@@ -329,10 +337,15 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 				for (int m = 0; m < x->n; m++) {
 					Ins *y = &I[ord[x->first + m]];
 					for (int j = 0; j < y->md->nop; j++) {
-						if (opreads(y, j) && --remain[y->op[j].tmp] == 0 && !bshas(bl->out, y->op[j].tmp))
-							live[F->tmp[y->op[j].tmp].file]--;
-						if (opwrites(y, j) && y->md->op[j].acc != ASCR)
-							live[F->tmp[y->op[j].tmp].file]++;
+						int t = y->op[j].tmp;
+						if (opreads(y, j) && --remain[t] == 0 && !bshas(bl->out, t) && islive[t]) {
+							live[F->tmp[t].file]--;
+							islive[t] = 0;
+						}
+						if (opwrites(y, j) && y->md->op[j].acc != ASCR && !islive[t] && (remain[t] || bshas(bl->out, t))) {
+							live[F->tmp[t].file]++;
+							islive[t] = 1;
+						}
 					}
 				}
 			if (issued >= M->issue)
@@ -342,6 +355,7 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 	}
 	free(npred);
 	free(remain);
+	free(islive);
 	return length > cycle ? length : cycle;
 }
 

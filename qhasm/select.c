@@ -24,7 +24,7 @@ static MdLine mddecl = {.pattern = "declassify r", .shape = "declassify", .nop =
 	.op = {{.acc = ARW}}};
 
 /* the allocatable registers of a file: those some register class names */
-static u64 filemask(int file, u64 ext)
+u64 filemask(int file, u64 ext)
 {
 	u64 m = 0;
 	for (int i = 0; i < T->ncls; i++)
@@ -567,4 +567,58 @@ void freefn(Fn *fn)
 	fn->vartmp = NULL;
 	fn->slot = NULL;
 	fn->nblk = fn->ntmp = fn->tmpcap = fn->nslot = 0;
+}
+
+/* a copy of a function's IR (blocks, temporaries, spill slots), so that a
+ * pass can be tried and undone */
+void copyir(Fn *dst, const Fn *src)
+{
+	dst->nblk = src->nblk;
+	dst->blk = xmalloc((src->nblk + 1) * sizeof(Blk));
+	for (int b = 0; b < src->nblk; b++) {
+		dst->blk[b] = src->blk[b];
+		dst->blk[b].ins = xmalloc((src->blk[b].nins + 1) * sizeof(Ins));
+		memcpy(dst->blk[b].ins, src->blk[b].ins, src->blk[b].nins * sizeof(Ins));
+		dst->blk[b].cap = src->blk[b].nins + 1;
+	}
+	dst->ntmp = src->ntmp;
+	dst->tmpcap = src->ntmp + 1;
+	dst->tmp = xmalloc(dst->tmpcap * sizeof(Tmp));
+	memcpy(dst->tmp, src->tmp, src->ntmp * sizeof(Tmp));
+	dst->nslot = src->nslot;
+	dst->slot = src->nslot ? xmalloc(src->nslot * sizeof(Slot)) : NULL;
+	if (src->nslot)
+		memcpy(dst->slot, src->slot, src->nslot * sizeof(Slot));
+	dst->round = src->round;
+	memcpy(dst->usedregs, src->usedregs, sizeof dst->usedregs);
+}
+
+/* free what copyir() made */
+void freeir(Fn *fn)
+{
+	for (int b = 0; b < fn->nblk; b++)
+		free(fn->blk[b].ins);
+	free(fn->blk);
+	free(fn->tmp);
+	free(fn->slot);
+	fn->blk = NULL;
+	fn->tmp = NULL;
+	fn->slot = NULL;
+	fn->nblk = fn->ntmp = fn->tmpcap = fn->nslot = 0;
+}
+
+/* spill traffic: loads and stores of spill slots, weighted by loop depth */
+double spillcost(const Fn *fn)
+{
+	double c = 0;
+	for (int b = 0; b < fn->nblk; b++) {
+		double w = 1;
+		for (int d = 0; d < fn->blk[b].depth && d < 8; d++)
+			w *= 10;
+		for (int i = 0; i < fn->blk[b].nins; i++)
+			for (int k = 0; k < fn->blk[b].ins[i].md->nop; k++)
+				if (fn->blk[b].ins[i].op[k].kind == OMEM && fn->blk[b].ins[i].op[k].mkind == MBSPILL)
+					c += w;
+	}
+	return c;
 }

@@ -126,29 +126,25 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 	push r14
 	push r15
 	mov r11, rsp
-	sub rsp, 1952
+	sub rsp, 768
 	and rsp, -32
-	mov [rsp + 1944], r11
+	mov [rsp + 752], r11
 ; input st m n hib
 %line 82+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbx, rdx
-; =? n - 0
-%line 85+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	cmp rbx, 0
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 84+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8d, ecx
-	mov [rsp + 1792], r8
+	mov [rsp + 728], r8
+; =? n - 0
+%line 85+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	cmp rbx, 0
 ; goto done if =
 %line 86+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	je .Ldone
-; r1 = mem64[st + 32]
-%line 91+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rdi + 32]
-	mov [rsp + 1760], r8
 ; h0 = mem64[st + 0]
 %line 87+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, [rdi]
+	mov rbp, [rdi]
 ; h1 = mem64[st + 8]
 %line 88+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, [rdi + 8]
@@ -158,1623 +154,1557 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; r0 = mem64[st + 24]
 %line 90+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rcx, [rdi + 24]
+; r1 = mem64[st + 32]
+%line 91+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r15, [rdi + 32]
 ; s1 = r1
 %line 92+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r12, [rsp + 1760]
+	mov r12, r15
 ; s1 >>= 2
 %line 93+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r12, 2
 ; s1 += r1
 %line 94+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r12, [rsp + 1760]
+	add r12, r15
 ; unsigned<? n - 8
 %line 95+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp rbx, 8
 ; goto scalar if unsigned<
 %line 96+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jb .Lscalar
-; flag = mem64[st + 56]
-%line 99+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rdi + 56]
 ; k26 = 0x3ffffff
 %line 98+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, 67108863
+; flag = mem64[st + 56]
+%line 99+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, [rdi + 56]
 ; =? flag - 0
 %line 102+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	cmp rax, 0
+	cmp r11, 0
 ; goto havepowers if !=
 %line 103+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jne .Lhavepowers
-; h0 = r0
-%line 110+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rcx
-; h1 = r1
-%line 111+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, [rsp + 1760]
-; h2 = 0
-%line 112+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, 0
 ; mem64[st + 56] = 1
 %line 106+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov qword [rdi + 56], 1
+; g0 = h0
+%line 107+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 704], rbp
+; g1 = h1
+%line 108+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 712], r9
+; g2 = h2
+%line 109+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 720], r8
+; h1 = r1
+%line 111+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r15
+; h2 = 0
+%line 112+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, 0
 ; l0 = h0
 %line 114+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1768], rax
-; l1 = h0
-%line 116+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1928], rax
-; l2 = h0
-%line 119+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, rax
+	mov r13, rcx
 ; l0 &= k26
 %line 115+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, [rsp + 1768]
-	and rdx, r10
-	mov [rsp + 1768], rdx
+	and r13, r10
+; l1 = h0
+%line 116+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, rcx
 ; l1 >>= 26
 %line 117+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, [rsp + 1928]
-	shr rdx, 26
-	mov [rsp + 1928], rdx
-; x = h1
-%line 121+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1776], rbp
-; l3 = h1
-%line 125+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r15, rbp
-; mem64[st + 88] = l0
-%line 133+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, [rsp + 1768]
-	mov [rdi + 88], rdx
+	shr rbp, 26
 ; l1 &= k26
 %line 118+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, [rsp + 1928]
-	and rdx, r10
-	mov [rsp + 1928], rdx
+	and rbp, r10
+; l2 = h0
+%line 119+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, rcx
 ; l2 >>= 52
 %line 120+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r14, 52
+	shr rdx, 52
+; x = h1
+%line 121+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, r8
 ; x <<= 12
 %line 122+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, [rsp + 1776]
-	shl rdx, 12
-	mov [rsp + 1776], rdx
+	shl r9, 12
 ; l2 |= x
 %line 123+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r14, [rsp + 1776]
-; mem64[st + 120] = l1
-%line 134+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, [rsp + 1928]
-	mov [rdi + 120], rdx
-; x = h2
-%line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r13
-; x = h0
-%line 149+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1808], rax
+	or rdx, r9
 ; l2 &= k26
 %line 124+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r14, r10
+	and rdx, r10
+; l3 = h1
+%line 125+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; l3 >>= 14
 %line 126+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r15, 14
-; x = h1
-%line 145+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1800], rbp
-; x = h1
-%line 151+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1816], rbp
-; mem64[st + 152] = l2
-%line 135+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 152], r14
+	shr rax, 14
 ; l3 &= k26
 %line 127+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r15, r10
+	and rax, r10
+; l4 = h1
+%line 128+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, r8
 ; l4 >>= 40
 %line 129+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbp, 40
+	shr r9, 40
+; x = h2
+%line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r14
 ; x <<= 24
 %line 131+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rdx, 24
-; x = h2
-%line 155+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1824], r13
+	shl r11, 24
 ; l4 |= x
 %line 132+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbp, rdx
-; t2 = h2
-%line 157+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1784], r13
+	or r9, r11
+; mem64[st + 88] = l0
+%line 133+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 88], r13
+; mem64[st + 120] = l1
+%line 134+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 120], rbp
+; mem64[st + 152] = l2
+%line 135+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 152], rdx
 ; mem64[st + 184] = l3
 %line 136+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 184], r15
+	mov [rdi + 184], rax
 ; mem64[st + 216] = l4
 %line 137+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 216], rbp
+	mov [rdi + 216], r9
+; x = h0
+%line 143+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rcx
 ; (uint128) t0h t0l = x * r0
 %line 144+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
-	mov r14, rdx
-	mov rbp, rax
+	mov r13, rdx
+	mov r11, rax
+; x = h1
+%line 145+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; (uint128) ah al = x * s1
 %line 146+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1800]
 	mul r12
 ; carry? t0l += al
 %line 147+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rbp, rax
+	add r11, rax
 ; t0h += ah + carry
 %line 148+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r14, rdx
+	adc r13, rdx
+; x = h0
+%line 149+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rcx
 ; (uint128) t1h t1l = x * r1
 %line 150+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1808]
-	mul qword [rsp + 1760]
-	mov r13, rdx
-	mov r15, rax
+	mul r15
+	mov rbp, rdx
+	mov r9, rax
+; x = h1
+%line 151+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; (uint128) ah al = x * r0
 %line 152+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1816]
 	mul rcx
 ; carry? t1l += al
 %line 153+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r15, rax
+	add r9, rax
 ; t1h += ah + carry
 %line 154+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, rdx
+	adc rbp, rdx
+; x = h2
+%line 155+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r14
 ; x *= s1
 %line 156+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1824]
-	imul rax, r12
-	mov [rsp + 1824], rax
+	imul r8, r12
 ; t2 *= r0
 %line 158+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1784]
-	imul rax, rcx
-	mov [rsp + 1784], rax
+	imul r14, rcx
 ; carry? t1l += x
 %line 159+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r15, [rsp + 1824]
+	add r9, r8
 ; t1h += t2 + carry
 %line 160+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, [rsp + 1784]
+	adc rbp, r14
 ; carry? t1l += t0h
 %line 161+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r15, r14
+	add r9, r13
 ; t1h += 0 + carry
 %line 162+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, 0
+	adc rbp, 0
+; h1 = t1l
+%line 164+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r9
 ; h2 = t1h
 %line 165+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r13
-; c = t1h
-%line 167+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r13
+	mov r9, rbp
 ; h2 &= 3
 %line 166+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r14, 3
+	and r9, 3
+; c = t1h
+%line 167+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rbp
 ; c &= -4
 %line 168+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rax, -4
 ; t1h >>= 2
 %line 169+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r13, 2
+	shr rbp, 2
 ; c += t1h
 %line 170+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rax, r13
+	add rax, rbp
 ; carry? h0 += c
 %line 171+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rbp, rax
+	add r11, rax
 ; carry? h1 += 0 + carry
 %line 172+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r15, 0
-; l0 = h0
-%line 175+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, rbp
-; l1 = h0
-%line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rbp
-; l2 = h0
-%line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, rbp
+	adc r8, 0
 ; h2 += 0 + carry
 %line 173+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r14, 0
+	adc r9, 0
+; l0 = h0
+%line 175+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 736], r11
 ; l0 &= k26
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, r10
+	mov rax, [rsp + 736]
+	and rax, r10
+	mov [rsp + 736], rax
+; l1 = h0
+%line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r13, r11
 ; l1 >>= 26
 %line 178+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rax, 26
-; x = h1
-%line 182+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1832], r15
-; mem64[st + 72] = l0
-%line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 72], rdx
+	shr r13, 26
 ; l1 &= k26
 %line 179+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rax, r10
+	and r13, r10
+; l2 = h0
+%line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, r11
 ; l2 >>= 52
 %line 181+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r13, 52
+	shr rbp, 52
+; x = h1
+%line 182+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; x <<= 12
 %line 183+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, [rsp + 1832]
-	shl rdx, 12
-	mov [rsp + 1832], rdx
-; l3 = h1
-%line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r15
+	shl rax, 12
 ; l2 |= x
 %line 184+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r13, [rsp + 1832]
-; mem64[st + 104] = l1
-%line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 104], rax
-; x = h0
-%line 204+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rbp
-; x = h0
-%line 210+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1848], rbp
+	or rbp, rax
 ; l2 &= k26
 %line 185+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r13, r10
+	and rbp, r10
+; l3 = h1
+%line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, r8
 ; l3 >>= 14
 %line 187+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 14
-; x = h1
-%line 206+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1840], r15
-; x = h1
-%line 212+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1856], r15
-; mem64[st + 136] = l2
-%line 196+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 136], r13
+	shr r14, 14
 ; l3 &= k26
 %line 188+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, r10
+	and r14, r10
+; l4 = h1
+%line 189+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, r8
 ; l4 >>= 40
 %line 190+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r15, 40
+	shr rdx, 40
 ; x = h2
-%line 216+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1864], r14
-; t2 = h2
-%line 218+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1872], r14
-; mem64[st + 168] = l3
-%line 197+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 168], rdx
+%line 191+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
 ; x <<= 24
 %line 192+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r14, 24
+	shl rax, 24
 ; l4 |= x
 %line 193+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r15, r14
+	or rdx, rax
+; mem64[st + 72] = l0
+%line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, [rsp + 736]
+	mov [rdi + 72], rax
+; mem64[st + 104] = l1
+%line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 104], r13
+; mem64[st + 136] = l2
+%line 196+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 136], rbp
+; mem64[st + 168] = l3
+%line 197+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 168], r14
+; mem64[st + 200] = l4
+%line 198+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 200], rdx
+; x = h0
+%line 204+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r11
 ; (uint128) t0h t0l = x * r0
 %line 205+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
 	mov r14, rdx
-	mov rbp, rax
-; mem64[st + 200] = l4
-%line 198+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 200], r15
+	mov r13, rax
+; x = h1
+%line 206+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; (uint128) ah al = x * s1
 %line 207+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1840]
 	mul r12
 ; carry? t0l += al
 %line 208+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rbp, rax
+	add r13, rax
 ; t0h += ah + carry
 %line 209+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r14, rdx
+; x = h0
+%line 210+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r11
 ; (uint128) t1h t1l = x * r1
 %line 211+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1848]
-	mul qword [rsp + 1760]
-	mov r13, rdx
-	mov r15, rax
+	mul r15
+	mov r11, rdx
+	mov rbp, rax
+; x = h1
+%line 212+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; (uint128) ah al = x * r0
 %line 213+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1856]
 	mul rcx
 ; carry? t1l += al
 %line 214+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r15, rax
+	add rbp, rax
 ; t1h += ah + carry
 %line 215+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, rdx
+	adc r11, rdx
+; x = h2
+%line 216+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r9
 ; x *= s1
 %line 217+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1864]
-	imul rax, r12
-	mov [rsp + 1864], rax
+	imul r8, r12
 ; t2 *= r0
 %line 219+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1872]
-	imul rax, rcx
-	mov [rsp + 1872], rax
+	imul r9, rcx
 ; carry? t1l += x
 %line 220+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r15, [rsp + 1864]
+	add rbp, r8
 ; t1h += t2 + carry
 %line 221+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, [rsp + 1872]
+	adc r11, r9
 ; carry? t1l += t0h
 %line 222+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r15, r14
+	add rbp, r14
 ; t1h += 0 + carry
 %line 223+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, 0
+	adc r11, 0
+; h0 = t0l
+%line 224+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, r13
+; h1 = t1l
+%line 225+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, rbp
 ; h2 = t1h
 %line 226+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r13
-; c = t1h
-%line 228+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r13
+	mov rbp, r11
 ; h2 &= 3
 %line 227+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r14, 3
+	and rbp, 3
+; c = t1h
+%line 228+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r11
 ; c &= -4
 %line 229+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rax, -4
 ; t1h >>= 2
 %line 230+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r13, 2
+	shr r11, 2
 ; c += t1h
 %line 231+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rax, r13
+	add rax, r11
 ; carry? h0 += c
 %line 232+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rbp, rax
+	add r9, rax
 ; carry? h1 += 0 + carry
 %line 233+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r15, 0
-; l0 = h0
-%line 236+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, rbp
-; l1 = h0
-%line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rbp
-; l2 = h0
-%line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, rbp
+	adc r8, 0
 ; h2 += 0 + carry
 %line 234+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r14, 0
+	adc rbp, 0
+; l0 = h0
+%line 236+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 744], r9
 ; l0 &= k26
 %line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, r10
+	mov r11, [rsp + 744]
+	and r11, r10
+	mov [rsp + 744], r11
+; l1 = h0
+%line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r13, r9
 ; l1 >>= 26
 %line 239+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rax, 26
-; x = h1
-%line 243+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1880], r15
-; mem64[st + 80] = l0
-%line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 80], rdx
+	shr r13, 26
 ; l1 &= k26
 %line 240+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rax, r10
+	and r13, r10
+; l2 = h0
+%line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, r9
 ; l2 >>= 52
 %line 242+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r13, 52
+	shr rdx, 52
+; x = h1
+%line 243+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r8
 ; x <<= 12
 %line 244+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, [rsp + 1880]
-	shl rdx, 12
-	mov [rsp + 1880], rdx
-; l3 = h1
-%line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r15
+	shl r11, 12
 ; l2 |= x
 %line 245+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r13, [rsp + 1880]
-; mem64[st + 112] = l1
-%line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 112], rax
-; x = h0
-%line 265+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rbp
-; x = h0
-%line 271+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1896], rbp
+	or rdx, r11
 ; l2 &= k26
 %line 246+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r13, r10
+	and rdx, r10
+; l3 = h1
+%line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, r8
 ; l3 >>= 14
 %line 248+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 14
-; x = h1
-%line 267+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1888], r15
-; x = h1
-%line 273+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1904], r15
-; mem64[st + 144] = l2
-%line 257+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 144], r13
+	shr r14, 14
 ; l3 &= k26
 %line 249+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, r10
+	and r14, r10
+; l4 = h1
+%line 250+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; l4 >>= 40
 %line 251+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r15, 40
+	shr rax, 40
 ; x = h2
-%line 277+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1912], r14
-; t2 = h2
-%line 279+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 1920], r14
-; mem64[st + 176] = l3
-%line 258+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 176], rdx
+%line 252+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, rbp
 ; x <<= 24
 %line 253+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r14, 24
+	shl r11, 24
 ; l4 |= x
 %line 254+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r15, r14
+	or rax, r11
+; mem64[st + 80] = l0
+%line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, [rsp + 744]
+	mov [rdi + 80], r11
+; mem64[st + 112] = l1
+%line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 112], r13
+; mem64[st + 144] = l2
+%line 257+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 144], rdx
+; mem64[st + 176] = l3
+%line 258+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 176], r14
+; mem64[st + 208] = l4
+%line 259+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 208], rax
+; x = h0
+%line 265+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
 ; (uint128) t0h t0l = x * r0
 %line 266+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
-	mov [rsp + 1936], rdx
-	mov rbp, rax
-; mem64[st + 208] = l4
-%line 259+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 208], r15
+	mov r14, rdx
+	mov r11, rax
+; x = h1
+%line 267+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; (uint128) ah al = x * s1
 %line 268+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1888]
 	mul r12
 ; carry? t0l += al
 %line 269+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rbp, rax
+	add r11, rax
 ; t0h += ah + carry
 %line 270+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1936]
-	adc rax, rdx
-	mov [rsp + 1936], rax
+	adc r14, rdx
+; x = h0
+%line 271+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
 ; (uint128) t1h t1l = x * r1
 %line 272+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1896]
-	mul qword [rsp + 1760]
-	mov r13, rdx
-	mov r14, rax
+	mul r15
+	mov r9, rdx
+	mov r13, rax
+; x = h1
+%line 273+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; (uint128) ah al = x * r0
 %line 274+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1904]
 	mul rcx
 ; carry? t1l += al
 %line 275+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r14, rax
+	add r13, rax
 ; t1h += ah + carry
 %line 276+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, rdx
+	adc r9, rdx
+; x = h2
+%line 277+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, rbp
 ; x *= s1
 %line 278+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1912]
-	imul rax, r12
-	mov [rsp + 1912], rax
+	imul r8, r12
 ; t2 *= r0
 %line 280+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1920]
-	imul rax, rcx
-	mov [rsp + 1920], rax
+	imul rbp, rcx
 ; carry? t1l += x
 %line 281+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r14, [rsp + 1912]
+	add r13, r8
 ; t1h += t2 + carry
 %line 282+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, [rsp + 1920]
+	adc r9, rbp
 ; carry? t1l += t0h
 %line 283+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r14, [rsp + 1936]
-; h1 = t1l
-%line 286+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r14
+	add r13, r14
 ; t1h += 0 + carry
 %line 284+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, 0
+	adc r9, 0
+; h0 = t0l
+%line 285+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r11
 ; h2 = t1h
 %line 287+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r13
-; c = t1h
-%line 289+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r13
+	mov rdx, r9
 ; h2 &= 3
 %line 288+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r14, 3
+	and rdx, 3
+; c = t1h
+%line 289+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r9
 ; c &= -4
 %line 290+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rax, -4
+	and r8, -4
 ; t1h >>= 2
 %line 291+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r13, 2
+	shr r9, 2
 ; c += t1h
 %line 292+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rax, r13
+	add r8, r9
 ; carry? h0 += c
 %line 293+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rbp, rax
+	add rax, r8
 ; carry? h1 += 0 + carry
 %line 294+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r13, 0
+; h2 += 0 + carry
+%line 295+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rdx, 0
 ; l0 = h0
 %line 297+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r15, rbp
-; l1 = h0
-%line 299+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, rbp
-; h2 += 0 + carry
-%line 295+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r14, 0
+	mov r8, rax
 ; l0 &= k26
 %line 298+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r15, r10
+	and r8, r10
+; l1 = h0
+%line 299+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, rax
 ; l1 >>= 26
 %line 300+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r13, 26
-; x = h2
-%line 313+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r14
-; mem64[st + 64] = l0
-%line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 64], r15
+	shr r9, 26
 ; l1 &= k26
 %line 301+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r13, r10
+	and r9, r10
 ; l2 >>= 52
 %line 303+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbp, 52
-; l3 = h1
-%line 308+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, rdx
-; l4 = h1
-%line 311+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r15, rdx
-; mem64[st + 96] = l1
-%line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 96], r13
+	shr rax, 52
+; x = h1
+%line 304+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r13
 ; x <<= 12
 %line 305+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rdx, 12
+	shl r11, 12
 ; l2 |= x
 %line 306+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbp, rdx
+	or rax, r11
 ; l2 &= k26
 %line 307+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rbp, r10
+	and rax, r10
+; l3 = h1
+%line 308+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r13
 ; l3 >>= 14
 %line 309+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r14, 14
-; mem64[st + 128] = l2
-%line 318+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 128], rbp
+	shr r11, 14
 ; l3 &= k26
 %line 310+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r14, r10
+	and r11, r10
 ; l4 >>= 40
 %line 312+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r15, 40
+	shr r13, 40
 ; x <<= 24
 %line 314+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rax, 24
+	shl rdx, 24
 ; l4 |= x
 %line 315+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r15, rax
+	or r13, rdx
+; mem64[st + 64] = l0
+%line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 64], r8
+; mem64[st + 96] = l1
+%line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 96], r9
+; mem64[st + 128] = l2
+%line 318+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 128], rax
 ; mem64[st + 160] = l3
 %line 319+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 160], r14
+	mov [rdi + 160], r11
 ; mem64[st + 192] = l4
 %line 320+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 192], r15
+	mov [rdi + 192], r13
+; h0 = g0
+%line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, [rsp + 704]
+; h1 = g1
+%line 322+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, [rsp + 712]
+; h2 = g2
+%line 323+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, [rsp + 720]
 .Lhavepowers:
+; 4x mask26 = k26
+%line 326+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq xmm7, r10
+	vpbroadcastq ymm7, xmm7
+; x = hib
+%line 327+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, [rsp + 728]
+; x <<= 24
+%line 328+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl r11, 24
+; 4x hibv = x
+%line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq xmm0, r11
+	vpbroadcastq ymm0, xmm0
+	vmovdqu [rsp + 0], ymm0
+; 4x P0 = mem64[st + 64]
+%line 330+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm5, [rdi + 64]
+; 4x P1 = mem64[st + 96]
+%line 331+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm6, [rdi + 96]
+; 4x P2 = mem64[st + 128]
+%line 332+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm8, [rdi + 128]
+; 4x P3 = mem64[st + 160]
+%line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm0, [rdi + 160]
+	vmovdqu [rsp + 32], ymm0
+; 4x P4 = mem64[st + 192]
+%line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm0, [rdi + 192]
+	vmovdqu [rsp + 64], ymm0
+; 4x Pt = P1 << 2
+%line 336+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm6, 2
+; 4x Ps1 = P1 + Pt
+%line 337+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm6, ymm0
+	vmovdqu [rsp + 96], ymm0
+; 4x Pt = P2 << 2
+%line 338+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm8, 2
+; 4x Ps2 = P2 + Pt
+%line 339+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm8, ymm0
+	vmovdqu [rsp + 128], ymm0
+; 4x Pt = P3 << 2
+%line 340+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 32]
+	vpsllq ymm0, ymm0, 2
+; 4x Ps3 = P3 + Pt
+%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm1, [rsp + 32]
+	vpaddq ymm9, ymm1, ymm0
+; 4x Pt = P4 << 2
+%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 64]
+	vpsllq ymm0, ymm0, 2
+; 4x Ps4 = P4 + Pt
+%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm1, [rsp + 64]
+	vpaddq ymm10, ymm1, ymm0
+; l0 = h0
+%line 347+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, rbp
+; l0 &= k26
+%line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rdx, r10
+; l1 = h0
+%line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rbp
+; l1 >>= 26
+%line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rax, 26
+; l1 &= k26
+%line 351+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rax, r10
+; l2 >>= 52
+%line 353+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rbp, 52
+; x = h1
+%line 354+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r9
+; x <<= 12
+%line 355+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl r11, 12
+; l2 |= x
+%line 356+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or rbp, r11
+; l2 &= k26
+%line 357+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rbp, r10
+; l3 = h1
+%line 358+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r9
+; l3 >>= 14
+%line 359+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr r11, 14
+; l3 &= k26
+%line 360+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r11, r10
+; l4 >>= 40
+%line 362+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr r9, 40
+; x <<= 24
+%line 364+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl r8, 24
+; l4 |= x
+%line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or r9, r8
 ; Ata = mem256[m + 0]
 %line 368+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; Atb = mem256[m + 32]
 %line 369+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 32]
-; x = hib
-%line 327+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, [rsp + 1792]
-; l1 = h0
-%line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r11
-; l2 = h0
-%line 352+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r11
-; 4x P1 = mem64[st + 96]
-%line 331+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm8, [rdi + 96]
-; 4x P2 = mem64[st + 128]
-%line 332+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm2, [rdi + 128]
-	vmovdqu [rsp + 32], ymm2
-; 4x P3 = mem64[st + 160]
-%line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm2, [rdi + 160]
-	vmovdqu [rsp + 64], ymm2
-; x = h2
-%line 363+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, r8
-; 4x mask26 = k26
-%line 326+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm6, r10
-	vpbroadcastq ymm6, xmm6
-; x <<= 24
-%line 328+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rax, 24
-; 4x P4 = mem64[st + 192]
-%line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm2, [rdi + 192]
-	vmovdqu [rsp + 96], ymm2
-; 4x P0 = mem64[st + 64]
-%line 330+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm7, [rdi + 64]
-; 4x hibv = x
-%line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm2, rax
-	vpbroadcastq ymm2, xmm2
-	vmovdqu [rsp + 0], ymm2
-; l0 &= k26
-%line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r11, r10
-; l1 >>= 26
-%line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbp, 26
-; x = h1
-%line 354+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, r9
-; v = l0
-%line 383+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm4, r11
-; l1 &= k26
-%line 351+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rbp, r10
-; l2 >>= 52
-%line 353+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 52
-; x <<= 12
-%line 355+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r8, 12
-; l2 |= x
-%line 356+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rdx, r8
 ; Ad0 = unpacklo64(Ata, Atb)
 %line 370+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
 ; Ad3 = unpackhi64(Ata, Atb)
 %line 371+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq ymm0, ymm0, ymm1
-; l4 = h1
-%line 361+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, r9
-; v = l1
-%line 385+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm10, rbp
-; 4x Ad2 = Ad0 >> 52
-%line 373+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm1, ymm2, 52
-; 4x At = Ad3 << 12
-%line 374+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm3, ymm0, 12
-; Ad0 = Ad0 & mask26
-%line 378+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm5, ymm2, ymm6
-; l2 &= k26
-%line 357+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, r10
-; l3 >>= 14
-%line 359+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r9, 14
-; l3 &= k26
-%line 360+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r9, r10
 ; 4x Ad1 = Ad0 >> 26
 %line 372+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm2, ymm2, 26
+	vpsrlq ymm1, ymm2, 26
+; 4x Ad2 = Ad0 >> 52
+%line 373+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm3, ymm2, 52
+; 4x At = Ad3 << 12
+%line 374+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm4, ymm0, 12
+; Ad2 = Ad2 | At
+%line 375+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpor ymm3, ymm3, ymm4
 ; 4x Ad4 = Ad3 >> 40
 %line 376+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm11, ymm0, 40
-; v = l2
-%line 387+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm9, rdx
-; 4x A0 = Ad0 + v
-%line 384+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm5, ymm5, ymm4
-; l4 >>= 40
-%line 362+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r8, 40
+	vpsrlq ymm13, ymm0, 40
 ; 4x Ad3 = Ad3 >> 14
 %line 377+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 14
-; 4x Pt = P1 << 2
-%line 336+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm12, ymm8, 2
-; Ad2 = Ad2 | At
-%line 375+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpor ymm3, ymm1, ymm3
-; v = l3
-%line 389+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm1, r9
-	vmovdqu [rsp + 320], ymm1
-; x <<= 24
-%line 364+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r13, 24
-; 4x Pt = P2 << 2
-%line 338+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 32]
-	vpsllq ymm4, ymm1, 2
-; 4x Pt = P3 << 2
-%line 340+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 64]
-	vpsllq ymm13, ymm1, 2
-; l4 |= x
-%line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r8, r13
+; Ad0 = Ad0 & mask26
+%line 378+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm2, ymm2, ymm7
 ; Ad1 = Ad1 & mask26
 %line 379+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm14, ymm2, ymm6
+	vpand ymm12, ymm1, ymm7
 ; Ad2 = Ad2 & mask26
 %line 380+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm3, ymm3, ymm6
-; m += 64
-%line 393+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rsi, 64
-; 4x Pt = P4 << 2
-%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 96]
-	vpsllq ymm1, ymm1, 2
+	vpand ymm4, ymm3, ymm7
 ; Ad3 = Ad3 & mask26
 %line 381+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm2, ymm0, ymm6
+	vpand ymm11, ymm0, ymm7
 ; Ad4 = Ad4 | hibv
 %line 382+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
-	vpor ymm11, ymm11, ymm0
+	vpor ymm1, ymm13, ymm0
+; v = l0
+%line 383+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq xmm0, rdx
+; 4x A0 = Ad0 + v
+%line 384+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm2, ymm2, ymm0
+; v = l1
+%line 385+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq xmm0, rax
+; 4x A1 = Ad1 + v
+%line 386+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm3, ymm12, ymm0
+; v = l2
+%line 387+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq xmm0, rbp
+; 4x A2 = Ad2 + v
+%line 388+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm4, ymm4, ymm0
+; v = l3
+%line 389+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq xmm0, r11
+; 4x A3 = Ad3 + v
+%line 390+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm11, ymm11, ymm0
 ; v = l4
 %line 391+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm0, r8
+	vmovq xmm0, r9
+; 4x A4 = Ad4 + v
+%line 392+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm12, ymm1, ymm0
+; m += 64
+%line 393+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add rsi, 64
 ; n -= 4
 %line 394+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	sub rbx, 4
 ; unsigned<? n - 4
 %line 395+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp rbx, 4
-; 4x Ps1 = P1 + Pt
-%line 337+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm12, ymm8, ymm12
-	vmovdqu [rsp + 128], ymm12
-; 4x Ps2 = P2 + Pt
-%line 339+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 32]
-	vpaddq ymm4, ymm12, ymm4
-	vmovdqu [rsp + 160], ymm4
-; 4x Ps3 = P3 + Pt
-%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 64]
-	vpaddq ymm4, ymm4, ymm13
-	vmovdqu [rsp + 192], ymm4
-; 4x A1 = Ad1 + v
-%line 386+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm10, ymm14, ymm10
-; 4x Ps4 = P4 + Pt
-%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 96]
-	vpaddq ymm4, ymm4, ymm1
-; 4x A2 = Ad2 + v
-%line 388+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm3, ymm3, ymm9
-; 4x A3 = Ad3 + v
-%line 390+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 320]
-	vpaddq ymm13, ymm2, ymm1
-; 4x A4 = Ad4 + v
-%line 392+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm11, ymm11, ymm0
 ; goto quadsdone if unsigned<
 %line 396+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jb .Lquadsdone
 .Lquads:
 ; Ata = mem256[m + 0]
 %line 401+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm2, [rsi]
+	vmovdqu ymm0, [rsi]
 ; Atb = mem256[m + 32]
 %line 402+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 32]
+; Ad0 = unpacklo64(Ata, Atb)
+%line 403+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpcklqdq ymm13, ymm0, ymm1
+; Ad3 = unpackhi64(Ata, Atb)
+%line 404+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpckhqdq ymm15, ymm0, ymm1
+; 4x Ad1 = Ad0 >> 26
+%line 405+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm14, ymm13, 26
+; 4x Ad2 = Ad0 >> 52
+%line 406+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm0, ymm13, 52
+; 4x At = Ad3 << 12
+%line 407+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm1, ymm15, 12
+; Ad2 = Ad2 | At
+%line 408+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpor ymm0, ymm0, ymm1
+; 4x Ad4 = Ad3 >> 40
+%line 409+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm1, ymm15, 40
+	vmovdqu [rsp + 480], ymm1
+; 4x Ad3 = Ad3 >> 14
+%line 410+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm15, ymm15, 14
+; Ad0 = Ad0 & mask26
+%line 411+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm1, ymm13, ymm7
+	vmovdqu [rsp + 672], ymm1
+; Ad1 = Ad1 & mask26
+%line 412+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm1, ymm14, ymm7
+; Ad2 = Ad2 & mask26
+%line 413+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm13, ymm0, ymm7
+; Ad3 = Ad3 & mask26
+%line 414+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm14, ymm15, ymm7
+; Ad4 = Ad4 | hibv
+%line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 0]
+	vmovdqu ymm15, [rsp + 480]
+	vpor ymm0, ymm15, ymm0
+	vmovdqu [rsp + 192], ymm0
 ; 4x Ap = A0 * P0
 %line 422+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm5, ymm7
-	vmovdqu [rsp + 224], ymm0
+	vpmuludq ymm0, ymm2, ymm5
+; 4x Ad0 = Ad0 + Ap
+%line 423+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm15, [rsp + 672]
+	vpaddq ymm0, ymm15, ymm0
 ; 4x Ap = A1 * Ps4
 %line 424+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm10, ymm4
-	vmovdqu [rsp + 384], ymm0
+	vpmuludq ymm15, ymm3, ymm10
+; 4x Ad0 = Ad0 + Ap
+%line 425+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm15
+; 4x Ap = A2 * Ps3
+%line 426+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm15, ymm4, ymm9
+; 4x Ad0 = Ad0 + Ap
+%line 427+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm15, ymm0, ymm15
+; 4x Ap = A3 * Ps2
+%line 428+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 128]
+	vpmuludq ymm0, ymm11, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 429+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm15, ymm15, ymm0
+; 4x Ap = A4 * Ps1
+%line 430+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 96]
+	vpmuludq ymm0, ymm12, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 431+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm15, ymm15, ymm0
+; 4x Ap = A0 * P1
+%line 432+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm2, ymm6
+; 4x Ad1 = Ad1 + Ap
+%line 433+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm1, ymm0
+; 4x Ap = A1 * P0
+%line 434+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm1, ymm3, ymm5
+; 4x Ad1 = Ad1 + Ap
+%line 435+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm1
+; 4x Ap = A2 * Ps4
+%line 436+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm1, ymm4, ymm10
+; 4x Ad1 = Ad1 + Ap
+%line 437+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm1
+; 4x Ap = A3 * Ps3
+%line 438+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm1, ymm11, ymm9
+; 4x Ad1 = Ad1 + Ap
+%line 439+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm0, ymm1
+; 4x Ap = A4 * Ps2
+%line 440+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 128]
+	vpmuludq ymm0, ymm12, ymm0
+; 4x Ad1 = Ad1 + Ap
+%line 441+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm1, ymm0
+; 4x Ap = A0 * P2
+%line 442+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm2, ymm8
+; 4x Ad2 = Ad2 + Ap
+%line 443+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm13, ymm0
+; 4x Ap = A1 * P1
+%line 444+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm13, ymm3, ymm6
+; 4x Ad2 = Ad2 + Ap
+%line 445+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm13
+; 4x Ap = A2 * P0
+%line 446+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm13, ymm4, ymm5
+; 4x Ad2 = Ad2 + Ap
+%line 447+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm13
+; 4x Ap = A3 * Ps4
+%line 448+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm13, ymm11, ymm10
+; 4x Ad2 = Ad2 + Ap
+%line 449+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm13
+; 4x Ap = A4 * Ps3
+%line 450+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm13, ymm12, ymm9
+; 4x Ad2 = Ad2 + Ap
+%line 451+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm13, ymm0, ymm13
+; 4x Ap = A0 * P3
+%line 452+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 32]
+	vpmuludq ymm0, ymm2, ymm0
+; 4x Ad3 = Ad3 + Ap
+%line 453+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm14, ymm0
+; 4x Ap = A1 * P2
+%line 454+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm14, ymm3, ymm8
+; 4x Ad3 = Ad3 + Ap
+%line 455+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm14
+; 4x Ap = A2 * P1
+%line 456+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm14, ymm4, ymm6
+; 4x Ad3 = Ad3 + Ap
+%line 457+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm14
+; 4x Ap = A3 * P0
+%line 458+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm14, ymm11, ymm5
+; 4x Ad3 = Ad3 + Ap
+%line 459+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm14
+; 4x Ap = A4 * Ps4
+%line 460+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm14, ymm12, ymm10
+; 4x Ad3 = Ad3 + Ap
+%line 461+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm0, ymm14
+; 4x Ap = A0 * P4
+%line 462+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 64]
+	vpmuludq ymm0, ymm2, ymm0
+; 4x Ad4 = Ad4 + Ap
+%line 463+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm2, [rsp + 192]
+	vpaddq ymm2, ymm2, ymm0
+; 4x Ap = A1 * P3
+%line 464+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 32]
+	vpmuludq ymm0, ymm3, ymm0
+; 4x Ad4 = Ad4 + Ap
+%line 465+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm2, ymm0
+; 4x Ap = A2 * P2
+%line 466+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm2, ymm4, ymm8
+; 4x Ad4 = Ad4 + Ap
+%line 467+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm2
+; 4x Ap = A3 * P1
+%line 468+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm2, ymm11, ymm6
+; 4x Ad4 = Ad4 + Ap
+%line 469+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm2
+; 4x Ap = A4 * P0
+%line 470+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm2, ymm12, ymm5
+; 4x Ad4 = Ad4 + Ap
+%line 471+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm2
+; 4x At = Ad3 >> 26
+%line 472+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm2, ymm14, 26
+; Ad3 = Ad3 & mask26
+%line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm4, ymm14, ymm7
+; 4x Ad4 = Ad4 + At
+%line 474+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm2
+; 4x At = Ad0 >> 26
+%line 475+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm2, ymm15, 26
+; Ad0 = Ad0 & mask26
+%line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm3, ymm15, ymm7
+; 4x Ad1 = Ad1 + At
+%line 477+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm11, ymm1, ymm2
+; 4x At = Ad4 >> 26
+%line 478+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm1, ymm0, 26
+; Ad4 = Ad4 & mask26
+%line 479+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm2, ymm0, ymm7
+; 4x Ad0 = Ad0 + At
+%line 480+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm3, ymm1
+; 4x At = At << 2
+%line 481+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm1, ymm1, 2
+; 4x Ad0 = Ad0 + At
+%line 482+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm3, ymm0, ymm1
+; 4x At = Ad1 >> 26
+%line 483+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm0, ymm11, 26
+; Ad1 = Ad1 & mask26
+%line 484+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm11, ymm11, ymm7
+; 4x Ad2 = Ad2 + At
+%line 485+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm13, ymm0
+; 4x At = Ad2 >> 26
+%line 486+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm1, ymm0, 26
+; Ad2 = Ad2 & mask26
+%line 487+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm12, ymm0, ymm7
+; 4x Ad3 = Ad3 + At
+%line 488+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm4, ymm1
+; 4x At = Ad0 >> 26
+%line 489+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm1, ymm3, 26
+; Ad0 = Ad0 & mask26
+%line 490+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm3, ymm3, ymm7
+; 4x Ad1 = Ad1 + At
+%line 491+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm11, ymm1
+; 4x At = Ad3 >> 26
+%line 492+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm4, ymm0, 26
+; Ad3 = Ad3 & mask26
+%line 493+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm11, ymm0, ymm7
+; 4x Ad4 = Ad4 + At
+%line 494+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm2, ymm4
+; A0 = Ad0
+%line 495+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa ymm2, ymm3
+; A1 = Ad1
+%line 496+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa ymm3, ymm1
+; A2 = Ad2
+%line 497+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa ymm4, ymm12
+; A4 = Ad4
+%line 499+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa ymm12, ymm0
 ; m += 64
 %line 500+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add rsi, 64
 ; n -= 4
 %line 501+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	sub rbx, 4
-; 4x Ap = A0 * P3
-%line 452+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 64]
-	vpmuludq ymm9, ymm5, ymm0
-; 4x Ap = A2 * Ps3
-%line 426+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 192]
-	vpmuludq ymm0, ymm3, ymm0
-	vmovdqu [rsp + 1504], ymm0
 ; unsigned>=? n - 4
 %line 502+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp rbx, 4
-; 4x Ap = A0 * P1
-%line 432+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm5, ymm8
-	vmovdqu [rsp + 480], ymm0
-; 4x Ap = A1 * P2
-%line 454+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 32]
-	vpmuludq ymm0, ymm10, ymm0
-	vmovdqu [rsp + 672], ymm0
-; 4x Ap = A3 * Ps2
-%line 428+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 160]
-	vpmuludq ymm0, ymm13, ymm0
-	vmovdqu [rsp + 416], ymm0
-; 4x Ap = A1 * P0
-%line 434+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm10, ymm7
-	vmovdqu [rsp + 512], ymm0
-; Ad3 = unpackhi64(Ata, Atb)
-%line 404+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq ymm12, ymm2, ymm1
-; Ad0 = unpacklo64(Ata, Atb)
-%line 403+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpcklqdq ymm1, ymm2, ymm1
-; 4x Ap = A2 * P1
-%line 456+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm8
-	vmovdqu [rsp + 704], ymm0
-; 4x Ap = A0 * P4
-%line 462+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 96]
-	vpmuludq ymm0, ymm5, ymm0
-	vmovdqu [rsp + 800], ymm0
-; 4x Ad3 = Ad3 >> 14
-%line 410+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm14, ymm12, 14
-; 4x Ad1 = Ad0 >> 26
-%line 405+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm15, ymm1, 26
-; Ad0 = Ad0 & mask26
-%line 411+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm2, ymm1, ymm6
-; 4x Ap = A4 * Ps1
-%line 430+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 128]
-	vpmuludq ymm0, ymm11, ymm0
-	vmovdqu [rsp + 448], ymm0
-; 4x Ad0 = Ad0 + Ap
-%line 423+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 224]
-	vpaddq ymm0, ymm2, ymm0
-; 4x Ad2 = Ad0 >> 52
-%line 406+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm1, ymm1, 52
-	vmovdqu [rsp + 352], ymm1
-; 4x Ad4 = Ad3 >> 40
-%line 409+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm2, ymm12, 40
-; 4x Ap = A2 * Ps4
-%line 436+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm1, ymm3, ymm4
-	vmovdqu [rsp + 544], ymm1
-; Ad3 = Ad3 & mask26
-%line 414+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm14, ymm14, ymm6
-; 4x At = Ad3 << 12
-%line 407+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm1, ymm12, 12
-; Ad1 = Ad1 & mask26
-%line 412+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm12, ymm15, ymm6
-; 4x Ad0 = Ad0 + Ap
-%line 425+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 384]
-	vpaddq ymm0, ymm0, ymm15
-; 4x Ad3 = Ad3 + Ap
-%line 453+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm14, ymm9
-; Ad4 = Ad4 | hibv
-%line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 0]
-	vpor ymm9, ymm2, ymm9
-; 4x Ad0 = Ad0 + Ap
-%line 427+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1504]
-	vpaddq ymm2, ymm0, ymm2
-; 4x Ad1 = Ad1 + Ap
-%line 433+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 480]
-	vpaddq ymm12, ymm12, ymm0
-; 4x Ap = A3 * P0
-%line 458+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm7
-	vmovdqu [rsp + 736], ymm0
-; 4x Ad3 = Ad3 + Ap
-%line 455+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 672]
-	vpaddq ymm14, ymm14, ymm0
-; 4x Ap = A1 * P3
-%line 464+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 64]
-	vpmuludq ymm0, ymm10, ymm0
-; Ad2 = Ad2 | At
-%line 408+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 352]
-	vpor ymm1, ymm15, ymm1
-; 4x Ap = A3 * Ps3
-%line 438+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 192]
-	vpmuludq ymm15, ymm13, ymm15
-	vmovdqu [rsp + 576], ymm15
-; 4x Ad0 = Ad0 + Ap
-%line 429+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 416]
-	vpaddq ymm2, ymm2, ymm15
-; 4x Ap = A0 * P2
-%line 442+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 32]
-	vpmuludq ymm5, ymm5, ymm15
-	vmovdqu [rsp + 640], ymm5
-; 4x Ad1 = Ad1 + Ap
-%line 435+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 512]
-	vpaddq ymm15, ymm12, ymm5
-; 4x Ap = A4 * Ps4
-%line 460+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm5, ymm11, ymm4
-	vmovdqu [rsp + 768], ymm5
-; 4x Ad3 = Ad3 + Ap
-%line 457+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 704]
-	vpaddq ymm5, ymm14, ymm5
-; 4x Ap = A2 * P2
-%line 466+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 32]
-	vpmuludq ymm12, ymm3, ymm12
-	vmovdqu [rsp + 1568], ymm12
-; 4x Ad4 = Ad4 + Ap
-%line 463+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm12, [rsp + 800]
-	vpaddq ymm14, ymm9, ymm12
-; 4x Ap = A4 * Ps2
-%line 440+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm9, [rsp + 160]
-	vpmuludq ymm9, ymm11, ymm9
-	vmovdqu [rsp + 608], ymm9
-; Ad2 = Ad2 & mask26
-%line 413+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm12, ymm1, ymm6
-; 4x Ad0 = Ad0 + Ap
-%line 431+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 448]
-	vpaddq ymm9, ymm2, ymm1
-; 4x Ap = A1 * P1
-%line 444+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm10, ymm8
-; 4x Ad1 = Ad1 + Ap
-%line 437+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 544]
-	vpaddq ymm10, ymm15, ymm1
-; 4x Ap = A3 * P1
-%line 468+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm1, ymm13, ymm8
-; 4x Ad3 = Ad3 + Ap
-%line 459+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 736]
-	vpaddq ymm5, ymm5, ymm15
-; 4x Ad4 = Ad4 + Ap
-%line 465+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm14, ymm0
-; 4x Ap = A2 * P0
-%line 446+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm3, ymm7
-; 4x Ap = A4 * P0
-%line 470+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm14, ymm11, ymm7
-; 4x Ad1 = Ad1 + Ap
-%line 439+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 576]
-	vpaddq ymm3, ymm10, ymm3
-	vmovdqu [rsp + 1536], ymm3
-; 4x Ad2 = Ad2 + Ap
-%line 443+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 640]
-	vpaddq ymm3, ymm12, ymm3
-	vmovdqu [rsp + 1696], ymm3
-; 4x Ap = A3 * Ps4
-%line 448+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm12, ymm13, ymm4
-; 4x Ap = A4 * Ps3
-%line 450+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 192]
-	vpmuludq ymm11, ymm11, ymm3
-; 4x Ad3 = Ad3 + Ap
-%line 461+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 768]
-	vpaddq ymm5, ymm5, ymm3
-; 4x Ad4 = Ad4 + Ap
-%line 467+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 1568]
-	vpaddq ymm0, ymm0, ymm3
-; 4x At = Ad0 >> 26
-%line 475+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm13, ymm9, 26
-; 4x Ad1 = Ad1 + Ap
-%line 441+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 608]
-	vmovdqu ymm10, [rsp + 1536]
-	vpaddq ymm3, ymm10, ymm3
-; 4x Ad2 = Ad2 + Ap
-%line 445+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 1696]
-	vpaddq ymm2, ymm10, ymm2
-; Ad0 = Ad0 & mask26
-%line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm9, ymm9, ymm6
-; 4x Ad4 = Ad4 + Ap
-%line 469+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm0, ymm1
-; 4x At = Ad3 >> 26
-%line 472+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm10, ymm5, 26
-; Ad3 = Ad3 & mask26
-%line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm5, ymm5, ymm6
-; 4x Ad2 = Ad2 + Ap
-%line 447+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm2, ymm15
-; 4x Ad4 = Ad4 + Ap
-%line 471+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm14
-; 4x Ad1 = Ad1 + At
-%line 477+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm3, ymm13
-; 4x Ad2 = Ad2 + Ap
-%line 449+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm12
-; 4x Ad4 = Ad4 + At
-%line 474+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm10
-; 4x At = Ad1 >> 26
-%line 483+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm3, ymm2, 26
-; Ad1 = Ad1 & mask26
-%line 484+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm10, ymm2, ymm6
-; 4x Ad2 = Ad2 + Ap
-%line 451+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm11
-; 4x At = Ad4 >> 26
-%line 478+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm2, ymm1, 26
-; Ad4 = Ad4 & mask26
-%line 479+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm12, ymm1, ymm6
-; 4x Ad2 = Ad2 + At
-%line 485+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm3, ymm0, ymm3
-; 4x At = At << 2
-%line 481+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm1, ymm2, 2
-; 4x At = Ad2 >> 26
-%line 486+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm11, ymm3, 26
-; 4x Ad0 = Ad0 + At
-%line 480+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm9, ymm2
-; Ad2 = Ad2 & mask26
-%line 487+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm2, ymm3, ymm6
-; A2 = Ad2
-%line 497+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa ymm3, ymm2
-; 4x Ad0 = Ad0 + At
-%line 482+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm1
-; 4x Ad3 = Ad3 + At
-%line 488+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm5, ymm11
-; 4x At = Ad0 >> 26
-%line 489+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm2, ymm0, 26
-; 4x At = Ad3 >> 26
-%line 492+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm9, ymm1, 26
-; Ad0 = Ad0 & mask26
-%line 490+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm5, ymm0, ymm6
-; Ad3 = Ad3 & mask26
-%line 493+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm13, ymm1, ymm6
-; 4x Ad1 = Ad1 + At
-%line 491+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm10, ymm2
-; 4x Ad4 = Ad4 + At
-%line 494+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm12, ymm9
-; A1 = Ad1
-%line 496+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa ymm10, ymm0
-; A4 = Ad4
-%line 499+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa ymm11, ymm1
 ; goto quads if unsigned>=
 %line 503+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jae .Lquads
 .Lquadsdone:
-; W4 = mem256[st + 192]
-%line 511+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm4, [rdi + 192]
-; W3 = mem256[st + 160]
-%line 510+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm2, [rdi + 160]
 ; W0 = mem256[st + 64]
 %line 507+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm7, [rdi + 64]
-; Ad3 = 0
-%line 524+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 1600], ymm0
-; Ad0 = 0
-%line 521+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 832], ymm0
-; Ad4 = 0
-%line 525+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 928], ymm0
-; W2 = mem256[st + 128]
-%line 509+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm9, [rdi + 128]
+	vmovdqu ymm5, [rdi + 64]
 ; W1 = mem256[st + 96]
 %line 508+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm12, [rdi + 96]
+	vmovdqu ymm6, [rdi + 96]
+; W2 = mem256[st + 128]
+%line 509+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm8, [rdi + 128]
+; W3 = mem256[st + 160]
+%line 510+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm9, [rdi + 160]
+; W4 = mem256[st + 192]
+%line 511+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm1, [rdi + 192]
+; 4x Wt = W1 << 2
+%line 513+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm6, 2
+; 4x Ws1 = W1 + Wt
+%line 514+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm6, ymm0
+	vmovdqu [rsp + 160], ymm0
+; 4x Wt = W2 << 2
+%line 515+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm8, 2
+; 4x Ws2 = W2 + Wt
+%line 516+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm8, ymm0
+	vmovdqu [rsp + 640], ymm0
+; 4x Wt = W3 << 2
+%line 517+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm9, 2
+; 4x Ws3 = W3 + Wt
+%line 518+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm13, ymm9, ymm0
+; 4x Wt = W4 << 2
+%line 519+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm1, 2
+; 4x Ws4 = W4 + Wt
+%line 520+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm1, ymm0
+; Ad0 = 0
+%line 521+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm10
 ; Ad1 = 0
 %line 522+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 864], ymm0
+	vmovdqu [rsp + 224], ymm0
 ; Ad2 = 0
 %line 523+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
-	vmovdqu [rsp + 896], ymm0
-; 4x Wt = W4 << 2
-%line 519+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm8, ymm4, 2
-; 4x Wt = W3 << 2
-%line 517+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm1, ymm2, 2
-; 4x Ap = A0 * W3
-%line 562+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm14, ymm5, ymm2
+	vmovdqu [rsp + 256], ymm0
+; Ad3 = 0
+%line 524+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm0
+	vmovdqu [rsp + 288], ymm0
+; Ad4 = 0
+%line 525+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpxor ymm0, ymm0, ymm0
+	vmovdqu [rsp + 320], ymm0
 ; 4x Ap = A0 * W0
 %line 532+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm5, ymm7
-	vmovdqu [rsp + 960], ymm0
-; 4x Wt = W2 << 2
-%line 515+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm0, ymm9, 2
-; 4x Ap = A1 * W2
-%line 564+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm10, ymm9
-	vmovdqu [rsp + 1280], ymm15
-; 4x Wt = W1 << 2
-%line 513+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm15, ymm12, 2
-	vmovdqu [rsp + 256], ymm15
-; 4x Ap = A2 * W1
-%line 566+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm15, ymm3, ymm12
-	vmovdqu [rsp + 1312], ymm15
-; 4x Ws4 = W4 + Wt
-%line 520+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm8, ymm4, ymm8
-; 4x Ws3 = W3 + Wt
-%line 518+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm2, ymm1
-; 4x Ap = A0 * W4
-%line 572+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm4, ymm5, ymm4
-	vmovdqu [rsp + 1408], ymm4
-; 4x Ap = A1 * Ws4
-%line 534+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm4, ymm10, ymm8
-	vmovdqu [rsp + 992], ymm4
-; 4x Ws2 = W2 + Wt
-%line 516+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm4, ymm9, ymm0
-; 4x Ap = A2 * Ws3
-%line 536+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm3, ymm1
-	vmovdqu [rsp + 1024], ymm0
-; 4x Ws1 = W1 + Wt
-%line 514+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 256]
-	vpaddq ymm0, ymm12, ymm0
-	vmovdqu [rsp + 288], ymm0
-; 4x Ap = A0 * W1
-%line 542+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm5, ymm12
-	vmovdqu [rsp + 1152], ymm0
-; 4x Ap = A3 * W0
-%line 568+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm7
-	vmovdqu [rsp + 1344], ymm0
-; 4x Ad3 = Ad3 + Ap
-%line 563+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1600]
-	vpaddq ymm15, ymm0, ymm14
+	vpmuludq ymm0, ymm2, ymm5
 ; 4x Ad0 = Ad0 + Ap
 %line 533+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 832]
-	vmovdqu ymm14, [rsp + 960]
-	vpaddq ymm14, ymm0, ymm14
-; 4x Ap = A1 * W3
-%line 574+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm10, ymm2
-	vmovdqu [rsp + 1664], ymm0
-; 4x Ap = A3 * Ws2
-%line 538+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm13, ymm4
-	vmovdqu [rsp + 1088], ymm0
-; 4x Ad3 = Ad3 + Ap
-%line 565+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1280]
-	vpaddq ymm2, ymm15, ymm0
-; 4x Ap = A1 * W0
-%line 544+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm10, ymm7
-	vmovdqu [rsp + 1184], ymm0
-; 4x Ap = A4 * Ws4
-%line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm11, ymm8
-	vmovdqu [rsp + 1376], ymm0
-; 4x Ad3 = Ad3 + Ap
-%line 567+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 1312]
-	vpaddq ymm15, ymm2, ymm0
-; 4x Ad4 = Ad4 + Ap
-%line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 928]
-	vmovdqu ymm2, [rsp + 1408]
-	vpaddq ymm0, ymm0, ymm2
-; 4x Ap = A2 * W2
-%line 576+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm3, ymm9
-	vmovdqu [rsp + 1440], ymm2
-; 4x Ap = A4 * Ws1
-%line 540+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 288]
-	vpmuludq ymm2, ymm11, ymm2
-	vmovdqu [rsp + 1120], ymm2
+	vpaddq ymm0, ymm10, ymm0
+; 4x Ap = A1 * Ws4
+%line 534+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm10, ymm3, ymm14
 ; 4x Ad0 = Ad0 + Ap
 %line 535+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 992]
-	vpaddq ymm14, ymm14, ymm2
-; 4x Ap = A2 * Ws4
-%line 546+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm3, ymm8
-	vmovdqu [rsp + 1216], ymm2
-; 4x Ap = A3 * W1
-%line 578+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm13, ymm12
-	vmovdqu [rsp + 1472], ymm2
+	vpaddq ymm0, ymm0, ymm10
+; 4x Ap = A2 * Ws3
+%line 536+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm10, ymm4, ymm13
 ; 4x Ad0 = Ad0 + Ap
 %line 537+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 1024]
-	vpaddq ymm2, ymm14, ymm2
-	vmovdqu [rsp + 1056], ymm2
-; 4x Ad1 = Ad1 + Ap
-%line 543+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm2, [rsp + 864]
-	vmovdqu ymm14, [rsp + 1152]
-	vpaddq ymm2, ymm2, ymm14
-	vmovdqu [rsp + 1632], ymm2
-; 4x Ap = A3 * Ws3
-%line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm13, ymm1
-	vmovdqu [rsp + 1248], ymm2
-; 4x Ap = A0 * W2
-%line 552+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm5, ymm9
-; 4x Ad3 = Ad3 + Ap
-%line 569+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1344]
-	vpaddq ymm15, ymm15, ymm5
-; 4x Ad4 = Ad4 + Ap
-%line 575+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm5, [rsp + 1664]
-	vpaddq ymm5, ymm0, ymm5
-; 4x Ap = A4 * W0
-%line 580+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm0, ymm11, ymm7
-; 4x Ap = A4 * Ws2
-%line 550+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm9, ymm11, ymm4
+	vpaddq ymm0, ymm0, ymm10
+; 4x Ap = A3 * Ws2
+%line 538+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm10, [rsp + 640]
+	vpmuludq ymm10, ymm11, ymm10
 ; 4x Ad0 = Ad0 + Ap
 %line 539+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 1056]
-	vmovdqu ymm14, [rsp + 1088]
-	vpaddq ymm4, ymm4, ymm14
-	vmovdqu [rsp + 1728], ymm4
-; 4x Ad1 = Ad1 + Ap
-%line 545+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm4, [rsp + 1184]
-	vmovdqu ymm14, [rsp + 1632]
-	vpaddq ymm4, ymm14, ymm4
-; 4x Ap = A1 * W1
-%line 554+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm14, ymm10, ymm12
-; 4x Ap = A2 * W0
-%line 556+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm12, ymm3, ymm7
-; 4x Ad3 = Ad3 + Ap
-%line 571+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 1376]
-	vpaddq ymm7, ymm15, ymm3
-; 4x Ad4 = Ad4 + Ap
-%line 577+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 1440]
-	vpaddq ymm5, ymm5, ymm3
+	vpaddq ymm0, ymm0, ymm10
+; 4x Ap = A4 * Ws1
+%line 540+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm10, [rsp + 160]
+	vpmuludq ymm10, ymm12, ymm10
 ; 4x Ad0 = Ad0 + Ap
 %line 541+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 1120]
-	vmovdqu ymm10, [rsp + 1728]
-	vpaddq ymm15, ymm10, ymm3
+	vpaddq ymm10, ymm0, ymm10
+; 4x Ap = A0 * W1
+%line 542+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm2, ymm6
+	vmovdqu [rsp + 512], ymm0
+; 4x Ad1 = Ad1 + Ap
+%line 543+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 224]
+	vmovdqu ymm15, [rsp + 512]
+	vpaddq ymm0, ymm0, ymm15
+	vmovdqu [rsp + 352], ymm0
+; 4x Ap = A1 * W0
+%line 544+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm3, ymm5
+	vmovdqu [rsp + 544], ymm0
+; 4x Ad1 = Ad1 + Ap
+%line 545+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 352]
+	vmovdqu ymm15, [rsp + 544]
+	vpaddq ymm0, ymm0, ymm15
+	vmovdqu [rsp + 384], ymm0
+; 4x Ap = A2 * Ws4
+%line 546+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm4, ymm14
+	vmovdqu [rsp + 576], ymm0
 ; 4x Ad1 = Ad1 + Ap
 %line 547+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 1216]
-	vpaddq ymm3, ymm4, ymm3
-; 4x Ap = A3 * Ws4
-%line 558+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm4, ymm13, ymm8
-; 4x Ad4 = Ad4 + Ap
-%line 579+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm8, [rsp + 1472]
-	vpaddq ymm8, ymm5, ymm8
-; 4x At = Ad3 >> 26
-%line 582+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm5, ymm7, 26
+	vmovdqu ymm0, [rsp + 384]
+	vmovdqu ymm15, [rsp + 576]
+	vpaddq ymm0, ymm0, ymm15
+	vmovdqu [rsp + 416], ymm0
+; 4x Ap = A3 * Ws3
+%line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm11, ymm13
+	vmovdqu [rsp + 608], ymm0
 ; 4x Ad1 = Ad1 + Ap
 %line 549+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 1248]
-	vpaddq ymm3, ymm3, ymm10
-; 4x Ad2 = Ad2 + Ap
-%line 553+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm10, [rsp + 896]
-	vpaddq ymm2, ymm10, ymm2
-; 4x Ap = A4 * Ws3
-%line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm10, ymm11, ymm1
-; 4x Ad4 = Ad4 + Ap
-%line 581+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm8, ymm0
-; 4x At = Ad0 >> 26
-%line 585+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm8, ymm15, 26
+	vmovdqu ymm0, [rsp + 416]
+	vmovdqu ymm15, [rsp + 608]
+	vpaddq ymm15, ymm0, ymm15
+; 4x Ap = A4 * Ws2
+%line 550+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 640]
+	vpmuludq ymm0, ymm12, ymm0
 ; 4x Ad1 = Ad1 + Ap
 %line 551+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm3, ymm3, ymm9
-; Ad0 = Ad0 & mask26
-%line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm9, ymm15, ymm6
+	vpaddq ymm0, ymm15, ymm0
+	vmovdqu [rsp + 448], ymm0
+; 4x Ap = A0 * W2
+%line 552+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm2, ymm8
+; 4x Ad2 = Ad2 + Ap
+%line 553+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm15, [rsp + 256]
+	vpaddq ymm0, ymm15, ymm0
+; 4x Ap = A1 * W1
+%line 554+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm15, ymm3, ymm6
 ; 4x Ad2 = Ad2 + Ap
 %line 555+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm2, ymm14
-; 4x Ad4 = Ad4 + At
-%line 584+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm1, ymm5
-; Ad3 = Ad3 & mask26
-%line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm7, ymm7, ymm6
+	vpaddq ymm0, ymm0, ymm15
+; 4x Ap = A2 * W0
+%line 556+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm15, ymm4, ymm5
 ; 4x Ad2 = Ad2 + Ap
 %line 557+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm12
-; 4x Ad1 = Ad1 + At
-%line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm3, ymm8
-; 4x At = Ad4 >> 26
-%line 588+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm3, ymm1, 26
-; Ad4 = Ad4 & mask26
-%line 589+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm5, ymm1, ymm6
+	vpaddq ymm0, ymm0, ymm15
+; 4x Ap = A3 * Ws4
+%line 558+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm15, ymm11, ymm14
 ; 4x Ad2 = Ad2 + Ap
 %line 559+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm4
-; 4x At = Ad1 >> 26
-%line 593+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm4, ymm2, 26
-; Ad1 = Ad1 & mask26
-%line 594+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm8, ymm2, ymm6
+	vpaddq ymm0, ymm0, ymm15
+; 4x Ap = A4 * Ws3
+%line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm13, ymm12, ymm13
 ; 4x Ad2 = Ad2 + Ap
 %line 561+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm10
+	vpaddq ymm13, ymm0, ymm13
+; 4x Ap = A0 * W3
+%line 562+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm2, ymm9
+; 4x Ad3 = Ad3 + Ap
+%line 563+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm15, [rsp + 288]
+	vpaddq ymm0, ymm15, ymm0
+; 4x Ap = A1 * W2
+%line 564+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm15, ymm3, ymm8
+; 4x Ad3 = Ad3 + Ap
+%line 565+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm15
+; 4x Ap = A2 * W1
+%line 566+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm15, ymm4, ymm6
+; 4x Ad3 = Ad3 + Ap
+%line 567+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm15
+; 4x Ap = A3 * W0
+%line 568+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm15, ymm11, ymm5
+; 4x Ad3 = Ad3 + Ap
+%line 569+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm15
+; 4x Ap = A4 * Ws4
+%line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm14, ymm12, ymm14
+; 4x Ad3 = Ad3 + Ap
+%line 571+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm14, ymm0, ymm14
+; 4x Ap = A0 * W4
+%line 572+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm0, ymm2, ymm1
+; 4x Ad4 = Ad4 + Ap
+%line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm1, [rsp + 320]
+	vpaddq ymm0, ymm1, ymm0
+; 4x Ap = A1 * W3
+%line 574+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm1, ymm3, ymm9
+; 4x Ad4 = Ad4 + Ap
+%line 575+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm1
+; 4x Ap = A2 * W2
+%line 576+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm1, ymm4, ymm8
+; 4x Ad4 = Ad4 + Ap
+%line 577+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm1
+; 4x Ap = A3 * W1
+%line 578+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm1, ymm11, ymm6
+; 4x Ad4 = Ad4 + Ap
+%line 579+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm1
+; 4x Ap = A4 * W0
+%line 580+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm1, ymm12, ymm5
+; 4x Ad4 = Ad4 + Ap
+%line 581+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm1
+; 4x At = Ad3 >> 26
+%line 582+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm1, ymm14, 26
+; Ad3 = Ad3 & mask26
+%line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm4, ymm14, ymm7
+; 4x Ad4 = Ad4 + At
+%line 584+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm1
+; 4x At = Ad0 >> 26
+%line 585+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm1, ymm10, 26
+; Ad0 = Ad0 & mask26
+%line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm2, ymm10, ymm7
+; 4x Ad1 = Ad1 + At
+%line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm3, [rsp + 448]
+	vpaddq ymm1, ymm3, ymm1
+; 4x At = Ad4 >> 26
+%line 588+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 26
+; Ad4 = Ad4 & mask26
+%line 589+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm5, ymm0, ymm7
+; 4x Ad0 = Ad0 + At
+%line 590+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm2, ymm3
 ; 4x At = At << 2
 %line 591+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm2, ymm3, 2
 ; 4x Ad0 = Ad0 + At
-%line 590+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm9, ymm3
+%line 592+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm0, ymm2
+; 4x At = Ad1 >> 26
+%line 593+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm2, ymm1, 26
+; Ad1 = Ad1 & mask26
+%line 594+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm1, ymm1, ymm7
 ; 4x Ad2 = Ad2 + At
 %line 595+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm3, ymm0, ymm4
-; 4x Ad0 = Ad0 + At
-%line 592+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm1, ymm2
+	vpaddq ymm2, ymm13, ymm2
 ; 4x At = Ad2 >> 26
 %line 596+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm1, ymm3, 26
+	vpsrlq ymm3, ymm2, 26
 ; Ad2 = Ad2 & mask26
 %line 597+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm3, ymm6
-; 4x At = Ad0 >> 26
-%line 599+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm2, ymm0, 26
-; Ad0 = Ad0 & mask26
-%line 600+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm3, ymm0, ymm6
+	vpand ymm6, ymm2, ymm7
 ; 4x Ad3 = Ad3 + At
 %line 598+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm7, ymm1
-; q = extract128(A2, 1)
-%line 622+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm7, ymm4, 1
-; qt = low128(A2)
-%line 623+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm9, xmm4
+	vpaddq ymm2, ymm4, ymm3
+; 4x At = Ad0 >> 26
+%line 599+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm3, ymm0, 26
+; Ad0 = Ad0 & mask26
+%line 600+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm4, ymm0, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 601+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm4, ymm8, ymm2
+	vpaddq ymm3, ymm1, ymm3
 ; 4x At = Ad3 >> 26
 %line 602+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm2, ymm0, 26
+	vpsrlq ymm0, ymm2, 26
 ; Ad3 = Ad3 & mask26
 %line 603+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm6, ymm0, ymm6
-; qt = low128(A0)
-%line 611+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm3
-; q = extract128(A0, 1)
-%line 610+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm3, 1
-; 2x q = q + qt
-%line 624+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm7, xmm7, xmm9
+	vpand ymm2, ymm2, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 604+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm5, ymm2
-; q = extract128(A1, 1)
-%line 616+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm3, ymm4, 1
-; qt = low128(A1)
-%line 617+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm4, xmm4
-; qt = low128(A3)
-%line 629+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm5, xmm6
-; 2x q = q + qt
-%line 618+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm3, xmm3, xmm4
-; q = extract128(A3, 1)
-%line 628+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm4, ymm6, 1
+	vpaddq ymm5, ymm5, ymm0
+; q = extract128(A0, 1)
+%line 610+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vextracti128 xmm0, ymm4, 1
+; qt = low128(A0)
+%line 611+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm4
 ; 2x q = q + qt
 %line 612+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm8, xmm0, xmm1
-; qt = unpackhi64(q, q)
-%line 619+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq xmm0, xmm3, xmm3
-; 2x q = q + qt
-%line 630+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm4, xmm4, xmm5
-; q = extract128(A4, 1)
-%line 634+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm5, ymm2, 1
-; qt = low128(A4)
-%line 635+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm6, xmm2
-; 2x q = q + qt
-%line 620+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm1, xmm3, xmm0
-; qt = unpackhi64(q, q)
-%line 625+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq xmm2, xmm7, xmm7
-; qt = unpackhi64(q, q)
-%line 631+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq xmm3, xmm4, xmm4
-; 2x q = q + qt
-%line 636+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm5, xmm5, xmm6
+	vpaddq xmm0, xmm0, xmm1
 ; qt = unpackhi64(q, q)
 %line 613+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq xmm0, xmm8, xmm8
-; u1 = q
-%line 621+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq r11, xmm1
-; 2x q = q + qt
-%line 626+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm1, xmm7, xmm2
-; 2x q = q + qt
-%line 632+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm2, xmm4, xmm3
-; qt = unpackhi64(q, q)
-%line 637+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq xmm3, xmm5, xmm5
+	vpunpckhqdq xmm1, xmm0, xmm0
 ; 2x q = q + qt
 %line 614+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm0, xmm8, xmm0
-; u2 = q
-%line 627+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq r10, xmm1
-; u3 = q
-%line 633+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq rax, xmm2
-; 2x q = q + qt
-%line 638+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm1, xmm5, xmm3
+	vpaddq xmm0, xmm0, xmm1
 ; u0 = q
 %line 615+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq r8, xmm0
-; h0 <<= 26
-%line 642+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r11, 26
-; h1 = u2
-%line 646+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, r10
+; q = extract128(A1, 1)
+%line 616+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vextracti128 xmm0, ymm3, 1
+; qt = low128(A1)
+%line 617+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm3
+; 2x q = q + qt
+%line 618+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; qt = unpackhi64(q, q)
+%line 619+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpckhqdq xmm1, xmm0, xmm0
+; 2x q = q + qt
+%line 620+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; u1 = q
+%line 621+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq rbp, xmm0
+; q = extract128(A2, 1)
+%line 622+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vextracti128 xmm0, ymm6, 1
+; qt = low128(A2)
+%line 623+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm6
+; 2x q = q + qt
+%line 624+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; qt = unpackhi64(q, q)
+%line 625+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpckhqdq xmm1, xmm0, xmm0
+; 2x q = q + qt
+%line 626+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; u2 = q
+%line 627+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq r9, xmm0
+; q = extract128(A3, 1)
+%line 628+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vextracti128 xmm0, ymm2, 1
+; qt = low128(A3)
+%line 629+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm2
+; 2x q = q + qt
+%line 630+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; qt = unpackhi64(q, q)
+%line 631+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpckhqdq xmm1, xmm0, xmm0
+; 2x q = q + qt
+%line 632+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; u3 = q
+%line 633+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq rax, xmm0
+; q = extract128(A4, 1)
+%line 634+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vextracti128 xmm0, ymm5, 1
+; qt = low128(A4)
+%line 635+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm5
+; 2x q = q + qt
+%line 636+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; qt = unpackhi64(q, q)
+%line 637+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpckhqdq xmm1, xmm0, xmm0
+; 2x q = q + qt
+%line 638+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
 ; u4 = q
 %line 639+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq rdx, xmm1
+	vmovq r10, xmm0
+; h0 <<= 26
+%line 642+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl rbp, 26
 ; h0 += u0
 %line 643+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r11, r8
+	add rbp, r8
+; x = u2
+%line 644+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r9
 ; x <<= 52
 %line 645+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r10, 52
+	shl r11, 52
 ; h1 >>= 12
 %line 647+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r9, 12
 ; l3 <<= 14
 %line 649+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 14
-; h2 = u4
-%line 653+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, rdx
 ; h1 += l3
 %line 650+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r9, rax
+; l4 = u4
+%line 651+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r10
 ; l4 <<= 40
 %line 652+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rdx, 40
+	shl rax, 40
+; h2 = u4
+%line 653+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r10
 ; h2 >>= 24
 %line 654+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r8, 24
 ; carry? h0 += x
 %line 655+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r11, r10
+	add rbp, r11
 ; carry? h1 += l4 + carry
 %line 656+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r9, rdx
+	adc r9, rax
 ; h2 += 0 + carry
 %line 657+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r8, 0
@@ -1789,16 +1719,16 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 	and r8, 3
 ; x = c
 %line 661+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r10
+	mov r11, r10
 ; x <<= 2
 %line 662+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rax, 2
+	shl r11, 2
 ; c += x
 %line 663+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r10, rax
+	add r10, r11
 ; carry? h0 += c
 %line 664+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r11, r10
+	add rbp, r10
 ; carry? h1 += 0 + carry
 %line 665+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
@@ -1815,27 +1745,26 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 .Lblock:
 ; carry? h0 += mem64[m + 0]
 %line 677+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r11, [rsi]
+	add rbp, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 678+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, [rsi + 8]
-; x = h0
-%line 685+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r11
-; x = h0
-%line 691+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r11
 ; h2 += hib + carry
 %line 679+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r8, [rsp + 1792]
+	adc r8, [rsp + 728]
+; x = h0
+%line 685+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rbp
 ; (uint128) t0h t0l = x * r0
 %line 686+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
 	mov r10, rdx
 	mov r11, rax
+; x = h1
+%line 687+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
 ; (uint128) ah al = x * s1
 %line 688+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r9
 	mul r12
 ; carry? t0l += al
 %line 689+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1843,67 +1772,74 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; t0h += ah + carry
 %line 690+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r10, rdx
+; x = h0
+%line 691+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rbp
 ; (uint128) t1h t1l = x * r1
 %line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rbp
-	mul qword [rsp + 1760]
-	mov rbp, rdx
-	mov r13, rax
+	mul r15
+	mov r13, rdx
+	mov r14, rax
+; x = h1
+%line 693+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
 ; (uint128) ah al = x * r0
 %line 694+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r9
 	mul rcx
 ; carry? t1l += al
 %line 695+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r13, rax
+	add r14, rax
 ; t1h += ah + carry
 %line 696+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbp, rdx
-; t2 = h2
-%line 699+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r13, rdx
+; x = h2
+%line 697+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, r8
 ; x *= s1
 %line 698+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	imul r8, r12
+	imul r9, r12
 ; t2 *= r0
 %line 700+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	imul r9, rcx
+	imul r8, rcx
 ; carry? t1l += x
 %line 701+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r13, r8
+	add r14, r9
 ; t1h += t2 + carry
 %line 702+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbp, r9
+	adc r13, r8
 ; carry? t1l += t0h
 %line 703+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r13, r10
-; h1 = t1l
-%line 706+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, r13
+	add r14, r10
 ; t1h += 0 + carry
 %line 704+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbp, 0
+	adc r13, 0
+; h0 = t0l
+%line 705+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, r11
+; h1 = t1l
+%line 706+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, r14
 ; h2 = t1h
 %line 707+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, rbp
-; c = t1h
-%line 709+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r10, rbp
+	mov r8, r13
 ; h2 &= 3
 %line 708+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r8, 3
+; c = t1h
+%line 709+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r10, r13
 ; c &= -4
 %line 710+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r10, -4
 ; t1h >>= 2
 %line 711+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbp, 2
+	shr r13, 2
 ; c += t1h
 %line 712+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r10, rbp
+	add r10, r13
 ; carry? h0 += c
 %line 713+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r11, r10
+	add rbp, r10
 ; carry? h1 += 0 + carry
 %line 714+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
@@ -1922,7 +1858,7 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 .Lstore:
 ; mem64[st + 0] = h0
 %line 720+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi], r11
+	mov [rdi], rbp
 ; mem64[st + 8] = h1
 %line 721+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 8], r9
@@ -1933,7 +1869,7 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; leave
 %line 724+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vzeroupper
-	mov rsp, [rsp + 1944]
+	mov rsp, [rsp + 752]
 	pop r15
 	pop r14
 	pop r13

@@ -7,9 +7,9 @@ global qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:function (qhasm_kernel_salsa2
 align 32
 qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 	mov r11, rsp
-	sub rsp, 2144
+	sub rsp, 1344
 	and rsp, -32
-	mov [rsp + 2112], r11
+	mov [rsp + 1312], r11
 ; unsigned<? n - 2
 %line 65+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	cmp rdx, 2
@@ -19,87 +19,87 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; 8x z0 = mem32[x + 0]
 %line 67+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpbroadcastd ymm0, [rcx]
-; 8x z1 = mem32[x + 4]
-%line 69+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm1, [rcx + 4]
-; 8x z2 = mem32[x + 8]
-%line 71+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm2, [rcx + 8]
-; 8x z3 = mem32[x + 12]
-%line 73+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm3, [rcx + 12]
-; 8x z4 = mem32[x + 16]
-%line 75+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm4, [rcx + 16]
-; 8x z5 = mem32[x + 20]
-%line 77+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm5, [rcx + 20]
-; 8x z6 = mem32[x + 24]
-%line 79+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm6, [rcx + 24]
-; 8x z7 = mem32[x + 28]
-%line 81+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm7, [rcx + 28]
-; 8x z10 = mem32[x + 40]
-%line 83+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm8, [rcx + 40]
-; 8x z11 = mem32[x + 44]
-%line 85+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm9, [rcx + 44]
-; 8x z12 = mem32[x + 48]
-%line 87+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm10, [rcx + 48]
-; 8x z13 = mem32[x + 52]
-%line 89+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm11, [rcx + 52]
-; 8x z14 = mem32[x + 56]
-%line 91+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm12, [rcx + 56]
-; 8x z15 = mem32[x + 60]
-%line 93+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpbroadcastd ymm13, [rcx + 60]
 ; s0 = z0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rsp + 0], ymm0
+; 8x z1 = mem32[x + 4]
+%line 69+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 4]
 ; s1 = z1
 %line 70+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 32], ymm1
+	vmovdqu [rsp + 32], ymm0
+; 8x z2 = mem32[x + 8]
+%line 71+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 8]
 ; s2 = z2
 %line 72+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 64], ymm2
+	vmovdqu [rsp + 64], ymm0
+; 8x z3 = mem32[x + 12]
+%line 73+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 12]
 ; s3 = z3
 %line 74+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 96], ymm3
+	vmovdqu [rsp + 96], ymm0
+; 8x z4 = mem32[x + 16]
+%line 75+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 16]
 ; s4 = z4
 %line 76+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 128], ymm4
+	vmovdqu [rsp + 128], ymm0
+; 8x z5 = mem32[x + 20]
+%line 77+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 20]
 ; s5 = z5
 %line 78+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 160], ymm5
+	vmovdqu [rsp + 160], ymm0
+; 8x z6 = mem32[x + 24]
+%line 79+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 24]
 ; s6 = z6
 %line 80+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 192], ymm6
+	vmovdqu [rsp + 192], ymm0
+; 8x z7 = mem32[x + 28]
+%line 81+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 28]
 ; s7 = z7
 %line 82+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 224], ymm7
+	vmovdqu [rsp + 224], ymm0
+; 8x z10 = mem32[x + 40]
+%line 83+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 40]
 ; s10 = z10
 %line 84+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 320], ymm8
+	vmovdqu [rsp + 320], ymm0
+; 8x z11 = mem32[x + 44]
+%line 85+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 44]
 ; s11 = z11
 %line 86+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 352], ymm9
+	vmovdqu [rsp + 352], ymm0
+; 8x z12 = mem32[x + 48]
+%line 87+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 48]
 ; s12 = z12
 %line 88+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 384], ymm10
+	vmovdqu [rsp + 384], ymm0
+; 8x z13 = mem32[x + 52]
+%line 89+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 52]
 ; s13 = z13
 %line 90+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 416], ymm11
+	vmovdqu [rsp + 416], ymm0
+; 8x z14 = mem32[x + 56]
+%line 91+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 56]
 ; s14 = z14
 %line 92+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 448], ymm12
+	vmovdqu [rsp + 448], ymm0
+; 8x z15 = mem32[x + 60]
+%line 93+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpbroadcastd ymm0, [rcx + 60]
 ; s15 = z15
 %line 94+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 480], ymm13
+	vmovdqu [rsp + 480], ymm0
 .Lblocks8:
 ; 4x q0 = mem64[x + 32]
 %line 98+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
@@ -110,538 +110,508 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; t1 = mem256[CTRB]
 %line 100+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm2, [rel CTRB]
-; i = 10
-%line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov r8, 10
-; z0 = s0
-%line 109+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm3, [rsp + 0]
-; z1 = s1
-%line 110+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 32]
-; z2 = s2
-%line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm5, [rsp + 64]
-	vmovdqu [rsp + 1024], ymm5
-; z3 = s3
-%line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm5, [rsp + 96]
-	vmovdqu [rsp + 1984], ymm5
-; z4 = s4
-%line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm9, [rsp + 128]
-; z5 = s5
-%line 114+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm5, [rsp + 160]
-; z6 = s6
-%line 115+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm6, [rsp + 192]
-	vmovdqu [rsp + 1056], ymm6
-; z7 = s7
-%line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm6, [rsp + 224]
-; z10 = s10
-%line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm7, [rsp + 320]
 ; 4x q1 = q0 + t1
 %line 101+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddq ymm2, ymm0, ymm2
 ; 4x q0 = q0 + t0
 %line 102+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddq ymm0, ymm0, ymm1
-; z11 = s11
-%line 118+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm1, [rsp + 352]
-; z12 = s12
-%line 119+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm8, [rsp + 384]
-; z13 = s13
-%line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 416]
-; z14 = s14
-%line 121+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm11, [rsp + 448]
-; z15 = s15
-%line 122+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm12, [rsp + 480]
-	vmovdqu [rsp + 1088], ymm12
 ; q0 = shuffle32(q0, 0xd8)
 %line 103+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd ymm0, ymm0, 216
 ; q1 = shuffle32(q1, 0xd8)
 %line 104+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd ymm12, ymm2, 216
+	vpshufd ymm2, ymm2, 216
 ; z8 = unpacklo64(q0, q1)
 %line 105+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm2, ymm0, ymm12
+	vpunpcklqdq ymm1, ymm0, ymm2
 ; z9 = unpackhi64(q0, q1)
 %line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm12, ymm0, ymm12
+	vpunpckhqdq ymm0, ymm0, ymm2
+	vmovdqu [rsp + 1024], ymm0
 ; s8 = z8
 %line 107+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 256], ymm2
+	vmovdqu [rsp + 256], ymm1
 ; s9 = z9
 %line 108+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 288], ymm12
+	vmovdqu ymm0, [rsp + 1024]
+	vmovdqu [rsp + 288], ymm0
+; z0 = s0
+%line 109+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm12, [rsp + 0]
+; z1 = s1
+%line 110+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm9, [rsp + 32]
+; z2 = s2
+%line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm10, [rsp + 64]
+; z3 = s3
+%line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm0, [rsp + 96]
+	vmovdqu [rsp + 1056], ymm0
+; z4 = s4
+%line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm0, [rsp + 128]
+	vmovdqu [rsp + 1088], ymm0
+; z5 = s5
+%line 114+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm4, [rsp + 160]
+; z6 = s6
+%line 115+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm8, [rsp + 192]
+; z7 = s7
+%line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm7, [rsp + 224]
+; z10 = s10
+%line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm3, [rsp + 320]
+; z11 = s11
+%line 118+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm6, [rsp + 352]
+; z12 = s12
+%line 119+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm5, [rsp + 384]
+; z13 = s13
+%line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm0, [rsp + 416]
+; z14 = s14
+%line 121+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm11, [rsp + 448]
+; z15 = s15
+%line 122+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm2, [rsp + 480]
+; i = 10
+%line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov r8, 10
 .Lrounds8:
 ; 8x t0 = z0 + z12
 %line 125+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm3, ymm8
-	vmovdqu [rsp + 1120], ymm0
+	vpaddd ymm14, ymm12, ymm5
+; 8x t0 = t0 <<< 7
+%line 126+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm13
+; z4 = z4 ^ t0
+%line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm13, [rsp + 1088]
+	vpxor ymm13, ymm13, ymm15
+	vmovdqu [rsp + 1120], ymm13
 ; 8x t1 = z5 + z1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm13, ymm5, ymm4
+	vpaddd ymm14, ymm4, ymm9
+; 8x t1 = t1 <<< 7
+%line 129+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm13
+; z9 = z9 ^ t1
+%line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm13, [rsp + 1024]
+	vpxor ymm13, ymm13, ymm15
+	vmovdqu [rsp + 1152], ymm13
 ; 8x t0 = z10 + z6
 %line 131+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm7, [rsp + 1056]
-	vmovdqu [rsp + 2016], ymm0
+	vpaddd ymm14, ymm3, ymm8
+; 8x t0 = t0 <<< 7
+%line 132+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm13
+; z14 = z14 ^ t0
+%line 133+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm11, ymm11, ymm15
+	vmovdqu [rsp + 1184], ymm11
 ; 8x t1 = z15 + z11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpaddd ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1312], ymm0
+	vpaddd ymm13, ymm2, ymm6
+; 8x t1 = t1 <<< 7
+%line 135+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm11, ymm13, 7
+	vpsrld ymm14, ymm13, 25
+	vpor ymm14, ymm14, ymm11
+; z3 = z3 ^ t1
+%line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm11, [rsp + 1056]
+	vpxor ymm11, ymm11, ymm14
+; 8x t0 = z4 + z0
+%line 137+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm13, [rsp + 1120]
+	vpaddd ymm14, ymm13, ymm12
+; 8x t0 = t0 <<< 9
+%line 138+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
+; z8 = z8 ^ t0
+%line 139+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm1, ymm1, ymm15
+; 8x t1 = z9 + z5
+%line 140+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm13, [rsp + 1152]
+	vpaddd ymm14, ymm13, ymm4
+; 8x t1 = t1 <<< 9
+%line 141+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
+; z13 = z13 ^ t1
+%line 142+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm0, ymm0, ymm15
+; 8x t0 = z14 + z10
+%line 143+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm13, [rsp + 1184]
+	vpaddd ymm14, ymm13, ymm3
+; 8x t0 = t0 <<< 9
+%line 144+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
+; z2 = z2 ^ t0
+%line 145+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm10, ymm10, ymm15
+; 8x t1 = z3 + z15
+%line 146+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm11, ymm2
+; 8x t1 = t1 <<< 9
+%line 147+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
+; z7 = z7 ^ t1
+%line 148+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm7, ymm7, ymm15
+; 8x t0 = z8 + z4
+%line 149+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm1, [rsp + 1120]
+; 8x t0 = t0 <<< 13
+%line 150+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm13
+; z12 = z12 ^ t0
+%line 151+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm13, ymm5, ymm15
+; 8x t1 = z13 + z9
+%line 152+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm0, [rsp + 1152]
+; 8x t1 = t1 <<< 13
+%line 153+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm5, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm5
+; z1 = z1 ^ t1
+%line 154+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm9, ymm9, ymm15
+; 8x t0 = z2 + z14
+%line 155+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm10, [rsp + 1184]
+; 8x t0 = t0 <<< 13
+%line 156+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm5, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm5
+; z6 = z6 ^ t0
+%line 157+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm5, ymm8, ymm15
+; 8x t1 = z7 + z3
+%line 158+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm7, ymm11
+; 8x t1 = t1 <<< 13
+%line 159+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm8, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm8
+; z11 = z11 ^ t1
+%line 160+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm6, ymm6, ymm15
+; 8x t0 = z12 + z8
+%line 161+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm13, ymm1
+; 8x t0 = t0 <<< 18
+%line 162+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm8, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm8
+; z0 = z0 ^ t0
+%line 163+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm12, ymm12, ymm15
+; 8x t1 = z1 + z13
+%line 164+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm9, ymm0
+; 8x t1 = t1 <<< 18
+%line 165+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm8, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm8
+; z5 = z5 ^ t1
+%line 166+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm4, ymm4, ymm15
+; 8x t0 = z6 + z2
+%line 167+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm5, ymm10
+; 8x t0 = t0 <<< 18
+%line 168+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm8, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm8
+; z10 = z10 ^ t0
+%line 169+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm3, ymm3, ymm15
+; 8x t1 = z11 + z7
+%line 170+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm6, ymm7
+; 8x t1 = t1 <<< 18
+%line 171+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm8, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm8
+; z15 = z15 ^ t1
+%line 172+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm2, ymm2, ymm15
+; 8x t0 = z0 + z3
+%line 173+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm12, ymm11
+; 8x t0 = t0 <<< 7
+%line 174+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm8, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm8
+; z1 = z1 ^ t0
+%line 175+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm9, ymm9, ymm15
+; 8x t1 = z5 + z4
+%line 176+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm4, [rsp + 1120]
+; 8x t1 = t1 <<< 7
+%line 177+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm8, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm8
+; z6 = z6 ^ t1
+%line 178+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm8, ymm5, ymm15
+; 8x t0 = z10 + z9
+%line 179+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm3, [rsp + 1152]
+; 8x t0 = t0 <<< 7
+%line 180+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm5, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm5
+; z11 = z11 ^ t0
+%line 181+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm6, ymm6, ymm15
+; 8x t1 = z15 + z14
+%line 182+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm2, [rsp + 1184]
+; 8x t1 = t1 <<< 7
+%line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm5, ymm14, 7
+	vpsrld ymm15, ymm14, 25
+	vpor ymm15, ymm15, ymm5
+; z12 = z12 ^ t1
+%line 184+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm5, ymm13, ymm15
+; 8x t0 = z1 + z0
+%line 185+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm9, ymm12
+; 8x t0 = t0 <<< 9
+%line 186+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
+; z2 = z2 ^ t0
+%line 187+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm10, ymm10, ymm15
+; 8x t1 = z6 + z5
+%line 188+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm8, ymm4
+; 8x t1 = t1 <<< 9
+%line 189+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
+; z7 = z7 ^ t1
+%line 190+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm7, ymm7, ymm15
+; 8x t0 = z11 + z10
+%line 191+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm6, ymm3
+; 8x t0 = t0 <<< 9
+%line 192+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
+; z8 = z8 ^ t0
+%line 193+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm1, ymm1, ymm15
+; 8x t1 = z12 + z15
+%line 194+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm5, ymm2
+; 8x t1 = t1 <<< 9
+%line 195+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm13
+; z13 = z13 ^ t1
+%line 196+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm0, ymm0, ymm15
+; 8x t0 = z2 + z1
+%line 197+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm10, ymm9
+; 8x t0 = t0 <<< 13
+%line 198+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 13
+	vpsrld ymm15, ymm14, 19
+	vpor ymm15, ymm15, ymm13
+; z3 = z3 ^ t0
+%line 199+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm11, ymm11, ymm15
+	vmovdqu [rsp + 1056], ymm11
+; 8x t1 = z7 + z6
+%line 200+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm13, ymm7, ymm8
+; 8x t1 = t1 <<< 13
+%line 201+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm11, ymm13, 13
+	vpsrld ymm14, ymm13, 19
+	vpor ymm14, ymm14, ymm11
+; z4 = z4 ^ t1
+%line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm11, [rsp + 1120]
+	vpxor ymm11, ymm11, ymm14
+	vmovdqu [rsp + 1088], ymm11
+; 8x t0 = z8 + z11
+%line 203+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm13, ymm1, ymm6
+; 8x t0 = t0 <<< 13
+%line 204+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm11, ymm13, 13
+	vpsrld ymm14, ymm13, 19
+	vpor ymm14, ymm14, ymm11
+; z9 = z9 ^ t0
+%line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm11, [rsp + 1152]
+	vpxor ymm11, ymm11, ymm14
+	vmovdqu [rsp + 1024], ymm11
+; 8x t1 = z13 + z12
+%line 206+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm13, ymm0, ymm5
+; 8x t1 = t1 <<< 13
+%line 207+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm11, ymm13, 13
+	vpsrld ymm14, ymm13, 19
+	vpor ymm14, ymm14, ymm11
+; z14 = z14 ^ t1
+%line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm11, [rsp + 1184]
+	vpxor ymm11, ymm11, ymm14
+; 8x t0 = z3 + z2
+%line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm13, [rsp + 1056]
+	vpaddd ymm14, ymm13, ymm10
+; 8x t0 = t0 <<< 18
+%line 210+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm13
+; z0 = z0 ^ t0
+%line 211+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm12, ymm12, ymm15
+; 8x t1 = z4 + z7
+%line 212+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm13, [rsp + 1088]
+	vpaddd ymm14, ymm13, ymm7
+; 8x t1 = t1 <<< 18
+%line 213+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm13
+; z5 = z5 ^ t1
+%line 214+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm4, ymm4, ymm15
+; 8x t0 = z9 + z8
+%line 215+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm13, [rsp + 1024]
+	vpaddd ymm14, ymm13, ymm1
+; 8x t0 = t0 <<< 18
+%line 216+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm13
+; z10 = z10 ^ t0
+%line 217+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm3, ymm3, ymm15
+; 8x t1 = z14 + z13
+%line 218+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm11, ymm0
+; 8x t1 = t1 <<< 18
+%line 219+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld ymm13, ymm14, 18
+	vpsrld ymm15, ymm14, 14
+	vpor ymm15, ymm15, ymm13
+; z15 = z15 ^ t1
+%line 220+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm2, ymm2, ymm15
 ; =? i -= 1
 %line 221+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	sub r8, 1
-; 8x t0 = t0 <<< 7
-%line 126+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm15, [rsp + 1120]
-	vpslld ymm0, ymm15, 7
-	vpsrld ymm14, ymm15, 25
-	vpor ymm14, ymm14, ymm0
-	vmovdqu [rsp + 1152], ymm14
-; 8x t1 = t1 <<< 7
-%line 129+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm13, 7
-	vpsrld ymm14, ymm13, 25
-	vpor ymm14, ymm14, ymm0
-	vmovdqu [rsp + 1216], ymm14
-; 8x t0 = t0 <<< 7
-%line 132+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm13, [rsp + 2016]
-	vpslld ymm0, ymm13, 7
-	vpsrld ymm14, ymm13, 25
-	vpor ymm14, ymm14, ymm0
-; 8x t1 = t1 <<< 7
-%line 135+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm15, [rsp + 1312]
-	vpslld ymm0, ymm15, 7
-	vpsrld ymm13, ymm15, 25
-	vpor ymm13, ymm13, ymm0
-; z4 = z4 ^ t0
-%line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm9, [rsp + 1152]
-	vmovdqu [rsp + 1184], ymm0
-; z9 = z9 ^ t1
-%line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm12, [rsp + 1216]
-	vmovdqu [rsp + 1248], ymm0
-; 8x t0 = z4 + z0
-%line 137+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1184]
-	vpaddd ymm9, ymm0, ymm3
-; z14 = z14 ^ t0
-%line 133+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm11, ymm14
-	vmovdqu [rsp + 1280], ymm0
-; 8x t1 = z9 + z5
-%line 140+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1248]
-	vpaddd ymm14, ymm0, ymm5
-; 8x t0 = t0 <<< 9
-%line 138+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm9, 9
-	vpsrld ymm12, ymm9, 23
-	vpor ymm12, ymm12, ymm0
-; z3 = z3 ^ t1
-%line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1984]
-	vpxor ymm9, ymm0, ymm13
-; 8x t0 = z14 + z10
-%line 143+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1280]
-	vpaddd ymm15, ymm0, ymm7
-; 8x t1 = z3 + z15
-%line 146+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm13, ymm9, [rsp + 1088]
-; 8x t1 = t1 <<< 9
-%line 141+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm14, 9
-	vpsrld ymm11, ymm14, 23
-	vpor ymm11, ymm11, ymm0
-; 8x t0 = t0 <<< 9
-%line 144+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm15, 9
-	vpsrld ymm14, ymm15, 23
-	vpor ymm14, ymm14, ymm0
-; 8x t1 = t1 <<< 9
-%line 147+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm13, 9
-	vpsrld ymm15, ymm13, 23
-	vpor ymm15, ymm15, ymm0
-; z8 = z8 ^ t0
-%line 139+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm2, ymm2, ymm12
-; 8x t0 = z8 + z4
-%line 149+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm2, [rsp + 1184]
-; z13 = z13 ^ t1
-%line 142+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm10, ymm11
-	vmovdqu [rsp + 1344], ymm0
-; 8x t0 = t0 <<< 13
-%line 150+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm12, 13
-	vpsrld ymm11, ymm12, 19
-	vpor ymm11, ymm11, ymm0
-; z2 = z2 ^ t0
-%line 145+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1024]
-	vpxor ymm10, ymm0, ymm14
-; 8x t1 = z13 + z9
-%line 152+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1344]
-	vpaddd ymm13, ymm0, [rsp + 1248]
-; z7 = z7 ^ t1
-%line 148+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm6, ymm6, ymm15
-; 8x t0 = z2 + z14
-%line 155+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm10, [rsp + 1280]
-; 8x t1 = t1 <<< 13
-%line 153+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm13, 13
-	vpsrld ymm12, ymm13, 19
-	vpor ymm12, ymm12, ymm0
-; 8x t1 = z7 + z3
-%line 158+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm15, ymm6, ymm9
-; 8x t0 = t0 <<< 13
-%line 156+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm14, 13
-	vpsrld ymm13, ymm14, 19
-	vpor ymm13, ymm13, ymm0
-; 8x t1 = t1 <<< 13
-%line 159+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm15, 13
-	vpsrld ymm14, ymm15, 19
-	vpor ymm14, ymm14, ymm0
-; z12 = z12 ^ t0
-%line 151+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm8, ymm8, ymm11
-; z1 = z1 ^ t1
-%line 154+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, ymm12
-; 8x t0 = z12 + z8
-%line 161+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm11, ymm8, ymm2
-; 8x t1 = z1 + z13
-%line 164+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm4, [rsp + 1344]
-; 8x t0 = t0 <<< 18
-%line 162+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm11, 18
-	vpsrld ymm15, ymm11, 14
-	vpor ymm15, ymm15, ymm0
-	vmovdqu [rsp + 1376], ymm15
-; z6 = z6 ^ t0
-%line 157+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1056]
-	vpxor ymm11, ymm0, ymm13
-; z11 = z11 ^ t1
-%line 160+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm1, ymm1, ymm14
-; 8x t1 = t1 <<< 18
-%line 165+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm12, 18
-	vpsrld ymm13, ymm12, 14
-	vpor ymm13, ymm13, ymm0
-; 8x t0 = z6 + z2
-%line 167+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm11, ymm10
-; 8x t1 = z11 + z7
-%line 170+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm15, ymm1, ymm6
-; 8x t0 = t0 <<< 18
-%line 168+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm12, 18
-	vpsrld ymm14, ymm12, 14
-	vpor ymm14, ymm14, ymm0
-; 8x t1 = t1 <<< 18
-%line 171+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm15, 18
-	vpsrld ymm12, ymm15, 14
-	vpor ymm12, ymm12, ymm0
-; z0 = z0 ^ t0
-%line 163+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm3, [rsp + 1376]
-	vmovdqu [rsp + 1408], ymm0
-; z5 = z5 ^ t1
-%line 166+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm5, ymm5, ymm13
-; 8x t0 = z0 + z3
-%line 173+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1408]
-	vpaddd ymm3, ymm0, ymm9
-; 8x t0 = t0 <<< 7
-%line 174+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm0, ymm3, 7
-	vpsrld ymm13, ymm3, 25
-	vpor ymm13, ymm13, ymm0
-	vmovdqu [rsp + 1440], ymm13
-; 8x t1 = z5 + z4
-%line 176+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm13, ymm5, [rsp + 1184]
-; z10 = z10 ^ t0
-%line 169+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm7, ymm14
-; 8x t1 = t1 <<< 7
-%line 177+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm3, ymm13, 7
-	vpsrld ymm7, ymm13, 25
-	vpor ymm7, ymm7, ymm3
-; z15 = z15 ^ t1
-%line 172+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm3, [rsp + 1088]
-	vpxor ymm13, ymm3, ymm12
-; 8x t0 = z10 + z9
-%line 179+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm15, ymm0, [rsp + 1248]
-; 8x t1 = z15 + z14
-%line 182+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm13, [rsp + 1280]
-; 8x t0 = t0 <<< 7
-%line 180+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm3, ymm15, 7
-	vpsrld ymm12, ymm15, 25
-	vpor ymm12, ymm12, ymm3
-; 8x t1 = t1 <<< 7
-%line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm15, ymm14, 7
-	vpsrld ymm3, ymm14, 25
-	vpor ymm3, ymm3, ymm15
-; z1 = z1 ^ t0
-%line 175+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, [rsp + 1440]
-; z6 = z6 ^ t1
-%line 178+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm7, ymm11, ymm7
-	vmovdqu [rsp + 1056], ymm7
-; 8x t0 = z1 + z0
-%line 185+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm4, [rsp + 1408]
-; 8x t0 = t0 <<< 9
-%line 186+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm7, ymm14, 9
-	vpsrld ymm11, ymm14, 23
-	vpor ymm11, ymm11, ymm7
-; 8x t1 = z6 + z5
-%line 188+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm7, [rsp + 1056]
-	vpaddd ymm14, ymm7, ymm5
-; z11 = z11 ^ t0
-%line 181+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm1, ymm1, ymm12
-; 8x t1 = t1 <<< 9
-%line 189+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm7, ymm14, 9
-	vpsrld ymm12, ymm14, 23
-	vpor ymm12, ymm12, ymm7
-; z12 = z12 ^ t1
-%line 184+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm8, ymm8, ymm3
-; 8x t0 = z11 + z10
-%line 191+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm15, ymm1, ymm0
-; 8x t1 = z12 + z15
-%line 194+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm8, ymm13
-; 8x t0 = t0 <<< 9
-%line 192+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm3, ymm15, 9
-	vpsrld ymm7, ymm15, 23
-	vpor ymm7, ymm7, ymm3
-; 8x t1 = t1 <<< 9
-%line 195+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm15, ymm14, 9
-	vpsrld ymm3, ymm14, 23
-	vpor ymm3, ymm3, ymm15
-; z2 = z2 ^ t0
-%line 187+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm10, ymm10, ymm11
-	vmovdqu [rsp + 1024], ymm10
-; z7 = z7 ^ t1
-%line 190+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm6, ymm6, ymm12
-; 8x t0 = z2 + z1
-%line 197+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 1024]
-	vpaddd ymm12, ymm10, ymm4
-; 8x t0 = t0 <<< 13
-%line 198+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm10, ymm12, 13
-	vpsrld ymm11, ymm12, 19
-	vpor ymm11, ymm11, ymm10
-; 8x t1 = z7 + z6
-%line 200+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm10, ymm6, [rsp + 1056]
-; z8 = z8 ^ t0
-%line 193+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm2, ymm2, ymm7
-; 8x t1 = t1 <<< 13
-%line 201+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm7, ymm10, 13
-	vpsrld ymm12, ymm10, 19
-	vpor ymm12, ymm12, ymm7
-; z13 = z13 ^ t1
-%line 196+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm7, [rsp + 1344]
-	vpxor ymm10, ymm7, ymm3
-; 8x t0 = z8 + z11
-%line 203+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm15, ymm2, ymm1
-; 8x t1 = z13 + z12
-%line 206+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm10, ymm8
-; 8x t0 = t0 <<< 13
-%line 204+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm3, ymm15, 13
-	vpsrld ymm7, ymm15, 19
-	vpor ymm7, ymm7, ymm3
-; 8x t1 = t1 <<< 13
-%line 207+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm15, ymm14, 13
-	vpsrld ymm3, ymm14, 19
-	vpor ymm3, ymm3, ymm15
-; z3 = z3 ^ t0
-%line 199+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm9, ymm9, ymm11
-	vmovdqu [rsp + 1984], ymm9
-; z4 = z4 ^ t1
-%line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm9, [rsp + 1184]
-	vpxor ymm9, ymm9, ymm12
-; 8x t0 = z3 + z2
-%line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm11, [rsp + 1984]
-	vpaddd ymm12, ymm11, [rsp + 1024]
-; 8x t0 = t0 <<< 18
-%line 210+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm11, ymm12, 18
-	vpsrld ymm14, ymm12, 14
-	vpor ymm14, ymm14, ymm11
-	vmovdqu [rsp + 1472], ymm14
-; 8x t1 = z4 + z7
-%line 212+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm9, ymm6
-; z9 = z9 ^ t0
-%line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm11, [rsp + 1248]
-	vpxor ymm12, ymm11, ymm7
-; 8x t1 = t1 <<< 18
-%line 213+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm7, ymm14, 18
-	vpsrld ymm11, ymm14, 14
-	vpor ymm11, ymm11, ymm7
-	vmovdqu [rsp + 1504], ymm11
-; z14 = z14 ^ t1
-%line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm7, [rsp + 1280]
-	vpxor ymm11, ymm7, ymm3
-; 8x t0 = z9 + z8
-%line 215+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm7, ymm12, ymm2
-; 8x t1 = z14 + z13
-%line 218+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm14, ymm11, ymm10
-; 8x t0 = t0 <<< 18
-%line 216+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm3, ymm7, 18
-	vpsrld ymm15, ymm7, 14
-	vpor ymm15, ymm15, ymm3
-	vmovdqu [rsp + 1536], ymm15
-; 8x t1 = t1 <<< 18
-%line 219+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld ymm3, ymm14, 18
-	vpsrld ymm7, ymm14, 14
-	vpor ymm7, ymm7, ymm3
-	vmovdqu [rsp + 1568], ymm7
-; z0 = z0 ^ t0
-%line 211+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm3, [rsp + 1408]
-	vpxor ymm3, ymm3, [rsp + 1472]
-; z5 = z5 ^ t1
-%line 214+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm5, ymm5, [rsp + 1504]
-; z10 = z10 ^ t0
-%line 217+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm7, ymm0, [rsp + 1536]
-; z15 = z15 ^ t1
-%line 220+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm13, [rsp + 1568]
-	vmovdqu [rsp + 1088], ymm0
 ; goto rounds8 if !=
 %line 222+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jne .Lrounds8
 ; 8x z0 = z0 + s0
 %line 224+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm3, [rsp + 0]
-	vmovdqu [rsp + 1600], ymm0
+	vpaddd ymm12, ymm12, [rsp + 0]
 ; 8x z1 = z1 + s1
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm4, [rsp + 32]
-	vmovdqu [rsp + 1632], ymm0
+	vpaddd ymm13, ymm9, [rsp + 32]
 ; 8x z2 = z2 + s2
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1024]
-	vpaddd ymm0, ymm0, [rsp + 64]
-	vmovdqu [rsp + 1664], ymm0
+	vpaddd ymm9, ymm10, [rsp + 64]
 ; 8x z3 = z3 + s3
 %line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1984]
-	vpaddd ymm4, ymm0, [rsp + 96]
+	vmovdqu ymm10, [rsp + 1056]
+	vpaddd ymm10, ymm10, [rsp + 96]
 ; 8x z4 = z4 + s4
 %line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm9, ymm9, [rsp + 128]
+	vmovdqu ymm14, [rsp + 1088]
+	vpaddd ymm14, ymm14, [rsp + 128]
 ; 8x z5 = z5 + s5
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm3, ymm5, [rsp + 160]
+	vpaddd ymm4, ymm4, [rsp + 160]
 ; 8x z6 = z6 + s6
 %line 230+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1056]
-	vpaddd ymm5, ymm0, [rsp + 192]
+	vpaddd ymm8, ymm8, [rsp + 192]
 ; 8x z7 = z7 + s7
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm6, ymm6, [rsp + 224]
+	vpaddd ymm7, ymm7, [rsp + 224]
 ; 8x z8 = z8 + s8
 %line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm2, [rsp + 256]
-	vmovdqu [rsp + 1696], ymm0
+	vpaddd ymm1, ymm1, [rsp + 256]
+	vmovdqu [rsp + 1216], ymm1
 ; 8x z9 = z9 + s9
 %line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm12, [rsp + 288]
-	vmovdqu [rsp + 1728], ymm0
+	vmovdqu ymm1, [rsp + 1024]
+	vpaddd ymm1, ymm1, [rsp + 288]
 ; 8x z10 = z10 + s10
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm7, [rsp + 320]
-	vmovdqu [rsp + 1760], ymm0
+	vpaddd ymm3, ymm3, [rsp + 320]
 ; 8x z11 = z11 + s11
 %line 235+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm0, ymm1, [rsp + 352]
-	vmovdqu [rsp + 1792], ymm0
+	vpaddd ymm6, ymm6, [rsp + 352]
 ; 8x z12 = z12 + s12
 %line 236+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm7, ymm8, [rsp + 384]
+	vpaddd ymm5, ymm5, [rsp + 384]
 ; 8x z13 = z13 + s13
 %line 237+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm8, ymm10, [rsp + 416]
+	vpaddd ymm15, ymm0, [rsp + 416]
 ; 8x z14 = z14 + s14
 %line 238+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm10, ymm11, [rsp + 448]
+	vpaddd ymm11, ymm11, [rsp + 448]
 ; 8x z15 = z15 + s15
 %line 239+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1088]
-	vpaddd ymm2, ymm0, [rsp + 480]
+	vpaddd ymm0, ymm2, [rsp + 480]
 ; unsigned<? n - 8
 %line 240+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	cmp rdx, 8
@@ -650,261 +620,243 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 	jb .Lpartial
 ; u0 = unpacklo32(z0, z1)
 %line 243+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1600]
-	vmovdqu ymm1, [rsp + 1632]
-	vpunpckldq ymm14, ymm0, ymm1
-; u2 = unpacklo32(z2, z3)
-%line 245+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1664]
-	vpunpckldq ymm15, ymm0, ymm4
-; u0 = unpacklo32(z4, z5)
-%line 251+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm13, ymm9, ymm3
-; u2 = unpacklo32(z6, z7)
-%line 253+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm5, ymm6
-; v0 = unpacklo64(u0, u2)
-%line 247+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm0, ymm14, ymm15
-; v4 = unpacklo64(u0, u2)
-%line 255+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm1, ymm13, ymm12
-; o = permute128(v0, v4, 0x20)
-%line 259+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm11, ymm0, ymm1, 32
-; o = permute128(v0, v4, 0x31)
-%line 262+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm0, ymm0, ymm1, 49
-	vmovdqu [rsp + 1824], ymm0
-; o = o ^ mem256[m + 0]
-%line 260+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm11, ymm11, [rsi]
-; v1 = unpackhi64(u0, u2)
-%line 248+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm0, ymm14, ymm15
-; v5 = unpackhi64(u0, u2)
-%line 256+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm1, ymm13, ymm12
-; o = permute128(v1, v5, 0x20)
-%line 265+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm12, ymm0, ymm1, 32
-	vmovdqu [rsp + 1856], ymm12
-; o = permute128(v1, v5, 0x31)
-%line 268+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm0, ymm0, ymm1, 49
-	vmovdqu [rsp + 1888], ymm0
+	vpunpckldq ymm2, ymm12, ymm13
 ; u1 = unpackhi32(z0, z1)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1600]
-	vmovdqu ymm1, [rsp + 1632]
-	vpunpckhdq ymm12, ymm0, ymm1
+	vpunpckhdq ymm12, ymm12, ymm13
+; u2 = unpacklo32(z2, z3)
+%line 245+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm13, ymm9, ymm10
 ; u3 = unpackhi32(z2, z3)
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1664]
-	vpunpckhdq ymm13, ymm0, ymm4
-; u1 = unpackhi32(z4, z5)
-%line 252+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm3, ymm9, ymm3
-; u3 = unpackhi32(z6, z7)
-%line 254+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm4, ymm5, ymm6
+	vpunpckhdq ymm10, ymm9, ymm10
+; v0 = unpacklo64(u0, u2)
+%line 247+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm9, ymm2, ymm13
+; v1 = unpackhi64(u0, u2)
+%line 248+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm13, ymm2, ymm13
 ; v2 = unpacklo64(u1, u3)
 %line 249+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm0, ymm12, ymm13
-; v6 = unpacklo64(u1, u3)
-%line 257+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm1, ymm3, ymm4
-; mem256[c + 0] = o
-%line 261+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi], ymm11
-; o = permute128(v2, v6, 0x20)
-%line 271+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm5, ymm0, ymm1, 32
-; o = permute128(v2, v6, 0x31)
-%line 274+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm6, ymm0, ymm1, 49
+	vpunpcklqdq ymm2, ymm12, ymm10
 ; v3 = unpackhi64(u1, u3)
 %line 250+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm0, ymm12, ymm13
+	vpunpckhqdq ymm10, ymm12, ymm10
+; u0 = unpacklo32(z4, z5)
+%line 251+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm12, ymm14, ymm4
+; u1 = unpackhi32(z4, z5)
+%line 252+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm4, ymm14, ymm4
+; u2 = unpacklo32(z6, z7)
+%line 253+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm14, ymm8, ymm7
+; u3 = unpackhi32(z6, z7)
+%line 254+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm8, ymm8, ymm7
+; v4 = unpacklo64(u0, u2)
+%line 255+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm7, ymm12, ymm14
+; v5 = unpackhi64(u0, u2)
+%line 256+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm14, ymm12, ymm14
+; v6 = unpacklo64(u1, u3)
+%line 257+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm12, ymm4, ymm8
 ; v7 = unpackhi64(u1, u3)
 %line 258+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm1, ymm3, ymm4
-; o = permute128(v3, v7, 0x20)
-%line 277+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm9, ymm0, ymm1, 32
-; o = permute128(v3, v7, 0x31)
-%line 280+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm12, ymm0, ymm1, 49
-; u0 = unpacklo32(z8, z9)
-%line 283+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1696]
-	vmovdqu ymm1, [rsp + 1728]
-	vpunpckldq ymm15, ymm0, ymm1
-; u2 = unpacklo32(z10, z11)
-%line 285+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1760]
-	vmovdqu ymm1, [rsp + 1792]
-	vpunpckldq ymm1, ymm0, ymm1
-; u0 = unpacklo32(z12, z13)
-%line 291+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm13, ymm7, ymm8
-; u2 = unpacklo32(z14, z15)
-%line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm3, ymm10, ymm2
+	vpunpckhqdq ymm8, ymm4, ymm8
+; o = permute128(v0, v4, 0x20)
+%line 259+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm4, ymm9, ymm7, 32
+; o = o ^ mem256[m + 0]
+%line 260+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm4, ymm4, [rsi]
+; mem256[c + 0] = o
+%line 261+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu [rdi], ymm4
+; o = permute128(v0, v4, 0x31)
+%line 262+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm4, ymm9, ymm7, 49
 ; o = o ^ mem256[m + 256]
 %line 263+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1824]
-	vpxor ymm14, ymm0, [rsi + 256]
-; v0 = unpacklo64(u0, u2)
-%line 287+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm0, ymm15, ymm1
-; v4 = unpacklo64(u0, u2)
-%line 295+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm4, ymm13, ymm3
-; o = permute128(v0, v4, 0x20)
-%line 299+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm11, ymm0, ymm4, 32
-; o = permute128(v0, v4, 0x31)
-%line 302+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm4, ymm0, ymm4, 49
-; v1 = unpackhi64(u0, u2)
-%line 288+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm0, ymm15, ymm1
-; v5 = unpackhi64(u0, u2)
-%line 296+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm1, ymm13, ymm3
-; o = permute128(v1, v5, 0x20)
-%line 305+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm3, ymm0, ymm1, 32
-; o = permute128(v1, v5, 0x31)
-%line 308+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm1, ymm0, ymm1, 49
-; u1 = unpackhi32(z8, z9)
-%line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1696]
-	vmovdqu ymm13, [rsp + 1728]
-	vpunpckhdq ymm13, ymm0, ymm13
-; u3 = unpackhi32(z10, z11)
-%line 286+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1760]
-	vmovdqu ymm15, [rsp + 1792]
-	vpunpckhdq ymm0, ymm0, ymm15
+	vpxor ymm4, ymm4, [rsi + 256]
 ; mem256[c + 256] = o
 %line 264+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 256], ymm14
-; u1 = unpackhi32(z12, z13)
-%line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm7, ymm7, ymm8
-; u3 = unpackhi32(z14, z15)
-%line 294+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm14, ymm10, ymm2
-; v2 = unpacklo64(u1, u3)
-%line 289+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm2, ymm13, ymm0
-; v6 = unpacklo64(u1, u3)
-%line 297+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm8, ymm7, ymm14
-; o = permute128(v2, v6, 0x20)
-%line 311+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm10, ymm2, ymm8, 32
-; o = permute128(v2, v6, 0x31)
-%line 314+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm8, ymm2, ymm8, 49
-; v3 = unpackhi64(u1, u3)
-%line 290+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm0, ymm13, ymm0
-; v7 = unpackhi64(u1, u3)
-%line 298+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm2, ymm7, ymm14
-; o = permute128(v3, v7, 0x20)
-%line 317+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm7, ymm0, ymm2, 32
-; o = permute128(v3, v7, 0x31)
-%line 320+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm2, ymm0, ymm2, 49
+	vmovdqu [rdi + 256], ymm4
+; o = permute128(v1, v5, 0x20)
+%line 265+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm4, ymm13, ymm14, 32
 ; o = o ^ mem256[m + 64]
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1856]
-	vpxor ymm0, ymm0, [rsi + 64]
+	vpxor ymm4, ymm4, [rsi + 64]
 ; mem256[c + 64] = o
 %line 267+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 64], ymm0
+	vmovdqu [rdi + 64], ymm4
+; o = permute128(v1, v5, 0x31)
+%line 268+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm4, ymm13, ymm14, 49
 ; o = o ^ mem256[m + 320]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1888]
-	vpxor ymm0, ymm0, [rsi + 320]
+	vpxor ymm4, ymm4, [rsi + 320]
 ; mem256[c + 320] = o
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 320], ymm0
+	vmovdqu [rdi + 320], ymm4
+; o = permute128(v2, v6, 0x20)
+%line 271+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm4, ymm2, ymm12, 32
 ; o = o ^ mem256[m + 128]
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm5, [rsi + 128]
+	vpxor ymm4, ymm4, [rsi + 128]
 ; mem256[c + 128] = o
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 128], ymm0
+	vmovdqu [rdi + 128], ymm4
+; o = permute128(v2, v6, 0x31)
+%line 274+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm2, ymm12, 49
 ; o = o ^ mem256[m + 384]
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm6, [rsi + 384]
+	vpxor ymm2, ymm2, [rsi + 384]
 ; mem256[c + 384] = o
 %line 276+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 384], ymm0
+	vmovdqu [rdi + 384], ymm2
+; o = permute128(v3, v7, 0x20)
+%line 277+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm10, ymm8, 32
 ; o = o ^ mem256[m + 192]
 %line 278+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm9, [rsi + 192]
+	vpxor ymm2, ymm2, [rsi + 192]
 ; mem256[c + 192] = o
 %line 279+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 192], ymm0
+	vmovdqu [rdi + 192], ymm2
+; o = permute128(v3, v7, 0x31)
+%line 280+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm10, ymm8, 49
 ; o = o ^ mem256[m + 448]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm12, [rsi + 448]
+	vpxor ymm2, ymm2, [rsi + 448]
 ; mem256[c + 448] = o
 %line 282+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 448], ymm0
+	vmovdqu [rdi + 448], ymm2
+; u0 = unpacklo32(z8, z9)
+%line 283+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm2, [rsp + 1216]
+	vpunpckldq ymm2, ymm2, ymm1
+; u1 = unpackhi32(z8, z9)
+%line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm4, [rsp + 1216]
+	vpunpckhdq ymm1, ymm4, ymm1
+; u2 = unpacklo32(z10, z11)
+%line 285+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm4, ymm3, ymm6
+; u3 = unpackhi32(z10, z11)
+%line 286+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm3, ymm3, ymm6
+; v0 = unpacklo64(u0, u2)
+%line 287+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm6, ymm2, ymm4
+; v1 = unpackhi64(u0, u2)
+%line 288+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm8, ymm2, ymm4
+; v2 = unpacklo64(u1, u3)
+%line 289+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm7, ymm1, ymm3
+; v3 = unpackhi64(u1, u3)
+%line 290+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm9, ymm1, ymm3
+; u0 = unpacklo32(z12, z13)
+%line 291+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm1, ymm5, ymm15
+; u1 = unpackhi32(z12, z13)
+%line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm2, ymm5, ymm15
+; u2 = unpacklo32(z14, z15)
+%line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm3, ymm11, ymm0
+; u3 = unpackhi32(z14, z15)
+%line 294+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm0, ymm11, ymm0
+; v4 = unpacklo64(u0, u2)
+%line 295+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm4, ymm1, ymm3
+; v5 = unpackhi64(u0, u2)
+%line 296+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm1, ymm1, ymm3
+; v6 = unpacklo64(u1, u3)
+%line 297+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm3, ymm2, ymm0
+; v7 = unpackhi64(u1, u3)
+%line 298+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm2, ymm2, ymm0
+; o = permute128(v0, v4, 0x20)
+%line 299+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm6, ymm4, 32
 ; o = o ^ mem256[m + 32]
 %line 300+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm11, [rsi + 32]
+	vpxor ymm0, ymm0, [rsi + 32]
 ; mem256[c + 32] = o
 %line 301+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 32], ymm0
+; o = permute128(v0, v4, 0x31)
+%line 302+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm6, ymm4, 49
 ; o = o ^ mem256[m + 288]
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm4, [rsi + 288]
+	vpxor ymm0, ymm0, [rsi + 288]
 ; mem256[c + 288] = o
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 288], ymm0
+; o = permute128(v1, v5, 0x20)
+%line 305+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm8, ymm1, 32
 ; o = o ^ mem256[m + 96]
 %line 306+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm3, [rsi + 96]
+	vpxor ymm0, ymm0, [rsi + 96]
 ; mem256[c + 96] = o
 %line 307+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 96], ymm0
+; o = permute128(v1, v5, 0x31)
+%line 308+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm8, ymm1, 49
 ; o = o ^ mem256[m + 352]
 %line 309+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm1, [rsi + 352]
+	vpxor ymm0, ymm0, [rsi + 352]
 ; mem256[c + 352] = o
 %line 310+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 352], ymm0
+; o = permute128(v2, v6, 0x20)
+%line 311+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm7, ymm3, 32
 ; o = o ^ mem256[m + 160]
 %line 312+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm10, [rsi + 160]
+	vpxor ymm0, ymm0, [rsi + 160]
 ; mem256[c + 160] = o
 %line 313+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 160], ymm0
+; o = permute128(v2, v6, 0x31)
+%line 314+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm7, ymm3, 49
 ; o = o ^ mem256[m + 416]
 %line 315+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm8, [rsi + 416]
+	vpxor ymm0, ymm0, [rsi + 416]
 ; mem256[c + 416] = o
 %line 316+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 416], ymm0
+; o = permute128(v3, v7, 0x20)
+%line 317+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm9, ymm2, 32
 ; o = o ^ mem256[m + 224]
 %line 318+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm7, [rsi + 224]
+	vpxor ymm0, ymm0, [rsi + 224]
 ; mem256[c + 224] = o
 %line 319+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 224], ymm0
+; o = permute128(v3, v7, 0x31)
+%line 320+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm9, ymm2, 49
 ; o = o ^ mem256[m + 480]
 %line 321+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm2, [rsi + 480]
+	vpxor ymm0, ymm0, [rsi + 480]
 ; mem256[c + 480] = o
 %line 322+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 480], ymm0
@@ -914,6 +866,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; ctr += 8
 %line 324+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add r8, 8
+; mem64[x + 32] = ctr
+%line 325+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov [rcx + 32], r8
 ; c += 512
 %line 326+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add rdi, 512
@@ -926,9 +881,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; unsigned>=? n - 2
 %line 329+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	cmp rdx, 2
-; mem64[x + 32] = ctr
-%line 325+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov [rcx + 32], r8
 ; goto blocks8 if unsigned>=
 %line 330+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jae .Lblocks8
@@ -940,6 +892,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 %line 334+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	je .Ldone
 .Lblock1:
+; r0 = mem128[x + 0]
+%line 336+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu xmm0, [rcx]
 ; r1 = mem128[x + 16]
 %line 337+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm1, [rcx + 16]
@@ -949,12 +904,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; r3 = mem128[x + 48]
 %line 339+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm3, [rcx + 48]
-; i = 10
-%line 351+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov r8, 10
-; r0 = mem128[x + 0]
-%line 336+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm0, [rcx]
 ; r1 = shuffle32(r1, 0x39)
 %line 340+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm4, xmm1, 57
@@ -978,107 +927,107 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 347+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm5, xmm1, xmm2
+	vpunpcklqdq xmm6, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 348+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm7, xmm1, xmm2
+	vpunpckhqdq xmm4, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
 %line 349+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm4, xmm0, xmm3
+	vpunpcklqdq xmm7, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
 %line 350+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm8, xmm0, xmm3
+	vpunpckhqdq xmm0, xmm0, xmm3
+; i = 10
+%line 351+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov r8, 10
 .Lrounds1:
-; dd = shuffle32(dd, 0x93)
-%line 354+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm7, xmm7, 147
 ; db = shuffle32(db, 0x39)
 %line 353+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm8, 57
-; =? i -= 1
-%line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	sub r8, 1
-; 4x e0 = da + dd
-%line 356+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm3, xmm5, xmm7
+	vpshufd xmm1, xmm0, 57
+; dd = shuffle32(dd, 0x93)
+%line 354+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd xmm2, xmm4, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 355+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm2, xmm4, 78
+	vpshufd xmm3, xmm7, 78
+; 4x e0 = da + dd
+%line 356+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd xmm4, xmm6, xmm2
 ; 4x e0 <<<= 7
 %line 357+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm0, xmm3, 7
-	vpsrld xmm4, xmm3, 25
-	vpor xmm4, xmm4, xmm0
+	vpslld xmm0, xmm4, 7
+	vpsrld xmm5, xmm4, 25
+	vpor xmm5, xmm5, xmm0
 ; db ^= e0
 %line 358+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm1, xmm1, xmm4
+	vpxor xmm1, xmm1, xmm5
 ; 4x e1 = db + da
 %line 359+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm3, xmm1, xmm5
+	vpaddd xmm4, xmm1, xmm6
+; 4x e1 <<<= 9
+%line 360+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld xmm0, xmm4, 9
+	vpsrld xmm5, xmm4, 23
+	vpor xmm5, xmm5, xmm0
+; dc ^= e1
+%line 361+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor xmm3, xmm3, xmm5
+; 4x e2 = dc + db
+%line 362+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd xmm4, xmm3, xmm1
+; 4x e2 <<<= 13
+%line 363+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld xmm0, xmm4, 13
+	vpsrld xmm5, xmm4, 19
+	vpor xmm5, xmm5, xmm0
+; dd ^= e2
+%line 364+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor xmm2, xmm2, xmm5
+; 4x e3 = dd + dc
+%line 365+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd xmm4, xmm2, xmm3
+; 4x e3 <<<= 18
+%line 366+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpslld xmm0, xmm4, 18
+	vpsrld xmm5, xmm4, 14
+	vpor xmm5, xmm5, xmm0
+; da ^= e3
+%line 367+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor xmm5, xmm6, xmm5
 ; db = shuffle32(db, 0x93)
 %line 368+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm6, xmm1, 147
-; 4x e1 <<<= 9
-%line 360+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm0, xmm3, 9
-	vpsrld xmm4, xmm3, 23
-	vpor xmm4, xmm4, xmm0
-; dc ^= e1
-%line 361+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm2, xmm2, xmm4
-; 4x e2 = dc + db
-%line 362+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm1, xmm2, xmm1
-; dc = shuffle32(dc, 0x4e)
-%line 370+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm4, xmm2, 78
-; 4x e2 <<<= 13
-%line 363+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm0, xmm1, 13
-	vpsrld xmm3, xmm1, 19
-	vpor xmm3, xmm3, xmm0
-; dd ^= e2
-%line 364+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm0, xmm7, xmm3
-; 4x e3 = dd + dc
-%line 365+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm1, xmm0, xmm2
 ; dd = shuffle32(dd, 0x39)
 %line 369+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm3, xmm0, 57
-; 4x e3 <<<= 18
-%line 366+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm0, xmm1, 18
-	vpsrld xmm2, xmm1, 14
-	vpor xmm2, xmm2, xmm0
-; da ^= e3
-%line 367+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm5, xmm5, xmm2
+	vpshufd xmm1, xmm2, 57
+; dc = shuffle32(dc, 0x4e)
+%line 370+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd xmm2, xmm3, 78
 ; 4x e0 = da + db
 %line 371+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm1, xmm5, xmm6
+	vpaddd xmm3, xmm5, xmm6
 ; 4x e0 <<<= 7
 %line 372+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm0, xmm1, 7
-	vpsrld xmm2, xmm1, 25
-	vpor xmm2, xmm2, xmm0
+	vpslld xmm0, xmm3, 7
+	vpsrld xmm4, xmm3, 25
+	vpor xmm4, xmm4, xmm0
 ; dd ^= e0
 %line 373+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm7, xmm3, xmm2
+	vpxor xmm4, xmm1, xmm4
 ; 4x e1 = dd + da
 %line 374+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm1, xmm7, xmm5
+	vpaddd xmm1, xmm4, xmm5
 ; 4x e1 <<<= 9
 %line 375+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld xmm0, xmm1, 9
-	vpsrld xmm2, xmm1, 23
-	vpor xmm2, xmm2, xmm0
+	vpsrld xmm3, xmm1, 23
+	vpor xmm3, xmm3, xmm0
 ; dc ^= e1
 %line 376+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm4, xmm4, xmm2
+	vpxor xmm7, xmm2, xmm3
 ; 4x e2 = dc + dd
 %line 377+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm1, xmm4, xmm7
+	vpaddd xmm1, xmm7, xmm4
 ; 4x e2 <<<= 13
 %line 378+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld xmm0, xmm1, 13
@@ -1086,111 +1035,114 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 	vpor xmm2, xmm2, xmm0
 ; db ^= e2
 %line 379+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm8, xmm6, xmm2
+	vpxor xmm0, xmm6, xmm2
 ; 4x e3 = db + dc
 %line 380+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm1, xmm8, xmm4
+	vpaddd xmm2, xmm0, xmm7
 ; 4x e3 <<<= 18
 %line 381+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpslld xmm0, xmm1, 18
-	vpsrld xmm2, xmm1, 14
-	vpor xmm2, xmm2, xmm0
+	vpslld xmm1, xmm2, 18
+	vpsrld xmm3, xmm2, 14
+	vpor xmm3, xmm3, xmm1
 ; da ^= e3
 %line 382+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm5, xmm5, xmm2
+	vpxor xmm6, xmm5, xmm3
+; =? i -= 1
+%line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	sub r8, 1
 ; goto rounds1 if !=
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jne .Lrounds1
-; e0 = mem128[x + 0]
-%line 396+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm3, [rcx]
-; e0 = mem128[m + 0]
-%line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm6, [rsi]
 ; e0 = unpacklo32(da, dd)
 %line 385+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm0, xmm5, xmm7
+	vpunpckldq xmm1, xmm6, xmm4
 ; e1 = unpacklo32(dc, db)
 %line 386+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq xmm1, xmm4, xmm8
-; r0 = unpacklo64(e0, e1)
-%line 389+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm2, xmm0, xmm1
-; r1 = unpackhi64(e0, e1)
-%line 390+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm0, xmm0, xmm1
-; r1 = shuffle32(r1, 0x93)
-%line 393+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm9, xmm0, 147
+	vpunpckldq xmm2, xmm7, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 387+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm0, xmm5, xmm7
+	vpunpckhdq xmm3, xmm6, xmm4
 ; e3 = unpackhi32(dc, db)
 %line 388+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq xmm1, xmm4, xmm8
-; 4x r0 = r0 + e0
-%line 397+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm3, xmm2, xmm3
+	vpunpckhdq xmm0, xmm7, xmm0
+; r0 = unpacklo64(e0, e1)
+%line 389+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq xmm4, xmm1, xmm2
+; r1 = unpackhi64(e0, e1)
+%line 390+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq xmm1, xmm1, xmm2
 ; r2 = unpacklo64(e2, e3)
 %line 391+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq xmm2, xmm0, xmm1
+	vpunpcklqdq xmm2, xmm3, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 392+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq xmm0, xmm0, xmm1
-; r0 = r0 ^ e0
-%line 399+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm3, xmm3, xmm6
+	vpunpckhqdq xmm0, xmm3, xmm0
+; r1 = shuffle32(r1, 0x93)
+%line 393+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd xmm1, xmm1, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 394+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm2, 78
+	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm0, xmm0, 57
+	vpshufd xmm5, xmm0, 57
+; e0 = mem128[x + 0]
+%line 396+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu xmm0, [rcx]
+; 4x r0 = r0 + e0
+%line 397+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd xmm0, xmm4, xmm0
+; e0 = mem128[m + 0]
+%line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu xmm3, [rsi]
+; r0 = r0 ^ e0
+%line 399+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor xmm0, xmm0, xmm3
 ; mem128[c + 0] = r0
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi], xmm3
+	vmovdqu [rdi], xmm0
 ; e1 = mem128[x + 16]
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm2, [rcx + 16]
-; e1 = mem128[m + 16]
-%line 403+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm3, [rsi + 16]
+	vmovdqu xmm0, [rcx + 16]
 ; 4x r1 = r1 + e1
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm2, xmm9, xmm2
+	vpaddd xmm0, xmm1, xmm0
+; e1 = mem128[m + 16]
+%line 403+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu xmm1, [rsi + 16]
 ; r1 = r1 ^ e1
 %line 404+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm2, xmm2, xmm3
+	vpxor xmm0, xmm0, xmm1
 ; mem128[c + 16] = r1
 %line 405+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 16], xmm2
+	vmovdqu [rdi + 16], xmm0
 ; e2 = mem128[x + 32]
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm2, [rcx + 32]
-; e2 = mem128[m + 32]
-%line 408+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm3, [rsi + 32]
+	vmovdqu xmm0, [rcx + 32]
 ; 4x r2 = r2 + e2
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm1, xmm1, xmm2
+	vpaddd xmm0, xmm2, xmm0
+; e2 = mem128[m + 32]
+%line 408+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu xmm1, [rsi + 32]
 ; r2 = r2 ^ e2
 %line 409+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm1, xmm1, xmm3
+	vpxor xmm0, xmm0, xmm1
 ; mem128[c + 32] = r2
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 32], xmm1
+	vmovdqu [rdi + 32], xmm0
 ; e3 = mem128[x + 48]
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm1, [rcx + 48]
-; e3 = mem128[m + 48]
-%line 413+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm2, [rsi + 48]
+	vmovdqu xmm0, [rcx + 48]
 ; 4x r3 = r3 + e3
 %line 412+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm0, xmm0, xmm1
+	vpaddd xmm0, xmm5, xmm0
+; e3 = mem128[m + 48]
+%line 413+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu xmm1, [rsi + 48]
 ; r3 = r3 ^ e3
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor xmm0, xmm0, xmm2
+	vpxor xmm0, xmm0, xmm1
 ; mem128[c + 48] = r3
 %line 415+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 48], xmm0
@@ -1200,6 +1152,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; ctr += 1
 %line 417+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add r8, 1
+; mem64[x + 32] = ctr
+%line 418+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov [rcx + 32], r8
 ; c += 64
 %line 419+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add rdi, 64
@@ -1209,9 +1164,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; =? n -= 1
 %line 421+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	sub rdx, 1
-; mem64[x + 32] = ctr
-%line 418+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov [rcx + 32], r8
 ; goto block1 if !=
 %line 422+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jne .Lblock1
@@ -1219,227 +1171,209 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 %line 423+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jmp .Ldone
 .Lpartial:
-; u0 = unpacklo32(z0, z1)
-%line 428+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1600]
-	vmovdqu ymm1, [rsp + 1632]
-	vpunpckldq ymm0, ymm0, ymm1
-	vmovdqu [rsp + 1920], ymm0
-; u1 = unpackhi32(z0, z1)
-%line 429+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1600]
-	vmovdqu ymm1, [rsp + 1632]
-	vpunpckhdq ymm0, ymm0, ymm1
-	vmovdqu [rsp + 2048], ymm0
 ; p = &ks
 %line 427+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	lea r8, [rsp + 512]
+; u0 = unpacklo32(z0, z1)
+%line 428+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm2, ymm12, ymm13
+	vmovdqu [rsp + 1248], ymm2
+; u1 = unpackhi32(z0, z1)
+%line 429+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm2, ymm12, ymm13
 ; u2 = unpacklo32(z2, z3)
 %line 430+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1664]
-	vpunpckldq ymm11, ymm0, ymm4
+	vpunpckldq ymm12, ymm9, ymm10
 ; u3 = unpackhi32(z2, z3)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1664]
-	vpunpckhdq ymm1, ymm0, ymm4
-; u0 = unpacklo32(z4, z5)
-%line 436+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm12, ymm9, ymm3
-; u1 = unpackhi32(z4, z5)
-%line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm13, ymm9, ymm3
-; u2 = unpacklo32(z6, z7)
-%line 438+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm9, ymm5, ymm6
-; u3 = unpackhi32(z6, z7)
-%line 439+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm15, ymm5, ymm6
-; u0 = unpacklo32(z8, z9)
-%line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1696]
-	vmovdqu ymm3, [rsp + 1728]
-	vpunpckldq ymm14, ymm0, ymm3
-; u1 = unpackhi32(z8, z9)
-%line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1696]
-	vmovdqu ymm3, [rsp + 1728]
-	vpunpckhdq ymm6, ymm0, ymm3
-; u2 = unpacklo32(z10, z11)
-%line 462+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1760]
-	vmovdqu ymm3, [rsp + 1792]
-	vpunpckldq ymm5, ymm0, ymm3
-; u3 = unpackhi32(z10, z11)
-%line 463+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1760]
-	vmovdqu ymm3, [rsp + 1792]
-	vpunpckhdq ymm4, ymm0, ymm3
-; u0 = unpacklo32(z12, z13)
-%line 468+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm3, ymm7, ymm8
-; u1 = unpackhi32(z12, z13)
-%line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm0, ymm7, ymm8
-; u2 = unpacklo32(z14, z15)
-%line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm7, ymm10, ymm2
-; u3 = unpackhi32(z14, z15)
-%line 471+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm2, ymm10, ymm2
+	vpunpckhdq ymm9, ymm9, ymm10
 ; v0 = unpacklo64(u0, u2)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm8, [rsp + 1920]
-	vpunpcklqdq ymm8, ymm8, ymm11
+	vmovdqu ymm10, [rsp + 1248]
+	vpunpcklqdq ymm10, ymm10, ymm12
+	vmovdqu [rsp + 1280], ymm10
 ; v1 = unpackhi64(u0, u2)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 1920]
-	vpunpckhqdq ymm10, ymm10, ymm11
-	vmovdqu [rsp + 1952], ymm10
+	vmovdqu ymm10, [rsp + 1248]
+	vpunpckhqdq ymm12, ymm10, ymm12
 ; v2 = unpacklo64(u1, u3)
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 2048]
-	vpunpcklqdq ymm10, ymm10, ymm1
-	vmovdqu [rsp + 2080], ymm10
+	vpunpcklqdq ymm10, ymm2, ymm9
 ; v3 = unpackhi64(u1, u3)
 %line 435+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 2048]
-	vpunpckhqdq ymm10, ymm10, ymm1
+	vpunpckhqdq ymm9, ymm2, ymm9
+; u0 = unpacklo32(z4, z5)
+%line 436+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm2, ymm14, ymm4
+; u1 = unpackhi32(z4, z5)
+%line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm13, ymm14, ymm4
+; u2 = unpacklo32(z6, z7)
+%line 438+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm4, ymm8, ymm7
+; u3 = unpackhi32(z6, z7)
+%line 439+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm8, ymm8, ymm7
 ; v4 = unpacklo64(u0, u2)
 %line 440+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm11, ymm12, ymm9
+	vpunpcklqdq ymm7, ymm2, ymm4
 ; v5 = unpackhi64(u0, u2)
 %line 441+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm12, ymm12, ymm9
+	vpunpckhqdq ymm14, ymm2, ymm4
 ; v6 = unpacklo64(u1, u3)
 %line 442+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm9, ymm13, ymm15
+	vpunpcklqdq ymm4, ymm13, ymm8
 ; v7 = unpackhi64(u1, u3)
 %line 443+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm1, ymm13, ymm15
-; v0 = unpacklo64(u0, u2)
-%line 464+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm13, ymm14, ymm5
-; v1 = unpackhi64(u0, u2)
-%line 465+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm14, ymm14, ymm5
-; v2 = unpacklo64(u1, u3)
-%line 466+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm5, ymm6, ymm4
-; v3 = unpackhi64(u1, u3)
-%line 467+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm4, ymm6, ymm4
-; v4 = unpacklo64(u0, u2)
-%line 472+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm6, ymm3, ymm7
-; v5 = unpackhi64(u0, u2)
-%line 473+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm7, ymm3, ymm7
-; v6 = unpacklo64(u1, u3)
-%line 474+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm3, ymm0, ymm2
-; v7 = unpackhi64(u1, u3)
-%line 475+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm15, ymm0, ymm2
+	vpunpckhqdq ymm8, ymm13, ymm8
 ; o = permute128(v0, v4, 0x20)
 %line 444+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm0, ymm8, ymm11, 32
-; o = permute128(v0, v4, 0x31)
-%line 446+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm8, ymm8, ymm11, 49
-; o = permute128(v1, v5, 0x20)
-%line 448+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm2, [rsp + 1952]
-	vperm2i128 ymm2, ymm2, ymm12, 32
-; o = permute128(v1, v5, 0x31)
-%line 450+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm11, [rsp + 1952]
-	vperm2i128 ymm11, ymm11, ymm12, 49
+	vmovdqu ymm2, [rsp + 1280]
+	vperm2i128 ymm2, ymm2, ymm7, 32
 ; mem256[p + 0] = o
 %line 445+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8], ymm0
+	vmovdqu [r8], ymm2
+; o = permute128(v0, v4, 0x31)
+%line 446+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm2, [rsp + 1280]
+	vperm2i128 ymm2, ymm2, ymm7, 49
 ; mem256[p + 256] = o
 %line 447+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 256], ymm8
-; o = permute128(v2, v6, 0x20)
-%line 452+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 2080]
-	vperm2i128 ymm8, ymm0, ymm9, 32
-; o = permute128(v2, v6, 0x31)
-%line 454+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 2080]
-	vperm2i128 ymm0, ymm0, ymm9, 49
+	vmovdqu [r8 + 256], ymm2
+; o = permute128(v1, v5, 0x20)
+%line 448+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm12, ymm14, 32
 ; mem256[p + 64] = o
 %line 449+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [r8 + 64], ymm2
+; o = permute128(v1, v5, 0x31)
+%line 450+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm12, ymm14, 49
 ; mem256[p + 320] = o
 %line 451+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 320], ymm11
-; o = permute128(v3, v7, 0x20)
-%line 456+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm2, ymm10, ymm1, 32
-; o = permute128(v3, v7, 0x31)
-%line 458+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm1, ymm10, ymm1, 49
+	vmovdqu [r8 + 320], ymm2
+; o = permute128(v2, v6, 0x20)
+%line 452+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm10, ymm4, 32
 ; mem256[p + 128] = o
 %line 453+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 128], ymm8
+	vmovdqu [r8 + 128], ymm2
+; o = permute128(v2, v6, 0x31)
+%line 454+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm10, ymm4, 49
 ; mem256[p + 384] = o
 %line 455+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 384], ymm0
-; o = permute128(v0, v4, 0x20)
-%line 476+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm0, ymm13, ymm6, 32
-; o = permute128(v0, v4, 0x31)
-%line 478+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm6, ymm13, ymm6, 49
+	vmovdqu [r8 + 384], ymm2
+; o = permute128(v3, v7, 0x20)
+%line 456+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm9, ymm8, 32
 ; mem256[p + 192] = o
 %line 457+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [r8 + 192], ymm2
+; o = permute128(v3, v7, 0x31)
+%line 458+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm9, ymm8, 49
 ; mem256[p + 448] = o
 %line 459+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 448], ymm1
-; o = permute128(v1, v5, 0x20)
-%line 480+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm1, ymm14, ymm7, 32
-; o = permute128(v1, v5, 0x31)
-%line 482+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm2, ymm14, ymm7, 49
+	vmovdqu [r8 + 448], ymm2
+; u0 = unpacklo32(z8, z9)
+%line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm2, [rsp + 1216]
+	vpunpckldq ymm2, ymm2, ymm1
+; u1 = unpackhi32(z8, z9)
+%line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm4, [rsp + 1216]
+	vpunpckhdq ymm1, ymm4, ymm1
+; u2 = unpacklo32(z10, z11)
+%line 462+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm4, ymm3, ymm6
+; u3 = unpackhi32(z10, z11)
+%line 463+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm3, ymm3, ymm6
+; v0 = unpacklo64(u0, u2)
+%line 464+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm6, ymm2, ymm4
+; v1 = unpackhi64(u0, u2)
+%line 465+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm8, ymm2, ymm4
+; v2 = unpacklo64(u1, u3)
+%line 466+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm7, ymm1, ymm3
+; v3 = unpackhi64(u1, u3)
+%line 467+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm9, ymm1, ymm3
+; u0 = unpacklo32(z12, z13)
+%line 468+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm1, ymm5, ymm15
+; u1 = unpackhi32(z12, z13)
+%line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm2, ymm5, ymm15
+; u2 = unpacklo32(z14, z15)
+%line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm3, ymm11, ymm0
+; u3 = unpackhi32(z14, z15)
+%line 471+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm0, ymm11, ymm0
+; v4 = unpacklo64(u0, u2)
+%line 472+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm4, ymm1, ymm3
+; v5 = unpackhi64(u0, u2)
+%line 473+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm1, ymm1, ymm3
+; v6 = unpacklo64(u1, u3)
+%line 474+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm3, ymm2, ymm0
+; v7 = unpackhi64(u1, u3)
+%line 475+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm0, ymm2, ymm0
+; o = permute128(v0, v4, 0x20)
+%line 476+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm6, ymm4, 32
 ; mem256[p + 32] = o
 %line 477+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 32], ymm0
+	vmovdqu [r8 + 32], ymm2
+; o = permute128(v0, v4, 0x31)
+%line 478+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm6, ymm4, 49
 ; mem256[p + 288] = o
 %line 479+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 288], ymm6
-; o = permute128(v2, v6, 0x20)
-%line 484+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm0, ymm5, ymm3, 32
-; o = permute128(v2, v6, 0x31)
-%line 486+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm3, ymm5, ymm3, 49
+	vmovdqu [r8 + 288], ymm2
+; o = permute128(v1, v5, 0x20)
+%line 480+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm8, ymm1, 32
 ; mem256[p + 96] = o
 %line 481+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 96], ymm1
+	vmovdqu [r8 + 96], ymm2
+; o = permute128(v1, v5, 0x31)
+%line 482+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm1, ymm8, ymm1, 49
 ; mem256[p + 352] = o
 %line 483+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 352], ymm2
-; o = permute128(v3, v7, 0x20)
-%line 488+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm1, ymm4, ymm15, 32
-; o = permute128(v3, v7, 0x31)
-%line 490+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm2, ymm4, ymm15, 49
+	vmovdqu [r8 + 352], ymm1
+; o = permute128(v2, v6, 0x20)
+%line 484+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm1, ymm7, ymm3, 32
 ; mem256[p + 160] = o
 %line 485+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 160], ymm0
+	vmovdqu [r8 + 160], ymm1
+; o = permute128(v2, v6, 0x31)
+%line 486+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm1, ymm7, ymm3, 49
 ; mem256[p + 416] = o
 %line 487+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 416], ymm3
+	vmovdqu [r8 + 416], ymm1
+; o = permute128(v3, v7, 0x20)
+%line 488+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm1, ymm9, ymm0, 32
 ; mem256[p + 224] = o
 %line 489+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [r8 + 224], ymm1
+; o = permute128(v3, v7, 0x31)
+%line 490+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm0, ymm9, ymm0, 49
 ; mem256[p + 480] = o
 %line 491+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 480], ymm2
+	vmovdqu [r8 + 480], ymm0
 ; ctr = mem64[x + 32]
 %line 492+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	mov r9, [rcx + 32]
@@ -1462,18 +1396,18 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; o = mem256[p + 32]
 %line 499+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm0, [r8 + 32]
-; p += 64
-%line 502+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	add r8, 64
 ; o = o ^ mem256[m + 32]
 %line 500+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm0, ymm0, [rsi + 32]
-; m += 64
-%line 503+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	add rsi, 64
 ; mem256[c + 32] = o
 %line 501+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 32], ymm0
+; p += 64
+%line 502+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	add r8, 64
+; m += 64
+%line 503+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	add rsi, 64
 ; c += 64
 %line 504+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add rdi, 64
@@ -1487,7 +1421,7 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; leave
 %line 509+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vzeroupper
-	mov rsp, [rsp + 2112]
+	mov rsp, [rsp + 1312]
 	ret
 .end:
 

@@ -125,1223 +125,1075 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 	push r13
 	push r14
 	push r15
-	sub rsp, 696
+	sub rsp, 40
 ; input st m n hib
 %line 86+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rax, rdx
-; =? n - 0
-%line 89+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp rax, 0
+	mov r10, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 88+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8d, ecx
-	mov [rsp + 40], r8
+	mov r15d, ecx
+; =? n - 0
+%line 89+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	cmp r10, 0
 ; goto done if =
 %line 90+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	je .Ldone
-; r1 = mem64[st + 32]
-%line 95+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rdi + 32]
-	mov [rsp + 0], r8
 ; h0 = mem64[st + 0]
 %line 91+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, [rdi]
+	mov r12, [rdi]
 ; h1 = mem64[st + 8]
 %line 92+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, [rdi + 8]
+	mov rbp, [rdi + 8]
 ; h2 = mem64[st + 16]
 %line 93+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rdi + 16]
+	mov rbx, [rdi + 16]
 ; r0 = mem64[st + 24]
 %line 94+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r11, [rdi + 24]
+	mov r8, [rdi + 24]
+; r1 = mem64[st + 32]
+%line 95+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rax, [rdi + 32]
 ; s1 = r1
 %line 96+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r15, [rsp + 0]
+	mov r9, rax
 ; s1 >>= 2
 %line 97+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r15, 2
+	shr r9, 2
 ; s1 += r1
 %line 98+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r15, [rsp + 0]
+	add r9, rax
 ; unsigned<? n - 16
 %line 99+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp rax, 16
+	cmp r10, 16
 ; goto scalar if unsigned<
 %line 100+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lscalar
-; flag = mem64[st + 56]
-%line 106+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, [rdi + 56]
 ; k44 = 0xfffffffffff
 %line 102+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, 17592186044415
-; x = 0x3ffffffffff
-%line 104+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, 4398046511103
+	mov r11, 17592186044415
 ; 8x mask44 = k44
 %line 103+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm11, rcx
+	vpbroadcastq zmm9, r11
+; x = 0x3ffffffffff
+%line 104+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, 4398046511103
 ; 8x mask42 = x
 %line 105+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm12, rdx
+	vpbroadcastq zmm10, rcx
+; flag = mem64[st + 56]
+%line 106+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, [rdi + 56]
 ; =? flag - 0
 %line 109+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp rbx, 0
+	cmp rcx, 0
 ; goto havepowers if !=
 %line 110+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jne .Lhavepowers
-; h0 = r0
-%line 117+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r11
-; h1 = r1
-%line 118+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, [rsp + 0]
-; h2 = 0
-%line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, 0
-; El0 = 0
-%line 524+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm5
-; Eh0 = 0
-%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm8
-; El1 = 0
-%line 525+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm6
-; Eh1 = 0
-%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm9, zmm9, zmm9
 ; mem64[st + 56] = 1
 %line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov qword [rdi + 56], 1
+; g0 = h0
+%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rsp + 0], r12
+; g1 = h1
+%line 115+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rsp + 8], rbp
+; g2 = h2
+%line 116+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rsp + 16], rbx
+; h2 = 0
+%line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, 0
 ; l0 = h0
 %line 121+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, rdx
-; l1 = h0
-%line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rdx
-; x = h0
-%line 148+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 64], rdx
-; El2 = 0
-%line 526+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm7
-; Eh2 = 0
-%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm10, zmm10, zmm10
-; x = h1
-%line 144+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 56], r13
+	mov rbx, r8
 ; l0 &= k44
 %line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, rcx
-; x = h1
-%line 150+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 72], r13
-; l2 = h1
-%line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 624], r13
-; mem64[st + 120] = l0
-%line 134+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 120], r12
+	and rbx, r11
+; l1 = h0
+%line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, r8
 ; l1 >>= 44
 %line 124+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbp, 44
+; x = h1
+%line 125+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rax
 ; x <<= 20
 %line 126+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r13, 20
-; (uint128) t0h t0l = x * r0
-%line 143+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r12, r11
-	mov [rsp + 8], rdx
-	mov [rsp + 16], r12
+	shl rdx, 20
 ; l1 |= x
 %line 127+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, r13
-; (uint128) ah al = x * s1
-%line 145+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 56]
-	mulx rdx, r12, r15
-	mov [rsp + 24], rdx
-	mov [rsp + 32], r12
-; x = h2
-%line 131+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 48], rbx
-; (uint128) t1h t1l = x * r1
-%line 149+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 64]
-	mulx r12, r13, [rsp + 0]
-; (uint128) ah al = x * r0
-%line 151+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 72]
-	mulx rdx, r14, r11
-	mov [rsp + 520], r14
-	mov [rsp + 80], rdx
+	or rbp, rdx
 ; l1 &= k44
 %line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rcx
+	and rbp, r11
+; l2 = h1
+%line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rax
+; l2 >>= 24
+%line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rdx, 24
+; x = h2
+%line 131+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r12, rcx
+; x <<= 40
+%line 132+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r12, 40
+; l2 |= x
+%line 133+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rdx, r12
+; mem64[st + 120] = l0
+%line 134+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 120], rbx
 ; mem64[st + 184] = l1
 %line 135+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 184], rbp
-; l2 >>= 24
-%line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 624]
-	shr rdx, 24
-	mov [rsp + 624], rdx
-; t2 = h2
-%line 156+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rbx
-; x <<= 40
-%line 132+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 48]
-	shl rdx, 40
-	mov [rsp + 48], rdx
-; g0 = h0
-%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r9
-; l2 |= x
-%line 133+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, [rsp + 624]
-	or r9, [rsp + 48]
-	mov [rsp + 624], r9
-; carry? t0l += al
-%line 146+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, [rsp + 16]
-	add r9, [rsp + 32]
-	mov [rsp + 16], r9
-; h0 = g0
-%line 508+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, rdx
-; t0h += ah + carry
-%line 147+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 8]
-	adc rdx, [rsp + 24]
-	mov [rsp + 8], rdx
-; carry? t1l += al
-%line 152+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 520]
-; h0 = t0l
-%line 162+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 16]
 ; mem64[st + 248] = l2
 %line 136+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, [rsp + 624]
-	mov [rdi + 248], r14
+	mov [rdi + 248], rdx
+; x = h0
+%line 142+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r8
+; (uint128) t0h t0l = x * r0
+%line 143+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r12, rbx, r8
+; x = h1
+%line 144+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rax
+; (uint128) ah al = x * s1
+%line 145+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, rbp, r9
+; carry? t0l += al
+%line 146+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rbx, rbp
+; t0h += ah + carry
+%line 147+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, rdx
+; x = h0
+%line 148+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r8
+; (uint128) t1h t1l = x * r1
+%line 149+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rbp, r13, rax
+; x = h1
+%line 150+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rax
+; (uint128) ah al = x * r0
+%line 151+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, r14, r8
+; carry? t1l += al
+%line 152+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r13, r14
 ; t1h += ah + carry
 %line 153+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, [rsp + 80]
+	adc rbp, rdx
+; x = h2
+%line 154+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x *= s1
 %line 155+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rbx, r15
+	imul rdx, r9
 ; t2 *= r0
 %line 157+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rbp, r11
+	imul rcx, r8
 ; carry? t1l += x
 %line 158+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, rbx
+	add r13, rdx
 ; t1h += t2 + carry
 %line 159+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rbp
+	adc rbp, rcx
 ; carry? t1l += t0h
 %line 160+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 8]
+	add r13, r12
 ; t1h += 0 + carry
 %line 161+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc rbp, 0
+; h1 = t1l
+%line 163+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r13
 ; h2 = t1h
 %line 164+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, r12
-; c = t1h
-%line 166+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
+	mov r12, rbp
 ; h2 &= 3
 %line 165+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, 3
+	and r12, 3
+; c = t1h
+%line 166+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
 ; c &= -4
 %line 167+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, -4
+	and rdx, -4
 ; t1h >>= 2
 %line 168+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 2
+	shr rbp, 2
 ; c += t1h
 %line 169+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rbp, r12
+	add rdx, rbp
 ; carry? h0 += c
 %line 170+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rdx, rbp
+	add rbx, rdx
 ; carry? h1 += 0 + carry
 %line 171+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r13, 0
-; l0 = h0
-%line 174+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 528], rdx
-; l1 = h0
-%line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rdx
-; x = h0
-%line 201+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 128], rdx
-; x = h1
-%line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r13
+	adc rcx, 0
 ; h2 += 0 + carry
 %line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, 0
+	adc r12, 0
+; l0 = h0
+%line 174+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, rbx
 ; l0 &= k44
 %line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, [rsp + 528]
-	and r14, rcx
-	mov [rsp + 528], r14
+	and rbp, r11
+; l1 = h0
+%line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r13, rbx
 ; l1 >>= 44
 %line 177+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 44
+	shr r13, 44
+; x = h1
+%line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 179+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r12, 20
-; (uint128) t0h t0l = x * r0
-%line 196+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r11
-	mov [rsp + 96], rdx
-	mov [rsp + 104], r14
+	shl rdx, 20
 ; l1 |= x
 %line 180+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, r12
-; mem64[st + 104] = l0
-%line 187+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 528]
-	mov [rdi + 104], rdx
-; (uint128) ah al = x * s1
-%line 198+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-	mulx rdx, r12, r15
-	mov [rsp + 112], rdx
-	mov [rsp + 120], r12
-; x = h1
-%line 203+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 136], r13
-; l2 = h1
-%line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 632], r13
-; x = h2
-%line 184+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 88], rbx
-; (uint128) t1h t1l = x * r1
-%line 202+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 128]
-	mulx r12, r13, [rsp + 0]
-; (uint128) ah al = x * r0
-%line 204+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 136]
-	mulx rdx, r14, r11
-	mov [rsp + 536], r14
-	mov [rsp + 144], rdx
+	or r13, rdx
 ; l1 &= k44
 %line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rcx
-; x = h2
-%line 207+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 152], rbx
-; mem64[st + 168] = l1
-%line 188+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 168], rbp
+	and r13, r11
+; l2 = h1
+%line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; l2 >>= 24
 %line 183+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 632]
 	shr rdx, 24
-	mov [rsp + 632], rdx
+; x = h2
+%line 184+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; x <<= 40
 %line 185+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 88]
-	shl rdx, 40
-	mov [rsp + 88], rdx
+	shl r14, 40
 ; l2 |= x
 %line 186+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 632]
-	or rdx, [rsp + 88]
-	mov [rsp + 632], rdx
-; carry? t0l += al
-%line 199+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 104]
-	add rdx, [rsp + 120]
-	mov [rsp + 104], rdx
-; t0h += ah + carry
-%line 200+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 96]
-	adc rdx, [rsp + 112]
-	mov [rsp + 96], rdx
-; carry? t1l += al
-%line 205+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 536]
-; h0 = t0l
-%line 215+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 104]
+	or rdx, r14
+; mem64[st + 104] = l0
+%line 187+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 104], rbp
+; mem64[st + 168] = l1
+%line 188+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 168], r13
 ; mem64[st + 232] = l2
 %line 189+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 632]
-	mov [rdi + 232], rbp
+	mov [rdi + 232], rdx
+; x = h0
+%line 195+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
+; (uint128) t0h t0l = x * r0
+%line 196+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r13, rbp, r8
+; x = h1
+%line 197+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * s1
+%line 198+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, r14, r9
+; carry? t0l += al
+%line 199+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rbp, r14
+; t0h += ah + carry
+%line 200+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r13, rdx
+; x = h0
+%line 201+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
+; (uint128) t1h t1l = x * r1
+%line 202+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rbx, r14, rax
+; x = h1
+%line 203+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * r0
+%line 204+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rcx, rdx, r8
+; carry? t1l += al
+%line 205+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r14, rdx
 ; t1h += ah + carry
 %line 206+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, [rsp + 144]
+	adc rbx, rcx
+; x = h2
+%line 207+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r12
 ; x *= s1
 %line 208+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 152]
-	imul rbp, r15
-	mov [rsp + 152], rbp
+	imul rcx, r9
 ; t2 *= r0
 %line 210+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rbx, r11
+	imul r12, r8
 ; carry? t1l += x
 %line 211+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 152]
+	add r14, rcx
 ; t1h += t2 + carry
 %line 212+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rbx
+	adc rbx, r12
 ; carry? t1l += t0h
 %line 213+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 96]
+	add r14, r13
 ; t1h += 0 + carry
 %line 214+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc rbx, 0
+; h1 = t1l
+%line 216+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r14
 ; h2 = t1h
 %line 217+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, r12
-; c = t1h
-%line 219+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
+	mov r12, rbx
 ; h2 &= 3
 %line 218+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, 3
+	and r12, 3
+; c = t1h
+%line 219+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
 ; c &= -4
 %line 220+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, -4
+	and rdx, -4
 ; t1h >>= 2
 %line 221+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 2
+	shr rbx, 2
 ; c += t1h
 %line 222+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rbp, r12
+	add rdx, rbx
 ; carry? h0 += c
 %line 223+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rdx, rbp
+	add rbp, rdx
 ; carry? h1 += 0 + carry
 %line 224+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r13, 0
-; l0 = h0
-%line 227+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 544], rdx
-; l1 = h0
-%line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rdx
-; x = h0
-%line 254+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 200], rdx
-; x = h1
-%line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r13
+	adc rcx, 0
 ; h2 += 0 + carry
 %line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, 0
+	adc r12, 0
+; l0 = h0
+%line 227+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbx, rbp
 ; l0 &= k44
 %line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, [rsp + 544]
-	and r14, rcx
-	mov [rsp + 544], r14
+	and rbx, r11
+; l1 = h0
+%line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r13, rbp
 ; l1 >>= 44
 %line 230+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 44
+	shr r13, 44
+; x = h1
+%line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 232+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r12, 20
-; (uint128) t0h t0l = x * r0
-%line 249+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r11
-	mov [rsp + 168], rdx
-	mov [rsp + 176], r14
+	shl rdx, 20
 ; l1 |= x
 %line 233+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, r12
-; mem64[st + 88] = l0
-%line 240+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 544]
-	mov [rdi + 88], rdx
-; (uint128) ah al = x * s1
-%line 251+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-	mulx rdx, r12, r15
-	mov [rsp + 184], rdx
-	mov [rsp + 192], r12
-; x = h1
-%line 256+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 208], r13
-; l2 = h1
-%line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 640], r13
-; x = h2
-%line 237+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 160], rbx
-; (uint128) t1h t1l = x * r1
-%line 255+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 200]
-	mulx r12, r13, [rsp + 0]
-; (uint128) ah al = x * r0
-%line 257+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 208]
-	mulx rdx, r14, r11
-	mov [rsp + 552], r14
-	mov [rsp + 216], rdx
+	or r13, rdx
 ; l1 &= k44
 %line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rcx
-; x = h2
-%line 260+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 224], rbx
-; mem64[st + 152] = l1
-%line 241+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 152], rbp
+	and r13, r11
+; l2 = h1
+%line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; l2 >>= 24
 %line 236+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 640]
 	shr rdx, 24
-	mov [rsp + 640], rdx
+; x = h2
+%line 237+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; x <<= 40
 %line 238+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 160]
-	shl rdx, 40
-	mov [rsp + 160], rdx
+	shl r14, 40
 ; l2 |= x
 %line 239+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 640]
-	or rdx, [rsp + 160]
-	mov [rsp + 640], rdx
-; carry? t0l += al
-%line 252+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 176]
-	add rdx, [rsp + 192]
-	mov [rsp + 176], rdx
-; t0h += ah + carry
-%line 253+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 168]
-	adc rdx, [rsp + 184]
-	mov [rsp + 168], rdx
-; carry? t1l += al
-%line 258+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 552]
-; h0 = t0l
-%line 268+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 176]
+	or rdx, r14
+; mem64[st + 88] = l0
+%line 240+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 88], rbx
+; mem64[st + 152] = l1
+%line 241+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 152], r13
 ; mem64[st + 216] = l2
 %line 242+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 640]
-	mov [rdi + 216], rbp
+	mov [rdi + 216], rdx
+; x = h0
+%line 248+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) t0h t0l = x * r0
+%line 249+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r13, rbx, r8
+; x = h1
+%line 250+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * s1
+%line 251+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, r14, r9
+; carry? t0l += al
+%line 252+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rbx, r14
+; t0h += ah + carry
+%line 253+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r13, rdx
+; x = h0
+%line 254+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) t1h t1l = x * r1
+%line 255+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rbp, r14, rax
+; x = h1
+%line 256+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * r0
+%line 257+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rcx, rdx, r8
+; carry? t1l += al
+%line 258+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r14, rdx
 ; t1h += ah + carry
 %line 259+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, [rsp + 216]
+	adc rbp, rcx
+; x = h2
+%line 260+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r12
 ; x *= s1
 %line 261+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 224]
-	imul rbp, r15
-	mov [rsp + 224], rbp
+	imul rcx, r9
 ; t2 *= r0
 %line 263+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rbx, r11
+	imul r12, r8
 ; carry? t1l += x
 %line 264+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 224]
+	add r14, rcx
 ; t1h += t2 + carry
 %line 265+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rbx
+	adc rbp, r12
 ; carry? t1l += t0h
 %line 266+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 168]
+	add r14, r13
 ; t1h += 0 + carry
 %line 267+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc rbp, 0
+; h1 = t1l
+%line 269+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r14
 ; h2 = t1h
 %line 270+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, r12
-; c = t1h
-%line 272+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
+	mov r12, rbp
 ; h2 &= 3
 %line 271+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, 3
+	and r12, 3
+; c = t1h
+%line 272+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
 ; c &= -4
 %line 273+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, -4
+	and rdx, -4
 ; t1h >>= 2
 %line 274+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 2
+	shr rbp, 2
 ; c += t1h
 %line 275+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rbp, r12
+	add rdx, rbp
 ; carry? h0 += c
 %line 276+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rdx, rbp
+	add rbx, rdx
 ; carry? h1 += 0 + carry
 %line 277+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r13, 0
-; l0 = h0
-%line 280+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 560], rdx
-; l1 = h0
-%line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rdx
-; x = h0
-%line 307+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 272], rdx
-; x = h1
-%line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r13
+	adc rcx, 0
 ; h2 += 0 + carry
 %line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, 0
+	adc r12, 0
+; l0 = h0
+%line 280+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, rbx
 ; l0 &= k44
 %line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, [rsp + 560]
-	and r14, rcx
-	mov [rsp + 560], r14
+	and rbp, r11
+; l1 = h0
+%line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r13, rbx
 ; l1 >>= 44
 %line 283+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 44
+	shr r13, 44
+; x = h1
+%line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 285+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r12, 20
-; (uint128) t0h t0l = x * r0
-%line 302+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r11
-	mov [rsp + 240], rdx
-	mov [rsp + 248], r14
+	shl rdx, 20
 ; l1 |= x
 %line 286+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, r12
-; mem64[st + 72] = l0
-%line 293+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 560]
-	mov [rdi + 72], rdx
-; (uint128) ah al = x * s1
-%line 304+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-	mulx rdx, r12, r15
-	mov [rsp + 256], rdx
-	mov [rsp + 264], r12
-; x = h1
-%line 309+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 280], r13
-; l2 = h1
-%line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 648], r13
-; x = h2
-%line 290+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 232], rbx
-; (uint128) t1h t1l = x * r1
-%line 308+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 272]
-	mulx r12, r13, [rsp + 0]
-; (uint128) ah al = x * r0
-%line 310+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 280]
-	mulx rdx, r14, r11
-	mov [rsp + 568], r14
-	mov [rsp + 288], rdx
+	or r13, rdx
 ; l1 &= k44
 %line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rcx
-; x = h2
-%line 313+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 296], rbx
-; mem64[st + 136] = l1
-%line 294+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 136], rbp
+	and r13, r11
+; l2 = h1
+%line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; l2 >>= 24
 %line 289+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 648]
 	shr rdx, 24
-	mov [rsp + 648], rdx
+; x = h2
+%line 290+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; x <<= 40
 %line 291+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 232]
-	shl rdx, 40
-	mov [rsp + 232], rdx
+	shl r14, 40
 ; l2 |= x
 %line 292+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 648]
-	or rdx, [rsp + 232]
-	mov [rsp + 648], rdx
-; carry? t0l += al
-%line 305+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 248]
-	add rdx, [rsp + 264]
-	mov [rsp + 248], rdx
-; t0h += ah + carry
-%line 306+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 240]
-	adc rdx, [rsp + 256]
-	mov [rsp + 240], rdx
-; carry? t1l += al
-%line 311+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 568]
-; h0 = t0l
-%line 321+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 248]
+	or rdx, r14
+; mem64[st + 72] = l0
+%line 293+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 72], rbp
+; mem64[st + 136] = l1
+%line 294+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 136], r13
 ; mem64[st + 200] = l2
 %line 295+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 648]
-	mov [rdi + 200], rbp
+	mov [rdi + 200], rdx
+; x = h0
+%line 301+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
+; (uint128) t0h t0l = x * r0
+%line 302+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r13, rbp, r8
+; x = h1
+%line 303+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * s1
+%line 304+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, r14, r9
+; carry? t0l += al
+%line 305+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rbp, r14
+; t0h += ah + carry
+%line 306+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r13, rdx
+; x = h0
+%line 307+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
+; (uint128) t1h t1l = x * r1
+%line 308+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rbx, r14, rax
+; x = h1
+%line 309+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * r0
+%line 310+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rcx, rdx, r8
+; carry? t1l += al
+%line 311+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r14, rdx
 ; t1h += ah + carry
 %line 312+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, [rsp + 288]
+	adc rbx, rcx
+; x = h2
+%line 313+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r12
 ; x *= s1
 %line 314+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 296]
-	imul rbp, r15
-	mov [rsp + 296], rbp
+	imul rcx, r9
 ; t2 *= r0
 %line 316+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rbx, r11
+	imul r12, r8
 ; carry? t1l += x
 %line 317+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 296]
+	add r14, rcx
 ; t1h += t2 + carry
 %line 318+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rbx
+	adc rbx, r12
 ; carry? t1l += t0h
 %line 319+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 240]
+	add r14, r13
 ; t1h += 0 + carry
 %line 320+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc rbx, 0
+; h1 = t1l
+%line 322+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r14
 ; h2 = t1h
 %line 323+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, r12
-; c = t1h
-%line 325+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
+	mov r12, rbx
 ; h2 &= 3
 %line 324+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, 3
+	and r12, 3
+; c = t1h
+%line 325+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
 ; c &= -4
 %line 326+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, -4
+	and rdx, -4
 ; t1h >>= 2
 %line 327+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 2
+	shr rbx, 2
 ; c += t1h
 %line 328+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rbp, r12
+	add rdx, rbx
 ; carry? h0 += c
 %line 329+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rdx, rbp
+	add rbp, rdx
 ; carry? h1 += 0 + carry
 %line 330+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r13, 0
-; l0 = h0
-%line 333+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 576], rdx
-; l1 = h0
-%line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rdx
-; x = h0
-%line 360+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 344], rdx
-; x = h1
-%line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r13
+	adc rcx, 0
 ; h2 += 0 + carry
 %line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, 0
+	adc r12, 0
+; l0 = h0
+%line 333+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbx, rbp
 ; l0 &= k44
 %line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, [rsp + 576]
-	and r14, rcx
-	mov [rsp + 576], r14
+	and rbx, r11
+; l1 = h0
+%line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r13, rbp
 ; l1 >>= 44
 %line 336+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 44
+	shr r13, 44
+; x = h1
+%line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 338+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r12, 20
-; (uint128) t0h t0l = x * r0
-%line 355+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r11
-	mov [rsp + 312], rdx
-	mov [rsp + 320], r14
+	shl rdx, 20
 ; l1 |= x
 %line 339+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, r12
-; mem64[st + 112] = l0
-%line 346+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 576]
-	mov [rdi + 112], rdx
-; (uint128) ah al = x * s1
-%line 357+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-	mulx rdx, r12, r15
-	mov [rsp + 328], rdx
-	mov [rsp + 336], r12
-; x = h1
-%line 362+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 352], r13
-; l2 = h1
-%line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 656], r13
-; x = h2
-%line 343+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 304], rbx
-; (uint128) t1h t1l = x * r1
-%line 361+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 344]
-	mulx r12, r13, [rsp + 0]
-; (uint128) ah al = x * r0
-%line 363+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 352]
-	mulx rdx, r14, r11
-	mov [rsp + 584], r14
-	mov [rsp + 360], rdx
+	or r13, rdx
 ; l1 &= k44
 %line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rcx
-; x = h2
-%line 366+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 368], rbx
-; mem64[st + 176] = l1
-%line 347+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 176], rbp
+	and r13, r11
+; l2 = h1
+%line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; l2 >>= 24
 %line 342+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 656]
 	shr rdx, 24
-	mov [rsp + 656], rdx
+; x = h2
+%line 343+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; x <<= 40
 %line 344+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 304]
-	shl rdx, 40
-	mov [rsp + 304], rdx
+	shl r14, 40
 ; l2 |= x
 %line 345+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 656]
-	or rdx, [rsp + 304]
-	mov [rsp + 656], rdx
-; carry? t0l += al
-%line 358+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 320]
-	add rdx, [rsp + 336]
-	mov [rsp + 320], rdx
-; t0h += ah + carry
-%line 359+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 312]
-	adc rdx, [rsp + 328]
-	mov [rsp + 312], rdx
-; carry? t1l += al
-%line 364+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 584]
-; h0 = t0l
-%line 374+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 320]
+	or rdx, r14
+; mem64[st + 112] = l0
+%line 346+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 112], rbx
+; mem64[st + 176] = l1
+%line 347+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 176], r13
 ; mem64[st + 240] = l2
 %line 348+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 656]
-	mov [rdi + 240], rbp
+	mov [rdi + 240], rdx
+; x = h0
+%line 354+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) t0h t0l = x * r0
+%line 355+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r13, rbx, r8
+; x = h1
+%line 356+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * s1
+%line 357+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, r14, r9
+; carry? t0l += al
+%line 358+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rbx, r14
+; t0h += ah + carry
+%line 359+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r13, rdx
+; x = h0
+%line 360+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) t1h t1l = x * r1
+%line 361+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rbp, r14, rax
+; x = h1
+%line 362+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * r0
+%line 363+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rcx, rdx, r8
+; carry? t1l += al
+%line 364+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r14, rdx
 ; t1h += ah + carry
 %line 365+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, [rsp + 360]
+	adc rbp, rcx
+; x = h2
+%line 366+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r12
 ; x *= s1
 %line 367+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 368]
-	imul rbp, r15
-	mov [rsp + 368], rbp
+	imul rcx, r9
 ; t2 *= r0
 %line 369+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rbx, r11
+	imul r12, r8
 ; carry? t1l += x
 %line 370+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 368]
+	add r14, rcx
 ; t1h += t2 + carry
 %line 371+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rbx
+	adc rbp, r12
 ; carry? t1l += t0h
 %line 372+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 312]
+	add r14, r13
 ; t1h += 0 + carry
 %line 373+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc rbp, 0
+; h1 = t1l
+%line 375+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r14
 ; h2 = t1h
 %line 376+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, r12
-; c = t1h
-%line 378+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
+	mov r12, rbp
 ; h2 &= 3
 %line 377+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, 3
+	and r12, 3
+; c = t1h
+%line 378+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
 ; c &= -4
 %line 379+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, -4
+	and rdx, -4
 ; t1h >>= 2
 %line 380+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 2
+	shr rbp, 2
 ; c += t1h
 %line 381+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rbp, r12
+	add rdx, rbp
 ; carry? h0 += c
 %line 382+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rdx, rbp
+	add rbx, rdx
 ; carry? h1 += 0 + carry
 %line 383+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r13, 0
-; l0 = h0
-%line 386+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 592], rdx
-; l1 = h0
-%line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, rdx
-; x = h0
-%line 413+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 416], rdx
-; x = h1
-%line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r13
+	adc rcx, 0
 ; h2 += 0 + carry
 %line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, 0
+	adc r12, 0
+; l0 = h0
+%line 386+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, rbx
 ; l0 &= k44
 %line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, [rsp + 592]
-	and r14, rcx
-	mov [rsp + 592], r14
+	and rbp, r11
+; l1 = h0
+%line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r13, rbx
 ; l1 >>= 44
 %line 389+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 44
+	shr r13, 44
+; x = h1
+%line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 391+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r12, 20
-; (uint128) t0h t0l = x * r0
-%line 408+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r11
-	mov [rsp + 384], rdx
-	mov [rsp + 392], r14
+	shl rdx, 20
 ; l1 |= x
 %line 392+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, r12
-; mem64[st + 96] = l0
-%line 399+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 592]
-	mov [rdi + 96], rdx
-; (uint128) ah al = x * s1
-%line 410+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-	mulx rdx, r12, r15
-	mov [rsp + 400], rdx
-	mov [rsp + 408], r12
-; x = h1
-%line 415+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 424], r13
-; l2 = h1
-%line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 664], r13
-; x = h2
-%line 396+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 376], rbx
-; (uint128) t1h t1l = x * r1
-%line 414+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 416]
-	mulx r12, r13, [rsp + 0]
-; (uint128) ah al = x * r0
-%line 416+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 424]
-	mulx rdx, r14, r11
-	mov [rsp + 600], r14
-	mov [rsp + 432], rdx
+	or r13, rdx
 ; l1 &= k44
 %line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, rcx
-; x = h2
-%line 419+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 440], rbx
-; mem64[st + 160] = l1
-%line 400+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 160], rbp
+	and r13, r11
+; l2 = h1
+%line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; l2 >>= 24
 %line 395+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 664]
 	shr rdx, 24
-	mov [rsp + 664], rdx
+; x = h2
+%line 396+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; x <<= 40
 %line 397+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 376]
-	shl rdx, 40
-	mov [rsp + 376], rdx
+	shl r14, 40
 ; l2 |= x
 %line 398+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 664]
-	or rdx, [rsp + 376]
-	mov [rsp + 664], rdx
-; carry? t0l += al
-%line 411+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 392]
-	add rdx, [rsp + 408]
-	mov [rsp + 392], rdx
-; t0h += ah + carry
-%line 412+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 384]
-	adc rdx, [rsp + 400]
-	mov [rsp + 384], rdx
-; carry? t1l += al
-%line 417+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 600]
-; h0 = t0l
-%line 427+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 392]
+	or rdx, r14
+; mem64[st + 96] = l0
+%line 399+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 96], rbp
+; mem64[st + 160] = l1
+%line 400+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 160], r13
 ; mem64[st + 224] = l2
 %line 401+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 664]
-	mov [rdi + 224], rbp
+	mov [rdi + 224], rdx
+; x = h0
+%line 407+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
+; (uint128) t0h t0l = x * r0
+%line 408+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r13, rbp, r8
+; x = h1
+%line 409+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * s1
+%line 410+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, r14, r9
+; carry? t0l += al
+%line 411+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rbp, r14
+; t0h += ah + carry
+%line 412+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r13, rdx
+; x = h0
+%line 413+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
+; (uint128) t1h t1l = x * r1
+%line 414+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rbx, r14, rax
+; x = h1
+%line 415+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; (uint128) ah al = x * r0
+%line 416+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rcx, rdx, r8
+; carry? t1l += al
+%line 417+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r14, rdx
 ; t1h += ah + carry
 %line 418+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, [rsp + 432]
+	adc rbx, rcx
+; x = h2
+%line 419+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r12
 ; x *= s1
 %line 420+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 440]
-	imul rbp, r15
-	mov [rsp + 440], rbp
+	imul rcx, r9
 ; t2 *= r0
 %line 422+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rbx, r11
+	imul r12, r8
 ; carry? t1l += x
 %line 423+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 440]
+	add r14, rcx
 ; t1h += t2 + carry
 %line 424+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rbx
+	adc rbx, r12
 ; carry? t1l += t0h
 %line 425+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, [rsp + 384]
+	add r14, r13
 ; t1h += 0 + carry
 %line 426+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc rbx, 0
+; h1 = t1l
+%line 428+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r13, r14
 ; h2 = t1h
 %line 429+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
-; c = t1h
-%line 431+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, r12
+	mov r12, rbx
 ; h2 &= 3
 %line 430+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, 3
+	and r12, 3
+; c = t1h
+%line 431+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, rbx
 ; c &= -4
 %line 432+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, -4
+	and rcx, -4
 ; t1h >>= 2
 %line 433+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 2
+	shr rbx, 2
 ; c += t1h
 %line 434+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rbx, r12
+	add rcx, rbx
 ; carry? h0 += c
 %line 435+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rdx, rbx
+	add rbp, rcx
 ; carry? h1 += 0 + carry
 %line 436+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r13, 0
-; l0 = h0
-%line 439+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 608], rdx
-; l1 = h0
-%line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, rdx
-; x = h0
-%line 466+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 488], rdx
-; x = h1
-%line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r13
 ; h2 += 0 + carry
 %line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbp, 0
+	adc r12, 0
+; l0 = h0
+%line 439+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
 ; l0 &= k44
 %line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, [rsp + 608]
-	and r14, rcx
-	mov [rsp + 608], r14
+	and rdx, r11
+; l1 = h0
+%line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbx, rbp
 ; l1 >>= 44
 %line 442+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbx, 44
+; x = h1
+%line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r13
 ; x <<= 20
 %line 444+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r12, 20
-; (uint128) t0h t0l = x * r0
-%line 461+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rdx, r14, r11
-	mov [rsp + 456], rdx
-	mov [rsp + 464], r14
+	shl rcx, 20
 ; l1 |= x
 %line 445+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbx, r12
-; mem64[st + 80] = l0
-%line 452+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 608]
-	mov [rdi + 80], rdx
-; (uint128) ah al = x * s1
-%line 463+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-	mulx rdx, r12, r15
-	mov [rsp + 472], rdx
-	mov [rsp + 480], r12
-; x = h1
-%line 468+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 496], r13
-; l2 = h1
-%line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 672], r13
-; x = h2
-%line 449+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 448], rbp
-; (uint128) t1h t1l = x * r1
-%line 467+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 488]
-	mulx r12, r14, [rsp + 0]
-; (uint128) ah al = x * r0
-%line 469+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 496]
-	mulx rdx, r13, r11
-	mov [rsp + 616], r13
-	mov [rsp + 504], rdx
+	or rbx, rcx
 ; l1 &= k44
 %line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, rcx
+	and rbx, r11
+; l2 = h1
+%line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r13
+; l2 >>= 24
+%line 448+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rcx, 24
 ; x = h2
-%line 472+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 512], rbp
+%line 449+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
+; x <<= 40
+%line 450+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r14, 40
+; l2 |= x
+%line 451+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rcx, r14
+; mem64[st + 80] = l0
+%line 452+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 80], rdx
 ; mem64[st + 144] = l1
 %line 453+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 144], rbx
-; l2 >>= 24
-%line 448+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 672]
-	shr rdx, 24
-	mov [rsp + 672], rdx
-; x <<= 40
-%line 450+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 448]
-	shl rdx, 40
-	mov [rsp + 448], rdx
-; l2 |= x
-%line 451+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 672]
-	or rdx, [rsp + 448]
-	mov [rsp + 672], rdx
-; carry? t0l += al
-%line 464+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 464]
-	add rdx, [rsp + 480]
-	mov [rsp + 464], rdx
-; t0h += ah + carry
-%line 465+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 456]
-	adc rdx, [rsp + 472]
-	mov [rsp + 456], rdx
-; carry? t1l += al
-%line 470+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r14, [rsp + 616]
-; h0 = t0l
-%line 480+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r13, [rsp + 464]
 ; mem64[st + 208] = l2
 %line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 672]
-	mov [rdi + 208], rdx
+	mov [rdi + 208], rcx
+; x = h0
+%line 460+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) t0h t0l = x * r0
+%line 461+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rcx, rbx, r8
+; x = h1
+%line 462+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) ah al = x * s1
+%line 463+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, r14, r9
+; carry? t0l += al
+%line 464+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rbx, r14
+; t0h += ah + carry
+%line 465+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc rcx, rdx
+; x = h0
+%line 466+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) t1h t1l = x * r1
+%line 467+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rbp, r14, rax
+; x = h1
+%line 468+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r13
+; (uint128) ah al = x * r0
+%line 469+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, r13, r8
+; carry? t1l += al
+%line 470+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add r14, r13
 ; t1h += ah + carry
 %line 471+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, [rsp + 504]
+	adc rbp, rdx
+; x = h2
+%line 472+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
 ; x *= s1
 %line 473+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 512]
-	imul rdx, r15
-	mov [rsp + 512], rdx
+	imul rdx, r9
 ; t2 *= r0
 %line 475+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul rbp, r11
+	imul r12, r8
 ; carry? t1l += x
 %line 476+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r14, [rsp + 512]
+	add r14, rdx
 ; t1h += t2 + carry
 %line 477+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, rbp
+	adc rbp, r12
 ; carry? t1l += t0h
 %line 478+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r14, [rsp + 456]
-; h1 = t1l
-%line 481+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, r14
+	add r14, rcx
 ; t1h += 0 + carry
 %line 479+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
+	adc rbp, 0
 ; h2 = t1h
 %line 482+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
-; c = t1h
-%line 484+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
+	mov r12, rbp
 ; h2 &= 3
 %line 483+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, 3
+	and r12, 3
+; c = t1h
+%line 484+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, rbp
 ; c &= -4
 %line 485+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rdx, -4
+	and rcx, -4
 ; t1h >>= 2
 %line 486+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 2
+	shr rbp, 2
 ; c += t1h
 %line 487+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rdx, r12
+	add rcx, rbp
 ; carry? h0 += c
 %line 488+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r13, rdx
+	add rbx, rcx
 ; carry? h1 += 0 + carry
 %line 489+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, 0
-; l0 = h0
-%line 492+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r13
-; x = h1
-%line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, rbx
+	adc r14, 0
 ; h2 += 0 + carry
 %line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbp, 0
+	adc r12, 0
+; l0 = h0
+%line 492+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, rbx
 ; l0 &= k44
 %line 493+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rdx, rcx
-; mem64[st + 64] = l0
-%line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 64], rdx
+	and rcx, r11
 ; l1 >>= 44
 %line 495+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r13, 44
+	shr rbx, 44
+; x = h1
+%line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r14
 ; x <<= 20
 %line 497+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r12, 20
+	shl rdx, 20
 ; l1 |= x
 %line 498+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r13, r12
+	or rbx, rdx
 ; l1 &= k44
 %line 499+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, rcx
+	and rbx, r11
 ; l2 >>= 24
 %line 501+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbx, 24
+	shr r14, 24
 ; x <<= 40
 %line 503+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rbp, 40
+	shl r12, 40
 ; l2 |= x
 %line 504+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbx, rbp
+	or r14, r12
+; mem64[st + 64] = l0
+%line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 64], rcx
 ; mem64[st + 128] = l1
 %line 506+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 128], r13
+	mov [rdi + 128], rbx
 ; mem64[st + 192] = l2
 %line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 192], rbx
+	mov [rdi + 192], r14
+; h0 = g0
+%line 508+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r12, [rsp + 0]
+; h1 = g1
+%line 509+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, [rsp + 8]
+; h2 = g2
+%line 510+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbx, [rsp + 16]
 ; 8x E0 = mem64[st + 64]
 %line 511+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm0, [rdi + 64]
@@ -1351,304 +1203,319 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x E2 = mem64[st + 192]
 %line 513+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm2, [rdi + 192]
-; 8x El0 += madd52lo(E0, W0)
-%line 540+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm0, zmm0
-; 8x Eh0 += madd52hi(E0, W0)
-%line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm0, zmm0
-; 8x El1 += madd52lo(E0, W1)
-%line 546+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm0, zmm1
-; 8x Eh1 += madd52hi(E0, W1)
-%line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm9, zmm0, zmm1
-; 8x Ws2 = W2 << 4
-%line 521+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm2, 4
-; 8x Wt = W2 << 2
-%line 522+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm13, zmm2, 2
-; 8x El2 += madd52lo(E0, W2)
-%line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm0, zmm2
-; 8x Eh2 += madd52hi(E0, W2)
-%line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm10, zmm0, zmm2
 ; 8x Ws1 = W1 << 4
 %line 518+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm1, 4
-; 8x Ws2 = Ws2 + Wt
-%line 523+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm13, zmm4, zmm13
 ; 8x Wt = W1 << 2
 %line 519+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm1, 2
-; 8x El1 += madd52lo(E1, W0)
-%line 548+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm1, zmm0
-; 8x El0 += madd52lo(E1, Ws2)
-%line 542+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm1, zmm13
-; 8x Eh0 += madd52hi(E1, Ws2)
-%line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm1, zmm13
 ; 8x Ws1 = Ws1 + Wt
 %line 520+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm3, zmm3, zmm4
-; 8x Eh1 += madd52hi(E1, W0)
-%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm9, zmm1, zmm0
-; 8x El1 += madd52lo(E2, Ws2)
-%line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm2, zmm13
+	vpaddq zmm11, zmm3, zmm4
+; 8x Ws2 = W2 << 4
+%line 521+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm2, 4
+; 8x Wt = W2 << 2
+%line 522+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm2, 2
+; 8x Ws2 = Ws2 + Wt
+%line 523+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm12, zmm3, zmm4
+; El0 = 0
+%line 524+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm3
+; El1 = 0
+%line 525+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm4, zmm4, zmm4
+; El2 = 0
+%line 526+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm5, zmm5, zmm5
+; Eh0 = 0
+%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm6, zmm6, zmm6
+; Eh1 = 0
+%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm7, zmm7, zmm7
+; Eh2 = 0
+%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm8, zmm8, zmm8
+; 8x El0 += madd52lo(E0, W0)
+%line 540+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm3, zmm0, zmm0
+; 8x Eh0 += madd52hi(E0, W0)
+%line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm0, zmm0
+; 8x El0 += madd52lo(E1, Ws2)
+%line 542+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm3, zmm1, zmm12
+; 8x Eh0 += madd52hi(E1, Ws2)
+%line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm1, zmm12
 ; 8x El0 += madd52lo(E2, Ws1)
 %line 544+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm2, zmm3
+	vpmadd52luq zmm3, zmm2, zmm11
 ; 8x Eh0 += madd52hi(E2, Ws1)
 %line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm2, zmm3
-; 8x El2 += madd52lo(E1, W1)
-%line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm1, zmm1
+	vpmadd52huq zmm6, zmm2, zmm11
+; 8x El1 += madd52lo(E0, W1)
+%line 546+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm4, zmm0, zmm1
+; 8x Eh1 += madd52hi(E0, W1)
+%line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm0, zmm1
+; 8x El1 += madd52lo(E1, W0)
+%line 548+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm4, zmm1, zmm0
+; 8x Eh1 += madd52hi(E1, W0)
+%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm1, zmm0
+; 8x El1 += madd52lo(E2, Ws2)
+%line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm4, zmm2, zmm12
 ; 8x Eh1 += madd52hi(E2, Ws2)
 %line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm9, zmm2, zmm13
+	vpmadd52huq zmm7, zmm2, zmm12
+; 8x El2 += madd52lo(E0, W2)
+%line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm0, zmm2
+; 8x Eh2 += madd52hi(E0, W2)
+%line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm0, zmm2
+; 8x El2 += madd52lo(E1, W1)
+%line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm1, zmm1
 ; 8x Eh2 += madd52hi(E1, W1)
 %line 555+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm10, zmm1, zmm1
-; 8x Et = El0 >> 44
-%line 558+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm5, 44
-; 8x Eh0 = Eh0 << 8
-%line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm8, 8
-; E0 = El0 & mask44
-%line 560+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm5, zmm11
-; 8x Eh0 = Eh0 + Et
-%line 561+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm3, zmm1
+	vpmadd52huq zmm8, zmm1, zmm1
 ; 8x El2 += madd52lo(E2, W0)
 %line 556+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm2, zmm0
-; 8x Eh1 = Eh1 << 8
-%line 564+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm9, 8
-; 8x El1 = El1 + Eh0
-%line 562+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm6, zmm1
+	vpmadd52luq zmm5, zmm2, zmm0
 ; 8x Eh2 += madd52hi(E2, W0)
 %line 557+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm10, zmm2, zmm0
+	vpmadd52huq zmm8, zmm2, zmm0
+; 8x Et = El0 >> 44
+%line 558+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm0, zmm3, 44
+; 8x Eh0 = Eh0 << 8
+%line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm6, 8
+; E0 = El0 & mask44
+%line 560+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm2, zmm3, zmm9
+; 8x Eh0 = Eh0 + Et
+%line 561+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm1, zmm0
+; 8x El1 = El1 + Eh0
+%line 562+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm4, zmm0
 ; 8x Et = El1 >> 44
 %line 563+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm1, 44
+	vpsrlq zmm1, zmm0, 44
+; 8x Eh1 = Eh1 << 8
+%line 564+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm7, 8
 ; E1 = El1 & mask44
 %line 565+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm1, zmm1, zmm11
+	vpandd zmm0, zmm0, zmm9
 ; 8x Eh1 = Eh1 + Et
 %line 566+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm3, zmm0
+	vpaddq zmm1, zmm3, zmm1
 ; 8x El2 = El2 + Eh1
 %line 567+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm7, zmm0
+	vpaddq zmm1, zmm5, zmm1
 ; 8x Et = El2 >> 42
 %line 568+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm0, 42
+	vpsrlq zmm3, zmm1, 42
 ; 8x Eh2 = Eh2 << 10
 %line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm10, 10
+	vpsllq zmm4, zmm8, 10
 ; E2 = El2 & mask42
 %line 570+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm0, zmm0, zmm12
-; mem64[st + 272] = E2
-%line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq [rdi + 272], xmm0
+	vpandd zmm1, zmm1, zmm10
 ; 8x Eh2 = Eh2 + Et
 %line 571+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm3, zmm2
-; 8x Eh2 = Eh2 << 2
-%line 573+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm0, 2
+	vpaddq zmm3, zmm4, zmm3
 ; 8x E0 = E0 + Eh2
 %line 572+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm4, zmm0
+	vpaddq zmm2, zmm2, zmm3
+; 8x Eh2 = Eh2 << 2
+%line 573+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm3, 2
 ; 8x E0 = E0 + Eh2
 %line 574+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm2
+	vpaddq zmm2, zmm2, zmm3
 ; 8x Et = E0 >> 44
 %line 575+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm0, 44
+	vpsrlq zmm3, zmm2, 44
 ; E0 = E0 & mask44
 %line 576+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm0, zmm0, zmm11
-; mem64[st + 256] = E0
-%line 578+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq [rdi + 256], xmm0
+	vpandd zmm2, zmm2, zmm9
 ; 8x E1 = E1 + Et
 %line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm2
+	vpaddq zmm0, zmm0, zmm3
+; mem64[st + 256] = E0
+%line 578+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq [rdi + 256], xmm2
 ; mem64[st + 264] = E1
 %line 579+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 264], xmm0
+; mem64[st + 272] = E2
+%line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq [rdi + 272], xmm1
 .Lhavepowers:
+; x = hib
+%line 583+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r15
+; x <<= 40
+%line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl rcx, 40
+; 8x hibv = x
+%line 585+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm6, rcx
+; 8x P0 = mem64[st + 256]
+%line 586+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm7, [rdi + 256]
+; 8x P1 = mem64[st + 264]
+%line 587+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm8, [rdi + 264]
+; 8x P2 = mem64[st + 272]
+%line 588+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm11, [rdi + 272]
+; 8x Ps1 = P1 << 4
+%line 590+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm8, 4
+; 8x Pt = P1 << 2
+%line 591+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm8, 2
+; 8x Ps1 = Ps1 + Pt
+%line 592+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm12, zmm0, zmm1
+; 8x Ps2 = P2 << 4
+%line 593+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm11, 4
+; 8x Pt = P2 << 2
+%line 594+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm11, 2
+; 8x Ps2 = Ps2 + Pt
+%line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm13, zmm0, zmm1
+; l0 = h0
+%line 599+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; l0 &= k44
+%line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rdx, r11
+; l1 >>= 44
+%line 602+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r12, 44
+; x = h1
+%line 603+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, rbp
+; x <<= 20
+%line 604+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl rcx, 20
+; l1 |= x
+%line 605+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r12, rcx
+; l1 &= k44
+%line 606+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, r11
+; l2 >>= 24
+%line 608+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rbp, 24
+; x <<= 40
+%line 610+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl rbx, 40
+; l2 |= x
+%line 611+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rbp, rbx
 ; Ata = mem512[m + 0]
 %line 617+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
 ; Atb = mem512[m + 64]
 %line 618+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
-; Bta = mem512[m + 128]
-%line 632+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqu64 zmm3, [rsi + 128]
-; x = hib
-%line 583+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, [rsp + 40]
-; l1 = h0
-%line 601+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, r9
-; Btb = mem512[m + 192]
-%line 633+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqu64 zmm4, [rsi + 192]
-; 8x P1 = mem64[st + 264]
-%line 587+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm14, [rdi + 264]
-; 8x P2 = mem64[st + 272]
-%line 588+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm15, [rdi + 272]
-; l2 = h1
-%line 607+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r10
-; 8x P0 = mem64[st + 256]
-%line 586+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm13, [rdi + 256]
-; x <<= 40
-%line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rdx, 40
-; l0 &= k44
-%line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r9, rcx
-; l1 >>= 44
-%line 602+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbx, 44
-; 8x hibv = x
-%line 585+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm10, rdx
-; v0 = l0
-%line 642+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm6, r9
-; x <<= 20
-%line 604+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r10, 20
-; l1 |= x
-%line 605+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbx, r10
 ; Al0 = unpacklo64(Ata, Atb)
 %line 619+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
 %line 620+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
-; l1 &= k44
-%line 606+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, rcx
+; 8x Al1 = Al0 >> 44
+%line 621+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm1, zmm2, 44
+; 8x At = Al2 << 20
+%line 622+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm0, 20
+; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
+%line 623+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpternlogd zmm1, zmm3, zmm9, 168
 ; Al0 = Al0 & mask44
 %line 624+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm8, zmm2, zmm11
-; l2 >>= 24
-%line 608+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 24
-; x <<= 40
-%line 610+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r8, 40
+	vpandd zmm4, zmm2, zmm9
+; 8x Al2 = Al2 >> 24
+%line 625+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm0, zmm0, 24
+; Al2 = Al2 | hibv
+%line 626+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpord zmm5, zmm0, zmm6
+; Bta = mem512[m + 128]
+%line 632+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovdqu64 zmm0, [rsi + 128]
+; Btb = mem512[m + 192]
+%line 633+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovdqu64 zmm2, [rsi + 192]
 ; Bl0 = unpacklo64(Bta, Btb)
 %line 634+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpcklqdq zmm5, zmm3, zmm4
-; l2 |= x
-%line 611+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, r8
+	vpunpcklqdq zmm3, zmm0, zmm2
+; Bl2 = unpackhi64(Bta, Btb)
+%line 635+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
+; 8x Bl1 = Bl0 >> 44
+%line 636+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm14, zmm3, 44
+; 8x Bt = Bl2 << 20
+%line 637+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm2, zmm0, 20
+; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
+%line 638+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpternlogd zmm14, zmm2, zmm9, 168
+; Bl0 = Bl0 & mask44
+%line 639+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm15, zmm3, zmm9
+; 8x Bl2 = Bl2 >> 24
+%line 640+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm0, zmm0, 24
+; Bl2 = Bl2 | hibv
+%line 641+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpord zmm16, zmm0, zmm6
+; v0 = l0
+%line 642+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq xmm0, rdx
 ; v1 = l1
 %line 643+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm7, rbx
+	vmovq xmm2, r12
+; v2 = l2
+%line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq xmm3, rbp
+; 8x A0 = Al0 + v0
+%line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm4, zmm4, zmm0
+; 8x A1 = Al1 + v1
+%line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm17, zmm1, zmm2
+; 8x A2 = Al2 + v2
+%line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm5, zmm5, zmm3
 ; m += 256
 %line 651+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 256
 ; n -= 16
 %line 652+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub rax, 16
-; Bl2 = unpackhi64(Bta, Btb)
-%line 635+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm3, zmm4
-; Bl0 = Bl0 & mask44
-%line 639+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm9, zmm5, zmm11
+	sub r10, 16
 ; unsigned<? n - 16
 %line 653+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp rax, 16
-; 8x Al1 = Al0 >> 44
-%line 621+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm2, 44
-; v2 = l2
-%line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm4, rbp
-; 8x At = Al2 << 20
-%line 622+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm0, 20
-; 8x A0 = Al0 + v0
-%line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm8, zmm8, zmm6
-; 8x Al2 = Al2 >> 24
-%line 625+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 24
-; 8x Bl1 = Bl0 >> 44
-%line 636+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm16, zmm5, 44
-; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
-%line 623+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm1, zmm2, zmm11, 168
-; 8x Bt = Bl2 << 20
-%line 637+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm3, 20
-; Al2 = Al2 | hibv
-%line 626+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpord zmm5, zmm0, zmm10
-; 8x Bl2 = Bl2 >> 24
-%line 640+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm3, 24
-; 8x A1 = Al1 + v1
-%line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm7, zmm1, zmm7
-; 8x Ps1 = P1 << 4
-%line 590+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm14, 4
-; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
-%line 638+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm16, zmm2, zmm11, 168
-; 8x Pt = P1 << 2
-%line 591+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm14, 2
-; Bl2 = Bl2 | hibv
-%line 641+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpord zmm6, zmm3, zmm10
-; 8x Ps2 = P2 << 4
-%line 593+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm15, 4
-; 8x A2 = Al2 + v2
-%line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm5, zmm5, zmm4
-; 8x Pt = P2 << 2
-%line 594+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm15, 2
-; 8x Ps1 = Ps1 + Pt
-%line 592+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm18, zmm0, zmm1
-; B2 = Bl2
-%line 650+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqa64 zmm19, zmm6
-; 8x Ps2 = Ps2 + Pt
-%line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm21, zmm2, zmm3
+	cmp r10, 16
 ; goto pairsdone if unsigned<
 %line 654+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lpairsdone
@@ -1659,472 +1526,472 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Atb = mem512[m + 64]
 %line 663+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
-; Bta = mem512[m + 128]
-%line 677+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqu64 zmm3, [rsi + 128]
-; Ah0 = 0
-%line 697+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm23, zmm23, zmm23
-; Bh0 = 0
-%line 700+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm22, zmm22, zmm22
-; Ah1 = 0
-%line 698+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm20, zmm20, zmm20
-; Btb = mem512[m + 192]
-%line 678+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqu64 zmm4, [rsi + 192]
-; 8x Ah0 += madd52hi(A0, P0)
-%line 704+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm8, zmm13
-; m += 256
-%line 779+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rsi, 256
-; n -= 16
-%line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub rax, 16
-; 8x Bh0 += madd52hi(B0, P0)
-%line 706+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm22, zmm9, zmm13
-; Bh1 = 0
-%line 701+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm17, zmm17, zmm17
-; Ah2 = 0
-%line 699+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm6
-; unsigned>=? n - 16
-%line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp rax, 16
-; 8x Ah1 += madd52hi(A0, P1)
-%line 716+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm20, zmm8, zmm14
 ; Al0 = unpacklo64(Ata, Atb)
 %line 664+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
 %line 665+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
-; 8x Bh1 += madd52hi(B0, P1)
-%line 718+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm17, zmm9, zmm14
-; Al0 = Al0 & mask44
-%line 669+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm24, zmm2, zmm11
-; Bl0 = unpacklo64(Bta, Btb)
-%line 679+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpcklqdq zmm1, zmm3, zmm4
-; Bl2 = unpackhi64(Bta, Btb)
-%line 680+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm3, zmm4
-; 8x Al0 += madd52lo(A0, P0)
-%line 703+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm24, zmm8, zmm13
-; Bl0 = Bl0 & mask44
-%line 684+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm1, zmm11
 ; 8x Al1 = Al0 >> 44
 %line 666+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm2, 44
-; 8x Bl1 = Bl0 >> 44
-%line 681+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm25, zmm1, 44
-; 8x Bl0 += madd52lo(B0, P0)
-%line 705+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm4, zmm9, zmm13
-; 8x Ah0 += madd52hi(A1, Ps2)
-%line 708+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm7, zmm21
+	vpsrlq zmm19, zmm2, 44
 ; 8x At = Al2 << 20
 %line 667+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm0, 20
+; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
+%line 668+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpternlogd zmm19, zmm1, zmm9, 168
+; Al0 = Al0 & mask44
+%line 669+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm22, zmm2, zmm9
 ; 8x Al2 = Al2 >> 24
 %line 670+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
-; 8x Al0 += madd52lo(A1, Ps2)
-%line 707+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm24, zmm7, zmm21
-; 8x Bh0 += madd52hi(B1, Ps2)
-%line 710+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm22, zmm16, zmm21
-; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
-%line 668+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm2, zmm1, zmm11, 168
 ; Al2 = Al2 | hibv
 %line 671+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpord zmm26, zmm0, zmm10
+	vpord zmm20, zmm0, zmm6
+; Bta = mem512[m + 128]
+%line 677+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovdqu64 zmm0, [rsi + 128]
+; Btb = mem512[m + 192]
+%line 678+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 192]
+; Bl0 = unpacklo64(Bta, Btb)
+%line 679+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpcklqdq zmm2, zmm0, zmm1
+; Bl2 = unpackhi64(Bta, Btb)
+%line 680+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm1
+; 8x Bl1 = Bl0 >> 44
+%line 681+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm21, zmm2, 44
 ; 8x Bt = Bl2 << 20
 %line 682+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm3, 20
-; 8x Al1 += madd52lo(A0, P1)
-%line 715+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm2, zmm8, zmm14
+	vpsllq zmm1, zmm0, 20
 ; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
 %line 683+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm25, zmm0, zmm11, 168
+	vpternlogd zmm21, zmm1, zmm9, 168
+; Bl0 = Bl0 & mask44
+%line 684+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm24, zmm2, zmm9
 ; 8x Bl2 = Bl2 >> 24
 %line 685+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm3, 24
-; Bh2 = 0
-%line 702+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm27, zmm27, zmm27
-; 8x Bl1 += madd52lo(B0, P1)
-%line 717+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm25, zmm9, zmm14
+	vpsrlq zmm0, zmm0, 24
 ; Bl2 = Bl2 | hibv
 %line 686+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpord zmm28, zmm0, zmm10
+	vpord zmm26, zmm0, zmm6
+; Ah0 = 0
+%line 697+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm0
+; Ah1 = 0
+%line 698+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm23, zmm23, zmm23
+; Ah2 = 0
+%line 699+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm18, zmm18, zmm18
+; Bh0 = 0
+%line 700+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm1
+; Bh1 = 0
+%line 701+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm3
+; Bh2 = 0
+%line 702+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm25, zmm25, zmm25
+; 8x Al0 += madd52lo(A0, P0)
+%line 703+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm22, zmm4, zmm7
+; 8x Ah0 += madd52hi(A0, P0)
+%line 704+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm0, zmm4, zmm7
+; 8x Bl0 += madd52lo(B0, P0)
+%line 705+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm24, zmm15, zmm7
+; 8x Bh0 += madd52hi(B0, P0)
+%line 706+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm1, zmm15, zmm7
+; 8x Al0 += madd52lo(A1, Ps2)
+%line 707+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm22, zmm17, zmm13
+; 8x Ah0 += madd52hi(A1, Ps2)
+%line 708+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm0, zmm17, zmm13
 ; 8x Bl0 += madd52lo(B1, Ps2)
 %line 709+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm4, zmm16, zmm21
-; 8x Al1 += madd52lo(A1, P0)
-%line 719+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm2, zmm7, zmm13
-; 8x Bl1 += madd52lo(B1, P0)
-%line 721+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm25, zmm16, zmm13
-; 8x Al2 += madd52lo(A0, P2)
-%line 727+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm26, zmm8, zmm15
-; 8x Bl2 += madd52lo(B0, P2)
-%line 729+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm28, zmm9, zmm15
+	vpmadd52luq zmm24, zmm14, zmm13
+; 8x Bh0 += madd52hi(B1, Ps2)
+%line 710+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm1, zmm14, zmm13
 ; 8x Al0 += madd52lo(A2, Ps1)
 %line 711+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm24, zmm5, zmm18
+	vpmadd52luq zmm22, zmm5, zmm12
 ; 8x Ah0 += madd52hi(A2, Ps1)
 %line 712+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm5, zmm18
+	vpmadd52huq zmm0, zmm5, zmm12
 ; 8x Bl0 += madd52lo(B2, Ps1)
 %line 713+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm4, zmm19, zmm18
+	vpmadd52luq zmm24, zmm16, zmm12
 ; 8x Bh0 += madd52hi(B2, Ps1)
 %line 714+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm22, zmm19, zmm18
+	vpmadd52huq zmm1, zmm16, zmm12
+; 8x Al1 += madd52lo(A0, P1)
+%line 715+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm19, zmm4, zmm8
+; 8x Ah1 += madd52hi(A0, P1)
+%line 716+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm23, zmm4, zmm8
+; 8x Bl1 += madd52lo(B0, P1)
+%line 717+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm21, zmm15, zmm8
+; 8x Bh1 += madd52hi(B0, P1)
+%line 718+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm15, zmm8
+; 8x Al1 += madd52lo(A1, P0)
+%line 719+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm19, zmm17, zmm7
 ; 8x Ah1 += madd52hi(A1, P0)
 %line 720+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm20, zmm7, zmm13
-; 8x At = Al0 >> 44
-%line 739+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm24, 44
-; A0 = Al0 & mask44
-%line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm24, zmm24, zmm11
+	vpmadd52huq zmm23, zmm17, zmm7
+; 8x Bl1 += madd52lo(B1, P0)
+%line 721+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm21, zmm14, zmm7
 ; 8x Bh1 += madd52hi(B1, P0)
 %line 722+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm17, zmm16, zmm13
-; 8x Ah0 = Ah0 << 8
-%line 740+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm23, 8
-; 8x Ah2 += madd52hi(A0, P2)
-%line 728+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm8, zmm15
-; 8x Bt = Bl0 >> 44
-%line 744+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm4, 44
-; B0 = Bl0 & mask44
-%line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm8, zmm4, zmm11
-; 8x Bh0 = Bh0 << 8
-%line 745+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm22, 8
-; 8x Ah0 = Ah0 + At
-%line 742+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm0
-; 8x Bh2 += madd52hi(B0, P2)
-%line 730+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm27, zmm9, zmm15
-; 8x Bh0 = Bh0 + Bt
-%line 747+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm4, zmm3
+	vpmadd52huq zmm3, zmm14, zmm7
 ; 8x Al1 += madd52lo(A2, Ps2)
 %line 723+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm2, zmm5, zmm21
-; 8x Bl1 += madd52lo(B2, Ps2)
-%line 725+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm25, zmm19, zmm21
-; 8x Al2 += madd52lo(A1, P1)
-%line 731+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm26, zmm7, zmm14
-; 8x Bl2 += madd52lo(B1, P1)
-%line 733+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm28, zmm16, zmm14
-; 8x Al1 = Al1 + Ah0
-%line 743+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm2, zmm0
+	vpmadd52luq zmm19, zmm5, zmm13
 ; 8x Ah1 += madd52hi(A2, Ps2)
 %line 724+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm20, zmm5, zmm21
-; 8x Bl1 = Bl1 + Bh0
-%line 748+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm25, zmm1
+	vpmadd52huq zmm23, zmm5, zmm13
+; 8x Bl1 += madd52lo(B2, Ps2)
+%line 725+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm21, zmm16, zmm13
 ; 8x Bh1 += madd52hi(B2, Ps2)
 %line 726+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm17, zmm19, zmm21
+	vpmadd52huq zmm3, zmm16, zmm13
+; 8x Al2 += madd52lo(A0, P2)
+%line 727+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm4, zmm11
+; 8x Ah2 += madd52hi(A0, P2)
+%line 728+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm18, zmm4, zmm11
+; 8x Bl2 += madd52lo(B0, P2)
+%line 729+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm26, zmm15, zmm11
+; 8x Bh2 += madd52hi(B0, P2)
+%line 730+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm15, zmm11
+; 8x Al2 += madd52lo(A1, P1)
+%line 731+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm17, zmm8
 ; 8x Ah2 += madd52hi(A1, P1)
 %line 732+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm7, zmm14
+	vpmadd52huq zmm18, zmm17, zmm8
+; 8x Bl2 += madd52lo(B1, P1)
+%line 733+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm26, zmm14, zmm8
+; 8x Bh2 += madd52hi(B1, P1)
+%line 734+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm14, zmm8
+; 8x Al2 += madd52lo(A2, P0)
+%line 735+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm5, zmm7
+; 8x Ah2 += madd52hi(A2, P0)
+%line 736+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm18, zmm5, zmm7
+; 8x Bl2 += madd52lo(B2, P0)
+%line 737+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm26, zmm16, zmm7
+; 8x Bh2 += madd52hi(B2, P0)
+%line 738+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm16, zmm7
+; 8x At = Al0 >> 44
+%line 739+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm2, zmm22, 44
+; 8x Ah0 = Ah0 << 8
+%line 740+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm0, 8
+; A0 = Al0 & mask44
+%line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm14, zmm22, zmm9
+; 8x Ah0 = Ah0 + At
+%line 742+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm0, zmm2
+; 8x Al1 = Al1 + Ah0
+%line 743+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm19, zmm0
+; 8x Bt = Bl0 >> 44
+%line 744+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm2, zmm24, 44
+; 8x Bh0 = Bh0 << 8
+%line 745+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm1, 8
+; B0 = Bl0 & mask44
+%line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm15, zmm24, zmm9
+; 8x Bh0 = Bh0 + Bt
+%line 747+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm1, zmm2
+; 8x Bl1 = Bl1 + Bh0
+%line 748+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm21, zmm1
 ; 8x At = Al1 >> 44
 %line 749+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 44
-; A1 = Al1 & mask44
-%line 751+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm0, zmm11
-; 8x Bh2 += madd52hi(B1, P1)
-%line 734+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm27, zmm16, zmm14
 ; 8x Ah1 = Ah1 << 8
 %line 750+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm20, 8
-; 8x Al2 += madd52lo(A2, P0)
-%line 735+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm26, zmm5, zmm13
-; 8x Bh1 = Bh1 << 8
-%line 755+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm17, 8
-; 8x Bl2 += madd52lo(B2, P0)
-%line 737+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm28, zmm19, zmm13
+	vpsllq zmm4, zmm23, 8
+; A1 = Al1 & mask44
+%line 751+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm17, zmm0, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 752+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm2
+	vpaddq zmm0, zmm4, zmm2
+; 8x Al2 = Al2 + Ah1
+%line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm20, zmm0
 ; 8x Bt = Bl1 >> 44
 %line 754+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm1, 44
+; 8x Bh1 = Bh1 << 8
+%line 755+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm3, 8
 ; B1 = Bl1 & mask44
 %line 756+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm16, zmm1, zmm11
-; 8x Ah2 += madd52hi(A2, P0)
-%line 736+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm5, zmm13
+	vpandd zmm19, zmm1, zmm9
 ; 8x Bh1 = Bh1 + Bt
 %line 757+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm3, zmm2
-; 8x Al2 = Al2 + Ah1
-%line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm26, zmm0
 ; 8x Bl2 = Bl2 + Bh1
 %line 758+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm28, zmm1
-; 8x Bh2 += madd52hi(B2, P0)
-%line 738+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm27, zmm19, zmm13
+	vpaddq zmm1, zmm26, zmm1
 ; 8x At = Al2 >> 42
 %line 759+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 42
-; A2 = Al2 & mask42
-%line 761+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm5, zmm0, zmm12
 ; 8x Ah2 = Ah2 << 10
 %line 760+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm6, 10
-; B2 = Bl2 & mask42
-%line 768+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm19, zmm1, zmm12
-; 8x Bt = Bl2 >> 42
-%line 766+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm1, 42
-; 8x Bh2 = Bh2 << 10
-%line 767+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm6, zmm27, 10
+	vpsllq zmm3, zmm18, 10
+; A2 = Al2 & mask42
+%line 761+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm5, zmm0, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 762+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm2
+	vpaddq zmm0, zmm3, zmm2
 ; 8x A0 = A0 + Ah2
 %line 763+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm24, zmm0
+	vpaddq zmm2, zmm14, zmm0
 ; 8x Ah2 = Ah2 << 2
 %line 764+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm0, 2
-; 8x Bh2 = Bh2 + Bt
-%line 769+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm6, zmm3
-; 8x B0 = B0 + Bh2
-%line 770+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm3, zmm8, zmm2
-; 8x Bh2 = Bh2 << 2
-%line 771+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm2, 2
 ; 8x A0 = A0 + Ah2
 %line 765+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm0
-; A0 = A0 & mask44
-%line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm8, zmm0, zmm11
+	vpaddq zmm0, zmm2, zmm0
+; 8x Bt = Bl2 >> 42
+%line 766+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm2, zmm1, 42
+; 8x Bh2 = Bh2 << 10
+%line 767+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm25, 10
+; B2 = Bl2 & mask42
+%line 768+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm16, zmm1, zmm10
+; 8x Bh2 = Bh2 + Bt
+%line 769+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm3, zmm2
+; 8x B0 = B0 + Bh2
+%line 770+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm2, zmm15, zmm1
+; 8x Bh2 = Bh2 << 2
+%line 771+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm1, 2
 ; 8x B0 = B0 + Bh2
 %line 772+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm3, zmm2
+	vpaddq zmm1, zmm2, zmm1
 ; 8x At = A0 >> 44
 %line 773+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 44
-; B0 = B0 & mask44
-%line 777+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm9, zmm1, zmm11
-; 8x Bt = B0 >> 44
-%line 776+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm1, 44
+	vpsrlq zmm2, zmm0, 44
+; A0 = A0 & mask44
+%line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm4, zmm0, zmm9
 ; 8x A1 = A1 + At
 %line 775+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm7, zmm4, zmm0
+	vpaddq zmm17, zmm17, zmm2
+; 8x Bt = B0 >> 44
+%line 776+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm0, zmm1, 44
+; B0 = B0 & mask44
+%line 777+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm15, zmm1, zmm9
 ; 8x B1 = B1 + Bt
 %line 778+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm16, zmm16, zmm1
+	vpaddq zmm14, zmm19, zmm0
+; m += 256
+%line 779+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rsi, 256
+; n -= 16
+%line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	sub r10, 16
+; unsigned>=? n - 16
+%line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	cmp r10, 16
 ; goto pairs if unsigned>=
 %line 782+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jae .Lpairs
 .Lpairsdone:
 ; 8x Q0 = mem64[st + 64]
 %line 786+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm6, [rdi + 64]
-; 8x Q2 = mem64[st + 192]
-%line 788+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm14, [rdi + 192]
+	vpbroadcastq zmm7, [rdi + 64]
 ; 8x Q1 = mem64[st + 128]
 %line 787+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm13, [rdi + 128]
-; Ah0 = 0
-%line 809+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm2, zmm2, zmm2
-; Ah1 = 0
-%line 810+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm3
-; unsigned<? n - 8
-%line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp rax, 8
-; Ah2 = 0
-%line 811+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm18, zmm18, zmm18
-; 8x Al0 += madd52lo(A0, Q0)
-%line 812+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm9, zmm8, zmm6
-; 8x Ah0 += madd52hi(A0, Q0)
-%line 813+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm2, zmm8, zmm6
-; 8x Qs2 = Q2 << 4
-%line 793+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm14, 4
-; 8x Qt = Q2 << 2
-%line 794+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm14, 2
-; 8x Qs2 = Qs2 + Qt
-%line 795+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm15, zmm0, zmm1
-; 8x Al1 += madd52lo(A0, Q1)
-%line 818+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm16, zmm8, zmm13
+	vpbroadcastq zmm8, [rdi + 128]
+; 8x Q2 = mem64[st + 192]
+%line 788+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm11, [rdi + 192]
 ; 8x Qs1 = Q1 << 4
 %line 790+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm13, 4
+	vpsllq zmm0, zmm8, 4
 ; 8x Qt = Q1 << 2
 %line 791+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm13, 2
-; 8x Al0 += madd52lo(A1, Qs2)
-%line 814+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm9, zmm7, zmm15
-; 8x Ah0 += madd52hi(A1, Qs2)
-%line 815+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm2, zmm7, zmm15
+	vpsllq zmm1, zmm8, 2
 ; 8x Qs1 = Qs1 + Qt
 %line 792+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm17, zmm0, zmm1
-; 8x Ah1 += madd52hi(A0, Q1)
-%line 819+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm8, zmm13
-; 8x Al1 += madd52lo(A1, Q0)
-%line 820+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm16, zmm7, zmm6
-; 8x Al2 += madd52lo(A0, Q2)
-%line 824+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm8, zmm14
+	vpaddq zmm12, zmm0, zmm1
+; 8x Qs2 = Q2 << 4
+%line 793+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm11, 4
+; 8x Qt = Q2 << 2
+%line 794+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm11, 2
+; 8x Qs2 = Qs2 + Qt
+%line 795+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm13, zmm0, zmm1
+; Ah0 = 0
+%line 809+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm0
+; Ah1 = 0
+%line 810+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm1
+; Ah2 = 0
+%line 811+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm2
+; 8x Al0 += madd52lo(A0, Q0)
+%line 812+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm15, zmm4, zmm7
+; 8x Ah0 += madd52hi(A0, Q0)
+%line 813+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm0, zmm4, zmm7
+; 8x Al0 += madd52lo(A1, Qs2)
+%line 814+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm15, zmm17, zmm13
+; 8x Ah0 += madd52hi(A1, Qs2)
+%line 815+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm0, zmm17, zmm13
 ; 8x Al0 += madd52lo(A2, Qs1)
 %line 816+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm9, zmm5, zmm17
+	vpmadd52luq zmm15, zmm5, zmm12
 ; 8x Ah0 += madd52hi(A2, Qs1)
 %line 817+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm2, zmm5, zmm17
+	vpmadd52huq zmm0, zmm5, zmm12
+; 8x Al1 += madd52lo(A0, Q1)
+%line 818+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm14, zmm4, zmm8
+; 8x Ah1 += madd52hi(A0, Q1)
+%line 819+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm1, zmm4, zmm8
+; 8x Al1 += madd52lo(A1, Q0)
+%line 820+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm14, zmm17, zmm7
 ; 8x Ah1 += madd52hi(A1, Q0)
 %line 821+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm7, zmm6
-; 8x Ah2 += madd52hi(A0, Q2)
-%line 825+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm8, zmm14
+	vpmadd52huq zmm1, zmm17, zmm7
 ; 8x Al1 += madd52lo(A2, Qs2)
 %line 822+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm16, zmm5, zmm15
-; 8x At = Al0 >> 44
-%line 830+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm9, 44
-; A0 = Al0 & mask44
-%line 832+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm9, zmm11
-; 8x Ah0 = Ah0 << 8
-%line 831+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm2, 8
-; 8x Al2 += madd52lo(A1, Q1)
-%line 826+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm7, zmm13
+	vpmadd52luq zmm14, zmm5, zmm13
 ; 8x Ah1 += madd52hi(A2, Qs2)
 %line 823+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm5, zmm15
+	vpmadd52huq zmm1, zmm5, zmm13
+; 8x Al2 += madd52lo(A0, Q2)
+%line 824+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm16, zmm4, zmm11
+; 8x Ah2 += madd52hi(A0, Q2)
+%line 825+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm2, zmm4, zmm11
+; 8x Al2 += madd52lo(A1, Q1)
+%line 826+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm16, zmm17, zmm8
 ; 8x Ah2 += madd52hi(A1, Q1)
 %line 827+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm7, zmm13
-; 8x Ah0 = Ah0 + At
-%line 833+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm0
-; 8x Al1 = Al1 + Ah0
-%line 834+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm16, zmm0
-; 8x Ah1 = Ah1 << 8
-%line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm3, 8
+	vpmadd52huq zmm2, zmm17, zmm8
 ; 8x Al2 += madd52lo(A2, Q0)
 %line 828+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm5, zmm6
-; A1 = Al1 & mask44
-%line 837+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm0, zmm11
-; 8x At = Al1 >> 44
-%line 835+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 44
+	vpmadd52luq zmm16, zmm5, zmm7
 ; 8x Ah2 += madd52hi(A2, Q0)
 %line 829+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm5, zmm6
+	vpmadd52huq zmm2, zmm5, zmm7
+; 8x At = Al0 >> 44
+%line 830+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm3, zmm15, 44
+; 8x Ah0 = Ah0 << 8
+%line 831+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm0, 8
+; A0 = Al0 & mask44
+%line 832+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm4, zmm15, zmm9
+; 8x Ah0 = Ah0 + At
+%line 833+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm0, zmm3
+; 8x Al1 = Al1 + Ah0
+%line 834+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm14, zmm0
+; 8x At = Al1 >> 44
+%line 835+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm3, zmm0, 44
+; 8x Ah1 = Ah1 << 8
+%line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm1, 8
+; A1 = Al1 & mask44
+%line 837+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm0, zmm0, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 838+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm0
+	vpaddq zmm1, zmm1, zmm3
 ; 8x Al2 = Al2 + Ah1
 %line 839+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm19, zmm0
+	vpaddq zmm1, zmm16, zmm1
 ; 8x At = Al2 >> 42
 %line 840+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm0, 42
-; A2 = Al2 & mask42
-%line 842+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm8, zmm0, zmm12
+	vpsrlq zmm3, zmm1, 42
 ; 8x Ah2 = Ah2 << 10
 %line 841+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm18, 10
+	vpsllq zmm2, zmm2, 10
+; A2 = Al2 & mask42
+%line 842+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm14, zmm1, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 843+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm1
+	vpaddq zmm1, zmm2, zmm3
 ; 8x A0 = A0 + Ah2
 %line 844+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm4, zmm0
+	vpaddq zmm2, zmm4, zmm1
 ; 8x Ah2 = Ah2 << 2
 %line 845+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm0, 2
+	vpsllq zmm1, zmm1, 2
 ; 8x A0 = A0 + Ah2
 %line 846+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm0
+	vpaddq zmm1, zmm2, zmm1
 ; 8x At = A0 >> 44
 %line 847+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm0, 44
+	vpsrlq zmm2, zmm1, 44
 ; A0 = A0 & mask44
 %line 848+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm9, zmm0, zmm11
+	vpandd zmm15, zmm1, zmm9
 ; 8x A1 = A1 + At
 %line 849+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm16, zmm2, zmm1
+	vpaddq zmm16, zmm0, zmm2
+; unsigned<? n - 8
+%line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	cmp r10, 8
 ; goto lanes if unsigned<
 %line 851+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Llanes
@@ -2134,439 +2001,439 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Atb = mem512[m + 64]
 %line 858+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
-; Ah0 = 0
-%line 877+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm4
-; Ah1 = 0
-%line 878+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm5
-; Ah2 = 0
-%line 879+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm7
-; m += 128
-%line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rsi, 128
-; 8x Ah0 += madd52hi(A0, Q0)
-%line 881+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm4, zmm9, zmm6
-; n -= 8
-%line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub rax, 8
-; 8x Ah1 += madd52hi(A0, Q1)
-%line 887+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm5, zmm9, zmm13
-; 8x Ah2 += madd52hi(A0, Q2)
-%line 893+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm9, zmm14
 ; Al0 = unpacklo64(Ata, Atb)
 %line 859+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
 %line 860+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
-; Al0 = Al0 & mask44
-%line 864+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm3, zmm2, zmm11
-; 8x Ah0 += madd52hi(A1, Qs2)
-%line 883+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm4, zmm16, zmm15
 ; 8x Al1 = Al0 >> 44
 %line 861+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm1, zmm2, 44
 ; 8x At = Al2 << 20
 %line 862+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm0, 20
-; 8x Al0 += madd52lo(A0, Q0)
-%line 880+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm3, zmm9, zmm6
-; 8x Ah1 += madd52hi(A1, Q0)
-%line 889+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm5, zmm16, zmm6
+	vpsllq zmm3, zmm0, 20
 ; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
 %line 863+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm1, zmm2, zmm11, 168
+	vpternlogd zmm1, zmm3, zmm9, 168
+; Al0 = Al0 & mask44
+%line 864+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm2, zmm2, zmm9
 ; 8x Al2 = Al2 >> 24
 %line 865+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
-; 8x Al1 += madd52lo(A0, Q1)
-%line 886+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm1, zmm9, zmm13
-; 8x Ah0 += madd52hi(A2, Qs1)
-%line 885+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm4, zmm8, zmm17
 ; Al2 = Al2 | hibv
 %line 866+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpord zmm0, zmm0, zmm10
+	vpord zmm0, zmm0, zmm6
+; Ah0 = 0
+%line 877+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm3
+; Ah1 = 0
+%line 878+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm4, zmm4, zmm4
+; Ah2 = 0
+%line 879+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm5, zmm5, zmm5
+; 8x Al0 += madd52lo(A0, Q0)
+%line 880+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm2, zmm15, zmm7
+; 8x Ah0 += madd52hi(A0, Q0)
+%line 881+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm15, zmm7
 ; 8x Al0 += madd52lo(A1, Qs2)
 %line 882+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm3, zmm16, zmm15
-; 8x Al2 += madd52lo(A0, Q2)
-%line 892+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm0, zmm9, zmm14
-; 8x Al1 += madd52lo(A1, Q0)
-%line 888+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm1, zmm16, zmm6
-; 8x Ah1 += madd52hi(A2, Qs2)
-%line 891+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm5, zmm8, zmm15
-; 8x Ah0 = Ah0 << 8
-%line 899+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm4, 8
+	vpmadd52luq zmm2, zmm16, zmm13
+; 8x Ah0 += madd52hi(A1, Qs2)
+%line 883+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm16, zmm13
 ; 8x Al0 += madd52lo(A2, Qs1)
 %line 884+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm3, zmm8, zmm17
-; 8x Al2 += madd52lo(A1, Q1)
-%line 894+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm0, zmm16, zmm13
+	vpmadd52luq zmm2, zmm14, zmm12
+; 8x Ah0 += madd52hi(A2, Qs1)
+%line 885+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm14, zmm12
+; 8x Al1 += madd52lo(A0, Q1)
+%line 886+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm1, zmm15, zmm8
+; 8x Ah1 += madd52hi(A0, Q1)
+%line 887+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm4, zmm15, zmm8
+; 8x Al1 += madd52lo(A1, Q0)
+%line 888+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm1, zmm16, zmm7
+; 8x Ah1 += madd52hi(A1, Q0)
+%line 889+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm4, zmm16, zmm7
 ; 8x Al1 += madd52lo(A2, Qs2)
 %line 890+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm1, zmm8, zmm15
+	vpmadd52luq zmm1, zmm14, zmm13
+; 8x Ah1 += madd52hi(A2, Qs2)
+%line 891+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm4, zmm14, zmm13
+; 8x Al2 += madd52lo(A0, Q2)
+%line 892+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm0, zmm15, zmm11
+; 8x Ah2 += madd52hi(A0, Q2)
+%line 893+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm5, zmm15, zmm11
+; 8x Al2 += madd52lo(A1, Q1)
+%line 894+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm0, zmm16, zmm8
 ; 8x Ah2 += madd52hi(A1, Q1)
 %line 895+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm16, zmm13
-; 8x Ah1 = Ah1 << 8
-%line 904+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm5, zmm5, 8
-; 8x At = Al0 >> 44
-%line 898+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm3, 44
-; A0 = Al0 & mask44
-%line 900+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm3, zmm3, zmm11
+	vpmadd52huq zmm5, zmm16, zmm8
 ; 8x Al2 += madd52lo(A2, Q0)
 %line 896+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm0, zmm8, zmm6
-; 8x Ah0 = Ah0 + At
-%line 901+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm4, zmm2
+	vpmadd52luq zmm0, zmm14, zmm7
 ; 8x Ah2 += madd52hi(A2, Q0)
 %line 897+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm8, zmm6
+	vpmadd52huq zmm5, zmm14, zmm7
+; 8x At = Al0 >> 44
+%line 898+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm6, zmm2, 44
+; 8x Ah0 = Ah0 << 8
+%line 899+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm3, 8
+; A0 = Al0 & mask44
+%line 900+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm2, zmm2, zmm9
+; 8x Ah0 = Ah0 + At
+%line 901+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm3, zmm3, zmm6
 ; 8x Al1 = Al1 + Ah0
 %line 902+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm1, zmm2
+	vpaddq zmm1, zmm1, zmm3
 ; 8x At = Al1 >> 44
 %line 903+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm1, 44
+	vpsrlq zmm3, zmm1, 44
+; 8x Ah1 = Ah1 << 8
+%line 904+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm4, 8
 ; A1 = Al1 & mask44
 %line 905+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm1, zmm1, zmm11
+	vpandd zmm1, zmm1, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 906+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm5, zmm2
-; 8x Ah2 = Ah2 << 10
-%line 909+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm7, 10
+	vpaddq zmm3, zmm4, zmm3
 ; 8x Al2 = Al2 + Ah1
 %line 907+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm2
+	vpaddq zmm0, zmm0, zmm3
 ; 8x At = Al2 >> 42
 %line 908+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm0, 42
+	vpsrlq zmm3, zmm0, 42
+; 8x Ah2 = Ah2 << 10
+%line 909+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm5, 10
 ; A2 = Al2 & mask42
 %line 910+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm8, zmm0, zmm12
+	vpandd zmm14, zmm0, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 911+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm4, zmm2
-; 8x Ah2 = Ah2 << 2
-%line 913+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm0, 2
+	vpaddq zmm0, zmm4, zmm3
 ; 8x A0 = A0 + Ah2
 %line 912+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm3, zmm0
+	vpaddq zmm2, zmm2, zmm0
+; 8x Ah2 = Ah2 << 2
+%line 913+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm0, 2
 ; 8x A0 = A0 + Ah2
 %line 914+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm2
+	vpaddq zmm0, zmm2, zmm0
 ; 8x At = A0 >> 44
 %line 915+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 44
 ; A0 = A0 & mask44
 %line 916+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm9, zmm0, zmm11
+	vpandd zmm15, zmm0, zmm9
 ; 8x A1 = A1 + At
 %line 917+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm16, zmm1, zmm2
+; m += 128
+%line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rsi, 128
+; n -= 8
+%line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	sub r10, 8
 .Llanes:
 ; W0 = mem512[st + 64]
 %line 923+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rdi + 64]
-; W2 = mem512[st + 192]
-%line 925+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqu64 zmm2, [rdi + 192]
 ; W1 = mem512[st + 128]
 %line 924+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rdi + 128]
-; Al0 = 0
-%line 933+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm6
-; Ah0 = 0
-%line 946+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm13, zmm13, zmm13
-; Al1 = 0
-%line 934+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm7
-; Ah1 = 0
-%line 947+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm14, zmm14, zmm14
-; Al2 = 0
-%line 935+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm10, zmm10, zmm10
-; Ah2 = 0
-%line 948+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm15, zmm15, zmm15
-; 8x Al0 += madd52lo(A0, W0)
-%line 949+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm9, zmm0
-; 8x Ah0 += madd52hi(A0, W0)
-%line 950+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm13, zmm9, zmm0
-; 8x Ws2 = W2 << 4
-%line 930+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm2, 4
-; 8x Wt = W2 << 2
-%line 931+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm2, 2
-; 8x Ws2 = Ws2 + Wt
-%line 932+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm5, zmm3, zmm4
-; 8x Al1 += madd52lo(A0, W1)
-%line 955+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm9, zmm1
+; W2 = mem512[st + 192]
+%line 925+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovdqu64 zmm2, [rdi + 192]
 ; 8x Ws1 = W1 << 4
 %line 927+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm1, 4
 ; 8x Wt = W1 << 2
 %line 928+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm1, 2
-; 8x Al0 += madd52lo(A1, Ws2)
-%line 951+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm16, zmm5
-; 8x Ah0 += madd52hi(A1, Ws2)
-%line 952+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm13, zmm16, zmm5
 ; 8x Ws1 = Ws1 + Wt
 %line 929+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm3, zmm4
-; 8x Ah1 += madd52hi(A0, W1)
-%line 956+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm14, zmm9, zmm1
-; 8x Al1 += madd52lo(A1, W0)
-%line 957+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm16, zmm0
-; 8x Al2 += madd52lo(A0, W2)
-%line 961+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm10, zmm9, zmm2
+; 8x Ws2 = W2 << 4
+%line 930+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm2, 4
+; 8x Wt = W2 << 2
+%line 931+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm5, zmm2, 2
+; 8x Ws2 = Ws2 + Wt
+%line 932+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm4, zmm4, zmm5
+; Al0 = 0
+%line 933+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm5, zmm5, zmm5
+; Al1 = 0
+%line 934+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm6, zmm6, zmm6
+; Al2 = 0
+%line 935+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm7, zmm7, zmm7
+; Ah0 = 0
+%line 946+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm8, zmm8, zmm8
+; Ah1 = 0
+%line 947+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm11, zmm11, zmm11
+; Ah2 = 0
+%line 948+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm12, zmm12, zmm12
+; 8x Al0 += madd52lo(A0, W0)
+%line 949+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm15, zmm0
+; 8x Ah0 += madd52hi(A0, W0)
+%line 950+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm15, zmm0
+; 8x Al0 += madd52lo(A1, Ws2)
+%line 951+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm16, zmm4
+; 8x Ah0 += madd52hi(A1, Ws2)
+%line 952+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm16, zmm4
 ; 8x Al0 += madd52lo(A2, Ws1)
 %line 953+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm8, zmm3
+	vpmadd52luq zmm5, zmm14, zmm3
 ; 8x Ah0 += madd52hi(A2, Ws1)
 %line 954+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm13, zmm8, zmm3
+	vpmadd52huq zmm8, zmm14, zmm3
+; 8x Al1 += madd52lo(A0, W1)
+%line 955+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm6, zmm15, zmm1
+; 8x Ah1 += madd52hi(A0, W1)
+%line 956+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm11, zmm15, zmm1
+; 8x Al1 += madd52lo(A1, W0)
+%line 957+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm6, zmm16, zmm0
 ; 8x Ah1 += madd52hi(A1, W0)
 %line 958+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm14, zmm16, zmm0
-; 8x Ah2 += madd52hi(A0, W2)
-%line 962+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm15, zmm9, zmm2
+	vpmadd52huq zmm11, zmm16, zmm0
 ; 8x Al1 += madd52lo(A2, Ws2)
 %line 959+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm8, zmm5
-; 8x At = Al0 >> 44
-%line 967+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm6, 44
-; A0 = Al0 & mask44
-%line 969+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm6, zmm11
-; 8x Al2 += madd52lo(A1, W1)
-%line 963+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm10, zmm16, zmm1
+	vpmadd52luq zmm6, zmm14, zmm4
 ; 8x Ah1 += madd52hi(A2, Ws2)
 %line 960+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm14, zmm8, zmm5
-; 8x Ah0 = Ah0 << 8
-%line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm13, 8
+	vpmadd52huq zmm11, zmm14, zmm4
+; 8x Al2 += madd52lo(A0, W2)
+%line 961+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm7, zmm15, zmm2
+; 8x Ah2 += madd52hi(A0, W2)
+%line 962+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm12, zmm15, zmm2
+; 8x Al2 += madd52lo(A1, W1)
+%line 963+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm7, zmm16, zmm1
 ; 8x Ah2 += madd52hi(A1, W1)
 %line 964+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm15, zmm16, zmm1
-; 8x Ah0 = Ah0 + At
-%line 970+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm3, zmm2
-; 8x Al1 = Al1 + Ah0
-%line 971+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm7, zmm1
+	vpmadd52huq zmm12, zmm16, zmm1
 ; 8x Al2 += madd52lo(A2, W0)
 %line 965+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm10, zmm8, zmm0
-; 8x At = Al1 >> 44
-%line 972+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm1, 44
-; A1 = Al1 & mask44
-%line 974+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm3, zmm1, zmm11
-; 8x Ah1 = Ah1 << 8
-%line 973+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm14, 8
+	vpmadd52luq zmm7, zmm14, zmm0
 ; 8x Ah2 += madd52hi(A2, W0)
 %line 966+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm15, zmm8, zmm0
+	vpmadd52huq zmm12, zmm14, zmm0
+; 8x At = Al0 >> 44
+%line 967+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm0, zmm5, 44
+; 8x Ah0 = Ah0 << 8
+%line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm8, 8
+; A0 = Al0 & mask44
+%line 969+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm2, zmm5, zmm9
+; 8x Ah0 = Ah0 + At
+%line 970+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm1, zmm0
+; 8x Al1 = Al1 + Ah0
+%line 971+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm6, zmm0
+; 8x At = Al1 >> 44
+%line 972+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm1, zmm0, 44
+; 8x Ah1 = Ah1 << 8
+%line 973+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm11, 8
+; A1 = Al1 & mask44
+%line 974+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm0, zmm0, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 975+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm2
+	vpaddq zmm1, zmm3, zmm1
 ; 8x Al2 = Al2 + Ah1
 %line 976+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm10, zmm0
+	vpaddq zmm1, zmm7, zmm1
 ; 8x At = Al2 >> 42
 %line 977+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm0, 42
-; A2 = Al2 & mask42
-%line 979+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm0, zmm12
+	vpsrlq zmm3, zmm1, 42
 ; 8x Ah2 = Ah2 << 10
 %line 978+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm15, 10
-; At = shuffle128(A2, A2, 0x4e)
-%line 999+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm5, zmm2, zmm2, 78
+	vpsllq zmm4, zmm12, 10
+; A2 = Al2 & mask42
+%line 979+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm1, zmm1, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 980+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm1
-; 8x A2 = A2 + At
-%line 1000+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm5, zmm2, zmm5
-; 8x Ah2 = Ah2 << 2
-%line 982+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm0, 2
+	vpaddq zmm3, zmm4, zmm3
 ; 8x A0 = A0 + Ah2
 %line 981+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm4, zmm0
+	vpaddq zmm2, zmm2, zmm3
+; 8x Ah2 = Ah2 << 2
+%line 982+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm3, 2
 ; 8x A0 = A0 + Ah2
 %line 983+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm1
-; At = shuffle128(A2, A2, 0xb1)
-%line 1001+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm4, zmm5, zmm5, 177
+	vpaddq zmm2, zmm2, zmm3
 ; 8x At = A0 >> 44
 %line 984+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm0, 44
+	vpsrlq zmm3, zmm2, 44
 ; A0 = A0 & mask44
 %line 985+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm0, zmm0, zmm11
-; At = shuffle128(A0, A0, 0x4e)
-%line 987+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm2, zmm0, zmm0, 78
-; 8x A2 = A2 + At
-%line 1002+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm4, zmm5, zmm4
+	vpandd zmm2, zmm2, zmm9
 ; 8x A1 = A1 + At
 %line 986+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm3, zmm1
+	vpaddq zmm0, zmm0, zmm3
+; At = shuffle128(A0, A0, 0x4e)
+%line 987+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vshufi32x4 zmm3, zmm2, zmm2, 78
 ; 8x A0 = A0 + At
 %line 988+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm2
-; At = shuffle128(A1, A1, 0x4e)
-%line 993+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm2, zmm1, zmm1, 78
-; 8x A1 = A1 + At
-%line 994+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm1, zmm2
+	vpaddq zmm2, zmm2, zmm3
 ; At = shuffle128(A0, A0, 0xb1)
 %line 989+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm1, zmm0, zmm0, 177
-; At = shuffle128(A1, A1, 0xb1)
-%line 995+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm3, zmm2, zmm2, 177
 ; 8x A0 = A0 + At
 %line 990+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm1
-; 8x A1 = A1 + At
-%line 996+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm2, zmm3
-; At = unpackhi64(A2, A2)
-%line 1003+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm4, zmm4
-; At = unpackhi64(A1, A1)
-%line 997+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm1, zmm1
-; 8x A2 = A2 + At
-%line 1004+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm3, zmm4, zmm3
-; 8x A1 = A1 + At
-%line 998+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm1, zmm2
+	vpaddq zmm2, zmm2, zmm3
 ; At = unpackhi64(A0, A0)
 %line 991+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm1, zmm0, zmm0
-; l1 = A1
-%line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r9, xmm2
-; l2 = A2
-%line 1007+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq rdx, xmm3
+	vpunpckhqdq zmm3, zmm2, zmm2
 ; 8x A0 = A0 + At
 %line 992+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm1
-; h1 = l1
-%line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r9
-; h2 = l2
-%line 1013+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rdx
+	vpaddq zmm2, zmm2, zmm3
+; At = shuffle128(A1, A1, 0x4e)
+%line 993+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vshufi32x4 zmm3, zmm0, zmm0, 78
+; 8x A1 = A1 + At
+%line 994+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm0, zmm3
+; At = shuffle128(A1, A1, 0xb1)
+%line 995+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vshufi32x4 zmm3, zmm0, zmm0, 177
+; 8x A1 = A1 + At
+%line 996+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm0, zmm3
+; At = unpackhi64(A1, A1)
+%line 997+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpckhqdq zmm3, zmm0, zmm0
+; 8x A1 = A1 + At
+%line 998+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm0, zmm3
+; At = shuffle128(A2, A2, 0x4e)
+%line 999+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vshufi32x4 zmm3, zmm1, zmm1, 78
+; 8x A2 = A2 + At
+%line 1000+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm1, zmm3
+; At = shuffle128(A2, A2, 0xb1)
+%line 1001+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vshufi32x4 zmm3, zmm1, zmm1, 177
+; 8x A2 = A2 + At
+%line 1002+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm1, zmm3
+; At = unpackhi64(A2, A2)
+%line 1003+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpckhqdq zmm3, zmm1, zmm1
+; 8x A2 = A2 + At
+%line 1004+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm1, zmm3
 ; l0 = A0
 %line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq rcx, xmm0
+	vmovq r11, xmm2
+; l1 = A1
+%line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq r12, xmm0
+; l2 = A2
+%line 1007+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq rbx, xmm1
+; h1 = l1
+%line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, r12
 ; h1 >>= 20
 %line 1010+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r10, 20
+	shr rbp, 20
+; x = l2
+%line 1011+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, rbx
 ; x <<= 24
 %line 1012+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rdx, 24
+	shl rcx, 24
 ; h2 >>= 40
 %line 1014+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r8, 40
+	shr rbx, 40
 ; h0 <<= 44
 %line 1016+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r9, 44
+	shl r12, 44
 ; carry? h0 += l0
 %line 1017+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rcx
+	add r12, r11
 ; carry? h1 += x + carry
 %line 1018+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, rdx
+	adc rbp, rcx
 ; h2 += 0 + carry
 %line 1019+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r8, 0
+	adc rbx, 0
 ; c = h2
 %line 1020+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, r8
+	mov r11, rbx
 ; c >>= 2
 %line 1021+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rcx, 2
+	shr r11, 2
 ; h2 &= 3
 %line 1022+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r8, 3
+	and rbx, 3
 ; x = c
 %line 1023+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
+	mov rcx, r11
 ; x <<= 2
 %line 1024+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rdx, 2
+	shl rcx, 2
 ; c += x
 %line 1025+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rcx, rdx
+	add r11, rcx
 ; carry? h0 += c
 %line 1026+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rcx
+	add r12, r11
 ; carry? h1 += 0 + carry
 %line 1027+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, 0
+	adc rbp, 0
 ; h2 += 0 + carry
 %line 1028+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r8, 0
+	adc rbx, 0
 ; =? n - 0
 %line 1029+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp rax, 0
+	cmp r10, 0
 ; goto store if =
 %line 1030+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	je .Lstore
@@ -2574,126 +2441,127 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 .Lblock:
 ; carry? h0 += mem64[m + 0]
 %line 1039+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, [rsi]
+	add r12, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 1040+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, [rsi + 8]
-; x = h0
-%line 1047+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r9
-; (uint128) t0h t0l = x * r0
-%line 1048+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx rbp, rcx, r11
-; (uint128) t1h t1l = x * r1
-%line 1054+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r9
-	mulx rbx, r12, [rsp + 0]
-; x = h1
-%line 1049+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r10
-; x = h1
-%line 1055+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, r10
+	adc rbp, [rsi + 8]
 ; h2 += hib + carry
 %line 1041+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r8, [rsp + 40]
+	adc rbx, r15
+; x = h0
+%line 1047+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; (uint128) t0h t0l = x * r0
+%line 1048+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rcx, r11, r8
+; x = h1
+%line 1049+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
 ; (uint128) ah al = x * s1
 %line 1050+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mulx r13, r10, r15
-; (uint128) ah al = x * r0
-%line 1056+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r9
-	mulx rdx, r9, r11
-; t2 = h2
-%line 1061+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, r8
+	mulx rdx, r13, r9
 ; carry? t0l += al
 %line 1051+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rcx, r10
+	add r11, r13
 ; t0h += ah + carry
 %line 1052+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbp, r13
+	adc rcx, rdx
+; x = h0
+%line 1053+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; (uint128) t1h t1l = x * r1
+%line 1054+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx r14, r13, rax
+; x = h1
+%line 1055+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
+; (uint128) ah al = x * r0
+%line 1056+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mulx rdx, rbp, r8
 ; carry? t1l += al
 %line 1057+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r12, r9
-; h0 = t0l
-%line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r9, rcx
+	add r13, rbp
 ; t1h += ah + carry
 %line 1058+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, rdx
+	adc r14, rdx
+; x = h2
+%line 1059+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbx
 ; x *= s1
 %line 1060+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r8, r15
+	imul rdx, r9
 ; t2 *= r0
 %line 1062+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	imul r14, r11
+	imul rbx, r8
 ; carry? t1l += x
 %line 1063+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r12, r8
+	add r13, rdx
 ; t1h += t2 + carry
 %line 1064+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, r14
+	adc r14, rbx
 ; carry? t1l += t0h
 %line 1065+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r12, rbp
-; h1 = t1l
-%line 1068+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r10, r12
+	add r13, rcx
 ; t1h += 0 + carry
 %line 1066+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, 0
+	adc r14, 0
+; h0 = t0l
+%line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r12, r11
+; h1 = t1l
+%line 1068+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, r13
 ; h2 = t1h
 %line 1069+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, rbx
-; c = t1h
-%line 1071+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, rbx
+	mov rbx, r14
 ; h2 &= 3
 %line 1070+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r8, 3
+	and rbx, 3
+; c = t1h
+%line 1071+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r11, r14
 ; c &= -4
 %line 1072+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rcx, -4
+	and r11, -4
 ; t1h >>= 2
 %line 1073+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbx, 2
+	shr r14, 2
 ; c += t1h
 %line 1074+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rcx, rbx
+	add r11, r14
 ; carry? h0 += c
 %line 1075+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add r9, rcx
+	add r12, r11
 ; carry? h1 += 0 + carry
 %line 1076+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r10, 0
+	adc rbp, 0
 ; h2 += 0 + carry
 %line 1077+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r8, 0
+	adc rbx, 0
 ; m += 16
 %line 1078+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 16
 ; =? n -= 1
 %line 1079+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub rax, 1
+	sub r10, 1
 ; goto block if !=
 %line 1080+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jne .Lblock
 .Lstore:
 ; mem64[st + 0] = h0
 %line 1082+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi], r9
+	mov [rdi], r12
 ; mem64[st + 8] = h1
 %line 1083+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 8], r10
+	mov [rdi + 8], rbp
 ; mem64[st + 16] = h2
 %line 1084+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 16], r8
+	mov [rdi + 16], rbx
 .Ldone:
 ; leave
 %line 1086+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vzeroupper
-	add rsp, 696
+	add rsp, 40
 	pop r15
 	pop r14
 	pop r13

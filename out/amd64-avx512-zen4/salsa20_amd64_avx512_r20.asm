@@ -7,9 +7,9 @@ global qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:function (qhasm_kernel_sals
 align 32
 qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	mov r11, rsp
-	sub rsp, 2688
+	sub rsp, 2624
 	and rsp, -64
-	mov [rsp + 2624], r11
+	mov [rsp + 2560], r11
 ; unsigned<? n - 9
 %line 139+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 9
@@ -19,109 +19,97 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; 16x z0 = mem32[x + 0]
 %line 142+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd zmm0, [rcx]
-; 16x z1 = mem32[x + 4]
-%line 144+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm1, [rcx + 4]
-; 16x z2 = mem32[x + 8]
-%line 146+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm2, [rcx + 8]
-; 16x z3 = mem32[x + 12]
-%line 148+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm3, [rcx + 12]
-; 16x z4 = mem32[x + 16]
-%line 150+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm4, [rcx + 16]
-; 16x z5 = mem32[x + 20]
-%line 152+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm5, [rcx + 20]
-; 16x z6 = mem32[x + 24]
-%line 154+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm6, [rcx + 24]
-; 16x z7 = mem32[x + 28]
-%line 156+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm7, [rcx + 28]
-; 16x z10 = mem32[x + 40]
-%line 158+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm8, [rcx + 40]
-; 16x z11 = mem32[x + 44]
-%line 160+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm9, [rcx + 44]
-; 16x z12 = mem32[x + 48]
-%line 162+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm10, [rcx + 48]
-; 16x z13 = mem32[x + 52]
-%line 164+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm11, [rcx + 52]
-; 16x z14 = mem32[x + 56]
-%line 166+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm12, [rcx + 56]
-; 16x z15 = mem32[x + 60]
-%line 168+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm13, [rcx + 60]
 ; s0 = z0
 %line 143+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 0], zmm0
+; 16x z1 = mem32[x + 4]
+%line 144+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 4]
 ; s1 = z1
 %line 145+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 64], zmm1
+	vmovdqu64 [rsp + 64], zmm0
+; 16x z2 = mem32[x + 8]
+%line 146+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 8]
 ; s2 = z2
 %line 147+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 128], zmm2
+	vmovdqu64 [rsp + 128], zmm0
+; 16x z3 = mem32[x + 12]
+%line 148+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 12]
 ; s3 = z3
 %line 149+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 192], zmm3
+	vmovdqu64 [rsp + 192], zmm0
+; 16x z4 = mem32[x + 16]
+%line 150+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 16]
 ; s4 = z4
 %line 151+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 256], zmm4
+	vmovdqu64 [rsp + 256], zmm0
+; 16x z5 = mem32[x + 20]
+%line 152+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 20]
 ; s5 = z5
 %line 153+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 320], zmm5
+	vmovdqu64 [rsp + 320], zmm0
+; 16x z6 = mem32[x + 24]
+%line 154+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 24]
 ; s6 = z6
 %line 155+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 384], zmm6
+	vmovdqu64 [rsp + 384], zmm0
+; 16x z7 = mem32[x + 28]
+%line 156+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 28]
 ; s7 = z7
 %line 157+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 448], zmm7
+	vmovdqu64 [rsp + 448], zmm0
+; 16x z10 = mem32[x + 40]
+%line 158+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 40]
 ; s10 = z10
 %line 159+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 640], zmm8
+	vmovdqu64 [rsp + 640], zmm0
+; 16x z11 = mem32[x + 44]
+%line 160+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 44]
 ; s11 = z11
 %line 161+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 704], zmm9
+	vmovdqu64 [rsp + 704], zmm0
+; 16x z12 = mem32[x + 48]
+%line 162+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 48]
 ; s12 = z12
 %line 163+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 768], zmm10
+	vmovdqu64 [rsp + 768], zmm0
+; 16x z13 = mem32[x + 52]
+%line 164+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 52]
 ; s13 = z13
 %line 165+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 832], zmm11
+	vmovdqu64 [rsp + 832], zmm0
+; 16x z14 = mem32[x + 56]
+%line 166+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 56]
 ; s14 = z14
 %line 167+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 896], zmm12
+	vmovdqu64 [rsp + 896], zmm0
+; 16x z15 = mem32[x + 60]
+%line 168+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm0, [rcx + 60]
 ; s15 = z15
 %line 169+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 960], zmm13
+	vmovdqu64 [rsp + 960], zmm0
 .Lblocks16:
-; 8x q0 = mem64[x + 32]
-%line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastq zmm0, [rcx + 32]
-; idx = mem512[IDXLO]
-%line 190+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm1, [rel IDXLO]
-; idx = mem512[IDXHI]
-%line 193+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm2, [rel IDXHI]
-; i = 10
-%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	mov r8, 10
 ; z0 = s0
 %line 172+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm7, [rsp + 0]
+	vmovdqu64 zmm4, [rsp + 0]
 ; z1 = s1
 %line 173+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm8, [rsp + 64]
+	vmovdqu64 zmm10, [rsp + 64]
 ; z2 = s2
 %line 174+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm14, [rsp + 128]
+	vmovdqu64 zmm15, [rsp + 128]
 ; z3 = s3
 %line 175+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm19, [rsp + 192]
@@ -130,68 +118,77 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	vmovdqu64 zmm16, [rsp + 256]
 ; z5 = s5
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm9, [rsp + 320]
+	vmovdqu64 zmm5, [rsp + 320]
 ; z6 = s6
 %line 178+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm10, [rsp + 384]
+	vmovdqu64 zmm9, [rsp + 384]
 ; z7 = s7
 %line 179+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm13, [rsp + 448]
+	vmovdqu64 zmm14, [rsp + 448]
 ; z10 = s10
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm11, [rsp + 640]
-; 8x q0 = q0 + mem512[CTRLO]
-%line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddq zmm17, zmm0, [rel CTRLO]
-; 8x q1 = q0 + mem512[CTRHI]
-%line 188+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddq zmm0, zmm0, [rel CTRHI]
+	vmovdqu64 zmm7, [rsp + 640]
 ; z11 = s11
 %line 181+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm6, [rsp + 704]
+	vmovdqu64 zmm8, [rsp + 704]
 ; z12 = s12
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm12, [rsp + 768]
+	vmovdqu64 zmm11, [rsp + 768]
 ; z13 = s13
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm15, [rsp + 832]
+	vmovdqu64 zmm13, [rsp + 832]
 ; z14 = s14
 %line 184+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm18, [rsp + 896]
 ; z15 = s15
 %line 185+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm5, [rsp + 960]
+	vmovdqu64 zmm6, [rsp + 960]
+; 8x q0 = mem64[x + 32]
+%line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastq zmm0, [rcx + 32]
+; 8x q1 = q0 + mem512[CTRHI]
+%line 188+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddq zmm1, zmm0, [rel CTRHI]
+; 8x q0 = q0 + mem512[CTRLO]
+%line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddq zmm17, zmm0, [rel CTRLO]
+; idx = mem512[IDXLO]
+%line 190+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm0, [rel IDXLO]
 ; z8 = q0
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm4, zmm17
+	vmovdqa64 zmm12, zmm17
 ; z8 = permute2x32(z8, idx, q1)
 %line 192+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpermt2d zmm4, zmm1, zmm0
+	vpermt2d zmm12, zmm0, zmm1
+; idx = mem512[IDXHI]
+%line 193+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm0, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
 %line 195+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpermt2d zmm17, zmm2, zmm0
+	vpermt2d zmm17, zmm0, zmm1
 ; s8 = z8
 %line 196+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 512], zmm4
+	vmovdqu64 [rsp + 512], zmm12
 ; s9 = z9
 %line 197+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 576], zmm17
+; i = 10
+%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	mov r8, 10
 .Lrounds16:
 ; 16x t0 = z0 + z12
 %line 200+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm7, zmm12
+	vpaddd zmm0, zmm4, zmm11
 ; 16x t1 = z5 + z1
 %line 201+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm9, zmm8
+	vpaddd zmm1, zmm5, zmm10
 ; 16x t2 = z10 + z6
 %line 202+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm2, zmm11, zmm10
+	vpaddd zmm2, zmm7, zmm9
 ; 16x t3 = z15 + z11
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm3, zmm5, zmm6
-; =? i -= 1
-%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	sub r8, 1
+	vpaddd zmm3, zmm6, zmm8
 ; 16x t0 = t0 <<< 7
 %line 204+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 7
@@ -218,16 +215,16 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	vpxord zmm19, zmm19, zmm3
 ; 16x t0 = z4 + z0
 %line 212+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm16, zmm7
+	vpaddd zmm0, zmm16, zmm4
 ; 16x t1 = z9 + z5
 %line 213+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm17, zmm9
+	vpaddd zmm1, zmm17, zmm5
 ; 16x t2 = z14 + z10
 %line 214+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm2, zmm18, zmm11
+	vpaddd zmm2, zmm18, zmm7
 ; 16x t3 = z3 + z15
 %line 215+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm3, zmm19, zmm5
+	vpaddd zmm3, zmm19, zmm6
 ; 16x t0 = t0 <<< 9
 %line 216+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 9
@@ -237,579 +234,582 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; 16x t2 = t2 <<< 9
 %line 218+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 9
-; z8 = z8 ^ t0
-%line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm20, zmm4, zmm0
-; 16x t0 = z8 + z4
-%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm4, zmm20, zmm16
 ; 16x t3 = t3 <<< 9
 %line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm0, zmm3, 9
+	vprold zmm3, zmm3, 9
+; z8 = z8 ^ t0
+%line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm12, zmm12, zmm0
 ; z13 = z13 ^ t1
 %line 221+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm15, zmm15, zmm1
+	vpxord zmm13, zmm13, zmm1
 ; z2 = z2 ^ t2
 %line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm14, zmm14, zmm2
-; 16x t1 = z13 + z9
-%line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm15, zmm17
+	vpxord zmm15, zmm15, zmm2
 ; z7 = z7 ^ t3
 %line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm13, zmm13, zmm0
+	vpxord zmm14, zmm14, zmm3
+; 16x t0 = z8 + z4
+%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm12, zmm16
+; 16x t1 = z13 + z9
+%line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm1, zmm13, zmm17
 ; 16x t2 = z2 + z14
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm14, zmm18
+	vpaddd zmm2, zmm15, zmm18
 ; 16x t3 = z7 + z3
 %line 227+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm2, zmm13, zmm19
+	vpaddd zmm3, zmm14, zmm19
 ; 16x t0 = t0 <<< 13
 %line 228+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm3, zmm4, 13
+	vprold zmm0, zmm0, 13
 ; 16x t1 = t1 <<< 13
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 13
 ; 16x t2 = t2 <<< 13
 %line 230+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm0, zmm0, 13
+	vprold zmm2, zmm2, 13
 ; 16x t3 = t3 <<< 13
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm2, zmm2, 13
+	vprold zmm3, zmm3, 13
 ; z12 = z12 ^ t0
 %line 232+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm4, zmm12, zmm3
+	vpxord zmm11, zmm11, zmm0
 ; z1 = z1 ^ t1
 %line 233+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm8, zmm8, zmm1
+	vpxord zmm10, zmm10, zmm1
 ; z6 = z6 ^ t2
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm10, zmm10, zmm0
+	vpxord zmm9, zmm9, zmm2
 ; z11 = z11 ^ t3
 %line 235+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm6, zmm6, zmm2
+	vpxord zmm8, zmm8, zmm3
 ; 16x t0 = z12 + z8
 %line 236+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm4, zmm20
+	vpaddd zmm0, zmm11, zmm12
 ; 16x t1 = z1 + z13
 %line 237+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm8, zmm15
-; 16x t0 = t0 <<< 18
-%line 240+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm2, zmm0, 18
-; 16x t1 = t1 <<< 18
-%line 241+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm3, zmm1, 18
+	vpaddd zmm1, zmm10, zmm13
 ; 16x t2 = z6 + z2
 %line 238+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm10, zmm14
+	vpaddd zmm2, zmm9, zmm15
 ; 16x t3 = z11 + z7
 %line 239+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm6, zmm13
+	vpaddd zmm3, zmm8, zmm14
+; 16x t0 = t0 <<< 18
+%line 240+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 18
+; 16x t1 = t1 <<< 18
+%line 241+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 18
 ; 16x t2 = t2 <<< 18
 %line 242+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm0, zmm0, 18
+	vprold zmm2, zmm2, 18
 ; 16x t3 = t3 <<< 18
 %line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm1, zmm1, 18
+	vprold zmm3, zmm3, 18
 ; z0 = z0 ^ t0
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm7, zmm7, zmm2
+	vpxord zmm4, zmm4, zmm0
 ; z5 = z5 ^ t1
 %line 245+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm9, zmm9, zmm3
+	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm3, zmm11, zmm0
+	vpxord zmm7, zmm7, zmm2
 ; z15 = z15 ^ t3
 %line 247+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm2, zmm5, zmm1
+	vpxord zmm2, zmm6, zmm3
 ; 16x t0 = z0 + z3
 %line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm7, zmm19
+	vpaddd zmm0, zmm4, zmm19
 ; 16x t1 = z5 + z4
 %line 249+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm9, zmm16
-; 16x t0 = t0 <<< 7
-%line 252+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm5, zmm0, 7
-; 16x t1 = t1 <<< 7
-%line 253+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm11, zmm1, 7
+	vpaddd zmm1, zmm5, zmm16
 ; 16x t2 = z10 + z9
 %line 250+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm3, zmm17
+	vpaddd zmm3, zmm7, zmm17
 ; 16x t3 = z15 + z14
 %line 251+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm2, zmm18
+	vpaddd zmm6, zmm2, zmm18
+; 16x t0 = t0 <<< 7
+%line 252+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 7
+; 16x t1 = t1 <<< 7
+%line 253+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 7
 ; 16x t2 = t2 <<< 7
 %line 254+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm0, zmm0, 7
+	vprold zmm3, zmm3, 7
 ; 16x t3 = t3 <<< 7
 %line 255+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm1, zmm1, 7
+	vprold zmm6, zmm6, 7
 ; z1 = z1 ^ t0
 %line 256+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm8, zmm8, zmm5
+	vpxord zmm10, zmm10, zmm0
 ; z6 = z6 ^ t1
 %line 257+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm10, zmm10, zmm11
+	vpxord zmm9, zmm9, zmm1
 ; z11 = z11 ^ t2
 %line 258+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm6, zmm6, zmm0
+	vpxord zmm8, zmm8, zmm3
 ; z12 = z12 ^ t3
 %line 259+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm12, zmm4, zmm1
+	vpxord zmm11, zmm11, zmm6
 ; 16x t0 = z1 + z0
 %line 260+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm8, zmm7
+	vpaddd zmm0, zmm10, zmm4
 ; 16x t1 = z6 + z5
 %line 261+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm10, zmm9
-; 16x t0 = t0 <<< 9
-%line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm4, zmm0, 9
-; 16x t1 = t1 <<< 9
-%line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm5, zmm1, 9
+	vpaddd zmm1, zmm9, zmm5
 ; 16x t2 = z11 + z10
 %line 262+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm6, zmm3
+	vpaddd zmm3, zmm8, zmm7
 ; 16x t3 = z12 + z15
 %line 263+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm12, zmm2
+	vpaddd zmm6, zmm11, zmm2
+; 16x t0 = t0 <<< 9
+%line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 9
+; 16x t1 = t1 <<< 9
+%line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 9
 ; 16x t2 = t2 <<< 9
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm0, zmm0, 9
+	vprold zmm3, zmm3, 9
 ; 16x t3 = t3 <<< 9
 %line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm1, zmm1, 9
+	vprold zmm6, zmm6, 9
 ; z2 = z2 ^ t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm14, zmm14, zmm4
+	vpxord zmm15, zmm15, zmm0
 ; z7 = z7 ^ t1
 %line 269+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm13, zmm13, zmm5
+	vpxord zmm14, zmm14, zmm1
 ; z8 = z8 ^ t2
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm4, zmm20, zmm0
+	vpxord zmm12, zmm12, zmm3
 ; z13 = z13 ^ t3
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm15, zmm15, zmm1
+	vpxord zmm13, zmm13, zmm6
 ; 16x t0 = z2 + z1
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm14, zmm8
+	vpaddd zmm0, zmm15, zmm10
 ; 16x t1 = z7 + z6
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm13, zmm10
-; 16x t0 = t0 <<< 13
-%line 276+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm5, zmm0, 13
-; 16x t1 = t1 <<< 13
-%line 277+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm11, zmm1, 13
+	vpaddd zmm1, zmm14, zmm9
 ; 16x t2 = z8 + z11
 %line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm4, zmm6
+	vpaddd zmm3, zmm12, zmm8
 ; 16x t3 = z13 + z12
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm15, zmm12
+	vpaddd zmm6, zmm13, zmm11
+; 16x t0 = t0 <<< 13
+%line 276+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 13
+; 16x t1 = t1 <<< 13
+%line 277+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 13
 ; 16x t2 = t2 <<< 13
 %line 278+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm0, zmm0, 13
+	vprold zmm3, zmm3, 13
 ; 16x t3 = t3 <<< 13
 %line 279+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm1, zmm1, 13
+	vprold zmm6, zmm6, 13
 ; z3 = z3 ^ t0
 %line 280+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm19, zmm19, zmm5
+	vpxord zmm19, zmm19, zmm0
 ; z4 = z4 ^ t1
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm16, zmm16, zmm11
+	vpxord zmm16, zmm16, zmm1
 ; z9 = z9 ^ t2
 %line 282+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm17, zmm17, zmm0
+	vpxord zmm17, zmm17, zmm3
 ; z14 = z14 ^ t3
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm18, zmm18, zmm1
+	vpxord zmm18, zmm18, zmm6
 ; 16x t0 = z3 + z2
 %line 284+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm19, zmm14
+	vpaddd zmm0, zmm19, zmm15
 ; 16x t1 = z4 + z7
 %line 285+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm16, zmm13
-; 16x t0 = t0 <<< 18
-%line 288+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm5, zmm0, 18
-; 16x t1 = t1 <<< 18
-%line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm11, zmm1, 18
+	vpaddd zmm1, zmm16, zmm14
 ; 16x t2 = z9 + z8
 %line 286+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm17, zmm4
+	vpaddd zmm3, zmm17, zmm12
 ; 16x t3 = z14 + z13
 %line 287+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm18, zmm15
+	vpaddd zmm6, zmm18, zmm13
+; 16x t0 = t0 <<< 18
+%line 288+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 18
+; 16x t1 = t1 <<< 18
+%line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 18
 ; 16x t2 = t2 <<< 18
 %line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm0, zmm0, 18
+	vprold zmm3, zmm3, 18
 ; 16x t3 = t3 <<< 18
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm1, zmm1, 18
+	vprold zmm6, zmm6, 18
 ; z0 = z0 ^ t0
 %line 292+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm7, zmm7, zmm5
+	vpxord zmm4, zmm4, zmm0
 ; z5 = z5 ^ t1
 %line 293+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm9, zmm9, zmm11
+	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm11, zmm3, zmm0
+	vpxord zmm7, zmm7, zmm3
 ; z15 = z15 ^ t3
 %line 295+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm5, zmm2, zmm1
+	vpxord zmm6, zmm2, zmm6
+; =? i -= 1
+%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	sub r8, 1
 ; goto rounds16 if !=
 %line 297+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lrounds16
 ; 16x z0 = z0 + s0
 %line 300+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm0, zmm7, [rsp + 0]
+	vpaddd zmm1, zmm4, [rsp + 0]
 ; 16x z1 = z1 + s1
 %line 301+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm1, zmm8, [rsp + 64]
+	vpaddd zmm2, zmm10, [rsp + 64]
 ; 16x z2 = z2 + s2
 %line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm2, zmm14, [rsp + 128]
+	vpaddd zmm3, zmm15, [rsp + 128]
 ; 16x z3 = z3 + s3
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm3, zmm19, [rsp + 192]
+	vpaddd zmm21, zmm19, [rsp + 192]
+; 16x z4 = z4 + s4
+%line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm19, zmm16, [rsp + 256]
+; 16x z5 = z5 + s5
+%line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm20, zmm5, [rsp + 320]
+; 16x z6 = z6 + s6
+%line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm15, zmm9, [rsp + 384]
+; 16x z7 = z7 + s7
+%line 307+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm10, zmm14, [rsp + 448]
+; 16x z8 = z8 + s8
+%line 308+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm14, zmm12, [rsp + 512]
+; 16x z9 = z9 + s9
+%line 309+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm9, zmm17, [rsp + 576]
+; 16x z10 = z10 + s10
+%line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm12, zmm7, [rsp + 640]
+; 16x z11 = z11 + s11
+%line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm8, [rsp + 704]
+; 16x z12 = z12 + s12
+%line 312+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm11, zmm11, [rsp + 768]
+; 16x z13 = z13 + s13
+%line 313+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm5, zmm13, [rsp + 832]
+; 16x z14 = z14 + s14
+%line 314+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm18, [rsp + 896]
+; 16x z15 = z15 + s15
+%line 315+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm4, zmm6, [rsp + 960]
+; u0 = unpacklo32(z0, z1)
+%line 319+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm0, zmm1, zmm2
+; u1 = unpackhi32(z0, z1)
+%line 320+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm1, zmm1, zmm2
+; u2 = unpacklo32(z2, z3)
+%line 321+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm2, zmm3, zmm21
+; u3 = unpackhi32(z2, z3)
+%line 322+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm3, zmm3, zmm21
+; v0 = unpacklo64(u0, u2)
+%line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm17, zmm0, zmm2
+; v1 = unpackhi64(u0, u2)
+%line 324+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm6, zmm0, zmm2
+; v2 = unpacklo64(u1, u3)
+%line 325+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm13, zmm1, zmm3
+; v3 = unpackhi64(u1, u3)
+%line 326+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm16, zmm1, zmm3
+; u4 = unpacklo32(z4, z5)
+%line 327+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm0, zmm19, zmm20
+; u5 = unpackhi32(z4, z5)
+%line 328+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm1, zmm19, zmm20
+; u6 = unpacklo32(z6, z7)
+%line 329+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm2, zmm15, zmm10
+; u7 = unpackhi32(z6, z7)
+%line 330+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm3, zmm15, zmm10
+; v4 = unpacklo64(u4, u6)
+%line 331+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm19, zmm0, zmm2
+; v5 = unpackhi64(u4, u6)
+%line 332+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm15, zmm0, zmm2
+; v6 = unpacklo64(u5, u7)
+%line 333+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm10, zmm1, zmm3
+; v7 = unpackhi64(u5, u7)
+%line 334+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm18, zmm1, zmm3
+; u8 = unpacklo32(z8, z9)
+%line 335+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm0, zmm14, zmm9
+; u9 = unpackhi32(z8, z9)
+%line 336+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm1, zmm14, zmm9
+; u10 = unpacklo32(z10, z11)
+%line 337+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm2, zmm12, zmm7
+; u11 = unpackhi32(z10, z11)
+%line 338+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm3, zmm12, zmm7
+; v8 = unpacklo64(u8, u10)
+%line 339+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm14, zmm0, zmm2
+; v9 = unpackhi64(u8, u10)
+%line 340+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm9, zmm0, zmm2
+; v10 = unpacklo64(u9, u11)
+%line 341+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm7, zmm1, zmm3
+; v11 = unpackhi64(u9, u11)
+%line 342+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm12, zmm1, zmm3
+; u12 = unpacklo32(z12, z13)
+%line 343+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm0, zmm11, zmm5
+; u13 = unpackhi32(z12, z13)
+%line 344+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm1, zmm11, zmm5
+; u14 = unpacklo32(z14, z15)
+%line 345+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm2, zmm8, zmm4
+; u15 = unpackhi32(z14, z15)
+%line 346+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm3, zmm8, zmm4
+; v12 = unpacklo64(u12, u14)
+%line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm4, zmm0, zmm2
+; v13 = unpackhi64(u12, u14)
+%line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm11, zmm0, zmm2
+; v14 = unpacklo64(u13, u15)
+%line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm5, zmm1, zmm3
+; v15 = unpackhi64(u13, u15)
+%line 350+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm8, zmm1, zmm3
 ; unsigned<? n - 16
 %line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 16
-; 16x z4 = z4 + s4
-%line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm7, zmm16, [rsp + 256]
-; 16x z5 = z5 + s5
-%line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm8, zmm9, [rsp + 320]
-; 16x z6 = z6 + s6
-%line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm9, zmm10, [rsp + 384]
-; 16x z7 = z7 + s7
-%line 307+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm10, zmm13, [rsp + 448]
-; 16x z8 = z8 + s8
-%line 308+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm4, zmm4, [rsp + 512]
-; 16x z9 = z9 + s9
-%line 309+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm13, zmm17, [rsp + 576]
-; 16x z10 = z10 + s10
-%line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm11, zmm11, [rsp + 640]
-; 16x z11 = z11 + s11
-%line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm6, zmm6, [rsp + 704]
-; 16x z12 = z12 + s12
-%line 312+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm12, zmm12, [rsp + 768]
-; 16x z13 = z13 + s13
-%line 313+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm14, zmm15, [rsp + 832]
-; 16x z14 = z14 + s14
-%line 314+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm15, zmm18, [rsp + 896]
-; 16x z15 = z15 + s15
-%line 315+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm16, zmm5, [rsp + 960]
-; u0 = unpacklo32(z0, z1)
-%line 319+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm22, zmm0, zmm1
-; u1 = unpackhi32(z0, z1)
-%line 320+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm17, zmm0, zmm1
-; u2 = unpacklo32(z2, z3)
-%line 321+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm0, zmm2, zmm3
-; u3 = unpackhi32(z2, z3)
-%line 322+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm1, zmm2, zmm3
-; u4 = unpacklo32(z4, z5)
-%line 327+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm18, zmm7, zmm8
-; u5 = unpackhi32(z4, z5)
-%line 328+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm19, zmm7, zmm8
-; u6 = unpacklo32(z6, z7)
-%line 329+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm2, zmm9, zmm10
-; u7 = unpackhi32(z6, z7)
-%line 330+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm3, zmm9, zmm10
-; u8 = unpacklo32(z8, z9)
-%line 335+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm10, zmm4, zmm13
-; u9 = unpackhi32(z8, z9)
-%line 336+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm20, zmm4, zmm13
-; u10 = unpacklo32(z10, z11)
-%line 337+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm4, zmm11, zmm6
-; u11 = unpackhi32(z10, z11)
-%line 338+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm5, zmm11, zmm6
-; u12 = unpacklo32(z12, z13)
-%line 343+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm21, zmm12, zmm14
-; u13 = unpackhi32(z12, z13)
-%line 344+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm12, zmm12, zmm14
-; u14 = unpacklo32(z14, z15)
-%line 345+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm6, zmm15, zmm16
-; u15 = unpackhi32(z14, z15)
-%line 346+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm7, zmm15, zmm16
-; v0 = unpacklo64(u0, u2)
-%line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm16, zmm22, zmm0
-; v1 = unpackhi64(u0, u2)
-%line 324+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm11, zmm22, zmm0
-; v2 = unpacklo64(u1, u3)
-%line 325+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm15, zmm17, zmm1
-; v3 = unpackhi64(u1, u3)
-%line 326+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm8, zmm17, zmm1
-; v4 = unpacklo64(u4, u6)
-%line 331+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm0, zmm18, zmm2
-; v5 = unpackhi64(u4, u6)
-%line 332+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm13, zmm18, zmm2
-; v6 = unpacklo64(u5, u7)
-%line 333+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm17, zmm19, zmm3
-; v7 = unpackhi64(u5, u7)
-%line 334+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm9, zmm19, zmm3
-; v8 = unpacklo64(u8, u10)
-%line 339+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm1, zmm10, zmm4
-; v9 = unpackhi64(u8, u10)
-%line 340+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm14, zmm10, zmm4
-; v10 = unpacklo64(u9, u11)
-%line 341+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm18, zmm20, zmm5
-; v11 = unpackhi64(u9, u11)
-%line 342+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm10, zmm20, zmm5
-; v12 = unpacklo64(u12, u14)
-%line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm2, zmm21, zmm6
-; v13 = unpackhi64(u12, u14)
-%line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm20, zmm21, zmm6
-; v14 = unpacklo64(u13, u15)
-%line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm6, zmm12, zmm7
-; v15 = unpackhi64(u13, u15)
-%line 350+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm12, zmm12, zmm7
 ; goto partial if unsigned<
 %line 352+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jb .Lpartial
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm3, zmm16, zmm0, 136
-; w2 = shuffle128(v8, v12, 0x88)
-%line 356+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm4, zmm1, zmm2, 136
-; o = shuffle128(w0, w2, 0x88)
-%line 358+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm5, zmm3, zmm4, 136
+	vshufi32x4 zmm0, zmm17, zmm19, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 355+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm16, zmm0, 221
-; o = o ^ mem512[m + 0]
-%line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm5, zmm5, [rsi]
+	vshufi32x4 zmm1, zmm17, zmm19, 221
+; w2 = shuffle128(v8, v12, 0x88)
+%line 356+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm14, zmm4, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
 %line 357+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm1, zmm2, 221
-; o = shuffle128(w0, w2, 0xdd)
-%line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm7, zmm3, zmm4, 221
-; o = shuffle128(w1, w3, 0x88)
-%line 361+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm2, zmm0, zmm1, 136
-; o = shuffle128(w1, w3, 0xdd)
-%line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm19, zmm0, zmm1, 221
+	vshufi32x4 zmm3, zmm14, zmm4, 221
+; o = shuffle128(w0, w2, 0x88)
+%line 358+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm0, zmm2, 136
+; o = o ^ mem512[m + 0]
+%line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm4, zmm4, [rsi]
 ; mem512[c + 0] = o
 %line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi], zmm5
-; w0 = shuffle128(v1, v5, 0x88)
-%line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm11, zmm13, 136
-; w2 = shuffle128(v9, v13, 0x88)
-%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm3, zmm14, zmm20, 136
-; o = shuffle128(w0, w2, 0x88)
-%line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm16, zmm0, zmm3, 136
-; w1 = shuffle128(v1, v5, 0xdd)
-%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm11, zmm13, 221
-; w3 = shuffle128(v9, v13, 0xdd)
-%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm4, zmm14, zmm20, 221
-; o = shuffle128(w0, w2, 0xdd)
-%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm14, zmm0, zmm3, 221
+	vmovdqu64 [rdi], zmm4
+; o = shuffle128(w1, w3, 0x88)
+%line 361+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 256]
 %line 362+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm2, [rsi + 256]
-; o = shuffle128(w1, w3, 0x88)
-%line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm20, zmm1, zmm4, 136
-; o = shuffle128(w1, w3, 0xdd)
-%line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm13, zmm1, zmm4, 221
-; w0 = shuffle128(v2, v6, 0x88)
-%line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm15, zmm17, 136
-; w2 = shuffle128(v10, v14, 0x88)
-%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm2, zmm18, zmm6, 136
+	vpxord zmm4, zmm4, [rsi + 256]
 ; mem512[c + 256] = o
 %line 363+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi + 256], zmm0
-; o = shuffle128(w0, w2, 0x88)
-%line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm11, zmm1, zmm2, 136
-; w1 = shuffle128(v2, v6, 0xdd)
-%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm15, zmm17, 221
-; w3 = shuffle128(v10, v14, 0xdd)
-%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm3, zmm18, zmm6, 221
+	vmovdqu64 [rdi + 256], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm2, zmm1, zmm2, 221
-; o = shuffle128(w1, w3, 0x88)
-%line 393+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm0, zmm3, 136
-; o = shuffle128(w1, w3, 0xdd)
-%line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm3, zmm0, zmm3, 221
+%line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 512]
 %line 365+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm7, [rsi + 512]
-; w0 = shuffle128(v3, v7, 0x88)
-%line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm4, zmm8, zmm9, 136
-; w2 = shuffle128(v11, v15, 0x88)
-%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm6, zmm10, zmm12, 136
-; o = shuffle128(w0, w2, 0x88)
-%line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm7, zmm4, zmm6, 136
-; w1 = shuffle128(v3, v7, 0xdd)
-%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm5, zmm8, zmm9, 221
+	vpxord zmm0, zmm0, [rsi + 512]
 ; mem512[c + 512] = o
 %line 366+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 512], zmm0
-; w3 = shuffle128(v11, v15, 0xdd)
-%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm10, zmm12, 221
-; o = shuffle128(w0, w2, 0xdd)
-%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm6, zmm4, zmm6, 221
-; o = shuffle128(w1, w3, 0x88)
-%line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm4, zmm5, zmm0, 136
 ; o = shuffle128(w1, w3, 0xdd)
-%line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm5, zmm5, zmm0, 221
+%line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 768]
 %line 368+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm19, [rsi + 768]
+	vpxord zmm0, zmm0, [rsi + 768]
 ; mem512[c + 768] = o
 %line 369+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 768], zmm0
+; w0 = shuffle128(v1, v5, 0x88)
+%line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm6, zmm15, 136
+; w1 = shuffle128(v1, v5, 0xdd)
+%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm6, zmm15, 221
+; w2 = shuffle128(v9, v13, 0x88)
+%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm9, zmm11, 136
+; w3 = shuffle128(v9, v13, 0xdd)
+%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm9, zmm11, 221
+; o = shuffle128(w0, w2, 0x88)
+%line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 64]
 %line 375+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm16, [rsi + 64]
+	vpxord zmm4, zmm4, [rsi + 64]
 ; mem512[c + 64] = o
 %line 376+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi + 64], zmm0
+	vmovdqu64 [rdi + 64], zmm4
+; o = shuffle128(w1, w3, 0x88)
+%line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 320]
 %line 378+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm20, [rsi + 320]
+	vpxord zmm4, zmm4, [rsi + 320]
 ; mem512[c + 320] = o
 %line 379+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi + 320], zmm0
+	vmovdqu64 [rdi + 320], zmm4
+; o = shuffle128(w0, w2, 0xdd)
+%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 576]
 %line 381+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm14, [rsi + 576]
+	vpxord zmm0, zmm0, [rsi + 576]
 ; mem512[c + 576] = o
 %line 382+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 576], zmm0
+; o = shuffle128(w1, w3, 0xdd)
+%line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 832]
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm13, [rsi + 832]
+	vpxord zmm0, zmm0, [rsi + 832]
 ; mem512[c + 832] = o
 %line 385+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 832], zmm0
+; w0 = shuffle128(v2, v6, 0x88)
+%line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm13, zmm10, 136
+; w1 = shuffle128(v2, v6, 0xdd)
+%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm13, zmm10, 221
+; w2 = shuffle128(v10, v14, 0x88)
+%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm7, zmm5, 136
+; w3 = shuffle128(v10, v14, 0xdd)
+%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm7, zmm5, 221
+; o = shuffle128(w0, w2, 0x88)
+%line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 128]
 %line 391+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm11, [rsi + 128]
+	vpxord zmm4, zmm4, [rsi + 128]
 ; mem512[c + 128] = o
 %line 392+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi + 128], zmm0
+	vmovdqu64 [rdi + 128], zmm4
+; o = shuffle128(w1, w3, 0x88)
+%line 393+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 384]
 %line 394+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm1, [rsi + 384]
+	vpxord zmm4, zmm4, [rsi + 384]
 ; mem512[c + 384] = o
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi + 384], zmm0
+	vmovdqu64 [rdi + 384], zmm4
+; o = shuffle128(w0, w2, 0xdd)
+%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 640]
 %line 397+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm2, [rsi + 640]
+	vpxord zmm0, zmm0, [rsi + 640]
 ; mem512[c + 640] = o
 %line 398+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 640], zmm0
+; o = shuffle128(w1, w3, 0xdd)
+%line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 896]
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm3, [rsi + 896]
+	vpxord zmm0, zmm0, [rsi + 896]
 ; mem512[c + 896] = o
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 896], zmm0
+; w0 = shuffle128(v3, v7, 0x88)
+%line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm16, zmm18, 136
+; w1 = shuffle128(v3, v7, 0xdd)
+%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm16, zmm18, 221
+; w2 = shuffle128(v11, v15, 0x88)
+%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm12, zmm8, 136
+; w3 = shuffle128(v11, v15, 0xdd)
+%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm12, zmm8, 221
+; o = shuffle128(w0, w2, 0x88)
+%line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 192]
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm7, [rsi + 192]
+	vpxord zmm4, zmm4, [rsi + 192]
 ; mem512[c + 192] = o
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi + 192], zmm0
+	vmovdqu64 [rdi + 192], zmm4
+; o = shuffle128(w1, w3, 0x88)
+%line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 448]
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm4, [rsi + 448]
+	vpxord zmm4, zmm4, [rsi + 448]
 ; mem512[c + 448] = o
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi + 448], zmm0
+	vmovdqu64 [rdi + 448], zmm4
+; o = shuffle128(w0, w2, 0xdd)
+%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 704]
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm6, [rsi + 704]
+	vpxord zmm0, zmm0, [rsi + 704]
 ; mem512[c + 704] = o
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 704], zmm0
+; o = shuffle128(w1, w3, 0xdd)
+%line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 960]
 %line 416+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm5, [rsi + 960]
+	vpxord zmm0, zmm0, [rsi + 960]
 ; mem512[c + 960] = o
 %line 417+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 960], zmm0
@@ -819,6 +819,9 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; ctr += 16
 %line 419+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add r8, 16
+; mem64[x + 32] = ctr
+%line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	mov [rcx + 32], r8
 ; c += 1024
 %line 421+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rdi, 1024
@@ -831,9 +834,6 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; unsigned>=? n - 9
 %line 424+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 9
-; mem64[x + 32] = ctr
-%line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	mov [rcx + 32], r8
 ; goto blocks16 if unsigned>=
 %line 425+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jae .Lblocks16
@@ -844,163 +844,169 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; goto small if unsigned<
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jb .Lsmall
-; 4x gq0 = mem64[x + 32]
-%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastq ymm0, [rcx + 32]
-; ga = mem256[CTRA]
-%line 476+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm1, [rel CTRA]
-; gb = mem256[CTRB]
-%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm2, [rel CTRB]
-; i = 10
-%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	mov r8, 10
 ; 8x f0 = mem32[x + 0]
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm10, [rcx]
+	vpbroadcastd ymm0, [rcx]
+; hs0 = f0
+%line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2048], ymm0
+; h0 = f0
+%line 435+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm4, ymm0
 ; 8x f0 = mem32[x + 4]
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm9, [rcx + 4]
+	vpbroadcastd ymm0, [rcx + 4]
+; hs1 = f0
+%line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2080], ymm0
+; h1 = f0
+%line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm5, ymm0
 ; 8x f0 = mem32[x + 8]
 %line 439+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm3, [rcx + 8]
+	vpbroadcastd ymm0, [rcx + 8]
+; hs2 = f0
+%line 440+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2112], ymm0
+; h2 = f0
+%line 441+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm6, ymm0
 ; 8x f0 = mem32[x + 12]
 %line 442+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm5, [rcx + 12]
+	vpbroadcastd ymm0, [rcx + 12]
+; hs3 = f0
+%line 443+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2144], ymm0
+; h3 = f0
+%line 444+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm14, ymm0
 ; 8x f0 = mem32[x + 16]
 %line 445+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm4, [rcx + 16]
+	vpbroadcastd ymm0, [rcx + 16]
+; hs4 = f0
+%line 446+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2176], ymm0
+; h4 = f0
+%line 447+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm19, ymm0
 ; 8x f0 = mem32[x + 20]
 %line 448+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm11, [rcx + 20]
+	vpbroadcastd ymm0, [rcx + 20]
+; hs5 = f0
+%line 449+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2208], ymm0
+; h5 = f0
+%line 450+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm7, ymm0
 ; 8x f0 = mem32[x + 24]
 %line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm8, [rcx + 24]
-; 8x f0 = mem32[x + 28]
-%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm12, [rcx + 28]
-; 8x f0 = mem32[x + 40]
-%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm7, [rcx + 40]
-; 8x f0 = mem32[x + 44]
-%line 460+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm6, [rcx + 44]
-; 8x f0 = mem32[x + 48]
-%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm14, [rcx + 48]
-; 8x f0 = mem32[x + 52]
-%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm13, [rcx + 52]
-; 4x gq1 = gq0 + gb
-%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddq ymm2, ymm0, ymm2
-; 4x gq0 = gq0 + ga
-%line 479+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddq ymm15, ymm0, ymm1
-; 8x f0 = mem32[x + 56]
-%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm0, [rcx + 56]
-; 8x f0 = mem32[x + 60]
-%line 472+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm1, [rcx + 60]
-; gq0 = shuffle32(gq0, 0xd8)
-%line 480+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd ymm15, ymm15, 216
-; gq1 = shuffle32(gq1, 0xd8)
-%line 481+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd ymm16, ymm2, 216
-; h1 = f0
-%line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm17, ymm9
-; f0 = unpacklo64(gq0, gq1)
-%line 482+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm2, ymm15, ymm16
-; f1 = unpackhi64(gq0, gq1)
-%line 485+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm15, ymm15, ymm16
-; hs0 = f0
-%line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2048], ymm10
-; hs1 = f0
-%line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2080], ymm9
-; h2 = f0
-%line 441+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm16, ymm3
-; h3 = f0
-%line 444+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm18, ymm5
-; hs2 = f0
-%line 440+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2112], ymm3
-; hs3 = f0
-%line 443+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2144], ymm5
-; h4 = f0
-%line 447+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm9, ymm4
-; hs4 = f0
-%line 446+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2176], ymm4
-; hs5 = f0
-%line 449+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2208], ymm11
 ; hs6 = f0
 %line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2240], ymm8
+; 8x f0 = mem32[x + 28]
+%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd ymm9, [rcx + 28]
 ; hs7 = f0
 %line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2272], ymm12
-; h14 = f0
-%line 471+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm19, ymm0
-; h15 = f0
-%line 474+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm4, ymm1
-; h8 = f0
-%line 484+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm5, ymm2
+	vmovdqu64 [rsp + 2272], ymm9
+; 8x f0 = mem32[x + 40]
+%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd ymm12, [rcx + 40]
 ; hs10 = f0
 %line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2368], ymm7
+	vmovdqu64 [rsp + 2368], ymm12
+; 8x f0 = mem32[x + 44]
+%line 460+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd ymm0, [rcx + 44]
 ; hs11 = f0
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2400], ymm6
+	vmovdqu64 [rsp + 2400], ymm0
+; h11 = f0
+%line 462+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm16, ymm0
+; 8x f0 = mem32[x + 48]
+%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd ymm10, [rcx + 48]
 ; hs12 = f0
 %line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2432], ymm14
+	vmovdqu64 [rsp + 2432], ymm10
+; 8x f0 = mem32[x + 52]
+%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd ymm11, [rcx + 52]
 ; hs13 = f0
 %line 467+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2464], ymm13
+	vmovdqu64 [rsp + 2464], ymm11
+; 8x f0 = mem32[x + 56]
+%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd ymm13, [rcx + 56]
 ; hs14 = f0
 %line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2496], ymm0
+	vmovdqu64 [rsp + 2496], ymm13
+; 8x f0 = mem32[x + 60]
+%line 472+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd ymm0, [rcx + 60]
 ; hs15 = f0
 %line 473+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2528], ymm1
+	vmovdqu64 [rsp + 2528], ymm0
+; h15 = f0
+%line 474+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm17, ymm0
+; 4x gq0 = mem64[x + 32]
+%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastq ymm2, [rcx + 32]
+; ga = mem256[CTRA]
+%line 476+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rel CTRA]
+; gb = mem256[CTRB]
+%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm1, [rel CTRB]
+; 4x gq1 = gq0 + gb
+%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddq ymm1, ymm2, ymm1
+; 4x gq0 = gq0 + ga
+%line 479+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddq ymm0, ymm2, ymm0
+; gq0 = shuffle32(gq0, 0xd8)
+%line 480+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpshufd ymm0, ymm0, 216
+; gq1 = shuffle32(gq1, 0xd8)
+%line 481+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpshufd ymm2, ymm1, 216
+; f0 = unpacklo64(gq0, gq1)
+%line 482+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq ymm1, ymm0, ymm2
 ; hs8 = f0
 %line 483+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2304], ymm2
+	vmovdqu64 [rsp + 2304], ymm1
+; h8 = f0
+%line 484+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm18, ymm1
+; f1 = unpackhi64(gq0, gq1)
+%line 485+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq ymm0, ymm0, ymm2
 ; hs9 = f1
 %line 486+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2336], ymm15
+	vmovdqu64 [rsp + 2336], ymm0
+; h9 = f1
+%line 487+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 ymm20, ymm0
+; i = 10
+%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	mov r8, 10
 .Lrounds8:
 ; g0 = evexadd32(h0, h12)
 %line 490+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm10, ymm14
+	vpaddd ymm0, ymm4, ymm10
 ; g1 = evexadd32(h5, h1)
 %line 491+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm11, ymm17
+	vpaddd ymm1, ymm7, ymm5
 ; g2 = evexadd32(h10, h6)
 %line 492+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm7, ymm8
+	vpaddd ymm2, ymm12, ymm8
 ; g3 = evexadd32(h15, h11)
 %line 493+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm4, ymm6
-; =? i -= 1
-%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	sub r8, 1
+	vpaddd ymm3, ymm17, ymm16
 ; 8x g0 = g0 <<< 7
 %line 494+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 7
@@ -1015,28 +1021,28 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	vprold ymm3, ymm3, 7
 ; h4 = evexxor(h4, g0)
 %line 498+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm9, ymm9, ymm0
+	vpxord ymm15, ymm19, ymm0
 ; h9 = evexxor(h9, g1)
 %line 499+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm15, ymm15, ymm1
+	vpxord ymm20, ymm20, ymm1
 ; h14 = evexxor(h14, g2)
 %line 500+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm19, ymm19, ymm2
+	vpxord ymm13, ymm13, ymm2
 ; h3 = evexxor(h3, g3)
 %line 501+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm18, ymm18, ymm3
+	vpxord ymm14, ymm14, ymm3
 ; g0 = evexadd32(h4, h0)
 %line 502+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm9, ymm10
+	vpaddd ymm0, ymm15, ymm4
 ; g1 = evexadd32(h9, h5)
 %line 503+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm15, ymm11
+	vpaddd ymm1, ymm20, ymm7
 ; g2 = evexadd32(h14, h10)
 %line 504+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm19, ymm7
+	vpaddd ymm2, ymm13, ymm12
 ; g3 = evexadd32(h3, h15)
 %line 505+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm18, ymm4
+	vpaddd ymm3, ymm14, ymm17
 ; 8x g0 = g0 <<< 9
 %line 506+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 9
@@ -1051,31 +1057,31 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	vprold ymm3, ymm3, 9
 ; h8 = evexxor(h8, g0)
 %line 510+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm5, ymm5, ymm0
+	vpxord ymm18, ymm18, ymm0
 ; h13 = evexxor(h13, g1)
 %line 511+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm13, ymm13, ymm1
+	vpxord ymm11, ymm11, ymm1
 ; h2 = evexxor(h2, g2)
 %line 512+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm16, ymm16, ymm2
-; g0 = evexadd32(h8, h4)
-%line 514+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm5, ymm9
+	vpxord ymm6, ymm6, ymm2
 ; h7 = evexxor(h7, g3)
 %line 513+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm12, ymm12, ymm3
+	vpxord ymm9, ymm9, ymm3
+; g0 = evexadd32(h8, h4)
+%line 514+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm18, ymm15
 ; g1 = evexadd32(h13, h9)
 %line 515+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm13, ymm15
+	vpaddd ymm1, ymm11, ymm20
 ; g2 = evexadd32(h2, h14)
 %line 516+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm16, ymm19
-; 8x g0 = g0 <<< 13
-%line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm3, ymm0, 13
+	vpaddd ymm2, ymm6, ymm13
 ; g3 = evexadd32(h7, h3)
 %line 517+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm12, ymm18
+	vpaddd ymm3, ymm9, ymm14
+; 8x g0 = g0 <<< 13
+%line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm0, ymm0, 13
 ; 8x g1 = g1 <<< 13
 %line 519+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 13
@@ -1084,498 +1090,496 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	vprold ymm2, ymm2, 13
 ; 8x g3 = g3 <<< 13
 %line 521+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm0, ymm0, 13
+	vprold ymm3, ymm3, 13
 ; h12 = evexxor(h12, g0)
 %line 522+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm14, ymm14, ymm3
+	vpxord ymm10, ymm10, ymm0
 ; h1 = evexxor(h1, g1)
 %line 523+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm17, ymm17, ymm1
+	vpxord ymm5, ymm5, ymm1
 ; h6 = evexxor(h6, g2)
 %line 524+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm8, ymm8, ymm2
-; g0 = evexadd32(h12, h8)
-%line 526+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm14, ymm5
 ; h11 = evexxor(h11, g3)
 %line 525+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm6, ymm6, ymm0
+	vpxord ymm16, ymm16, ymm3
+; g0 = evexadd32(h12, h8)
+%line 526+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm10, ymm18
 ; g1 = evexadd32(h1, h13)
 %line 527+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm17, ymm13
-; 8x g0 = g0 <<< 18
-%line 530+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm2, ymm1, 18
+	vpaddd ymm1, ymm5, ymm11
 ; g2 = evexadd32(h6, h2)
 %line 528+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm8, ymm16
-; 8x g1 = g1 <<< 18
-%line 531+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm3, ymm0, 18
-; 8x g2 = g2 <<< 18
-%line 532+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm1, ymm1, 18
+	vpaddd ymm2, ymm8, ymm6
 ; g3 = evexadd32(h11, h7)
 %line 529+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm6, ymm12
+	vpaddd ymm3, ymm16, ymm9
+; 8x g0 = g0 <<< 18
+%line 530+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm0, ymm0, 18
+; 8x g1 = g1 <<< 18
+%line 531+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm1, ymm1, 18
+; 8x g2 = g2 <<< 18
+%line 532+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm2, ymm2, 18
 ; 8x g3 = g3 <<< 18
 %line 533+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm0, ymm0, 18
+	vprold ymm3, ymm3, 18
 ; h0 = evexxor(h0, g0)
 %line 534+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm10, ymm10, ymm2
+	vpxord ymm4, ymm4, ymm0
 ; h5 = evexxor(h5, g1)
 %line 535+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm11, ymm11, ymm3
+	vpxord ymm7, ymm7, ymm1
 ; h10 = evexxor(h10, g2)
 %line 536+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm3, ymm7, ymm1
-; g0 = evexadd32(h0, h3)
-%line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm10, ymm18
+	vpxord ymm12, ymm12, ymm2
 ; h15 = evexxor(h15, g3)
 %line 537+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm2, ymm4, ymm0
-; 8x g0 = g0 <<< 7
-%line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm4, ymm1, 7
+	vpxord ymm2, ymm17, ymm3
+; g0 = evexadd32(h0, h3)
+%line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm4, ymm14
 ; g1 = evexadd32(h5, h4)
 %line 539+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm11, ymm9
+	vpaddd ymm1, ymm7, ymm15
 ; g2 = evexadd32(h10, h9)
 %line 540+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm3, ymm15
-; 8x g1 = g1 <<< 7
-%line 543+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm7, ymm0, 7
-; 8x g2 = g2 <<< 7
-%line 544+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm1, ymm1, 7
+	vpaddd ymm3, ymm12, ymm20
 ; g3 = evexadd32(h15, h14)
 %line 541+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm2, ymm19
+	vpaddd ymm17, ymm2, ymm13
+; 8x g0 = g0 <<< 7
+%line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm0, ymm0, 7
+; 8x g1 = g1 <<< 7
+%line 543+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm1, ymm1, 7
+; 8x g2 = g2 <<< 7
+%line 544+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm3, ymm3, 7
 ; 8x g3 = g3 <<< 7
 %line 545+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm0, ymm0, 7
+	vprold ymm17, ymm17, 7
 ; h1 = evexxor(h1, g0)
 %line 546+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm17, ymm17, ymm4
+	vpxord ymm5, ymm5, ymm0
 ; h6 = evexxor(h6, g1)
 %line 547+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm8, ymm8, ymm7
+	vpxord ymm8, ymm8, ymm1
 ; h11 = evexxor(h11, g2)
 %line 548+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm6, ymm6, ymm1
-; g0 = evexadd32(h1, h0)
-%line 550+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm17, ymm10
+	vpxord ymm16, ymm16, ymm3
 ; h12 = evexxor(h12, g3)
 %line 549+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm14, ymm14, ymm0
-; 8x g0 = g0 <<< 9
-%line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm4, ymm1, 9
+	vpxord ymm10, ymm10, ymm17
+; g0 = evexadd32(h1, h0)
+%line 550+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm5, ymm4
 ; g1 = evexadd32(h6, h5)
 %line 551+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm8, ymm11
+	vpaddd ymm1, ymm8, ymm7
 ; g2 = evexadd32(h11, h10)
 %line 552+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm6, ymm3
-; 8x g1 = g1 <<< 9
-%line 555+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm7, ymm0, 9
-; 8x g2 = g2 <<< 9
-%line 556+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm1, ymm1, 9
+	vpaddd ymm3, ymm16, ymm12
 ; g3 = evexadd32(h12, h15)
 %line 553+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm14, ymm2
+	vpaddd ymm17, ymm10, ymm2
+; 8x g0 = g0 <<< 9
+%line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm0, ymm0, 9
+; 8x g1 = g1 <<< 9
+%line 555+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm1, ymm1, 9
+; 8x g2 = g2 <<< 9
+%line 556+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm3, ymm3, 9
 ; 8x g3 = g3 <<< 9
 %line 557+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm0, ymm0, 9
+	vprold ymm17, ymm17, 9
 ; h2 = evexxor(h2, g0)
 %line 558+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm16, ymm16, ymm4
+	vpxord ymm6, ymm6, ymm0
 ; h7 = evexxor(h7, g1)
 %line 559+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm12, ymm12, ymm7
+	vpxord ymm9, ymm9, ymm1
 ; h8 = evexxor(h8, g2)
 %line 560+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm5, ymm5, ymm1
-; g0 = evexadd32(h2, h1)
-%line 562+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm16, ymm17
+	vpxord ymm18, ymm18, ymm3
 ; h13 = evexxor(h13, g3)
 %line 561+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm13, ymm13, ymm0
-; 8x g0 = g0 <<< 13
-%line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm4, ymm1, 13
+	vpxord ymm11, ymm11, ymm17
+; g0 = evexadd32(h2, h1)
+%line 562+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm6, ymm5
 ; g1 = evexadd32(h7, h6)
 %line 563+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm12, ymm8
+	vpaddd ymm1, ymm9, ymm8
 ; g2 = evexadd32(h8, h11)
 %line 564+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm5, ymm6
-; 8x g1 = g1 <<< 13
-%line 567+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm7, ymm0, 13
-; 8x g2 = g2 <<< 13
-%line 568+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm1, ymm1, 13
+	vpaddd ymm3, ymm18, ymm16
 ; g3 = evexadd32(h13, h12)
 %line 565+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm13, ymm14
+	vpaddd ymm17, ymm11, ymm10
+; 8x g0 = g0 <<< 13
+%line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm0, ymm0, 13
+; 8x g1 = g1 <<< 13
+%line 567+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm1, ymm1, 13
+; 8x g2 = g2 <<< 13
+%line 568+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm3, ymm3, 13
 ; 8x g3 = g3 <<< 13
 %line 569+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm0, ymm0, 13
+	vprold ymm17, ymm17, 13
 ; h3 = evexxor(h3, g0)
 %line 570+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm18, ymm18, ymm4
+	vpxord ymm14, ymm14, ymm0
 ; h4 = evexxor(h4, g1)
 %line 571+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm9, ymm9, ymm7
+	vpxord ymm19, ymm15, ymm1
 ; h9 = evexxor(h9, g2)
 %line 572+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm15, ymm15, ymm1
-; g0 = evexadd32(h3, h2)
-%line 574+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm18, ymm16
+	vpxord ymm20, ymm20, ymm3
 ; h14 = evexxor(h14, g3)
 %line 573+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm19, ymm19, ymm0
-; 8x g0 = g0 <<< 18
-%line 578+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm4, ymm1, 18
+	vpxord ymm13, ymm13, ymm17
+; g0 = evexadd32(h3, h2)
+%line 574+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm14, ymm6
 ; g1 = evexadd32(h4, h7)
 %line 575+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm9, ymm12
+	vpaddd ymm1, ymm19, ymm9
 ; g2 = evexadd32(h9, h8)
 %line 576+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm15, ymm5
-; 8x g1 = g1 <<< 18
-%line 579+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm7, ymm0, 18
-; 8x g2 = g2 <<< 18
-%line 580+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm1, ymm1, 18
+	vpaddd ymm3, ymm20, ymm18
 ; g3 = evexadd32(h14, h13)
 %line 577+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm19, ymm13
+	vpaddd ymm15, ymm13, ymm11
+; 8x g0 = g0 <<< 18
+%line 578+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm0, ymm0, 18
+; 8x g1 = g1 <<< 18
+%line 579+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm1, ymm1, 18
+; 8x g2 = g2 <<< 18
+%line 580+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold ymm3, ymm3, 18
 ; 8x g3 = g3 <<< 18
 %line 581+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold ymm0, ymm0, 18
+	vprold ymm15, ymm15, 18
 ; h0 = evexxor(h0, g0)
 %line 582+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm10, ymm10, ymm4
+	vpxord ymm4, ymm4, ymm0
 ; h5 = evexxor(h5, g1)
 %line 583+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm11, ymm11, ymm7
+	vpxord ymm7, ymm7, ymm1
 ; h10 = evexxor(h10, g2)
 %line 584+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm7, ymm3, ymm1
+	vpxord ymm12, ymm12, ymm3
 ; h15 = evexxor(h15, g3)
 %line 585+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm4, ymm2, ymm0
+	vpxord ymm17, ymm2, ymm15
+; =? i -= 1
+%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	sub r8, 1
 ; goto rounds8 if !=
 %line 587+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lrounds8
-; f0 = hs0
-%line 589+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm3, [rsp + 2048]
-; f1 = hs1
-%line 591+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm20, [rsp + 2080]
-; f2 = hs2
-%line 593+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm30, [rsp + 2112]
 ; p = &ks
 %line 588+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	lea r8, [rsp + 1024]
-; f3 = hs3
-%line 595+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm29, [rsp + 2144]
-; f0 = hs4
-%line 605+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm2, [rsp + 2176]
-; f1 = hs5
-%line 607+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm28, [rsp + 2208]
-; f2 = hs6
-%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm23, [rsp + 2240]
-; f3 = hs7
-%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm22, [rsp + 2272]
-; f0 = hs8
-%line 637+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm1, [rsp + 2304]
-; f1 = hs9
-%line 639+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm27, [rsp + 2336]
-; f2 = hs10
-%line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm25, [rsp + 2368]
-; f3 = hs11
-%line 643+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm24, [rsp + 2400]
-; f0 = hs12
-%line 653+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm0, [rsp + 2432]
-; f1 = hs13
-%line 655+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm26, [rsp + 2464]
+; f0 = hs0
+%line 589+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 2048]
 ; f0 = evexadd32(f0, h0)
 %line 590+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm3, ymm10
-; f2 = hs14
-%line 657+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm21, [rsp + 2496]
+	vpaddd ymm1, ymm0, ymm4
+; f1 = hs1
+%line 591+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 2080]
 ; f1 = evexadd32(f1, h1)
 %line 592+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm17, ymm20, ymm17
+	vpaddd ymm2, ymm0, ymm5
+; f2 = hs2
+%line 593+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 2112]
 ; f2 = evexadd32(f2, h2)
 %line 594+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm10, ymm30, ymm16
-; f3 = hs15
-%line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm16, [rsp + 2528]
+	vpaddd ymm3, ymm0, ymm6
+; f3 = hs3
+%line 595+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 2144]
 ; f3 = evexadd32(f3, h3)
 %line 596+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm18, ymm29, ymm18
-; f0 = evexadd32(f0, h4)
-%line 606+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm2, ymm9
-; f1 = evexadd32(f1, h5)
-%line 608+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm11, ymm28, ymm11
+	vpaddd ymm0, ymm0, ymm14
 ; g0 = unpacklo32(f0, f1)
 %line 597+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm9, ymm3, ymm17
-; f2 = evexadd32(f2, h6)
-%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm20, ymm23, ymm8
-; f3 = evexadd32(f3, h7)
-%line 612+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm12, ymm22, ymm12
-; f0 = evexadd32(f0, h8)
-%line 638+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm8, ymm1, ymm5
-; f1 = evexadd32(f1, h9)
-%line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm15, ymm27, ymm15
-; f2 = evexadd32(f2, h10)
-%line 642+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm23, ymm25, ymm7
-; f3 = evexadd32(f3, h11)
-%line 644+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm24, ymm24, ymm6
+	vpunpckldq ymm4, ymm1, ymm2
 ; g1 = unpackhi32(f0, f1)
 %line 598+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm22, ymm3, ymm17
-; f0 = evexadd32(f0, h12)
-%line 654+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm5, ymm0, ymm14
-; f1 = evexadd32(f1, h13)
-%line 656+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm6, ymm26, ymm13
-; f2 = evexadd32(f2, h14)
-%line 658+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm7, ymm21, ymm19
-; f3 = evexadd32(f3, h15)
-%line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm13, ymm16, ymm4
+	vpunpckhdq ymm1, ymm1, ymm2
 ; g2 = unpacklo32(f2, f3)
 %line 599+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm0, ymm10, ymm18
+	vpunpckldq ymm2, ymm3, ymm0
 ; g3 = unpackhi32(f2, f3)
 %line 600+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm1, ymm10, ymm18
-; g0 = unpacklo32(f0, f1)
-%line 613+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm14, ymm2, ymm11
-; g1 = unpackhi32(f0, f1)
-%line 614+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm21, ymm2, ymm11
-; g2 = unpacklo32(f2, f3)
-%line 615+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm2, ymm20, ymm12
-; g3 = unpackhi32(f2, f3)
-%line 616+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm3, ymm20, ymm12
-; g0 = unpacklo32(f0, f1)
-%line 645+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm19, ymm8, ymm15
-; g1 = unpackhi32(f0, f1)
-%line 646+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm20, ymm8, ymm15
-; g2 = unpacklo32(f2, f3)
-%line 647+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm4, ymm23, ymm24
-; g3 = unpackhi32(f2, f3)
-%line 648+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm15, ymm23, ymm24
-; g0 = unpacklo32(f0, f1)
-%line 661+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm18, ymm5, ymm6
-; g1 = unpackhi32(f0, f1)
-%line 662+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm17, ymm5, ymm6
-; g2 = unpacklo32(f2, f3)
-%line 663+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm16, ymm7, ymm13
-; g3 = unpackhi32(f2, f3)
-%line 664+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm23, ymm7, ymm13
+	vpunpckhdq ymm0, ymm3, ymm0
 ; fv0 = unpacklo64(g0, g2)
 %line 601+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm5, ymm9, ymm0
-	vmovdqu64 [rsp + 2592], ymm5
+	vpunpcklqdq ymm15, ymm4, ymm2
 ; fv1 = unpackhi64(g0, g2)
 %line 602+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm11, ymm9, ymm0
+	vpunpckhqdq ymm14, ymm4, ymm2
 ; fv2 = unpacklo64(g1, g3)
 %line 603+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm12, ymm22, ymm1
+	vpunpcklqdq ymm6, ymm1, ymm0
 ; fv3 = unpackhi64(g1, g3)
 %line 604+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm10, ymm22, ymm1
+	vpunpckhqdq ymm5, ymm1, ymm0
+; f0 = hs4
+%line 605+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 2176]
+; f0 = evexadd32(f0, h4)
+%line 606+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm0, ymm19
+; f1 = hs5
+%line 607+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm1, [rsp + 2208]
+; f1 = evexadd32(f1, h5)
+%line 608+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm1, ymm1, ymm7
+; f2 = hs6
+%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm2, [rsp + 2240]
+; f2 = evexadd32(f2, h6)
+%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm2, ymm2, ymm8
+; f3 = hs7
+%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm3, [rsp + 2272]
+; f3 = evexadd32(f3, h7)
+%line 612+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm3, ymm3, ymm9
+; g0 = unpacklo32(f0, f1)
+%line 613+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq ymm7, ymm0, ymm1
+; g1 = unpackhi32(f0, f1)
+%line 614+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq ymm0, ymm0, ymm1
+; g2 = unpacklo32(f2, f3)
+%line 615+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq ymm1, ymm2, ymm3
+; g3 = unpackhi32(f2, f3)
+%line 616+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq ymm8, ymm2, ymm3
 ; fv4 = unpacklo64(g0, g2)
 %line 617+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm13, ymm14, ymm2
+	vpunpcklqdq ymm4, ymm7, ymm1
 ; fv5 = unpackhi64(g0, g2)
 %line 618+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm14, ymm14, ymm2
+	vpunpckhqdq ymm3, ymm7, ymm1
 ; fv6 = unpacklo64(g1, g3)
 %line 619+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm0, ymm21, ymm3
+	vpunpcklqdq ymm2, ymm0, ymm8
 ; fv7 = unpackhi64(g1, g3)
 %line 620+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm7, ymm21, ymm3
-; fv0 = unpacklo64(g0, g2)
-%line 649+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm9, ymm19, ymm4
-; fv1 = unpackhi64(g0, g2)
-%line 650+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm8, ymm19, ymm4
-; fv2 = unpacklo64(g1, g3)
-%line 651+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm6, ymm20, ymm15
-; fv3 = unpackhi64(g1, g3)
-%line 652+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm4, ymm20, ymm15
-; fv4 = unpacklo64(g0, g2)
-%line 665+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm5, ymm18, ymm16
-; fv5 = unpackhi64(g0, g2)
-%line 666+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm3, ymm18, ymm16
-; fv6 = unpacklo64(g1, g3)
-%line 667+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm1, ymm17, ymm23
-; fv7 = unpackhi64(g1, g3)
-%line 668+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm2, ymm17, ymm23
+	vpunpckhqdq ymm1, ymm0, ymm8
 ; go = permute128(fv0, fv4, 0x20)
 %line 621+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm15, [rsp + 2592]
-	vperm2i128 ymm15, ymm15, ymm13, 32
-	vmovdqu64 [rsp + 2560], ymm15
-; go = permute128(fv0, fv4, 0x31)
-%line 623+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm15, [rsp + 2592]
-	vperm2i128 ymm15, ymm15, ymm13, 49
-; go = permute128(fv1, fv5, 0x20)
-%line 625+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm13, ymm11, ymm14, 32
-; go = permute128(fv1, fv5, 0x31)
-%line 627+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm11, ymm11, ymm14, 49
+	vperm2i128 ymm0, ymm15, ymm4, 32
 ; mem256[p + 0] = go
 %line 622+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm14, [rsp + 2560]
-	vmovdqu64 [r8], ymm14
+	vmovdqu64 [r8], ymm0
+; go = permute128(fv0, fv4, 0x31)
+%line 623+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm0, ymm15, ymm4, 49
 ; mem256[p + 256] = go
 %line 624+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 256], ymm15
-; go = permute128(fv2, fv6, 0x20)
-%line 629+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm14, ymm12, ymm0, 32
-; go = permute128(fv2, fv6, 0x31)
-%line 631+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm12, ymm0, 49
+	vmovdqu64 [r8 + 256], ymm0
+; go = permute128(fv1, fv5, 0x20)
+%line 625+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm0, ymm14, ymm3, 32
 ; mem256[p + 64] = go
 %line 626+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 64], ymm13
+	vmovdqu64 [r8 + 64], ymm0
+; go = permute128(fv1, fv5, 0x31)
+%line 627+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm0, ymm14, ymm3, 49
 ; mem256[p + 320] = go
 %line 628+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 320], ymm11
-; go = permute128(fv3, fv7, 0x20)
-%line 633+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm11, ymm10, ymm7, 32
-; go = permute128(fv3, fv7, 0x31)
-%line 635+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm7, ymm10, ymm7, 49
+	vmovdqu64 [r8 + 320], ymm0
+; go = permute128(fv2, fv6, 0x20)
+%line 629+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm0, ymm6, ymm2, 32
 ; mem256[p + 128] = go
 %line 630+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 128], ymm14
+	vmovdqu64 [r8 + 128], ymm0
+; go = permute128(fv2, fv6, 0x31)
+%line 631+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm0, ymm6, ymm2, 49
 ; mem256[p + 384] = go
 %line 632+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 384], ymm0
-; go = permute128(fv0, fv4, 0x20)
-%line 669+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm9, ymm5, 32
-; go = permute128(fv0, fv4, 0x31)
-%line 671+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm5, ymm9, ymm5, 49
+; go = permute128(fv3, fv7, 0x20)
+%line 633+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm0, ymm5, ymm1, 32
 ; mem256[p + 192] = go
 %line 634+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 192], ymm11
+	vmovdqu64 [r8 + 192], ymm0
+; go = permute128(fv3, fv7, 0x31)
+%line 635+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm0, ymm5, ymm1, 49
 ; mem256[p + 448] = go
 %line 636+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 448], ymm7
-; go = permute128(fv1, fv5, 0x20)
-%line 673+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm7, ymm8, ymm3, 32
-; go = permute128(fv1, fv5, 0x31)
-%line 675+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm3, ymm8, ymm3, 49
+	vmovdqu64 [r8 + 448], ymm0
+; f0 = hs8
+%line 637+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 2304]
+; f0 = evexadd32(f0, h8)
+%line 638+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm0, ymm18
+; f1 = hs9
+%line 639+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm1, [rsp + 2336]
+; f1 = evexadd32(f1, h9)
+%line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm1, ymm1, ymm20
+; f2 = hs10
+%line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm2, [rsp + 2368]
+; f2 = evexadd32(f2, h10)
+%line 642+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm2, ymm2, ymm12
+; f3 = hs11
+%line 643+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm3, [rsp + 2400]
+; f3 = evexadd32(f3, h11)
+%line 644+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm3, ymm3, ymm16
+; g0 = unpacklo32(f0, f1)
+%line 645+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq ymm4, ymm0, ymm1
+; g1 = unpackhi32(f0, f1)
+%line 646+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq ymm0, ymm0, ymm1
+; g2 = unpacklo32(f2, f3)
+%line 647+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq ymm1, ymm2, ymm3
+; g3 = unpackhi32(f2, f3)
+%line 648+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq ymm2, ymm2, ymm3
+; fv0 = unpacklo64(g0, g2)
+%line 649+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq ymm5, ymm4, ymm1
+; fv1 = unpackhi64(g0, g2)
+%line 650+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq ymm6, ymm4, ymm1
+; fv2 = unpacklo64(g1, g3)
+%line 651+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq ymm4, ymm0, ymm2
+; fv3 = unpackhi64(g1, g3)
+%line 652+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq ymm7, ymm0, ymm2
+; f0 = hs12
+%line 653+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 2432]
+; f0 = evexadd32(f0, h12)
+%line 654+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm0, ymm0, ymm10
+; f1 = hs13
+%line 655+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm1, [rsp + 2464]
+; f1 = evexadd32(f1, h13)
+%line 656+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm1, ymm1, ymm11
+; f2 = hs14
+%line 657+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm2, [rsp + 2496]
+; f2 = evexadd32(f2, h14)
+%line 658+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm2, ymm2, ymm13
+; f3 = hs15
+%line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm3, [rsp + 2528]
+; f3 = evexadd32(f3, h15)
+%line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd ymm3, ymm3, ymm17
+; g0 = unpacklo32(f0, f1)
+%line 661+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq ymm8, ymm0, ymm1
+; g1 = unpackhi32(f0, f1)
+%line 662+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq ymm0, ymm0, ymm1
+; g2 = unpacklo32(f2, f3)
+%line 663+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq ymm1, ymm2, ymm3
+; g3 = unpackhi32(f2, f3)
+%line 664+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq ymm2, ymm2, ymm3
+; fv4 = unpacklo64(g0, g2)
+%line 665+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq ymm3, ymm8, ymm1
+; fv5 = unpackhi64(g0, g2)
+%line 666+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq ymm1, ymm8, ymm1
+; fv6 = unpacklo64(g1, g3)
+%line 667+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq ymm8, ymm0, ymm2
+; fv7 = unpackhi64(g1, g3)
+%line 668+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq ymm0, ymm0, ymm2
+; go = permute128(fv0, fv4, 0x20)
+%line 669+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm2, ymm5, ymm3, 32
 ; mem256[p + 32] = go
 %line 670+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 32], ymm0
+	vmovdqu64 [r8 + 32], ymm2
+; go = permute128(fv0, fv4, 0x31)
+%line 671+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm2, ymm5, ymm3, 49
 ; mem256[p + 288] = go
 %line 672+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 288], ymm5
-; go = permute128(fv2, fv6, 0x20)
-%line 677+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm6, ymm1, 32
-; go = permute128(fv2, fv6, 0x31)
-%line 679+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm1, ymm6, ymm1, 49
+	vmovdqu64 [r8 + 288], ymm2
+; go = permute128(fv1, fv5, 0x20)
+%line 673+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm2, ymm6, ymm1, 32
 ; mem256[p + 96] = go
 %line 674+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 96], ymm7
+	vmovdqu64 [r8 + 96], ymm2
+; go = permute128(fv1, fv5, 0x31)
+%line 675+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm1, ymm6, ymm1, 49
 ; mem256[p + 352] = go
 %line 676+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 352], ymm3
-; go = permute128(fv3, fv7, 0x20)
-%line 681+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm3, ymm4, ymm2, 32
-; go = permute128(fv3, fv7, 0x31)
-%line 683+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm2, ymm4, ymm2, 49
+	vmovdqu64 [r8 + 352], ymm1
+; go = permute128(fv2, fv6, 0x20)
+%line 677+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm1, ymm4, ymm8, 32
 ; mem256[p + 160] = go
 %line 678+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 160], ymm0
+	vmovdqu64 [r8 + 160], ymm1
+; go = permute128(fv2, fv6, 0x31)
+%line 679+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm1, ymm4, ymm8, 49
 ; mem256[p + 416] = go
 %line 680+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 416], ymm1
+; go = permute128(fv3, fv7, 0x20)
+%line 681+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm1, ymm7, ymm0, 32
 ; mem256[p + 224] = go
 %line 682+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 224], ymm3
+	vmovdqu64 [r8 + 224], ymm1
+; go = permute128(fv3, fv7, 0x31)
+%line 683+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vperm2i128 ymm0, ymm7, ymm0, 49
 ; mem256[p + 480] = go
 %line 684+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 480], ymm2
+	vmovdqu64 [r8 + 480], ymm0
 ; goto tailcopy
 %line 685+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jmp .Ltailcopy
@@ -1587,6 +1591,9 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 %line 689+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	je .Ldone
 .Lblock1:
+; r0 = mem128[x + 0]
+%line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 xmm0, [rcx]
 ; r1 = mem128[x + 16]
 %line 693+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rcx + 16]
@@ -1596,12 +1603,6 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; r3 = mem128[x + 48]
 %line 695+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm3, [rcx + 48]
-; i = 10
-%line 707+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	mov r8, 10
-; r0 = mem128[x + 0]
-%line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 xmm0, [rcx]
 ; r1 = shuffle32(r1, 0x39)
 %line 696+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm4, xmm1, 57
@@ -1631,26 +1632,26 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	vpunpckhqdq xmm1, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
 %line 705+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq xmm7, xmm0, xmm3
+	vpunpcklqdq xmm2, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
 %line 706+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq xmm6, xmm0, xmm3
+	vpunpckhqdq xmm0, xmm0, xmm3
+; i = 10
+%line 707+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	mov r8, 10
 .Lrounds1:
-; dd = shuffle32(dd, 0x93)
-%line 710+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm2, xmm1, 147
 ; db = shuffle32(db, 0x39)
 %line 709+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm1, xmm6, 57
-; =? i -= 1
-%line 747+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	sub r8, 1
-; 4x e0 = da + dd
-%line 712+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm4, xmm5, xmm2
+	vpshufd xmm3, xmm0, 57
+; dd = shuffle32(dd, 0x93)
+%line 710+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 711+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm3, xmm7, 78
+	vpshufd xmm2, xmm2, 78
+; 4x e0 = da + dd
+%line 712+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd xmm4, xmm5, xmm1
 ; 4x e4 = e0 << 7
 %line 713+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 7
@@ -1659,13 +1660,10 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	vpsrld xmm4, xmm4, 25
 ; db = ternlog(db, e0, e4, 0x96)
 %line 715+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm1, xmm4, xmm0, 150
+	vpternlogd xmm3, xmm4, xmm0, 150
 ; 4x e1 = db + da
 %line 716+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm4, xmm1, xmm5
-; db = shuffle32(db, 0x93)
-%line 728+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm6, xmm1, 147
+	vpaddd xmm4, xmm3, xmm5
 ; 4x e5 = e1 << 9
 %line 717+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 9
@@ -1674,178 +1672,184 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 	vpsrld xmm4, xmm4, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 719+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm3, xmm4, xmm0, 150
+	vpternlogd xmm2, xmm4, xmm0, 150
 ; 4x e2 = dc + db
 %line 720+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm1, xmm3, xmm1
-; dc = shuffle32(dc, 0x4e)
-%line 730+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm7, xmm3, 78
+	vpaddd xmm4, xmm2, xmm3
 ; 4x e6 = e2 << 13
 %line 721+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm0, xmm1, 13
+	vpslld xmm0, xmm4, 13
 ; 4x e2 = e2 >> 19
 %line 722+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm1, xmm1, 19
+	vpsrld xmm4, xmm4, 19
 ; dd = ternlog(dd, e2, e6, 0x96)
 %line 723+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm2, xmm1, xmm0, 150
+	vpternlogd xmm1, xmm4, xmm0, 150
 ; 4x e3 = dd + dc
 %line 724+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm3, xmm2, xmm3
-; dd = shuffle32(dd, 0x39)
-%line 729+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm1, xmm2, 57
+	vpaddd xmm4, xmm1, xmm2
 ; 4x e7 = e3 << 18
 %line 725+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm0, xmm3, 18
+	vpslld xmm0, xmm4, 18
 ; 4x e3 = e3 >> 14
 %line 726+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm2, xmm3, 14
+	vpsrld xmm4, xmm4, 14
 ; da = ternlog(da, e3, e7, 0x96)
 %line 727+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm5, xmm2, xmm0, 150
+	vpternlogd xmm5, xmm4, xmm0, 150
+; db = shuffle32(db, 0x93)
+%line 728+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpshufd xmm0, xmm3, 147
+; dd = shuffle32(dd, 0x39)
+%line 729+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpshufd xmm1, xmm1, 57
+; dc = shuffle32(dc, 0x4e)
+%line 730+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + db
 %line 731+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm0, xmm5, xmm6
+	vpaddd xmm3, xmm5, xmm0
 ; 4x e4 = e0 << 7
 %line 732+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm2, xmm0, 7
+	vpslld xmm4, xmm3, 7
 ; 4x e0 = e0 >> 25
 %line 733+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm0, xmm0, 25
+	vpsrld xmm3, xmm3, 25
 ; dd = ternlog(dd, e0, e4, 0x96)
 %line 734+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm1, xmm0, xmm2, 150
+	vpternlogd xmm1, xmm3, xmm4, 150
 ; 4x e1 = dd + da
 %line 735+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm0, xmm1, xmm5
+	vpaddd xmm3, xmm1, xmm5
 ; 4x e5 = e1 << 9
 %line 736+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm2, xmm0, 9
+	vpslld xmm4, xmm3, 9
 ; 4x e1 = e1 >> 23
 %line 737+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm0, xmm0, 23
+	vpsrld xmm3, xmm3, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 738+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm7, xmm0, xmm2, 150
+	vpternlogd xmm2, xmm3, xmm4, 150
 ; 4x e2 = dc + dd
 %line 739+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm0, xmm7, xmm1
+	vpaddd xmm3, xmm2, xmm1
 ; 4x e6 = e2 << 13
 %line 740+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm2, xmm0, 13
+	vpslld xmm4, xmm3, 13
 ; 4x e2 = e2 >> 19
 %line 741+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm0, xmm0, 19
+	vpsrld xmm3, xmm3, 19
 ; db = ternlog(db, e2, e6, 0x96)
 %line 742+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm6, xmm0, xmm2, 150
+	vpternlogd xmm0, xmm3, xmm4, 150
 ; 4x e3 = db + dc
 %line 743+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm0, xmm6, xmm7
+	vpaddd xmm3, xmm0, xmm2
 ; 4x e7 = e3 << 18
 %line 744+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm2, xmm0, 18
+	vpslld xmm4, xmm3, 18
 ; 4x e3 = e3 >> 14
 %line 745+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm0, xmm0, 14
+	vpsrld xmm3, xmm3, 14
 ; da = ternlog(da, e3, e7, 0x96)
 %line 746+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm5, xmm0, xmm2, 150
+	vpternlogd xmm5, xmm3, xmm4, 150
+; =? i -= 1
+%line 747+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	sub r8, 1
 ; goto rounds1 if !=
 %line 748+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lrounds1
-; e0 = mem128[x + 0]
-%line 760+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 xmm8, [rcx]
-; e0 = mem128[m + 0]
-%line 762+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 xmm9, [rsi]
 ; e0 = unpacklo32(da, dd)
 %line 749+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq xmm0, xmm5, xmm1
+	vpunpckldq xmm3, xmm5, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 750+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq xmm2, xmm7, xmm6
-; r0 = unpacklo64(e0, e1)
-%line 753+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq xmm3, xmm0, xmm2
-; r1 = unpackhi64(e0, e1)
-%line 754+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq xmm0, xmm0, xmm2
-; r1 = shuffle32(r1, 0x93)
-%line 757+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm4, xmm0, 147
+	vpunpckldq xmm4, xmm2, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 751+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq xmm0, xmm5, xmm1
+	vpunpckhdq xmm1, xmm5, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 752+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq xmm1, xmm7, xmm6
-; 4x r0 = r0 + e0
-%line 761+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm3, xmm3, xmm8
+	vpunpckhdq xmm0, xmm2, xmm0
+; r0 = unpacklo64(e0, e1)
+%line 753+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq xmm2, xmm3, xmm4
+; r1 = unpackhi64(e0, e1)
+%line 754+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq xmm3, xmm3, xmm4
 ; r2 = unpacklo64(e2, e3)
 %line 755+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq xmm2, xmm0, xmm1
+	vpunpcklqdq xmm4, xmm1, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 756+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq xmm0, xmm0, xmm1
-; r0 = r0 ^ e0
-%line 763+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord xmm3, xmm3, xmm9
+	vpunpckhqdq xmm0, xmm1, xmm0
+; r1 = shuffle32(r1, 0x93)
+%line 757+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpshufd xmm1, xmm3, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 758+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm1, xmm2, 78
+	vpshufd xmm3, xmm4, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 759+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm0, xmm0, 57
+; e0 = mem128[x + 0]
+%line 760+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 xmm4, [rcx]
+; 4x r0 = r0 + e0
+%line 761+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd xmm2, xmm2, xmm4
+; e0 = mem128[m + 0]
+%line 762+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 xmm4, [rsi]
+; r0 = r0 ^ e0
+%line 763+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord xmm2, xmm2, xmm4
 ; mem128[c + 0] = r0
 %line 764+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi], xmm3
+	vmovdqu64 [rdi], xmm2
 ; e1 = mem128[x + 16]
 %line 765+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm2, [rcx + 16]
-; e1 = mem128[m + 16]
-%line 767+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 xmm3, [rsi + 16]
 ; 4x r1 = r1 + e1
 %line 766+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm2, xmm4, xmm2
+	vpaddd xmm1, xmm1, xmm2
+; e1 = mem128[m + 16]
+%line 767+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 xmm2, [rsi + 16]
 ; r1 = r1 ^ e1
 %line 768+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord xmm2, xmm2, xmm3
+	vpxord xmm1, xmm1, xmm2
 ; mem128[c + 16] = r1
 %line 769+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rdi + 16], xmm2
+	vmovdqu64 [rdi + 16], xmm1
 ; e2 = mem128[x + 32]
 %line 770+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 xmm2, [rcx + 32]
-; e2 = mem128[m + 32]
-%line 772+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 xmm3, [rsi + 32]
+	vmovdqu64 xmm1, [rcx + 32]
 ; 4x r2 = r2 + e2
 %line 771+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm1, xmm1, xmm2
+	vpaddd xmm1, xmm3, xmm1
+; e2 = mem128[m + 32]
+%line 772+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 xmm2, [rsi + 32]
 ; r2 = r2 ^ e2
 %line 773+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord xmm1, xmm1, xmm3
+	vpxord xmm1, xmm1, xmm2
 ; mem128[c + 32] = r2
 %line 774+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 32], xmm1
 ; e3 = mem128[x + 48]
 %line 775+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rcx + 48]
-; e3 = mem128[m + 48]
-%line 777+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 xmm2, [rsi + 48]
 ; 4x r3 = r3 + e3
 %line 776+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm0, xmm0, xmm1
+; e3 = mem128[m + 48]
+%line 777+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 xmm1, [rsi + 48]
 ; r3 = r3 ^ e3
 %line 778+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord xmm0, xmm0, xmm2
+	vpxord xmm0, xmm0, xmm1
 ; mem128[c + 48] = r3
 %line 779+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 48], xmm0
@@ -1855,6 +1859,9 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; ctr += 1
 %line 781+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add r8, 1
+; mem64[x + 32] = ctr
+%line 782+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	mov [rcx + 32], r8
 ; c += 64
 %line 783+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rdi, 64
@@ -1864,9 +1871,6 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; =? n -= 1
 %line 785+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub rdx, 1
-; mem64[x + 32] = ctr
-%line 782+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	mov [rcx + 32], r8
 ; goto block1 if !=
 %line 786+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lblock1
@@ -1874,153 +1878,153 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 %line 787+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jmp .Ldone
 .Lpartial:
-; w0 = shuffle128(v0, v4, 0x88)
-%line 792+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm21, zmm16, zmm0, 136
-; w1 = shuffle128(v0, v4, 0xdd)
-%line 793+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm22, zmm16, zmm0, 221
 ; p = &ks
 %line 791+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	lea r8, [rsp + 1024]
+; w0 = shuffle128(v0, v4, 0x88)
+%line 792+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm17, zmm19, 136
+; w1 = shuffle128(v0, v4, 0xdd)
+%line 793+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm17, zmm19, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 794+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm1, zmm2, 136
+	vshufi32x4 zmm2, zmm14, zmm4, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
 %line 795+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm1, zmm2, 221
-; w0 = shuffle128(v1, v5, 0x88)
-%line 804+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm19, zmm11, zmm13, 136
-; w1 = shuffle128(v1, v5, 0xdd)
-%line 805+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm13, zmm11, zmm13, 221
-; w2 = shuffle128(v9, v13, 0x88)
-%line 806+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm4, zmm14, zmm20, 136
-; w3 = shuffle128(v9, v13, 0xdd)
-%line 807+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm5, zmm14, zmm20, 221
-; w0 = shuffle128(v2, v6, 0x88)
-%line 816+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm16, zmm15, zmm17, 136
-; w1 = shuffle128(v2, v6, 0xdd)
-%line 817+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm11, zmm15, zmm17, 221
-; w2 = shuffle128(v10, v14, 0x88)
-%line 818+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm7, zmm18, zmm6, 136
-; w3 = shuffle128(v10, v14, 0xdd)
-%line 819+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm6, zmm18, zmm6, 221
-; w0 = shuffle128(v3, v7, 0x88)
-%line 828+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm14, zmm8, zmm9, 136
-; w1 = shuffle128(v3, v7, 0xdd)
-%line 829+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm15, zmm8, zmm9, 221
-; w2 = shuffle128(v11, v15, 0x88)
-%line 830+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm8, zmm10, zmm12, 136
-; w3 = shuffle128(v11, v15, 0xdd)
-%line 831+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm9, zmm10, zmm12, 221
+	vshufi32x4 zmm3, zmm14, zmm4, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 796+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm2, zmm21, zmm0, 136
-; o = shuffle128(w1, w3, 0x88)
-%line 798+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm3, zmm22, zmm1, 136
+	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; mem512[p + 0] = o
 %line 797+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8], zmm2
+	vmovdqu64 [r8], zmm4
+; o = shuffle128(w1, w3, 0x88)
+%line 798+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 256] = o
 %line 799+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 256], zmm3
+	vmovdqu64 [r8 + 256], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
 %line 800+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm21, zmm0, 221
-; o = shuffle128(w1, w3, 0xdd)
-%line 802+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm22, zmm1, 221
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 512] = o
 %line 801+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 512], zmm0
+; o = shuffle128(w1, w3, 0xdd)
+%line 802+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; mem512[p + 768] = o
 %line 803+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 768], zmm1
+	vmovdqu64 [r8 + 768], zmm0
+; w0 = shuffle128(v1, v5, 0x88)
+%line 804+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm6, zmm15, 136
+; w1 = shuffle128(v1, v5, 0xdd)
+%line 805+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm6, zmm15, 221
+; w2 = shuffle128(v9, v13, 0x88)
+%line 806+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm9, zmm11, 136
+; w3 = shuffle128(v9, v13, 0xdd)
+%line 807+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm9, zmm11, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 808+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm19, zmm4, 136
-; o = shuffle128(w1, w3, 0x88)
-%line 810+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm13, zmm5, 136
+	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; mem512[p + 64] = o
 %line 809+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 64], zmm0
+	vmovdqu64 [r8 + 64], zmm4
+; o = shuffle128(w1, w3, 0x88)
+%line 810+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 320] = o
 %line 811+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 320], zmm1
+	vmovdqu64 [r8 + 320], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
 %line 812+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm19, zmm4, 221
-; o = shuffle128(w1, w3, 0xdd)
-%line 814+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm13, zmm5, 221
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 576] = o
 %line 813+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 576], zmm0
+; o = shuffle128(w1, w3, 0xdd)
+%line 814+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; mem512[p + 832] = o
 %line 815+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 832], zmm1
+	vmovdqu64 [r8 + 832], zmm0
+; w0 = shuffle128(v2, v6, 0x88)
+%line 816+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm13, zmm10, 136
+; w1 = shuffle128(v2, v6, 0xdd)
+%line 817+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm13, zmm10, 221
+; w2 = shuffle128(v10, v14, 0x88)
+%line 818+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm7, zmm5, 136
+; w3 = shuffle128(v10, v14, 0xdd)
+%line 819+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm7, zmm5, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 820+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm16, zmm7, 136
-; o = shuffle128(w1, w3, 0x88)
-%line 822+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm11, zmm6, 136
+	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; mem512[p + 128] = o
 %line 821+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 128], zmm0
+	vmovdqu64 [r8 + 128], zmm4
+; o = shuffle128(w1, w3, 0x88)
+%line 822+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 384] = o
 %line 823+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 384], zmm1
+	vmovdqu64 [r8 + 384], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
 %line 824+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm16, zmm7, 221
-; o = shuffle128(w1, w3, 0xdd)
-%line 826+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm11, zmm6, 221
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 640] = o
 %line 825+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 640], zmm0
+; o = shuffle128(w1, w3, 0xdd)
+%line 826+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; mem512[p + 896] = o
 %line 827+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 896], zmm1
+	vmovdqu64 [r8 + 896], zmm0
+; w0 = shuffle128(v3, v7, 0x88)
+%line 828+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm16, zmm18, 136
+; w1 = shuffle128(v3, v7, 0xdd)
+%line 829+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm16, zmm18, 221
+; w2 = shuffle128(v11, v15, 0x88)
+%line 830+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm12, zmm8, 136
+; w3 = shuffle128(v11, v15, 0xdd)
+%line 831+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm12, zmm8, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 832+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm14, zmm8, 136
-; o = shuffle128(w1, w3, 0x88)
-%line 834+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm15, zmm9, 136
+	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; mem512[p + 192] = o
 %line 833+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 192], zmm0
+	vmovdqu64 [r8 + 192], zmm4
+; o = shuffle128(w1, w3, 0x88)
+%line 834+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 448] = o
 %line 835+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 448], zmm1
+	vmovdqu64 [r8 + 448], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
 %line 836+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm14, zmm8, 221
-; o = shuffle128(w1, w3, 0xdd)
-%line 838+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm15, zmm9, 221
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 704] = o
 %line 837+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 704], zmm0
+; o = shuffle128(w1, w3, 0xdd)
+%line 838+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; mem512[p + 960] = o
 %line 839+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [r8 + 960], zmm1
+	vmovdqu64 [r8 + 960], zmm0
 .Ltailcopy:
 ; ctr = mem64[x + 32]
 %line 841+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
@@ -2035,18 +2039,18 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; o = mem512[p]
 %line 845+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm0, [r8]
-; p += 64
-%line 848+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	add r8, 64
 ; o = o ^ mem512[m]
 %line 846+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi]
-; m += 64
-%line 849+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	add rsi, 64
 ; mem512[c] = o
 %line 847+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi], zmm0
+; p += 64
+%line 848+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	add r8, 64
+; m += 64
+%line 849+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	add rsi, 64
 ; c += 64
 %line 850+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rdi, 64
@@ -2060,7 +2064,7 @@ qhasm_kernel_salsa20_amd64_avx512_zen4_blocks:
 ; leave
 %line 855+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vzeroupper
-	mov rsp, [rsp + 2624]
+	mov rsp, [rsp + 2560]
 	ret
 .end:
 

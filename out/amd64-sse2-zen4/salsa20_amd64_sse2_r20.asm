@@ -6,7 +6,7 @@ section .text
 global qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:function (qhasm_kernel_salsa20_amd64_sse2_zen4_blocks.end - qhasm_kernel_salsa20_amd64_sse2_zen4_blocks)
 align 32
 qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
-	sub rsp, 520
+	sub rsp, 344
 ; unsigned<? n - 4
 %line 55+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	cmp rdx, 4
@@ -17,778 +17,661 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 %line 57+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movd xmm0, [rcx]
 	pshufd xmm0, xmm0, 0
-; 4x z1 = mem32[x + 4]
-%line 59+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm1, [rcx + 4]
-	pshufd xmm1, xmm1, 0
-; 4x z2 = mem32[x + 8]
-%line 61+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm2, [rcx + 8]
-	pshufd xmm2, xmm2, 0
-; 4x z3 = mem32[x + 12]
-%line 63+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm3, [rcx + 12]
-	pshufd xmm3, xmm3, 0
-; 4x z4 = mem32[x + 16]
-%line 65+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm4, [rcx + 16]
-	pshufd xmm4, xmm4, 0
-; 4x z5 = mem32[x + 20]
-%line 67+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm5, [rcx + 20]
-	pshufd xmm5, xmm5, 0
-; 4x z6 = mem32[x + 24]
-%line 69+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm6, [rcx + 24]
-	pshufd xmm6, xmm6, 0
-; 4x z7 = mem32[x + 28]
-%line 71+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm7, [rcx + 28]
-	pshufd xmm7, xmm7, 0
-; 4x z10 = mem32[x + 40]
-%line 73+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm8, [rcx + 40]
-	pshufd xmm8, xmm8, 0
-; 4x z11 = mem32[x + 44]
-%line 75+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm9, [rcx + 44]
-	pshufd xmm9, xmm9, 0
-; 4x z12 = mem32[x + 48]
-%line 77+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm10, [rcx + 48]
-	pshufd xmm10, xmm10, 0
-; 4x z13 = mem32[x + 52]
-%line 79+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm11, [rcx + 52]
-	pshufd xmm11, xmm11, 0
-; 4x z14 = mem32[x + 56]
-%line 81+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm12, [rcx + 56]
-	pshufd xmm12, xmm12, 0
-; 4x z15 = mem32[x + 60]
-%line 83+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movd xmm13, [rcx + 60]
-	pshufd xmm13, xmm13, 0
 ; s0 = z0
 %line 58+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rsp + 0], xmm0
+; 4x z1 = mem32[x + 4]
+%line 59+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 4]
+	pshufd xmm0, xmm0, 0
 ; s1 = z1
 %line 60+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 16], xmm1
+	movdqu [rsp + 16], xmm0
+; 4x z2 = mem32[x + 8]
+%line 61+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 8]
+	pshufd xmm0, xmm0, 0
 ; s2 = z2
 %line 62+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 32], xmm2
+	movdqu [rsp + 32], xmm0
+; 4x z3 = mem32[x + 12]
+%line 63+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 12]
+	pshufd xmm0, xmm0, 0
 ; s3 = z3
 %line 64+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 48], xmm3
+	movdqu [rsp + 48], xmm0
+; 4x z4 = mem32[x + 16]
+%line 65+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 16]
+	pshufd xmm0, xmm0, 0
 ; s4 = z4
 %line 66+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 64], xmm4
+	movdqu [rsp + 64], xmm0
+; 4x z5 = mem32[x + 20]
+%line 67+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 20]
+	pshufd xmm0, xmm0, 0
 ; s5 = z5
 %line 68+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 80], xmm5
+	movdqu [rsp + 80], xmm0
+; 4x z6 = mem32[x + 24]
+%line 69+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 24]
+	pshufd xmm0, xmm0, 0
 ; s6 = z6
 %line 70+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 96], xmm6
+	movdqu [rsp + 96], xmm0
+; 4x z7 = mem32[x + 28]
+%line 71+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 28]
+	pshufd xmm0, xmm0, 0
 ; s7 = z7
 %line 72+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 112], xmm7
+	movdqu [rsp + 112], xmm0
+; 4x z10 = mem32[x + 40]
+%line 73+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 40]
+	pshufd xmm0, xmm0, 0
 ; s10 = z10
 %line 74+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 160], xmm8
+	movdqu [rsp + 160], xmm0
+; 4x z11 = mem32[x + 44]
+%line 75+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 44]
+	pshufd xmm0, xmm0, 0
 ; s11 = z11
 %line 76+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 176], xmm9
+	movdqu [rsp + 176], xmm0
+; 4x z12 = mem32[x + 48]
+%line 77+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 48]
+	pshufd xmm0, xmm0, 0
 ; s12 = z12
 %line 78+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 192], xmm10
+	movdqu [rsp + 192], xmm0
+; 4x z13 = mem32[x + 52]
+%line 79+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 52]
+	pshufd xmm0, xmm0, 0
 ; s13 = z13
 %line 80+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 208], xmm11
+	movdqu [rsp + 208], xmm0
+; 4x z14 = mem32[x + 56]
+%line 81+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 56]
+	pshufd xmm0, xmm0, 0
 ; s14 = z14
 %line 82+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 224], xmm12
+	movdqu [rsp + 224], xmm0
+; 4x z15 = mem32[x + 60]
+%line 83+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movd xmm0, [rcx + 60]
+	pshufd xmm0, xmm0, 0
 ; s15 = z15
 %line 84+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 240], xmm13
+	movdqu [rsp + 240], xmm0
 .Lblocks4:
 ; q0 = mem64[x + 32]
 %line 88+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movq xmm12, [rcx + 32]
+	movq xmm0, [rcx + 32]
+; q0 = unpacklo64(q0, q0)
+%line 89+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpcklqdq xmm0, xmm0
+; q1 = q0
+%line 90+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm1, xmm0
 ; t0 = mem128[CTR01]
 %line 91+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rel CTR01]
+	movdqu xmm2, [rel CTR01]
+; 2x q0 += t0
+%line 92+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	paddq xmm0, xmm2
 ; t1 = mem128[CTR23]
 %line 93+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rel CTR23]
-; i = 10
-%line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov r8, 10
-; z0 = s0
-%line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 0]
-	movdqu [rsp + 336], xmm0
-; z1 = s1
-%line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 16]
-	movdqu [rsp + 352], xmm0
-; z2 = s2
-%line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 32]
-	movdqu [rsp + 368], xmm0
-; z3 = s3
-%line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 48]
-	movdqu [rsp + 384], xmm0
-; z4 = s4
-%line 105+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 64]
-	movdqu [rsp + 400], xmm0
-; z5 = s5
-%line 106+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm4, [rsp + 80]
-; z6 = s6
-%line 107+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm5, [rsp + 96]
-; z7 = s7
-%line 108+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm6, [rsp + 112]
-; z10 = s10
-%line 109+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm7, [rsp + 160]
-; q0 = unpacklo64(q0, q0)
-%line 89+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm12, xmm12
-; z11 = s11
-%line 110+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm8, [rsp + 176]
-; z12 = s12
-%line 111+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm9, [rsp + 192]
-; z13 = s13
-%line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm10, [rsp + 208]
-; q1 = q0
-%line 90+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-; 2x q0 += t0
-%line 92+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddq xmm12, xmm1
-; z14 = s14
-%line 113+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm3, [rsp + 224]
-; z15 = s15
-%line 114+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm11, [rsp + 240]
 ; 2x q1 += t1
 %line 94+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddq xmm0, xmm2
+	paddq xmm1, xmm2
 ; q0 = shuffle32(q0, 0xd8)
 %line 95+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm1, xmm12, 216
+	pshufd xmm2, xmm0, 216
 ; q1 = shuffle32(q1, 0xd8)
 %line 96+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm2, xmm0, 216
+	pshufd xmm1, xmm1, 216
 ; z8 = unpacklo64(q0, q1)
 %line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	punpcklqdq xmm0, xmm2
-; z9 = unpackhi64(q0, q1)
-%line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm1, xmm2
-; z8 = unpacklo64(q0, q1)
-%line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm2
+	punpcklqdq xmm0, xmm1
 	movdqa xmm13, xmm0
 ; z9 = unpackhi64(q0, q1)
 %line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm14, xmm1
+	punpckhqdq xmm2, xmm1
+	movdqa xmm8, xmm2
 ; s8 = z8
 %line 99+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rsp + 128], xmm13
 ; s9 = z9
 %line 100+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 144], xmm14
+	movdqu [rsp + 144], xmm8
+; z0 = s0
+%line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 0]
+	movdqu [rsp + 272], xmm0
+; z1 = s1
+%line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 16]
+	movdqu [rsp + 288], xmm0
+; z2 = s2
+%line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm11, [rsp + 32]
+; z3 = s3
+%line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm2, [rsp + 48]
+; z4 = s4
+%line 105+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm10, [rsp + 64]
+; z5 = s5
+%line 106+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm12, [rsp + 80]
+; z6 = s6
+%line 107+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm4, [rsp + 96]
+; z7 = s7
+%line 108+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm3, [rsp + 112]
+; z10 = s10
+%line 109+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm5, [rsp + 160]
+; z11 = s11
+%line 110+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm7, [rsp + 176]
+; z12 = s12
+%line 111+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm9, [rsp + 192]
+; z13 = s13
+%line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm1, [rsp + 208]
+; z14 = s14
+%line 113+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm14, [rsp + 224]
+; z15 = s15
+%line 114+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm6, [rsp + 240]
+; i = 10
+%line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov r8, 10
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 336]
-; 4x t1 = z5 + z1
-%line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm4
-; 4x t0 = z10 + z6
-%line 123+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm7
-; 4x t1 = z15 + z11
-%line 126+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm11
-; =? i -= 1
-%line 213+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	sub r8, 1
-; 4x t0 = z0 + z12
-%line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm0, xmm9
-; 4x t1 = z5 + z1
-%line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm12, [rsp + 352]
-	paddd xmm1, xmm12
-; 4x t0 = z10 + z6
-%line 123+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm15, xmm5
-; 4x t1 = z15 + z11
-%line 126+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm2, xmm8
-; 4x t0 = z0 + z12
-%line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm0
+	movdqu xmm15, [rsp + 272]
+	paddd xmm15, xmm9
 ; 4x t0 <<<= 7
 %line 118+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-	pslld xmm12, 7
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
 	psrld xmm0, 25
-	por xmm12, xmm0
+	por xmm15, xmm0
+; z4 ^= t0
+%line 119+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pxor xmm10, xmm15
+; 4x t1 = z5 + z1
+%line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm12
+	movdqu xmm0, [rsp + 288]
+	paddd xmm15, xmm0
 ; 4x t1 <<<= 7
 %line 121+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 7
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
 	psrld xmm0, 25
-	por xmm1, xmm0
+	por xmm15, xmm0
+; z9 ^= t1
+%line 122+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pxor xmm8, xmm15
+; 4x t0 = z10 + z6
+%line 123+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm5
+	paddd xmm15, xmm4
 ; 4x t0 <<<= 7
 %line 124+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
 	pslld xmm15, 7
 	psrld xmm0, 25
 	por xmm15, xmm0
-; 4x t1 <<<= 7
-%line 127+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	pslld xmm2, 7
-	psrld xmm0, 25
-	por xmm2, xmm0
-; z4 ^= t0
-%line 119+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 400]
-	pxor xmm0, xmm12
-	movdqu [rsp + 400], xmm0
-; z9 ^= t1
-%line 122+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm14, xmm1
-; 4x t0 = z4 + z0
-%line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 400]
-; 4x t1 = z9 + z5
-%line 132+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm14
 ; z14 ^= t0
 %line 125+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm3, xmm15
-; 4x t0 = z4 + z0
-%line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm12, [rsp + 336]
-	paddd xmm0, xmm12
-; 4x t1 = z9 + z5
-%line 132+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm4
-; 4x t0 = z4 + z0
-%line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm0
-; 4x t0 = z14 + z10
-%line 135+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm3
+	pxor xmm14, xmm15
+; 4x t1 = z15 + z11
+%line 126+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm6
+	paddd xmm15, xmm7
+; 4x t1 <<<= 7
+%line 127+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z3 ^= t1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 384]
-	pxor xmm0, xmm2
-	movdqu [rsp + 384], xmm0
-; 4x t0 = z14 + z10
-%line 135+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm15, xmm7
+	pxor xmm2, xmm15
+; 4x t0 = z4 + z0
+%line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm10
+	movdqu xmm0, [rsp + 272]
+	paddd xmm15, xmm0
 ; 4x t0 <<<= 9
 %line 130+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-	pslld xmm12, 9
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
 	psrld xmm0, 23
-	por xmm12, xmm0
-; 4x t0 = z14 + z10
-%line 135+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm15
-; 4x t1 = z3 + z15
-%line 138+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 384]
-	paddd xmm15, xmm11
-; 4x t1 <<<= 9
-%line 133+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 9
-	psrld xmm0, 23
-	por xmm1, xmm0
-; 4x t0 <<<= 9
-%line 136+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	pslld xmm2, 9
-	psrld xmm0, 23
-	por xmm2, xmm0
+	por xmm15, xmm0
 ; z8 ^= t0
 %line 131+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm13, xmm12
+	pxor xmm13, xmm15
+; 4x t1 = z9 + z5
+%line 132+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm8
+	paddd xmm15, xmm12
 ; 4x t1 <<<= 9
-%line 139+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+%line 133+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
 	pslld xmm15, 9
 	psrld xmm0, 23
 	por xmm15, xmm0
 ; z13 ^= t1
 %line 134+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm10, xmm1
-; 4x t0 = z8 + z4
-%line 141+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm13
-; 4x t1 = z13 + z9
-%line 144+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm10
-; 4x t0 = z8 + z4
-%line 141+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 400]
-	paddd xmm12, xmm0
+	pxor xmm1, xmm15
+; 4x t0 = z14 + z10
+%line 135+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm14
+	paddd xmm15, xmm5
+; 4x t0 <<<= 9
+%line 136+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z2 ^= t0
 %line 137+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 368]
-	pxor xmm0, xmm2
-	movdqu [rsp + 368], xmm0
-; 4x t1 = z13 + z9
-%line 144+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm14
-; 4x t0 = z2 + z14
-%line 147+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 368]
-; 4x t0 <<<= 13
-%line 142+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-	pslld xmm12, 13
-	psrld xmm0, 19
-	por xmm12, xmm0
+	pxor xmm11, xmm15
+; 4x t1 = z3 + z15
+%line 138+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm2
+	paddd xmm15, xmm6
+; 4x t1 <<<= 9
+%line 139+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z7 ^= t1
 %line 140+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm15
-; 4x t1 = z7 + z3
-%line 150+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm6
-; 4x t0 = z2 + z14
-%line 147+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm2, xmm3
-; 4x t1 = z7 + z3
-%line 150+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 384]
-	paddd xmm15, xmm0
-; 4x t1 <<<= 13
-%line 145+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 13
+	pxor xmm3, xmm15
+; 4x t0 = z8 + z4
+%line 141+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm13
+	paddd xmm15, xmm10
+; 4x t0 <<<= 13
+%line 142+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
 	psrld xmm0, 19
-	por xmm1, xmm0
+	por xmm15, xmm0
 ; z12 ^= t0
 %line 143+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm9, xmm12
-; 4x t0 <<<= 13
-%line 148+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	pslld xmm2, 13
-	psrld xmm0, 19
-	por xmm2, xmm0
+	pxor xmm9, xmm15
+; 4x t1 = z13 + z9
+%line 144+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm1
+	paddd xmm15, xmm8
 ; 4x t1 <<<= 13
-%line 151+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+%line 145+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
 	pslld xmm15, 13
 	psrld xmm0, 19
 	por xmm15, xmm0
 ; z1 ^= t1
 %line 146+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 352]
-	pxor xmm0, xmm1
-	movdqu [rsp + 352], xmm0
-; 4x t0 = z12 + z8
-%line 153+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm9
-; 4x t1 = z1 + z13
-%line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 352]
-; 4x t0 = z12 + z8
-%line 153+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm0, xmm13
+	movdqu xmm0, [rsp + 288]
+	pxor xmm0, xmm15
+	movdqu [rsp + 288], xmm0
+; 4x t0 = z2 + z14
+%line 147+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm11
+	paddd xmm15, xmm14
+; 4x t0 <<<= 13
+%line 148+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z6 ^= t0
 %line 149+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm5, xmm2
-; 4x t0 = z12 + z8
-%line 153+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm0
-; 4x t1 = z1 + z13
-%line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm10
-; 4x t0 = z6 + z2
-%line 159+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm5
-; 4x t0 <<<= 18
-%line 154+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	pslld xmm2, 18
-	psrld xmm0, 14
-	por xmm2, xmm0
+	pxor xmm4, xmm15
+; 4x t1 = z7 + z3
+%line 150+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm3
+	paddd xmm15, xmm2
+; 4x t1 <<<= 13
+%line 151+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z11 ^= t1
 %line 152+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm8, xmm15
-; 4x t1 = z11 + z7
-%line 162+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm8
-; 4x t0 = z6 + z2
-%line 159+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 368]
-	paddd xmm12, xmm0
-; 4x t1 = z11 + z7
-%line 162+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm15, xmm6
-; 4x t1 <<<= 18
-%line 157+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 18
+	pxor xmm7, xmm15
+; 4x t0 = z12 + z8
+%line 153+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm9
+	paddd xmm15, xmm13
+; 4x t0 <<<= 18
+%line 154+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
 	psrld xmm0, 14
-	por xmm1, xmm0
+	por xmm15, xmm0
 ; z0 ^= t0
 %line 155+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 336]
-	pxor xmm0, xmm2
-	movdqu [rsp + 336], xmm0
-; 4x t0 <<<= 18
-%line 160+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-	pslld xmm12, 18
-	psrld xmm0, 14
-	por xmm12, xmm0
+	movdqu xmm0, [rsp + 272]
+	pxor xmm0, xmm15
+	movdqu [rsp + 272], xmm0
+; 4x t1 = z1 + z13
+%line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm15, [rsp + 288]
+	paddd xmm15, xmm1
 ; 4x t1 <<<= 18
-%line 163+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+%line 157+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
 	pslld xmm15, 18
 	psrld xmm0, 14
 	por xmm15, xmm0
 ; z5 ^= t1
 %line 158+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm4, xmm1
-; 4x t0 = z0 + z3
-%line 165+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 336]
-; 4x t1 = z5 + z4
-%line 168+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm4
-; 4x t0 = z0 + z3
-%line 165+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 384]
-	paddd xmm0, xmm2
+	pxor xmm12, xmm15
+; 4x t0 = z6 + z2
+%line 159+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm4
+	paddd xmm15, xmm11
+; 4x t0 <<<= 18
+%line 160+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z10 ^= t0
 %line 161+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm7, xmm12
-; 4x t0 = z0 + z3
-%line 165+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm0
-; 4x t1 = z5 + z4
-%line 168+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 400]
-	paddd xmm1, xmm0
-; 4x t0 = z10 + z9
-%line 171+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm7
-; 4x t0 <<<= 7
-%line 166+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	pslld xmm2, 7
-	psrld xmm0, 25
-	por xmm2, xmm0
+	pxor xmm5, xmm15
+; 4x t1 = z11 + z7
+%line 162+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm7
+	paddd xmm15, xmm3
+; 4x t1 <<<= 18
+%line 163+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z15 ^= t1
 %line 164+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm11, xmm15
-; 4x t1 = z15 + z14
-%line 174+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm11
-; 4x t0 = z10 + z9
-%line 171+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm12, xmm14
-; 4x t1 = z15 + z14
-%line 174+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm15, xmm3
-; 4x t1 <<<= 7
-%line 169+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 7
+	pxor xmm6, xmm15
+; 4x t0 = z0 + z3
+%line 165+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm15, [rsp + 272]
+	paddd xmm15, xmm2
+; 4x t0 <<<= 7
+%line 166+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
 	psrld xmm0, 25
-	por xmm1, xmm0
+	por xmm15, xmm0
 ; z1 ^= t0
 %line 167+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 352]
-	pxor xmm0, xmm2
-	movdqu [rsp + 352], xmm0
-; 4x t0 <<<= 7
-%line 172+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-	pslld xmm12, 7
-	psrld xmm0, 25
-	por xmm12, xmm0
+	movdqu xmm0, [rsp + 288]
+	pxor xmm0, xmm15
+	movdqu [rsp + 288], xmm0
+; 4x t1 = z5 + z4
+%line 168+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm12
+	paddd xmm15, xmm10
 ; 4x t1 <<<= 7
-%line 175+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+%line 169+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
 	pslld xmm15, 7
 	psrld xmm0, 25
 	por xmm15, xmm0
 ; z6 ^= t1
 %line 170+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm5, xmm1
-; 4x t0 = z1 + z0
-%line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 352]
-; 4x t1 = z6 + z5
-%line 180+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm5
-; 4x t0 = z1 + z0
-%line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 336]
-	paddd xmm0, xmm2
+	pxor xmm4, xmm15
+; 4x t0 = z10 + z9
+%line 171+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm5
+	paddd xmm15, xmm8
+; 4x t0 <<<= 7
+%line 172+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z11 ^= t0
 %line 173+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm8, xmm12
-; 4x t0 = z1 + z0
-%line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm0
-; 4x t1 = z6 + z5
-%line 180+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm4
-; 4x t0 = z11 + z10
-%line 183+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm8
-; 4x t0 <<<= 9
-%line 178+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	pslld xmm2, 9
-	psrld xmm0, 23
-	por xmm2, xmm0
+	pxor xmm7, xmm15
+; 4x t1 = z15 + z14
+%line 174+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm6
+	paddd xmm15, xmm14
+; 4x t1 <<<= 7
+%line 175+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 7
+	psrld xmm0, 25
+	por xmm15, xmm0
 ; z12 ^= t1
 %line 176+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm9, xmm15
-; 4x t1 = z12 + z15
-%line 186+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm9
-; 4x t0 = z11 + z10
-%line 183+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm12, xmm7
-; 4x t1 = z12 + z15
-%line 186+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm15, xmm11
-; 4x t1 <<<= 9
-%line 181+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 9
+; 4x t0 = z1 + z0
+%line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm15, [rsp + 288]
+	movdqu xmm0, [rsp + 272]
+	paddd xmm15, xmm0
+; 4x t0 <<<= 9
+%line 178+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
 	psrld xmm0, 23
-	por xmm1, xmm0
+	por xmm15, xmm0
 ; z2 ^= t0
 %line 179+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 368]
-	pxor xmm0, xmm2
-	movdqu [rsp + 368], xmm0
-; 4x t0 <<<= 9
-%line 184+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-	pslld xmm12, 9
-	psrld xmm0, 23
-	por xmm12, xmm0
+	pxor xmm11, xmm15
+; 4x t1 = z6 + z5
+%line 180+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm4
+	paddd xmm15, xmm12
 ; 4x t1 <<<= 9
-%line 187+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+%line 181+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
 	pslld xmm15, 9
 	psrld xmm0, 23
 	por xmm15, xmm0
 ; z7 ^= t1
 %line 182+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm1
-; 4x t0 = z2 + z1
-%line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 368]
-; 4x t1 = z7 + z6
-%line 192+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm6
-; 4x t0 = z2 + z1
-%line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 352]
-	paddd xmm0, xmm2
+	pxor xmm3, xmm15
+; 4x t0 = z11 + z10
+%line 183+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm7
+	paddd xmm15, xmm5
+; 4x t0 <<<= 9
+%line 184+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z8 ^= t0
 %line 185+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm13, xmm12
-; 4x t0 = z2 + z1
-%line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm0
-; 4x t1 = z7 + z6
-%line 192+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm5
-; 4x t0 = z8 + z11
-%line 195+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm13
-; 4x t0 <<<= 13
-%line 190+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	pslld xmm2, 13
-	psrld xmm0, 19
-	por xmm2, xmm0
+	pxor xmm13, xmm15
+; 4x t1 = z12 + z15
+%line 186+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm9
+	paddd xmm15, xmm6
+; 4x t1 <<<= 9
+%line 187+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 9
+	psrld xmm0, 23
+	por xmm15, xmm0
 ; z13 ^= t1
 %line 188+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm10, xmm15
-; 4x t1 = z13 + z12
-%line 198+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm10
-; 4x t0 = z8 + z11
-%line 195+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm12, xmm8
-; 4x t1 = z13 + z12
-%line 198+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm15, xmm9
-; 4x t1 <<<= 13
-%line 193+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 13
+	pxor xmm1, xmm15
+; 4x t0 = z2 + z1
+%line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm11
+	movdqu xmm0, [rsp + 288]
+	paddd xmm15, xmm0
+; 4x t0 <<<= 13
+%line 190+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
 	psrld xmm0, 19
-	por xmm1, xmm0
+	por xmm15, xmm0
 ; z3 ^= t0
 %line 191+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 384]
-	pxor xmm0, xmm2
-	movdqu [rsp + 384], xmm0
-; 4x t0 <<<= 13
-%line 196+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-	pslld xmm12, 13
-	psrld xmm0, 19
-	por xmm12, xmm0
+	pxor xmm2, xmm15
+; 4x t1 = z7 + z6
+%line 192+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm3
+	paddd xmm15, xmm4
 ; 4x t1 <<<= 13
-%line 199+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+%line 193+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
 	pslld xmm15, 13
 	psrld xmm0, 19
 	por xmm15, xmm0
 ; z4 ^= t1
 %line 194+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 400]
-	pxor xmm0, xmm1
-	movdqu [rsp + 400], xmm0
-; 4x t0 = z3 + z2
-%line 201+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 384]
-; 4x t1 = z4 + z7
-%line 204+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 400]
-; 4x t0 = z3 + z2
-%line 201+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 368]
-	paddd xmm0, xmm2
+	pxor xmm10, xmm15
+; 4x t0 = z8 + z11
+%line 195+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm13
+	paddd xmm15, xmm7
+; 4x t0 <<<= 13
+%line 196+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z9 ^= t0
 %line 197+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm14, xmm12
-; 4x t0 = z3 + z2
-%line 201+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm0
-; 4x t1 = z4 + z7
-%line 204+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm6
-; 4x t0 = z9 + z8
-%line 207+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm14
-; 4x t0 <<<= 18
-%line 202+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm12
-	pslld xmm12, 18
-	psrld xmm0, 14
-	por xmm12, xmm0
+	pxor xmm8, xmm15
+; 4x t1 = z13 + z12
+%line 198+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm1
+	paddd xmm15, xmm9
+; 4x t1 <<<= 13
+%line 199+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 13
+	psrld xmm0, 19
+	por xmm15, xmm0
 ; z14 ^= t1
 %line 200+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm3, xmm15
-; 4x t1 = z14 + z13
-%line 210+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm3
-; 4x t0 = z9 + z8
-%line 207+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm2, xmm13
-; 4x t1 = z14 + z13
-%line 210+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm15, xmm10
-; 4x t1 <<<= 18
-%line 205+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm1
-	pslld xmm1, 18
+	pxor xmm14, xmm15
+; 4x t0 = z3 + z2
+%line 201+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm2
+	paddd xmm15, xmm11
+; 4x t0 <<<= 18
+%line 202+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
 	psrld xmm0, 14
-	por xmm1, xmm0
+	por xmm15, xmm0
 ; z0 ^= t0
 %line 203+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 336]
-	pxor xmm0, xmm12
-	movdqu [rsp + 336], xmm0
-; 4x t0 <<<= 18
-%line 208+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	pslld xmm2, 18
-	psrld xmm0, 14
-	por xmm2, xmm0
+	movdqu xmm0, [rsp + 272]
+	pxor xmm0, xmm15
+	movdqu [rsp + 272], xmm0
+; 4x t1 = z4 + z7
+%line 204+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm10
+	paddd xmm15, xmm3
 ; 4x t1 <<<= 18
-%line 211+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+%line 205+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
 	pslld xmm15, 18
 	psrld xmm0, 14
 	por xmm15, xmm0
 ; z5 ^= t1
 %line 206+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm4, xmm1
+	pxor xmm12, xmm15
+; 4x t0 = z9 + z8
+%line 207+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm8
+	paddd xmm15, xmm13
+; 4x t0 <<<= 18
+%line 208+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z10 ^= t0
 %line 209+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm7, xmm2
+	pxor xmm5, xmm15
+; 4x t1 = z14 + z13
+%line 210+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm14
+	paddd xmm15, xmm1
+; 4x t1 <<<= 18
+%line 211+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm15
+	pslld xmm15, 18
+	psrld xmm0, 14
+	por xmm15, xmm0
 ; z15 ^= t1
 %line 212+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm11, xmm15
+	pxor xmm6, xmm15
+; =? i -= 1
+%line 213+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	sub r8, 1
 ; goto rounds4 if !=
 %line 214+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	jne .Lrounds4
 ; 4x z0 += s0
 %line 216+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 336]
+	movdqu xmm15, [rsp + 272]
 	movdqu xmm0, [rsp + 0]
-	paddd xmm1, xmm0
-	movdqu [rsp + 336], xmm1
+	paddd xmm15, xmm0
+	movdqu [rsp + 272], xmm15
 ; 4x z1 += s1
 %line 217+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 352]
+	movdqu xmm15, [rsp + 288]
 	movdqu xmm0, [rsp + 16]
-	paddd xmm1, xmm0
-	movdqu [rsp + 352], xmm1
+	paddd xmm15, xmm0
+	movdqu [rsp + 288], xmm15
 ; 4x z2 += s2
 %line 218+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 368]
 	movdqu xmm0, [rsp + 32]
-	paddd xmm1, xmm0
-	movdqu [rsp + 368], xmm1
+	paddd xmm11, xmm0
 ; 4x z3 += s3
 %line 219+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 384]
 	movdqu xmm0, [rsp + 48]
-	paddd xmm1, xmm0
-	movdqu [rsp + 384], xmm1
+	paddd xmm2, xmm0
 ; 4x z4 += s4
 %line 220+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 400]
 	movdqu xmm0, [rsp + 64]
-	paddd xmm1, xmm0
-	movdqu [rsp + 400], xmm1
+	paddd xmm10, xmm0
 ; 4x z5 += s5
 %line 221+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 80]
-	paddd xmm4, xmm0
+	paddd xmm12, xmm0
 ; 4x z6 += s6
 %line 222+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 96]
-	paddd xmm5, xmm0
+	paddd xmm4, xmm0
 ; 4x z7 += s7
 %line 223+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 112]
-	paddd xmm6, xmm0
+	paddd xmm3, xmm0
 ; 4x z8 += s8
 %line 224+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 128]
@@ -796,15 +679,15 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; 4x z9 += s9
 %line 225+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 144]
-	paddd xmm14, xmm0
+	paddd xmm8, xmm0
 ; 4x z10 += s10
 %line 226+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 160]
-	paddd xmm7, xmm0
+	paddd xmm5, xmm0
 ; 4x z11 += s11
 %line 227+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 176]
-	paddd xmm8, xmm0
+	paddd xmm7, xmm0
 ; 4x z12 += s12
 %line 228+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 192]
@@ -812,397 +695,290 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; 4x z13 += s13
 %line 229+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 208]
-	paddd xmm10, xmm0
+	paddd xmm1, xmm0
 ; 4x z14 += s14
 %line 230+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 224]
-	paddd xmm3, xmm0
-; u0 = unpacklo32(z0, z1)
-%line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 336]
-; u1 = unpackhi32(z0, z1)
-%line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 336]
-; u2 = unpacklo32(z2, z3)
-%line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 368]
-; u3 = unpackhi32(z2, z3)
-%line 235+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm12, [rsp + 368]
-; u0 = unpacklo32(z0, z1)
-%line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 352]
-	punpckldq xmm15, xmm0
-; u1 = unpackhi32(z0, z1)
-%line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 352]
-	punpckhdq xmm1, xmm0
-; t0 = mem128[m + 0]
-%line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi]
-	movdqu [rsp + 416], xmm0
-; u0 = unpacklo32(z4, z5)
-%line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 400]
-	movdqu [rsp + 496], xmm0
-; u1 = unpackhi32(z4, z5)
-%line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 400]
-	movdqu [rsp + 256], xmm0
-; u0 = unpacklo32(z0, z1)
-%line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm15
-; u2 = unpacklo32(z2, z3)
-%line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 384]
-	punpckldq xmm2, xmm15
-; u2 = unpacklo32(z6, z7)
-%line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 272], xmm5
-; u3 = unpackhi32(z2, z3)
-%line 235+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 384]
-	punpckhdq xmm12, xmm15
-; u3 = unpackhi32(z6, z7)
-%line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 288], xmm5
-; o = unpacklo64(u0, u2)
-%line 236+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm0
-	punpcklqdq xmm15, xmm2
-; o = unpackhi64(u0, u2)
-%line 240+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm0, xmm2
-; o = unpackhi64(u1, u3)
-%line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm1
-; u0 = unpacklo32(z8, z9)
-%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 304], xmm13
-; o ^= t0
-%line 238+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm5, [rsp + 416]
-	pxor xmm15, xmm5
-; o = unpackhi64(u0, u2)
-%line 240+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 432], xmm0
-; u1 = unpackhi32(z8, z9)
-%line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 320], xmm13
-; u2 = unpacklo32(z10, z11)
-%line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm5, xmm7
-; mem128[c + 0] = o
-%line 239+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi], xmm15
-; o = unpacklo64(u1, u3)
-%line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm1, xmm12
-; o = unpackhi64(u1, u3)
-%line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm2, xmm12
+	paddd xmm14, xmm0
 ; 4x z15 += s15
 %line 231+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 240]
-	paddd xmm11, xmm0
-; o = unpacklo64(u1, u3)
-%line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 464], xmm1
-; o = unpackhi64(u1, u3)
-%line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 480], xmm2
-; u0 = unpacklo32(z4, z5)
-%line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 496]
-	punpckldq xmm0, xmm4
-	movdqu [rsp + 496], xmm0
-; u0 = unpacklo32(z12, z13)
-%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm12, xmm9
-; u0 = unpacklo32(z4, z5)
-%line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 496]
-; u1 = unpackhi32(z4, z5)
-%line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 256]
-	punpckhdq xmm0, xmm4
-	movdqu [rsp + 256], xmm0
-	movdqu xmm0, [rsp + 256]
-; u3 = unpackhi32(z14, z15)
-%line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm4, xmm3
-; u2 = unpacklo32(z6, z7)
-%line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 272]
-	punpckldq xmm2, xmm6
-	movdqu [rsp + 272], xmm2
-; o = unpacklo64(u0, u2)
-%line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm13, xmm1
-; u2 = unpacklo32(z6, z7)
-%line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 272]
-; u3 = unpackhi32(z6, z7)
-%line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	paddd xmm6, xmm0
+; u0 = unpacklo32(z0, z1)
+%line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 272]
 	movdqu xmm15, [rsp + 288]
-	punpckhdq xmm15, xmm6
-	movdqu [rsp + 288], xmm15
+	punpckldq xmm0, xmm15
+	movdqu [rsp + 256], xmm0
+; u1 = unpackhi32(z0, z1)
+%line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 272]
+	movdqu xmm15, [rsp + 288]
+	punpckhdq xmm0, xmm15
+	movdqu [rsp + 320], xmm0
+; u2 = unpacklo32(z2, z3)
+%line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm11
+	punpckldq xmm0, xmm2
+	movdqa xmm15, xmm0
+; u3 = unpackhi32(z2, z3)
+%line 235+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm11, xmm2
+; o = unpacklo64(u0, u2)
+%line 236+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm2, [rsp + 256]
+	punpcklqdq xmm2, xmm15
+; t0 = mem128[m + 0]
+%line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsi]
+	movdqu [rsp + 304], xmm0
+; o ^= t0
+%line 238+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 304]
+	pxor xmm2, xmm0
+; mem128[c + 0] = o
+%line 239+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rdi], xmm2
+; o = unpackhi64(u0, u2)
+%line 240+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 256]
+	punpckhqdq xmm0, xmm15
 ; t0 = mem128[m + 64]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm6, [rsi + 64]
-	movdqu [rsp + 448], xmm6
-; o = unpacklo64(u1, u3)
-%line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm0
-; u3 = unpackhi32(z6, z7)
-%line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm6, [rsp + 288]
-; o = unpacklo64(u0, u2)
-%line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm13, xmm2
-; o = unpackhi64(u0, u2)
-%line 260+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm1, xmm2
-; o = unpacklo64(u1, u3)
-%line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm15, xmm6
-; o = unpackhi64(u1, u3)
-%line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm0, xmm6
+	movdqu xmm2, [rsi + 64]
 ; o ^= t0
 %line 242+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 432]
-	movdqu xmm6, [rsp + 448]
-	pxor xmm2, xmm6
-	movdqu [rsp + 432], xmm2
-; o = unpackhi64(u1, u3)
-%line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm6, xmm0
-; u0 = unpacklo32(z8, z9)
-%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 304]
-	punpckldq xmm0, xmm14
-	movdqu [rsp + 304], xmm0
-; u1 = unpackhi32(z8, z9)
-%line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 320]
-	punpckhdq xmm0, xmm14
-	movdqu [rsp + 320], xmm0
+	pxor xmm0, xmm2
 ; mem128[c + 64] = o
 %line 243+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 432]
 	movdqu [rdi + 64], xmm0
-; u0 = unpacklo32(z8, z9)
-%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 304]
-; u1 = unpackhi32(z8, z9)
-%line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+; o = unpacklo64(u1, u3)
+%line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 320]
-; u2 = unpacklo32(z10, z11)
-%line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckldq xmm5, xmm8
-; u3 = unpackhi32(z10, z11)
-%line 275+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm7, xmm8
-; o = unpacklo64(u0, u2)
-%line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm8, xmm2
-	punpcklqdq xmm8, xmm5
-; o = unpackhi64(u0, u2)
-%line 280+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm2, xmm5
-; o = unpacklo64(u0, u2)
-%line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm5, xmm8
-; o = unpackhi64(u1, u3)
-%line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm8, xmm0
+	punpcklqdq xmm0, xmm11
 ; t0 = mem128[m + 128]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm14, [rsi + 128]
-; o = unpacklo64(u1, u3)
-%line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm0, xmm7
-; o = unpackhi64(u1, u3)
-%line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm8, xmm7
-; o = unpacklo64(u1, u3)
-%line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm7, xmm0
-; u0 = unpacklo32(z12, z13)
-%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckldq xmm12, xmm10
-; u1 = unpackhi32(z12, z13)
-%line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm9, xmm10
-; u2 = unpacklo32(z14, z15)
-%line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckldq xmm3, xmm11
-; u3 = unpackhi32(z14, z15)
-%line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm4, xmm11
-; o = unpacklo64(u0, u2)
-%line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm10, xmm12
+	movdqu xmm2, [rsi + 128]
 ; o ^= t0
 %line 246+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 464]
-	pxor xmm0, xmm14
-	movdqu [rsp + 464], xmm0
-; u3 = unpackhi32(z14, z15)
-%line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm4
-; o = unpacklo64(u0, u2)
-%line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm10, xmm3
-; o = unpacklo64(u1, u3)
-%line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm4, xmm9
+	pxor xmm0, xmm2
 ; mem128[c + 128] = o
 %line 247+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm11, [rsp + 464]
-	movdqu [rdi + 128], xmm11
-; o = unpackhi64(u0, u2)
-%line 300+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm12, xmm3
+	movdqu [rdi + 128], xmm0
 ; o = unpackhi64(u1, u3)
-%line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm9
-; o = unpackhi64(u0, u2)
-%line 300+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm9, xmm12
-; o = unpacklo64(u1, u3)
-%line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm4, xmm0
-; o = unpackhi64(u1, u3)
-%line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm3, xmm0
+%line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 320]
+	punpckhqdq xmm0, xmm11
 ; t0 = mem128[m + 192]
 %line 249+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi + 192]
+	movdqu xmm2, [rsi + 192]
 ; o ^= t0
 %line 250+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm11, [rsp + 480]
-	pxor xmm11, xmm0
-	movdqu [rsp + 480], xmm11
+	pxor xmm0, xmm2
 ; mem128[c + 192] = o
 %line 251+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 480]
 	movdqu [rdi + 192], xmm0
+; u0 = unpacklo32(z4, z5)
+%line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm11, xmm10
+	punpckldq xmm11, xmm12
+; u1 = unpackhi32(z4, z5)
+%line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm10, xmm12
+; u2 = unpacklo32(z6, z7)
+%line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm4
+	punpckldq xmm0, xmm3
+; u3 = unpackhi32(z6, z7)
+%line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm4, xmm3
+; o = unpacklo64(u0, u2)
+%line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm2, xmm11
+	punpcklqdq xmm2, xmm0
 ; t0 = mem128[m + 16]
 %line 257+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi + 16]
+	movdqu xmm3, [rsi + 16]
 ; o ^= t0
 %line 258+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm13, xmm0
+	pxor xmm2, xmm3
 ; mem128[c + 16] = o
 %line 259+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 16], xmm13
+	movdqu [rdi + 16], xmm2
+; o = unpackhi64(u0, u2)
+%line 260+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm11, xmm0
 ; t0 = mem128[m + 80]
 %line 261+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 80]
 ; o ^= t0
 %line 262+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm0
+	pxor xmm11, xmm0
 ; mem128[c + 80] = o
 %line 263+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 80], xmm1
+	movdqu [rdi + 80], xmm11
+; o = unpacklo64(u1, u3)
+%line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm10
+	punpcklqdq xmm0, xmm4
 ; t0 = mem128[m + 144]
 %line 265+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi + 144]
+	movdqu xmm2, [rsi + 144]
 ; o ^= t0
 %line 266+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm15, xmm0
+	pxor xmm0, xmm2
 ; mem128[c + 144] = o
 %line 267+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 144], xmm15
+	movdqu [rdi + 144], xmm0
+; o = unpackhi64(u1, u3)
+%line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm10, xmm4
 ; t0 = mem128[m + 208]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 208]
 ; o ^= t0
 %line 270+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm0
+	pxor xmm10, xmm0
 ; mem128[c + 208] = o
 %line 271+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 208], xmm6
+	movdqu [rdi + 208], xmm10
+; u0 = unpacklo32(z8, z9)
+%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm4, xmm13
+	punpckldq xmm4, xmm8
+; u1 = unpackhi32(z8, z9)
+%line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm13, xmm8
+; u2 = unpacklo32(z10, z11)
+%line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm5
+	punpckldq xmm0, xmm7
+; u3 = unpackhi32(z10, z11)
+%line 275+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm5, xmm7
+; o = unpacklo64(u0, u2)
+%line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm2, xmm4
+	punpcklqdq xmm2, xmm0
 ; t0 = mem128[m + 32]
 %line 277+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi + 32]
+	movdqu xmm3, [rsi + 32]
 ; o ^= t0
 %line 278+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm5, xmm0
+	pxor xmm2, xmm3
 ; mem128[c + 32] = o
 %line 279+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 32], xmm5
+	movdqu [rdi + 32], xmm2
+; o = unpackhi64(u0, u2)
+%line 280+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 96]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 96]
 ; o ^= t0
 %line 282+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm2, xmm0
+	pxor xmm4, xmm0
 ; mem128[c + 96] = o
 %line 283+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 96], xmm2
+	movdqu [rdi + 96], xmm4
+; o = unpacklo64(u1, u3)
+%line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm13
+	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 285+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi + 160]
+	movdqu xmm2, [rsi + 160]
 ; o ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm7, xmm0
+	pxor xmm0, xmm2
 ; mem128[c + 160] = o
 %line 287+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 160], xmm7
+	movdqu [rdi + 160], xmm0
+; o = unpackhi64(u1, u3)
+%line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm13, xmm5
 ; t0 = mem128[m + 224]
 %line 289+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 224]
 ; o ^= t0
 %line 290+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm8, xmm0
+	pxor xmm13, xmm0
 ; mem128[c + 224] = o
 %line 291+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 224], xmm8
+	movdqu [rdi + 224], xmm13
+; u0 = unpacklo32(z12, z13)
+%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm3, xmm9
+	punpckldq xmm3, xmm1
+; u1 = unpackhi32(z12, z13)
+%line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm9, xmm1
+; u2 = unpacklo32(z14, z15)
+%line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm14
+	punpckldq xmm0, xmm6
+; u3 = unpackhi32(z14, z15)
+%line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm14, xmm6
+; o = unpacklo64(u0, u2)
+%line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm1, xmm3
+	punpcklqdq xmm1, xmm0
 ; t0 = mem128[m + 48]
 %line 297+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi + 48]
+	movdqu xmm2, [rsi + 48]
 ; o ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm10, xmm0
+	pxor xmm1, xmm2
 ; mem128[c + 48] = o
 %line 299+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 48], xmm10
+	movdqu [rdi + 48], xmm1
+; o = unpackhi64(u0, u2)
+%line 300+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm3, xmm0
 ; t0 = mem128[m + 112]
 %line 301+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 112]
 ; o ^= t0
 %line 302+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm9, xmm0
+	pxor xmm3, xmm0
 ; mem128[c + 112] = o
 %line 303+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 112], xmm9
+	movdqu [rdi + 112], xmm3
+; o = unpacklo64(u1, u3)
+%line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm9
+	punpcklqdq xmm0, xmm14
 ; t0 = mem128[m + 176]
 %line 305+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi + 176]
+	movdqu xmm1, [rsi + 176]
 ; o ^= t0
 %line 306+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm4, xmm0
+	pxor xmm0, xmm1
 ; mem128[c + 176] = o
 %line 307+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 176], xmm4
+	movdqu [rdi + 176], xmm0
+; o = unpackhi64(u1, u3)
+%line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm9, xmm14
 ; t0 = mem128[m + 240]
 %line 309+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 240]
 ; o ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm3, xmm0
+	pxor xmm9, xmm0
 ; mem128[c + 240] = o
 %line 311+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 240], xmm3
+	movdqu [rdi + 240], xmm9
 ; ctr = mem64[x + 32]
 %line 312+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	mov r8, [rcx + 32]
 ; ctr += 4
 %line 313+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	add r8, 4
+; mem64[x + 32] = ctr
+%line 314+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov [rcx + 32], r8
 ; c += 256
 %line 315+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	add rdi, 256
@@ -1215,9 +991,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; unsigned>=? n - 4
 %line 318+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	cmp rdx, 4
-; mem64[x + 32] = ctr
-%line 314+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov [rcx + 32], r8
 ; goto blocks4 if unsigned>=
 %line 319+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	jae .Lblocks4
@@ -1238,9 +1011,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; r2 = mem128[x + 32]
 %line 327+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm1, [rcx + 32]
-; i = 10
-%line 340+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov r8, 10
 ; r3 = mem128[x + 48]
 %line 328+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rcx + 48]
@@ -1250,124 +1020,111 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; r2 = shuffle32(r2, 0x4e)
 %line 330+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm1, xmm1, 78
-; e0 = unpacklo32(r0, r1)
-%line 332+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm8, xmm4
 ; r3 = shuffle32(r3, 0x93)
 %line 331+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm2, xmm2, 147
 ; e0 = unpacklo32(r0, r1)
 %line 332+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckldq xmm8, xmm3
+	movdqa xmm6, xmm4
+	punpckldq xmm6, xmm3
 ; e1 = unpacklo32(r2, r3)
 %line 333+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm1
+	punpckldq xmm0, xmm2
 ; e2 = unpackhi32(r0, r1)
 %line 334+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm4, xmm3
-; e1 = unpacklo32(r2, r3)
-%line 333+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckldq xmm0, xmm2
 ; e3 = unpackhi32(r2, r3)
 %line 335+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm1, xmm2
 ; da = unpacklo64(e0, e1)
 %line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm5, xmm8
-; dc = unpacklo64(e2, e3)
-%line 338+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm7, xmm4
-; da = unpacklo64(e0, e1)
-%line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm5, xmm6
 	punpcklqdq xmm5, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 337+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm8, xmm0
+	punpckhqdq xmm6, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 338+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm7, xmm1
+	movdqa xmm3, xmm4
+	punpcklqdq xmm3, xmm1
 ; db = unpackhi64(e2, e3)
 %line 339+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhqdq xmm4, xmm1
+; i = 10
+%line 340+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov r8, 10
 .Lrounds1:
-; dd = shuffle32(dd, 0x93)
-%line 343+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm6, xmm8, 147
-; 4x e0 = da + dd
-%line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm5
 ; db = shuffle32(db, 0x39)
 %line 342+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm1, xmm4, 57
-; =? i -= 1
-%line 372+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	sub r8, 1
-; 4x e0 = da + dd
-%line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm3, xmm6
+; dd = shuffle32(dd, 0x93)
+%line 343+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm2, xmm6, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 344+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm2, xmm7, 78
+	pshufd xmm3, xmm3, 78
+; 4x e0 = da + dd
+%line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm4, xmm5
+	paddd xmm4, xmm2
 ; 4x e0 <<<= 7
 %line 346+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm3
-	pslld xmm3, 7
+	movdqa xmm0, xmm4
+	pslld xmm4, 7
 	psrld xmm0, 25
-	por xmm3, xmm0
+	por xmm4, xmm0
 ; db ^= e0
 %line 347+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm3
+	pxor xmm1, xmm4
 ; 4x e1 = db + da
 %line 348+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm1
+	movdqa xmm4, xmm1
+	paddd xmm4, xmm5
+; 4x e1 <<<= 9
+%line 349+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm4
+	pslld xmm4, 9
+	psrld xmm0, 23
+	por xmm4, xmm0
+; dc ^= e1
+%line 350+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pxor xmm3, xmm4
+; 4x e2 = dc + db
+%line 351+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm4, xmm3
+	paddd xmm4, xmm1
+; 4x e2 <<<= 13
+%line 352+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm4
+	pslld xmm4, 13
+	psrld xmm0, 19
+	por xmm4, xmm0
+; dd ^= e2
+%line 353+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pxor xmm2, xmm4
+; 4x e3 = dd + dc
+%line 354+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm4, xmm2
+	paddd xmm4, xmm3
+; 4x e3 <<<= 18
+%line 355+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm4
+	pslld xmm4, 18
+	psrld xmm0, 14
+	por xmm4, xmm0
+; da ^= e3
+%line 356+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pxor xmm5, xmm4
 ; db = shuffle32(db, 0x93)
 %line 357+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm4, xmm1, 147
-; 4x e1 = db + da
-%line 348+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm3, xmm5
-; 4x e1 <<<= 9
-%line 349+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm3
-	pslld xmm3, 9
-	psrld xmm0, 23
-	por xmm3, xmm0
-; dc ^= e1
-%line 350+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm2, xmm3
-; 4x e2 = dc + db
-%line 351+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm2
-; dc = shuffle32(dc, 0x4e)
-%line 359+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm7, xmm2, 78
-; 4x e2 = dc + db
-%line 351+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm3, xmm1
-; 4x e2 <<<= 13
-%line 352+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm3
-	pslld xmm3, 13
-	psrld xmm0, 19
-	por xmm3, xmm0
-; dd ^= e2
-%line 353+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm3
 ; dd = shuffle32(dd, 0x39)
 %line 358+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm8, xmm6, 57
-; 4x e3 = dd + dc
-%line 354+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm6, xmm2
-; 4x e3 <<<= 18
-%line 355+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm6
-	pslld xmm6, 18
-	psrld xmm0, 14
-	por xmm6, xmm0
-; da ^= e3
-%line 356+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm5, xmm6
+	pshufd xmm6, xmm2, 57
+; dc = shuffle32(dc, 0x4e)
+%line 359+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 360+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm1, xmm5
@@ -1380,10 +1137,10 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 	por xmm1, xmm0
 ; dd ^= e0
 %line 362+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm8, xmm1
+	pxor xmm6, xmm1
 ; 4x e1 = dd + da
 %line 363+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm8
+	movdqa xmm1, xmm6
 	paddd xmm1, xmm5
 ; 4x e1 <<<= 9
 %line 364+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -1393,11 +1150,11 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 	por xmm1, xmm0
 ; dc ^= e1
 %line 365+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm7, xmm1
+	pxor xmm3, xmm1
 ; 4x e2 = dc + dd
 %line 366+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm7
-	paddd xmm1, xmm8
+	movdqa xmm1, xmm3
+	paddd xmm1, xmm6
 ; 4x e2 <<<= 13
 %line 367+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm1
@@ -1410,7 +1167,7 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; 4x e3 = db + dc
 %line 369+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm1, xmm4
-	paddd xmm1, xmm7
+	paddd xmm1, xmm3
 ; 4x e3 <<<= 18
 %line 370+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm1
@@ -1420,33 +1177,26 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; da ^= e3
 %line 371+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm5, xmm1
+; =? i -= 1
+%line 372+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	sub r8, 1
 ; goto rounds1 if !=
 %line 373+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm2, xmm5
+	punpckldq xmm2, xmm6
 ; e1 = unpacklo32(dc, db)
 %line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm7
-; e0 = mem128[x + 0]
-%line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm3, [rcx]
-; e0 = mem128[m + 0]
-%line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm6, [rsi]
-; e0 = unpacklo32(da, dd)
-%line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckldq xmm2, xmm8
-; e1 = unpacklo32(dc, db)
-%line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm3
 	punpckldq xmm0, xmm4
 ; e2 = unpackhi32(da, dd)
 %line 376+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm5, xmm8
+	punpckhdq xmm5, xmm6
 ; e3 = unpackhi32(dc, db)
 %line 377+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm7, xmm4
+	punpckhdq xmm3, xmm4
 ; r0 = unpacklo64(e0, e1)
 %line 378+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm1, xmm2
@@ -1457,79 +1207,88 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; r2 = unpacklo64(e2, e3)
 %line 380+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm5
-	punpcklqdq xmm0, xmm7
-; 4x r0 += e0
-%line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm3
+	punpcklqdq xmm0, xmm3
+; r3 = unpackhi64(e2, e3)
+%line 381+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm5, xmm3
 ; r1 = shuffle32(r1, 0x93)
 %line 382+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm2, xmm2, 147
-; r3 = unpackhi64(e2, e3)
-%line 381+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm5, xmm7
-; r0 ^= e0
-%line 388+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm6
 ; r2 = shuffle32(r2, 0x4e)
 %line 383+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm0, xmm0, 78
+; r3 = shuffle32(r3, 0x39)
+%line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm3, xmm5, 57
+; e0 = mem128[x + 0]
+%line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm4, [rcx]
+; 4x r0 += e0
+%line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	paddd xmm1, xmm4
+; e0 = mem128[m + 0]
+%line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm4, [rsi]
+; r0 ^= e0
+%line 388+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pxor xmm1, xmm4
 ; mem128[c + 0] = r0
 %line 389+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi], xmm1
-; r3 = shuffle32(r3, 0x39)
-%line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm1, xmm5, 57
 ; e1 = mem128[x + 16]
 %line 390+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm3, [rcx + 16]
-; e1 = mem128[m + 16]
-%line 392+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm4, [rsi + 16]
+	movdqu xmm1, [rcx + 16]
 ; 4x r1 += e1
 %line 391+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm2, xmm3
+	paddd xmm2, xmm1
+; e1 = mem128[m + 16]
+%line 392+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm1, [rsi + 16]
 ; r1 ^= e1
 %line 393+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm2, xmm4
+	pxor xmm2, xmm1
 ; mem128[c + 16] = r1
 %line 394+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 16], xmm2
 ; e2 = mem128[x + 32]
 %line 395+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rcx + 32]
-; e2 = mem128[m + 32]
-%line 397+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm3, [rsi + 32]
+	movdqu xmm1, [rcx + 32]
 ; 4x r2 += e2
 %line 396+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm0, xmm2
+	paddd xmm0, xmm1
+; e2 = mem128[m + 32]
+%line 397+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm1, [rsi + 32]
 ; r2 ^= e2
 %line 398+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm0, xmm3
+	pxor xmm0, xmm1
 ; mem128[c + 32] = r2
 %line 399+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 32], xmm0
 ; e3 = mem128[x + 48]
 %line 400+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rcx + 48]
-; e3 = mem128[m + 48]
-%line 402+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsi + 48]
 ; 4x r3 += e3
 %line 401+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm0
+	paddd xmm3, xmm0
+; e3 = mem128[m + 48]
+%line 402+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsi + 48]
 ; r3 ^= e3
 %line 403+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm2
+	pxor xmm3, xmm0
 ; mem128[c + 48] = r3
 %line 404+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 48], xmm1
+	movdqu [rdi + 48], xmm3
 ; ctr = mem64[x + 32]
 %line 405+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	mov r8, [rcx + 32]
 ; ctr += 1
 %line 406+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	add r8, 1
+; mem64[x + 32] = ctr
+%line 407+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov [rcx + 32], r8
 ; c += 64
 %line 408+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	add rdi, 64
@@ -1539,16 +1298,13 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; =? n -= 1
 %line 410+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	sub rdx, 1
-; mem64[x + 32] = ctr
-%line 407+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov [rcx + 32], r8
 ; goto block1 if !=
 %line 411+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	jne .Lblock1
 .Ldone:
 ; leave
 %line 414+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	add rsp, 520
+	add rsp, 344
 	ret
 .end:
 

@@ -226,12 +226,12 @@ qhasm_kernel_poly1305_amd64_zen4_blocks:
 ; carry? t1l += t0h
 %line 107+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, r10
-; h1 = t1l
-%line 110+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rcx, r14
 ; t1h += 0 + carry
 %line 108+0 specs/poly1305/generated/poly1305_amd64.q
 	adc rbp, 0
+; h1 = t1l
+%line 110+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rcx, r14
 ; h2 = t1h
 %line 111+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r8, rbp
