@@ -79,8 +79,8 @@ $(addprefix cross-check-,$(CROSS_TARGETS)): cross-check-%:
 	  echo "cross toolchain $* missing: '$(CROSS_CC_$*) $(CROSS_CFLAGS_$*)' cannot link a program; install: $(CROSS_PKG_$*)" >&2; exit 1; }; \
 	rm -f $(BUILD)/.cross-$*.c $(BUILD)/.cross-$*.bin
 
-$(addprefix cross-,$(CROSS_TARGETS)): cross-%: cross-check-%
-	@$(MAKE) --no-print-directory BUILD='$(BUILD)/$*' CC='$(CROSS_CC_$*)' \
+$(addprefix cross-,$(CROSS_TARGETS)): cross-%: cross-check-% $(QHASM)
+	@$(MAKE) --no-print-directory BUILD='$(BUILD)/$*' CC='$(CROSS_CC_$*)' QHASM_HOST='$(abspath $(QHASM))' \
 	  CFLAGS='$(CFLAGS) $(CROSS_CFLAGS_$*)' \
 	  CSRC_ASM='$(call cross_asm,$*)' CSRC_DEFS='$(strip $(call cross_defs,$*))' \
 	  CSRC_NASMFLAGS='-f elf32' CROSS_AS='$(CROSS_AS_$*)' \
@@ -88,10 +88,14 @@ $(addprefix cross-,$(CROSS_TARGETS)): cross-%: cross-check-%
 	@echo "cross $*: built $(BUILD)/$*/qhasm-test $(BUILD)/$*/qhasm-speed ($(words $(call cross_asm,$*)) assembly files)"
 
 # print a target's settings for tests/sh/cross.sh: make -s cross-info-ppc32
+# (cc and cflags: for tests/sh/abicheck-cross.sh, which builds its own
+# small programs with the target's compiler)
 cross-info-%:
 	@echo "run=$(CROSS_RUN_$*)"
 	@echo "pkg=$(CROSS_PKG_$*)"
 	@echo "defs=$(strip $(call cross_defs,$*))"
+	@echo "cc=$(CROSS_CC_$*)"
+	@echo "cflags=$(strip $(CROSS_CFLAGS_$*))"
 
 # GNU as sources (the sub-make passes CROSS_AS)
 $(BUILD)/out/%.o: out/%.s

@@ -70,7 +70,7 @@ $(BUILD)/libqhasm.so: $(BUILD)/libqhasm.so.$(CSRC_SOMAJOR)
 # the test command links the static library (it uses internal symbols)
 # and the ABI checker (csrc/abicheck.c and its per-architecture trampolines,
 # each assembling to nothing on other architectures)
-CSRC_ABICHECK_OBJ := $(BUILD)/csrc/abicheck.o $(BUILD)/csrc/abicheck_amd64.o
+CSRC_ABICHECK_OBJ := $(BUILD)/csrc/abicheck.o $(patsubst csrc/%.S,$(BUILD)/csrc/%.o,$(wildcard csrc/abicheck_*.S))
 $(CSRC_TEST): $(BUILD)/csrc/test.o $(CSRC_ABICHECK_OBJ) $(CSRC_A)
 	$(CC) $(CFLAGS) -Wl,-z,noexecstack -o $@ $(BUILD)/csrc/test.o $(CSRC_ABICHECK_OBJ) $(CSRC_A)
 
@@ -132,10 +132,12 @@ $(BUILD)/csrc/speedsizes.c: $(CSRC_OBJ) gen/codesize.py
 $(BUILD)/csrc/speedsizes.o: $(BUILD)/csrc/speedsizes.c csrc/speedsizes.h
 	$(CC) $(CSRC_CFLAGS) -c -o $@ $<
 
-# the cost report's lower bounds, per kernel and model (gen/bounds.py)
-$(BUILD)/csrc/speedbounds.c: $(CSRC_ASM) gen/bounds.py $(QHASM)
+# the cost report's lower bounds, per kernel and model (gen/bounds.py), by
+# the translator built for the host (cross builds pass QHASM_HOST)
+QHASM_HOST ?= $(QHASM)
+$(BUILD)/csrc/speedbounds.c: $(CSRC_ASM) gen/bounds.py $(QHASM_HOST)
 	@mkdir -p $(@D)
-	$(PYTHON) -m gen.bounds $(abspath $(QHASM)) $(CSRC_ASM) > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+	$(PYTHON) -m gen.bounds $(abspath $(QHASM_HOST)) $(CSRC_ASM) > $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
 $(BUILD)/csrc/speedbounds.o: $(BUILD)/csrc/speedbounds.c csrc/speedsizes.h
 	$(CC) $(CSRC_CFLAGS) -c -o $@ $<

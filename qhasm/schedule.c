@@ -206,6 +206,13 @@ static void build(void)
 			acc[nacc++] = a;
 		}
 	}
+	/* arguments arrive at the entry: their pseudo-instructions (glued to
+	 * the copies out of the argument registers) come before everything */
+	for (int i = 0; i < NI; i++)
+		if (!I[i].md->tmpl[0] && !(I[i].md->attr & (ARET | ADECL)))
+			for (int j = i + 1; j < NI; j++)
+				if (grp[j] != grp[i])
+					edge(i, j, 0);
 	/* the branch or return ends the block */
 	if (NI && (I[NI - 1].md->attr & (AJUMP | ACJUMP | ARET)))
 		for (int i = 0; i < NI - 1; i++)

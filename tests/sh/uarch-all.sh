@@ -1,0 +1,208 @@
+#!/bin/sh
+# Every kernel scheduled for every model of its target passes qhasm-test
+# (issue 8: "the output stays correct for any schedule").  Only the models
+# of specs/uarch.conf are committed as out/<impl>-<model>/; this test, in a
+# temporary copy of the working tree (build/ excluded):
+#   - removes out/ and regenerates it with every model of every target
+#     (python3 -m gen.regen --uarch M ... for each qhasm/*/models/*.model,
+#     with $QHASM), so base implementations and variants are all fresh;
+#   - checks out/<impl>-<model>/ exists for each model and each base
+#     implementation of the model's target (the expected variant list);
+#   - builds the amd64 library + qhasm-test and the cross ones
+#     (make -k cross-<t>: x86, ppc32, ppc64, sparc64) there, with make -j2
+#     (qhasm-speed is cross.sh's business: if only it fails to build, the
+#     summary says so);
+#   - runs the full qhasm-test of each target (natively for amd64 and x86,
+#     under qemu for the others, in parallel) and requires: exit status 0,
+#     'N passed, 0 failed, ...', and for every expected variant: listed by
+#     `qhasm-test -l` for each primitive its folder provides, and 'ok' for
+#     each of them.  A variant may be skipped only where the CPU lacks its
+#     features and its base implementation is skipped too (said in the
+#     summary); any other skip is a failure.
+# The last line is the summary.  Missing cross toolchains are a failure
+# (as in cross.sh: CI installs them).  Exit 0 ok, 1 failure, 77 skipped.
+set -u
+BUILD=${BUILD:-build}
+QHASM=${QHASM:-$BUILD/qhasm}
+MAKE=${MAKE:-make}
+CC=${CC:-cc}
+root=$(pwd)
+case "$QHASM" in /*) ;; *) QHASM="$root/$QHASM" ;; esac
+me=uarch-all.sh
+
+fail() { echo "$me: FAIL: $*"; exit 1; }
+
+[ -x "$QHASM" ] || fail "$QHASM not built (make translator)"
+command -v python3 >/dev/null 2>&1 || { echo "$me: skipped: python3 not installed"; exit 77; }
+case "$($CC -dumpmachine 2>/dev/null)" in
+  x86_64-*) ;;
+  *) echo "$me: skipped: the amd64 variants need an x86_64 host; $($CC -dumpmachine) is not"; exit 77 ;;
+esac
+
+start=$(date +%s)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM HUP
+src="$tmp/src"
+logs="$tmp/logs"
+mkdir -p "$src" "$logs"
+
+# ---- a copy of the working tree (tracked and untracked, not ignored) ------
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git ls-files -co --exclude-standard | while IFS= read -r f; do
+    [ -f "$f" ] && printf './%s\n' "$f"
+  done > "$tmp/files"
+  tar -cf - -T "$tmp/files" | tar -xf - -C "$src" || fail "copying the working tree"
+else
+  tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C "$src" || fail "copying the tree"
+fi
+rm -rf "$src/build"
+case "$BUILD" in /*) ;; *) rm -rf "${src:?}/$BUILD" ;; esac
+cd "$src" || fail "cd $src"
+
+# ---- every model, regenerated from scratch ---------------------------------
+# "name target" per model file
+for f in qhasm/*/models/*.model; do
+  awk 'NF == 3 && $1 == "model" { print $2, $3; exit }' "$f"
+done | sort -k2,2 -k1,1 > "$tmp/models"
+nmodels=$(wc -l < "$tmp/models")
+[ "$nmodels" -gt 0 ] || fail "no models found (qhasm/*/models/*.model)"
+set --
+while read -r m t; do set -- "$@" --uarch "$m"; done < "$tmp/models"
+rm -rf out
+python3 -m gen.regen --qhasm "$QHASM" "$@" > "$logs/regen" 2>&1 || {
+  tail -n 20 "$logs/regen"; fail "python3 -m gen.regen $* failed"; }
+
+# base implementations: out/ folders not named <impl>-<model>
+is_variant() {
+  while read -r m _; do
+    case "$1" in *-"$m") return 0 ;; esac
+  done < "$tmp/models"
+  return 1
+}
+: > "$tmp/bases"
+for d in out/*/; do
+  impl=$(basename "$d")
+  is_variant "$impl" || echo "$impl" >> "$tmp/bases"
+done
+targets=$(sed 's/-.*//' "$tmp/bases" | sort -u | tr '\n' ' ')
+ntargets=$(echo "$targets" | wc -w)
+
+# the expected variants: "target variant base model"
+: > "$tmp/expected"
+while read -r m t; do
+  found=0
+  while read -r b; do
+    [ "${b%%-*}" = "$t" ] || continue
+    found=1
+    v="$b-$m"
+    ls out/"$v"/* >/dev/null 2>&1 || fail "regeneration wrote no out/$v/ (model $m, target $t)"
+    echo "$t $v $b $m" >> "$tmp/expected"
+  done < "$tmp/bases"
+  [ $found = 1 ] || fail "model $m: no implementation of its target $t in out/"
+done < "$tmp/models"
+nvariants=$(wc -l < "$tmp/expected")
+# and nothing else named like a variant
+nvdirs=0
+for d in out/*/; do is_variant "$(basename "$d")" && nvdirs=$((nvdirs + 1)); done
+[ "$nvdirs" = "$nvariants" ] || fail "$nvdirs variant folders in out/, expected $nvariants"
+
+# ---- build: amd64 library + qhasm-test, then the cross targets -------------
+B="$src/build"
+$MAKE -j2 -s --no-print-directory BUILD="$B" "$B/qhasm-test" > "$logs/build-amd64" 2>&1 || {
+  tail -n 30 "$logs/build-amd64"; fail "building the amd64 library and qhasm-test"; }
+cross=""
+for t in $targets; do [ "$t" = amd64 ] || cross="$cross $t"; done
+# (make -k: only libqhasm and qhasm-test matter here; a failure of the rest,
+# qhasm-speed, is reported in the summary and left to cross.sh)
+other=""
+for t in $cross; do
+  if ! $MAKE -k -j2 -s --no-print-directory BUILD="$B" "cross-$t" > "$logs/build-$t" 2>&1; then
+    grep -m1 '^cross toolchain' "$logs/build-$t" && fail "make cross-$t: toolchain missing"
+    if [ -x "$B/$t/qhasm-test" ] && [ -f "$B/$t/libqhasm.a" ]; then
+      other="$other $t"
+    else
+      tail -n 30 "$logs/build-$t"
+      fail "building the $t library and qhasm-test (make cross-$t)"
+    fi
+  fi
+done
+
+# ---- run every target's qhasm-test (in parallel) ---------------------------
+run_of() {
+  [ "$1" = amd64 ] && return 0
+  $MAKE -s --no-print-directory "cross-info-$1" | sed -n 's/^run=//p'
+}
+bin_of() { if [ "$1" = amd64 ]; then echo "$B/qhasm-test"; else echo "$B/$1/qhasm-test"; fi; }
+for t in $targets; do
+  run=$(run_of "$t")
+  bin=$(bin_of "$t")
+  [ -x "$bin" ] || fail "$bin was not built"
+  if [ -n "$run" ]; then e=1; else e=0; fi
+  # shellcheck disable=SC2086
+  ( QHASM_EMULATED=$e $run "$bin" -l > "$logs/list-$t" 2>&1; echo $? > "$logs/list-$t.rc"
+    QHASM_EMULATED=$e $run "$bin" > "$logs/test-$t" 2>&1; echo $? > "$logs/test-$t.rc" ) &
+done
+wait
+
+# ---- check -----------------------------------------------------------------
+bad=0
+problem() { echo "$me: $*"; bad=1; }
+# the primitives a folder provides (salsa20_*_r20 -> salsa20, _r12 -> salsa2012, _r8 -> salsa208)
+prims_of() {
+  for f in out/"$1"/*; do
+    case "$(basename "$f")" in
+      salsa20_*_r20.*) echo salsa20 ;;
+      salsa20_*_r12.*) echo salsa2012 ;;
+      salsa20_*_r8.*) echo salsa208 ;;
+      poly1305_*) echo poly1305 ;;
+    esac
+  done | sort -u
+}
+runs=0
+cpuskips=""
+failed=""
+for t in $targets; do
+  was=$bad
+  bad=0
+  tl="$logs/test-$t"
+  ll="$logs/list-$t"
+  rc=$(cat "$tl.rc" 2>/dev/null || echo '?')
+  [ "$(cat "$ll.rc" 2>/dev/null)" = 0 ] || problem "$t: qhasm-test -l exited with status $(cat "$ll.rc" 2>/dev/null)"
+  [ "$rc" = 0 ] || problem "$t: qhasm-test exited with status $rc"
+  summary=$(tail -n 1 "$tl")
+  echo "$summary" | grep -Eq '^[0-9]+ passed, 0 failed, [0-9]+ skipped$' || problem "$t: qhasm-test: $summary"
+  while read -r vt v b m; do
+    [ "$vt" = "$t" ] || continue
+    prims=$(prims_of "$v")
+    [ -n "$prims" ] || problem "$t: out/$v/ holds no salsa20_* or poly1305_* kernel"
+    for p in $prims; do
+      grep -Eq "^$p: (.* )?$v(\((selected|unsupported)\))?( |\$)" "$ll" || {
+        problem "$t: $v ($p) is not listed by qhasm-test -l (not in the dispatch tables)"; continue; }
+      line=$(grep -E "^$p +$v +" "$tl")
+      case "$line" in
+        *" ok") runs=$((runs + 1)) ;;
+        *" skipped missing "*)
+          if grep -Eq "^$p +$b +skipped missing " "$tl"; then
+            cpuskips="$cpuskips $p/$v"
+          else
+            problem "$t: $p $v skipped though $b ran: $line"
+          fi ;;
+        "") problem "$t: $p $v: no result line in the qhasm-test output" ;;
+        *) problem "$t: $p $v did not pass: $line"; failed="$failed $p/$v" ;;
+      esac
+    done
+  done < "$tmp/expected"
+  if [ $bad = 1 ]; then
+    echo "$me: $t: qhasm-test output, lines other than ok:"
+    grep -v ' ok$' "$tl" | tail -n 40 | sed 's/^/    /'
+  fi
+  echo "$me: $t: $(grep -c "^$t " "$tmp/expected") variants for $(awk -v t="$t" '$2 == t { printf " %s", $1 }' "$tmp/models"): $summary"
+  [ $was = 0 ] || bad=1
+done
+secs=$(($(date +%s) - start))
+[ $bad = 0 ] || fail "not every variant passes (${secs}s); failed:${failed:- see above}"
+note=""
+[ -z "$other" ] || note=" (note: make cross failed beyond libqhasm and qhasm-test for:$other; see cross.sh)"
+[ -z "$cpuskips" ] || note="$note ($(echo "$cpuskips" | wc -w) runs skipped: the CPU lacks features, their base implementations' too)"
+echo "uarch-all: $nvariants variant implementations of $nmodels models on $ntargets targets: all pass ($runs primitive x variant runs, ${secs}s)$note"
+exit 0
