@@ -133,7 +133,8 @@ unsigned qhasm_cpu_features(void)
 /* ---- microarchitecture -------------------------------------------------
  * The name of the running CPU's microarchitecture model (qhasm/<isa>/
  * models/<name>.model) when known from CPUID's vendor, family and model,
- * else "".  QHASM_UARCH=name overrides (QHASM_UARCH= forces ""). */
+ * else "".  QHASM_UARCH=name overrides (QHASM_UARCH= forces "", and
+ * QHASM_UARCH=auto is the detected model). */
 #if defined(__x86_64__)
 static const char *uarch_x86(void)
 {
@@ -171,7 +172,7 @@ static const char *uarch_x86(void)
 const char *qhasm_cpu_uarch(void)
 {
     const char *e = getenv("QHASM_UARCH");
-    if (e)
+    if (e && strcmp(e, "auto"))
         return e;
 #if defined(__x86_64__)
     static const char *name;

@@ -424,6 +424,7 @@ typedef struct BStat {
 	int length;       /* list-schedule length, cycles */
 } BStat;
 void schedule(Fn *fn, const Target *t, const Model *m);
+void postschedule(Fn *fn, const Target *t, const Model *m);
 void blockstat(Fn *fn, int b, const Model *m, BStat *st);
 
 /* ---------- report.c ---------- */

@@ -19,6 +19,11 @@ static void schedpass(Fn *fn, const Target *t)
 	}
 }
 static void plive(Fn *fn, const Target *t) { (void)t; live(fn); }
+static void postpass(Fn *fn, const Target *t)
+{
+	if (model)
+		postschedule(fn, t, model);
+}
 static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
 
 /* The pipeline.  live, coalesce and alloc repeat until allocation needs
@@ -32,6 +37,7 @@ static const Pass passes[] = {
 	{'L', "live", plive},
 	{'O', "coalesce", coalesce},
 	{'A', "alloc", NULL},
+	{'K', "postschedule", postpass},
 	{'F', "frame", pframe},
 };
 
@@ -54,7 +60,7 @@ static void usage(FILE *f)
 		"  --rename OLD=NEW  rename global symbols (per-model variants: --rename _avx2_=_avx2_zen4_)\n"
 		"  -o OUT      output file (default: standard output); written only on success\n"
 		"  -d LETTERS  dump the state after passes to standard error:\n"
-		"              P parse, C check, S select, T taint, W webs, H schedule, L live, O coalesce, A alloc, F frame\n"
+		"              P parse, C check, S select, T taint, W webs, H schedule, L live, O coalesce, A alloc, K postschedule, F frame\n"
 		"  -h, --help  this help\n\n"
 		"Errors are reported as FILE:LINE:COL: error: MESSAGE, exit status 1.\n");
 }

@@ -31,6 +31,15 @@ static int *ord;         /* instructions grouped by node */
 static Node *N;
 static int NN;
 
+/* After register allocation the dependences are on registers: every
+ * temporary is represented by the first temporary holding its register. */
+static int *regrep;
+
+static int R(int t)
+{
+	return regrep && t >= 0 ? regrep[t] : t;
+}
+
 static int gfind(int *uf, int x)
 {
 	while (uf[x] != x)
@@ -102,7 +111,7 @@ static void build(void)
 	for (int i = 0; i < NI; i++) {
 		Ins *x = &I[i];
 		for (int k = 0; k < x->md->nop; k++)
-			if (opreads(x, k) && F->tmp[x->op[k].tmp].fixed != NOREG && lastdef[x->op[k].tmp] >= 0)
+			if (!regrep && opreads(x, k) && F->tmp[x->op[k].tmp].fixed != NOREG && lastdef[x->op[k].tmp] >= 0)
 				uf[gfind(uf, i)] = gfind(uf, lastdef[x->op[k].tmp]);
 		for (int k = 0; k < x->md->nop; k++)
 			if (opwrites(x, k))
@@ -141,10 +150,10 @@ static void build(void)
 			Opnd *o = &x->op[k];
 			int rd[3] = {-1, -1, -1};
 			if (opreads(x, k))
-				rd[0] = o->tmp;
+				rd[0] = R(o->tmp);
 			if (o->kind == OMEM) {
-				rd[1] = o->base;
-				rd[2] = o->index;
+				rd[1] = R(o->base);
+				rd[2] = R(o->index);
 			}
 			for (int j = 0; j < 3; j++)
 				if (rd[j] >= 0) {
@@ -160,7 +169,7 @@ static void build(void)
 		}
 		for (int k = 0; k < x->md->nop; k++)
 			if (opwrites(x, k)) {
-				int t = x->op[k].tmp;
+				int t = R(x->op[k].tmp);
 				for (int j = 0; j < nuses[t]; j++)
 					edge(uses[t][j], i, 0);
 				if (lastdef[t] >= 0)
@@ -168,9 +177,9 @@ static void build(void)
 			}
 		for (int k = 0; k < x->md->nop; k++)
 			if (opwrites(x, k)) {
-				lastdef[x->op[k].tmp] = i;
-				nuses[x->op[k].tmp] = 0;
-				ver[x->op[k].tmp]++;
+				lastdef[R(x->op[k].tmp)] = i;
+				nuses[R(x->op[k].tmp)] = 0;
+				ver[R(x->op[k].tmp)]++;
 			}
 		/* flags */
 		for (int g = 0; g < 3; g++) {
@@ -194,8 +203,8 @@ static void build(void)
 			Opnd *o = &x->op[k];
 			if (o->kind != OMEM || o->addr)
 				continue;
-			MemAcc a = {i, (x->md->op[k].acc & AW) != 0, o->mkind, o->base, o->index, o->obj,
-				 o->base >= 0 ? ver[o->base] : 0, o->index >= 0 ? ver[o->index] : 0,
+			MemAcc a = {i, (x->md->op[k].acc & AW) != 0, o->mkind, R(o->base), R(o->index), o->obj,
+				 o->base >= 0 ? ver[R(o->base)] : 0, o->index >= 0 ? ver[R(o->index)] : 0,
 				 o->disp, o->disp + T->cls[x->md->op[k].cls].view / 8};
 			if (a.hi == a.lo)
 				a.hi = a.lo + 64;
@@ -315,8 +324,20 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 					bestkey = key;
 				}
 			}
-			if (best < 0)
+			if (best < 0) {
+				if (!issued && ndone < NN) {
+					/* nothing ready: the next cycle something can start, or a bug */
+					int next = -1;
+					for (int k = 0; k < NN; k++)
+						if (!N[k].done && !npred[k] && (next < 0 || N[k].earliest < next))
+							next = N[k].earliest;
+					if (next < 0)
+						die("scheduler: dependence cycle in a block (%d of %d nodes scheduled)", ndone, NN);
+					if (next > cycle)
+						cycle = next - 1;
+				}
 				break;
+			}
 			Node *x = &N[best];
 			x->done = 1;
 			x->cycle = cycle;
@@ -387,13 +408,50 @@ static void setup(Fn *fn, int b, const Model *m)
 	build();
 }
 
+static void reorder(Fn *fn, int b, const Model *m, int pressure);
+
+/* after allocation: reorder within the registers the allocator chose
+ * (no new spills possible), ordering on registers instead of values */
+static void setregrep(Fn *fn)
+{
+	regrep = xmalloc((fn->ntmp + 1) * sizeof(int));
+	int first[MAXFILE][64];
+	memset(first, -1, sizeof first);
+	for (int i = 0; i < fn->ntmp; i++) {
+		Tmp *x = &fn->tmp[i];
+		if (x->reg == NOREG || x->reg >= 64) {
+			regrep[i] = i;
+			continue;
+		}
+		if (first[x->file][x->reg] < 0)
+			first[x->file][x->reg] = i;
+		regrep[i] = first[x->file][x->reg];
+	}
+}
+
+void postschedule(Fn *fn, const Target *t, const Model *m)
+{
+	setregrep(fn);
+	T = t;
+	for (int b = 0; b < fn->nblk; b++)
+		reorder(fn, b, m, 0);
+	free(regrep);
+	regrep = NULL;
+}
+
 void schedule(Fn *fn, const Target *t, const Model *m)
 {
 	T = t;
-	for (int b = 0; b < fn->nblk; b++) {
+	for (int b = 0; b < fn->nblk; b++)
+		reorder(fn, b, m, 1);
+}
+
+static void reorder(Fn *fn, int b, const Model *m, int pressure)
+{
+	{
 		setup(fn, b, m);
 		int *out = xmalloc((NN + 1) * sizeof(int));
-		listsched(&fn->blk[b], out, 1);
+		listsched(&fn->blk[b], out, pressure);
 		Ins *ni = xmalloc((NI + 1) * sizeof(Ins));
 		int at = 0;
 		for (int k = 0; k < NN; k++)
@@ -413,6 +471,11 @@ void schedule(Fn *fn, const Target *t, const Model *m)
 /* operation counts, critical path and schedule length of block b */
 void blockstat(Fn *fn, int b, const Model *m, BStat *st)
 {
+	int allocated = 0;
+	for (int i = 0; i < fn->ntmp && !allocated; i++)
+		allocated = fn->tmp[i].reg != NOREG;
+	if (allocated)
+		setregrep(fn);
 	setup(fn, b, m);
 	memset(st, 0, sizeof *st);
 	for (int k = 0; k < NN; k++) {
@@ -425,6 +488,8 @@ void blockstat(Fn *fn, int b, const Model *m, BStat *st)
 	int *out = xmalloc((NN + 1) * sizeof(int));
 	st->length = listsched(&fn->blk[b], out, 0);
 	free(out);
+	free(regrep);
+	regrep = NULL;
 	freegraph();
 	free(grp);
 	free(ord);

@@ -148,7 +148,7 @@ int qhasm_impl_force(const char *prim, int i);
 unsigned qhasm_cpu_features(void);
 const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 */
 /* the running CPU's microarchitecture model ("zen4", "skylake", ...) or "";
- * per-model variants of an implementation are preferred on it */
+ * with QHASM_UARCH=auto, per-model variants are preferred on it */
 const char *qhasm_cpu_uarch(void);
 
 #ifdef __cplusplus

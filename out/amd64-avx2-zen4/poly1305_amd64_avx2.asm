@@ -6,15 +6,15 @@ section .text
 global qhasm_kernel_poly1305_amd64_avx2_zen4_init:function (qhasm_kernel_poly1305_amd64_avx2_zen4_init.end - qhasm_kernel_poly1305_amd64_avx2_zen4_init)
 align 32
 qhasm_kernel_poly1305_amd64_avx2_zen4_init:
+; t = mem64[k + 0]
+%line 28+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
 %line 29+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, 1152921487695413247
 ; u = 0x0ffffffc0ffffffc
 %line 33+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, 1152921487695413244
-; t = mem64[k + 0]
-%line 28+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsi]
 ; t &= u
 %line 30+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r8, r9
@@ -135,13 +135,18 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 84+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8d, ecx
-	mov [rsp + 728], r8
 ; =? n - 0
 %line 85+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp rbx, 0
+; (uint32) hib = hib          # unsigned int: the upper half is undefined
+%line 84+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 728], r8
 ; goto done if =
 %line 86+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	je .Ldone
+; r1 = mem64[st + 32]
+%line 91+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r15, [rdi + 32]
 ; h0 = mem64[st + 0]
 %line 87+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, [rdi]
@@ -154,9 +159,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; r0 = mem64[st + 24]
 %line 90+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rcx, [rdi + 24]
-; r1 = mem64[st + 32]
-%line 91+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r15, [rdi + 32]
 ; s1 = r1
 %line 92+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r12, r15
@@ -172,139 +174,148 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; goto scalar if unsigned<
 %line 96+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jb .Lscalar
-; k26 = 0x3ffffff
-%line 98+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r10, 67108863
 ; flag = mem64[st + 56]
 %line 99+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rdi + 56]
+; k26 = 0x3ffffff
+%line 98+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r10, 67108863
 ; =? flag - 0
 %line 102+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	cmp r11, 0
 ; goto havepowers if !=
 %line 103+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jne .Lhavepowers
-; mem64[st + 56] = 1
-%line 106+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov qword [rdi + 56], 1
 ; g0 = h0
 %line 107+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 704], rbp
-; g1 = h1
-%line 108+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 712], r9
 ; g2 = h2
 %line 109+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 720], r8
 ; h1 = r1
 %line 111+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r15
-; h2 = 0
-%line 112+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, 0
 ; l0 = h0
 %line 114+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r13, rcx
-; l0 &= k26
-%line 115+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r13, r10
 ; l1 = h0
 %line 116+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, rcx
-; l1 >>= 26
-%line 117+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbp, 26
-; l1 &= k26
-%line 118+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rbp, r10
 ; l2 = h0
 %line 119+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rdx, rcx
-; l2 >>= 52
-%line 120+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 52
+; g1 = h1
+%line 108+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 712], r9
+; l0 &= k26
+%line 115+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r13, r10
+; l1 >>= 26
+%line 117+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rbp, 26
 ; x = h1
 %line 121+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, r8
-; x <<= 12
-%line 122+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r9, 12
-; l2 |= x
-%line 123+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rdx, r9
-; l2 &= k26
-%line 124+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, r10
 ; l3 = h1
 %line 125+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
+; mem64[st + 56] = 1
+%line 106+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov qword [rdi + 56], 1
+; l1 &= k26
+%line 118+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rbp, r10
+; l2 >>= 52
+%line 120+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rdx, 52
+; x <<= 12
+%line 122+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl r9, 12
+; h2 = 0
+%line 112+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, 0
+; mem64[st + 88] = l0
+%line 133+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 88], r13
+; l2 |= x
+%line 123+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or rdx, r9
+; l4 = h1
+%line 128+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, r8
+; x = h2
+%line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r14
+; mem64[st + 120] = l1
+%line 134+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 120], rbp
+; l2 &= k26
+%line 124+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rdx, r10
 ; l3 >>= 14
 %line 126+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rax, 14
 ; l3 &= k26
 %line 127+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rax, r10
-; l4 = h1
-%line 128+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, r8
 ; l4 >>= 40
 %line 129+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r9, 40
-; x = h2
-%line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r14
 ; x <<= 24
 %line 131+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 24
-; l4 |= x
-%line 132+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r9, r11
-; mem64[st + 88] = l0
-%line 133+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 88], r13
-; mem64[st + 120] = l1
-%line 134+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 120], rbp
 ; mem64[st + 152] = l2
 %line 135+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 152], rdx
 ; mem64[st + 184] = l3
 %line 136+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 184], rax
-; mem64[st + 216] = l4
-%line 137+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 216], r9
 ; x = h0
 %line 143+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, rcx
+; l4 |= x
+%line 132+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or r9, r11
 ; (uint128) t0h t0l = x * r0
 %line 144+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
-	mov r13, rdx
+; mem64[st + 216] = l4
+%line 137+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 216], r9
+; (uint128) t0h t0l = x * r0
+%line 144+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, rax
 ; x = h1
 %line 145+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
+; (uint128) t0h t0l = x * r0
+%line 144+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r13, rdx
 ; (uint128) ah al = x * s1
 %line 146+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 ; carry? t0l += al
 %line 147+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rax
-; t0h += ah + carry
-%line 148+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r13, rdx
 ; x = h0
 %line 149+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, rcx
+; t0h += ah + carry
+%line 148+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r13, rdx
 ; (uint128) t1h t1l = x * r1
 %line 150+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r15
-	mov rbp, rdx
 	mov r9, rax
 ; x = h1
 %line 151+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
+; (uint128) t1h t1l = x * r1
+%line 150+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, rdx
+; x = h2
+%line 155+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r14
 ; (uint128) ah al = x * r0
 %line 152+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
@@ -314,9 +325,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; t1h += ah + carry
 %line 154+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbp, rdx
-; x = h2
-%line 155+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, r14
 ; x *= s1
 %line 156+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	imul r8, r12
@@ -341,12 +349,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; h2 = t1h
 %line 165+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, rbp
-; h2 &= 3
-%line 166+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r9, 3
 ; c = t1h
 %line 167+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, rbp
+; h2 &= 3
+%line 166+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r9, 3
 ; c &= -4
 %line 168+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rax, -4
@@ -359,118 +367,129 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? h0 += c
 %line 171+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rax
-; carry? h1 += 0 + carry
-%line 172+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r8, 0
-; h2 += 0 + carry
-%line 173+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r9, 0
 ; l0 = h0
 %line 175+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 736], r11
+; carry? h1 += 0 + carry
+%line 172+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r8, 0
+; l1 = h0
+%line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r13, r11
+; l2 = h0
+%line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, r11
+; h2 += 0 + carry
+%line 173+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r9, 0
+; l3 = h1
+%line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, r8
+; l4 = h1
+%line 189+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, r8
 ; l0 &= k26
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rsp + 736]
 	and rax, r10
-	mov [rsp + 736], rax
-; l1 = h0
-%line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, r11
 ; l1 >>= 26
 %line 178+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r13, 26
-; l1 &= k26
-%line 179+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r13, r10
-; l2 = h0
-%line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r11
-; l2 >>= 52
-%line 181+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbp, 52
+; l0 &= k26
+%line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 736], rax
 ; x = h1
 %line 182+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
+; l1 &= k26
+%line 179+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r13, r10
+; l2 >>= 52
+%line 181+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rbp, 52
 ; x <<= 12
 %line 183+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 12
+; mem64[st + 104] = l1
+%line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 104], r13
 ; l2 |= x
 %line 184+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rbp, rax
+; x = h2
+%line 191+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
 ; l2 &= k26
 %line 185+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rbp, r10
-; l3 = h1
-%line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
 ; l3 >>= 14
 %line 187+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r14, 14
 ; l3 &= k26
 %line 188+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r14, r10
-; l4 = h1
-%line 189+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r8
 ; l4 >>= 40
 %line 190+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rdx, 40
-; x = h2
-%line 191+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r9
 ; x <<= 24
 %line 192+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 24
+; mem64[st + 136] = l2
+%line 196+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 136], rbp
 ; l4 |= x
 %line 193+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rdx, rax
 ; mem64[st + 72] = l0
 %line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rsp + 736]
-	mov [rdi + 72], rax
-; mem64[st + 104] = l1
-%line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 104], r13
-; mem64[st + 136] = l2
-%line 196+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 136], rbp
 ; mem64[st + 168] = l3
 %line 197+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 168], r14
 ; mem64[st + 200] = l4
 %line 198+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 200], rdx
+; mem64[st + 72] = l0
+%line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 72], rax
 ; x = h0
 %line 204+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r11
 ; (uint128) t0h t0l = x * r0
 %line 205+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
-	mov r14, rdx
 	mov r13, rax
 ; x = h1
 %line 206+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
+; (uint128) t0h t0l = x * r0
+%line 205+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, rdx
 ; (uint128) ah al = x * s1
 %line 207+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 ; carry? t0l += al
 %line 208+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r13, rax
-; t0h += ah + carry
-%line 209+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r14, rdx
 ; x = h0
 %line 210+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r11
+; t0h += ah + carry
+%line 209+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r14, rdx
 ; (uint128) t1h t1l = x * r1
 %line 211+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r15
-	mov r11, rdx
 	mov rbp, rax
 ; x = h1
 %line 212+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
+; (uint128) t1h t1l = x * r1
+%line 211+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, rdx
+; x = h2
+%line 216+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r9
 ; (uint128) ah al = x * r0
 %line 213+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
@@ -480,9 +499,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; t1h += ah + carry
 %line 215+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r11, rdx
-; x = h2
-%line 216+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, r9
 ; x *= s1
 %line 217+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	imul r8, r12
@@ -498,24 +514,24 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? t1l += t0h
 %line 222+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add rbp, r14
-; t1h += 0 + carry
-%line 223+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r11, 0
 ; h0 = t0l
 %line 224+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, r13
+; t1h += 0 + carry
+%line 223+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r11, 0
 ; h1 = t1l
 %line 225+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, rbp
 ; h2 = t1h
 %line 226+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, r11
-; h2 &= 3
-%line 227+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rbp, 3
 ; c = t1h
 %line 228+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r11
+; h2 &= 3
+%line 227+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rbp, 3
 ; c &= -4
 %line 229+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rax, -4
@@ -528,81 +544,82 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? h0 += c
 %line 232+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r9, rax
-; carry? h1 += 0 + carry
-%line 233+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r8, 0
-; h2 += 0 + carry
-%line 234+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rbp, 0
 ; l0 = h0
 %line 236+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 744], r9
+; carry? h1 += 0 + carry
+%line 233+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r8, 0
+; l1 = h0
+%line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r13, r9
+; l2 = h0
+%line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, r9
+; h2 += 0 + carry
+%line 234+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rbp, 0
+; l3 = h1
+%line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, r8
+; l4 = h1
+%line 250+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; l0 &= k26
 %line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 744]
 	and r11, r10
-	mov [rsp + 744], r11
-; l1 = h0
-%line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, r9
 ; l1 >>= 26
 %line 239+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r13, 26
-; l1 &= k26
-%line 240+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r13, r10
-; l2 = h0
-%line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r9
-; l2 >>= 52
-%line 242+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rdx, 52
+; l0 &= k26
+%line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 744], r11
 ; x = h1
 %line 243+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r8
+; l1 &= k26
+%line 240+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r13, r10
+; l2 >>= 52
+%line 242+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rdx, 52
 ; x <<= 12
 %line 244+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 12
+; mem64[st + 112] = l1
+%line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 112], r13
 ; l2 |= x
 %line 245+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rdx, r11
+; x = h2
+%line 252+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, rbp
 ; l2 &= k26
 %line 246+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rdx, r10
-; l3 = h1
-%line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
 ; l3 >>= 14
 %line 248+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r14, 14
 ; l3 &= k26
 %line 249+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r14, r10
-; l4 = h1
-%line 250+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r8
 ; l4 >>= 40
 %line 251+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rax, 40
-; x = h2
-%line 252+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, rbp
 ; x <<= 24
 %line 253+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 24
+; mem64[st + 144] = l2
+%line 257+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 144], rdx
 ; l4 |= x
 %line 254+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rax, r11
 ; mem64[st + 80] = l0
 %line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 744]
-	mov [rdi + 80], r11
-; mem64[st + 112] = l1
-%line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 112], r13
-; mem64[st + 144] = l2
-%line 257+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 144], rdx
 ; mem64[st + 176] = l3
 %line 258+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 176], r14
@@ -615,43 +632,55 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; (uint128) t0h t0l = x * r0
 %line 266+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
-	mov r14, rdx
+; mem64[st + 80] = l0
+%line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 80], r11
+; (uint128) t0h t0l = x * r0
+%line 266+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, rax
 ; x = h1
 %line 267+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
+; (uint128) t0h t0l = x * r0
+%line 266+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, rdx
 ; (uint128) ah al = x * s1
 %line 268+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 ; carry? t0l += al
 %line 269+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rax
-; t0h += ah + carry
-%line 270+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r14, rdx
 ; x = h0
 %line 271+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
+; t0h += ah + carry
+%line 270+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r14, rdx
 ; (uint128) t1h t1l = x * r1
 %line 272+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r15
-	mov r9, rdx
 	mov r13, rax
 ; x = h1
 %line 273+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r8
+; (uint128) t1h t1l = x * r1
+%line 272+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, rdx
+; x = h2
+%line 277+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, rbp
 ; (uint128) ah al = x * r0
 %line 274+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
 ; carry? t1l += al
 %line 275+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r13, rax
+; h0 = t0l
+%line 285+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r11
 ; t1h += ah + carry
 %line 276+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, rdx
-; x = h2
-%line 277+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, rbp
 ; x *= s1
 %line 278+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	imul r8, r12
@@ -667,21 +696,21 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? t1l += t0h
 %line 283+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r13, r14
+; h0 = g0
+%line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, [rsp + 704]
 ; t1h += 0 + carry
 %line 284+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
-; h0 = t0l
-%line 285+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r11
 ; h2 = t1h
 %line 287+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rdx, r9
-; h2 &= 3
-%line 288+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, 3
 ; c = t1h
 %line 289+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r9
+; h2 &= 3
+%line 288+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rdx, 3
 ; c &= -4
 %line 290+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r8, -4
@@ -697,42 +726,54 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 294+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r13, 0
-; h2 += 0 + carry
-%line 295+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc rdx, 0
 ; l0 = h0
 %line 297+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, rax
-; l0 &= k26
-%line 298+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r8, r10
 ; l1 = h0
 %line 299+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, rax
+; h2 += 0 + carry
+%line 295+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc rdx, 0
+; l0 &= k26
+%line 298+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r8, r10
 ; l1 >>= 26
 %line 300+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r9, 26
+; x = h1
+%line 304+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r13
 ; l1 &= k26
 %line 301+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r9, r10
 ; l2 >>= 52
 %line 303+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rax, 52
-; x = h1
-%line 304+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r13
 ; x <<= 12
 %line 305+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 12
+; mem64[st + 64] = l0
+%line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 64], r8
+; h2 = g2
+%line 323+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, [rsp + 720]
 ; l2 |= x
 %line 306+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rax, r11
-; l2 &= k26
-%line 307+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rax, r10
 ; l3 = h1
 %line 308+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r13
+; mem64[st + 96] = l1
+%line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 96], r9
+; h1 = g1
+%line 322+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, [rsp + 712]
+; l2 &= k26
+%line 307+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rax, r10
 ; l3 >>= 14
 %line 309+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r11, 14
@@ -745,69 +786,111 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; x <<= 24
 %line 314+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rdx, 24
-; l4 |= x
-%line 315+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r13, rdx
-; mem64[st + 64] = l0
-%line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 64], r8
-; mem64[st + 96] = l1
-%line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 96], r9
 ; mem64[st + 128] = l2
 %line 318+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 128], rax
+; l4 |= x
+%line 315+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or r13, rdx
 ; mem64[st + 160] = l3
 %line 319+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 160], r11
 ; mem64[st + 192] = l4
 %line 320+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 192], r13
-; h0 = g0
-%line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, [rsp + 704]
-; h1 = g1
-%line 322+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, [rsp + 712]
-; h2 = g2
-%line 323+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 720]
 .Lhavepowers:
-; 4x mask26 = k26
-%line 326+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm7, r10
-	vpbroadcastq ymm7, xmm7
 ; x = hib
 %line 327+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 728]
-; x <<= 24
-%line 328+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r11, 24
-; 4x hibv = x
-%line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq xmm0, r11
-	vpbroadcastq ymm0, xmm0
-	vmovdqu [rsp + 0], ymm0
-; 4x P0 = mem64[st + 64]
-%line 330+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm5, [rdi + 64]
 ; 4x P1 = mem64[st + 96]
 %line 331+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm6, [rdi + 96]
 ; 4x P2 = mem64[st + 128]
 %line 332+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm8, [rdi + 128]
+; 4x mask26 = k26
+%line 326+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq xmm7, r10
+	vpbroadcastq ymm7, xmm7
+; l0 = h0
+%line 347+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, rbp
+; l1 = h0
+%line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rbp
+; 4x P0 = mem64[st + 64]
+%line 330+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm5, [rdi + 64]
+; x <<= 24
+%line 328+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl r11, 24
+; l0 &= k26
+%line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rdx, r10
+; l1 >>= 26
+%line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rax, 26
+; 4x hibv = x
+%line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq xmm0, r11
+	vpbroadcastq ymm0, xmm0
+; x = h1
+%line 354+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r9
+; l1 &= k26
+%line 351+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rax, r10
+; l2 >>= 52
+%line 353+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rbp, 52
+; 4x hibv = x
+%line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu [rsp + 0], ymm0
 ; 4x P3 = mem64[st + 160]
 %line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm0, [rdi + 160]
+; x <<= 12
+%line 355+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl r11, 12
+; l2 |= x
+%line 356+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or rbp, r11
+; l3 = h1
+%line 358+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r9
+; l2 &= k26
+%line 357+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rbp, r10
+; l3 >>= 14
+%line 359+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr r11, 14
+; l3 &= k26
+%line 360+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r11, r10
+; l4 >>= 40
+%line 362+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr r9, 40
+; x <<= 24
+%line 364+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl r8, 24
+; 4x P3 = mem64[st + 160]
+%line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu [rsp + 32], ymm0
 ; 4x P4 = mem64[st + 192]
 %line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm0, [rdi + 192]
+; l4 |= x
+%line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or r9, r8
+; 4x P4 = mem64[st + 192]
+%line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu [rsp + 64], ymm0
 ; 4x Pt = P1 << 2
 %line 336+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm6, 2
+; 4x Ps3 = P3 + Pt
+%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm1, [rsp + 32]
 ; 4x Ps1 = P1 + Pt
 %line 337+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm6, ymm0
@@ -825,109 +908,75 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 	vpsllq ymm0, ymm0, 2
 ; 4x Ps3 = P3 + Pt
 %line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 32]
 	vpaddq ymm9, ymm1, ymm0
 ; 4x Pt = P4 << 2
 %line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 64]
-	vpsllq ymm0, ymm0, 2
 ; 4x Ps4 = P4 + Pt
 %line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 64]
+; 4x Pt = P4 << 2
+%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm0, 2
+; 4x Ps4 = P4 + Pt
+%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm10, ymm1, ymm0
-; l0 = h0
-%line 347+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, rbp
-; l0 &= k26
-%line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, r10
-; l1 = h0
-%line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rbp
-; l1 >>= 26
-%line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rax, 26
-; l1 &= k26
-%line 351+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rax, r10
-; l2 >>= 52
-%line 353+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rbp, 52
-; x = h1
-%line 354+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r9
-; x <<= 12
-%line 355+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r11, 12
-; l2 |= x
-%line 356+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or rbp, r11
-; l2 &= k26
-%line 357+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rbp, r10
-; l3 = h1
-%line 358+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r9
-; l3 >>= 14
-%line 359+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r11, 14
-; l3 &= k26
-%line 360+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r11, r10
-; l4 >>= 40
-%line 362+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r9, 40
-; x <<= 24
-%line 364+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r8, 24
-; l4 |= x
-%line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r9, r8
 ; Ata = mem256[m + 0]
 %line 368+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; Atb = mem256[m + 32]
 %line 369+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 32]
+; m += 64
+%line 393+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add rsi, 64
+; n -= 4
+%line 394+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	sub rbx, 4
+; unsigned<? n - 4
+%line 395+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	cmp rbx, 4
 ; Ad0 = unpacklo64(Ata, Atb)
 %line 370+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
 ; Ad3 = unpackhi64(Ata, Atb)
 %line 371+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq ymm0, ymm0, ymm1
-; 4x Ad1 = Ad0 >> 26
-%line 372+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm1, ymm2, 26
-; 4x Ad2 = Ad0 >> 52
-%line 373+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm3, ymm2, 52
 ; 4x At = Ad3 << 12
 %line 374+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm4, ymm0, 12
-; Ad2 = Ad2 | At
-%line 375+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpor ymm3, ymm3, ymm4
 ; 4x Ad4 = Ad3 >> 40
 %line 376+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm13, ymm0, 40
 ; 4x Ad3 = Ad3 >> 14
 %line 377+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 14
+; 4x Ad1 = Ad0 >> 26
+%line 372+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm1, ymm2, 26
+; 4x Ad2 = Ad0 >> 52
+%line 373+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm3, ymm2, 52
 ; Ad0 = Ad0 & mask26
 %line 378+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm7
-; Ad1 = Ad1 & mask26
-%line 379+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm12, ymm1, ymm7
-; Ad2 = Ad2 & mask26
-%line 380+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm3, ymm7
 ; Ad3 = Ad3 & mask26
 %line 381+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm11, ymm0, ymm7
 ; Ad4 = Ad4 | hibv
 %line 382+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 0]
+; Ad1 = Ad1 & mask26
+%line 379+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm12, ymm1, ymm7
+; Ad2 = Ad2 | At
+%line 375+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpor ymm3, ymm3, ymm4
+; Ad2 = Ad2 & mask26
+%line 380+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm4, ymm3, ymm7
+; Ad4 = Ad4 | hibv
+%line 382+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpor ymm1, ymm13, ymm0
 ; v = l0
 %line 383+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -959,15 +1008,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x A4 = Ad4 + v
 %line 392+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm12, ymm1, ymm0
-; m += 64
-%line 393+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rsi, 64
-; n -= 4
-%line 394+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	sub rbx, 4
-; unsigned<? n - 4
-%line 395+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	cmp rbx, 4
 ; goto quadsdone if unsigned<
 %line 396+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jb .Lquadsdone
@@ -978,56 +1018,75 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; Atb = mem256[m + 32]
 %line 402+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 32]
+; m += 64
+%line 500+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add rsi, 64
+; n -= 4
+%line 501+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	sub rbx, 4
+; unsigned>=? n - 4
+%line 502+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	cmp rbx, 4
 ; Ad0 = unpacklo64(Ata, Atb)
 %line 403+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpcklqdq ymm13, ymm0, ymm1
 ; Ad3 = unpackhi64(Ata, Atb)
 %line 404+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq ymm15, ymm0, ymm1
-; 4x Ad1 = Ad0 >> 26
-%line 405+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm14, ymm13, 26
 ; 4x Ad2 = Ad0 >> 52
 %line 406+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm13, 52
 ; 4x At = Ad3 << 12
 %line 407+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm1, ymm15, 12
+; 4x Ad1 = Ad0 >> 26
+%line 405+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm14, ymm13, 26
 ; Ad2 = Ad2 | At
 %line 408+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpor ymm0, ymm0, ymm1
 ; 4x Ad4 = Ad3 >> 40
 %line 409+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm1, ymm15, 40
-	vmovdqu [rsp + 480], ymm1
 ; 4x Ad3 = Ad3 >> 14
 %line 410+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm15, ymm15, 14
+; 4x Ad4 = Ad3 >> 40
+%line 409+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu [rsp + 480], ymm1
 ; Ad0 = Ad0 & mask26
 %line 411+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm1, ymm13, ymm7
+; Ad2 = Ad2 & mask26
+%line 413+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm13, ymm0, ymm7
+; Ad4 = Ad4 | hibv
+%line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 0]
+; Ad0 = Ad0 & mask26
+%line 411+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu [rsp + 672], ymm1
 ; Ad1 = Ad1 & mask26
 %line 412+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm1, ymm14, ymm7
-; Ad2 = Ad2 & mask26
-%line 413+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm13, ymm0, ymm7
 ; Ad3 = Ad3 & mask26
 %line 414+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm14, ymm15, ymm7
 ; Ad4 = Ad4 | hibv
 %line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
 	vmovdqu ymm15, [rsp + 480]
 	vpor ymm0, ymm15, ymm0
+; 4x Ad0 = Ad0 + Ap
+%line 423+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm15, [rsp + 672]
+; Ad4 = Ad4 | hibv
+%line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu [rsp + 192], ymm0
 ; 4x Ap = A0 * P0
 %line 422+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm2, ymm5
 ; 4x Ad0 = Ad0 + Ap
 %line 423+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 672]
 	vpaddq ymm0, ymm15, ymm0
 ; 4x Ap = A1 * Ps4
 %line 424+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1159,12 +1218,18 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 %line 464+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpmuludq ymm0, ymm3, ymm0
+; Ad0 = Ad0 & mask26
+%line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm3, ymm15, ymm7
 ; 4x Ad4 = Ad4 + Ap
 %line 465+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm2, ymm0
 ; 4x Ap = A2 * P2
 %line 466+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm2, ymm4, ymm8
+; Ad3 = Ad3 & mask26
+%line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm4, ymm14, ymm7
 ; 4x Ad4 = Ad4 + Ap
 %line 467+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm2
@@ -1183,18 +1248,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x At = Ad3 >> 26
 %line 472+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm2, ymm14, 26
-; Ad3 = Ad3 & mask26
-%line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm14, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 474+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm2
 ; 4x At = Ad0 >> 26
 %line 475+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm2, ymm15, 26
-; Ad0 = Ad0 & mask26
-%line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm3, ymm15, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 477+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm11, ymm1, ymm2
@@ -1237,12 +1296,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; Ad0 = Ad0 & mask26
 %line 490+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm3, ymm3, ymm7
-; 4x Ad1 = Ad1 + At
-%line 491+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm11, ymm1
 ; 4x At = Ad3 >> 26
 %line 492+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm4, ymm0, 26
+; 4x Ad1 = Ad1 + At
+%line 491+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm1, ymm11, ymm1
 ; Ad3 = Ad3 & mask26
 %line 493+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm11, ymm0, ymm7
@@ -1261,22 +1320,10 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; A4 = Ad4
 %line 499+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm12, ymm0
-; m += 64
-%line 500+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rsi, 64
-; n -= 4
-%line 501+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	sub rbx, 4
-; unsigned>=? n - 4
-%line 502+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	cmp rbx, 4
 ; goto quads if unsigned>=
 %line 503+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jae .Lquads
 .Lquadsdone:
-; W0 = mem256[st + 64]
-%line 507+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm5, [rdi + 64]
 ; W1 = mem256[st + 96]
 %line 508+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm6, [rdi + 96]
@@ -1286,9 +1333,15 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; W3 = mem256[st + 160]
 %line 510+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm9, [rdi + 160]
+; Ad0 = 0
+%line 521+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm10
 ; W4 = mem256[st + 192]
 %line 511+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rdi + 192]
+; W0 = mem256[st + 64]
+%line 507+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm5, [rdi + 64]
 ; 4x Wt = W1 << 2
 %line 513+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm6, 2
@@ -1315,9 +1368,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ws4 = W4 + Wt
 %line 520+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm1, ymm0
-; Ad0 = 0
-%line 521+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm10
 ; Ad1 = 0
 %line 522+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
@@ -1399,6 +1449,11 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ap = A3 * Ws3
 %line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm11, ymm13
+; 4x Ap = A4 * Ws3
+%line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm13, ymm12, ymm13
+; 4x Ap = A3 * Ws3
+%line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu [rsp + 608], ymm0
 ; 4x Ad1 = Ad1 + Ap
 %line 549+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1412,13 +1467,17 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ad1 = Ad1 + Ap
 %line 551+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm15, ymm0
+; 4x Ad2 = Ad2 + Ap
+%line 553+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm15, [rsp + 256]
+; 4x Ad1 = Ad1 + Ap
+%line 551+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu [rsp + 448], ymm0
 ; 4x Ap = A0 * W2
 %line 552+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm2, ymm8
 ; 4x Ad2 = Ad2 + Ap
 %line 553+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 256]
 	vpaddq ymm0, ymm15, ymm0
 ; 4x Ap = A1 * W1
 %line 554+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1435,12 +1494,15 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ap = A3 * Ws4
 %line 558+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm15, ymm11, ymm14
+; 4x Ap = A4 * Ws4
+%line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm14, ymm12, ymm14
 ; 4x Ad2 = Ad2 + Ap
 %line 559+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm15
-; 4x Ap = A4 * Ws3
-%line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm13, ymm12, ymm13
+; 4x Ad3 = Ad3 + Ap
+%line 563+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm15, [rsp + 288]
 ; 4x Ad2 = Ad2 + Ap
 %line 561+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm13, ymm0, ymm13
@@ -1449,7 +1511,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 	vpmuludq ymm0, ymm2, ymm9
 ; 4x Ad3 = Ad3 + Ap
 %line 563+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm15, [rsp + 288]
 	vpaddq ymm0, ymm15, ymm0
 ; 4x Ap = A1 * W2
 %line 564+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1469,9 +1530,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ad3 = Ad3 + Ap
 %line 569+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm15
-; 4x Ap = A4 * Ws4
-%line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm14, ymm12, ymm14
 ; 4x Ad3 = Ad3 + Ap
 %line 571+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm14, ymm0, ymm14
@@ -1481,16 +1539,27 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ad4 = Ad4 + Ap
 %line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
+; Ad0 = Ad0 & mask26
+%line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm2, ymm10, ymm7
+; 4x Ad4 = Ad4 + Ap
+%line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm1, ymm0
 ; 4x Ap = A1 * W3
 %line 574+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm1, ymm3, ymm9
+; 4x Ad1 = Ad1 + At
+%line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm3, [rsp + 448]
 ; 4x Ad4 = Ad4 + Ap
 %line 575+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm1
 ; 4x Ap = A2 * W2
 %line 576+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm1, ymm4, ymm8
+; Ad3 = Ad3 & mask26
+%line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm4, ymm14, ymm7
 ; 4x Ad4 = Ad4 + Ap
 %line 577+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm1
@@ -1509,28 +1578,21 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x At = Ad3 >> 26
 %line 582+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm1, ymm14, 26
-; Ad3 = Ad3 & mask26
-%line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm14, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 584+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm1
 ; 4x At = Ad0 >> 26
 %line 585+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm1, ymm10, 26
-; Ad0 = Ad0 & mask26
-%line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm2, ymm10, ymm7
+; Ad4 = Ad4 & mask26
+%line 589+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm5, ymm0, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 448]
 	vpaddq ymm1, ymm3, ymm1
 ; 4x At = Ad4 >> 26
 %line 588+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm3, ymm0, 26
-; Ad4 = Ad4 & mask26
-%line 589+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm5, ymm0, ymm7
 ; 4x Ad0 = Ad0 + At
 %line 590+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm2, ymm3
@@ -1564,24 +1626,24 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; Ad0 = Ad0 & mask26
 %line 600+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm4, ymm0, ymm7
-; 4x Ad1 = Ad1 + At
-%line 601+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm3, ymm1, ymm3
 ; 4x At = Ad3 >> 26
 %line 602+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm0, ymm2, 26
 ; Ad3 = Ad3 & mask26
 %line 603+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm7
+; 4x Ad1 = Ad1 + At
+%line 601+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm3, ymm1, ymm3
+; qt = low128(A0)
+%line 611+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm4
 ; 4x Ad4 = Ad4 + At
 %line 604+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm5, ymm5, ymm0
 ; q = extract128(A0, 1)
 %line 610+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vextracti128 xmm0, ymm4, 1
-; qt = low128(A0)
-%line 611+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm4
 ; 2x q = q + qt
 %line 612+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1591,15 +1653,15 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 2x q = q + qt
 %line 614+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
+; qt = low128(A1)
+%line 617+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm3
 ; u0 = q
 %line 615+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq r8, xmm0
 ; q = extract128(A1, 1)
 %line 616+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vextracti128 xmm0, ymm3, 1
-; qt = low128(A1)
-%line 617+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm3
 ; 2x q = q + qt
 %line 618+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1609,93 +1671,93 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 2x q = q + qt
 %line 620+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
+; qt = low128(A2)
+%line 623+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm6
 ; u1 = q
 %line 621+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq rbp, xmm0
 ; q = extract128(A2, 1)
 %line 622+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vextracti128 xmm0, ymm6, 1
-; qt = low128(A2)
-%line 623+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm6
 ; 2x q = q + qt
 %line 624+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
+; h0 <<= 26
+%line 642+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl rbp, 26
 ; qt = unpackhi64(q, q)
 %line 625+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq xmm1, xmm0, xmm0
+; h0 += u0
+%line 643+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add rbp, r8
 ; 2x q = q + qt
 %line 626+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
+; qt = low128(A3)
+%line 629+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm2
 ; u2 = q
 %line 627+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq r9, xmm0
 ; q = extract128(A3, 1)
 %line 628+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vextracti128 xmm0, ymm2, 1
-; qt = low128(A3)
-%line 629+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm2
 ; 2x q = q + qt
 %line 630+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
-; qt = unpackhi64(q, q)
-%line 631+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq xmm1, xmm0, xmm0
-; 2x q = q + qt
-%line 632+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm0, xmm0, xmm1
-; u3 = q
-%line 633+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq rax, xmm0
-; q = extract128(A4, 1)
-%line 634+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm5, 1
-; qt = low128(A4)
-%line 635+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm5
-; 2x q = q + qt
-%line 636+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm0, xmm0, xmm1
-; qt = unpackhi64(q, q)
-%line 637+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpunpckhqdq xmm1, xmm0, xmm0
-; 2x q = q + qt
-%line 638+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq xmm0, xmm0, xmm1
-; u4 = q
-%line 639+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovq r10, xmm0
-; h0 <<= 26
-%line 642+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rbp, 26
-; h0 += u0
-%line 643+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rbp, r8
 ; x = u2
 %line 644+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r9
+; qt = unpackhi64(q, q)
+%line 631+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpckhqdq xmm1, xmm0, xmm0
 ; x <<= 52
 %line 645+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 52
 ; h1 >>= 12
 %line 647+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r9, 12
+; 2x q = q + qt
+%line 632+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; qt = low128(A4)
+%line 635+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm5
+; u3 = q
+%line 633+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq rax, xmm0
+; q = extract128(A4, 1)
+%line 634+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vextracti128 xmm0, ymm5, 1
+; 2x q = q + qt
+%line 636+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
 ; l3 <<= 14
 %line 649+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 14
+; qt = unpackhi64(q, q)
+%line 637+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpunpckhqdq xmm1, xmm0, xmm0
 ; h1 += l3
 %line 650+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r9, rax
+; 2x q = q + qt
+%line 638+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq xmm0, xmm0, xmm1
+; u4 = q
+%line 639+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovq r10, xmm0
 ; l4 = u4
 %line 651+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r10
-; l4 <<= 40
-%line 652+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rax, 40
 ; h2 = u4
 %line 653+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r10
+; l4 <<= 40
+%line 652+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl rax, 40
 ; h2 >>= 24
 %line 654+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r8, 24
@@ -1749,40 +1811,52 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? h1 += mem64[m + 8] + carry
 %line 678+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, [rsi + 8]
-; h2 += hib + carry
-%line 679+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r8, [rsp + 728]
 ; x = h0
 %line 685+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, rbp
+; h2 += hib + carry
+%line 679+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r8, [rsp + 728]
 ; (uint128) t0h t0l = x * r0
 %line 686+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
-	mov r10, rdx
 	mov r11, rax
 ; x = h1
 %line 687+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
+; (uint128) t0h t0l = x * r0
+%line 686+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r10, rdx
 ; (uint128) ah al = x * s1
 %line 688+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r12
 ; carry? t0l += al
 %line 689+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r11, rax
-; t0h += ah + carry
-%line 690+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	adc r10, rdx
 ; x = h0
 %line 691+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, rbp
+; t0h += ah + carry
+%line 690+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	adc r10, rdx
 ; (uint128) t1h t1l = x * r1
 %line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r15
-	mov r13, rdx
+; h0 = t0l
+%line 705+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, r11
+; (uint128) t1h t1l = x * r1
+%line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r14, rax
 ; x = h1
 %line 693+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
+; (uint128) t1h t1l = x * r1
+%line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r13, rdx
+; x = h2
+%line 697+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, r8
 ; (uint128) ah al = x * r0
 %line 694+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
@@ -1792,9 +1866,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; t1h += ah + carry
 %line 696+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r13, rdx
-; x = h2
-%line 697+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, r8
 ; x *= s1
 %line 698+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	imul r9, r12
@@ -1813,21 +1884,18 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; t1h += 0 + carry
 %line 704+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r13, 0
-; h0 = t0l
-%line 705+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r11
 ; h1 = t1l
 %line 706+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, r14
 ; h2 = t1h
 %line 707+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r13
-; h2 &= 3
-%line 708+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and r8, 3
 ; c = t1h
 %line 709+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, r13
+; h2 &= 3
+%line 708+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and r8, 3
 ; c &= -4
 %line 710+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r10, -4

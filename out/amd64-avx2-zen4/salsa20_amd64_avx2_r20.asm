@@ -110,32 +110,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; t1 = mem256[CTRB]
 %line 100+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm2, [rel CTRB]
-; 4x q1 = q0 + t1
-%line 101+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddq ymm2, ymm0, ymm2
-; 4x q0 = q0 + t0
-%line 102+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddq ymm0, ymm0, ymm1
-; q0 = shuffle32(q0, 0xd8)
-%line 103+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd ymm0, ymm0, 216
-; q1 = shuffle32(q1, 0xd8)
-%line 104+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd ymm2, ymm2, 216
-; z8 = unpacklo64(q0, q1)
-%line 105+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm1, ymm0, ymm2
-; z9 = unpackhi64(q0, q1)
-%line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm0, ymm0, ymm2
-	vmovdqu [rsp + 1024], ymm0
-; s8 = z8
-%line 107+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rsp + 256], ymm1
-; s9 = z9
-%line 108+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 1024]
-	vmovdqu [rsp + 288], ymm0
+; i = 10
+%line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov r8, 10
 ; z0 = s0
 %line 109+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm12, [rsp + 0]
@@ -145,14 +122,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z2 = s2
 %line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm10, [rsp + 64]
-; z3 = s3
-%line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 96]
-	vmovdqu [rsp + 1056], ymm0
-; z4 = s4
-%line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 128]
-	vmovdqu [rsp + 1088], ymm0
 ; z5 = s5
 %line 114+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm4, [rsp + 160]
@@ -171,22 +140,58 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z12 = s12
 %line 119+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm5, [rsp + 384]
-; z13 = s13
-%line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm0, [rsp + 416]
+; 4x q1 = q0 + t1
+%line 101+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddq ymm2, ymm0, ymm2
+; 4x q0 = q0 + t0
+%line 102+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddq ymm0, ymm0, ymm1
 ; z14 = s14
 %line 121+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm11, [rsp + 448]
+; q0 = shuffle32(q0, 0xd8)
+%line 103+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd ymm0, ymm0, 216
+; q1 = shuffle32(q1, 0xd8)
+%line 104+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd ymm2, ymm2, 216
+; z8 = unpacklo64(q0, q1)
+%line 105+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm1, ymm0, ymm2
+; z9 = unpackhi64(q0, q1)
+%line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm0, ymm0, ymm2
 ; z15 = s15
 %line 122+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm2, [rsp + 480]
-; i = 10
-%line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov r8, 10
+; z9 = unpackhi64(q0, q1)
+%line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu [rsp + 1024], ymm0
+; s8 = z8
+%line 107+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu [rsp + 256], ymm1
+; s9 = z9
+%line 108+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm0, [rsp + 1024]
+	vmovdqu [rsp + 288], ymm0
+; z3 = s3
+%line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm0, [rsp + 96]
+	vmovdqu [rsp + 1056], ymm0
+; z4 = s4
+%line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm0, [rsp + 128]
+	vmovdqu [rsp + 1088], ymm0
+; z13 = s13
+%line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm0, [rsp + 416]
 .Lrounds8:
 ; 8x t0 = z0 + z12
 %line 125+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm12, ymm5
+; =? i -= 1
+%line 221+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	sub r8, 1
 ; 8x t0 = t0 <<< 7
 %line 126+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 7
@@ -195,11 +200,13 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z4 = z4 ^ t0
 %line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm13, [rsp + 1088]
-	vpxor ymm13, ymm13, ymm15
-	vmovdqu [rsp + 1120], ymm13
 ; 8x t1 = z5 + z1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm4, ymm9
+; z4 = z4 ^ t0
+%line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm13, ymm13, ymm15
+	vmovdqu [rsp + 1120], ymm13
 ; 8x t1 = t1 <<< 7
 %line 129+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 7
@@ -208,23 +215,25 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z9 = z9 ^ t1
 %line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm13, [rsp + 1024]
-	vpxor ymm13, ymm13, ymm15
-	vmovdqu [rsp + 1152], ymm13
 ; 8x t0 = z10 + z6
 %line 131+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm3, ymm8
+; z9 = z9 ^ t1
+%line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm13, ymm13, ymm15
+	vmovdqu [rsp + 1152], ymm13
 ; 8x t0 = t0 <<< 7
 %line 132+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 7
 	vpsrld ymm15, ymm14, 25
 	vpor ymm15, ymm15, ymm13
+; 8x t1 = z15 + z11
+%line 134+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm13, ymm2, ymm6
 ; z14 = z14 ^ t0
 %line 133+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm11, ymm11, ymm15
 	vmovdqu [rsp + 1184], ymm11
-; 8x t1 = z15 + z11
-%line 134+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm13, ymm2, ymm6
 ; 8x t1 = t1 <<< 7
 %line 135+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm11, ymm13, 7
@@ -233,245 +242,249 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z3 = z3 ^ t1
 %line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm11, [rsp + 1056]
-	vpxor ymm11, ymm11, ymm14
 ; 8x t0 = z4 + z0
 %line 137+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm13, [rsp + 1120]
+; z3 = z3 ^ t1
+%line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm11, ymm11, ymm14
+; 8x t0 = z4 + z0
+%line 137+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm13, ymm12
 ; 8x t0 = t0 <<< 9
 %line 138+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 9
 	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm13
-; z8 = z8 ^ t0
-%line 139+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm1, ymm1, ymm15
 ; 8x t1 = z9 + z5
 %line 140+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm13, [rsp + 1152]
 	vpaddd ymm14, ymm13, ymm4
+; z8 = z8 ^ t0
+%line 139+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm1, ymm1, ymm15
 ; 8x t1 = t1 <<< 9
 %line 141+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 9
 	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm13
-; z13 = z13 ^ t1
-%line 142+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm0, ymm15
 ; 8x t0 = z14 + z10
 %line 143+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm13, [rsp + 1184]
 	vpaddd ymm14, ymm13, ymm3
+; z13 = z13 ^ t1
+%line 142+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm0, ymm0, ymm15
 ; 8x t0 = t0 <<< 9
 %line 144+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 9
 	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm13
-; z2 = z2 ^ t0
-%line 145+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm10, ymm10, ymm15
 ; 8x t1 = z3 + z15
 %line 146+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm11, ymm2
+; z2 = z2 ^ t0
+%line 145+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm10, ymm10, ymm15
 ; 8x t1 = t1 <<< 9
 %line 147+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 9
 	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm13
-; z7 = z7 ^ t1
-%line 148+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm7, ymm7, ymm15
 ; 8x t0 = z8 + z4
 %line 149+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm1, [rsp + 1120]
+; z7 = z7 ^ t1
+%line 148+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm7, ymm7, ymm15
 ; 8x t0 = t0 <<< 13
 %line 150+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 13
 	vpsrld ymm15, ymm14, 19
 	vpor ymm15, ymm15, ymm13
-; z12 = z12 ^ t0
-%line 151+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm13, ymm5, ymm15
 ; 8x t1 = z13 + z9
 %line 152+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm0, [rsp + 1152]
+; z12 = z12 ^ t0
+%line 151+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm13, ymm5, ymm15
 ; 8x t1 = t1 <<< 13
 %line 153+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm5, ymm14, 13
 	vpsrld ymm15, ymm14, 19
 	vpor ymm15, ymm15, ymm5
-; z1 = z1 ^ t1
-%line 154+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm9, ymm9, ymm15
 ; 8x t0 = z2 + z14
 %line 155+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm10, [rsp + 1184]
+; z1 = z1 ^ t1
+%line 154+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm9, ymm9, ymm15
 ; 8x t0 = t0 <<< 13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm5, ymm14, 13
 	vpsrld ymm15, ymm14, 19
 	vpor ymm15, ymm15, ymm5
-; z6 = z6 ^ t0
-%line 157+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm5, ymm8, ymm15
 ; 8x t1 = z7 + z3
 %line 158+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm7, ymm11
+; z6 = z6 ^ t0
+%line 157+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm5, ymm8, ymm15
 ; 8x t1 = t1 <<< 13
 %line 159+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm8, ymm14, 13
 	vpsrld ymm15, ymm14, 19
 	vpor ymm15, ymm15, ymm8
-; z11 = z11 ^ t1
-%line 160+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm6, ymm6, ymm15
 ; 8x t0 = z12 + z8
 %line 161+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm13, ymm1
+; z11 = z11 ^ t1
+%line 160+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm6, ymm6, ymm15
 ; 8x t0 = t0 <<< 18
 %line 162+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm8, ymm14, 18
 	vpsrld ymm15, ymm14, 14
 	vpor ymm15, ymm15, ymm8
-; z0 = z0 ^ t0
-%line 163+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm12, ymm12, ymm15
 ; 8x t1 = z1 + z13
 %line 164+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm9, ymm0
+; z0 = z0 ^ t0
+%line 163+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm12, ymm12, ymm15
 ; 8x t1 = t1 <<< 18
 %line 165+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm8, ymm14, 18
 	vpsrld ymm15, ymm14, 14
 	vpor ymm15, ymm15, ymm8
-; z5 = z5 ^ t1
-%line 166+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, ymm15
 ; 8x t0 = z6 + z2
 %line 167+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm5, ymm10
+; z5 = z5 ^ t1
+%line 166+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm4, ymm4, ymm15
 ; 8x t0 = t0 <<< 18
 %line 168+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm8, ymm14, 18
 	vpsrld ymm15, ymm14, 14
 	vpor ymm15, ymm15, ymm8
-; z10 = z10 ^ t0
-%line 169+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm3, ymm3, ymm15
 ; 8x t1 = z11 + z7
 %line 170+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm6, ymm7
+; z10 = z10 ^ t0
+%line 169+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm3, ymm3, ymm15
 ; 8x t1 = t1 <<< 18
 %line 171+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm8, ymm14, 18
 	vpsrld ymm15, ymm14, 14
 	vpor ymm15, ymm15, ymm8
-; z15 = z15 ^ t1
-%line 172+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm2, ymm2, ymm15
 ; 8x t0 = z0 + z3
 %line 173+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm12, ymm11
+; z15 = z15 ^ t1
+%line 172+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm2, ymm2, ymm15
 ; 8x t0 = t0 <<< 7
 %line 174+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm8, ymm14, 7
 	vpsrld ymm15, ymm14, 25
 	vpor ymm15, ymm15, ymm8
-; z1 = z1 ^ t0
-%line 175+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm9, ymm9, ymm15
 ; 8x t1 = z5 + z4
 %line 176+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm4, [rsp + 1120]
+; z1 = z1 ^ t0
+%line 175+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm9, ymm9, ymm15
 ; 8x t1 = t1 <<< 7
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm8, ymm14, 7
 	vpsrld ymm15, ymm14, 25
 	vpor ymm15, ymm15, ymm8
-; z6 = z6 ^ t1
-%line 178+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm8, ymm5, ymm15
 ; 8x t0 = z10 + z9
 %line 179+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm3, [rsp + 1152]
+; z6 = z6 ^ t1
+%line 178+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm8, ymm5, ymm15
 ; 8x t0 = t0 <<< 7
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm5, ymm14, 7
 	vpsrld ymm15, ymm14, 25
 	vpor ymm15, ymm15, ymm5
-; z11 = z11 ^ t0
-%line 181+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm6, ymm6, ymm15
 ; 8x t1 = z15 + z14
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm2, [rsp + 1184]
+; z11 = z11 ^ t0
+%line 181+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm6, ymm6, ymm15
 ; 8x t1 = t1 <<< 7
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm5, ymm14, 7
 	vpsrld ymm15, ymm14, 25
 	vpor ymm15, ymm15, ymm5
-; z12 = z12 ^ t1
-%line 184+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm5, ymm13, ymm15
 ; 8x t0 = z1 + z0
 %line 185+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm9, ymm12
+; z12 = z12 ^ t1
+%line 184+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm5, ymm13, ymm15
 ; 8x t0 = t0 <<< 9
 %line 186+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 9
 	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm13
-; z2 = z2 ^ t0
-%line 187+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm10, ymm10, ymm15
 ; 8x t1 = z6 + z5
 %line 188+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm8, ymm4
+; z2 = z2 ^ t0
+%line 187+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm10, ymm10, ymm15
 ; 8x t1 = t1 <<< 9
 %line 189+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 9
 	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm13
-; z7 = z7 ^ t1
-%line 190+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm7, ymm7, ymm15
 ; 8x t0 = z11 + z10
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm6, ymm3
+; z7 = z7 ^ t1
+%line 190+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm7, ymm7, ymm15
 ; 8x t0 = t0 <<< 9
 %line 192+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 9
 	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm13
-; z8 = z8 ^ t0
-%line 193+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm1, ymm1, ymm15
 ; 8x t1 = z12 + z15
 %line 194+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm5, ymm2
+; z8 = z8 ^ t0
+%line 193+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm1, ymm1, ymm15
 ; 8x t1 = t1 <<< 9
 %line 195+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 9
 	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm13
-; z13 = z13 ^ t1
-%line 196+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm0, ymm15
 ; 8x t0 = z2 + z1
 %line 197+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm10, ymm9
+; z13 = z13 ^ t1
+%line 196+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm0, ymm0, ymm15
 ; 8x t0 = t0 <<< 13
 %line 198+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 13
 	vpsrld ymm15, ymm14, 19
 	vpor ymm15, ymm15, ymm13
+; 8x t1 = z7 + z6
+%line 200+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm13, ymm7, ymm8
 ; z3 = z3 ^ t0
 %line 199+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm11, ymm11, ymm15
 	vmovdqu [rsp + 1056], ymm11
-; 8x t1 = z7 + z6
-%line 200+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm13, ymm7, ymm8
 ; 8x t1 = t1 <<< 13
 %line 201+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm11, ymm13, 13
@@ -480,11 +493,13 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z4 = z4 ^ t1
 %line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm11, [rsp + 1120]
-	vpxor ymm11, ymm11, ymm14
-	vmovdqu [rsp + 1088], ymm11
 ; 8x t0 = z8 + z11
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm13, ymm1, ymm6
+; z4 = z4 ^ t1
+%line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm11, ymm11, ymm14
+	vmovdqu [rsp + 1088], ymm11
 ; 8x t0 = t0 <<< 13
 %line 204+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm11, ymm13, 13
@@ -493,11 +508,13 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z9 = z9 ^ t0
 %line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm11, [rsp + 1152]
-	vpxor ymm11, ymm11, ymm14
-	vmovdqu [rsp + 1024], ymm11
 ; 8x t1 = z13 + z12
 %line 206+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm13, ymm0, ymm5
+; z9 = z9 ^ t0
+%line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm11, ymm11, ymm14
+	vmovdqu [rsp + 1024], ymm11
 ; 8x t1 = t1 <<< 13
 %line 207+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm11, ymm13, 13
@@ -506,46 +523,50 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z14 = z14 ^ t1
 %line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm11, [rsp + 1184]
-	vpxor ymm11, ymm11, ymm14
 ; 8x t0 = z3 + z2
 %line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm13, [rsp + 1056]
+; z14 = z14 ^ t1
+%line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm11, ymm11, ymm14
+; 8x t0 = z3 + z2
+%line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm13, ymm10
 ; 8x t0 = t0 <<< 18
 %line 210+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 18
 	vpsrld ymm15, ymm14, 14
 	vpor ymm15, ymm15, ymm13
-; z0 = z0 ^ t0
-%line 211+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm12, ymm12, ymm15
 ; 8x t1 = z4 + z7
 %line 212+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm13, [rsp + 1088]
 	vpaddd ymm14, ymm13, ymm7
+; z0 = z0 ^ t0
+%line 211+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm12, ymm12, ymm15
 ; 8x t1 = t1 <<< 18
 %line 213+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 18
 	vpsrld ymm15, ymm14, 14
 	vpor ymm15, ymm15, ymm13
-; z5 = z5 ^ t1
-%line 214+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm4, ymm4, ymm15
 ; 8x t0 = z9 + z8
 %line 215+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm13, [rsp + 1024]
 	vpaddd ymm14, ymm13, ymm1
+; z5 = z5 ^ t1
+%line 214+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm4, ymm4, ymm15
 ; 8x t0 = t0 <<< 18
 %line 216+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 18
 	vpsrld ymm15, ymm14, 14
 	vpor ymm15, ymm15, ymm13
-; z10 = z10 ^ t0
-%line 217+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm3, ymm3, ymm15
 ; 8x t1 = z14 + z13
 %line 218+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm14, ymm11, ymm0
+; z10 = z10 ^ t0
+%line 217+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm3, ymm3, ymm15
 ; 8x t1 = t1 <<< 18
 %line 219+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld ymm13, ymm14, 18
@@ -554,29 +575,21 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; z15 = z15 ^ t1
 %line 220+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm2, ymm2, ymm15
-; =? i -= 1
-%line 221+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	sub r8, 1
 ; goto rounds8 if !=
 %line 222+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jne .Lrounds8
-; 8x z0 = z0 + s0
-%line 224+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm12, ymm12, [rsp + 0]
+; 8x z8 = z8 + s8
+%line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm1, ymm1, [rsp + 256]
 ; 8x z1 = z1 + s1
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm13, ymm9, [rsp + 32]
 ; 8x z2 = z2 + s2
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm9, ymm10, [rsp + 64]
-; 8x z3 = z3 + s3
-%line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm10, [rsp + 1056]
-	vpaddd ymm10, ymm10, [rsp + 96]
-; 8x z4 = z4 + s4
-%line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm14, [rsp + 1088]
-	vpaddd ymm14, ymm14, [rsp + 128]
+; 8x z0 = z0 + s0
+%line 224+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm12, ymm12, [rsp + 0]
 ; 8x z5 = z5 + s5
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm4, ymm4, [rsp + 160]
@@ -586,14 +599,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; 8x z7 = z7 + s7
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm7, ymm7, [rsp + 224]
-; 8x z8 = z8 + s8
-%line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd ymm1, ymm1, [rsp + 256]
-	vmovdqu [rsp + 1216], ymm1
-; 8x z9 = z9 + s9
-%line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm1, [rsp + 1024]
-	vpaddd ymm1, ymm1, [rsp + 288]
 ; 8x z10 = z10 + s10
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd ymm3, ymm3, [rsp + 320]
@@ -615,6 +620,27 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; unsigned<? n - 8
 %line 240+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	cmp rdx, 8
+; 8x z3 = z3 + s3
+%line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm10, [rsp + 1056]
+; 8x z4 = z4 + s4
+%line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm14, [rsp + 1088]
+; 8x z8 = z8 + s8
+%line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu [rsp + 1216], ymm1
+; 8x z9 = z9 + s9
+%line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm1, [rsp + 1024]
+; 8x z3 = z3 + s3
+%line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm10, ymm10, [rsp + 96]
+; 8x z4 = z4 + s4
+%line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm14, ymm14, [rsp + 128]
+; 8x z9 = z9 + s9
+%line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd ymm1, ymm1, [rsp + 288]
 ; goto partial if unsigned<
 %line 241+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jb .Lpartial
@@ -705,15 +731,18 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; o = permute128(v2, v6, 0x20)
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vperm2i128 ymm4, ymm2, ymm12, 32
+; o = permute128(v2, v6, 0x31)
+%line 274+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vperm2i128 ymm2, ymm2, ymm12, 49
 ; o = o ^ mem256[m + 128]
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm4, ymm4, [rsi + 128]
 ; mem256[c + 128] = o
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [rdi + 128], ymm4
-; o = permute128(v2, v6, 0x31)
-%line 274+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vperm2i128 ymm2, ymm2, ymm12, 49
+; u1 = unpackhi32(z8, z9)
+%line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm4, [rsp + 1216]
 ; o = o ^ mem256[m + 384]
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor ymm2, ymm2, [rsi + 384]
@@ -744,7 +773,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 	vpunpckldq ymm2, ymm2, ymm1
 ; u1 = unpackhi32(z8, z9)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1216]
 	vpunpckhdq ymm1, ymm4, ymm1
 ; u2 = unpacklo32(z10, z11)
 %line 285+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
@@ -752,12 +780,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; u3 = unpackhi32(z10, z11)
 %line 286+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckhdq ymm3, ymm3, ymm6
-; v0 = unpacklo64(u0, u2)
-%line 287+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm6, ymm2, ymm4
-; v1 = unpackhi64(u0, u2)
-%line 288+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm8, ymm2, ymm4
 ; v2 = unpacklo64(u1, u3)
 %line 289+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpcklqdq ymm7, ymm1, ymm3
@@ -767,12 +789,18 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; u0 = unpacklo32(z12, z13)
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckldq ymm1, ymm5, ymm15
-; u1 = unpackhi32(z12, z13)
-%line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm2, ymm5, ymm15
 ; u2 = unpacklo32(z14, z15)
 %line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckldq ymm3, ymm11, ymm0
+; v0 = unpacklo64(u0, u2)
+%line 287+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm6, ymm2, ymm4
+; v1 = unpackhi64(u0, u2)
+%line 288+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm8, ymm2, ymm4
+; u1 = unpackhi32(z12, z13)
+%line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm2, ymm5, ymm15
 ; u3 = unpackhi32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckhdq ymm0, ymm11, ymm0
@@ -866,9 +894,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; ctr += 8
 %line 324+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add r8, 8
-; mem64[x + 32] = ctr
-%line 325+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov [rcx + 32], r8
 ; c += 512
 %line 326+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add rdi, 512
@@ -881,6 +906,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; unsigned>=? n - 2
 %line 329+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	cmp rdx, 2
+; mem64[x + 32] = ctr
+%line 325+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov [rcx + 32], r8
 ; goto blocks8 if unsigned>=
 %line 330+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jae .Lblocks8
@@ -892,9 +920,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 %line 334+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	je .Ldone
 .Lblock1:
-; r0 = mem128[x + 0]
-%line 336+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm0, [rcx]
 ; r1 = mem128[x + 16]
 %line 337+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm1, [rcx + 16]
@@ -904,6 +929,12 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; r3 = mem128[x + 48]
 %line 339+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm3, [rcx + 48]
+; i = 10
+%line 351+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov r8, 10
+; r0 = mem128[x + 0]
+%line 336+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu xmm0, [rcx]
 ; r1 = shuffle32(r1, 0x39)
 %line 340+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm4, xmm1, 57
@@ -937,22 +968,22 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; db = unpackhi64(e2, e3)
 %line 350+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckhqdq xmm0, xmm0, xmm3
-; i = 10
-%line 351+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov r8, 10
 .Lrounds1:
-; db = shuffle32(db, 0x39)
-%line 353+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
 %line 354+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm2, xmm4, 147
-; dc = shuffle32(dc, 0x4e)
-%line 355+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm3, xmm7, 78
+; db = shuffle32(db, 0x39)
+%line 353+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd xmm1, xmm0, 57
+; =? i -= 1
+%line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	sub r8, 1
 ; 4x e0 = da + dd
 %line 356+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd xmm4, xmm6, xmm2
+; dc = shuffle32(dc, 0x4e)
+%line 355+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd xmm3, xmm7, 78
 ; 4x e0 <<<= 7
 %line 357+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpslld xmm0, xmm4, 7
@@ -1047,9 +1078,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; da ^= e3
 %line 382+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor xmm6, xmm5, xmm3
-; =? i -= 1
-%line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	sub r8, 1
 ; goto rounds1 if !=
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jne .Lrounds1
@@ -1077,24 +1105,24 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; r3 = unpackhi64(e2, e3)
 %line 392+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckhqdq xmm0, xmm3, xmm0
-; r1 = shuffle32(r1, 0x93)
-%line 393+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm1, xmm1, 147
-; r2 = shuffle32(r2, 0x4e)
-%line 394+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpshufd xmm2, xmm2, 78
+; e0 = mem128[m + 0]
+%line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu xmm3, [rsi]
 ; r3 = shuffle32(r3, 0x39)
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpshufd xmm5, xmm0, 57
 ; e0 = mem128[x + 0]
 %line 396+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm0, [rcx]
+; r1 = shuffle32(r1, 0x93)
+%line 393+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd xmm1, xmm1, 147
+; r2 = shuffle32(r2, 0x4e)
+%line 394+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpshufd xmm2, xmm2, 78
 ; 4x r0 = r0 + e0
 %line 397+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpaddd xmm0, xmm4, xmm0
-; e0 = mem128[m + 0]
-%line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu xmm3, [rsi]
 ; r0 = r0 ^ e0
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor xmm0, xmm0, xmm3
@@ -1119,12 +1147,12 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; e2 = mem128[x + 32]
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm0, [rcx + 32]
-; 4x r2 = r2 + e2
-%line 407+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm0, xmm2, xmm0
 ; e2 = mem128[m + 32]
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm1, [rsi + 32]
+; 4x r2 = r2 + e2
+%line 407+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd xmm0, xmm2, xmm0
 ; r2 = r2 ^ e2
 %line 409+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor xmm0, xmm0, xmm1
@@ -1134,12 +1162,12 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; e3 = mem128[x + 48]
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm0, [rcx + 48]
-; 4x r3 = r3 + e3
-%line 412+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpaddd xmm0, xmm5, xmm0
 ; e3 = mem128[m + 48]
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm1, [rsi + 48]
+; 4x r3 = r3 + e3
+%line 412+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpaddd xmm0, xmm5, xmm0
 ; r3 = r3 ^ e3
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpxor xmm0, xmm0, xmm1
@@ -1152,9 +1180,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; ctr += 1
 %line 417+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add r8, 1
-; mem64[x + 32] = ctr
-%line 418+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov [rcx + 32], r8
 ; c += 64
 %line 419+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add rdi, 64
@@ -1164,6 +1189,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; =? n -= 1
 %line 421+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	sub rdx, 1
+; mem64[x + 32] = ctr
+%line 418+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov [rcx + 32], r8
 ; goto block1 if !=
 %line 422+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jne .Lblock1
@@ -1171,12 +1199,14 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 %line 423+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	jmp .Ldone
 .Lpartial:
+; u0 = unpacklo32(z0, z1)
+%line 428+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckldq ymm2, ymm12, ymm13
 ; p = &ks
 %line 427+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	lea r8, [rsp + 512]
 ; u0 = unpacklo32(z0, z1)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckldq ymm2, ymm12, ymm13
 	vmovdqu [rsp + 1248], ymm2
 ; u1 = unpackhi32(z0, z1)
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
@@ -1187,6 +1217,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; u3 = unpackhi32(z2, z3)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckhdq ymm9, ymm9, ymm10
+; u1 = unpackhi32(z4, z5)
+%line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm13, ymm14, ymm4
 ; v0 = unpacklo64(u0, u2)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm10, [rsp + 1248]
@@ -1205,9 +1238,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; u0 = unpacklo32(z4, z5)
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckldq ymm2, ymm14, ymm4
-; u1 = unpackhi32(z4, z5)
-%line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm13, ymm14, ymm4
 ; u2 = unpacklo32(z6, z7)
 %line 438+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckldq ymm4, ymm8, ymm7
@@ -1220,6 +1250,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; v5 = unpackhi64(u0, u2)
 %line 441+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckhqdq ymm14, ymm2, ymm4
+; o = permute128(v0, v4, 0x20)
+%line 444+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm2, [rsp + 1280]
 ; v6 = unpacklo64(u1, u3)
 %line 442+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpcklqdq ymm4, ymm13, ymm8
@@ -1228,7 +1261,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 	vpunpckhqdq ymm8, ymm13, ymm8
 ; o = permute128(v0, v4, 0x20)
 %line 444+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm2, [rsp + 1280]
 	vperm2i128 ymm2, ymm2, ymm7, 32
 ; mem256[p + 0] = o
 %line 445+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
@@ -1261,6 +1293,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; o = permute128(v2, v6, 0x31)
 %line 454+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vperm2i128 ymm2, ymm10, ymm4, 49
+; u1 = unpackhi32(z8, z9)
+%line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu ymm4, [rsp + 1216]
 ; mem256[p + 384] = o
 %line 455+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [r8 + 384], ymm2
@@ -1282,7 +1317,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 	vpunpckldq ymm2, ymm2, ymm1
 ; u1 = unpackhi32(z8, z9)
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu ymm4, [rsp + 1216]
 	vpunpckhdq ymm1, ymm4, ymm1
 ; u2 = unpacklo32(z10, z11)
 %line 462+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
@@ -1290,12 +1324,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; u3 = unpackhi32(z10, z11)
 %line 463+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckhdq ymm3, ymm3, ymm6
-; v0 = unpacklo64(u0, u2)
-%line 464+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpcklqdq ymm6, ymm2, ymm4
-; v1 = unpackhi64(u0, u2)
-%line 465+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhqdq ymm8, ymm2, ymm4
 ; v2 = unpacklo64(u1, u3)
 %line 466+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpcklqdq ymm7, ymm1, ymm3
@@ -1305,12 +1333,18 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; u0 = unpacklo32(z12, z13)
 %line 468+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckldq ymm1, ymm5, ymm15
-; u1 = unpackhi32(z12, z13)
-%line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpunpckhdq ymm2, ymm5, ymm15
 ; u2 = unpacklo32(z14, z15)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckldq ymm3, ymm11, ymm0
+; v0 = unpacklo64(u0, u2)
+%line 464+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpcklqdq ymm6, ymm2, ymm4
+; v1 = unpackhi64(u0, u2)
+%line 465+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhqdq ymm8, ymm2, ymm4
+; u1 = unpackhi32(z12, z13)
+%line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpunpckhdq ymm2, ymm5, ymm15
 ; u3 = unpackhi32(z14, z15)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vpunpckhdq ymm0, ymm11, ymm0
@@ -1341,9 +1375,6 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; o = permute128(v1, v5, 0x20)
 %line 480+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vperm2i128 ymm2, ymm8, ymm1, 32
-; mem256[p + 96] = o
-%line 481+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 96], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 482+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vperm2i128 ymm1, ymm8, ymm1, 49
@@ -1353,6 +1384,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; o = permute128(v2, v6, 0x20)
 %line 484+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vperm2i128 ymm1, ymm7, ymm3, 32
+; mem256[p + 96] = o
+%line 481+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu [r8 + 96], ymm2
 ; mem256[p + 160] = o
 %line 485+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [r8 + 160], ymm1
@@ -1365,12 +1399,12 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; o = permute128(v3, v7, 0x20)
 %line 488+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vperm2i128 ymm1, ymm9, ymm0, 32
-; mem256[p + 224] = o
-%line 489+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [r8 + 224], ymm1
 ; o = permute128(v3, v7, 0x31)
 %line 490+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vperm2i128 ymm0, ymm9, ymm0, 49
+; mem256[p + 224] = o
+%line 489+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu [r8 + 224], ymm1
 ; mem256[p + 480] = o
 %line 491+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu [r8 + 480], ymm0
@@ -1396,18 +1430,18 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_blocks:
 ; o = mem256[p + 32]
 %line 499+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu ymm0, [r8 + 32]
-; o = o ^ mem256[m + 32]
-%line 500+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vpxor ymm0, ymm0, [rsi + 32]
-; mem256[c + 32] = o
-%line 501+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	vmovdqu [rdi + 32], ymm0
 ; p += 64
 %line 502+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add r8, 64
+; o = o ^ mem256[m + 32]
+%line 500+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vpxor ymm0, ymm0, [rsi + 32]
 ; m += 64
 %line 503+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add rsi, 64
+; mem256[c + 32] = o
+%line 501+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	vmovdqu [rdi + 32], ymm0
 ; c += 64
 %line 504+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	add rdi, 64
@@ -1430,9 +1464,6 @@ section .text
 global qhasm_kernel_salsa20_amd64_avx2_zen4_core:function (qhasm_kernel_salsa20_amd64_avx2_zen4_core.end - qhasm_kernel_salsa20_amd64_avx2_zen4_core)
 align 32
 qhasm_kernel_salsa20_amd64_avx2_zen4_core:
-; i = 10
-%line 530+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
-	mov r8, 10
 ; r1 = mem128[in + 16]
 %line 516+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm1, [rsi + 16]
@@ -1442,6 +1473,9 @@ qhasm_kernel_salsa20_amd64_avx2_zen4_core:
 ; r3 = mem128[in + 48]
 %line 518+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm3, [rsi + 48]
+; i = 10
+%line 530+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
+	mov r8, 10
 ; r0 = mem128[in + 0]
 %line 515+0 specs/salsa20/generated/salsa20_amd64_avx2_r20.q
 	vmovdqu xmm0, [rsi]

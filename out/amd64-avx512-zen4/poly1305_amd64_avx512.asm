@@ -6,15 +6,15 @@ section .text
 global qhasm_kernel_poly1305_amd64_avx512_zen4_init:function (qhasm_kernel_poly1305_amd64_avx512_zen4_init.end - qhasm_kernel_poly1305_amd64_avx512_zen4_init)
 align 32
 qhasm_kernel_poly1305_amd64_avx512_zen4_init:
+; t = mem64[k + 0]
+%line 31+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
 %line 32+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, 1152921487695413247
 ; u = 0x0ffffffc0ffffffc
 %line 36+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, 1152921487695413244
-; t = mem64[k + 0]
-%line 31+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsi]
 ; t &= u
 %line 33+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r8, r9
@@ -138,6 +138,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; goto done if =
 %line 90+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	je .Ldone
+; r1 = mem64[st + 32]
+%line 95+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rax, [rdi + 32]
 ; h0 = mem64[st + 0]
 %line 91+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, [rdi]
@@ -150,9 +153,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; r0 = mem64[st + 24]
 %line 94+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r8, [rdi + 24]
-; r1 = mem64[st + 32]
-%line 95+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rax, [rdi + 32]
 ; s1 = r1
 %line 96+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, rax
@@ -168,87 +168,99 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; goto scalar if unsigned<
 %line 100+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lscalar
-; k44 = 0xfffffffffff
-%line 102+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r11, 17592186044415
-; 8x mask44 = k44
-%line 103+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm9, r11
 ; x = 0x3ffffffffff
 %line 104+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, 4398046511103
+; k44 = 0xfffffffffff
+%line 102+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r11, 17592186044415
 ; 8x mask42 = x
 %line 105+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm10, rcx
 ; flag = mem64[st + 56]
 %line 106+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, [rdi + 56]
+; 8x mask44 = k44
+%line 103+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm9, r11
 ; =? flag - 0
 %line 109+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp rcx, 0
 ; goto havepowers if !=
 %line 110+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jne .Lhavepowers
-; mem64[st + 56] = 1
-%line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov qword [rdi + 56], 1
-; g0 = h0
-%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 0], r12
 ; g1 = h1
 %line 115+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 8], rbp
 ; g2 = h2
 %line 116+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 16], rbx
-; h2 = 0
-%line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, 0
 ; l0 = h0
 %line 121+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, r8
-; l0 &= k44
-%line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
 ; l1 = h0
 %line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r8
-; l1 >>= 44
-%line 124+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 44
 ; x = h1
 %line 125+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rax
+; h2 = 0
+%line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, 0
+; l0 &= k44
+%line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, r11
+; l1 >>= 44
+%line 124+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rbp, 44
 ; x <<= 20
 %line 126+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; l1 |= x
-%line 127+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, rdx
-; l1 &= k44
-%line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, r11
-; l2 = h1
-%line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rax
-; l2 >>= 24
-%line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rdx, 24
+; g0 = h0
+%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rsp + 0], r12
 ; x = h2
 %line 131+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rcx
-; x <<= 40
-%line 132+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r12, 40
-; l2 |= x
-%line 133+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rdx, r12
+; Eh0 = 0
+%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm6, zmm6, zmm6
+; l1 |= x
+%line 127+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rbp, rdx
+; l2 = h1
+%line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rax
 ; mem64[st + 120] = l0
 %line 134+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 120], rbx
+; El2 = 0
+%line 526+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm5, zmm5, zmm5
+; Eh1 = 0
+%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm7, zmm7, zmm7
+; Eh2 = 0
+%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm8, zmm8, zmm8
+; l1 &= k44
+%line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbp, r11
+; l2 >>= 24
+%line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rdx, 24
+; mem64[st + 56] = 1
+%line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov qword [rdi + 56], 1
+; x <<= 40
+%line 132+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r12, 40
 ; mem64[st + 184] = l1
 %line 135+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 184], rbp
+; l2 |= x
+%line 133+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rdx, r12
 ; mem64[st + 248] = l2
 %line 136+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 248], rdx
@@ -315,12 +327,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 164+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbp
-; h2 &= 3
-%line 165+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 166+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
+; h2 &= 3
+%line 165+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; c &= -4
 %line 167+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rdx, -4
@@ -336,54 +348,54 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 171+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
 ; l0 = h0
 %line 174+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, rbx
-; l0 &= k44
-%line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, r11
 ; l1 = h0
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
-; l1 >>= 44
-%line 177+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r13, 44
 ; x = h1
 %line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; h2 += 0 + carry
+%line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
+; l0 &= k44
+%line 175+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbp, r11
+; l1 >>= 44
+%line 177+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r13, 44
 ; x <<= 20
 %line 179+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; l1 |= x
-%line 180+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r13, rdx
-; l1 &= k44
-%line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
-; l2 = h1
-%line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
-; l2 >>= 24
-%line 183+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rdx, 24
 ; x = h2
 %line 184+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r14, r12
-; x <<= 40
-%line 185+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r14, 40
-; l2 |= x
-%line 186+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rdx, r14
 ; mem64[st + 104] = l0
 %line 187+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 104], rbp
+; l1 |= x
+%line 180+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r13, rdx
+; l2 = h1
+%line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; l1 &= k44
+%line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, r11
+; l2 >>= 24
+%line 183+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rdx, 24
+; x <<= 40
+%line 185+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r14, 40
 ; mem64[st + 168] = l1
 %line 188+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 168], r13
+; l2 |= x
+%line 186+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rdx, r14
 ; mem64[st + 232] = l2
 %line 189+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 232], rdx
@@ -450,12 +462,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 217+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbx
-; h2 &= 3
-%line 218+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 219+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbx
+; h2 &= 3
+%line 218+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; c &= -4
 %line 220+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rdx, -4
@@ -471,54 +483,54 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 224+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
 ; l0 = h0
 %line 227+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, rbp
-; l0 &= k44
-%line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
 ; l1 = h0
 %line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbp
-; l1 >>= 44
-%line 230+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r13, 44
 ; x = h1
 %line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; h2 += 0 + carry
+%line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
+; l0 &= k44
+%line 228+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, r11
+; l1 >>= 44
+%line 230+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r13, 44
 ; x <<= 20
 %line 232+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; l1 |= x
-%line 233+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r13, rdx
-; l1 &= k44
-%line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
-; l2 = h1
-%line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
-; l2 >>= 24
-%line 236+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rdx, 24
 ; x = h2
 %line 237+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r14, r12
-; x <<= 40
-%line 238+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r14, 40
-; l2 |= x
-%line 239+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rdx, r14
 ; mem64[st + 88] = l0
 %line 240+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 88], rbx
+; l1 |= x
+%line 233+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r13, rdx
+; l2 = h1
+%line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; l1 &= k44
+%line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, r11
+; l2 >>= 24
+%line 236+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rdx, 24
+; x <<= 40
+%line 238+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r14, 40
 ; mem64[st + 152] = l1
 %line 241+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 152], r13
+; l2 |= x
+%line 239+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rdx, r14
 ; mem64[st + 216] = l2
 %line 242+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 216], rdx
@@ -585,12 +597,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 270+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbp
-; h2 &= 3
-%line 271+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 272+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
+; h2 &= 3
+%line 271+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; c &= -4
 %line 273+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rdx, -4
@@ -606,54 +618,54 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 277+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
 ; l0 = h0
 %line 280+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, rbx
-; l0 &= k44
-%line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, r11
 ; l1 = h0
 %line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
-; l1 >>= 44
-%line 283+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r13, 44
 ; x = h1
 %line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; h2 += 0 + carry
+%line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
+; l0 &= k44
+%line 281+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbp, r11
+; l1 >>= 44
+%line 283+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r13, 44
 ; x <<= 20
 %line 285+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; l1 |= x
-%line 286+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r13, rdx
-; l1 &= k44
-%line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
-; l2 = h1
-%line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
-; l2 >>= 24
-%line 289+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rdx, 24
 ; x = h2
 %line 290+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r14, r12
-; x <<= 40
-%line 291+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r14, 40
-; l2 |= x
-%line 292+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rdx, r14
 ; mem64[st + 72] = l0
 %line 293+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 72], rbp
+; l1 |= x
+%line 286+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r13, rdx
+; l2 = h1
+%line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; l1 &= k44
+%line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, r11
+; l2 >>= 24
+%line 289+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rdx, 24
+; x <<= 40
+%line 291+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r14, 40
 ; mem64[st + 136] = l1
 %line 294+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 136], r13
+; l2 |= x
+%line 292+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rdx, r14
 ; mem64[st + 200] = l2
 %line 295+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 200], rdx
@@ -720,12 +732,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 323+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbx
-; h2 &= 3
-%line 324+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 325+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbx
+; h2 &= 3
+%line 324+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; c &= -4
 %line 326+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rdx, -4
@@ -741,54 +753,54 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 330+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
 ; l0 = h0
 %line 333+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, rbp
-; l0 &= k44
-%line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
 ; l1 = h0
 %line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbp
-; l1 >>= 44
-%line 336+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r13, 44
 ; x = h1
 %line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; h2 += 0 + carry
+%line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
+; l0 &= k44
+%line 334+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, r11
+; l1 >>= 44
+%line 336+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r13, 44
 ; x <<= 20
 %line 338+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; l1 |= x
-%line 339+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r13, rdx
-; l1 &= k44
-%line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
-; l2 = h1
-%line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
-; l2 >>= 24
-%line 342+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rdx, 24
 ; x = h2
 %line 343+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r14, r12
-; x <<= 40
-%line 344+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r14, 40
-; l2 |= x
-%line 345+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rdx, r14
 ; mem64[st + 112] = l0
 %line 346+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 112], rbx
+; l1 |= x
+%line 339+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r13, rdx
+; l2 = h1
+%line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; l1 &= k44
+%line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, r11
+; l2 >>= 24
+%line 342+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rdx, 24
+; x <<= 40
+%line 344+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r14, 40
 ; mem64[st + 176] = l1
 %line 347+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 176], r13
+; l2 |= x
+%line 345+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rdx, r14
 ; mem64[st + 240] = l2
 %line 348+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 240], rdx
@@ -855,12 +867,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 376+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbp
-; h2 &= 3
-%line 377+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 378+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
+; h2 &= 3
+%line 377+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; c &= -4
 %line 379+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rdx, -4
@@ -876,54 +888,54 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 383+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rcx, 0
-; h2 += 0 + carry
-%line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
 ; l0 = h0
 %line 386+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, rbx
-; l0 &= k44
-%line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbp, r11
 ; l1 = h0
 %line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
-; l1 >>= 44
-%line 389+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r13, 44
 ; x = h1
 %line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; h2 += 0 + carry
+%line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
+; l0 &= k44
+%line 387+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbp, r11
+; l1 >>= 44
+%line 389+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r13, 44
 ; x <<= 20
 %line 391+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; l1 |= x
-%line 392+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r13, rdx
-; l1 &= k44
-%line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r13, r11
-; l2 = h1
-%line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
-; l2 >>= 24
-%line 395+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rdx, 24
 ; x = h2
 %line 396+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r14, r12
-; x <<= 40
-%line 397+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r14, 40
-; l2 |= x
-%line 398+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rdx, r14
 ; mem64[st + 96] = l0
 %line 399+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 96], rbp
+; l1 |= x
+%line 392+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r13, rdx
+; l2 = h1
+%line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
+; l1 &= k44
+%line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r13, r11
+; l2 >>= 24
+%line 395+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rdx, 24
+; x <<= 40
+%line 397+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r14, 40
 ; mem64[st + 160] = l1
 %line 400+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 160], r13
+; l2 |= x
+%line 398+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rdx, r14
 ; mem64[st + 224] = l2
 %line 401+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 224], rdx
@@ -990,12 +1002,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 429+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbx
-; h2 &= 3
-%line 430+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 431+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbx
+; h2 &= 3
+%line 430+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; c &= -4
 %line 432+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rcx, -4
@@ -1011,60 +1023,60 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 436+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r13, 0
-; h2 += 0 + carry
-%line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
 ; l0 = h0
 %line 439+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
-; l0 &= k44
-%line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rdx, r11
 ; l1 = h0
 %line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, rbp
-; l1 >>= 44
-%line 442+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbx, 44
 ; x = h1
 %line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, r13
+; h2 += 0 + carry
+%line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
+; l0 &= k44
+%line 440+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rdx, r11
+; l1 >>= 44
+%line 442+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rbx, 44
 ; x <<= 20
 %line 444+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rcx, 20
-; l1 |= x
-%line 445+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbx, rcx
-; l1 &= k44
-%line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, r11
-; l2 = h1
-%line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, r13
-; l2 >>= 24
-%line 448+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rcx, 24
 ; x = h2
 %line 449+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r14, r12
-; x <<= 40
-%line 450+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl r14, 40
-; l2 |= x
-%line 451+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rcx, r14
 ; mem64[st + 80] = l0
 %line 452+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 80], rdx
-; mem64[st + 144] = l1
-%line 453+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 144], rbx
-; mem64[st + 208] = l2
-%line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 208], rcx
 ; x = h0
 %line 460+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
+; l1 |= x
+%line 445+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rbx, rcx
+; l2 = h1
+%line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r13
+; l1 &= k44
+%line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, r11
+; l2 >>= 24
+%line 448+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rcx, 24
+; x <<= 40
+%line 450+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl r14, 40
+; mem64[st + 144] = l1
+%line 453+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 144], rbx
+; l2 |= x
+%line 451+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rcx, r14
+; mem64[st + 208] = l2
+%line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 208], rcx
 ; (uint128) t0h t0l = x * r0
 %line 461+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx rcx, rbx, r8
@@ -1122,12 +1134,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; h2 = t1h
 %line 482+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, rbp
-; h2 &= 3
-%line 483+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and r12, 3
 ; c = t1h
 %line 484+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbp
+; h2 &= 3
+%line 483+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and r12, 3
 ; c &= -4
 %line 485+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rcx, -4
@@ -1137,30 +1149,36 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 487+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rcx, rbp
+; h1 = g1
+%line 509+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, [rsp + 8]
 ; carry? h0 += c
 %line 488+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, rcx
 ; carry? h1 += 0 + carry
 %line 489+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
-; h2 += 0 + carry
-%line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc r12, 0
 ; l0 = h0
 %line 492+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbx
+; x = h1
+%line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r14
+; h2 += 0 + carry
+%line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc r12, 0
 ; l0 &= k44
 %line 493+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rcx, r11
 ; l1 >>= 44
 %line 495+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbx, 44
-; x = h1
-%line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r14
 ; x <<= 20
 %line 497+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
+; mem64[st + 64] = l0
+%line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 64], rcx
 ; l1 |= x
 %line 498+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rbx, rdx
@@ -1173,27 +1191,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 503+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r12, 40
-; l2 |= x
-%line 504+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or r14, r12
-; mem64[st + 64] = l0
-%line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 64], rcx
 ; mem64[st + 128] = l1
 %line 506+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 128], rbx
-; mem64[st + 192] = l2
-%line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 192], r14
+; l2 |= x
+%line 504+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or r14, r12
 ; h0 = g0
 %line 508+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, [rsp + 0]
-; h1 = g1
-%line 509+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 8]
 ; h2 = g2
 %line 510+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, [rsp + 16]
+; mem64[st + 192] = l2
+%line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 192], r14
 ; 8x E0 = mem64[st + 64]
 %line 511+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm0, [rdi + 64]
@@ -1203,21 +1215,39 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x E2 = mem64[st + 192]
 %line 513+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm2, [rdi + 192]
+; 8x Eh0 += madd52hi(E0, W0)
+%line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm0, zmm0
 ; 8x Ws1 = W1 << 4
 %line 518+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm1, 4
 ; 8x Wt = W1 << 2
 %line 519+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm1, 2
+; 8x Eh1 += madd52hi(E0, W1)
+%line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm0, zmm1
+; 8x El2 += madd52lo(E0, W2)
+%line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm0, zmm2
 ; 8x Ws1 = Ws1 + Wt
 %line 520+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm11, zmm3, zmm4
 ; 8x Ws2 = W2 << 4
 %line 521+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm2, 4
+; 8x Eh2 += madd52hi(E0, W2)
+%line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm0, zmm2
 ; 8x Wt = W2 << 2
 %line 522+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm2, 2
+; 8x Eh1 += madd52hi(E1, W0)
+%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm1, zmm0
+; 8x El2 += madd52lo(E1, W1)
+%line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm1, zmm1
 ; 8x Ws2 = Ws2 + Wt
 %line 523+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm12, zmm3, zmm4
@@ -1227,93 +1257,66 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; El1 = 0
 %line 525+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm4, zmm4, zmm4
-; El2 = 0
-%line 526+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm5
-; Eh0 = 0
-%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm6
-; Eh1 = 0
-%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm7
-; Eh2 = 0
-%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm8
 ; 8x El0 += madd52lo(E0, W0)
 %line 540+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm3, zmm0, zmm0
-; 8x Eh0 += madd52hi(E0, W0)
-%line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm0, zmm0
-; 8x El0 += madd52lo(E1, Ws2)
-%line 542+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm3, zmm1, zmm12
-; 8x Eh0 += madd52hi(E1, Ws2)
-%line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm1, zmm12
-; 8x El0 += madd52lo(E2, Ws1)
-%line 544+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm3, zmm2, zmm11
-; 8x Eh0 += madd52hi(E2, Ws1)
-%line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm2, zmm11
 ; 8x El1 += madd52lo(E0, W1)
 %line 546+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm4, zmm0, zmm1
-; 8x Eh1 += madd52hi(E0, W1)
-%line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm0, zmm1
-; 8x El1 += madd52lo(E1, W0)
-%line 548+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm4, zmm1, zmm0
-; 8x Eh1 += madd52hi(E1, W0)
-%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm1, zmm0
-; 8x El1 += madd52lo(E2, Ws2)
-%line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm4, zmm2, zmm12
-; 8x Eh1 += madd52hi(E2, Ws2)
-%line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm2, zmm12
-; 8x El2 += madd52lo(E0, W2)
-%line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm0, zmm2
-; 8x Eh2 += madd52hi(E0, W2)
-%line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm0, zmm2
-; 8x El2 += madd52lo(E1, W1)
-%line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm1, zmm1
+; 8x Eh0 += madd52hi(E1, Ws2)
+%line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm1, zmm12
 ; 8x Eh2 += madd52hi(E1, W1)
 %line 555+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm1, zmm1
+; 8x El0 += madd52lo(E1, Ws2)
+%line 542+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm3, zmm1, zmm12
+; 8x El1 += madd52lo(E1, W0)
+%line 548+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm4, zmm1, zmm0
+; 8x Eh0 += madd52hi(E2, Ws1)
+%line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm2, zmm11
+; 8x Eh1 += madd52hi(E2, Ws2)
+%line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm2, zmm12
+; 8x El0 += madd52lo(E2, Ws1)
+%line 544+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm3, zmm2, zmm11
+; 8x El1 += madd52lo(E2, Ws2)
+%line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm4, zmm2, zmm12
 ; 8x El2 += madd52lo(E2, W0)
 %line 556+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm5, zmm2, zmm0
+; 8x Eh0 = Eh0 << 8
+%line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm6, 8
 ; 8x Eh2 += madd52hi(E2, W0)
 %line 557+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm2, zmm0
 ; 8x Et = El0 >> 44
 %line 558+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm3, 44
-; 8x Eh0 = Eh0 << 8
-%line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm6, 8
 ; E0 = El0 & mask44
 %line 560+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm2, zmm3, zmm9
 ; 8x Eh0 = Eh0 + Et
 %line 561+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm1, zmm0
-; 8x El1 = El1 + Eh0
-%line 562+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm4, zmm0
-; 8x Et = El1 >> 44
-%line 563+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm0, 44
 ; 8x Eh1 = Eh1 << 8
 %line 564+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm7, 8
+; 8x El1 = El1 + Eh0
+%line 562+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm4, zmm0
+; 8x Eh2 = Eh2 << 10
+%line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm8, 10
+; 8x Et = El1 >> 44
+%line 563+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm1, zmm0, 44
 ; E1 = El1 & mask44
 %line 565+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm0, zmm0, zmm9
@@ -1326,12 +1329,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Et = El2 >> 42
 %line 568+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm1, 42
-; 8x Eh2 = Eh2 << 10
-%line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm8, 10
 ; E2 = El2 & mask42
 %line 570+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm1, zmm1, zmm10
+; mem64[st + 272] = E2
+%line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq [rdi + 272], xmm1
 ; 8x Eh2 = Eh2 + Et
 %line 571+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm4, zmm3
@@ -1350,70 +1353,55 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; E0 = E0 & mask44
 %line 576+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm2, zmm2, zmm9
-; 8x E1 = E1 + Et
-%line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm3
 ; mem64[st + 256] = E0
 %line 578+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 256], xmm2
+; 8x E1 = E1 + Et
+%line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm0, zmm3
 ; mem64[st + 264] = E1
 %line 579+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 264], xmm0
-; mem64[st + 272] = E2
-%line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq [rdi + 272], xmm1
 .Lhavepowers:
-; x = hib
-%line 583+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, r15
-; x <<= 40
-%line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rcx, 40
-; 8x hibv = x
-%line 585+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm6, rcx
-; 8x P0 = mem64[st + 256]
-%line 586+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm7, [rdi + 256]
 ; 8x P1 = mem64[st + 264]
 %line 587+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm8, [rdi + 264]
 ; 8x P2 = mem64[st + 272]
 %line 588+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm11, [rdi + 272]
-; 8x Ps1 = P1 << 4
-%line 590+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm8, 4
-; 8x Pt = P1 << 2
-%line 591+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm8, 2
-; 8x Ps1 = Ps1 + Pt
-%line 592+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm12, zmm0, zmm1
-; 8x Ps2 = P2 << 4
-%line 593+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm11, 4
-; 8x Pt = P2 << 2
-%line 594+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm11, 2
-; 8x Ps2 = Ps2 + Pt
-%line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm13, zmm0, zmm1
+; x = hib
+%line 583+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r15
 ; l0 = h0
 %line 599+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
+; 8x P0 = mem64[st + 256]
+%line 586+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm7, [rdi + 256]
+; x <<= 40
+%line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl rcx, 40
 ; l0 &= k44
 %line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rdx, r11
 ; l1 >>= 44
 %line 602+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r12, 44
+; 8x hibv = x
+%line 585+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm6, rcx
 ; x = h1
 %line 603+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbp
 ; x <<= 20
 %line 604+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rcx, 20
+; 8x Ps1 = P1 << 4
+%line 590+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm8, 4
+; 8x Pt = P1 << 2
+%line 591+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm8, 2
 ; l1 |= x
 %line 605+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r12, rcx
@@ -1426,9 +1414,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 610+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rbx, 40
+; 8x Ps1 = Ps1 + Pt
+%line 592+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm12, zmm0, zmm1
+; 8x Ps2 = P2 << 4
+%line 593+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm11, 4
+; 8x Pt = P2 << 2
+%line 594+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm11, 2
 ; l2 |= x
 %line 611+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rbp, rbx
+; 8x Ps2 = Ps2 + Pt
+%line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm13, zmm0, zmm1
 ; Ata = mem512[m + 0]
 %line 617+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
@@ -1441,21 +1441,18 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Al2 = unpackhi64(Ata, Atb)
 %line 620+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
-; 8x Al1 = Al0 >> 44
-%line 621+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm2, 44
-; 8x At = Al2 << 20
-%line 622+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm0, 20
-; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
-%line 623+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm9, 168
 ; Al0 = Al0 & mask44
 %line 624+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm4, zmm2, zmm9
+; 8x At = Al2 << 20
+%line 622+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm0, 20
 ; 8x Al2 = Al2 >> 24
 %line 625+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
+; 8x Al1 = Al0 >> 44
+%line 621+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm1, zmm2, 44
 ; Al2 = Al2 | hibv
 %line 626+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm5, zmm0, zmm6
@@ -1465,48 +1462,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Btb = mem512[m + 192]
 %line 633+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm2, [rsi + 192]
-; Bl0 = unpacklo64(Bta, Btb)
-%line 634+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpcklqdq zmm3, zmm0, zmm2
-; Bl2 = unpackhi64(Bta, Btb)
-%line 635+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm0, zmm2
-; 8x Bl1 = Bl0 >> 44
-%line 636+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm14, zmm3, 44
-; 8x Bt = Bl2 << 20
-%line 637+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm0, 20
-; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
-%line 638+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm14, zmm2, zmm9, 168
-; Bl0 = Bl0 & mask44
-%line 639+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm15, zmm3, zmm9
-; 8x Bl2 = Bl2 >> 24
-%line 640+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 24
-; Bl2 = Bl2 | hibv
-%line 641+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpord zmm16, zmm0, zmm6
-; v0 = l0
-%line 642+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm0, rdx
-; v1 = l1
-%line 643+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm2, r12
-; v2 = l2
-%line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm3, rbp
-; 8x A0 = Al0 + v0
-%line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm4, zmm4, zmm0
-; 8x A1 = Al1 + v1
-%line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm17, zmm1, zmm2
-; 8x A2 = Al2 + v2
-%line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm5, zmm5, zmm3
 ; m += 256
 %line 651+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 256
@@ -1516,6 +1471,51 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; unsigned<? n - 16
 %line 653+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r10, 16
+; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
+%line 623+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpternlogd zmm1, zmm3, zmm9, 168
+; Bl0 = unpacklo64(Bta, Btb)
+%line 634+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpcklqdq zmm3, zmm0, zmm2
+; Bl2 = unpackhi64(Bta, Btb)
+%line 635+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
+; Bl0 = Bl0 & mask44
+%line 639+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm15, zmm3, zmm9
+; 8x Bl1 = Bl0 >> 44
+%line 636+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm14, zmm3, 44
+; 8x Bt = Bl2 << 20
+%line 637+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm2, zmm0, 20
+; v2 = l2
+%line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq xmm3, rbp
+; 8x A2 = Al2 + v2
+%line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm5, zmm5, zmm3
+; 8x Bl2 = Bl2 >> 24
+%line 640+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm0, zmm0, 24
+; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
+%line 638+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpternlogd zmm14, zmm2, zmm9, 168
+; v1 = l1
+%line 643+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq xmm2, r12
+; 8x A1 = Al1 + v1
+%line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm17, zmm1, zmm2
+; Bl2 = Bl2 | hibv
+%line 641+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpord zmm16, zmm0, zmm6
+; v0 = l0
+%line 642+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq xmm0, rdx
+; 8x A0 = Al0 + v0
+%line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm4, zmm4, zmm0
 ; goto pairsdone if unsigned<
 %line 654+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lpairsdone
@@ -1526,93 +1526,147 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Atb = mem512[m + 64]
 %line 663+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
+; Ah1 = 0
+%line 698+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm23, zmm23, zmm23
+; Bh1 = 0
+%line 701+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm3
+; Ah2 = 0
+%line 699+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm18, zmm18, zmm18
+; Bh2 = 0
+%line 702+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm25, zmm25, zmm25
+; 8x Ah1 += madd52hi(A0, P1)
+%line 716+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm23, zmm4, zmm8
+; 8x Bh1 += madd52hi(B0, P1)
+%line 718+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm15, zmm8
 ; Al0 = unpacklo64(Ata, Atb)
 %line 664+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
 %line 665+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
+; 8x Ah2 += madd52hi(A0, P2)
+%line 728+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm18, zmm4, zmm11
+; 8x Bh2 += madd52hi(B0, P2)
+%line 730+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm15, zmm11
 ; 8x Al1 = Al0 >> 44
 %line 666+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm19, zmm2, 44
 ; 8x At = Al2 << 20
 %line 667+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm0, 20
-; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
-%line 668+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm19, zmm1, zmm9, 168
 ; Al0 = Al0 & mask44
 %line 669+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm22, zmm2, zmm9
+; 8x Ah1 += madd52hi(A1, P0)
+%line 720+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm23, zmm17, zmm7
 ; 8x Al2 = Al2 >> 24
 %line 670+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
+; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
+%line 668+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpternlogd zmm19, zmm1, zmm9, 168
+; Btb = mem512[m + 192]
+%line 678+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovdqu64 zmm1, [rsi + 192]
+; 8x Al0 += madd52lo(A0, P0)
+%line 703+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm22, zmm4, zmm7
 ; Al2 = Al2 | hibv
 %line 671+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm20, zmm0, zmm6
 ; Bta = mem512[m + 128]
 %line 677+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 128]
-; Btb = mem512[m + 192]
-%line 678+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi + 192]
+; 8x Al1 += madd52lo(A0, P1)
+%line 715+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm19, zmm4, zmm8
+; 8x Bh1 += madd52hi(B1, P0)
+%line 722+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm14, zmm7
+; m += 256
+%line 779+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rsi, 256
+; n -= 16
+%line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	sub r10, 16
+; unsigned>=? n - 16
+%line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	cmp r10, 16
+; 8x Al0 += madd52lo(A1, Ps2)
+%line 707+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm22, zmm17, zmm13
+; 8x Al2 += madd52lo(A0, P2)
+%line 727+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm4, zmm11
 ; Bl0 = unpacklo64(Bta, Btb)
 %line 679+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
 ; Bl2 = unpackhi64(Bta, Btb)
 %line 680+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
-; 8x Bl1 = Bl0 >> 44
-%line 681+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm21, zmm2, 44
+; 8x Al1 += madd52lo(A1, P0)
+%line 719+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm19, zmm17, zmm7
+; 8x Ah1 += madd52hi(A2, Ps2)
+%line 724+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm23, zmm5, zmm13
 ; 8x Bt = Bl2 << 20
 %line 682+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm0, 20
-; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
-%line 683+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm21, zmm1, zmm9, 168
-; Bl0 = Bl0 & mask44
-%line 684+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm24, zmm2, zmm9
 ; 8x Bl2 = Bl2 >> 24
 %line 685+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
+; Bl0 = Bl0 & mask44
+%line 684+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm24, zmm2, zmm9
+; 8x Al0 += madd52lo(A2, Ps1)
+%line 711+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm22, zmm5, zmm12
+; 8x Bl1 = Bl0 >> 44
+%line 681+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm21, zmm2, 44
 ; Bl2 = Bl2 | hibv
 %line 686+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm26, zmm0, zmm6
 ; Ah0 = 0
 %line 697+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm0
-; Ah1 = 0
-%line 698+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm23, zmm23, zmm23
-; Ah2 = 0
-%line 699+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm18, zmm18, zmm18
-; Bh0 = 0
-%line 700+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm1
-; Bh1 = 0
-%line 701+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm3
-; Bh2 = 0
-%line 702+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm25, zmm25, zmm25
-; 8x Al0 += madd52lo(A0, P0)
-%line 703+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm22, zmm4, zmm7
-; 8x Ah0 += madd52hi(A0, P0)
-%line 704+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm0, zmm4, zmm7
 ; 8x Bl0 += madd52lo(B0, P0)
 %line 705+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm24, zmm15, zmm7
+; 8x Ah0 += madd52hi(A0, P0)
+%line 704+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm0, zmm4, zmm7
+; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
+%line 683+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpternlogd zmm21, zmm1, zmm9, 168
+; Bh0 = 0
+%line 700+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm1
+; 8x Al1 += madd52lo(A2, Ps2)
+%line 723+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm19, zmm5, zmm13
 ; 8x Bh0 += madd52hi(B0, P0)
 %line 706+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm1, zmm15, zmm7
-; 8x Al0 += madd52lo(A1, Ps2)
-%line 707+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm22, zmm17, zmm13
+; 8x Bl1 += madd52lo(B0, P1)
+%line 717+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm21, zmm15, zmm8
+; 8x At = Al0 >> 44
+%line 739+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm2, zmm22, 44
+; 8x Ah1 = Ah1 << 8
+%line 750+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm23, 8
 ; 8x Ah0 += madd52hi(A1, Ps2)
 %line 708+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm17, zmm13
@@ -1622,9 +1676,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Bh0 += madd52hi(B1, Ps2)
 %line 710+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm1, zmm14, zmm13
-; 8x Al0 += madd52lo(A2, Ps1)
-%line 711+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm22, zmm5, zmm12
+; 8x Bl1 += madd52lo(B1, P0)
+%line 721+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm21, zmm14, zmm7
 ; 8x Ah0 += madd52hi(A2, Ps1)
 %line 712+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm5, zmm12
@@ -1634,168 +1688,126 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Bh0 += madd52hi(B2, Ps1)
 %line 714+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm1, zmm16, zmm12
-; 8x Al1 += madd52lo(A0, P1)
-%line 715+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm4, zmm8
-; 8x Ah1 += madd52hi(A0, P1)
-%line 716+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm4, zmm8
-; 8x Bl1 += madd52lo(B0, P1)
-%line 717+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm21, zmm15, zmm8
-; 8x Bh1 += madd52hi(B0, P1)
-%line 718+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm15, zmm8
-; 8x Al1 += madd52lo(A1, P0)
-%line 719+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm17, zmm7
-; 8x Ah1 += madd52hi(A1, P0)
-%line 720+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm17, zmm7
-; 8x Bl1 += madd52lo(B1, P0)
-%line 721+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm21, zmm14, zmm7
-; 8x Bh1 += madd52hi(B1, P0)
-%line 722+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm14, zmm7
-; 8x Al1 += madd52lo(A2, Ps2)
-%line 723+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm5, zmm13
-; 8x Ah1 += madd52hi(A2, Ps2)
-%line 724+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm5, zmm13
+; 8x Al2 += madd52lo(A1, P1)
+%line 731+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm17, zmm8
+; 8x Bl2 += madd52lo(B0, P2)
+%line 729+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm26, zmm15, zmm11
+; 8x Ah2 += madd52hi(A1, P1)
+%line 732+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm18, zmm17, zmm8
+; 8x Ah0 = Ah0 << 8
+%line 740+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm0, 8
+; B0 = Bl0 & mask44
+%line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm15, zmm24, zmm9
 ; 8x Bl1 += madd52lo(B2, Ps2)
 %line 725+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm21, zmm16, zmm13
 ; 8x Bh1 += madd52hi(B2, Ps2)
 %line 726+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm3, zmm16, zmm13
-; 8x Al2 += madd52lo(A0, P2)
-%line 727+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm20, zmm4, zmm11
-; 8x Ah2 += madd52hi(A0, P2)
-%line 728+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm4, zmm11
-; 8x Bl2 += madd52lo(B0, P2)
-%line 729+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm26, zmm15, zmm11
-; 8x Bh2 += madd52hi(B0, P2)
-%line 730+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm25, zmm15, zmm11
-; 8x Al2 += madd52lo(A1, P1)
-%line 731+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm20, zmm17, zmm8
-; 8x Ah2 += madd52hi(A1, P1)
-%line 732+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm17, zmm8
-; 8x Bl2 += madd52lo(B1, P1)
-%line 733+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm26, zmm14, zmm8
-; 8x Bh2 += madd52hi(B1, P1)
-%line 734+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm25, zmm14, zmm8
-; 8x Al2 += madd52lo(A2, P0)
-%line 735+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm20, zmm5, zmm7
-; 8x Ah2 += madd52hi(A2, P0)
-%line 736+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm5, zmm7
-; 8x Bl2 += madd52lo(B2, P0)
-%line 737+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm26, zmm16, zmm7
-; 8x Bh2 += madd52hi(B2, P0)
-%line 738+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm25, zmm16, zmm7
-; 8x At = Al0 >> 44
-%line 739+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm22, 44
-; 8x Ah0 = Ah0 << 8
-%line 740+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm0, 8
-; A0 = Al0 & mask44
-%line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm14, zmm22, zmm9
 ; 8x Ah0 = Ah0 + At
 %line 742+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm2
-; 8x Al1 = Al1 + Ah0
-%line 743+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm19, zmm0
 ; 8x Bt = Bl0 >> 44
 %line 744+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm24, 44
 ; 8x Bh0 = Bh0 << 8
 %line 745+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm1, 8
-; B0 = Bl0 & mask44
-%line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm15, zmm24, zmm9
+; 8x Al2 += madd52lo(A2, P0)
+%line 735+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm5, zmm7
+; 8x Al1 = Al1 + Ah0
+%line 743+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm19, zmm0
+; 8x Bl2 += madd52lo(B1, P1)
+%line 733+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm26, zmm14, zmm8
+; 8x Ah2 += madd52hi(A2, P0)
+%line 736+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm18, zmm5, zmm7
 ; 8x Bh0 = Bh0 + Bt
 %line 747+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm2
-; 8x Bl1 = Bl1 + Bh0
-%line 748+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm21, zmm1
 ; 8x At = Al1 >> 44
 %line 749+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 44
-; 8x Ah1 = Ah1 << 8
-%line 750+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm23, 8
+; 8x Bh2 += madd52hi(B1, P1)
+%line 734+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm14, zmm8
+; 8x Bl1 = Bl1 + Bh0
+%line 748+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm21, zmm1
 ; A1 = Al1 & mask44
 %line 751+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm0, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 752+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm4, zmm2
-; 8x Al2 = Al2 + Ah1
-%line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm20, zmm0
+; 8x Bl2 += madd52lo(B2, P0)
+%line 737+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm26, zmm16, zmm7
 ; 8x Bt = Bl1 >> 44
 %line 754+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm1, 44
 ; 8x Bh1 = Bh1 << 8
 %line 755+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm3, 8
+; 8x Al2 = Al2 + Ah1
+%line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm20, zmm0
 ; B1 = Bl1 & mask44
 %line 756+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm19, zmm1, zmm9
 ; 8x Bh1 = Bh1 + Bt
 %line 757+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm3, zmm2
-; 8x Bl2 = Bl2 + Bh1
-%line 758+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm26, zmm1
 ; 8x At = Al2 >> 42
 %line 759+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 42
 ; 8x Ah2 = Ah2 << 10
 %line 760+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm18, 10
+; 8x Bh2 += madd52hi(B2, P0)
+%line 738+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm16, zmm7
+; A0 = Al0 & mask44
+%line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm14, zmm22, zmm9
 ; A2 = Al2 & mask42
 %line 761+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm5, zmm0, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 762+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm3, zmm2
+; 8x Bl2 = Bl2 + Bh1
+%line 758+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm26, zmm1
 ; 8x A0 = A0 + Ah2
 %line 763+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm2, zmm14, zmm0
 ; 8x Ah2 = Ah2 << 2
 %line 764+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm0, 2
-; 8x A0 = A0 + Ah2
-%line 765+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm2, zmm0
-; 8x Bt = Bl2 >> 42
-%line 766+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm1, 42
 ; 8x Bh2 = Bh2 << 10
 %line 767+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm25, 10
 ; B2 = Bl2 & mask42
 %line 768+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm16, zmm1, zmm10
+; 8x A0 = A0 + Ah2
+%line 765+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm2, zmm0
+; 8x Bt = Bl2 >> 42
+%line 766+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm2, zmm1, 42
+; A0 = A0 & mask44
+%line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm4, zmm0, zmm9
 ; 8x Bh2 = Bh2 + Bt
 %line 769+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm3, zmm2
@@ -1811,49 +1823,49 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x At = A0 >> 44
 %line 773+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 44
-; A0 = A0 & mask44
-%line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm0, zmm9
-; 8x A1 = A1 + At
-%line 775+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm17, zmm17, zmm2
-; 8x Bt = B0 >> 44
-%line 776+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm1, 44
 ; B0 = B0 & mask44
 %line 777+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm15, zmm1, zmm9
+; 8x Bt = B0 >> 44
+%line 776+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm0, zmm1, 44
+; 8x A1 = A1 + At
+%line 775+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm17, zmm17, zmm2
 ; 8x B1 = B1 + Bt
 %line 778+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm14, zmm19, zmm0
-; m += 256
-%line 779+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rsi, 256
-; n -= 16
-%line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r10, 16
-; unsigned>=? n - 16
-%line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r10, 16
 ; goto pairs if unsigned>=
 %line 782+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jae .Lpairs
 .Lpairsdone:
-; 8x Q0 = mem64[st + 64]
-%line 786+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm7, [rdi + 64]
 ; 8x Q1 = mem64[st + 128]
 %line 787+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm8, [rdi + 128]
 ; 8x Q2 = mem64[st + 192]
 %line 788+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm11, [rdi + 192]
+; 8x Q0 = mem64[st + 64]
+%line 786+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm7, [rdi + 64]
+; Ah2 = 0
+%line 811+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm2
+; unsigned<? n - 8
+%line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	cmp r10, 8
 ; 8x Qs1 = Q1 << 4
 %line 790+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm8, 4
 ; 8x Qt = Q1 << 2
 %line 791+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm8, 2
+; 8x Al0 += madd52lo(A0, Q0)
+%line 812+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm15, zmm4, zmm7
+; 8x Al1 += madd52lo(A0, Q1)
+%line 818+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm14, zmm4, zmm8
 ; 8x Qs1 = Qs1 + Qt
 %line 792+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm12, zmm0, zmm1
@@ -1863,6 +1875,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Qt = Q2 << 2
 %line 794+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm11, 2
+; 8x Al2 += madd52lo(A0, Q2)
+%line 824+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm16, zmm4, zmm11
 ; 8x Qs2 = Qs2 + Qt
 %line 795+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm13, zmm0, zmm1
@@ -1872,99 +1887,87 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Ah1 = 0
 %line 810+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm1
-; Ah2 = 0
-%line 811+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm2, zmm2, zmm2
-; 8x Al0 += madd52lo(A0, Q0)
-%line 812+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm15, zmm4, zmm7
+; 8x Al1 += madd52lo(A1, Q0)
+%line 820+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm14, zmm17, zmm7
 ; 8x Ah0 += madd52hi(A0, Q0)
 %line 813+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm4, zmm7
 ; 8x Al0 += madd52lo(A1, Qs2)
 %line 814+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm15, zmm17, zmm13
+; 8x Ah1 += madd52hi(A0, Q1)
+%line 819+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm1, zmm4, zmm8
+; 8x Ah2 += madd52hi(A0, Q2)
+%line 825+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm2, zmm4, zmm11
 ; 8x Ah0 += madd52hi(A1, Qs2)
 %line 815+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm17, zmm13
 ; 8x Al0 += madd52lo(A2, Qs1)
 %line 816+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm15, zmm5, zmm12
-; 8x Ah0 += madd52hi(A2, Qs1)
-%line 817+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm0, zmm5, zmm12
-; 8x Al1 += madd52lo(A0, Q1)
-%line 818+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm14, zmm4, zmm8
-; 8x Ah1 += madd52hi(A0, Q1)
-%line 819+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm1, zmm4, zmm8
-; 8x Al1 += madd52lo(A1, Q0)
-%line 820+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm14, zmm17, zmm7
 ; 8x Ah1 += madd52hi(A1, Q0)
 %line 821+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm1, zmm17, zmm7
 ; 8x Al1 += madd52lo(A2, Qs2)
 %line 822+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm14, zmm5, zmm13
-; 8x Ah1 += madd52hi(A2, Qs2)
-%line 823+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm1, zmm5, zmm13
-; 8x Al2 += madd52lo(A0, Q2)
-%line 824+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm16, zmm4, zmm11
-; 8x Ah2 += madd52hi(A0, Q2)
-%line 825+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm2, zmm4, zmm11
+; 8x Ah0 += madd52hi(A2, Qs1)
+%line 817+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm0, zmm5, zmm12
 ; 8x Al2 += madd52lo(A1, Q1)
 %line 826+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm17, zmm8
-; 8x Ah2 += madd52hi(A1, Q1)
-%line 827+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm2, zmm17, zmm8
-; 8x Al2 += madd52lo(A2, Q0)
-%line 828+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm16, zmm5, zmm7
-; 8x Ah2 += madd52hi(A2, Q0)
-%line 829+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm2, zmm5, zmm7
 ; 8x At = Al0 >> 44
 %line 830+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm15, 44
-; 8x Ah0 = Ah0 << 8
-%line 831+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm0, 8
 ; A0 = Al0 & mask44
 %line 832+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm4, zmm15, zmm9
+; 8x Ah1 += madd52hi(A2, Qs2)
+%line 823+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm1, zmm5, zmm13
+; 8x Ah2 += madd52hi(A1, Q1)
+%line 827+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm2, zmm17, zmm8
+; 8x Ah0 = Ah0 << 8
+%line 831+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm0, 8
+; 8x Al2 += madd52lo(A2, Q0)
+%line 828+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm16, zmm5, zmm7
 ; 8x Ah0 = Ah0 + At
 %line 833+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm3
+; 8x Ah2 += madd52hi(A2, Q0)
+%line 829+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm2, zmm5, zmm7
+; 8x Ah1 = Ah1 << 8
+%line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm1, 8
 ; 8x Al1 = Al1 + Ah0
 %line 834+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm14, zmm0
 ; 8x At = Al1 >> 44
 %line 835+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm0, 44
-; 8x Ah1 = Ah1 << 8
-%line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm1, 8
 ; A1 = Al1 & mask44
 %line 837+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm0, zmm0, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 838+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm3
+; 8x Ah2 = Ah2 << 10
+%line 841+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm2, zmm2, 10
 ; 8x Al2 = Al2 + Ah1
 %line 839+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm16, zmm1
 ; 8x At = Al2 >> 42
 %line 840+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm1, 42
-; 8x Ah2 = Ah2 << 10
-%line 841+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm2, zmm2, 10
 ; A2 = Al2 & mask42
 %line 842+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm14, zmm1, zmm10
@@ -1989,9 +1992,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x A1 = A1 + At
 %line 849+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm16, zmm0, zmm2
-; unsigned<? n - 8
-%line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r10, 8
 ; goto lanes if unsigned<
 %line 851+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Llanes
@@ -2001,114 +2001,120 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Atb = mem512[m + 64]
 %line 858+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
-; Al0 = unpacklo64(Ata, Atb)
-%line 859+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpcklqdq zmm2, zmm0, zmm1
-; Al2 = unpackhi64(Ata, Atb)
-%line 860+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm0, zmm1
-; 8x Al1 = Al0 >> 44
-%line 861+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm2, 44
-; 8x At = Al2 << 20
-%line 862+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm0, 20
-; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
-%line 863+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm9, 168
-; Al0 = Al0 & mask44
-%line 864+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm2, zmm9
-; 8x Al2 = Al2 >> 24
-%line 865+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 24
-; Al2 = Al2 | hibv
-%line 866+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpord zmm0, zmm0, zmm6
-; Ah0 = 0
-%line 877+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm3
 ; Ah1 = 0
 %line 878+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm4, zmm4, zmm4
 ; Ah2 = 0
 %line 879+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm5
-; 8x Al0 += madd52lo(A0, Q0)
-%line 880+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm2, zmm15, zmm7
-; 8x Ah0 += madd52hi(A0, Q0)
-%line 881+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm15, zmm7
-; 8x Al0 += madd52lo(A1, Qs2)
-%line 882+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm2, zmm16, zmm13
-; 8x Ah0 += madd52hi(A1, Qs2)
-%line 883+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm16, zmm13
-; 8x Al0 += madd52lo(A2, Qs1)
-%line 884+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm2, zmm14, zmm12
-; 8x Ah0 += madd52hi(A2, Qs1)
-%line 885+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm14, zmm12
-; 8x Al1 += madd52lo(A0, Q1)
-%line 886+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm1, zmm15, zmm8
+; m += 128
+%line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rsi, 128
+; n -= 8
+%line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	sub r10, 8
 ; 8x Ah1 += madd52hi(A0, Q1)
 %line 887+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm4, zmm15, zmm8
-; 8x Al1 += madd52lo(A1, Q0)
-%line 888+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm1, zmm16, zmm7
+; 8x Ah2 += madd52hi(A0, Q2)
+%line 893+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm5, zmm15, zmm11
+; Al0 = unpacklo64(Ata, Atb)
+%line 859+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpcklqdq zmm2, zmm0, zmm1
+; Al2 = unpackhi64(Ata, Atb)
+%line 860+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm1
 ; 8x Ah1 += madd52hi(A1, Q0)
 %line 889+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm4, zmm16, zmm7
+; 8x Al1 = Al0 >> 44
+%line 861+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm1, zmm2, 44
+; 8x At = Al2 << 20
+%line 862+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm0, 20
+; Al0 = Al0 & mask44
+%line 864+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm2, zmm2, zmm9
+; 8x Al0 += madd52lo(A0, Q0)
+%line 880+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm2, zmm15, zmm7
+; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
+%line 863+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpternlogd zmm1, zmm3, zmm9, 168
+; Ah0 = 0
+%line 877+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm3
+; 8x Al2 = Al2 >> 24
+%line 865+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm0, zmm0, 24
+; 8x Ah0 += madd52hi(A0, Q0)
+%line 881+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm15, zmm7
+; 8x Al1 += madd52lo(A0, Q1)
+%line 886+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm1, zmm15, zmm8
+; Al2 = Al2 | hibv
+%line 866+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpord zmm0, zmm0, zmm6
+; 8x Al0 += madd52lo(A1, Qs2)
+%line 882+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm2, zmm16, zmm13
+; 8x Al2 += madd52lo(A0, Q2)
+%line 892+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm0, zmm15, zmm11
+; 8x Ah0 += madd52hi(A1, Qs2)
+%line 883+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm16, zmm13
+; 8x Al1 += madd52lo(A1, Q0)
+%line 888+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm1, zmm16, zmm7
+; 8x Al0 += madd52lo(A2, Qs1)
+%line 884+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm2, zmm14, zmm12
+; 8x Al2 += madd52lo(A1, Q1)
+%line 894+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm0, zmm16, zmm8
+; 8x Ah0 += madd52hi(A2, Qs1)
+%line 885+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm14, zmm12
 ; 8x Al1 += madd52lo(A2, Qs2)
 %line 890+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm1, zmm14, zmm13
 ; 8x Ah1 += madd52hi(A2, Qs2)
 %line 891+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm4, zmm14, zmm13
-; 8x Al2 += madd52lo(A0, Q2)
-%line 892+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm0, zmm15, zmm11
-; 8x Ah2 += madd52hi(A0, Q2)
-%line 893+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm5, zmm15, zmm11
-; 8x Al2 += madd52lo(A1, Q1)
-%line 894+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm0, zmm16, zmm8
-; 8x Ah2 += madd52hi(A1, Q1)
-%line 895+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm5, zmm16, zmm8
-; 8x Al2 += madd52lo(A2, Q0)
-%line 896+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm0, zmm14, zmm7
-; 8x Ah2 += madd52hi(A2, Q0)
-%line 897+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm5, zmm14, zmm7
 ; 8x At = Al0 >> 44
 %line 898+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm6, zmm2, 44
-; 8x Ah0 = Ah0 << 8
-%line 899+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm3, 8
 ; A0 = Al0 & mask44
 %line 900+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm2, zmm2, zmm9
+; 8x Ah2 += madd52hi(A1, Q1)
+%line 895+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm5, zmm16, zmm8
+; 8x Ah0 = Ah0 << 8
+%line 899+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm3, 8
+; 8x Al2 += madd52lo(A2, Q0)
+%line 896+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm0, zmm14, zmm7
 ; 8x Ah0 = Ah0 + At
 %line 901+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm3, zmm6
-; 8x Al1 = Al1 + Ah0
-%line 902+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm1, zmm3
-; 8x At = Al1 >> 44
-%line 903+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm1, 44
 ; 8x Ah1 = Ah1 << 8
 %line 904+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm4, 8
+; 8x Al1 = Al1 + Ah0
+%line 902+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm1, zmm3
+; 8x Ah2 += madd52hi(A2, Q0)
+%line 897+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm5, zmm14, zmm7
+; 8x At = Al1 >> 44
+%line 903+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm3, zmm1, 44
 ; A1 = Al1 & mask44
 %line 905+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm1, zmm1, zmm9
@@ -2118,12 +2124,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Al2 = Al2 + Ah1
 %line 907+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm3
-; 8x At = Al2 >> 42
-%line 908+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm0, 42
 ; 8x Ah2 = Ah2 << 10
 %line 909+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm5, 10
+; 8x At = Al2 >> 42
+%line 908+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm3, zmm0, 42
 ; A2 = Al2 & mask42
 %line 910+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm14, zmm0, zmm10
@@ -2148,28 +2154,43 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x A1 = A1 + At
 %line 917+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm16, zmm1, zmm2
-; m += 128
-%line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rsi, 128
-; n -= 8
-%line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r10, 8
 .Llanes:
-; W0 = mem512[st + 64]
-%line 923+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqu64 zmm0, [rdi + 64]
 ; W1 = mem512[st + 128]
 %line 924+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rdi + 128]
 ; W2 = mem512[st + 192]
 %line 925+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm2, [rdi + 192]
+; W0 = mem512[st + 64]
+%line 923+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovdqu64 zmm0, [rdi + 64]
+; Ah0 = 0
+%line 946+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm8, zmm8, zmm8
+; Al1 = 0
+%line 934+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm6, zmm6, zmm6
+; Al2 = 0
+%line 935+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm7, zmm7, zmm7
+; Ah1 = 0
+%line 947+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm11, zmm11, zmm11
+; Ah2 = 0
+%line 948+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm12, zmm12, zmm12
 ; 8x Ws1 = W1 << 4
 %line 927+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm1, 4
 ; 8x Wt = W1 << 2
 %line 928+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm1, 2
+; 8x Ah0 += madd52hi(A0, W0)
+%line 950+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm15, zmm0
+; 8x Al1 += madd52lo(A0, W1)
+%line 955+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm6, zmm15, zmm1
 ; 8x Ws1 = Ws1 + Wt
 %line 929+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm3, zmm4
@@ -2179,75 +2200,57 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Wt = W2 << 2
 %line 931+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm5, zmm2, 2
+; 8x Ah1 += madd52hi(A0, W1)
+%line 956+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm11, zmm15, zmm1
 ; 8x Ws2 = Ws2 + Wt
 %line 932+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm4, zmm4, zmm5
 ; Al0 = 0
 %line 933+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm5
-; Al1 = 0
-%line 934+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm6
-; Al2 = 0
-%line 935+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm7
-; Ah0 = 0
-%line 946+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm8
-; Ah1 = 0
-%line 947+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm11, zmm11, zmm11
-; Ah2 = 0
-%line 948+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm12, zmm12, zmm12
+; 8x Al2 += madd52lo(A0, W2)
+%line 961+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm7, zmm15, zmm2
 ; 8x Al0 += madd52lo(A0, W0)
 %line 949+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm5, zmm15, zmm0
-; 8x Ah0 += madd52hi(A0, W0)
-%line 950+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm15, zmm0
-; 8x Al0 += madd52lo(A1, Ws2)
-%line 951+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm16, zmm4
 ; 8x Ah0 += madd52hi(A1, Ws2)
 %line 952+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm16, zmm4
-; 8x Al0 += madd52lo(A2, Ws1)
-%line 953+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm14, zmm3
-; 8x Ah0 += madd52hi(A2, Ws1)
-%line 954+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm14, zmm3
-; 8x Al1 += madd52lo(A0, W1)
-%line 955+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm15, zmm1
-; 8x Ah1 += madd52hi(A0, W1)
-%line 956+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm11, zmm15, zmm1
+; 8x Ah2 += madd52hi(A0, W2)
+%line 962+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm12, zmm15, zmm2
 ; 8x Al1 += madd52lo(A1, W0)
 %line 957+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm6, zmm16, zmm0
+; 8x Al0 += madd52lo(A1, Ws2)
+%line 951+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm16, zmm4
+; 8x Ah0 += madd52hi(A2, Ws1)
+%line 954+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm14, zmm3
 ; 8x Ah1 += madd52hi(A1, W0)
 %line 958+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm11, zmm16, zmm0
+; 8x Al2 += madd52lo(A1, W1)
+%line 963+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm7, zmm16, zmm1
+; 8x Al0 += madd52lo(A2, Ws1)
+%line 953+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm14, zmm3
+; 8x Ah2 += madd52hi(A1, W1)
+%line 964+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm12, zmm16, zmm1
+; 8x Ah0 = Ah0 << 8
+%line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm8, 8
 ; 8x Al1 += madd52lo(A2, Ws2)
 %line 959+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm6, zmm14, zmm4
 ; 8x Ah1 += madd52hi(A2, Ws2)
 %line 960+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm11, zmm14, zmm4
-; 8x Al2 += madd52lo(A0, W2)
-%line 961+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm15, zmm2
-; 8x Ah2 += madd52hi(A0, W2)
-%line 962+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm12, zmm15, zmm2
-; 8x Al2 += madd52lo(A1, W1)
-%line 963+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm16, zmm1
-; 8x Ah2 += madd52hi(A1, W1)
-%line 964+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm12, zmm16, zmm1
 ; 8x Al2 += madd52lo(A2, W0)
 %line 965+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm7, zmm14, zmm0
@@ -2257,27 +2260,27 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x At = Al0 >> 44
 %line 967+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm5, 44
-; 8x Ah0 = Ah0 << 8
-%line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm8, 8
 ; A0 = Al0 & mask44
 %line 969+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm2, zmm5, zmm9
 ; 8x Ah0 = Ah0 + At
 %line 970+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm1, zmm0
+; 8x Ah1 = Ah1 << 8
+%line 973+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm11, 8
 ; 8x Al1 = Al1 + Ah0
 %line 971+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm6, zmm0
 ; 8x At = Al1 >> 44
 %line 972+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm1, zmm0, 44
-; 8x Ah1 = Ah1 << 8
-%line 973+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm11, 8
 ; A1 = Al1 & mask44
 %line 974+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm0, zmm0, zmm9
+; 8x Ah2 = Ah2 << 10
+%line 978+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm12, 10
 ; 8x Ah1 = Ah1 + At
 %line 975+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm3, zmm1
@@ -2287,9 +2290,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x At = Al2 >> 42
 %line 977+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm1, 42
-; 8x Ah2 = Ah2 << 10
-%line 978+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm12, 10
 ; A2 = Al2 & mask42
 %line 979+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm1, zmm1, zmm10
@@ -2338,6 +2338,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x A1 = A1 + At
 %line 994+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm3
+; l0 = A0
+%line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq r11, xmm2
 ; At = shuffle128(A1, A1, 0xb1)
 %line 995+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm3, zmm0, zmm0, 177
@@ -2356,33 +2359,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x A2 = A2 + At
 %line 1000+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm3
+; l1 = A1
+%line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq r12, xmm0
 ; At = shuffle128(A2, A2, 0xb1)
 %line 1001+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm3, zmm1, zmm1, 177
+; h1 = l1
+%line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, r12
 ; 8x A2 = A2 + At
 %line 1002+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm3
+; h1 >>= 20
+%line 1010+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rbp, 20
 ; At = unpackhi64(A2, A2)
 %line 1003+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm3, zmm1, zmm1
 ; 8x A2 = A2 + At
 %line 1004+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm3
-; l0 = A0
-%line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r11, xmm2
-; l1 = A1
-%line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r12, xmm0
 ; l2 = A2
 %line 1007+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq rbx, xmm1
-; h1 = l1
-%line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
-; h1 >>= 20
-%line 1010+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 20
 ; x = l2
 %line 1011+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbx
@@ -2445,9 +2445,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; carry? h1 += mem64[m + 8] + carry
 %line 1040+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc rbp, [rsi + 8]
-; h2 += hib + carry
-%line 1041+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	adc rbx, r15
 ; x = h0
 %line 1047+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
@@ -2457,6 +2454,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x = h1
 %line 1049+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rbp
+; h2 += hib + carry
+%line 1041+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	adc rbx, r15
 ; (uint128) ah al = x * s1
 %line 1050+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx rdx, r13, r9
@@ -2469,6 +2469,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x = h0
 %line 1053+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
+; h0 = t0l
+%line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r12, r11
 ; (uint128) t1h t1l = x * r1
 %line 1054+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r14, r13, rax
@@ -2505,21 +2508,18 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; t1h += 0 + carry
 %line 1066+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r14, 0
-; h0 = t0l
-%line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r11
 ; h1 = t1l
 %line 1068+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r13
 ; h2 = t1h
 %line 1069+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, r14
-; h2 &= 3
-%line 1070+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rbx, 3
 ; c = t1h
 %line 1071+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r11, r14
+; h2 &= 3
+%line 1070+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rbx, 3
 ; c &= -4
 %line 1072+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r11, -4

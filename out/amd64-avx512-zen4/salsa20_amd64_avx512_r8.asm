@@ -101,12 +101,18 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 %line 169+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 960], zmm0
 .Lblocks16:
+; 8x q0 = mem64[x + 32]
+%line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpbroadcastq zmm0, [rcx + 32]
 ; z0 = s0
 %line 172+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm4, [rsp + 0]
 ; z1 = s1
 %line 173+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm10, [rsp + 64]
+; i = 4
+%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	mov r8, 4
 ; z2 = s2
 %line 174+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm15, [rsp + 128]
@@ -134,6 +140,15 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; z12 = s12
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm11, [rsp + 768]
+; 8x q0 = q0 + mem512[CTRLO]
+%line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddq zmm17, zmm0, [rel CTRLO]
+; 8x q1 = q0 + mem512[CTRHI]
+%line 188+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddq zmm1, zmm0, [rel CTRHI]
+; idx = mem512[IDXLO]
+%line 190+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 zmm0, [rel IDXLO]
 ; z13 = s13
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm13, [rsp + 832]
@@ -143,18 +158,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; z15 = s15
 %line 185+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm6, [rsp + 960]
-; 8x q0 = mem64[x + 32]
-%line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpbroadcastq zmm0, [rcx + 32]
-; 8x q1 = q0 + mem512[CTRHI]
-%line 188+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddq zmm1, zmm0, [rel CTRHI]
-; 8x q0 = q0 + mem512[CTRLO]
-%line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddq zmm17, zmm0, [rel CTRLO]
-; idx = mem512[IDXLO]
-%line 190+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 zmm0, [rel IDXLO]
 ; z8 = q0
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqa64 zmm12, zmm17
@@ -164,18 +167,15 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; idx = mem512[IDXHI]
 %line 193+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm0, [rel IDXHI]
-; z9 = permute2x32(z9, idx, q1)
-%line 195+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpermt2d zmm17, zmm0, zmm1
 ; s8 = z8
 %line 196+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 512], zmm12
+; z9 = permute2x32(z9, idx, q1)
+%line 195+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpermt2d zmm17, zmm0, zmm1
 ; s9 = z9
 %line 197+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 576], zmm17
-; i = 4
-%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	mov r8, 4
 .Lrounds16:
 ; 16x t0 = z0 + z12
 %line 200+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
@@ -189,6 +189,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 16x t3 = z15 + z11
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm3, zmm6, zmm8
+; =? i -= 1
+%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	sub r8, 1
 ; 16x t0 = t0 <<< 7
 %line 204+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm0, zmm0, 7
@@ -234,27 +237,27 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 16x t2 = t2 <<< 9
 %line 218+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm2, zmm2, 9
-; 16x t3 = t3 <<< 9
-%line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vprold zmm3, zmm3, 9
 ; z8 = z8 ^ t0
 %line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm12, zmm12, zmm0
+; 16x t0 = z8 + z4
+%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd zmm0, zmm12, zmm16
+; 16x t3 = t3 <<< 9
+%line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vprold zmm3, zmm3, 9
 ; z13 = z13 ^ t1
 %line 221+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm13, zmm13, zmm1
 ; z2 = z2 ^ t2
 %line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm15, zmm15, zmm2
-; z7 = z7 ^ t3
-%line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord zmm14, zmm14, zmm3
-; 16x t0 = z8 + z4
-%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd zmm0, zmm12, zmm16
 ; 16x t1 = z13 + z9
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm1, zmm13, zmm17
+; z7 = z7 ^ t3
+%line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord zmm14, zmm14, zmm3
 ; 16x t2 = z2 + z14
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm2, zmm15, zmm18
@@ -306,27 +309,27 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 16x t2 = t2 <<< 18
 %line 242+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm2, zmm2, 18
-; 16x t3 = t3 <<< 18
-%line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vprold zmm3, zmm3, 18
 ; z0 = z0 ^ t0
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm4, zmm4, zmm0
+; 16x t0 = z0 + z3
+%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd zmm0, zmm4, zmm19
+; 16x t3 = t3 <<< 18
+%line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vprold zmm3, zmm3, 18
 ; z5 = z5 ^ t1
 %line 245+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm7, zmm7, zmm2
-; z15 = z15 ^ t3
-%line 247+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord zmm2, zmm6, zmm3
-; 16x t0 = z0 + z3
-%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd zmm0, zmm4, zmm19
 ; 16x t1 = z5 + z4
 %line 249+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm1, zmm5, zmm16
+; z15 = z15 ^ t3
+%line 247+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord zmm2, zmm6, zmm3
 ; 16x t2 = z10 + z9
 %line 250+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm3, zmm7, zmm17
@@ -378,27 +381,27 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 16x t2 = t2 <<< 9
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm3, zmm3, 9
-; 16x t3 = t3 <<< 9
-%line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vprold zmm6, zmm6, 9
 ; z2 = z2 ^ t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm15, zmm15, zmm0
+; 16x t0 = z2 + z1
+%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd zmm0, zmm15, zmm10
+; 16x t3 = t3 <<< 9
+%line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vprold zmm6, zmm6, 9
 ; z7 = z7 ^ t1
 %line 269+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm14, zmm14, zmm1
 ; z8 = z8 ^ t2
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm12, zmm12, zmm3
-; z13 = z13 ^ t3
-%line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord zmm13, zmm13, zmm6
-; 16x t0 = z2 + z1
-%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd zmm0, zmm15, zmm10
 ; 16x t1 = z7 + z6
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm1, zmm14, zmm9
+; z13 = z13 ^ t3
+%line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord zmm13, zmm13, zmm6
 ; 16x t2 = z8 + z11
 %line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm3, zmm12, zmm8
@@ -450,12 +453,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 16x t2 = t2 <<< 18
 %line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold zmm3, zmm3, 18
-; 16x t3 = t3 <<< 18
-%line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vprold zmm6, zmm6, 18
 ; z0 = z0 ^ t0
 %line 292+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm4, zmm4, zmm0
+; 16x t3 = t3 <<< 18
+%line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vprold zmm6, zmm6, 18
 ; z5 = z5 ^ t1
 %line 293+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm5, zmm5, zmm1
@@ -465,9 +468,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; z15 = z15 ^ t3
 %line 295+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm6, zmm2, zmm6
-; =? i -= 1
-%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	sub r8, 1
 ; goto rounds16 if !=
 %line 297+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jne .Lrounds16
@@ -483,6 +483,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 16x z3 = z3 + s3
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm21, zmm19, [rsp + 192]
+; unsigned<? n - 16
+%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	cmp rdx, 16
 ; 16x z4 = z4 + s4
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd zmm19, zmm16, [rsp + 256]
@@ -615,18 +618,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; v15 = unpackhi64(u13, u15)
 %line 350+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq zmm8, zmm1, zmm3
-; unsigned<? n - 16
-%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	cmp rdx, 16
 ; goto partial if unsigned<
 %line 352+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jb .Lpartial
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm17, zmm19, 136
-; w1 = shuffle128(v0, v4, 0xdd)
-%line 355+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm1, zmm17, zmm19, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 356+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm2, zmm14, zmm4, 136
@@ -639,6 +636,15 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; o = o ^ mem512[m + 0]
 %line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm4, zmm4, [rsi]
+; w1 = shuffle128(v0, v4, 0xdd)
+%line 355+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm1, zmm17, zmm19, 221
+; o = shuffle128(w0, w2, 0xdd)
+%line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
+; w2 = shuffle128(v9, v13, 0x88)
+%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm2, zmm9, zmm11, 136
 ; mem512[c + 0] = o
 %line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi], zmm4
@@ -651,9 +657,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; mem512[c + 256] = o
 %line 363+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 256], zmm4
-; o = shuffle128(w0, w2, 0xdd)
-%line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 512]
 %line 365+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, [rsi + 512]
@@ -663,6 +666,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w1, w3, 0xdd)
 %line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; w1 = shuffle128(v1, v5, 0xdd)
+%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm1, zmm6, zmm15, 221
+; w3 = shuffle128(v9, v13, 0xdd)
+%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm3, zmm9, zmm11, 221
 ; o = o ^ mem512[m + 768]
 %line 368+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, [rsi + 768]
@@ -672,18 +681,15 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; w0 = shuffle128(v1, v5, 0x88)
 %line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm6, zmm15, 136
-; w1 = shuffle128(v1, v5, 0xdd)
-%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm1, zmm6, zmm15, 221
-; w2 = shuffle128(v9, v13, 0x88)
-%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm2, zmm9, zmm11, 136
-; w3 = shuffle128(v9, v13, 0xdd)
-%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm3, zmm9, zmm11, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
+; o = shuffle128(w0, w2, 0xdd)
+%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
+; w2 = shuffle128(v10, v14, 0x88)
+%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm2, zmm7, zmm5, 136
 ; o = o ^ mem512[m + 64]
 %line 375+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm4, zmm4, [rsi + 64]
@@ -699,9 +705,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; mem512[c + 320] = o
 %line 379+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 320], zmm4
-; o = shuffle128(w0, w2, 0xdd)
-%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 576]
 %line 381+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, [rsi + 576]
@@ -711,6 +714,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w1, w3, 0xdd)
 %line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; w1 = shuffle128(v2, v6, 0xdd)
+%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm1, zmm13, zmm10, 221
+; w3 = shuffle128(v10, v14, 0xdd)
+%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm3, zmm7, zmm5, 221
 ; o = o ^ mem512[m + 832]
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, [rsi + 832]
@@ -720,18 +729,15 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm13, zmm10, 136
-; w1 = shuffle128(v2, v6, 0xdd)
-%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm1, zmm13, zmm10, 221
-; w2 = shuffle128(v10, v14, 0x88)
-%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm2, zmm7, zmm5, 136
-; w3 = shuffle128(v10, v14, 0xdd)
-%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm3, zmm7, zmm5, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
+; o = shuffle128(w0, w2, 0xdd)
+%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
+; w2 = shuffle128(v11, v15, 0x88)
+%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm2, zmm12, zmm8, 136
 ; o = o ^ mem512[m + 128]
 %line 391+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm4, zmm4, [rsi + 128]
@@ -747,9 +753,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; mem512[c + 384] = o
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 384], zmm4
-; o = shuffle128(w0, w2, 0xdd)
-%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 640]
 %line 397+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, [rsi + 640]
@@ -759,6 +762,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w1, w3, 0xdd)
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; w1 = shuffle128(v3, v7, 0xdd)
+%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm1, zmm16, zmm18, 221
+; w3 = shuffle128(v11, v15, 0xdd)
+%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm3, zmm12, zmm8, 221
 ; o = o ^ mem512[m + 896]
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, [rsi + 896]
@@ -768,18 +777,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm16, zmm18, 136
-; w1 = shuffle128(v3, v7, 0xdd)
-%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm1, zmm16, zmm18, 221
-; w2 = shuffle128(v11, v15, 0x88)
-%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm2, zmm12, zmm8, 136
-; w3 = shuffle128(v11, v15, 0xdd)
-%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm3, zmm12, zmm8, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
+; o = shuffle128(w0, w2, 0xdd)
+%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 192]
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm4, zmm4, [rsi + 192]
@@ -795,9 +798,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; mem512[c + 448] = o
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rdi + 448], zmm4
-; o = shuffle128(w0, w2, 0xdd)
-%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 704]
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord zmm0, zmm0, [rsi + 704]
@@ -819,9 +819,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; ctr += 16
 %line 419+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add r8, 16
-; mem64[x + 32] = ctr
-%line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	mov [rcx + 32], r8
 ; c += 1024
 %line 421+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add rdi, 1024
@@ -834,6 +831,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; unsigned>=? n - 9
 %line 424+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	cmp rdx, 9
+; mem64[x + 32] = ctr
+%line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	mov [rcx + 32], r8
 ; goto blocks16 if unsigned>=
 %line 425+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jae .Lblocks16
@@ -847,6 +847,33 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 8x f0 = mem32[x + 0]
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd ymm0, [rcx]
+; 4x gq0 = mem64[x + 32]
+%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpbroadcastq ymm2, [rcx + 32]
+; gb = mem256[CTRB]
+%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 ymm1, [rel CTRB]
+; i = 4
+%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	mov r8, 4
+; 8x f0 = mem32[x + 24]
+%line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpbroadcastd ymm8, [rcx + 24]
+; 8x f0 = mem32[x + 28]
+%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpbroadcastd ymm9, [rcx + 28]
+; 8x f0 = mem32[x + 40]
+%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpbroadcastd ymm12, [rcx + 40]
+; 8x f0 = mem32[x + 48]
+%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpbroadcastd ymm10, [rcx + 48]
+; 8x f0 = mem32[x + 52]
+%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpbroadcastd ymm11, [rcx + 52]
+; 8x f0 = mem32[x + 56]
+%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpbroadcastd ymm13, [rcx + 56]
 ; hs0 = f0
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 2048], ymm0
@@ -856,6 +883,27 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 8x f0 = mem32[x + 4]
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd ymm0, [rcx + 4]
+; 4x gq1 = gq0 + gb
+%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddq ymm1, ymm2, ymm1
+; hs6 = f0
+%line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [rsp + 2240], ymm8
+; hs7 = f0
+%line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [rsp + 2272], ymm9
+; hs10 = f0
+%line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [rsp + 2368], ymm12
+; hs12 = f0
+%line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [rsp + 2432], ymm10
+; hs13 = f0
+%line 467+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [rsp + 2464], ymm11
+; hs14 = f0
+%line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [rsp + 2496], ymm13
 ; hs1 = f0
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 2080], ymm0
@@ -898,24 +946,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h5 = f0
 %line 450+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqa64 ymm7, ymm0
-; 8x f0 = mem32[x + 24]
-%line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpbroadcastd ymm8, [rcx + 24]
-; hs6 = f0
-%line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [rsp + 2240], ymm8
-; 8x f0 = mem32[x + 28]
-%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpbroadcastd ymm9, [rcx + 28]
-; hs7 = f0
-%line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [rsp + 2272], ymm9
-; 8x f0 = mem32[x + 40]
-%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpbroadcastd ymm12, [rcx + 40]
-; hs10 = f0
-%line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [rsp + 2368], ymm12
 ; 8x f0 = mem32[x + 44]
 %line 460+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd ymm0, [rcx + 44]
@@ -925,24 +955,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h11 = f0
 %line 462+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqa64 ymm16, ymm0
-; 8x f0 = mem32[x + 48]
-%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpbroadcastd ymm10, [rcx + 48]
-; hs12 = f0
-%line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [rsp + 2432], ymm10
-; 8x f0 = mem32[x + 52]
-%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpbroadcastd ymm11, [rcx + 52]
-; hs13 = f0
-%line 467+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [rsp + 2464], ymm11
-; 8x f0 = mem32[x + 56]
-%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpbroadcastd ymm13, [rcx + 56]
-; hs14 = f0
-%line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [rsp + 2496], ymm13
 ; 8x f0 = mem32[x + 60]
 %line 472+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpbroadcastd ymm0, [rcx + 60]
@@ -952,48 +964,36 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h15 = f0
 %line 474+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqa64 ymm17, ymm0
-; 4x gq0 = mem64[x + 32]
-%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpbroadcastq ymm2, [rcx + 32]
 ; ga = mem256[CTRA]
 %line 476+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 ymm0, [rel CTRA]
-; gb = mem256[CTRB]
-%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 ymm1, [rel CTRB]
-; 4x gq1 = gq0 + gb
-%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddq ymm1, ymm2, ymm1
 ; 4x gq0 = gq0 + ga
 %line 479+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddq ymm0, ymm2, ymm0
-; gq0 = shuffle32(gq0, 0xd8)
-%line 480+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpshufd ymm0, ymm0, 216
 ; gq1 = shuffle32(gq1, 0xd8)
 %line 481+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpshufd ymm2, ymm1, 216
+; gq0 = shuffle32(gq0, 0xd8)
+%line 480+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd ymm0, ymm0, 216
 ; f0 = unpacklo64(gq0, gq1)
 %line 482+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq ymm1, ymm0, ymm2
+; f1 = unpackhi64(gq0, gq1)
+%line 485+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpunpckhqdq ymm0, ymm0, ymm2
 ; hs8 = f0
 %line 483+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 2304], ymm1
 ; h8 = f0
 %line 484+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqa64 ymm18, ymm1
-; f1 = unpackhi64(gq0, gq1)
-%line 485+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpunpckhqdq ymm0, ymm0, ymm2
 ; hs9 = f1
 %line 486+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [rsp + 2336], ymm0
 ; h9 = f1
 %line 487+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqa64 ymm20, ymm0
-; i = 4
-%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	mov r8, 4
 .Lrounds8:
 ; g0 = evexadd32(h0, h12)
 %line 490+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
@@ -1007,6 +1007,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; g3 = evexadd32(h15, h11)
 %line 493+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm3, ymm17, ymm16
+; =? i -= 1
+%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	sub r8, 1
 ; 8x g0 = g0 <<< 7
 %line 494+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm0, ymm0, 7
@@ -1064,24 +1067,24 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h2 = evexxor(h2, g2)
 %line 512+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord ymm6, ymm6, ymm2
-; h7 = evexxor(h7, g3)
-%line 513+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord ymm9, ymm9, ymm3
 ; g0 = evexadd32(h8, h4)
 %line 514+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm0, ymm18, ymm15
+; h7 = evexxor(h7, g3)
+%line 513+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord ymm9, ymm9, ymm3
 ; g1 = evexadd32(h13, h9)
 %line 515+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm1, ymm11, ymm20
 ; g2 = evexadd32(h2, h14)
 %line 516+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm2, ymm6, ymm13
-; g3 = evexadd32(h7, h3)
-%line 517+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm3, ymm9, ymm14
 ; 8x g0 = g0 <<< 13
 %line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm0, ymm0, 13
+; g3 = evexadd32(h7, h3)
+%line 517+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm3, ymm9, ymm14
 ; 8x g1 = g1 <<< 13
 %line 519+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm1, ymm1, 13
@@ -1100,24 +1103,24 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h6 = evexxor(h6, g2)
 %line 524+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord ymm8, ymm8, ymm2
-; h11 = evexxor(h11, g3)
-%line 525+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord ymm16, ymm16, ymm3
 ; g0 = evexadd32(h12, h8)
 %line 526+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm0, ymm10, ymm18
+; h11 = evexxor(h11, g3)
+%line 525+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord ymm16, ymm16, ymm3
 ; g1 = evexadd32(h1, h13)
 %line 527+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm1, ymm5, ymm11
 ; g2 = evexadd32(h6, h2)
 %line 528+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm2, ymm8, ymm6
-; g3 = evexadd32(h11, h7)
-%line 529+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm3, ymm16, ymm9
 ; 8x g0 = g0 <<< 18
 %line 530+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm0, ymm0, 18
+; g3 = evexadd32(h11, h7)
+%line 529+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm3, ymm16, ymm9
 ; 8x g1 = g1 <<< 18
 %line 531+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm1, ymm1, 18
@@ -1136,24 +1139,24 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h10 = evexxor(h10, g2)
 %line 536+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord ymm12, ymm12, ymm2
-; h15 = evexxor(h15, g3)
-%line 537+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord ymm2, ymm17, ymm3
 ; g0 = evexadd32(h0, h3)
 %line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm0, ymm4, ymm14
+; h15 = evexxor(h15, g3)
+%line 537+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord ymm2, ymm17, ymm3
 ; g1 = evexadd32(h5, h4)
 %line 539+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm1, ymm7, ymm15
 ; g2 = evexadd32(h10, h9)
 %line 540+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm3, ymm12, ymm20
-; g3 = evexadd32(h15, h14)
-%line 541+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm17, ymm2, ymm13
 ; 8x g0 = g0 <<< 7
 %line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm0, ymm0, 7
+; g3 = evexadd32(h15, h14)
+%line 541+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm17, ymm2, ymm13
 ; 8x g1 = g1 <<< 7
 %line 543+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm1, ymm1, 7
@@ -1172,24 +1175,24 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h11 = evexxor(h11, g2)
 %line 548+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord ymm16, ymm16, ymm3
-; h12 = evexxor(h12, g3)
-%line 549+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord ymm10, ymm10, ymm17
 ; g0 = evexadd32(h1, h0)
 %line 550+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm0, ymm5, ymm4
+; h12 = evexxor(h12, g3)
+%line 549+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord ymm10, ymm10, ymm17
 ; g1 = evexadd32(h6, h5)
 %line 551+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm1, ymm8, ymm7
 ; g2 = evexadd32(h11, h10)
 %line 552+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm3, ymm16, ymm12
-; g3 = evexadd32(h12, h15)
-%line 553+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm17, ymm10, ymm2
 ; 8x g0 = g0 <<< 9
 %line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm0, ymm0, 9
+; g3 = evexadd32(h12, h15)
+%line 553+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm17, ymm10, ymm2
 ; 8x g1 = g1 <<< 9
 %line 555+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm1, ymm1, 9
@@ -1208,24 +1211,24 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h8 = evexxor(h8, g2)
 %line 560+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord ymm18, ymm18, ymm3
-; h13 = evexxor(h13, g3)
-%line 561+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord ymm11, ymm11, ymm17
 ; g0 = evexadd32(h2, h1)
 %line 562+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm0, ymm6, ymm5
+; h13 = evexxor(h13, g3)
+%line 561+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord ymm11, ymm11, ymm17
 ; g1 = evexadd32(h7, h6)
 %line 563+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm1, ymm9, ymm8
 ; g2 = evexadd32(h8, h11)
 %line 564+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm3, ymm18, ymm16
-; g3 = evexadd32(h13, h12)
-%line 565+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm17, ymm11, ymm10
 ; 8x g0 = g0 <<< 13
 %line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm0, ymm0, 13
+; g3 = evexadd32(h13, h12)
+%line 565+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm17, ymm11, ymm10
 ; 8x g1 = g1 <<< 13
 %line 567+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm1, ymm1, 13
@@ -1244,24 +1247,24 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h9 = evexxor(h9, g2)
 %line 572+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord ymm20, ymm20, ymm3
-; h14 = evexxor(h14, g3)
-%line 573+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord ymm13, ymm13, ymm17
 ; g0 = evexadd32(h3, h2)
 %line 574+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm0, ymm14, ymm6
+; h14 = evexxor(h14, g3)
+%line 573+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord ymm13, ymm13, ymm17
 ; g1 = evexadd32(h4, h7)
 %line 575+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm1, ymm19, ymm9
 ; g2 = evexadd32(h9, h8)
 %line 576+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm3, ymm20, ymm18
-; g3 = evexadd32(h14, h13)
-%line 577+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm15, ymm13, ymm11
 ; 8x g0 = g0 <<< 18
 %line 578+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm0, ymm0, 18
+; g3 = evexadd32(h14, h13)
+%line 577+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm15, ymm13, ymm11
 ; 8x g1 = g1 <<< 18
 %line 579+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vprold ymm1, ymm1, 18
@@ -1283,18 +1286,15 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; h15 = evexxor(h15, g3)
 %line 585+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord ymm17, ymm2, ymm15
-; =? i -= 1
-%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	sub r8, 1
 ; goto rounds8 if !=
 %line 587+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jne .Lrounds8
-; p = &ks
-%line 588+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	lea r8, [rsp + 1024]
 ; f0 = hs0
 %line 589+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 ymm0, [rsp + 2048]
+; p = &ks
+%line 588+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	lea r8, [rsp + 1024]
 ; f0 = evexadd32(f0, h0)
 %line 590+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm1, ymm0, ymm4
@@ -1307,6 +1307,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; f2 = hs2
 %line 593+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 ymm0, [rsp + 2112]
+; g0 = unpacklo32(f0, f1)
+%line 597+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpunpckldq ymm4, ymm1, ymm2
+; g1 = unpackhi32(f0, f1)
+%line 598+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpunpckhdq ymm1, ymm1, ymm2
 ; f2 = evexadd32(f2, h2)
 %line 594+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm3, ymm0, ymm6
@@ -1316,24 +1322,24 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; f3 = evexadd32(f3, h3)
 %line 596+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm0, ymm0, ymm14
-; g0 = unpacklo32(f0, f1)
-%line 597+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpunpckldq ymm4, ymm1, ymm2
-; g1 = unpackhi32(f0, f1)
-%line 598+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpunpckhdq ymm1, ymm1, ymm2
 ; g2 = unpacklo32(f2, f3)
 %line 599+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq ymm2, ymm3, ymm0
 ; g3 = unpackhi32(f2, f3)
 %line 600+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq ymm0, ymm3, ymm0
+; f3 = hs7
+%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 ymm3, [rsp + 2272]
 ; fv0 = unpacklo64(g0, g2)
 %line 601+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq ymm15, ymm4, ymm2
 ; fv1 = unpackhi64(g0, g2)
 %line 602+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq ymm14, ymm4, ymm2
+; f2 = hs6
+%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 ymm2, [rsp + 2240]
 ; fv2 = unpacklo64(g1, g3)
 %line 603+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq ymm6, ymm1, ymm0
@@ -1343,27 +1349,21 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; f0 = hs4
 %line 605+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 ymm0, [rsp + 2176]
-; f0 = evexadd32(f0, h4)
-%line 606+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm0, ymm0, ymm19
 ; f1 = hs5
 %line 607+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 ymm1, [rsp + 2208]
-; f1 = evexadd32(f1, h5)
-%line 608+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm1, ymm1, ymm7
-; f2 = hs6
-%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 ymm2, [rsp + 2240]
-; f2 = evexadd32(f2, h6)
-%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm2, ymm2, ymm8
-; f3 = hs7
-%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 ymm3, [rsp + 2272]
 ; f3 = evexadd32(f3, h7)
 %line 612+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm3, ymm3, ymm9
+; f2 = evexadd32(f2, h6)
+%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm2, ymm2, ymm8
+; f0 = evexadd32(f0, h4)
+%line 606+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm0, ymm0, ymm19
+; f1 = evexadd32(f1, h5)
+%line 608+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm1, ymm1, ymm7
 ; g0 = unpacklo32(f0, f1)
 %line 613+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq ymm7, ymm0, ymm1
@@ -1409,6 +1409,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; go = permute128(fv1, fv5, 0x31)
 %line 627+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vperm2i128 ymm0, ymm14, ymm3, 49
+; f3 = hs11
+%line 643+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 ymm3, [rsp + 2400]
 ; mem256[p + 320] = go
 %line 628+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 320], ymm0
@@ -1421,6 +1424,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; go = permute128(fv2, fv6, 0x31)
 %line 631+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vperm2i128 ymm0, ymm6, ymm2, 49
+; f2 = hs10
+%line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 ymm2, [rsp + 2368]
 ; mem256[p + 384] = go
 %line 632+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 384], ymm0
@@ -1433,33 +1439,27 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; go = permute128(fv3, fv7, 0x31)
 %line 635+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vperm2i128 ymm0, ymm5, ymm1, 49
+; f1 = hs9
+%line 639+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 ymm1, [rsp + 2336]
+; f3 = evexadd32(f3, h11)
+%line 644+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm3, ymm3, ymm16
 ; mem256[p + 448] = go
 %line 636+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 448], ymm0
 ; f0 = hs8
 %line 637+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 ymm0, [rsp + 2304]
-; f0 = evexadd32(f0, h8)
-%line 638+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm0, ymm0, ymm18
-; f1 = hs9
-%line 639+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 ymm1, [rsp + 2336]
-; f1 = evexadd32(f1, h9)
-%line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm1, ymm1, ymm20
-; f2 = hs10
-%line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 ymm2, [rsp + 2368]
 ; f2 = evexadd32(f2, h10)
 %line 642+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm2, ymm2, ymm12
-; f3 = hs11
-%line 643+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 ymm3, [rsp + 2400]
-; f3 = evexadd32(f3, h11)
-%line 644+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm3, ymm3, ymm16
+; f1 = evexadd32(f1, h9)
+%line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm1, ymm1, ymm20
+; f0 = evexadd32(f0, h8)
+%line 638+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm0, ymm0, ymm18
 ; g0 = unpacklo32(f0, f1)
 %line 645+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq ymm4, ymm0, ymm1
@@ -1472,12 +1472,18 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; g3 = unpackhi32(f2, f3)
 %line 648+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhdq ymm2, ymm2, ymm3
+; f3 = hs15
+%line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 ymm3, [rsp + 2528]
 ; fv0 = unpacklo64(g0, g2)
 %line 649+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq ymm5, ymm4, ymm1
 ; fv1 = unpackhi64(g0, g2)
 %line 650+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq ymm6, ymm4, ymm1
+; f1 = hs13
+%line 655+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 ymm1, [rsp + 2464]
 ; fv2 = unpacklo64(g1, g3)
 %line 651+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpcklqdq ymm4, ymm0, ymm2
@@ -1487,27 +1493,21 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; f0 = hs12
 %line 653+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 ymm0, [rsp + 2432]
-; f0 = evexadd32(f0, h12)
-%line 654+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm0, ymm0, ymm10
-; f1 = hs13
-%line 655+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 ymm1, [rsp + 2464]
-; f1 = evexadd32(f1, h13)
-%line 656+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm1, ymm1, ymm11
 ; f2 = hs14
 %line 657+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 ymm2, [rsp + 2496]
-; f2 = evexadd32(f2, h14)
-%line 658+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd ymm2, ymm2, ymm13
-; f3 = hs15
-%line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 ymm3, [rsp + 2528]
 ; f3 = evexadd32(f3, h15)
 %line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd ymm3, ymm3, ymm17
+; f1 = evexadd32(f1, h13)
+%line 656+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm1, ymm1, ymm11
+; f0 = evexadd32(f0, h12)
+%line 654+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm0, ymm0, ymm10
+; f2 = evexadd32(f2, h14)
+%line 658+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd ymm2, ymm2, ymm13
 ; g0 = unpacklo32(f0, f1)
 %line 661+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckldq ymm8, ymm0, ymm1
@@ -1547,9 +1547,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; go = permute128(fv1, fv5, 0x20)
 %line 673+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vperm2i128 ymm2, ymm6, ymm1, 32
-; mem256[p + 96] = go
-%line 674+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 96], ymm2
 ; go = permute128(fv1, fv5, 0x31)
 %line 675+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vperm2i128 ymm1, ymm6, ymm1, 49
@@ -1559,6 +1556,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; go = permute128(fv2, fv6, 0x20)
 %line 677+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vperm2i128 ymm1, ymm4, ymm8, 32
+; mem256[p + 96] = go
+%line 674+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 96], ymm2
 ; mem256[p + 160] = go
 %line 678+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 160], ymm1
@@ -1571,12 +1571,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; go = permute128(fv3, fv7, 0x20)
 %line 681+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vperm2i128 ymm1, ymm7, ymm0, 32
-; mem256[p + 224] = go
-%line 682+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 224], ymm1
 ; go = permute128(fv3, fv7, 0x31)
 %line 683+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vperm2i128 ymm0, ymm7, ymm0, 49
+; mem256[p + 224] = go
+%line 682+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 224], ymm1
 ; mem256[p + 480] = go
 %line 684+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 480], ymm0
@@ -1591,9 +1591,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 %line 689+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	je .Ldone
 .Lblock1:
-; r0 = mem128[x + 0]
-%line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 xmm0, [rcx]
 ; r1 = mem128[x + 16]
 %line 693+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm1, [rcx + 16]
@@ -1603,6 +1600,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; r3 = mem128[x + 48]
 %line 695+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm3, [rcx + 48]
+; i = 4
+%line 707+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	mov r8, 4
+; r0 = mem128[x + 0]
+%line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 xmm0, [rcx]
 ; r1 = shuffle32(r1, 0x39)
 %line 696+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpshufd xmm4, xmm1, 57
@@ -1636,22 +1639,22 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; db = unpackhi64(e2, e3)
 %line 706+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpunpckhqdq xmm0, xmm0, xmm3
-; i = 4
-%line 707+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	mov r8, 4
 .Lrounds1:
-; db = shuffle32(db, 0x39)
-%line 709+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpshufd xmm3, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
 %line 710+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpshufd xmm1, xmm1, 147
-; dc = shuffle32(dc, 0x4e)
-%line 711+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpshufd xmm2, xmm2, 78
+; db = shuffle32(db, 0x39)
+%line 709+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm3, xmm0, 57
+; =? i -= 1
+%line 747+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	sub r8, 1
 ; 4x e0 = da + dd
 %line 712+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd xmm4, xmm5, xmm1
+; dc = shuffle32(dc, 0x4e)
+%line 711+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
 ; 4x e4 = e0 << 7
 %line 713+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpslld xmm0, xmm4, 7
@@ -1688,6 +1691,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; 4x e3 = dd + dc
 %line 724+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd xmm4, xmm1, xmm2
+; dd = shuffle32(dd, 0x39)
+%line 729+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm1, xmm1, 57
+; dc = shuffle32(dc, 0x4e)
+%line 730+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm2, xmm2, 78
 ; 4x e7 = e3 << 18
 %line 725+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpslld xmm0, xmm4, 18
@@ -1700,12 +1709,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; db = shuffle32(db, 0x93)
 %line 728+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpshufd xmm0, xmm3, 147
-; dd = shuffle32(dd, 0x39)
-%line 729+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpshufd xmm1, xmm1, 57
-; dc = shuffle32(dc, 0x4e)
-%line 730+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + db
 %line 731+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd xmm3, xmm5, xmm0
@@ -1754,9 +1757,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; da = ternlog(da, e3, e7, 0x96)
 %line 746+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpternlogd xmm5, xmm3, xmm4, 150
-; =? i -= 1
-%line 747+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	sub r8, 1
 ; goto rounds1 if !=
 %line 748+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jne .Lrounds1
@@ -1790,12 +1790,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; r2 = shuffle32(r2, 0x4e)
 %line 758+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpshufd xmm3, xmm4, 78
-; r3 = shuffle32(r3, 0x39)
-%line 759+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpshufd xmm0, xmm0, 57
 ; e0 = mem128[x + 0]
 %line 760+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm4, [rcx]
+; r3 = shuffle32(r3, 0x39)
+%line 759+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpshufd xmm0, xmm0, 57
 ; 4x r0 = r0 + e0
 %line 761+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpaddd xmm2, xmm2, xmm4
@@ -1826,12 +1826,12 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; e2 = mem128[x + 32]
 %line 770+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm1, [rcx + 32]
-; 4x r2 = r2 + e2
-%line 771+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpaddd xmm1, xmm3, xmm1
 ; e2 = mem128[m + 32]
 %line 772+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm2, [rsi + 32]
+; 4x r2 = r2 + e2
+%line 771+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpaddd xmm1, xmm3, xmm1
 ; r2 = r2 ^ e2
 %line 773+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vpxord xmm1, xmm1, xmm2
@@ -1859,9 +1859,6 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; ctr += 1
 %line 781+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add r8, 1
-; mem64[x + 32] = ctr
-%line 782+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	mov [rcx + 32], r8
 ; c += 64
 %line 783+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add rdi, 64
@@ -1871,6 +1868,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; =? n -= 1
 %line 785+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	sub rdx, 1
+; mem64[x + 32] = ctr
+%line 782+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	mov [rcx + 32], r8
 ; goto block1 if !=
 %line 786+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jne .Lblock1
@@ -1878,150 +1878,150 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 %line 787+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	jmp .Ldone
 .Lpartial:
-; p = &ks
-%line 791+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	lea r8, [rsp + 1024]
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 792+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm17, zmm19, 136
-; w1 = shuffle128(v0, v4, 0xdd)
-%line 793+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm1, zmm17, zmm19, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 794+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm2, zmm14, zmm4, 136
+; p = &ks
+%line 791+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	lea r8, [rsp + 1024]
+; w1 = shuffle128(v0, v4, 0xdd)
+%line 793+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm1, zmm17, zmm19, 221
 ; w3 = shuffle128(v8, v12, 0xdd)
 %line 795+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm3, zmm14, zmm4, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 796+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
-; mem512[p + 0] = o
-%line 797+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8], zmm4
-; o = shuffle128(w1, w3, 0x88)
-%line 798+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm4, zmm1, zmm3, 136
-; mem512[p + 256] = o
-%line 799+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 256], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
 %line 800+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 512] = o
 %line 801+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 512], zmm0
+; mem512[p + 0] = o
+%line 797+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8], zmm4
 ; o = shuffle128(w1, w3, 0xdd)
 %line 802+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; o = shuffle128(w1, w3, 0x88)
+%line 798+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 768] = o
 %line 803+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 768], zmm0
+; mem512[p + 256] = o
+%line 799+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 256], zmm4
 ; w0 = shuffle128(v1, v5, 0x88)
 %line 804+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm6, zmm15, 136
-; w1 = shuffle128(v1, v5, 0xdd)
-%line 805+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm1, zmm6, zmm15, 221
 ; w2 = shuffle128(v9, v13, 0x88)
 %line 806+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm2, zmm9, zmm11, 136
+; w1 = shuffle128(v1, v5, 0xdd)
+%line 805+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm1, zmm6, zmm15, 221
 ; w3 = shuffle128(v9, v13, 0xdd)
 %line 807+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm3, zmm9, zmm11, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 808+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
-; mem512[p + 64] = o
-%line 809+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 64], zmm4
-; o = shuffle128(w1, w3, 0x88)
-%line 810+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm4, zmm1, zmm3, 136
-; mem512[p + 320] = o
-%line 811+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 320], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
 %line 812+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 576] = o
 %line 813+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 576], zmm0
+; mem512[p + 64] = o
+%line 809+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 64], zmm4
 ; o = shuffle128(w1, w3, 0xdd)
 %line 814+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; o = shuffle128(w1, w3, 0x88)
+%line 810+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 832] = o
 %line 815+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 832], zmm0
+; mem512[p + 320] = o
+%line 811+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 320], zmm4
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 816+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm13, zmm10, 136
-; w1 = shuffle128(v2, v6, 0xdd)
-%line 817+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm1, zmm13, zmm10, 221
 ; w2 = shuffle128(v10, v14, 0x88)
 %line 818+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm2, zmm7, zmm5, 136
+; w1 = shuffle128(v2, v6, 0xdd)
+%line 817+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm1, zmm13, zmm10, 221
 ; w3 = shuffle128(v10, v14, 0xdd)
 %line 819+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm3, zmm7, zmm5, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 820+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
-; mem512[p + 128] = o
-%line 821+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 128], zmm4
-; o = shuffle128(w1, w3, 0x88)
-%line 822+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm4, zmm1, zmm3, 136
-; mem512[p + 384] = o
-%line 823+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 384], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
 %line 824+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 640] = o
 %line 825+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 640], zmm0
+; mem512[p + 128] = o
+%line 821+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 128], zmm4
 ; o = shuffle128(w1, w3, 0xdd)
 %line 826+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; o = shuffle128(w1, w3, 0x88)
+%line 822+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 896] = o
 %line 827+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 896], zmm0
+; mem512[p + 384] = o
+%line 823+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 384], zmm4
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 828+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm16, zmm18, 136
-; w1 = shuffle128(v3, v7, 0xdd)
-%line 829+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm1, zmm16, zmm18, 221
 ; w2 = shuffle128(v11, v15, 0x88)
 %line 830+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm2, zmm12, zmm8, 136
+; w1 = shuffle128(v3, v7, 0xdd)
+%line 829+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm1, zmm16, zmm18, 221
 ; w3 = shuffle128(v11, v15, 0xdd)
 %line 831+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm3, zmm12, zmm8, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 832+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
-; mem512[p + 192] = o
-%line 833+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 192], zmm4
-; o = shuffle128(w1, w3, 0x88)
-%line 834+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vshufi32x4 zmm4, zmm1, zmm3, 136
-; mem512[p + 448] = o
-%line 835+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [r8 + 448], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
 %line 836+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
+; mem512[p + 192] = o
+%line 833+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 192], zmm4
 ; mem512[p + 704] = o
 %line 837+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 704], zmm0
+; o = shuffle128(w1, w3, 0x88)
+%line 834+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = shuffle128(w1, w3, 0xdd)
 %line 838+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; mem512[p + 448] = o
+%line 835+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [r8 + 448], zmm4
 ; mem512[p + 960] = o
 %line 839+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 [r8 + 960], zmm0
@@ -2039,18 +2039,18 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_blocks:
 ; o = mem512[p]
 %line 845+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 zmm0, [r8]
-; o = o ^ mem512[m]
-%line 846+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vpxord zmm0, zmm0, [rsi]
-; mem512[c] = o
-%line 847+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	vmovdqu64 [rdi], zmm0
 ; p += 64
 %line 848+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add r8, 64
+; o = o ^ mem512[m]
+%line 846+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vpxord zmm0, zmm0, [rsi]
 ; m += 64
 %line 849+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add rsi, 64
+; mem512[c] = o
+%line 847+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	vmovdqu64 [rdi], zmm0
 ; c += 64
 %line 850+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	add rdi, 64
@@ -2073,9 +2073,6 @@ section .text
 global qhasm_kernel_salsa8_amd64_avx512_zen4_core:function (qhasm_kernel_salsa8_amd64_avx512_zen4_core.end - qhasm_kernel_salsa8_amd64_avx512_zen4_core)
 align 32
 qhasm_kernel_salsa8_amd64_avx512_zen4_core:
-; i = 4
-%line 876+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
-	mov r8, 4
 ; r1 = mem128[in + 16]
 %line 862+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm1, [rsi + 16]
@@ -2085,6 +2082,9 @@ qhasm_kernel_salsa8_amd64_avx512_zen4_core:
 ; r3 = mem128[in + 48]
 %line 864+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm3, [rsi + 48]
+; i = 4
+%line 876+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
+	mov r8, 4
 ; r0 = mem128[in + 0]
 %line 861+0 specs/salsa20/generated/salsa20_amd64_avx512_r8.q
 	vmovdqu64 xmm0, [rsi]

@@ -6,15 +6,15 @@ section .text
 global qhasm_kernel_poly1305_amd64_bmi2_zen4_init:function (qhasm_kernel_poly1305_amd64_bmi2_zen4_init.end - qhasm_kernel_poly1305_amd64_bmi2_zen4_init)
 align 32
 qhasm_kernel_poly1305_amd64_bmi2_zen4_init:
+; t = mem64[k + 0]
+%line 16+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
 %line 17+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, 1152921487695413247
 ; u = 0x0ffffffc0ffffffc
 %line 21+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r10, 1152921487695413244
-; t = mem64[k + 0]
-%line 16+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r8, [rsi]
 ; t &= u
 %line 18+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	and r8, r9
@@ -137,6 +137,9 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 ; goto done if =
 %line 67+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	je .Ldone
+; r1 = mem64[st + 32]
+%line 72+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rcx, [rdi + 32]
 ; h0 = mem64[st + 0]
 %line 68+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r14, [rdi]
@@ -149,9 +152,6 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 ; r0 = mem64[st + 24]
 %line 71+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rax, [rdi + 24]
-; r1 = mem64[st + 32]
-%line 72+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rcx, [rdi + 32]
 ; s1 = r1
 %line 73+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rbx, rcx
@@ -168,9 +168,6 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 ; carry? h1 += mem64[m + 8] + carry
 %line 83+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r9, [rsi + 8]
-; h2 += hib + carry
-%line 84+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r12, r11
 ; x = h0
 %line 90+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r14
@@ -180,24 +177,30 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 ; x = h1
 %line 92+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
+; h2 += hib + carry
+%line 84+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r12, r11
 ; (uint128) ah al = x * s1
 %line 93+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r8, rdx, rbx
 ; carry? t0l += al
 %line 94+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r13, rdx
-; t0h += ah + carry
-%line 95+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r10, r8
 ; x = h0
 %line 96+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r14
+; t0h += ah + carry
+%line 95+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	adc r10, r8
 ; (uint128) t1h t1l = x * r1
 %line 97+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r15, r8, rcx
 ; x = h1
 %line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
+; h0 = t0l
+%line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r14, r13
 ; (uint128) ah al = x * r0
 %line 99+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r9, rdx, rax
@@ -228,21 +231,18 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 ; t1h += 0 + carry
 %line 109+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, 0
-; h0 = t0l
-%line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r14, r13
 ; h1 = t1l
 %line 111+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, r8
 ; h2 = t1h
 %line 112+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r12, r15
-; h2 &= 3
-%line 113+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	and r12, 3
 ; c = t1h
 %line 114+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, r15
+; h2 &= 3
+%line 113+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	and r12, 3
 ; c &= -4
 %line 115+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	and r8, -4

@@ -115,59 +115,15 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; q0 = mem64[x + 32]
 %line 88+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movq xmm0, [rcx + 32]
-; q0 = unpacklo64(q0, q0)
-%line 89+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm0, xmm0
-; q1 = q0
-%line 90+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm0
 ; t0 = mem128[CTR01]
 %line 91+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rel CTR01]
-; 2x q0 += t0
-%line 92+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddq xmm0, xmm2
-; t1 = mem128[CTR23]
-%line 93+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rel CTR23]
-; 2x q1 += t1
-%line 94+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddq xmm1, xmm2
-; q0 = shuffle32(q0, 0xd8)
-%line 95+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm2, xmm0, 216
-; q1 = shuffle32(q1, 0xd8)
-%line 96+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm1, xmm1, 216
-; z8 = unpacklo64(q0, q1)
-%line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
-	punpcklqdq xmm0, xmm1
-	movdqa xmm13, xmm0
-; z9 = unpackhi64(q0, q1)
-%line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm2, xmm1
-	movdqa xmm8, xmm2
-; s8 = z8
-%line 99+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 128], xmm13
-; s9 = z9
-%line 100+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 144], xmm8
-; z0 = s0
-%line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 0]
-	movdqu [rsp + 272], xmm0
-; z1 = s1
-%line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 16]
-	movdqu [rsp + 288], xmm0
 ; z2 = s2
 %line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm11, [rsp + 32]
-; z3 = s3
-%line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 48]
+; i = 10
+%line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov r8, 10
 ; z4 = s4
 %line 105+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm10, [rsp + 64]
@@ -189,22 +145,77 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; z12 = s12
 %line 111+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm9, [rsp + 192]
-; z13 = s13
-%line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsp + 208]
 ; z14 = s14
 %line 113+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm14, [rsp + 224]
 ; z15 = s15
 %line 114+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm6, [rsp + 240]
-; i = 10
-%line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov r8, 10
+; q0 = unpacklo64(q0, q0)
+%line 89+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpcklqdq xmm0, xmm0
+; q1 = q0
+%line 90+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm1, xmm0
+; 2x q0 += t0
+%line 92+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	paddq xmm0, xmm2
+; t1 = mem128[CTR23]
+%line 93+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm2, [rel CTR23]
+; 2x q1 += t1
+%line 94+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	paddq xmm1, xmm2
+; q0 = shuffle32(q0, 0xd8)
+%line 95+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm2, xmm0, 216
+; q1 = shuffle32(q1, 0xd8)
+%line 96+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm1, xmm1, 216
+; z8 = unpacklo64(q0, q1)
+%line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm2
+	punpcklqdq xmm0, xmm1
+; z9 = unpackhi64(q0, q1)
+%line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm2, xmm1
+; z13 = s13
+%line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm1, [rsp + 208]
+; z8 = unpacklo64(q0, q1)
+%line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm13, xmm0
+; z0 = s0
+%line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 0]
+; z9 = unpackhi64(q0, q1)
+%line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm8, xmm2
+; z3 = s3
+%line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm2, [rsp + 48]
+; s8 = z8
+%line 99+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rsp + 128], xmm13
+; s9 = z9
+%line 100+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rsp + 144], xmm8
+; z0 = s0
+%line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rsp + 272], xmm0
+; z1 = s1
+%line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 16]
+	movdqu [rsp + 288], xmm0
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm15, [rsp + 272]
+; =? i -= 1
+%line 213+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	sub r8, 1
+; 4x t0 = z0 + z12
+%line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	paddd xmm15, xmm9
 ; 4x t0 <<<= 7
 %line 118+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -212,13 +223,15 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 	pslld xmm15, 7
 	psrld xmm0, 25
 	por xmm15, xmm0
+; 4x t1 = z5 + z1
+%line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 288]
 ; z4 ^= t0
 %line 119+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm10, xmm15
 ; 4x t1 = z5 + z1
 %line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm12
-	movdqu xmm0, [rsp + 288]
 	paddd xmm15, xmm0
 ; 4x t1 <<<= 7
 %line 121+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -252,13 +265,15 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 	pslld xmm15, 7
 	psrld xmm0, 25
 	por xmm15, xmm0
+; 4x t0 = z4 + z0
+%line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 272]
 ; z3 ^= t1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm2, xmm15
 ; 4x t0 = z4 + z0
 %line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm10
-	movdqu xmm0, [rsp + 272]
 	paddd xmm15, xmm0
 ; 4x t0 <<<= 9
 %line 130+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -335,11 +350,13 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 %line 146+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 288]
 	pxor xmm0, xmm15
-	movdqu [rsp + 288], xmm0
 ; 4x t0 = z2 + z14
 %line 147+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm11
 	paddd xmm15, xmm14
+; z1 ^= t1
+%line 146+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rsp + 288], xmm0
 ; 4x t0 <<<= 13
 %line 148+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -376,10 +393,14 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 %line 155+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 272]
 	pxor xmm0, xmm15
-	movdqu [rsp + 272], xmm0
 ; 4x t1 = z1 + z13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm15, [rsp + 288]
+; z0 ^= t0
+%line 155+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rsp + 272], xmm0
+; 4x t1 = z1 + z13
+%line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	paddd xmm15, xmm1
 ; 4x t1 <<<= 18
 %line 157+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -430,11 +451,13 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 %line 167+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 288]
 	pxor xmm0, xmm15
-	movdqu [rsp + 288], xmm0
 ; 4x t1 = z5 + z4
 %line 168+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm12
 	paddd xmm15, xmm10
+; z1 ^= t0
+%line 167+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rsp + 288], xmm0
 ; 4x t1 <<<= 7
 %line 169+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -467,13 +490,15 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 	pslld xmm15, 7
 	psrld xmm0, 25
 	por xmm15, xmm0
+; 4x t0 = z1 + z0
+%line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 272]
 ; z12 ^= t1
 %line 176+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm9, xmm15
 ; 4x t0 = z1 + z0
 %line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm15, [rsp + 288]
-	movdqu xmm0, [rsp + 272]
 	paddd xmm15, xmm0
 ; 4x t0 <<<= 9
 %line 178+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -520,13 +545,15 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 	pslld xmm15, 9
 	psrld xmm0, 23
 	por xmm15, xmm0
+; 4x t0 = z2 + z1
+%line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 288]
 ; z13 ^= t1
 %line 188+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm1, xmm15
 ; 4x t0 = z2 + z1
 %line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm11
-	movdqu xmm0, [rsp + 288]
 	paddd xmm15, xmm0
 ; 4x t0 <<<= 13
 %line 190+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -590,11 +617,13 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 %line 203+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 272]
 	pxor xmm0, xmm15
-	movdqu [rsp + 272], xmm0
 ; 4x t1 = z4 + z7
 %line 204+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm10
 	paddd xmm15, xmm3
+; z0 ^= t0
+%line 203+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rsp + 272], xmm0
 ; 4x t1 <<<= 18
 %line 205+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -630,9 +659,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; z15 ^= t1
 %line 212+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm6, xmm15
-; =? i -= 1
-%line 213+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	sub r8, 1
 ; goto rounds4 if !=
 %line 214+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	jne .Lrounds4
@@ -647,7 +673,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 	movdqu xmm15, [rsp + 288]
 	movdqu xmm0, [rsp + 16]
 	paddd xmm15, xmm0
-	movdqu [rsp + 288], xmm15
 ; 4x z2 += s2
 %line 218+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 32]
@@ -704,44 +729,61 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 %line 231+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 240]
 	paddd xmm6, xmm0
+; 4x z1 += s1
+%line 217+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rsp + 288], xmm15
 ; u0 = unpacklo32(z0, z1)
 %line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 272]
 	movdqu xmm15, [rsp + 288]
 	punpckldq xmm0, xmm15
+; u1 = unpackhi32(z0, z1)
+%line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm15, [rsp + 288]
+; u0 = unpacklo32(z0, z1)
+%line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rsp + 256], xmm0
 ; u1 = unpackhi32(z0, z1)
 %line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 272]
-	movdqu xmm15, [rsp + 288]
 	punpckhdq xmm0, xmm15
 	movdqu [rsp + 320], xmm0
 ; u2 = unpacklo32(z2, z3)
 %line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm11
-	punpckldq xmm0, xmm2
-	movdqa xmm15, xmm0
 ; u3 = unpackhi32(z2, z3)
 %line 235+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm11, xmm2
+; u2 = unpacklo32(z2, z3)
+%line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm0, xmm2
 ; o = unpacklo64(u0, u2)
 %line 236+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rsp + 256]
-	punpcklqdq xmm2, xmm15
+; u2 = unpacklo32(z2, z3)
+%line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm15, xmm0
 ; t0 = mem128[m + 0]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi]
+; o = unpacklo64(u0, u2)
+%line 236+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpcklqdq xmm2, xmm15
+; t0 = mem128[m + 0]
+%line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rsp + 304], xmm0
 ; o ^= t0
 %line 238+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 304]
 	pxor xmm2, xmm0
+; o = unpackhi64(u0, u2)
+%line 240+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm0, [rsp + 256]
 ; mem128[c + 0] = o
 %line 239+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi], xmm2
 ; o = unpackhi64(u0, u2)
 %line 240+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 256]
 	punpckhqdq xmm0, xmm15
 ; t0 = mem128[m + 64]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -755,10 +797,12 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; o = unpacklo64(u1, u3)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 320]
-	punpcklqdq xmm0, xmm11
 ; t0 = mem128[m + 128]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rsi + 128]
+; o = unpacklo64(u1, u3)
+%line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpcklqdq xmm0, xmm11
 ; o ^= t0
 %line 246+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm0, xmm2
@@ -768,34 +812,45 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; o = unpackhi64(u1, u3)
 %line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 320]
-	punpckhqdq xmm0, xmm11
 ; t0 = mem128[m + 192]
 %line 249+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rsi + 192]
-; o ^= t0
-%line 250+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm0, xmm2
-; mem128[c + 192] = o
-%line 251+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 192], xmm0
+; o = unpackhi64(u1, u3)
+%line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm0, xmm11
 ; u0 = unpacklo32(z4, z5)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm11, xmm10
-	punpckldq xmm11, xmm12
 ; u1 = unpackhi32(z4, z5)
 %line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm10, xmm12
-; u2 = unpacklo32(z6, z7)
-%line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm4
-	punpckldq xmm0, xmm3
-; u3 = unpackhi32(z6, z7)
-%line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm4, xmm3
+; u0 = unpacklo32(z4, z5)
+%line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm11, xmm12
+; o ^= t0
+%line 250+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pxor xmm0, xmm2
 ; o = unpacklo64(u0, u2)
 %line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm2, xmm11
+; mem128[c + 192] = o
+%line 251+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rdi + 192], xmm0
+; u2 = unpacklo32(z6, z7)
+%line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm4
+; u3 = unpackhi32(z6, z7)
+%line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm4, xmm3
+; u2 = unpacklo32(z6, z7)
+%line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm0, xmm3
+; o = unpacklo64(u0, u2)
+%line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpcklqdq xmm2, xmm0
+; o = unpackhi64(u0, u2)
+%line 260+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm11, xmm0
 ; t0 = mem128[m + 16]
 %line 257+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm3, [rsi + 16]
@@ -805,85 +860,107 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; mem128[c + 16] = o
 %line 259+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 16], xmm2
-; o = unpackhi64(u0, u2)
-%line 260+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm11, xmm0
 ; t0 = mem128[m + 80]
 %line 261+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 80]
 ; o ^= t0
 %line 262+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm11, xmm0
+; o = unpacklo64(u1, u3)
+%line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm10
+; o = unpackhi64(u1, u3)
+%line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm10, xmm4
 ; mem128[c + 80] = o
 %line 263+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 80], xmm11
 ; o = unpacklo64(u1, u3)
 %line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm10
 	punpcklqdq xmm0, xmm4
+; u0 = unpacklo32(z8, z9)
+%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm4, xmm13
+; u1 = unpackhi32(z8, z9)
+%line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm13, xmm8
+; u0 = unpacklo32(z8, z9)
+%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm4, xmm8
 ; t0 = mem128[m + 144]
 %line 265+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rsi + 144]
 ; o ^= t0
 %line 266+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm0, xmm2
+; o = unpacklo64(u0, u2)
+%line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm2, xmm4
 ; mem128[c + 144] = o
 %line 267+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 144], xmm0
-; o = unpackhi64(u1, u3)
-%line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm10, xmm4
 ; t0 = mem128[m + 208]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 208]
 ; o ^= t0
 %line 270+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm10, xmm0
-; mem128[c + 208] = o
-%line 271+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 208], xmm10
-; u0 = unpacklo32(z8, z9)
-%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm4, xmm13
-	punpckldq xmm4, xmm8
-; u1 = unpackhi32(z8, z9)
-%line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm13, xmm8
 ; u2 = unpacklo32(z10, z11)
 %line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm5
+; mem128[c + 208] = o
+%line 271+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rdi + 208], xmm10
+; u2 = unpacklo32(z10, z11)
+%line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckldq xmm0, xmm7
 ; u3 = unpackhi32(z10, z11)
 %line 275+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm5, xmm7
 ; o = unpacklo64(u0, u2)
 %line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm4
 	punpcklqdq xmm2, xmm0
+; o = unpackhi64(u0, u2)
+%line 280+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 32]
 %line 277+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm3, [rsi + 32]
 ; o ^= t0
 %line 278+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm2, xmm3
+; u0 = unpacklo32(z12, z13)
+%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm3, xmm9
+; u1 = unpackhi32(z12, z13)
+%line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm9, xmm1
 ; mem128[c + 32] = o
 %line 279+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 32], xmm2
-; o = unpackhi64(u0, u2)
-%line 280+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm4, xmm0
+; u0 = unpacklo32(z12, z13)
+%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm3, xmm1
+; o = unpacklo64(u0, u2)
+%line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm1, xmm3
 ; t0 = mem128[m + 96]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 96]
 ; o ^= t0
 %line 282+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm4, xmm0
+; o = unpacklo64(u1, u3)
+%line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm13
+; o = unpackhi64(u1, u3)
+%line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm13, xmm5
 ; mem128[c + 96] = o
 %line 283+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 96], xmm4
 ; o = unpacklo64(u1, u3)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm13
 	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 285+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -894,36 +971,30 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; mem128[c + 160] = o
 %line 287+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 160], xmm0
-; o = unpackhi64(u1, u3)
-%line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm13, xmm5
 ; t0 = mem128[m + 224]
 %line 289+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 224]
 ; o ^= t0
 %line 290+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm13, xmm0
-; mem128[c + 224] = o
-%line 291+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 224], xmm13
-; u0 = unpacklo32(z12, z13)
-%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm9
-	punpckldq xmm3, xmm1
-; u1 = unpackhi32(z12, z13)
-%line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm9, xmm1
 ; u2 = unpacklo32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm14
-	punpckldq xmm0, xmm6
 ; u3 = unpackhi32(z14, z15)
 %line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm14, xmm6
+; mem128[c + 224] = o
+%line 291+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rdi + 224], xmm13
+; u2 = unpacklo32(z14, z15)
+%line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm0, xmm6
 ; o = unpacklo64(u0, u2)
 %line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm3
 	punpcklqdq xmm1, xmm0
+; o = unpackhi64(u0, u2)
+%line 300+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm3, xmm0
 ; t0 = mem128[m + 48]
 %line 297+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rsi + 48]
@@ -933,21 +1004,23 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; mem128[c + 48] = o
 %line 299+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 48], xmm1
-; o = unpackhi64(u0, u2)
-%line 300+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm3, xmm0
 ; t0 = mem128[m + 112]
 %line 301+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 112]
 ; o ^= t0
 %line 302+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm3, xmm0
+; o = unpacklo64(u1, u3)
+%line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm0, xmm9
+; o = unpackhi64(u1, u3)
+%line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhqdq xmm9, xmm14
 ; mem128[c + 112] = o
 %line 303+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 112], xmm3
 ; o = unpacklo64(u1, u3)
 %line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm9
 	punpcklqdq xmm0, xmm14
 ; t0 = mem128[m + 176]
 %line 305+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -958,9 +1031,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; mem128[c + 176] = o
 %line 307+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 176], xmm0
-; o = unpackhi64(u1, u3)
-%line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm9, xmm14
 ; t0 = mem128[m + 240]
 %line 309+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 240]
@@ -976,9 +1046,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; ctr += 4
 %line 313+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	add r8, 4
-; mem64[x + 32] = ctr
-%line 314+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov [rcx + 32], r8
 ; c += 256
 %line 315+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	add rdi, 256
@@ -991,6 +1058,9 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; unsigned>=? n - 4
 %line 318+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	cmp rdx, 4
+; mem64[x + 32] = ctr
+%line 314+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov [rcx + 32], r8
 ; goto blocks4 if unsigned>=
 %line 319+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	jae .Lblocks4
@@ -1011,6 +1081,9 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; r2 = mem128[x + 32]
 %line 327+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm1, [rcx + 32]
+; i = 10
+%line 340+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov r8, 10
 ; r3 = mem128[x + 48]
 %line 328+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rcx + 48]
@@ -1020,40 +1093,45 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; r2 = shuffle32(r2, 0x4e)
 %line 330+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm1, xmm1, 78
+; e0 = unpacklo32(r0, r1)
+%line 332+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm6, xmm4
 ; r3 = shuffle32(r3, 0x93)
 %line 331+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm2, xmm2, 147
 ; e0 = unpacklo32(r0, r1)
 %line 332+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm6, xmm4
 	punpckldq xmm6, xmm3
 ; e1 = unpacklo32(r2, r3)
 %line 333+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm1
-	punpckldq xmm0, xmm2
 ; e2 = unpackhi32(r0, r1)
 %line 334+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm4, xmm3
-; e3 = unpackhi32(r2, r3)
-%line 335+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm1, xmm2
+; e1 = unpacklo32(r2, r3)
+%line 333+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm0, xmm2
 ; da = unpacklo64(e0, e1)
 %line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm5, xmm6
+; e3 = unpackhi32(r2, r3)
+%line 335+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm1, xmm2
+; dc = unpacklo64(e2, e3)
+%line 338+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm3, xmm4
+; da = unpacklo64(e0, e1)
+%line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpcklqdq xmm5, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 337+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhqdq xmm6, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 338+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm4
 	punpcklqdq xmm3, xmm1
 ; db = unpackhi64(e2, e3)
 %line 339+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhqdq xmm4, xmm1
-; i = 10
-%line 340+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov r8, 10
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 342+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -1061,13 +1139,18 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; dd = shuffle32(dd, 0x93)
 %line 343+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm2, xmm6, 147
-; dc = shuffle32(dc, 0x4e)
-%line 344+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + dd
 %line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm4, xmm5
+; =? i -= 1
+%line 372+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	sub r8, 1
+; 4x e0 = da + dd
+%line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	paddd xmm4, xmm2
+; dc = shuffle32(dc, 0x4e)
+%line 344+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm3, xmm3, 78
 ; 4x e0 <<<= 7
 %line 346+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm4
@@ -1106,7 +1189,15 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; 4x e3 = dd + dc
 %line 354+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm4, xmm2
+; dd = shuffle32(dd, 0x39)
+%line 358+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm6, xmm2, 57
+; 4x e3 = dd + dc
+%line 354+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	paddd xmm4, xmm3
+; dc = shuffle32(dc, 0x4e)
+%line 359+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm3, xmm3, 78
 ; 4x e3 <<<= 18
 %line 355+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm4
@@ -1119,12 +1210,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; db = shuffle32(db, 0x93)
 %line 357+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm4, xmm1, 147
-; dd = shuffle32(dd, 0x39)
-%line 358+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm6, xmm2, 57
-; dc = shuffle32(dc, 0x4e)
-%line 359+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 360+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm1, xmm5
@@ -1177,33 +1262,42 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; da ^= e3
 %line 371+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm5, xmm1
-; =? i -= 1
-%line 372+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	sub r8, 1
 ; goto rounds1 if !=
 %line 373+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	jne .Lrounds1
-; e0 = unpacklo32(da, dd)
-%line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm5
-	punpckldq xmm2, xmm6
 ; e1 = unpacklo32(dc, db)
 %line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm3
-	punpckldq xmm0, xmm4
-; e2 = unpackhi32(da, dd)
-%line 376+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm5, xmm6
+; e0 = unpacklo32(da, dd)
+%line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm2, xmm5
 ; e3 = unpackhi32(dc, db)
 %line 377+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm3, xmm4
+; e1 = unpacklo32(dc, db)
+%line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm0, xmm4
+; e0 = mem128[x + 0]
+%line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm4, [rcx]
+; e0 = unpacklo32(da, dd)
+%line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm2, xmm6
 ; r0 = unpacklo64(e0, e1)
 %line 378+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm1, xmm2
-	punpcklqdq xmm1, xmm0
 ; r1 = unpackhi64(e0, e1)
 %line 379+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhqdq xmm2, xmm0
+; e2 = unpackhi32(da, dd)
+%line 376+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm5, xmm6
+; r0 = unpacklo64(e0, e1)
+%line 378+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpcklqdq xmm1, xmm0
+; r1 = shuffle32(r1, 0x93)
+%line 382+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm2, xmm2, 147
 ; r2 = unpacklo64(e2, e3)
 %line 380+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm5
@@ -1211,24 +1305,18 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; r3 = unpackhi64(e2, e3)
 %line 381+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhqdq xmm5, xmm3
-; r1 = shuffle32(r1, 0x93)
-%line 382+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm2, xmm2, 147
-; r2 = shuffle32(r2, 0x4e)
-%line 383+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm0, xmm0, 78
-; r3 = shuffle32(r3, 0x39)
-%line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm3, xmm5, 57
-; e0 = mem128[x + 0]
-%line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm4, [rcx]
 ; 4x r0 += e0
 %line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	paddd xmm1, xmm4
 ; e0 = mem128[m + 0]
 %line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm4, [rsi]
+; r2 = shuffle32(r2, 0x4e)
+%line 383+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm0, xmm0, 78
+; r3 = shuffle32(r3, 0x39)
+%line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	pshufd xmm3, xmm5, 57
 ; r0 ^= e0
 %line 388+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pxor xmm1, xmm4
@@ -1286,9 +1374,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; ctr += 1
 %line 406+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	add r8, 1
-; mem64[x + 32] = ctr
-%line 407+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov [rcx + 32], r8
 ; c += 64
 %line 408+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	add rdi, 64
@@ -1298,6 +1383,9 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_blocks:
 ; =? n -= 1
 %line 410+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	sub rdx, 1
+; mem64[x + 32] = ctr
+%line 407+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov [rcx + 32], r8
 ; goto block1 if !=
 %line 411+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	jne .Lblock1
@@ -1313,9 +1401,6 @@ section .text
 global qhasm_kernel_salsa20_amd64_sse2_zen4_core:function (qhasm_kernel_salsa20_amd64_sse2_zen4_core.end - qhasm_kernel_salsa20_amd64_sse2_zen4_core)
 align 32
 qhasm_kernel_salsa20_amd64_sse2_zen4_core:
-; i = 10
-%line 435+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	mov r8, 10
 ; r0 = mem128[in + 0]
 %line 420+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm4, [rsi]
@@ -1325,6 +1410,9 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_core:
 ; r2 = mem128[in + 32]
 %line 422+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm1, [rsi + 32]
+; i = 10
+%line 435+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	mov r8, 10
 ; r3 = mem128[in + 48]
 %line 423+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm2, [rsi + 48]
@@ -1352,12 +1440,12 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_core:
 ; e1 = unpacklo32(r2, r3)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckldq xmm0, xmm2
-; e3 = unpackhi32(r2, r3)
-%line 430+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm1, xmm2
 ; da = unpacklo64(e0, e1)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm5, xmm8
+; e3 = unpackhi32(r2, r3)
+%line 430+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckhdq xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm7, xmm4
@@ -1513,36 +1601,39 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_core:
 ; e1 = unpacklo32(dc, db)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm7
-; e0 = unpacklo32(da, dd)
-%line 469+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckldq xmm1, xmm8
 ; e2 = unpackhi32(da, dd)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm5, xmm8
+; e0 = unpacklo32(da, dd)
+%line 469+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpckldq xmm1, xmm8
 ; e1 = unpacklo32(dc, db)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckldq xmm0, xmm4
+; r2 = unpacklo64(e2, e3)
+%line 475+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqa xmm3, xmm5
 ; e3 = unpackhi32(dc, db)
 %line 472+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhdq xmm7, xmm4
 ; r1 = unpackhi64(e0, e1)
 %line 474+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm2, xmm1
-; r2 = unpacklo64(e2, e3)
-%line 475+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm5
+; r0 = unpacklo64(e0, e1)
+%line 473+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	punpcklqdq xmm1, xmm0
 ; r1 = unpackhi64(e0, e1)
 %line 474+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhqdq xmm2, xmm0
 ; r2 = unpacklo64(e2, e3)
 %line 475+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpcklqdq xmm3, xmm7
+; mem128[out + 0] = r0
+%line 480+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu [rdi], xmm1
 ; r3 = unpackhi64(e2, e3)
 %line 476+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	punpckhqdq xmm5, xmm7
-; r0 = unpacklo64(e0, e1)
-%line 473+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpcklqdq xmm1, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 477+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm0, xmm2, 147
@@ -1552,9 +1643,6 @@ qhasm_kernel_salsa20_amd64_sse2_zen4_core:
 ; r3 = shuffle32(r3, 0x39)
 %line 479+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm3, xmm5, 57
-; mem128[out + 0] = r0
-%line 480+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi], xmm1
 ; mem128[out + 16] = r1
 %line 481+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 16], xmm0

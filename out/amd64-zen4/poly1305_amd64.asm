@@ -6,15 +6,15 @@ section .text
 global qhasm_kernel_poly1305_amd64_zen4_init:function (qhasm_kernel_poly1305_amd64_zen4_init.end - qhasm_kernel_poly1305_amd64_zen4_init)
 align 32
 qhasm_kernel_poly1305_amd64_zen4_init:
+; t = mem64[k + 0]
+%line 15+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
 %line 16+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r9, 1152921487695413247
 ; u = 0x0ffffffc0ffffffc
 %line 20+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r10, 1152921487695413244
-; t = mem64[k + 0]
-%line 15+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, [rsi]
 ; t &= u
 %line 17+0 specs/poly1305/generated/poly1305_amd64.q
 	and r8, r9
@@ -128,12 +128,12 @@ qhasm_kernel_poly1305_amd64_zen4_blocks:
 ; input st m n hib
 %line 62+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r13, rdx
-; =? n - 0
-%line 65+0 specs/poly1305/generated/poly1305_amd64.q
-	cmp r13, 0
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 64+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r15d, ecx
+; =? n - 0
+%line 65+0 specs/poly1305/generated/poly1305_amd64.q
+	cmp r13, 0
 ; goto done if =
 %line 66+0 specs/poly1305/generated/poly1305_amd64.q
 	je .Ldone
@@ -180,37 +180,47 @@ qhasm_kernel_poly1305_amd64_zen4_blocks:
 ; (uint128) t0h t0l = x * r0
 %line 90+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r9
-	mov r10, rdx
 	mov rbx, rax
 ; (uint128) ah al = x * s1
 %line 92+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, rcx
+; (uint128) t0h t0l = x * r0
+%line 90+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r10, rdx
+; (uint128) ah al = x * s1
+%line 92+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r11
 ; carry? t0l += al
 %line 93+0 specs/poly1305/generated/poly1305_amd64.q
 	add rbx, rax
+; (uint128) t1h t1l = x * r1
+%line 96+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rax, rbp
 ; t0h += ah + carry
 %line 94+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r10, rdx
 ; (uint128) t1h t1l = x * r1
 %line 96+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, rbp
 	mul r12
-	mov rbp, rdx
 	mov r14, rax
 ; (uint128) ah al = x * r0
 %line 98+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, rcx
+; (uint128) t1h t1l = x * r1
+%line 96+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rbp, rdx
+; (uint128) ah al = x * r0
+%line 98+0 specs/poly1305/generated/poly1305_amd64.q
 	mul r9
 ; carry? t1l += al
 %line 99+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rax
-; t1h += ah + carry
-%line 100+0 specs/poly1305/generated/poly1305_amd64.q
-	adc rbp, rdx
 ; x = h2
 %line 101+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, r8
+; t1h += ah + carry
+%line 100+0 specs/poly1305/generated/poly1305_amd64.q
+	adc rbp, rdx
 ; x *= s1
 %line 102+0 specs/poly1305/generated/poly1305_amd64.q
 	imul rax, r11

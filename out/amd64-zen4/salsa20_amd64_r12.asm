@@ -35,27 +35,6 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8d, [rcx]
-	mov [rsp + 40], r8
-; x1 = mem32[x + 4]
-%line 41+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 4]
-	mov [rsp + 48], r8
-; x2 = mem32[x + 8]
-%line 42+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 8]
-	mov [rsp + 56], r8
-; x3 = mem32[x + 12]
-%line 43+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 12]
-	mov [rsp + 64], r8
-; x4 = mem32[x + 16]
-%line 44+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 16]
-	mov [rsp + 72], r8
-; x5 = mem32[x + 20]
-%line 45+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 20]
-	mov [rsp + 80], r8
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov ebx, [rcx + 24]
@@ -86,6 +65,29 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov esi, [rcx + 60]
+; x0 = mem32[x + 0]
+%line 40+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 40], r8
+; x1 = mem32[x + 4]
+%line 41+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 4]
+	mov [rsp + 48], r8
+; x2 = mem32[x + 8]
+%line 42+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 8]
+	mov [rsp + 56], r8
+; x3 = mem32[x + 12]
+%line 43+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 12]
+	mov [rsp + 64], r8
+; x4 = mem32[x + 16]
+%line 44+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 16]
+	mov [rsp + 72], r8
+; x5 = mem32[x + 20]
+%line 45+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 20]
+	mov [rsp + 80], r8
 ; i = 6
 %line 56+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, 6
@@ -96,21 +98,30 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t0 = x0 + x12
 %line 60+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 40]
+; (uint32) t1 = x5 + x1
+%line 61+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 80]
+; (uint32) x4 ^= t0
+%line 68+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov rcx, [rsp + 72]
+; (uint32) t3 = x15 + x11
+%line 63+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r15d, [rsi + rdi]
+; (uint32) t0 = x0 + x12
+%line 60+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r14d, [r8 + r12]
 ; (uint32) t1 = x5 + x1
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 48]
-	mov r9, [rsp + 80]
+; (uint32) t0 <<<= 7
+%line 64+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	rol r14d, 7
+; (uint32) t1 = x5 + x1
+%line 61+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r9 + r8]
 ; (uint32) t2 = x10 + x6
 %line 62+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r9d, [rdx + rbx]
-; (uint32) t3 = x15 + x11
-%line 63+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea r15d, [rsi + rdi]
-; (uint32) t0 <<<= 7
-%line 64+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	rol r14d, 7
 ; (uint32) t1 <<<= 7
 %line 65+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
@@ -122,39 +133,48 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	rol r15d, 7
 ; (uint32) x4 ^= t0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov rcx, [rsp + 72]
 	xor ecx, r14d
-	mov [rsp + 72], rcx
 ; (uint32) x9 ^= t1
 %line 69+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor eax, r8d
-; (uint32) x14 ^= t2
-%line 70+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	xor ebp, r9d
 ; (uint32) x3 ^= t3
 %line 71+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 64]
+; (uint32) x14 ^= t2
+%line 70+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	xor ebp, r9d
+; (uint32) t0 = x4 + x0
+%line 72+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 40]
+; (uint32) x4 ^= t0
+%line 68+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 72], rcx
+; (uint32) t2 = x14 + x10
+%line 74+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea ecx, [rbp + rdx]
+; (uint32) x3 ^= t3
+%line 71+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, r15d
 	mov [rsp + 64], r8
 ; (uint32) t0 = x4 + x0
 %line 72+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 72]
-	mov r9, [rsp + 40]
 	lea r14d, [r8 + r9]
 ; (uint32) t1 = x9 + x5
 %line 73+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 80]
-	lea r8d, [rax + r8]
-; (uint32) t2 = x14 + x10
-%line 74+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea ecx, [rbp + rdx]
 ; (uint32) t3 = x3 + x15
 %line 75+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r9, [rsp + 64]
-	lea r9d, [r9 + rsi]
 ; (uint32) t0 <<<= 9
 %line 76+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r14d, 9
+; (uint32) t1 = x9 + x5
+%line 73+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r8d, [rax + r8]
+; (uint32) t3 = x3 + x15
+%line 75+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r9d, [r9 + rsi]
 ; (uint32) t1 <<<= 9
 %line 77+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 9
@@ -174,34 +194,40 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 %line 82+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 56]
 	xor r8d, ecx
-	mov [rsp + 56], r8
 ; (uint32) x7 ^= t3
 %line 83+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r13d, r9d
+; (uint32) t1 = x13 + x9
+%line 85+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea ecx, [r10 + rax]
+; (uint32) x2 ^= t2
+%line 82+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 56], r8
 ; (uint32) t0 = x8 + x4
 %line 84+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 72]
 	lea r9d, [r11 + r8]
-; (uint32) t1 = x13 + x9
-%line 85+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea ecx, [r10 + rax]
 ; (uint32) t2 = x2 + x14
 %line 86+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 56]
-	lea r14d, [r8 + rbp]
-; (uint32) t3 = x7 + x3
-%line 87+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 64]
-	lea r8d, [r13 + r8]
 ; (uint32) t0 <<<= 13
 %line 88+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r9d, 13
 ; (uint32) t1 <<<= 13
 %line 89+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol ecx, 13
+; (uint32) t2 = x2 + x14
+%line 86+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r14d, [r8 + rbp]
+; (uint32) t3 = x7 + x3
+%line 87+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 64]
 ; (uint32) t2 <<<= 13
 %line 90+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r14d, 13
+; (uint32) t3 = x7 + x3
+%line 87+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r8d, [r13 + r8]
 ; (uint32) t3 <<<= 13
 %line 91+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
@@ -212,7 +238,6 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 %line 93+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r9, [rsp + 48]
 	xor r9d, ecx
-	mov [rsp + 48], r9
 ; (uint32) x6 ^= t2
 %line 94+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor ebx, r14d
@@ -222,6 +247,15 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t0 = x12 + x8
 %line 96+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea ecx, [r12 + r11]
+; (uint32) x1 ^= t1
+%line 93+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 48], r9
+; (uint32) t3 = x11 + x7
+%line 99+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r9d, [rdi + r13]
+; (uint32) t0 <<<= 18
+%line 100+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	rol ecx, 18
 ; (uint32) t1 = x1 + x13
 %line 97+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 48]
@@ -229,16 +263,15 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t2 = x6 + x2
 %line 98+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 56]
-	lea r15d, [rbx + r8]
-; (uint32) t3 = x11 + x7
-%line 99+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea r9d, [rdi + r13]
-; (uint32) t0 <<<= 18
-%line 100+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	rol ecx, 18
 ; (uint32) t1 <<<= 18
 %line 101+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r14d, 18
+; (uint32) t2 = x6 + x2
+%line 98+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r15d, [rbx + r8]
+; (uint32) x0 ^= t0
+%line 104+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 40]
 ; (uint32) t2 <<<= 18
 %line 102+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r15d, 18
@@ -247,14 +280,12 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	rol r9d, 18
 ; (uint32) x0 ^= t0
 %line 104+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 40]
 	xor r8d, ecx
 	mov [rsp + 40], r8
 ; (uint32) x5 ^= t1
 %line 105+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 80]
 	xor r8d, r14d
-	mov [rsp + 80], r8
 ; (uint32) x10 ^= t2
 %line 106+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor edx, r15d
@@ -263,23 +294,35 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	xor esi, r9d
 ; (uint32) t0 = x0 + x3
 %line 108+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 40]
 	mov r9, [rsp + 64]
+; (uint32) x1 ^= t0
+%line 116+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 48]
+; (uint32) x5 ^= t1
+%line 105+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 80], r8
+; (uint32) t0 = x0 + x3
+%line 108+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 40]
+; (uint32) t3 = x15 + x14
+%line 111+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea ecx, [rsi + rbp]
+; (uint32) t0 = x0 + x3
+%line 108+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r14d, [r8 + r9]
 ; (uint32) t1 = x5 + x4
 %line 109+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 72]
 	mov r9, [rsp + 80]
+; (uint32) t0 <<<= 7
+%line 112+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	rol r14d, 7
+; (uint32) t1 = x5 + x4
+%line 109+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r9 + r8]
 ; (uint32) t2 = x10 + x9
 %line 110+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r9d, [rdx + rax]
-; (uint32) t3 = x15 + x14
-%line 111+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea ecx, [rsi + rbp]
-; (uint32) t0 <<<= 7
-%line 112+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	rol r14d, 7
 ; (uint32) t1 <<<= 7
 %line 113+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
@@ -291,36 +334,44 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	rol ecx, 7
 ; (uint32) x1 ^= t0
 %line 116+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 48]
 	xor r15d, r14d
-	mov [rsp + 48], r15
 ; (uint32) x6 ^= t1
 %line 117+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor ebx, r8d
 ; (uint32) x11 ^= t2
 %line 118+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor edi, r9d
+; (uint32) t0 = x1 + x0
+%line 120+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 40]
+; (uint32) x2 ^= t0
+%line 128+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r14, [rsp + 56]
+; (uint32) x1 ^= t0
+%line 116+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 48], r15
 ; (uint32) x12 ^= t3
 %line 119+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r12d, ecx
+; (uint32) t3 = x12 + x15
+%line 123+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea ecx, [r12 + rsi]
 ; (uint32) t0 = x1 + x0
 %line 120+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 48]
-	mov r9, [rsp + 40]
 	lea r15d, [r8 + r9]
 ; (uint32) t1 = x6 + x5
 %line 121+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 80]
-	lea r8d, [rbx + r8]
 ; (uint32) t2 = x11 + x10
 %line 122+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r9d, [rdi + rdx]
-; (uint32) t3 = x12 + x15
-%line 123+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea ecx, [r12 + rsi]
 ; (uint32) t0 <<<= 9
 %line 124+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r15d, 9
+; (uint32) t1 = x6 + x5
+%line 121+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r8d, [rbx + r8]
 ; (uint32) t1 <<<= 9
 %line 125+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 9
@@ -332,23 +383,22 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	rol ecx, 9
 ; (uint32) x2 ^= t0
 %line 128+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r14, [rsp + 56]
 	xor r14d, r15d
-	mov [rsp + 56], r14
 ; (uint32) x7 ^= t1
 %line 129+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r13d, r8d
 ; (uint32) x8 ^= t2
 %line 130+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r11d, r9d
+; (uint32) t0 = x2 + x1
+%line 132+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 48]
+; (uint32) x2 ^= t0
+%line 128+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 56], r14
 ; (uint32) x13 ^= t3
 %line 131+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r10d, ecx
-; (uint32) t0 = x2 + x1
-%line 132+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 56]
-	mov r9, [rsp + 48]
-	lea r8d, [r8 + r9]
 ; (uint32) t1 = x7 + x6
 %line 133+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r15d, [r13 + rbx]
@@ -358,6 +408,13 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t3 = x13 + x12
 %line 135+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea ecx, [r10 + r12]
+; (uint32) t0 = x2 + x1
+%line 132+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 56]
+	lea r8d, [r8 + r9]
+; (uint32) x3 ^= t0
+%line 140+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 64]
 ; (uint32) t0 <<<= 13
 %line 136+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
@@ -372,38 +429,52 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	rol ecx, 13
 ; (uint32) x3 ^= t0
 %line 140+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r9, [rsp + 64]
 	xor r9d, r8d
-	mov [rsp + 64], r9
 ; (uint32) x4 ^= t1
 %line 141+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 72]
+; (uint32) x3 ^= t0
+%line 140+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 64], r9
+; (uint32) t0 = x3 + x2
+%line 144+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 56]
+; (uint32) x4 ^= t1
+%line 141+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, r15d
-	mov [rsp + 72], r8
 ; (uint32) x9 ^= t2
 %line 142+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor eax, r14d
 ; (uint32) x14 ^= t3
 %line 143+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor ebp, ecx
+; (uint32) x4 ^= t1
+%line 141+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 72], r8
 ; (uint32) t0 = x3 + x2
 %line 144+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 64]
-	mov r9, [rsp + 56]
+; (uint32) t2 = x9 + x8
+%line 146+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea ecx, [rax + r11]
+; (uint32) t0 = x3 + x2
+%line 144+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r14d, [r8 + r9]
 ; (uint32) t1 = x4 + x7
 %line 145+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 72]
-	lea r15d, [r8 + r13]
-; (uint32) t2 = x9 + x8
-%line 146+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea ecx, [rax + r11]
 ; (uint32) t3 = x14 + x13
 %line 147+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r9d, [rbp + r10]
 ; (uint32) t0 <<<= 18
 %line 148+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r14d, 18
+; (uint32) t1 = x4 + x7
+%line 145+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r15d, [r8 + r13]
+; (uint32) x0 ^= t0
+%line 152+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 40]
 ; (uint32) t1 <<<= 18
 %line 149+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r15d, 18
@@ -415,20 +486,21 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	rol r9d, 18
 ; (uint32) x0 ^= t0
 %line 152+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 40]
 	xor r8d, r14d
 	mov [rsp + 40], r8
 ; (uint32) x5 ^= t1
 %line 153+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 80]
 	xor r8d, r15d
-	mov [rsp + 80], r8
 ; (uint32) x10 ^= t2
 %line 154+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor edx, ecx
 ; (uint32) x15 ^= t3
 %line 155+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor esi, r9d
+; (uint32) x5 ^= t1
+%line 153+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 80], r8
 ; i = i_s
 %line 156+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 32]
@@ -444,6 +516,9 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; x = x_s
 %line 161+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov rcx, [rsp + 24]
+; (uint32) x0 += mem32[x + 0]
+%line 164+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 40]
 ; m = m_s
 %line 162+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r9, [rsp + 8]
@@ -452,7 +527,6 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	mov r14, [rsp + 0]
 ; (uint32) x0 += mem32[x + 0]
 %line 164+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 40]
 	add r8d, [rcx]
 	mov [rsp + 40], r8
 ; (uint32) x0 ^= mem32[m + 0]
@@ -630,24 +704,24 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; ctr += 1
 %line 213+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	add r8, 1
-; mem64[x + 32] = ctr
-%line 214+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov [rcx + 32], r8
 ; c += 64
 %line 215+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	add r14, 64
 ; m += 64
 %line 216+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	add r9, 64
+; mem64[x + 32] = ctr
+%line 214+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rcx + 32], r8
+; n = n_s
+%line 219+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 16]
 ; c_s = c
 %line 217+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 0], r14
 ; m_s = m
 %line 218+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 8], r9
-; n = n_s
-%line 219+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 16]
 ; =? n -= 1
 %line 220+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	sub r8, 1
@@ -685,19 +759,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; x0 = mem32[in + 0]
 %line 230+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8d, [rsi]
-	mov [rsp + 0], r8
-; x1 = mem32[in + 4]
-%line 231+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rsi + 4]
-	mov [rsp + 8], r8
-; x2 = mem32[in + 8]
-%line 232+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rsi + 8]
-	mov [rsp + 16], r8
-; x3 = mem32[in + 12]
-%line 233+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rsi + 12]
-	mov [rsp + 32], r8
 ; x4 = mem32[in + 16]
 %line 234+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r9d, [rsi + 16]
@@ -731,9 +792,26 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; x14 = mem32[in + 56]
 %line 244+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r14d, [rsi + 56]
+; x0 = mem32[in + 0]
+%line 230+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 0], r8
+; x1 = mem32[in + 4]
+%line 231+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rsi + 4]
+	mov [rsp + 8], r8
+; x2 = mem32[in + 8]
+%line 232+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rsi + 8]
+	mov [rsp + 16], r8
+; x3 = mem32[in + 12]
+%line 233+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rsi + 12]
 ; x15 = mem32[in + 60]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov esi, [rsi + 60]
+; x3 = mem32[in + 12]
+%line 233+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 32], r8
 ; i = 6
 %line 246+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, 6
@@ -742,6 +820,11 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 = x0 + x12
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 0]
+; (uint32) x3 ^= t0
+%line 259+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 32]
+; (uint32) t0 = x0 + x12
+%line 248+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r8 + r12]
 ; (uint32) t0 <<<= 7
 %line 249+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -776,12 +859,18 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 	rol r8d, 7
 ; (uint32) x3 ^= t0
 %line 259+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 32]
 	xor r15d, r8d
-	mov [rsp + 32], r15
 ; (uint32) t0 = x4 + x0
 %line 260+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 0]
+; (uint32) x3 ^= t0
+%line 259+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 32], r15
+; (uint32) x2 ^= t0
+%line 268+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 16]
+; (uint32) t0 = x4 + x0
+%line 260+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r9 + r8]
 ; (uint32) t0 <<<= 9
 %line 261+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -806,12 +895,18 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 16]
 	xor r15d, r8d
-	mov [rsp + 16], r15
 ; (uint32) t0 = x3 + x15
 %line 269+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 32]
+; (uint32) x2 ^= t0
+%line 268+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 16], r15
+; (uint32) x1 ^= t0
+%line 277+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 8]
+; (uint32) t0 = x3 + x15
+%line 269+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r8 + rsi]
 ; (uint32) t0 <<<= 9
 %line 270+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -836,12 +931,18 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 	rol r8d, 13
 ; (uint32) x1 ^= t0
 %line 277+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 8]
 	xor r15d, r8d
-	mov [rsp + 8], r15
 ; (uint32) t0 = x2 + x14
 %line 278+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 16]
+; (uint32) x1 ^= t0
+%line 277+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 8], r15
+; (uint32) x0 ^= t0
+%line 286+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 0]
+; (uint32) t0 = x2 + x14
+%line 278+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r8 + r14]
 ; (uint32) t0 <<<= 13
 %line 279+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -867,12 +968,18 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 0]
 	xor r15d, r8d
-	mov [rsp + 0], r15
 ; (uint32) t0 = x1 + x13
 %line 287+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 8]
+; (uint32) x0 ^= t0
+%line 286+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 0], r15
+; (uint32) t0 = x0 + x3
+%line 296+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 32]
+; (uint32) t0 = x1 + x13
+%line 287+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r8 + r13]
 ; (uint32) t0 <<<= 18
 %line 288+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -902,22 +1009,28 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 = x0 + x3
 %line 296+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 0]
-	mov r15, [rsp + 32]
 	lea r8d, [r8 + r15]
+; (uint32) x1 ^= t0
+%line 298+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 8]
 ; (uint32) t0 <<<= 7
 %line 297+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
 ; (uint32) x1 ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 8]
 	xor r15d, r8d
-	mov [rsp + 8], r15
 ; (uint32) t0 = x5 + x4
 %line 299+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r10 + r9]
 ; (uint32) t0 <<<= 7
 %line 300+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
+; (uint32) x1 ^= t0
+%line 298+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 8], r15
+; (uint32) t0 = x1 + x0
+%line 308+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 0]
 ; (uint32) x6 ^= t0
 %line 301+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r11d, r8d
@@ -942,22 +1055,28 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 = x1 + x0
 %line 308+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 8]
-	mov r15, [rsp + 0]
 	lea r8d, [r8 + r15]
+; (uint32) x2 ^= t0
+%line 310+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 16]
 ; (uint32) t0 <<<= 9
 %line 309+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 16]
 	xor r15d, r8d
-	mov [rsp + 16], r15
 ; (uint32) t0 = x6 + x5
 %line 311+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r11 + r10]
 ; (uint32) t0 <<<= 9
 %line 312+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 9
+; (uint32) x2 ^= t0
+%line 310+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 16], r15
+; (uint32) t0 = x2 + x1
+%line 320+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 8]
 ; (uint32) x7 ^= t0
 %line 313+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor eax, r8d
@@ -982,22 +1101,25 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 = x2 + x1
 %line 320+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 16]
-	mov r15, [rsp + 8]
 	lea r8d, [r8 + r15]
+; (uint32) x3 ^= t0
+%line 322+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 32]
 ; (uint32) t0 <<<= 13
 %line 321+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
 ; (uint32) x3 ^= t0
 %line 322+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 32]
 	xor r15d, r8d
-	mov [rsp + 32], r15
 ; (uint32) t0 = x7 + x6
 %line 323+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [rax + r11]
 ; (uint32) t0 <<<= 13
 %line 324+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
+; (uint32) x3 ^= t0
+%line 322+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 32], r15
 ; (uint32) x4 ^= t0
 %line 325+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r9d, r8d
@@ -1016,28 +1138,34 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 <<<= 13
 %line 330+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
+; (uint32) t0 = x3 + x2
+%line 332+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 32]
 ; (uint32) x14 ^= t0
 %line 331+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r14d, r8d
 ; (uint32) t0 = x3 + x2
 %line 332+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 16]
-	mov r15, [rsp + 32]
 	lea r8d, [r15 + r8]
+; (uint32) x0 ^= t0
+%line 334+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 0]
 ; (uint32) t0 <<<= 18
 %line 333+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 334+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 0]
 	xor r15d, r8d
-	mov [rsp + 0], r15
 ; (uint32) t0 = x4 + x7
 %line 335+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r9 + rax]
 ; (uint32) t0 <<<= 18
 %line 336+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 18
+; (uint32) x0 ^= t0
+%line 334+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 0], r15
 ; (uint32) x5 ^= t0
 %line 337+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r10d, r8d
@@ -1070,19 +1198,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; mem32[out + 0] = x0
 %line 346+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 0]
-	mov dword [rdi], r8d
-; mem32[out + 4] = x1
-%line 347+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 8]
-	mov dword [rdi + 4], r8d
-; mem32[out + 8] = x2
-%line 348+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 16]
-	mov dword [rdi + 8], r8d
-; mem32[out + 12] = x3
-%line 349+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 32]
-	mov dword [rdi + 12], r8d
 ; mem32[out + 16] = x4
 %line 350+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 16], r9d
@@ -1104,6 +1219,12 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; mem32[out + 40] = x10
 %line 356+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 40], ebx
+; mem32[out + 0] = x0
+%line 346+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov dword [rdi], r8d
+; mem32[out + 4] = x1
+%line 347+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 8]
 ; mem32[out + 44] = x11
 %line 357+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 44], ebp
@@ -1119,6 +1240,17 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; mem32[out + 60] = x15
 %line 361+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 60], esi
+; mem32[out + 4] = x1
+%line 347+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov dword [rdi + 4], r8d
+; mem32[out + 8] = x2
+%line 348+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 16]
+	mov dword [rdi + 8], r8d
+; mem32[out + 12] = x3
+%line 349+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 32]
+	mov dword [rdi + 12], r8d
 ; leave
 %line 362+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	add rsp, 56
