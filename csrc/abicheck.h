@@ -10,9 +10,34 @@
  * the call, so XINUSE bits 2 (YMM_Hi128) and 6 (ZMM_Hi256) set after it
  * mean the callee returned without vzeroupper.
  *
+ * x86 (i386 cdecl, System V): ebx, esi, edi, ebp preserved, esp restored,
+ * no writes to the caller's stack above the arguments, DF clear, the x87
+ * control word (and MXCSR where SSE exists) unchanged, x87 register stack
+ * empty on return (no MMX state left without emms).
+ *
+ * ppc32 (System V): r14-r31, f14-f31, CR fields cr2-cr4, v20-v31 (when
+ * AT_HWCAP has AltiVec) preserved, r1 restored, the reserved r2 (thread
+ * pointer) and r13 (small-data anchor) untouched, FPSCR control bits
+ * (rounding mode, exception enables) and VSCR[NJ] unchanged, no writes to
+ * the caller's frame above the parameter area.
+ *
+ * ppc64 (ELFv1): the same registers, plus r2 (TOC) equal on return to the
+ * value the function descriptor loaded; the function is called through its
+ * descriptor (entry, TOC, environment) as C does; r13 (thread pointer)
+ * untouched.
+ *
+ * sparc64 (SPARC V9 ABI): the caller's window (%l0-%l7, %i0-%i7 including
+ * %fp and the return address %i7) and %sp unchanged after the call, the
+ * application registers %g2, %g3 and the system registers %g6, %g7
+ * untouched (%g1, %g4, %g5 are volatile in the 64-bit ABI; for compiled C
+ * only %g7, see QHASM_ABICHECK_COMPILED), the %fsr control fields
+ * (rounding direction, trap enables) unchanged, no writes to the caller's
+ * frame above the argument area.
+ *
  * Adding an architecture: a trampoline csrc/abicheck_<arch>.S guarded by
  * #if for that architecture, and a section in abicheck.c under the same
- * #if that implements qhasm_abicheck_call with it. */
+ * #if that implements qhasm_abicheck_call_sig with it (csrc/csrc.mk links
+ * every csrc/abicheck_*.S; each assembles to nothing on other CPUs). */
 #ifndef QHASM_ABICHECK_H
 #define QHASM_ABICHECK_H
 
@@ -36,6 +61,26 @@ const char *qhasm_abicheck_coverage(void);
  * gets the integer return value.  Not reentrant. */
 int qhasm_abicheck_call(void (*fn)(void), int nargs, const uint64_t *args,
                         uint64_t *ret, char *why, size_t whylen);
+
+/* The same with the argument types: sig has one letter per argument,
+ * 'w' for a machine word (pointer, int, unsigned, long, size_t) and 'q'
+ * for a 64-bit integer (unsigned long long, uint64_t), which 32-bit ABIs
+ * pass in two words (i386: two stack words, low first; ppc32: an aligned
+ * register pair or stack doubleword, high first).  On 64-bit targets both
+ * letters mean one register.  qhasm_abicheck_call(fn, n, ...) is this with
+ * n letters 'w' and no flags.  *ret gets the first return register (rax,
+ * eax, r3, %o0), zero-extended. */
+int qhasm_abicheck_call_sig(void (*fn)(void), const char *sig, unsigned flags, const uint64_t *args,
+                            uint64_t *ret, char *why, size_t whylen);
+
+/* flags of qhasm_abicheck_call_sig.  Without flags the callee is held to
+ * the letter of the ABI.  QHASM_ABICHECK_COMPILED: the callee is compiled
+ * C (or calls the C library), held to what the platform's C compiler and C
+ * library honor.  Only sparc64 differs: GCC on Linux defaults to
+ * -mapp-regs (%g2-%g4 are scratch) and glibc (memcpy, the dynamic
+ * loader, stdio, ...) uses %g6 too, so of the global registers only %g7
+ * (thread pointer) is checked then. */
+#define QHASM_ABICHECK_COMPILED 1u
 
 /* number of calls made through the trampoline so far */
 unsigned long qhasm_abicheck_count(void);

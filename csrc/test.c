@@ -696,8 +696,12 @@ static int poly_prim(void)
 #define U(x) ((uint64_t)(uintptr_t)(x))
 #define FN(x) ((void (*)(void))(x))
 
-/* one call through the trampoline; 1 (and the failure) on a violation */
-static int abicall(const char *what, void (*fn)(void), int nargs, uint64_t a0, uint64_t a1,
+/* one call through the trampoline; 1 (and the failure) on a violation.  sig:
+ * one letter per argument, 'w' word (pointer, int), 'q' 64-bit (unsigned long
+ * long), which 32-bit ABIs pass in two words; flags: QHASM_ABICHECK_COMPILED
+ * for C code (the public functions, the c and ref kernels), which is held
+ * to what the C compiler and C library honor (csrc/abicheck.h) */
+static int abicall(const char *what, void (*fn)(void), const char *sig, unsigned flags, uint64_t a0, uint64_t a1,
                    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t *ret)
 {
     uint64_t args[6];
@@ -705,10 +709,17 @@ static int abicall(const char *what, void (*fn)(void), int nargs, uint64_t a0, u
     int r;
     args[0] = a0; args[1] = a1; args[2] = a2; args[3] = a3; args[4] = a4; args[5] = a5;
     stage("ABI check: %s", what);
-    r = qhasm_abicheck_call(fn, nargs, args, ret, why, sizeof why);
+    r = qhasm_abicheck_call_sig(fn, sig, flags, args, ret, why, sizeof why);
     sh->abicalls++;
     if (r == -1) return fail("ABI violation in %s: %s", what, why);
     return 0;
+}
+
+/* the kernels of the c and ref implementations are compiled C; all others
+ * are generated assembly, checked against the letter of the ABI */
+static unsigned kernel_abi_flags(const char *impl)
+{
+    return !strcmp(impl, "c") || !strcmp(impl, "ref") ? QHASM_ABICHECK_COMPILED : 0;
 }
 
 static const unsigned long long abi_nblocks[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33 };
@@ -744,7 +755,7 @@ static int salsa_abi(int p, int i)
             if (inplace) memcpy(c, m, len);
             snprintf(what, sizeof what, "qhasm_kernel_salsa%d (%s) blocks, %llu blocks%s",
                      salsa_rounds[p], im->name, nb, inplace ? ", in place" : "");
-            if (abicall(what, FN(im->blocks), 4, U(c), U(inplace ? c : m), nb, U(x), 0, 0, NULL)) SFAIL("%s", sh->fail);
+            if (abicall(what, FN(im->blocks), "wwqw", kernel_abi_flags(im->name), U(c), U(inplace ? c : m), nb, U(x), 0, 0, NULL)) SFAIL("%s", sh->fail);
             if (diffat(c, want, len) >= 0 || memcmp(x, x2, sizeof x))
                 SFAIL("%s: through the ABI checker: differs from ref", what);
         }
@@ -753,7 +764,7 @@ static int salsa_abi(int p, int i)
         rnd_bytes((unsigned char *)xin, sizeof xin);
         ref->core(xw, xin);
         snprintf(what, sizeof what, "qhasm_kernel_salsa%d (%s) core", salsa_rounds[p], im->name);
-        if (abicall(what, FN(im->core), 2, U(xo), U(xin), 0, 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
+        if (abicall(what, FN(im->core), "ww", kernel_abi_flags(im->name), U(xo), U(xin), 0, 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
         if (memcmp(xo, xw, sizeof xo)) SFAIL("%s: through the ABI checker: differs from ref", what);
     }
     /* the public functions (C glue + this implementation, forced) */
@@ -763,30 +774,30 @@ static int salsa_abi(int p, int i)
         rnd_bytes(k, 32); rnd_bytes(n, 24); rnd_bytes(m, len);
         qhasm_ref_stream_salsa_xor_ic(want, m, len, n, ic, k, a->rounds);
         snprintf(what, sizeof what, "stream_salsa%s_xor_ic (%s), len %zu", p ? (p == 1 ? "2012" : "208") : "20", im->name, len);
-        if (abicall(what, FN(a->xor_ic), 6, U(c), U(m), len, U(n), ic, U(k), &r)) SFAIL("%s", sh->fail);
+        if (abicall(what, FN(a->xor_ic), "wwqwqw", QHASM_ABICHECK_COMPILED, U(c), U(m), len, U(n), ic, U(k), &r)) SFAIL("%s", sh->fail);
         if ((int)r != 0 || diffat(c, want, len) >= 0) SFAIL("%s: through the ABI checker: wrong result", what);
         qhasm_ref_stream_salsa(want, len, n, k, a->rounds);
         snprintf(what, sizeof what, "stream_salsa%s (%s), len %zu", p ? (p == 1 ? "2012" : "208") : "20", im->name, len);
-        if (abicall(what, FN(a->stream), 4, U(c), len, U(n), U(k), 0, 0, &r)) SFAIL("%s", sh->fail);
+        if (abicall(what, FN(a->stream), "wqww", QHASM_ABICHECK_COMPILED, U(c), len, U(n), U(k), 0, 0, &r)) SFAIL("%s", sh->fail);
         if ((int)r != 0 || diffat(c, want, len) >= 0) SFAIL("%s: through the ABI checker: wrong result", what);
         qhasm_ref_stream_salsa_xor_ic(want, m, len, n, 0, k, a->rounds);
-        if (abicall(what, FN(a->xor_), 5, U(c), U(m), len, U(n), U(k), 0, &r)) SFAIL("%s", sh->fail);
+        if (abicall(what, FN(a->xor_), "wwqww", QHASM_ABICHECK_COMPILED, U(c), U(m), len, U(n), U(k), 0, &r)) SFAIL("%s", sh->fail);
         if ((int)r != 0 || diffat(c, want, len) >= 0) SFAIL("%s: through the ABI checker: wrong result", what);
         if (p == QHASM_PRIM_SALSA20) {
             qhasm_ref_stream_xsalsa20_xor(want, m, len, n, k);
             snprintf(what, sizeof what, "stream_xsalsa20_xor (%s), len %zu", im->name, len);
-            if (abicall(what, FN(qhasm_stream_xsalsa20_xor), 5, U(c), U(m), len, U(n), U(k), 0, &r)) SFAIL("%s", sh->fail);
+            if (abicall(what, FN(qhasm_stream_xsalsa20_xor), "wwqww", QHASM_ABICHECK_COMPILED, U(c), U(m), len, U(n), U(k), 0, &r)) SFAIL("%s", sh->fail);
             if ((int)r != 0 || diffat(c, want, len) >= 0) SFAIL("%s: through the ABI checker: wrong result", what);
         }
     }
     rnd_bytes(in16, 16); rnd_bytes(k, 32);
     qhasm_ref_core_salsa(ref64, in16, k, NULL, a->rounds);
     snprintf(what, sizeof what, "core_salsa%d (%s)", a->rounds, im->name);
-    if (abicall(what, FN(a->core), 4, U(out), U(in16), U(k), 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
+    if (abicall(what, FN(a->core), "wwww", QHASM_ABICHECK_COMPILED, U(out), U(in16), U(k), 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
     if (memcmp(out, ref64, 64)) SFAIL("%s: through the ABI checker: wrong result", what);
     qhasm_ref_core_hsalsa(ref64, in16, k, NULL, a->rounds);
     snprintf(what, sizeof what, "core_hsalsa%d (%s)", a->rounds, im->name);
-    if (abicall(what, FN(a->hcore), 4, U(out), U(in16), U(k), 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
+    if (abicall(what, FN(a->hcore), "wwww", QHASM_ABICHECK_COMPILED, U(out), U(in16), U(k), 0, 0, 0, NULL)) SFAIL("%s", sh->fail);
     if (memcmp(out, ref64, 32)) SFAIL("%s: through the ABI checker: wrong result", what);
 #undef SFAIL
     free(m); free(c); free(want);
@@ -807,33 +818,33 @@ static int poly_abi(int i)
         rnd_bytes(k, 32); rnd_bytes(m, len);
         qhasm_ref_onetimeauth_poly1305(want, m, len, k);
         snprintf(what, sizeof what, "qhasm_kernel_poly1305 (%s) init", im->name);
-        if (abicall(what, FN(im->init), 2, U(ks), U(k), 0, 0, 0, 0, NULL)) return 1;
+        if (abicall(what, FN(im->init), "ww", kernel_abi_flags(im->name), U(ks), U(k), 0, 0, 0, 0, NULL)) return 1;
         snprintf(what, sizeof what, "qhasm_kernel_poly1305 (%s) blocks, %llu blocks", im->name, nb);
-        if (abicall(what, FN(im->blocks), 4, U(ks), U(m), nb, 1, 0, 0, NULL)) return 1;
+        if (abicall(what, FN(im->blocks), "wwqw", kernel_abi_flags(im->name), U(ks), U(m), nb, 1, 0, 0, NULL)) return 1;
         if (tail) {
             memset(pad, 0, 16); memcpy(pad, m + 16 * nb, tail); pad[tail] = 1;
             snprintf(what, sizeof what, "qhasm_kernel_poly1305 (%s) blocks, final padded block", im->name);
-            if (abicall(what, FN(im->blocks), 4, U(ks), U(pad), 1, 0, 0, 0, NULL)) return 1;
+            if (abicall(what, FN(im->blocks), "wwqw", kernel_abi_flags(im->name), U(ks), U(pad), 1, 0, 0, 0, NULL)) return 1;
         }
         snprintf(what, sizeof what, "qhasm_kernel_poly1305 (%s) final", im->name);
-        if (abicall(what, FN(im->final), 2, U(ks), U(a16), 0, 0, 0, 0, NULL)) return 1;
+        if (abicall(what, FN(im->final), "ww", kernel_abi_flags(im->name), U(ks), U(a16), 0, 0, 0, 0, NULL)) return 1;
         if (memcmp(a16, want, 16))
             return fail("qhasm_kernel_poly1305 (%s) through the ABI checker: %zu-byte message: tag differs from ref", im->name, len);
         /* the public functions (C glue + this implementation, forced) */
         snprintf(what, sizeof what, "onetimeauth_poly1305 (%s), len %zu", im->name, len);
-        if (abicall(what, FN(qhasm_onetimeauth_poly1305), 4, U(a16), U(m), len, U(k), 0, 0, &r)) return 1;
+        if (abicall(what, FN(qhasm_onetimeauth_poly1305), "wwqw", QHASM_ABICHECK_COMPILED, U(a16), U(m), len, U(k), 0, 0, &r)) return 1;
         if ((int)r != 0 || memcmp(a16, want, 16)) return fail("%s: through the ABI checker: wrong result", what);
         snprintf(what, sizeof what, "onetimeauth_poly1305_verify (%s), len %zu", im->name, len);
-        if (abicall(what, FN(qhasm_onetimeauth_poly1305_verify), 4, U(want), U(m), len, U(k), 0, 0, &r)) return 1;
+        if (abicall(what, FN(qhasm_onetimeauth_poly1305_verify), "wwqw", QHASM_ABICHECK_COMPILED, U(want), U(m), len, U(k), 0, 0, &r)) return 1;
         if ((int)r != 0) return fail("%s: through the ABI checker: rejects the correct tag", what);
         {
             qhasm_onetimeauth_poly1305_state st;
             size_t cut = len / 2;
             snprintf(what, sizeof what, "onetimeauth_poly1305_init/update/final (%s), len %zu", im->name, len);
-            if (abicall(what, FN(qhasm_onetimeauth_poly1305_init), 2, U(&st), U(k), 0, 0, 0, 0, NULL)) return 1;
-            if (abicall(what, FN(qhasm_onetimeauth_poly1305_update), 3, U(&st), U(m), cut, 0, 0, 0, NULL)) return 1;
-            if (abicall(what, FN(qhasm_onetimeauth_poly1305_update), 3, U(&st), U(m + cut), len - cut, 0, 0, 0, NULL)) return 1;
-            if (abicall(what, FN(qhasm_onetimeauth_poly1305_final), 2, U(&st), U(a16), 0, 0, 0, 0, NULL)) return 1;
+            if (abicall(what, FN(qhasm_onetimeauth_poly1305_init), "ww", QHASM_ABICHECK_COMPILED, U(&st), U(k), 0, 0, 0, 0, NULL)) return 1;
+            if (abicall(what, FN(qhasm_onetimeauth_poly1305_update), "wwq", QHASM_ABICHECK_COMPILED, U(&st), U(m), cut, 0, 0, 0, NULL)) return 1;
+            if (abicall(what, FN(qhasm_onetimeauth_poly1305_update), "wwq", QHASM_ABICHECK_COMPILED, U(&st), U(m + cut), len - cut, 0, 0, 0, NULL)) return 1;
+            if (abicall(what, FN(qhasm_onetimeauth_poly1305_final), "ww", QHASM_ABICHECK_COMPILED, U(&st), U(a16), 0, 0, 0, 0, NULL)) return 1;
             if (memcmp(a16, want, 16)) return fail("%s: through the ABI checker: wrong result", what);
         }
     }

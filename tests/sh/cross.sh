@@ -10,6 +10,9 @@
 #   - qhasm-test (the full harness: vectors, differential against ref C on
 #     every length 0..1100 and random longer ones, alignments, in place,
 #     aliasing, canaries) passes with nothing failed and nothing skipped;
+#   - its calls went through the target's ABI checker (qhasm-test prints
+#     "abi: N calls through the ... checker"; tests/sh/abicheck-cross.sh
+#     proves each checker catches violations);
 #   - every implementation folder out/<target>*/ is linked in and listed
 #     (a folder without its dispatch line would otherwise go untested);
 #   - qhasm-speed runs, and under qemu says its figures are not speeds.
@@ -47,6 +50,9 @@ run_target() {
   # shellcheck disable=SC2086
   $run "$BUILD/$t/qhasm-test" > "$log.test" 2>&1 || ok=0
   tail -n 1 "$log.test" | grep -Eq '^[0-9]+ passed, 0 failed, 0 skipped$' || ok=0
+  # every implementation went through the target's ABI checker (csrc/abicheck_<target>.S)
+  grep -Eq '^abi: [1-9][0-9]* calls through the .* checker$' "$log.test" || {
+    echo "the calls were not checked by an ABI checker for $t" >> "$log.test"; ok=0; }
   # every out/<target>*/ folder is an implementation that ran
   # shellcheck disable=SC2086
   $run "$BUILD/$t/qhasm-test" -l > "$log.list" 2>&1 || ok=0
