@@ -289,10 +289,8 @@ static const char *uarch_(int p, int i)
  * microarchitecture, if linked in (name "<base>-<model>") */
 static int variant_(int p, int i)
 {
-    /* opt-in: QHASM_UARCH=auto (the detected model) or =name.  Measured on
-     * Zen 4, scheduled variants gain on some kernels and lose on others
-     * (docs/new-microarchitecture.md), so source order stays the default. */
-    const char *u = getenv("QHASM_UARCH") ? qhasm_cpu_uarch() : "";
+    /* QHASM_UARCH=name prefers another model's variants, QHASM_UARCH= none */
+    const char *u = qhasm_cpu_uarch();
     if (!*u)
         return i;
     size_t n = strlen(name_(p, i));

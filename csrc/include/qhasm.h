@@ -148,7 +148,8 @@ int qhasm_impl_force(const char *prim, int i);
 unsigned qhasm_cpu_features(void);
 const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 */
 /* the running CPU's microarchitecture model ("zen4", "skylake", ...) or "";
- * with QHASM_UARCH=auto, per-model variants are preferred on it */
+ * per-model variants are preferred on it (QHASM_UARCH=name overrides,
+ * QHASM_UARCH= turns the preference off) */
 const char *qhasm_cpu_uarch(void);
 
 #ifdef __cplusplus

@@ -6,12 +6,12 @@ section .text
 global qhasm_kernel_poly1305_amd64_avx2_zen4_init:function (qhasm_kernel_poly1305_amd64_avx2_zen4_init.end - qhasm_kernel_poly1305_amd64_avx2_zen4_init)
 align 32
 qhasm_kernel_poly1305_amd64_avx2_zen4_init:
-; t = mem64[k + 0]
-%line 28+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
 %line 29+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, 1152921487695413247
+; t = mem64[k + 0]
+%line 28+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, [rsi]
 ; u = 0x0ffffffc0ffffffc
 %line 33+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r10, 1152921487695413244
@@ -192,6 +192,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; g2 = h2
 %line 109+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 720], r8
+; g1 = h1
+%line 108+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rsp + 712], r9
+; mem64[st + 56] = 1
+%line 106+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov qword [rdi + 56], 1
 ; h1 = r1
 %line 111+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r15
@@ -201,27 +207,21 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; l1 = h0
 %line 116+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, rcx
-; l2 = h0
-%line 119+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, rcx
-; g1 = h1
-%line 108+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rsp + 712], r9
+; h2 = 0
+%line 112+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, 0
 ; l0 &= k26
 %line 115+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r13, r10
 ; l1 >>= 26
 %line 117+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbp, 26
+; l2 = h0
+%line 119+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, rcx
 ; x = h1
 %line 121+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, r8
-; l3 = h1
-%line 125+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r8
-; mem64[st + 56] = 1
-%line 106+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov qword [rdi + 56], 1
 ; l1 &= k26
 %line 118+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rbp, r10
@@ -231,33 +231,27 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; x <<= 12
 %line 122+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r9, 12
-; h2 = 0
-%line 112+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, 0
-; mem64[st + 88] = l0
-%line 133+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 88], r13
+; l3 = h1
+%line 125+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; l2 |= x
 %line 123+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rdx, r9
-; l4 = h1
-%line 128+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, r8
-; x = h2
-%line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r14
-; mem64[st + 120] = l1
-%line 134+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 120], rbp
 ; l2 &= k26
 %line 124+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rdx, r10
 ; l3 >>= 14
 %line 126+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rax, 14
+; l4 = h1
+%line 128+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, r8
 ; l3 &= k26
 %line 127+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rax, r10
+; x = h2
+%line 130+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r14
 ; l4 >>= 40
 %line 129+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r9, 40
@@ -267,23 +261,27 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; mem64[st + 152] = l2
 %line 135+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 152], rdx
+; mem64[st + 88] = l0
+%line 133+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 88], r13
 ; mem64[st + 184] = l3
 %line 136+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 184], rax
-; x = h0
-%line 143+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rcx
 ; l4 |= x
 %line 132+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or r9, r11
-; (uint128) t0h t0l = x * r0
-%line 144+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mul rcx
+; mem64[st + 120] = l1
+%line 134+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 120], rbp
+; x = h0
+%line 143+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rcx
 ; mem64[st + 216] = l4
 %line 137+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 216], r9
 ; (uint128) t0h t0l = x * r0
 %line 144+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mul rcx
 	mov r11, rax
 ; x = h1
 %line 145+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -313,12 +311,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; (uint128) t1h t1l = x * r1
 %line 150+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rbp, rdx
-; x = h2
-%line 155+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, r14
 ; (uint128) ah al = x * r0
 %line 152+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
+; x = h2
+%line 155+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r14
 ; carry? t1l += al
 %line 153+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r9, rax
@@ -373,21 +371,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 172+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r8, 0
-; l1 = h0
-%line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, r11
-; l2 = h0
-%line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r11
 ; h2 += 0 + carry
 %line 173+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
-; l3 = h1
-%line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
-; l4 = h1
-%line 189+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r8
+; l1 = h0
+%line 177+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r13, r11
 ; l0 &= k26
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rsp + 736]
@@ -398,33 +387,39 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; l0 &= k26
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 736], rax
-; x = h1
-%line 182+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r8
+; l2 = h0
+%line 180+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, r11
 ; l1 &= k26
 %line 179+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r13, r10
+; x = h1
+%line 182+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
 ; l2 >>= 52
 %line 181+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbp, 52
 ; x <<= 12
 %line 183+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 12
-; mem64[st + 104] = l1
-%line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 104], r13
+; l3 = h1
+%line 186+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, r8
 ; l2 |= x
 %line 184+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rbp, rax
-; x = h2
-%line 191+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r9
 ; l2 &= k26
 %line 185+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rbp, r10
 ; l3 >>= 14
 %line 187+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r14, 14
+; l4 = h1
+%line 189+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, r8
+; x = h2
+%line 191+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r9
 ; l3 &= k26
 %line 188+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r14, r10
@@ -434,21 +429,24 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; x <<= 24
 %line 192+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 24
-; mem64[st + 136] = l2
-%line 196+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 136], rbp
+; mem64[st + 104] = l1
+%line 195+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 104], r13
 ; l4 |= x
 %line 193+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rdx, rax
 ; mem64[st + 72] = l0
 %line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, [rsp + 736]
-; mem64[st + 168] = l3
-%line 197+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 168], r14
+; mem64[st + 136] = l2
+%line 196+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 136], rbp
 ; mem64[st + 200] = l4
 %line 198+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 200], rdx
+; mem64[st + 168] = l3
+%line 197+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 168], r14
 ; mem64[st + 72] = l0
 %line 194+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 72], rax
@@ -487,12 +485,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; (uint128) t1h t1l = x * r1
 %line 211+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, rdx
-; x = h2
-%line 216+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, r9
 ; (uint128) ah al = x * r0
 %line 213+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
+; x = h2
+%line 216+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, r9
 ; carry? t1l += al
 %line 214+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add rbp, rax
@@ -550,21 +548,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? h1 += 0 + carry
 %line 233+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r8, 0
-; l1 = h0
-%line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r13, r9
-; l2 = h0
-%line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, r9
 ; h2 += 0 + carry
 %line 234+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc rbp, 0
-; l3 = h1
-%line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r14, r8
-; l4 = h1
-%line 250+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r8
+; l1 = h0
+%line 238+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r13, r9
 ; l0 &= k26
 %line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 744]
@@ -575,33 +564,39 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; l0 &= k26
 %line 237+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rsp + 744], r11
-; x = h1
-%line 243+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r8
+; l2 = h0
+%line 241+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, r9
 ; l1 &= k26
 %line 240+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r13, r10
+; x = h1
+%line 243+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r8
 ; l2 >>= 52
 %line 242+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rdx, 52
 ; x <<= 12
 %line 244+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 12
-; mem64[st + 112] = l1
-%line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 112], r13
+; l3 = h1
+%line 247+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r14, r8
 ; l2 |= x
 %line 245+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rdx, r11
-; x = h2
-%line 252+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, rbp
 ; l2 &= k26
 %line 246+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rdx, r10
 ; l3 >>= 14
 %line 248+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr r14, 14
+; l4 = h1
+%line 250+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r8
+; x = h2
+%line 252+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, rbp
 ; l3 &= k26
 %line 249+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and r14, r10
@@ -611,32 +606,33 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; x <<= 24
 %line 253+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 24
-; mem64[st + 144] = l2
-%line 257+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 144], rdx
+; mem64[st + 112] = l1
+%line 256+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 112], r13
 ; l4 |= x
 %line 254+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rax, r11
 ; mem64[st + 80] = l0
 %line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 744]
-; mem64[st + 176] = l3
-%line 258+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 176], r14
+; mem64[st + 144] = l2
+%line 257+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 144], rdx
 ; mem64[st + 208] = l4
 %line 259+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 208], rax
+; mem64[st + 176] = l3
+%line 258+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 176], r14
+; mem64[st + 80] = l0
+%line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 80], r11
 ; x = h0
 %line 265+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov rax, r9
 ; (uint128) t0h t0l = x * r0
 %line 266+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
-; mem64[st + 80] = l0
-%line 255+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 80], r11
-; (uint128) t0h t0l = x * r0
-%line 266+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, rax
 ; x = h1
 %line 267+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -666,18 +662,15 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; (uint128) t1h t1l = x * r1
 %line 272+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r9, rdx
-; x = h2
-%line 277+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, rbp
 ; (uint128) ah al = x * r0
 %line 274+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
+; x = h2
+%line 277+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, rbp
 ; carry? t1l += al
 %line 275+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r13, rax
-; h0 = t0l
-%line 285+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r11
 ; t1h += ah + carry
 %line 276+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, rdx
@@ -687,6 +680,9 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; t2 *= r0
 %line 280+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	imul rbp, rcx
+; h0 = t0l
+%line 285+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r11
 ; carry? t1l += x
 %line 281+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r13, r8
@@ -696,9 +692,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; carry? t1l += t0h
 %line 283+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r13, r14
-; h0 = g0
-%line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, [rsp + 704]
 ; t1h += 0 + carry
 %line 284+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	adc r9, 0
@@ -753,24 +746,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; x <<= 12
 %line 305+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 12
-; mem64[st + 64] = l0
-%line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 64], r8
-; h2 = g2
-%line 323+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r8, [rsp + 720]
 ; l2 |= x
 %line 306+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or rax, r11
 ; l3 = h1
 %line 308+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r13
-; mem64[st + 96] = l1
-%line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 96], r9
-; h1 = g1
-%line 322+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, [rsp + 712]
 ; l2 &= k26
 %line 307+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	and rax, r10
@@ -786,12 +767,27 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; x <<= 24
 %line 314+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rdx, 24
-; mem64[st + 128] = l2
-%line 318+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov [rdi + 128], rax
+; mem64[st + 64] = l0
+%line 316+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 64], r8
+; mem64[st + 96] = l1
+%line 317+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 96], r9
 ; l4 |= x
 %line 315+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	or r13, rdx
+; h0 = g0
+%line 321+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, [rsp + 704]
+; h1 = g1
+%line 322+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, [rsp + 712]
+; mem64[st + 128] = l2
+%line 318+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov [rdi + 128], rax
+; h2 = g2
+%line 323+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r8, [rsp + 720]
 ; mem64[st + 160] = l3
 %line 319+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov [rdi + 160], r11
@@ -802,38 +798,85 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; x = hib
 %line 327+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, [rsp + 728]
-; 4x P1 = mem64[st + 96]
-%line 331+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm6, [rdi + 96]
-; 4x P2 = mem64[st + 128]
-%line 332+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm8, [rdi + 128]
 ; 4x mask26 = k26
 %line 326+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm7, r10
 	vpbroadcastq ymm7, xmm7
-; l0 = h0
-%line 347+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rdx, rbp
-; l1 = h0
-%line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, rbp
+; 4x P1 = mem64[st + 96]
+%line 331+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm6, [rdi + 96]
 ; 4x P0 = mem64[st + 64]
 %line 330+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpbroadcastq ymm5, [rdi + 64]
 ; x <<= 24
 %line 328+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 24
-; l0 &= k26
-%line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	and rdx, r10
-; l1 >>= 26
-%line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr rax, 26
 ; 4x hibv = x
 %line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, r11
 	vpbroadcastq ymm0, xmm0
+; 4x P2 = mem64[st + 128]
+%line 332+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm8, [rdi + 128]
+; 4x hibv = x
+%line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu [rsp + 0], ymm0
+; 4x P3 = mem64[st + 160]
+%line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm0, [rdi + 160]
+	vmovdqu [rsp + 32], ymm0
+; 4x P4 = mem64[st + 192]
+%line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpbroadcastq ymm0, [rdi + 192]
+	vmovdqu [rsp + 64], ymm0
+; 4x Pt = P1 << 2
+%line 336+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm6, 2
+; 4x Ps1 = P1 + Pt
+%line 337+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm6, ymm0
+	vmovdqu [rsp + 96], ymm0
+; 4x Pt = P2 << 2
+%line 338+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm8, 2
+; 4x Ps3 = P3 + Pt
+%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm1, [rsp + 32]
+; 4x Ps2 = P2 + Pt
+%line 339+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm0, ymm8, ymm0
+	vmovdqu [rsp + 128], ymm0
+; 4x Pt = P3 << 2
+%line 340+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 32]
+	vpsllq ymm0, ymm0, 2
+; 4x Ps3 = P3 + Pt
+%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm9, ymm1, ymm0
+; 4x Pt = P4 << 2
+%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 64]
+; 4x Ps4 = P4 + Pt
+%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm1, [rsp + 64]
+; l0 = h0
+%line 347+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rdx, rbp
+; l0 &= k26
+%line 348+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	and rdx, r10
+; 4x Pt = P4 << 2
+%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsllq ymm0, ymm0, 2
+; l1 = h0
+%line 349+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, rbp
+; 4x Ps4 = P4 + Pt
+%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpaddq ymm10, ymm1, ymm0
+; l1 >>= 26
+%line 350+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr rax, 26
 ; x = h1
 %line 354+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r11, r9
@@ -843,12 +886,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; l2 >>= 52
 %line 353+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shr rbp, 52
-; 4x hibv = x
-%line 329+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu [rsp + 0], ymm0
-; 4x P3 = mem64[st + 160]
-%line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm0, [rdi + 160]
 ; x <<= 12
 %line 355+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r11, 12
@@ -873,69 +910,15 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; x <<= 24
 %line 364+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl r8, 24
-; 4x P3 = mem64[st + 160]
-%line 333+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu [rsp + 32], ymm0
-; 4x P4 = mem64[st + 192]
-%line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpbroadcastq ymm0, [rdi + 192]
-; l4 |= x
-%line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	or r9, r8
-; 4x P4 = mem64[st + 192]
-%line 334+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu [rsp + 64], ymm0
-; 4x Pt = P1 << 2
-%line 336+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm0, ymm6, 2
-; 4x Ps3 = P3 + Pt
-%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 32]
-; 4x Ps1 = P1 + Pt
-%line 337+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm6, ymm0
-	vmovdqu [rsp + 96], ymm0
-; 4x Pt = P2 << 2
-%line 338+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm0, ymm8, 2
-; 4x Ps2 = P2 + Pt
-%line 339+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm8, ymm0
-	vmovdqu [rsp + 128], ymm0
-; 4x Pt = P3 << 2
-%line 340+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 32]
-	vpsllq ymm0, ymm0, 2
-; 4x Ps3 = P3 + Pt
-%line 341+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm9, ymm1, ymm0
-; 4x Pt = P4 << 2
-%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 64]
-; 4x Ps4 = P4 + Pt
-%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm1, [rsp + 64]
-; 4x Pt = P4 << 2
-%line 342+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm0, ymm0, 2
-; 4x Ps4 = P4 + Pt
-%line 343+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm10, ymm1, ymm0
 ; Ata = mem256[m + 0]
 %line 368+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsi]
 ; Atb = mem256[m + 32]
 %line 369+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 32]
-; m += 64
-%line 393+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rsi, 64
-; n -= 4
-%line 394+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	sub rbx, 4
-; unsigned<? n - 4
-%line 395+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	cmp rbx, 4
+; l4 |= x
+%line 365+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	or r9, r8
 ; Ad0 = unpacklo64(Ata, Atb)
 %line 370+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -948,30 +931,30 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ad4 = Ad3 >> 40
 %line 376+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm13, ymm0, 40
-; 4x Ad3 = Ad3 >> 14
-%line 377+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm0, ymm0, 14
 ; 4x Ad1 = Ad0 >> 26
 %line 372+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm1, ymm2, 26
 ; 4x Ad2 = Ad0 >> 52
 %line 373+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm3, ymm2, 52
+; 4x Ad3 = Ad3 >> 14
+%line 377+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpsrlq ymm0, ymm0, 14
 ; Ad0 = Ad0 & mask26
 %line 378+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm2, ymm2, ymm7
-; Ad3 = Ad3 & mask26
-%line 381+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm11, ymm0, ymm7
-; Ad4 = Ad4 | hibv
-%line 382+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
 ; Ad1 = Ad1 & mask26
 %line 379+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm12, ymm1, ymm7
 ; Ad2 = Ad2 | At
 %line 375+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpor ymm3, ymm3, ymm4
+; Ad3 = Ad3 & mask26
+%line 381+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm11, ymm0, ymm7
+; Ad4 = Ad4 | hibv
+%line 382+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 0]
 ; Ad2 = Ad2 & mask26
 %line 380+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm4, ymm3, ymm7
@@ -999,12 +982,21 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; v = l3
 %line 389+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, r11
+; m += 64
+%line 393+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add rsi, 64
+; n -= 4
+%line 394+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	sub rbx, 4
 ; 4x A3 = Ad3 + v
 %line 390+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm11, ymm11, ymm0
 ; v = l4
 %line 391+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq xmm0, r9
+; unsigned<? n - 4
+%line 395+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	cmp rbx, 4
 ; 4x A4 = Ad4 + v
 %line 392+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm12, ymm1, ymm0
@@ -1018,15 +1010,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; Atb = mem256[m + 32]
 %line 402+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsi + 32]
-; m += 64
-%line 500+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rsi, 64
-; n -= 4
-%line 501+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	sub rbx, 4
-; unsigned>=? n - 4
-%line 502+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	cmp rbx, 4
 ; Ad0 = unpacklo64(Ata, Atb)
 %line 403+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpcklqdq ymm13, ymm0, ymm1
@@ -1057,23 +1040,19 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; Ad0 = Ad0 & mask26
 %line 411+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm1, ymm13, ymm7
-; Ad2 = Ad2 & mask26
-%line 413+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm13, ymm0, ymm7
-; Ad4 = Ad4 | hibv
-%line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm0, [rsp + 0]
-; Ad0 = Ad0 & mask26
-%line 411+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu [rsp + 672], ymm1
 ; Ad1 = Ad1 & mask26
 %line 412+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm1, ymm14, ymm7
+; Ad2 = Ad2 & mask26
+%line 413+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm13, ymm0, ymm7
 ; Ad3 = Ad3 & mask26
 %line 414+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm14, ymm15, ymm7
 ; Ad4 = Ad4 | hibv
 %line 415+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm0, [rsp + 0]
 	vmovdqu ymm15, [rsp + 480]
 	vpor ymm0, ymm15, ymm0
 ; 4x Ad0 = Ad0 + Ap
@@ -1218,24 +1197,21 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 %line 464+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 32]
 	vpmuludq ymm0, ymm3, ymm0
-; Ad0 = Ad0 & mask26
-%line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm3, ymm15, ymm7
 ; 4x Ad4 = Ad4 + Ap
 %line 465+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm2, ymm0
 ; 4x Ap = A2 * P2
 %line 466+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm2, ymm4, ymm8
-; Ad3 = Ad3 & mask26
-%line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm14, ymm7
 ; 4x Ad4 = Ad4 + Ap
 %line 467+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm2
 ; 4x Ap = A3 * P1
 %line 468+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm2, ymm11, ymm6
+; Ad3 = Ad3 & mask26
+%line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm4, ymm14, ymm7
 ; 4x Ad4 = Ad4 + Ap
 %line 469+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm2
@@ -1248,6 +1224,9 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x At = Ad3 >> 26
 %line 472+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm2, ymm14, 26
+; Ad0 = Ad0 & mask26
+%line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm3, ymm15, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 474+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm2
@@ -1317,9 +1296,18 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; A2 = Ad2
 %line 497+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm4, ymm12
+; m += 64
+%line 500+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add rsi, 64
+; n -= 4
+%line 501+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	sub rbx, 4
 ; A4 = Ad4
 %line 499+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqa ymm12, ymm0
+; unsigned>=? n - 4
+%line 502+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	cmp rbx, 4
 ; goto quads if unsigned>=
 %line 503+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	jae .Lquads
@@ -1333,9 +1321,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; W3 = mem256[st + 160]
 %line 510+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm9, [rdi + 160]
-; Ad0 = 0
-%line 521+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpxor ymm10, ymm10, ymm10
 ; W4 = mem256[st + 192]
 %line 511+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rdi + 192]
@@ -1359,6 +1344,9 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Wt = W3 << 2
 %line 517+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm0, ymm9, 2
+; Ad0 = 0
+%line 521+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpxor ymm10, ymm10, ymm10
 ; 4x Ws3 = W3 + Wt
 %line 518+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm13, ymm9, ymm0
@@ -1449,11 +1437,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ap = A3 * Ws3
 %line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm11, ymm13
-; 4x Ap = A4 * Ws3
-%line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm13, ymm12, ymm13
-; 4x Ap = A3 * Ws3
-%line 548+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu [rsp + 608], ymm0
 ; 4x Ad1 = Ad1 + Ap
 %line 549+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1488,15 +1471,15 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ap = A2 * W0
 %line 556+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm15, ymm4, ymm5
+; 4x Ap = A4 * Ws3
+%line 560+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm13, ymm12, ymm13
 ; 4x Ad2 = Ad2 + Ap
 %line 557+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm15
 ; 4x Ap = A3 * Ws4
 %line 558+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm15, ymm11, ymm14
-; 4x Ap = A4 * Ws4
-%line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm14, ymm12, ymm14
 ; 4x Ad2 = Ad2 + Ap
 %line 559+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm15
@@ -1521,6 +1504,9 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ap = A2 * W1
 %line 566+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm15, ymm4, ymm6
+; 4x Ap = A4 * Ws4
+%line 570+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpmuludq ymm14, ymm12, ymm14
 ; 4x Ad3 = Ad3 + Ap
 %line 567+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm15
@@ -1539,33 +1525,25 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ad4 = Ad4 + Ap
 %line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm1, [rsp + 320]
-; Ad0 = Ad0 & mask26
-%line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm2, ymm10, ymm7
-; 4x Ad4 = Ad4 + Ap
-%line 573+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm1, ymm0
 ; 4x Ap = A1 * W3
 %line 574+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm1, ymm3, ymm9
-; 4x Ad1 = Ad1 + At
-%line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 448]
 ; 4x Ad4 = Ad4 + Ap
 %line 575+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm1
 ; 4x Ap = A2 * W2
 %line 576+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm1, ymm4, ymm8
-; Ad3 = Ad3 & mask26
-%line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm14, ymm7
 ; 4x Ad4 = Ad4 + Ap
 %line 577+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm1
 ; 4x Ap = A3 * W1
 %line 578+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm1, ymm11, ymm6
+; Ad3 = Ad3 & mask26
+%line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm4, ymm14, ymm7
 ; 4x Ad4 = Ad4 + Ap
 %line 579+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm1
@@ -1578,6 +1556,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x At = Ad3 >> 26
 %line 582+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm1, ymm14, 26
+; 4x Ad1 = Ad1 + At
+%line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqu ymm3, [rsp + 448]
+; Ad0 = Ad0 & mask26
+%line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vpand ymm2, ymm10, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 584+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm1
@@ -1635,15 +1619,15 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 4x Ad1 = Ad1 + At
 %line 601+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm3, ymm1, ymm3
-; qt = low128(A0)
-%line 611+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm4
 ; 4x Ad4 = Ad4 + At
 %line 604+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm5, ymm5, ymm0
 ; q = extract128(A0, 1)
 %line 610+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vextracti128 xmm0, ymm4, 1
+; qt = low128(A0)
+%line 611+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	vmovdqa xmm1, xmm4
 ; 2x q = q + qt
 %line 612+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1683,15 +1667,9 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 2x q = q + qt
 %line 624+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
-; h0 <<= 26
-%line 642+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rbp, 26
 ; qt = unpackhi64(q, q)
 %line 625+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq xmm1, xmm0, xmm0
-; h0 += u0
-%line 643+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add rbp, r8
 ; 2x q = q + qt
 %line 626+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1707,18 +1685,9 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 2x q = q + qt
 %line 630+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
-; x = u2
-%line 644+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r11, r9
 ; qt = unpackhi64(q, q)
 %line 631+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq xmm1, xmm0, xmm0
-; x <<= 52
-%line 645+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl r11, 52
-; h1 >>= 12
-%line 647+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shr r9, 12
 ; 2x q = q + qt
 %line 632+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1734,27 +1703,42 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; 2x q = q + qt
 %line 636+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
-; l3 <<= 14
-%line 649+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	shl rax, 14
 ; qt = unpackhi64(q, q)
 %line 637+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpunpckhqdq xmm1, xmm0, xmm0
-; h1 += l3
-%line 650+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	add r9, rax
+; h0 <<= 26
+%line 642+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl rbp, 26
 ; 2x q = q + qt
 %line 638+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
+; h0 += u0
+%line 643+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add rbp, r8
+; x = u2
+%line 644+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r11, r9
 ; u4 = q
 %line 639+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovq r10, xmm0
-; l4 = u4
-%line 651+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rax, r10
+; x <<= 52
+%line 645+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl r11, 52
+; h1 >>= 12
+%line 647+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shr r9, 12
+; l3 <<= 14
+%line 649+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	shl rax, 14
 ; h2 = u4
 %line 653+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r8, r10
+; h1 += l3
+%line 650+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	add r9, rax
+; l4 = u4
+%line 651+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rax, r10
 ; l4 <<= 40
 %line 652+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	shl rax, 40
@@ -1842,11 +1826,6 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; (uint128) t1h t1l = x * r1
 %line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul r15
-; h0 = t0l
-%line 705+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov rbp, r11
-; (uint128) t1h t1l = x * r1
-%line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r14, rax
 ; x = h1
 %line 693+0 specs/poly1305/generated/poly1305_amd64_avx2.q
@@ -1854,12 +1833,12 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; (uint128) t1h t1l = x * r1
 %line 692+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mov r13, rdx
-; x = h2
-%line 697+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	mov r9, r8
 ; (uint128) ah al = x * r0
 %line 694+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	mul rcx
+; x = h2
+%line 697+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov r9, r8
 ; carry? t1l += al
 %line 695+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, rax
@@ -1872,6 +1851,9 @@ qhasm_kernel_poly1305_amd64_avx2_zen4_blocks:
 ; t2 *= r0
 %line 700+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	imul r8, rcx
+; h0 = t0l
+%line 705+0 specs/poly1305/generated/poly1305_amd64_avx2.q
+	mov rbp, r11
 ; carry? t1l += x
 %line 701+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add r14, r9

@@ -110,45 +110,12 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; t1 = mem256[CTRB]
 %line 100+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm2, [rel CTRB]
-; i = 4
-%line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	mov r8, 4
-; z0 = s0
-%line 109+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm12, [rsp + 0]
-; z1 = s1
-%line 110+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm9, [rsp + 32]
-; z2 = s2
-%line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm10, [rsp + 64]
-; z5 = s5
-%line 114+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm4, [rsp + 160]
-; z6 = s6
-%line 115+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm8, [rsp + 192]
-; z7 = s7
-%line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm7, [rsp + 224]
-; z10 = s10
-%line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm3, [rsp + 320]
-; z11 = s11
-%line 118+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm6, [rsp + 352]
-; z12 = s12
-%line 119+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm5, [rsp + 384]
 ; 4x q1 = q0 + t1
 %line 101+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddq ymm2, ymm0, ymm2
 ; 4x q0 = q0 + t0
 %line 102+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddq ymm0, ymm0, ymm1
-; z14 = s14
-%line 121+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm11, [rsp + 448]
 ; q0 = shuffle32(q0, 0xd8)
 %line 103+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpshufd ymm0, ymm0, 216
@@ -161,15 +128,19 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; z9 = unpackhi64(q0, q1)
 %line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhqdq ymm0, ymm0, ymm2
-; z15 = s15
-%line 122+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm2, [rsp + 480]
-; z9 = unpackhi64(q0, q1)
-%line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [rsp + 1024], ymm0
+; z0 = s0
+%line 109+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm12, [rsp + 0]
+; z1 = s1
+%line 110+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm9, [rsp + 32]
 ; s8 = z8
 %line 107+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [rsp + 256], ymm1
+; z2 = s2
+%line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm10, [rsp + 64]
 ; s9 = z9
 %line 108+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm0, [rsp + 1024]
@@ -177,21 +148,49 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; z3 = s3
 %line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm0, [rsp + 96]
+; z5 = s5
+%line 114+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm4, [rsp + 160]
+; z6 = s6
+%line 115+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm8, [rsp + 192]
+; z3 = s3
+%line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [rsp + 1056], ymm0
 ; z4 = s4
 %line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm0, [rsp + 128]
+; z7 = s7
+%line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm7, [rsp + 224]
+; z10 = s10
+%line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm3, [rsp + 320]
+; z4 = s4
+%line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [rsp + 1088], ymm0
+; z11 = s11
+%line 118+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm6, [rsp + 352]
+; z12 = s12
+%line 119+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm5, [rsp + 384]
 ; z13 = s13
 %line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm0, [rsp + 416]
+; z14 = s14
+%line 121+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm11, [rsp + 448]
+; z15 = s15
+%line 122+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm2, [rsp + 480]
+; i = 4
+%line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	mov r8, 4
 .Lrounds8:
 ; 8x t0 = z0 + z12
 %line 125+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm14, ymm12, ymm5
-; =? i -= 1
-%line 221+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	sub r8, 1
 ; 8x t0 = t0 <<< 7
 %line 126+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm13, ymm14, 7
@@ -564,6 +563,9 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; 8x t1 = z14 + z13
 %line 218+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm14, ymm11, ymm0
+; =? i -= 1
+%line 221+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	sub r8, 1
 ; z10 = z10 ^ t0
 %line 217+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm3, ymm3, ymm15
@@ -578,39 +580,60 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; goto rounds8 if !=
 %line 222+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	jne .Lrounds8
-; 8x z8 = z8 + s8
-%line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm1, ymm1, [rsp + 256]
 ; 8x z1 = z1 + s1
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm13, ymm9, [rsp + 32]
 ; 8x z2 = z2 + s2
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm9, ymm10, [rsp + 64]
+; 8x z3 = z3 + s3
+%line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm10, [rsp + 1056]
 ; 8x z0 = z0 + s0
 %line 224+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm12, ymm12, [rsp + 0]
+; 8x z4 = z4 + s4
+%line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm14, [rsp + 1088]
 ; 8x z5 = z5 + s5
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm4, ymm4, [rsp + 160]
 ; 8x z6 = z6 + s6
 %line 230+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm8, ymm8, [rsp + 192]
+; 8x z3 = z3 + s3
+%line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vpaddd ymm10, ymm10, [rsp + 96]
+; 8x z8 = z8 + s8
+%line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vpaddd ymm1, ymm1, [rsp + 256]
 ; 8x z7 = z7 + s7
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm7, ymm7, [rsp + 224]
+; 8x z4 = z4 + s4
+%line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vpaddd ymm14, ymm14, [rsp + 128]
 ; 8x z10 = z10 + s10
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm3, ymm3, [rsp + 320]
 ; 8x z11 = z11 + s11
 %line 235+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm6, ymm6, [rsp + 352]
+; 8x z8 = z8 + s8
+%line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu [rsp + 1216], ymm1
+; 8x z9 = z9 + s9
+%line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm1, [rsp + 1024]
 ; 8x z12 = z12 + s12
 %line 236+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm5, ymm5, [rsp + 384]
 ; 8x z13 = z13 + s13
 %line 237+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm15, ymm0, [rsp + 416]
+; 8x z9 = z9 + s9
+%line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vpaddd ymm1, ymm1, [rsp + 288]
 ; 8x z14 = z14 + s14
 %line 238+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm11, ymm11, [rsp + 448]
@@ -620,27 +643,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; unsigned<? n - 8
 %line 240+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	cmp rdx, 8
-; 8x z3 = z3 + s3
-%line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm10, [rsp + 1056]
-; 8x z4 = z4 + s4
-%line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm14, [rsp + 1088]
-; 8x z8 = z8 + s8
-%line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rsp + 1216], ymm1
-; 8x z9 = z9 + s9
-%line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm1, [rsp + 1024]
-; 8x z3 = z3 + s3
-%line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm10, ymm10, [rsp + 96]
-; 8x z4 = z4 + s4
-%line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm14, ymm14, [rsp + 128]
-; 8x z9 = z9 + s9
-%line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm1, ymm1, [rsp + 288]
 ; goto partial if unsigned<
 %line 241+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	jb .Lpartial
@@ -740,9 +742,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; mem256[c + 128] = o
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [rdi + 128], ymm4
-; u1 = unpackhi32(z8, z9)
-%line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm4, [rsp + 1216]
 ; o = o ^ mem256[m + 384]
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm2, ymm2, [rsi + 384]
@@ -761,6 +760,9 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; o = permute128(v3, v7, 0x31)
 %line 280+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vperm2i128 ymm2, ymm10, ymm8, 49
+; u1 = unpackhi32(z8, z9)
+%line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm4, [rsp + 1216]
 ; o = o ^ mem256[m + 448]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm2, ymm2, [rsi + 448]
@@ -789,9 +791,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; u0 = unpacklo32(z12, z13)
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckldq ymm1, ymm5, ymm15
-; u2 = unpacklo32(z14, z15)
-%line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm3, ymm11, ymm0
 ; v0 = unpacklo64(u0, u2)
 %line 287+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpcklqdq ymm6, ymm2, ymm4
@@ -801,6 +800,9 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; u1 = unpackhi32(z12, z13)
 %line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhdq ymm2, ymm5, ymm15
+; u2 = unpacklo32(z14, z15)
+%line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vpunpckldq ymm3, ymm11, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhdq ymm0, ymm11, ymm0
@@ -929,9 +931,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; r3 = mem128[x + 48]
 %line 339+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm3, [rcx + 48]
-; i = 4
-%line 351+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	mov r8, 4
 ; r0 = mem128[x + 0]
 %line 336+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rcx]
@@ -965,6 +964,9 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; dc = unpacklo64(e2, e3)
 %line 349+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpcklqdq xmm7, xmm0, xmm3
+; i = 4
+%line 351+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	mov r8, 4
 ; db = unpackhi64(e2, e3)
 %line 350+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhqdq xmm0, xmm0, xmm3
@@ -975,9 +977,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; db = shuffle32(db, 0x39)
 %line 353+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpshufd xmm1, xmm0, 57
-; =? i -= 1
-%line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	sub r8, 1
 ; 4x e0 = da + dd
 %line 356+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd xmm4, xmm6, xmm2
@@ -1064,6 +1063,9 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 	vpslld xmm0, xmm1, 13
 	vpsrld xmm2, xmm1, 19
 	vpor xmm2, xmm2, xmm0
+; =? i -= 1
+%line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	sub r8, 1
 ; db ^= e2
 %line 379+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor xmm0, xmm6, xmm2
@@ -1105,9 +1107,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; r3 = unpackhi64(e2, e3)
 %line 392+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhqdq xmm0, xmm3, xmm0
-; e0 = mem128[m + 0]
-%line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu xmm3, [rsi]
 ; r3 = shuffle32(r3, 0x39)
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpshufd xmm5, xmm0, 57
@@ -1117,6 +1116,9 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; r1 = shuffle32(r1, 0x93)
 %line 393+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpshufd xmm1, xmm1, 147
+; e0 = mem128[m + 0]
+%line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu xmm3, [rsi]
 ; r2 = shuffle32(r2, 0x4e)
 %line 394+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpshufd xmm2, xmm2, 78
@@ -1217,9 +1219,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; u3 = unpackhi32(z2, z3)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhdq ymm9, ymm9, ymm10
-; u1 = unpackhi32(z4, z5)
-%line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm13, ymm14, ymm4
 ; v0 = unpacklo64(u0, u2)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm10, [rsp + 1248]
@@ -1228,6 +1227,11 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; v1 = unpackhi64(u0, u2)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm10, [rsp + 1248]
+; u1 = unpackhi32(z4, z5)
+%line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vpunpckhdq ymm13, ymm14, ymm4
+; v1 = unpackhi64(u0, u2)
+%line 433+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhqdq ymm12, ymm10, ymm12
 ; v2 = unpacklo64(u1, u3)
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
@@ -1293,9 +1297,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; o = permute128(v2, v6, 0x31)
 %line 454+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vperm2i128 ymm2, ymm10, ymm4, 49
-; u1 = unpackhi32(z8, z9)
-%line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm4, [rsp + 1216]
 ; mem256[p + 384] = o
 %line 455+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [r8 + 384], ymm2
@@ -1314,6 +1315,11 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; u0 = unpacklo32(z8, z9)
 %line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm2, [rsp + 1216]
+; u1 = unpackhi32(z8, z9)
+%line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vmovdqu ymm4, [rsp + 1216]
+; u0 = unpacklo32(z8, z9)
+%line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckldq ymm2, ymm2, ymm1
 ; u1 = unpackhi32(z8, z9)
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
@@ -1333,9 +1339,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; u0 = unpacklo32(z12, z13)
 %line 468+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckldq ymm1, ymm5, ymm15
-; u2 = unpacklo32(z14, z15)
-%line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm3, ymm11, ymm0
 ; v0 = unpacklo64(u0, u2)
 %line 464+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpcklqdq ymm6, ymm2, ymm4
@@ -1345,6 +1348,9 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_blocks:
 ; u1 = unpackhi32(z12, z13)
 %line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhdq ymm2, ymm5, ymm15
+; u2 = unpacklo32(z14, z15)
+%line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	vpunpckldq ymm3, ymm11, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhdq ymm0, ymm11, ymm0
@@ -1464,6 +1470,9 @@ section .text
 global qhasm_kernel_salsa8_amd64_avx2_zen4_core:function (qhasm_kernel_salsa8_amd64_avx2_zen4_core.end - qhasm_kernel_salsa8_amd64_avx2_zen4_core)
 align 32
 qhasm_kernel_salsa8_amd64_avx2_zen4_core:
+; i = 4
+%line 530+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
+	mov r8, 4
 ; r1 = mem128[in + 16]
 %line 516+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm1, [rsi + 16]
@@ -1473,9 +1482,6 @@ qhasm_kernel_salsa8_amd64_avx2_zen4_core:
 ; r3 = mem128[in + 48]
 %line 518+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm3, [rsi + 48]
-; i = 4
-%line 530+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	mov r8, 4
 ; r0 = mem128[in + 0]
 %line 515+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rsi]

@@ -6,12 +6,12 @@ section .text
 global qhasm_kernel_poly1305_amd64_avx512_zen4_init:function (qhasm_kernel_poly1305_amd64_avx512_zen4_init.end - qhasm_kernel_poly1305_amd64_avx512_zen4_init)
 align 32
 qhasm_kernel_poly1305_amd64_avx512_zen4_init:
-; t = mem64[k + 0]
-%line 31+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
 %line 32+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r9, 1152921487695413247
+; t = mem64[k + 0]
+%line 31+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r8, [rsi]
 ; u = 0x0ffffffc0ffffffc
 %line 36+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r10, 1152921487695413244
@@ -195,18 +195,24 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; g2 = h2
 %line 116+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rsp + 16], rbx
+; g0 = h0
+%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rsp + 0], r12
+; mem64[st + 56] = 1
+%line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov qword [rdi + 56], 1
 ; l0 = h0
 %line 121+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, r8
 ; l1 = h0
 %line 123+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r8
-; x = h1
-%line 125+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rax
 ; h2 = 0
 %line 119+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, 0
+; x = h1
+%line 125+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rax
 ; l0 &= k44
 %line 122+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rbx, r11
@@ -216,45 +222,27 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 20
 %line 126+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; g0 = h0
-%line 114+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rsp + 0], r12
-; x = h2
-%line 131+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, rcx
-; Eh0 = 0
-%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm6
 ; l1 |= x
 %line 127+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rbp, rdx
 ; l2 = h1
 %line 129+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rax
-; mem64[st + 120] = l0
-%line 134+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 120], rbx
-; El2 = 0
-%line 526+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm5
-; Eh1 = 0
-%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm7
-; Eh2 = 0
-%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm8
+; x = h2
+%line 131+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r12, rcx
 ; l1 &= k44
 %line 128+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rbp, r11
 ; l2 >>= 24
 %line 130+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rdx, 24
-; mem64[st + 56] = 1
-%line 113+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov qword [rdi + 56], 1
 ; x <<= 40
 %line 132+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r12, 40
+; mem64[st + 120] = l0
+%line 134+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 120], rbx
 ; mem64[st + 184] = l1
 %line 135+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 184], rbp
@@ -354,9 +342,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 = h0
 %line 176+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
-; x = h1
-%line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
 ; h2 += 0 + carry
 %line 172+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
@@ -366,21 +351,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 >>= 44
 %line 177+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; x = h1
+%line 178+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 179+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; x = h2
-%line 184+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, r12
-; mem64[st + 104] = l0
-%line 187+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 104], rbp
 ; l1 |= x
 %line 180+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
 ; l2 = h1
 %line 182+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; x = h2
+%line 184+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; l1 &= k44
 %line 181+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r13, r11
@@ -390,6 +375,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 185+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; mem64[st + 104] = l0
+%line 187+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 104], rbp
 ; mem64[st + 168] = l1
 %line 188+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 168], r13
@@ -489,9 +477,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 = h0
 %line 229+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbp
-; x = h1
-%line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
 ; h2 += 0 + carry
 %line 225+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
@@ -501,21 +486,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 >>= 44
 %line 230+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; x = h1
+%line 231+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 232+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; x = h2
-%line 237+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, r12
-; mem64[st + 88] = l0
-%line 240+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 88], rbx
 ; l1 |= x
 %line 233+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
 ; l2 = h1
 %line 235+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; x = h2
+%line 237+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; l1 &= k44
 %line 234+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r13, r11
@@ -525,6 +510,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 238+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; mem64[st + 88] = l0
+%line 240+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 88], rbx
 ; mem64[st + 152] = l1
 %line 241+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 152], r13
@@ -624,9 +612,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 = h0
 %line 282+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
-; x = h1
-%line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
 ; h2 += 0 + carry
 %line 278+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
@@ -636,21 +621,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 >>= 44
 %line 283+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; x = h1
+%line 284+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 285+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; x = h2
-%line 290+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, r12
-; mem64[st + 72] = l0
-%line 293+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 72], rbp
 ; l1 |= x
 %line 286+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
 ; l2 = h1
 %line 288+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; x = h2
+%line 290+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; l1 &= k44
 %line 287+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r13, r11
@@ -660,6 +645,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 291+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; mem64[st + 72] = l0
+%line 293+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 72], rbp
 ; mem64[st + 136] = l1
 %line 294+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 136], r13
@@ -759,9 +747,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 = h0
 %line 335+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbp
-; x = h1
-%line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
 ; h2 += 0 + carry
 %line 331+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
@@ -771,21 +756,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 >>= 44
 %line 336+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; x = h1
+%line 337+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 338+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; x = h2
-%line 343+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, r12
-; mem64[st + 112] = l0
-%line 346+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 112], rbx
 ; l1 |= x
 %line 339+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
 ; l2 = h1
 %line 341+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; x = h2
+%line 343+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; l1 &= k44
 %line 340+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r13, r11
@@ -795,6 +780,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 344+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; mem64[st + 112] = l0
+%line 346+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 112], rbx
 ; mem64[st + 176] = l1
 %line 347+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 176], r13
@@ -894,9 +882,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 = h0
 %line 388+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r13, rbx
-; x = h1
-%line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rcx
 ; h2 += 0 + carry
 %line 384+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
@@ -906,21 +891,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 >>= 44
 %line 389+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr r13, 44
+; x = h1
+%line 390+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rcx
 ; x <<= 20
 %line 391+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; x = h2
-%line 396+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, r12
-; mem64[st + 96] = l0
-%line 399+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 96], rbp
 ; l1 |= x
 %line 392+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r13, rdx
 ; l2 = h1
 %line 394+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, rcx
+; x = h2
+%line 396+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; l1 &= k44
 %line 393+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and r13, r11
@@ -930,6 +915,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 397+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; mem64[st + 96] = l0
+%line 399+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 96], rbp
 ; mem64[st + 160] = l1
 %line 400+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 160], r13
@@ -1029,9 +1017,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 = h0
 %line 441+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbx, rbp
-; x = h1
-%line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, r13
 ; h2 += 0 + carry
 %line 437+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
@@ -1041,24 +1026,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 >>= 44
 %line 442+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbx, 44
+; x = h1
+%line 443+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, r13
 ; x <<= 20
 %line 444+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rcx, 20
-; x = h2
-%line 449+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r14, r12
-; mem64[st + 80] = l0
-%line 452+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 80], rdx
-; x = h0
-%line 460+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, rbp
 ; l1 |= x
 %line 445+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rbx, rcx
 ; l2 = h1
 %line 447+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, r13
+; x = h2
+%line 449+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r14, r12
 ; l1 &= k44
 %line 446+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	and rbx, r11
@@ -1068,12 +1050,18 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 450+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl r14, 40
+; mem64[st + 80] = l0
+%line 452+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 80], rdx
 ; mem64[st + 144] = l1
 %line 453+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 144], rbx
 ; l2 |= x
 %line 451+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rcx, r14
+; x = h0
+%line 460+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, rbp
 ; mem64[st + 208] = l2
 %line 454+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 208], rcx
@@ -1149,9 +1137,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; c += t1h
 %line 487+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rcx, rbp
-; h1 = g1
-%line 509+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, [rsp + 8]
 ; carry? h0 += c
 %line 488+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rbx, rcx
@@ -1161,9 +1146,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l0 = h0
 %line 492+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbx
-; x = h1
-%line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r14
 ; h2 += 0 + carry
 %line 490+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	adc r12, 0
@@ -1173,12 +1155,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; l1 >>= 44
 %line 495+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shr rbx, 44
+; x = h1
+%line 496+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r14
 ; x <<= 20
 %line 497+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rdx, 20
-; mem64[st + 64] = l0
-%line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov [rdi + 64], rcx
 ; l1 |= x
 %line 498+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or rbx, rdx
@@ -1194,60 +1176,54 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; mem64[st + 128] = l1
 %line 506+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 128], rbx
+; mem64[st + 64] = l0
+%line 505+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov [rdi + 64], rcx
 ; l2 |= x
 %line 504+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r14, r12
 ; h0 = g0
 %line 508+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov r12, [rsp + 0]
-; h2 = g2
-%line 510+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbx, [rsp + 16]
 ; mem64[st + 192] = l2
 %line 507+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov [rdi + 192], r14
-; 8x E0 = mem64[st + 64]
-%line 511+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm0, [rdi + 64]
+; h1 = g1
+%line 509+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, [rsp + 8]
+; h2 = g2
+%line 510+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbx, [rsp + 16]
 ; 8x E1 = mem64[st + 128]
 %line 512+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm1, [rdi + 128]
+; 8x E0 = mem64[st + 64]
+%line 511+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm0, [rdi + 64]
 ; 8x E2 = mem64[st + 192]
 %line 513+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm2, [rdi + 192]
-; 8x Eh0 += madd52hi(E0, W0)
-%line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm0, zmm0
 ; 8x Ws1 = W1 << 4
 %line 518+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm1, 4
 ; 8x Wt = W1 << 2
 %line 519+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm1, 2
-; 8x Eh1 += madd52hi(E0, W1)
-%line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm0, zmm1
-; 8x El2 += madd52lo(E0, W2)
-%line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm0, zmm2
 ; 8x Ws1 = Ws1 + Wt
 %line 520+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm11, zmm3, zmm4
 ; 8x Ws2 = W2 << 4
 %line 521+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm2, 4
-; 8x Eh2 += madd52hi(E0, W2)
-%line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm0, zmm2
 ; 8x Wt = W2 << 2
 %line 522+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm2, 2
-; 8x Eh1 += madd52hi(E1, W0)
-%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm1, zmm0
-; 8x El2 += madd52lo(E1, W1)
-%line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm1, zmm1
+; El2 = 0
+%line 526+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm5, zmm5, zmm5
+; Eh0 = 0
+%line 537+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm6, zmm6, zmm6
 ; 8x Ws2 = Ws2 + Wt
 %line 523+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm12, zmm3, zmm4
@@ -1260,39 +1236,63 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x El0 += madd52lo(E0, W0)
 %line 540+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm3, zmm0, zmm0
+; 8x Eh0 += madd52hi(E0, W0)
+%line 541+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm0, zmm0
+; Eh1 = 0
+%line 538+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm7, zmm7, zmm7
+; Eh2 = 0
+%line 539+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm8, zmm8, zmm8
 ; 8x El1 += madd52lo(E0, W1)
 %line 546+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm4, zmm0, zmm1
-; 8x Eh0 += madd52hi(E1, Ws2)
-%line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm1, zmm12
-; 8x Eh2 += madd52hi(E1, W1)
-%line 555+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm1, zmm1
 ; 8x El0 += madd52lo(E1, Ws2)
 %line 542+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm3, zmm1, zmm12
+; 8x Eh0 += madd52hi(E1, Ws2)
+%line 543+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm1, zmm12
+; 8x Eh1 += madd52hi(E0, W1)
+%line 547+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm0, zmm1
 ; 8x El1 += madd52lo(E1, W0)
 %line 548+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm4, zmm1, zmm0
-; 8x Eh0 += madd52hi(E2, Ws1)
-%line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm6, zmm2, zmm11
-; 8x Eh1 += madd52hi(E2, Ws2)
-%line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm7, zmm2, zmm12
 ; 8x El0 += madd52lo(E2, Ws1)
 %line 544+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm3, zmm2, zmm11
+; 8x Eh0 += madd52hi(E2, Ws1)
+%line 545+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm6, zmm2, zmm11
+; 8x El2 += madd52lo(E0, W2)
+%line 552+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm0, zmm2
+; 8x Eh2 += madd52hi(E0, W2)
+%line 553+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm0, zmm2
+; 8x Eh1 += madd52hi(E1, W0)
+%line 549+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm1, zmm0
 ; 8x El1 += madd52lo(E2, Ws2)
 %line 550+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm4, zmm2, zmm12
-; 8x El2 += madd52lo(E2, W0)
-%line 556+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm5, zmm2, zmm0
+; 8x El2 += madd52lo(E1, W1)
+%line 554+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm1, zmm1
+; 8x Eh2 += madd52hi(E1, W1)
+%line 555+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm1, zmm1
+; 8x Eh1 += madd52hi(E2, Ws2)
+%line 551+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm7, zmm2, zmm12
 ; 8x Eh0 = Eh0 << 8
 %line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm6, 8
+; 8x El2 += madd52lo(E2, W0)
+%line 556+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm5, zmm2, zmm0
 ; 8x Eh2 += madd52hi(E2, W0)
 %line 557+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm8, zmm2, zmm0
@@ -1311,15 +1311,15 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x El1 = El1 + Eh0
 %line 562+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm4, zmm0
-; 8x Eh2 = Eh2 << 10
-%line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm8, 10
 ; 8x Et = El1 >> 44
 %line 563+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm1, zmm0, 44
 ; E1 = El1 & mask44
 %line 565+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm0, zmm0, zmm9
+; 8x Eh2 = Eh2 << 10
+%line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm8, 10
 ; 8x Eh1 = Eh1 + Et
 %line 566+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm3, zmm1
@@ -1332,9 +1332,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; E2 = El2 & mask42
 %line 570+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm1, zmm1, zmm10
-; mem64[st + 272] = E2
-%line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq [rdi + 272], xmm1
 ; 8x Eh2 = Eh2 + Et
 %line 571+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm4, zmm3
@@ -1356,6 +1353,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; mem64[st + 256] = E0
 %line 578+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq [rdi + 256], xmm2
+; mem64[st + 272] = E2
+%line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq [rdi + 272], xmm1
 ; 8x E1 = E1 + Et
 %line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm3
@@ -1366,42 +1366,54 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x P1 = mem64[st + 264]
 %line 587+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm8, [rdi + 264]
-; 8x P2 = mem64[st + 272]
-%line 588+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpbroadcastq zmm11, [rdi + 272]
 ; x = hib
 %line 583+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, r15
-; l0 = h0
-%line 599+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rdx, r12
 ; 8x P0 = mem64[st + 256]
 %line 586+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm7, [rdi + 256]
+; 8x P2 = mem64[st + 272]
+%line 588+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpbroadcastq zmm11, [rdi + 272]
 ; x <<= 40
 %line 584+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rcx, 40
-; l0 &= k44
-%line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	and rdx, r11
-; l1 >>= 44
-%line 602+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr r12, 44
 ; 8x hibv = x
 %line 585+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm6, rcx
-; x = h1
-%line 603+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rcx, rbp
-; x <<= 20
-%line 604+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shl rcx, 20
 ; 8x Ps1 = P1 << 4
 %line 590+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm8, 4
 ; 8x Pt = P1 << 2
 %line 591+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm8, 2
+; l0 = h0
+%line 599+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rdx, r12
+; 8x Ps1 = Ps1 + Pt
+%line 592+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm12, zmm0, zmm1
+; 8x Ps2 = P2 << 4
+%line 593+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm11, 4
+; 8x Pt = P2 << 2
+%line 594+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm11, 2
+; l0 &= k44
+%line 600+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	and rdx, r11
+; l1 >>= 44
+%line 602+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr r12, 44
+; 8x Ps2 = Ps2 + Pt
+%line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm13, zmm0, zmm1
+; x = h1
+%line 603+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rcx, rbp
+; x <<= 20
+%line 604+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shl rcx, 20
 ; l1 |= x
 %line 605+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	or r12, rcx
@@ -1414,27 +1426,15 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x <<= 40
 %line 610+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	shl rbx, 40
-; 8x Ps1 = Ps1 + Pt
-%line 592+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm12, zmm0, zmm1
-; 8x Ps2 = P2 << 4
-%line 593+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm11, 4
-; 8x Pt = P2 << 2
-%line 594+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm11, 2
-; l2 |= x
-%line 611+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	or rbp, rbx
-; 8x Ps2 = Ps2 + Pt
-%line 595+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm13, zmm0, zmm1
 ; Ata = mem512[m + 0]
 %line 617+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi]
 ; Atb = mem512[m + 64]
 %line 618+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
+; l2 |= x
+%line 611+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	or rbp, rbx
 ; Al0 = unpacklo64(Ata, Atb)
 %line 619+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
@@ -1459,21 +1459,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Bta = mem512[m + 128]
 %line 632+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 128]
-; Btb = mem512[m + 192]
-%line 633+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovdqu64 zmm2, [rsi + 192]
-; m += 256
-%line 651+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rsi, 256
-; n -= 16
-%line 652+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r10, 16
-; unsigned<? n - 16
-%line 653+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r10, 16
 ; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
 %line 623+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpternlogd zmm1, zmm3, zmm9, 168
+; Btb = mem512[m + 192]
+%line 633+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovdqu64 zmm2, [rsi + 192]
 ; Bl0 = unpacklo64(Bta, Btb)
 %line 634+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm3, zmm0, zmm2
@@ -1489,12 +1480,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Bt = Bl2 << 20
 %line 637+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm2, zmm0, 20
-; v2 = l2
-%line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq xmm3, rbp
-; 8x A2 = Al2 + v2
-%line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm5, zmm5, zmm3
 ; 8x Bl2 = Bl2 >> 24
 %line 640+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
@@ -1504,9 +1489,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; v1 = l1
 %line 643+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq xmm2, r12
-; 8x A1 = Al1 + v1
-%line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm17, zmm1, zmm2
+; v2 = l2
+%line 644+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq xmm3, rbp
 ; Bl2 = Bl2 | hibv
 %line 641+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm16, zmm0, zmm6
@@ -1516,6 +1501,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x A0 = Al0 + v0
 %line 645+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm4, zmm4, zmm0
+; 8x A1 = Al1 + v1
+%line 646+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm17, zmm1, zmm2
+; m += 256
+%line 651+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rsi, 256
+; 8x A2 = Al2 + v2
+%line 647+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm5, zmm5, zmm3
+; n -= 16
+%line 652+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	sub r10, 16
+; unsigned<? n - 16
+%line 653+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	cmp r10, 16
 ; goto pairsdone if unsigned<
 %line 654+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jb .Lpairsdone
@@ -1526,48 +1526,21 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Atb = mem512[m + 64]
 %line 663+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
-; Ah1 = 0
-%line 698+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm23, zmm23, zmm23
-; Bh1 = 0
-%line 701+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm3
-; Ah2 = 0
-%line 699+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm18, zmm18, zmm18
-; Bh2 = 0
-%line 702+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm25, zmm25, zmm25
-; 8x Ah1 += madd52hi(A0, P1)
-%line 716+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm4, zmm8
-; 8x Bh1 += madd52hi(B0, P1)
-%line 718+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm15, zmm8
 ; Al0 = unpacklo64(Ata, Atb)
 %line 664+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
 %line 665+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
-; 8x Ah2 += madd52hi(A0, P2)
-%line 728+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm4, zmm11
-; 8x Bh2 += madd52hi(B0, P2)
-%line 730+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm25, zmm15, zmm11
+; Al0 = Al0 & mask44
+%line 669+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm22, zmm2, zmm9
 ; 8x Al1 = Al0 >> 44
 %line 666+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm19, zmm2, 44
 ; 8x At = Al2 << 20
 %line 667+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm0, 20
-; Al0 = Al0 & mask44
-%line 669+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm22, zmm2, zmm9
-; 8x Ah1 += madd52hi(A1, P0)
-%line 720+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm17, zmm7
 ; 8x Al2 = Al2 >> 24
 %line 670+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
@@ -1577,60 +1550,27 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Btb = mem512[m + 192]
 %line 678+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 192]
-; 8x Al0 += madd52lo(A0, P0)
-%line 703+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm22, zmm4, zmm7
 ; Al2 = Al2 | hibv
 %line 671+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpord zmm20, zmm0, zmm6
 ; Bta = mem512[m + 128]
 %line 677+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rsi + 128]
-; 8x Al1 += madd52lo(A0, P1)
-%line 715+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm4, zmm8
-; 8x Bh1 += madd52hi(B1, P0)
-%line 722+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm3, zmm14, zmm7
-; m += 256
-%line 779+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rsi, 256
-; n -= 16
-%line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r10, 16
-; unsigned>=? n - 16
-%line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r10, 16
-; 8x Al0 += madd52lo(A1, Ps2)
-%line 707+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm22, zmm17, zmm13
-; 8x Al2 += madd52lo(A0, P2)
-%line 727+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm20, zmm4, zmm11
 ; Bl0 = unpacklo64(Bta, Btb)
 %line 679+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
 ; Bl2 = unpackhi64(Bta, Btb)
 %line 680+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
-; 8x Al1 += madd52lo(A1, P0)
-%line 719+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm17, zmm7
-; 8x Ah1 += madd52hi(A2, Ps2)
-%line 724+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm23, zmm5, zmm13
+; Bl0 = Bl0 & mask44
+%line 684+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm24, zmm2, zmm9
 ; 8x Bt = Bl2 << 20
 %line 682+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm0, 20
 ; 8x Bl2 = Bl2 >> 24
 %line 685+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
-; Bl0 = Bl0 & mask44
-%line 684+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm24, zmm2, zmm9
-; 8x Al0 += madd52lo(A2, Ps1)
-%line 711+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm22, zmm5, zmm12
 ; 8x Bl1 = Bl0 >> 44
 %line 681+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm21, zmm2, 44
@@ -1640,33 +1580,39 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Ah0 = 0
 %line 697+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm0
-; 8x Bl0 += madd52lo(B0, P0)
-%line 705+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm24, zmm15, zmm7
-; 8x Ah0 += madd52hi(A0, P0)
-%line 704+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm0, zmm4, zmm7
 ; Bl1 = ternlog(Bl1, Bt, mask44, 0xa8)   # (l1 | t) & mask44
 %line 683+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpternlogd zmm21, zmm1, zmm9, 168
 ; Bh0 = 0
 %line 700+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm1
-; 8x Al1 += madd52lo(A2, Ps2)
-%line 723+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm19, zmm5, zmm13
+; Ah1 = 0
+%line 698+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm23, zmm23, zmm23
+; Bh1 = 0
+%line 701+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm3
+; Ah2 = 0
+%line 699+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm18, zmm18, zmm18
+; 8x Al0 += madd52lo(A0, P0)
+%line 703+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm22, zmm4, zmm7
+; 8x Ah0 += madd52hi(A0, P0)
+%line 704+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm0, zmm4, zmm7
+; Bh2 = 0
+%line 702+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm25, zmm25, zmm25
+; 8x Bl0 += madd52lo(B0, P0)
+%line 705+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm24, zmm15, zmm7
 ; 8x Bh0 += madd52hi(B0, P0)
 %line 706+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm1, zmm15, zmm7
-; 8x Bl1 += madd52lo(B0, P1)
-%line 717+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm21, zmm15, zmm8
-; 8x At = Al0 >> 44
-%line 739+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm22, 44
-; 8x Ah1 = Ah1 << 8
-%line 750+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm23, 8
+; 8x Al0 += madd52lo(A1, Ps2)
+%line 707+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm22, zmm17, zmm13
 ; 8x Ah0 += madd52hi(A1, Ps2)
 %line 708+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm17, zmm13
@@ -1676,93 +1622,147 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Bh0 += madd52hi(B1, Ps2)
 %line 710+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm1, zmm14, zmm13
-; 8x Bl1 += madd52lo(B1, P0)
-%line 721+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm21, zmm14, zmm7
+; 8x Al1 += madd52lo(A0, P1)
+%line 715+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm19, zmm4, zmm8
+; 8x Al0 += madd52lo(A2, Ps1)
+%line 711+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm22, zmm5, zmm12
+; 8x Ah1 += madd52hi(A0, P1)
+%line 716+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm23, zmm4, zmm8
 ; 8x Ah0 += madd52hi(A2, Ps1)
 %line 712+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm5, zmm12
+; 8x Bl1 += madd52lo(B0, P1)
+%line 717+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm21, zmm15, zmm8
 ; 8x Bl0 += madd52lo(B2, Ps1)
 %line 713+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm24, zmm16, zmm12
+; 8x Bh1 += madd52hi(B0, P1)
+%line 718+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm15, zmm8
 ; 8x Bh0 += madd52hi(B2, Ps1)
 %line 714+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm1, zmm16, zmm12
-; 8x Al2 += madd52lo(A1, P1)
-%line 731+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm20, zmm17, zmm8
+; 8x Al1 += madd52lo(A1, P0)
+%line 719+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm19, zmm17, zmm7
+; 8x Ah1 += madd52hi(A1, P0)
+%line 720+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm23, zmm17, zmm7
+; 8x Bl1 += madd52lo(B1, P0)
+%line 721+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm21, zmm14, zmm7
+; 8x Bh1 += madd52hi(B1, P0)
+%line 722+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm3, zmm14, zmm7
+; 8x Al2 += madd52lo(A0, P2)
+%line 727+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm4, zmm11
+; 8x Al1 += madd52lo(A2, Ps2)
+%line 723+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm19, zmm5, zmm13
+; 8x Ah2 += madd52hi(A0, P2)
+%line 728+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm18, zmm4, zmm11
+; 8x Ah1 += madd52hi(A2, Ps2)
+%line 724+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm23, zmm5, zmm13
 ; 8x Bl2 += madd52lo(B0, P2)
 %line 729+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm26, zmm15, zmm11
-; 8x Ah2 += madd52hi(A1, P1)
-%line 732+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm17, zmm8
-; 8x Ah0 = Ah0 << 8
-%line 740+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm0, 8
-; B0 = Bl0 & mask44
-%line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm15, zmm24, zmm9
 ; 8x Bl1 += madd52lo(B2, Ps2)
 %line 725+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm21, zmm16, zmm13
+; 8x Bh2 += madd52hi(B0, P2)
+%line 730+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm15, zmm11
 ; 8x Bh1 += madd52hi(B2, Ps2)
 %line 726+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm3, zmm16, zmm13
+; 8x Al2 += madd52lo(A1, P1)
+%line 731+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm17, zmm8
+; 8x Ah2 += madd52hi(A1, P1)
+%line 732+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm18, zmm17, zmm8
+; 8x Bl2 += madd52lo(B1, P1)
+%line 733+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm26, zmm14, zmm8
+; 8x Bh2 += madd52hi(B1, P1)
+%line 734+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm14, zmm8
+; 8x At = Al0 >> 44
+%line 739+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm2, zmm22, 44
+; 8x Al2 += madd52lo(A2, P0)
+%line 735+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm20, zmm5, zmm7
+; 8x Ah2 += madd52hi(A2, P0)
+%line 736+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm18, zmm5, zmm7
+; 8x Ah0 = Ah0 << 8
+%line 740+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm0, zmm0, 8
+; A0 = Al0 & mask44
+%line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm14, zmm22, zmm9
+; 8x Bl2 += madd52lo(B2, P0)
+%line 737+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm26, zmm16, zmm7
+; 8x Bh2 += madd52hi(B2, P0)
+%line 738+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm25, zmm16, zmm7
 ; 8x Ah0 = Ah0 + At
 %line 742+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm2
 ; 8x Bt = Bl0 >> 44
 %line 744+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm24, 44
-; 8x Bh0 = Bh0 << 8
-%line 745+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm1, 8
-; 8x Al2 += madd52lo(A2, P0)
-%line 735+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm20, zmm5, zmm7
 ; 8x Al1 = Al1 + Ah0
 %line 743+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm19, zmm0
-; 8x Bl2 += madd52lo(B1, P1)
-%line 733+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm26, zmm14, zmm8
-; 8x Ah2 += madd52hi(A2, P0)
-%line 736+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm18, zmm5, zmm7
+; B0 = Bl0 & mask44
+%line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm15, zmm24, zmm9
+; 8x Bh0 = Bh0 << 8
+%line 745+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm1, 8
+; 8x Ah1 = Ah1 << 8
+%line 750+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm23, 8
+; A1 = Al1 & mask44
+%line 751+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm17, zmm0, zmm9
 ; 8x Bh0 = Bh0 + Bt
 %line 747+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm2
 ; 8x At = Al1 >> 44
 %line 749+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 44
-; 8x Bh2 += madd52hi(B1, P1)
-%line 734+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm25, zmm14, zmm8
 ; 8x Bl1 = Bl1 + Bh0
 %line 748+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm21, zmm1
-; A1 = Al1 & mask44
-%line 751+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm17, zmm0, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 752+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm4, zmm2
-; 8x Bl2 += madd52lo(B2, P0)
-%line 737+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm26, zmm16, zmm7
 ; 8x Bt = Bl1 >> 44
 %line 754+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm1, 44
-; 8x Bh1 = Bh1 << 8
-%line 755+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm3, 8
-; 8x Al2 = Al2 + Ah1
-%line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm20, zmm0
 ; B1 = Bl1 & mask44
 %line 756+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm19, zmm1, zmm9
+; 8x Al2 = Al2 + Ah1
+%line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm20, zmm0
+; 8x Bh1 = Bh1 << 8
+%line 755+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm3, zmm3, 8
+; A2 = Al2 & mask42
+%line 761+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm5, zmm0, zmm10
 ; 8x Bh1 = Bh1 + Bt
 %line 757+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm3, zmm2
@@ -1772,21 +1772,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Ah2 = Ah2 << 10
 %line 760+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm18, 10
-; 8x Bh2 += madd52hi(B2, P0)
-%line 738+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm25, zmm16, zmm7
-; A0 = Al0 & mask44
-%line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm14, zmm22, zmm9
-; A2 = Al2 & mask42
-%line 761+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm5, zmm0, zmm10
-; 8x Ah2 = Ah2 + At
-%line 762+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm3, zmm2
 ; 8x Bl2 = Bl2 + Bh1
 %line 758+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm26, zmm1
+; 8x Ah2 = Ah2 + At
+%line 762+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm3, zmm2
 ; 8x A0 = A0 + Ah2
 %line 763+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm2, zmm14, zmm0
@@ -1805,9 +1796,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Bt = Bl2 >> 42
 %line 766+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm1, 42
-; A0 = A0 & mask44
-%line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm0, zmm9
 ; 8x Bh2 = Bh2 + Bt
 %line 769+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm3, zmm2
@@ -1817,24 +1805,36 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Bh2 = Bh2 << 2
 %line 771+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
+; A0 = A0 & mask44
+%line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm4, zmm0, zmm9
 ; 8x B0 = B0 + Bh2
 %line 772+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm2, zmm1
 ; 8x At = A0 >> 44
 %line 773+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 44
-; B0 = B0 & mask44
-%line 777+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm15, zmm1, zmm9
 ; 8x Bt = B0 >> 44
 %line 776+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm1, 44
+; m += 256
+%line 779+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rsi, 256
+; B0 = B0 & mask44
+%line 777+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm15, zmm1, zmm9
 ; 8x A1 = A1 + At
 %line 775+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm17, zmm17, zmm2
+; n -= 16
+%line 780+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	sub r10, 16
 ; 8x B1 = B1 + Bt
 %line 778+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm14, zmm19, zmm0
+; unsigned>=? n - 16
+%line 781+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	cmp r10, 16
 ; goto pairs if unsigned>=
 %line 782+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	jae .Lpairs
@@ -1848,24 +1848,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Q0 = mem64[st + 64]
 %line 786+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpbroadcastq zmm7, [rdi + 64]
-; Ah2 = 0
-%line 811+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm2, zmm2, zmm2
-; unsigned<? n - 8
-%line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	cmp r10, 8
 ; 8x Qs1 = Q1 << 4
 %line 790+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm8, 4
 ; 8x Qt = Q1 << 2
 %line 791+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm8, 2
-; 8x Al0 += madd52lo(A0, Q0)
-%line 812+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm15, zmm4, zmm7
-; 8x Al1 += madd52lo(A0, Q1)
-%line 818+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm14, zmm4, zmm8
 ; 8x Qs1 = Qs1 + Qt
 %line 792+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm12, zmm0, zmm1
@@ -1875,9 +1863,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Qt = Q2 << 2
 %line 794+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm11, 2
-; 8x Al2 += madd52lo(A0, Q2)
-%line 824+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm16, zmm4, zmm11
 ; 8x Qs2 = Qs2 + Qt
 %line 795+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm13, zmm0, zmm1
@@ -1887,54 +1872,66 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Ah1 = 0
 %line 810+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm1
-; 8x Al1 += madd52lo(A1, Q0)
-%line 820+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm14, zmm17, zmm7
+; Ah2 = 0
+%line 811+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm2
+; 8x Al0 += madd52lo(A0, Q0)
+%line 812+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm15, zmm4, zmm7
 ; 8x Ah0 += madd52hi(A0, Q0)
 %line 813+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm4, zmm7
+; 8x Al1 += madd52lo(A0, Q1)
+%line 818+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm14, zmm4, zmm8
 ; 8x Al0 += madd52lo(A1, Qs2)
 %line 814+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm15, zmm17, zmm13
-; 8x Ah1 += madd52hi(A0, Q1)
-%line 819+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm1, zmm4, zmm8
-; 8x Ah2 += madd52hi(A0, Q2)
-%line 825+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm2, zmm4, zmm11
 ; 8x Ah0 += madd52hi(A1, Qs2)
 %line 815+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm17, zmm13
+; 8x Ah1 += madd52hi(A0, Q1)
+%line 819+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm1, zmm4, zmm8
+; 8x Al1 += madd52lo(A1, Q0)
+%line 820+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm14, zmm17, zmm7
 ; 8x Al0 += madd52lo(A2, Qs1)
 %line 816+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm15, zmm5, zmm12
-; 8x Ah1 += madd52hi(A1, Q0)
-%line 821+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm1, zmm17, zmm7
-; 8x Al1 += madd52lo(A2, Qs2)
-%line 822+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm14, zmm5, zmm13
 ; 8x Ah0 += madd52hi(A2, Qs1)
 %line 817+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm0, zmm5, zmm12
+; 8x Al2 += madd52lo(A0, Q2)
+%line 824+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm16, zmm4, zmm11
+; 8x Ah1 += madd52hi(A1, Q0)
+%line 821+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm1, zmm17, zmm7
+; 8x Ah2 += madd52hi(A0, Q2)
+%line 825+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm2, zmm4, zmm11
+; 8x Al1 += madd52lo(A2, Qs2)
+%line 822+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm14, zmm5, zmm13
 ; 8x Al2 += madd52lo(A1, Q1)
 %line 826+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm17, zmm8
-; 8x At = Al0 >> 44
-%line 830+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm15, 44
-; A0 = Al0 & mask44
-%line 832+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm15, zmm9
 ; 8x Ah1 += madd52hi(A2, Qs2)
 %line 823+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm1, zmm5, zmm13
-; 8x Ah2 += madd52hi(A1, Q1)
-%line 827+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm2, zmm17, zmm8
+; 8x At = Al0 >> 44
+%line 830+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsrlq zmm3, zmm15, 44
 ; 8x Ah0 = Ah0 << 8
 %line 831+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm0, 8
+; 8x Ah2 += madd52hi(A1, Q1)
+%line 827+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm2, zmm17, zmm8
+; A0 = Al0 & mask44
+%line 832+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm4, zmm15, zmm9
 ; 8x Al2 += madd52lo(A2, Q0)
 %line 828+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm16, zmm5, zmm7
@@ -1944,24 +1941,24 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Ah2 += madd52hi(A2, Q0)
 %line 829+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm2, zmm5, zmm7
-; 8x Ah1 = Ah1 << 8
-%line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm1, 8
 ; 8x Al1 = Al1 + Ah0
 %line 834+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm14, zmm0
+; 8x Ah1 = Ah1 << 8
+%line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm1, 8
 ; 8x At = Al1 >> 44
 %line 835+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm0, 44
 ; A1 = Al1 & mask44
 %line 837+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm0, zmm0, zmm9
-; 8x Ah1 = Ah1 + At
-%line 838+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm1, zmm3
 ; 8x Ah2 = Ah2 << 10
 %line 841+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm2, zmm2, 10
+; 8x Ah1 = Ah1 + At
+%line 838+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm1, zmm3
 ; 8x Al2 = Al2 + Ah1
 %line 839+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm16, zmm1
@@ -1980,6 +1977,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Ah2 = Ah2 << 2
 %line 845+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
+; unsigned<? n - 8
+%line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	cmp r10, 8
 ; 8x A0 = A0 + Ah2
 %line 846+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm2, zmm1
@@ -2001,33 +2001,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Atb = mem512[m + 64]
 %line 858+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi + 64]
-; Ah1 = 0
-%line 878+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm4
-; Ah2 = 0
-%line 879+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm5
-; m += 128
-%line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	add rsi, 128
-; n -= 8
-%line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	sub r10, 8
-; 8x Ah1 += madd52hi(A0, Q1)
-%line 887+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm4, zmm15, zmm8
-; 8x Ah2 += madd52hi(A0, Q2)
-%line 893+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm5, zmm15, zmm11
 ; Al0 = unpacklo64(Ata, Atb)
 %line 859+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpcklqdq zmm2, zmm0, zmm1
 ; Al2 = unpackhi64(Ata, Atb)
 %line 860+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
-; 8x Ah1 += madd52hi(A1, Q0)
-%line 889+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm4, zmm16, zmm7
 ; 8x Al1 = Al0 >> 44
 %line 861+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm1, zmm2, 44
@@ -2037,9 +2016,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; Al0 = Al0 & mask44
 %line 864+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm2, zmm2, zmm9
-; 8x Al0 += madd52lo(A0, Q0)
-%line 880+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm2, zmm15, zmm7
 ; Al1 = ternlog(Al1, At, mask44, 0xa8)   # (l1 | t) & mask44
 %line 863+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpternlogd zmm1, zmm3, zmm9, 168
@@ -2049,21 +2025,30 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Al2 = Al2 >> 24
 %line 865+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm0, 24
+; Ah1 = 0
+%line 878+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm4, zmm4, zmm4
+; 8x Al0 += madd52lo(A0, Q0)
+%line 880+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm2, zmm15, zmm7
+; Al2 = Al2 | hibv
+%line 866+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpord zmm0, zmm0, zmm6
+; Ah2 = 0
+%line 879+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm5, zmm5, zmm5
 ; 8x Ah0 += madd52hi(A0, Q0)
 %line 881+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm3, zmm15, zmm7
 ; 8x Al1 += madd52lo(A0, Q1)
 %line 886+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm1, zmm15, zmm8
-; Al2 = Al2 | hibv
-%line 866+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpord zmm0, zmm0, zmm6
 ; 8x Al0 += madd52lo(A1, Qs2)
 %line 882+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm2, zmm16, zmm13
-; 8x Al2 += madd52lo(A0, Q2)
-%line 892+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm0, zmm15, zmm11
+; 8x Ah1 += madd52hi(A0, Q1)
+%line 887+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm4, zmm15, zmm8
 ; 8x Ah0 += madd52hi(A1, Qs2)
 %line 883+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm3, zmm16, zmm13
@@ -2073,45 +2058,54 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Al0 += madd52lo(A2, Qs1)
 %line 884+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm2, zmm14, zmm12
-; 8x Al2 += madd52lo(A1, Q1)
-%line 894+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm0, zmm16, zmm8
+; 8x Ah1 += madd52hi(A1, Q0)
+%line 889+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm4, zmm16, zmm7
 ; 8x Ah0 += madd52hi(A2, Qs1)
 %line 885+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm3, zmm14, zmm12
+; 8x Al2 += madd52lo(A0, Q2)
+%line 892+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm0, zmm15, zmm11
+; 8x Ah2 += madd52hi(A0, Q2)
+%line 893+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm5, zmm15, zmm11
 ; 8x Al1 += madd52lo(A2, Qs2)
 %line 890+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm1, zmm14, zmm13
 ; 8x Ah1 += madd52hi(A2, Qs2)
 %line 891+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm4, zmm14, zmm13
+; 8x Al2 += madd52lo(A1, Q1)
+%line 894+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm0, zmm16, zmm8
 ; 8x At = Al0 >> 44
 %line 898+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm6, zmm2, 44
-; A0 = Al0 & mask44
-%line 900+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm2, zmm9
 ; 8x Ah2 += madd52hi(A1, Q1)
 %line 895+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm5, zmm16, zmm8
 ; 8x Ah0 = Ah0 << 8
 %line 899+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm3, 8
+; A0 = Al0 & mask44
+%line 900+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm2, zmm2, zmm9
 ; 8x Al2 += madd52lo(A2, Q0)
 %line 896+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm0, zmm14, zmm7
 ; 8x Ah0 = Ah0 + At
 %line 901+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm3, zmm6
-; 8x Ah1 = Ah1 << 8
-%line 904+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm4, 8
-; 8x Al1 = Al1 + Ah0
-%line 902+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm1, zmm3
 ; 8x Ah2 += madd52hi(A2, Q0)
 %line 897+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm5, zmm14, zmm7
+; 8x Al1 = Al1 + Ah0
+%line 902+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm1, zmm1, zmm3
+; 8x Ah1 = Ah1 << 8
+%line 904+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm4, zmm4, 8
 ; 8x At = Al1 >> 44
 %line 903+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm1, 44
@@ -2121,12 +2115,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Ah1 = Ah1 + At
 %line 906+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm4, zmm3
-; 8x Al2 = Al2 + Ah1
-%line 907+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm3
 ; 8x Ah2 = Ah2 << 10
 %line 909+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm5, 10
+; 8x Al2 = Al2 + Ah1
+%line 907+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm0, zmm3
 ; 8x At = Al2 >> 42
 %line 908+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm0, 42
@@ -2142,6 +2136,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Ah2 = Ah2 << 2
 %line 913+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm0, zmm0, 2
+; m += 128
+%line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	add rsi, 128
 ; 8x A0 = A0 + Ah2
 %line 914+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm2, zmm0
@@ -2151,6 +2148,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; A0 = A0 & mask44
 %line 916+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm15, zmm0, zmm9
+; n -= 8
+%line 919+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	sub r10, 8
 ; 8x A1 = A1 + At
 %line 917+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm16, zmm1, zmm2
@@ -2164,33 +2164,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; W0 = mem512[st + 64]
 %line 923+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovdqu64 zmm0, [rdi + 64]
-; Ah0 = 0
-%line 946+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm8
-; Al1 = 0
-%line 934+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm6
-; Al2 = 0
-%line 935+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm7
-; Ah1 = 0
-%line 947+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm11, zmm11, zmm11
-; Ah2 = 0
-%line 948+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpxord zmm12, zmm12, zmm12
 ; 8x Ws1 = W1 << 4
 %line 927+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm1, 4
 ; 8x Wt = W1 << 2
 %line 928+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm4, zmm1, 2
-; 8x Ah0 += madd52hi(A0, W0)
-%line 950+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm15, zmm0
-; 8x Al1 += madd52lo(A0, W1)
-%line 955+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm15, zmm1
 ; 8x Ws1 = Ws1 + Wt
 %line 929+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm3, zmm3, zmm4
@@ -2200,57 +2179,81 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x Wt = W2 << 2
 %line 931+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm5, zmm2, 2
-; 8x Ah1 += madd52hi(A0, W1)
-%line 956+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm11, zmm15, zmm1
+; Ah0 = 0
+%line 946+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm8, zmm8, zmm8
 ; 8x Ws2 = Ws2 + Wt
 %line 932+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm4, zmm4, zmm5
 ; Al0 = 0
 %line 933+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm5
-; 8x Al2 += madd52lo(A0, W2)
-%line 961+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm15, zmm2
+; Al1 = 0
+%line 934+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm6, zmm6, zmm6
 ; 8x Al0 += madd52lo(A0, W0)
 %line 949+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm5, zmm15, zmm0
-; 8x Ah0 += madd52hi(A1, Ws2)
-%line 952+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm16, zmm4
-; 8x Ah2 += madd52hi(A0, W2)
-%line 962+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm12, zmm15, zmm2
-; 8x Al1 += madd52lo(A1, W0)
-%line 957+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm6, zmm16, zmm0
+; Al2 = 0
+%line 935+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm7, zmm7, zmm7
+; Ah1 = 0
+%line 947+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm11, zmm11, zmm11
+; Ah2 = 0
+%line 948+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpxord zmm12, zmm12, zmm12
+; 8x Ah0 += madd52hi(A0, W0)
+%line 950+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm15, zmm0
+; 8x Al1 += madd52lo(A0, W1)
+%line 955+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm6, zmm15, zmm1
 ; 8x Al0 += madd52lo(A1, Ws2)
 %line 951+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm5, zmm16, zmm4
-; 8x Ah0 += madd52hi(A2, Ws1)
-%line 954+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm8, zmm14, zmm3
-; 8x Ah1 += madd52hi(A1, W0)
-%line 958+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm11, zmm16, zmm0
-; 8x Al2 += madd52lo(A1, W1)
-%line 963+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52luq zmm7, zmm16, zmm1
+; 8x Ah1 += madd52hi(A0, W1)
+%line 956+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm11, zmm15, zmm1
+; 8x Ah0 += madd52hi(A1, Ws2)
+%line 952+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm16, zmm4
+; 8x Al1 += madd52lo(A1, W0)
+%line 957+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm6, zmm16, zmm0
 ; 8x Al0 += madd52lo(A2, Ws1)
 %line 953+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm5, zmm14, zmm3
-; 8x Ah2 += madd52hi(A1, W1)
-%line 964+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpmadd52huq zmm12, zmm16, zmm1
-; 8x Ah0 = Ah0 << 8
-%line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm8, 8
+; 8x Ah1 += madd52hi(A1, W0)
+%line 958+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm11, zmm16, zmm0
+; 8x Ah0 += madd52hi(A2, Ws1)
+%line 954+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm8, zmm14, zmm3
+; 8x Al2 += madd52lo(A0, W2)
+%line 961+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm7, zmm15, zmm2
+; 8x Ah2 += madd52hi(A0, W2)
+%line 962+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm12, zmm15, zmm2
 ; 8x Al1 += madd52lo(A2, Ws2)
 %line 959+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm6, zmm14, zmm4
 ; 8x Ah1 += madd52hi(A2, Ws2)
 %line 960+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52huq zmm11, zmm14, zmm4
+; 8x Al2 += madd52lo(A1, W1)
+%line 963+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52luq zmm7, zmm16, zmm1
+; 8x Ah2 += madd52hi(A1, W1)
+%line 964+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpmadd52huq zmm12, zmm16, zmm1
+; 8x Ah0 = Ah0 << 8
+%line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpsllq zmm1, zmm8, 8
+; A0 = Al0 & mask44
+%line 969+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpandd zmm2, zmm5, zmm9
 ; 8x Al2 += madd52lo(A2, W0)
 %line 965+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpmadd52luq zmm7, zmm14, zmm0
@@ -2260,15 +2263,12 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x At = Al0 >> 44
 %line 967+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm0, zmm5, 44
-; A0 = Al0 & mask44
-%line 969+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm5, zmm9
-; 8x Ah0 = Ah0 + At
-%line 970+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm0
 ; 8x Ah1 = Ah1 << 8
 %line 973+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm11, 8
+; 8x Ah0 = Ah0 + At
+%line 970+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vpaddq zmm0, zmm1, zmm0
 ; 8x Al1 = Al1 + Ah0
 %line 971+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm6, zmm0
@@ -2338,9 +2338,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x A1 = A1 + At
 %line 994+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm3
-; l0 = A0
-%line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r11, xmm2
 ; At = shuffle128(A1, A1, 0xb1)
 %line 995+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm3, zmm0, zmm0, 177
@@ -2359,30 +2356,33 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; 8x A2 = A2 + At
 %line 1000+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm3
-; l1 = A1
-%line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r12, xmm0
 ; At = shuffle128(A2, A2, 0xb1)
 %line 1001+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vshufi32x4 zmm3, zmm1, zmm1, 177
-; h1 = l1
-%line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov rbp, r12
+; l0 = A0
+%line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq r11, xmm2
 ; 8x A2 = A2 + At
 %line 1002+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm3
-; h1 >>= 20
-%line 1010+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	shr rbp, 20
+; l1 = A1
+%line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	vmovq r12, xmm0
 ; At = unpackhi64(A2, A2)
 %line 1003+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpunpckhqdq zmm3, zmm1, zmm1
 ; 8x A2 = A2 + At
 %line 1004+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm3
+; h1 = l1
+%line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov rbp, r12
 ; l2 = A2
 %line 1007+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vmovq rbx, xmm1
+; h1 >>= 20
+%line 1010+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	shr rbp, 20
 ; x = l2
 %line 1011+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rcx, rbx
@@ -2469,9 +2469,6 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; x = h0
 %line 1053+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rdx, r12
-; h0 = t0l
-%line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	mov r12, r11
 ; (uint128) t1h t1l = x * r1
 %line 1054+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mulx r14, r13, rax
@@ -2496,6 +2493,9 @@ qhasm_kernel_poly1305_amd64_avx512_zen4_blocks:
 ; t2 *= r0
 %line 1062+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	imul rbx, r8
+; h0 = t0l
+%line 1067+0 specs/poly1305/generated/poly1305_amd64_avx512.q
+	mov r12, r11
 ; carry? t1l += x
 %line 1063+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add r13, rdx

@@ -101,18 +101,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 %line 169+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 960], zmm0
 .Lblocks16:
-; 8x q0 = mem64[x + 32]
-%line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastq zmm0, [rcx + 32]
 ; z0 = s0
 %line 172+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm4, [rsp + 0]
 ; z1 = s1
 %line 173+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm10, [rsp + 64]
-; i = 6
-%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	mov r8, 6
 ; z2 = s2
 %line 174+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm15, [rsp + 128]
@@ -140,6 +134,18 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; z12 = s12
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm11, [rsp + 768]
+; z13 = s13
+%line 183+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 zmm13, [rsp + 832]
+; 8x q0 = mem64[x + 32]
+%line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpbroadcastq zmm0, [rcx + 32]
+; z14 = s14
+%line 184+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 zmm18, [rsp + 896]
+; z15 = s15
+%line 185+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 zmm6, [rsp + 960]
 ; 8x q0 = q0 + mem512[CTRLO]
 %line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddq zmm17, zmm0, [rel CTRLO]
@@ -149,15 +155,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; idx = mem512[IDXLO]
 %line 190+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm0, [rel IDXLO]
-; z13 = s13
-%line 183+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm13, [rsp + 832]
-; z14 = s14
-%line 184+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm18, [rsp + 896]
-; z15 = s15
-%line 185+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm6, [rsp + 960]
 ; z8 = q0
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqa64 zmm12, zmm17
@@ -170,6 +167,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; s8 = z8
 %line 196+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 512], zmm12
+; i = 6
+%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	mov r8, 6
 ; z9 = permute2x32(z9, idx, q1)
 %line 195+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpermt2d zmm17, zmm0, zmm1
@@ -189,9 +189,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; 16x t3 = z15 + z11
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm3, zmm6, zmm8
-; =? i -= 1
-%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	sub r8, 1
 ; 16x t0 = t0 <<< 7
 %line 204+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 7
@@ -240,9 +237,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; z8 = z8 ^ t0
 %line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm12, zmm12, zmm0
-; 16x t0 = z8 + z4
-%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm12, zmm16
 ; 16x t3 = t3 <<< 9
 %line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm3, zmm3, 9
@@ -252,12 +246,15 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; z2 = z2 ^ t2
 %line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm15, zmm15, zmm2
-; 16x t1 = z13 + z9
-%line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm13, zmm17
+; 16x t0 = z8 + z4
+%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm12, zmm16
 ; z7 = z7 ^ t3
 %line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm14, zmm14, zmm3
+; 16x t1 = z13 + z9
+%line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm1, zmm13, zmm17
 ; 16x t2 = z2 + z14
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm2, zmm15, zmm18
@@ -312,9 +309,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; z0 = z0 ^ t0
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm4, zmm4, zmm0
-; 16x t0 = z0 + z3
-%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm4, zmm19
 ; 16x t3 = t3 <<< 18
 %line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm3, zmm3, 18
@@ -324,12 +318,15 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; z10 = z10 ^ t2
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm7, zmm7, zmm2
-; 16x t1 = z5 + z4
-%line 249+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm5, zmm16
+; 16x t0 = z0 + z3
+%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm4, zmm19
 ; z15 = z15 ^ t3
 %line 247+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm2, zmm6, zmm3
+; 16x t1 = z5 + z4
+%line 249+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm1, zmm5, zmm16
 ; 16x t2 = z10 + z9
 %line 250+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm3, zmm7, zmm17
@@ -384,9 +381,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; z2 = z2 ^ t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm15, zmm15, zmm0
-; 16x t0 = z2 + z1
-%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm15, zmm10
 ; 16x t3 = t3 <<< 9
 %line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm6, zmm6, 9
@@ -396,12 +390,15 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; z8 = z8 ^ t2
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm12, zmm12, zmm3
-; 16x t1 = z7 + z6
-%line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm14, zmm9
+; 16x t0 = z2 + z1
+%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm0, zmm15, zmm10
 ; z13 = z13 ^ t3
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm13, zmm13, zmm6
+; 16x t1 = z7 + z6
+%line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd zmm1, zmm14, zmm9
 ; 16x t2 = z8 + z11
 %line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm3, zmm12, zmm8
@@ -465,6 +462,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; z10 = z10 ^ t2
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm7, zmm7, zmm3
+; =? i -= 1
+%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	sub r8, 1
 ; z15 = z15 ^ t3
 %line 295+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm6, zmm2, zmm6
@@ -483,9 +483,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; 16x z3 = z3 + s3
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm21, zmm19, [rsp + 192]
-; unsigned<? n - 16
-%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	cmp rdx, 16
 ; 16x z4 = z4 + s4
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm19, zmm16, [rsp + 256]
@@ -606,6 +603,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; u15 = unpackhi32(z14, z15)
 %line 346+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq zmm3, zmm8, zmm4
+; unsigned<? n - 16
+%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	cmp rdx, 16
 ; v12 = unpacklo64(u12, u14)
 %line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm4, zmm0, zmm2
@@ -642,9 +642,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w0, w2, 0xdd)
 %line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
-; w2 = shuffle128(v9, v13, 0x88)
-%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm9, zmm11, 136
 ; mem512[c + 0] = o
 %line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi], zmm4
@@ -666,15 +663,18 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w1, w3, 0xdd)
 %line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; w2 = shuffle128(v9, v13, 0x88)
+%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm2, zmm9, zmm11, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
 %line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm1, zmm6, zmm15, 221
-; w3 = shuffle128(v9, v13, 0xdd)
-%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm9, zmm11, 221
 ; o = o ^ mem512[m + 768]
 %line 368+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm0, zmm0, [rsi + 768]
+; w3 = shuffle128(v9, v13, 0xdd)
+%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm3, zmm9, zmm11, 221
 ; mem512[c + 768] = o
 %line 369+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 768], zmm0
@@ -684,15 +684,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w0, w2, 0x88)
 %line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
-; o = shuffle128(w0, w2, 0xdd)
-%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm0, zmm2, 221
-; w2 = shuffle128(v10, v14, 0x88)
-%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm7, zmm5, 136
 ; o = o ^ mem512[m + 64]
 %line 375+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm4, zmm4, [rsi + 64]
+; o = shuffle128(w0, w2, 0xdd)
+%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[c + 64] = o
 %line 376+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 64], zmm4
@@ -714,15 +711,18 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w1, w3, 0xdd)
 %line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; w2 = shuffle128(v10, v14, 0x88)
+%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm2, zmm7, zmm5, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
 %line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm1, zmm13, zmm10, 221
-; w3 = shuffle128(v10, v14, 0xdd)
-%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm7, zmm5, 221
 ; o = o ^ mem512[m + 832]
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm0, zmm0, [rsi + 832]
+; w3 = shuffle128(v10, v14, 0xdd)
+%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm3, zmm7, zmm5, 221
 ; mem512[c + 832] = o
 %line 385+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 832], zmm0
@@ -732,15 +732,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w0, w2, 0x88)
 %line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
-; o = shuffle128(w0, w2, 0xdd)
-%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm0, zmm2, 221
-; w2 = shuffle128(v11, v15, 0x88)
-%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm12, zmm8, 136
 ; o = o ^ mem512[m + 128]
 %line 391+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm4, zmm4, [rsi + 128]
+; o = shuffle128(w0, w2, 0xdd)
+%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[c + 128] = o
 %line 392+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 128], zmm4
@@ -762,15 +759,18 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w1, w3, 0xdd)
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
+; w2 = shuffle128(v11, v15, 0x88)
+%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm2, zmm12, zmm8, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
 %line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm1, zmm16, zmm18, 221
-; w3 = shuffle128(v11, v15, 0xdd)
-%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm12, zmm8, 221
 ; o = o ^ mem512[m + 896]
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm0, zmm0, [rsi + 896]
+; w3 = shuffle128(v11, v15, 0xdd)
+%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm3, zmm12, zmm8, 221
 ; mem512[c + 896] = o
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 896], zmm0
@@ -780,12 +780,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; o = shuffle128(w0, w2, 0x88)
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
-; o = shuffle128(w0, w2, 0xdd)
-%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 192]
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm4, zmm4, [rsi + 192]
+; o = shuffle128(w0, w2, 0xdd)
+%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[c + 192] = o
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rdi + 192], zmm4
@@ -847,33 +847,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; 8x f0 = mem32[x + 0]
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx]
-; 4x gq0 = mem64[x + 32]
-%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastq ymm2, [rcx + 32]
-; gb = mem256[CTRB]
-%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm1, [rel CTRB]
-; i = 6
-%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	mov r8, 6
-; 8x f0 = mem32[x + 24]
-%line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm8, [rcx + 24]
-; 8x f0 = mem32[x + 28]
-%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm9, [rcx + 28]
-; 8x f0 = mem32[x + 40]
-%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm12, [rcx + 40]
-; 8x f0 = mem32[x + 48]
-%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm10, [rcx + 48]
-; 8x f0 = mem32[x + 52]
-%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm11, [rcx + 52]
-; 8x f0 = mem32[x + 56]
-%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm13, [rcx + 56]
 ; hs0 = f0
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 2048], ymm0
@@ -883,27 +856,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; 8x f0 = mem32[x + 4]
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 4]
-; 4x gq1 = gq0 + gb
-%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddq ymm1, ymm2, ymm1
-; hs6 = f0
-%line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2240], ymm8
-; hs7 = f0
-%line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2272], ymm9
-; hs10 = f0
-%line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2368], ymm12
-; hs12 = f0
-%line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2432], ymm10
-; hs13 = f0
-%line 467+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2464], ymm11
-; hs14 = f0
-%line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2496], ymm13
 ; hs1 = f0
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 2080], ymm0
@@ -940,24 +892,66 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; 8x f0 = mem32[x + 20]
 %line 448+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 20]
+; 8x f0 = mem32[x + 24]
+%line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpbroadcastd ymm8, [rcx + 24]
 ; hs5 = f0
 %line 449+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 2208], ymm0
 ; h5 = f0
 %line 450+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqa64 ymm7, ymm0
+; 8x f0 = mem32[x + 28]
+%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpbroadcastd ymm9, [rcx + 28]
+; hs6 = f0
+%line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 [rsp + 2240], ymm8
+; 8x f0 = mem32[x + 40]
+%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpbroadcastd ymm12, [rcx + 40]
+; hs7 = f0
+%line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 [rsp + 2272], ymm9
 ; 8x f0 = mem32[x + 44]
 %line 460+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 44]
+; hs10 = f0
+%line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 [rsp + 2368], ymm12
+; 8x f0 = mem32[x + 48]
+%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpbroadcastd ymm10, [rcx + 48]
 ; hs11 = f0
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 2400], ymm0
 ; h11 = f0
 %line 462+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqa64 ymm16, ymm0
+; 8x f0 = mem32[x + 52]
+%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpbroadcastd ymm11, [rcx + 52]
+; hs12 = f0
+%line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 [rsp + 2432], ymm10
+; 8x f0 = mem32[x + 56]
+%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpbroadcastd ymm13, [rcx + 56]
+; hs13 = f0
+%line 467+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 [rsp + 2464], ymm11
 ; 8x f0 = mem32[x + 60]
 %line 472+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 60]
+; hs14 = f0
+%line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 [rsp + 2496], ymm13
+; 4x gq0 = mem64[x + 32]
+%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpbroadcastq ymm2, [rcx + 32]
+; gb = mem256[CTRB]
+%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 ymm1, [rel CTRB]
 ; hs15 = f0
 %line 473+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 2528], ymm0
@@ -967,6 +961,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; ga = mem256[CTRA]
 %line 476+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm0, [rel CTRA]
+; 4x gq1 = gq0 + gb
+%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddq ymm1, ymm2, ymm1
 ; 4x gq0 = gq0 + ga
 %line 479+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddq ymm0, ymm2, ymm0
@@ -994,6 +991,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; h9 = f1
 %line 487+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqa64 ymm20, ymm0
+; i = 6
+%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	mov r8, 6
 .Lrounds8:
 ; g0 = evexadd32(h0, h12)
 %line 490+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
@@ -1007,9 +1007,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; g3 = evexadd32(h15, h11)
 %line 493+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm3, ymm17, ymm16
-; =? i -= 1
-%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	sub r8, 1
 ; 8x g0 = g0 <<< 7
 %line 494+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 7
@@ -1079,12 +1076,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; g2 = evexadd32(h2, h14)
 %line 516+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm2, ymm6, ymm13
-; 8x g0 = g0 <<< 13
-%line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold ymm0, ymm0, 13
 ; g3 = evexadd32(h7, h3)
 %line 517+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm3, ymm9, ymm14
+; 8x g0 = g0 <<< 13
+%line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold ymm0, ymm0, 13
 ; 8x g1 = g1 <<< 13
 %line 519+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm1, ymm1, 13
@@ -1115,12 +1112,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; g2 = evexadd32(h6, h2)
 %line 528+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm2, ymm8, ymm6
-; 8x g0 = g0 <<< 18
-%line 530+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold ymm0, ymm0, 18
 ; g3 = evexadd32(h11, h7)
 %line 529+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm3, ymm16, ymm9
+; 8x g0 = g0 <<< 18
+%line 530+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold ymm0, ymm0, 18
 ; 8x g1 = g1 <<< 18
 %line 531+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm1, ymm1, 18
@@ -1139,24 +1136,24 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; h10 = evexxor(h10, g2)
 %line 536+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm12, ymm12, ymm2
-; g0 = evexadd32(h0, h3)
-%line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm4, ymm14
 ; h15 = evexxor(h15, g3)
 %line 537+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm2, ymm17, ymm3
+; g0 = evexadd32(h0, h3)
+%line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm0, ymm4, ymm14
 ; g1 = evexadd32(h5, h4)
 %line 539+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm1, ymm7, ymm15
 ; g2 = evexadd32(h10, h9)
 %line 540+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm3, ymm12, ymm20
-; 8x g0 = g0 <<< 7
-%line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold ymm0, ymm0, 7
 ; g3 = evexadd32(h15, h14)
 %line 541+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm17, ymm2, ymm13
+; 8x g0 = g0 <<< 7
+%line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold ymm0, ymm0, 7
 ; 8x g1 = g1 <<< 7
 %line 543+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm1, ymm1, 7
@@ -1187,12 +1184,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; g2 = evexadd32(h11, h10)
 %line 552+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm3, ymm16, ymm12
-; 8x g0 = g0 <<< 9
-%line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold ymm0, ymm0, 9
 ; g3 = evexadd32(h12, h15)
 %line 553+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm17, ymm10, ymm2
+; 8x g0 = g0 <<< 9
+%line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold ymm0, ymm0, 9
 ; 8x g1 = g1 <<< 9
 %line 555+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm1, ymm1, 9
@@ -1223,12 +1220,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; g2 = evexadd32(h8, h11)
 %line 564+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm3, ymm18, ymm16
-; 8x g0 = g0 <<< 13
-%line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold ymm0, ymm0, 13
 ; g3 = evexadd32(h13, h12)
 %line 565+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm17, ymm11, ymm10
+; 8x g0 = g0 <<< 13
+%line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold ymm0, ymm0, 13
 ; 8x g1 = g1 <<< 13
 %line 567+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm1, ymm1, 13
@@ -1247,24 +1244,24 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; h9 = evexxor(h9, g2)
 %line 572+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm20, ymm20, ymm3
-; g0 = evexadd32(h3, h2)
-%line 574+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm14, ymm6
 ; h14 = evexxor(h14, g3)
 %line 573+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm13, ymm13, ymm17
+; g0 = evexadd32(h3, h2)
+%line 574+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm0, ymm14, ymm6
 ; g1 = evexadd32(h4, h7)
 %line 575+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm1, ymm19, ymm9
 ; g2 = evexadd32(h9, h8)
 %line 576+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm3, ymm20, ymm18
-; 8x g0 = g0 <<< 18
-%line 578+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold ymm0, ymm0, 18
 ; g3 = evexadd32(h14, h13)
 %line 577+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm15, ymm13, ymm11
+; 8x g0 = g0 <<< 18
+%line 578+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vprold ymm0, ymm0, 18
 ; 8x g1 = g1 <<< 18
 %line 579+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm1, ymm1, 18
@@ -1277,6 +1274,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; h0 = evexxor(h0, g0)
 %line 582+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm4, ymm4, ymm0
+; =? i -= 1
+%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	sub r8, 1
 ; h5 = evexxor(h5, g1)
 %line 583+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm7, ymm7, ymm1
@@ -1328,18 +1328,12 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; g3 = unpackhi32(f2, f3)
 %line 600+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq ymm0, ymm3, ymm0
-; f3 = hs7
-%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm3, [rsp + 2272]
 ; fv0 = unpacklo64(g0, g2)
 %line 601+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq ymm15, ymm4, ymm2
 ; fv1 = unpackhi64(g0, g2)
 %line 602+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq ymm14, ymm4, ymm2
-; f2 = hs6
-%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm2, [rsp + 2240]
 ; fv2 = unpacklo64(g1, g3)
 %line 603+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq ymm6, ymm1, ymm0
@@ -1352,24 +1346,30 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; f1 = hs5
 %line 607+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm1, [rsp + 2208]
-; f3 = evexadd32(f3, h7)
-%line 612+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm3, ymm9
-; f2 = evexadd32(f2, h6)
-%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm2, ymm8
+; f2 = hs6
+%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 ymm2, [rsp + 2240]
 ; f0 = evexadd32(f0, h4)
 %line 606+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm0, ymm0, ymm19
 ; f1 = evexadd32(f1, h5)
 %line 608+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm1, ymm1, ymm7
+; f3 = hs7
+%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 ymm3, [rsp + 2272]
+; f2 = evexadd32(f2, h6)
+%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm2, ymm2, ymm8
 ; g0 = unpacklo32(f0, f1)
 %line 613+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq ymm7, ymm0, ymm1
 ; g1 = unpackhi32(f0, f1)
 %line 614+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq ymm0, ymm0, ymm1
+; f3 = evexadd32(f3, h7)
+%line 612+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm3, ymm3, ymm9
 ; g2 = unpacklo32(f2, f3)
 %line 615+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq ymm1, ymm2, ymm3
@@ -1409,9 +1409,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; go = permute128(fv1, fv5, 0x31)
 %line 627+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vperm2i128 ymm0, ymm14, ymm3, 49
-; f3 = hs11
-%line 643+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm3, [rsp + 2400]
 ; mem256[p + 320] = go
 %line 628+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 320], ymm0
@@ -1424,9 +1421,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; go = permute128(fv2, fv6, 0x31)
 %line 631+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vperm2i128 ymm0, ymm6, ymm2, 49
-; f2 = hs10
-%line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm2, [rsp + 2368]
 ; mem256[p + 384] = go
 %line 632+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 384], ymm0
@@ -1439,51 +1433,51 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; go = permute128(fv3, fv7, 0x31)
 %line 635+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vperm2i128 ymm0, ymm5, ymm1, 49
-; f1 = hs9
-%line 639+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm1, [rsp + 2336]
-; f3 = evexadd32(f3, h11)
-%line 644+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm3, ymm16
 ; mem256[p + 448] = go
 %line 636+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 448], ymm0
 ; f0 = hs8
 %line 637+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm0, [rsp + 2304]
-; f2 = evexadd32(f2, h10)
-%line 642+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm2, ymm12
-; f1 = evexadd32(f1, h9)
-%line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm1, ymm20
+; f1 = hs9
+%line 639+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 ymm1, [rsp + 2336]
+; f2 = hs10
+%line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 ymm2, [rsp + 2368]
 ; f0 = evexadd32(f0, h8)
 %line 638+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm0, ymm0, ymm18
+; f1 = evexadd32(f1, h9)
+%line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm1, ymm1, ymm20
+; f3 = hs11
+%line 643+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 ymm3, [rsp + 2400]
+; f2 = evexadd32(f2, h10)
+%line 642+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm2, ymm2, ymm12
 ; g0 = unpacklo32(f0, f1)
 %line 645+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq ymm4, ymm0, ymm1
 ; g1 = unpackhi32(f0, f1)
 %line 646+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq ymm0, ymm0, ymm1
+; f3 = evexadd32(f3, h11)
+%line 644+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm3, ymm3, ymm16
 ; g2 = unpacklo32(f2, f3)
 %line 647+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq ymm1, ymm2, ymm3
 ; g3 = unpackhi32(f2, f3)
 %line 648+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq ymm2, ymm2, ymm3
-; f3 = hs15
-%line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm3, [rsp + 2528]
 ; fv0 = unpacklo64(g0, g2)
 %line 649+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq ymm5, ymm4, ymm1
 ; fv1 = unpackhi64(g0, g2)
 %line 650+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq ymm6, ymm4, ymm1
-; f1 = hs13
-%line 655+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm1, [rsp + 2464]
 ; fv2 = unpacklo64(g1, g3)
 %line 651+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq ymm4, ymm0, ymm2
@@ -1493,18 +1487,21 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; f0 = hs12
 %line 653+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm0, [rsp + 2432]
+; f1 = hs13
+%line 655+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 ymm1, [rsp + 2464]
 ; f2 = hs14
 %line 657+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm2, [rsp + 2496]
-; f3 = evexadd32(f3, h15)
-%line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm3, ymm17
-; f1 = evexadd32(f1, h13)
-%line 656+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm1, ymm11
 ; f0 = evexadd32(f0, h12)
 %line 654+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm0, ymm0, ymm10
+; f1 = evexadd32(f1, h13)
+%line 656+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm1, ymm1, ymm11
+; f3 = hs15
+%line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqu64 ymm3, [rsp + 2528]
 ; f2 = evexadd32(f2, h14)
 %line 658+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm2, ymm2, ymm13
@@ -1514,6 +1511,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; g1 = unpackhi32(f0, f1)
 %line 662+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq ymm0, ymm0, ymm1
+; f3 = evexadd32(f3, h15)
+%line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpaddd ymm3, ymm3, ymm17
 ; g2 = unpacklo32(f2, f3)
 %line 663+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq ymm1, ymm2, ymm3
@@ -1600,9 +1600,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; r3 = mem128[x + 48]
 %line 695+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 xmm3, [rcx + 48]
-; i = 6
-%line 707+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	mov r8, 6
 ; r0 = mem128[x + 0]
 %line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 xmm0, [rcx]
@@ -1636,6 +1633,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; dc = unpacklo64(e2, e3)
 %line 705+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq xmm2, xmm0, xmm3
+; i = 6
+%line 707+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	mov r8, 6
 ; db = unpackhi64(e2, e3)
 %line 706+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq xmm0, xmm0, xmm3
@@ -1646,9 +1646,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; db = shuffle32(db, 0x39)
 %line 709+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpshufd xmm3, xmm0, 57
-; =? i -= 1
-%line 747+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	sub r8, 1
 ; 4x e0 = da + dd
 %line 712+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd xmm4, xmm5, xmm1
@@ -1691,18 +1688,18 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; 4x e3 = dd + dc
 %line 724+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd xmm4, xmm1, xmm2
-; dd = shuffle32(dd, 0x39)
-%line 729+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm1, xmm1, 57
-; dc = shuffle32(dc, 0x4e)
-%line 730+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm2, xmm2, 78
 ; 4x e7 = e3 << 18
 %line 725+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 18
 ; 4x e3 = e3 >> 14
 %line 726+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpsrld xmm4, xmm4, 14
+; dd = shuffle32(dd, 0x39)
+%line 729+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpshufd xmm1, xmm1, 57
+; dc = shuffle32(dc, 0x4e)
+%line 730+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vpshufd xmm2, xmm2, 78
 ; da = ternlog(da, e3, e7, 0x96)
 %line 727+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpternlogd xmm5, xmm4, xmm0, 150
@@ -1748,6 +1745,9 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_blocks:
 ; 4x e3 = db + dc
 %line 743+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd xmm3, xmm0, xmm2
+; =? i -= 1
+%line 747+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	sub r8, 1
 ; 4x e7 = e3 << 18
 %line 744+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm4, xmm3, 18
@@ -2073,6 +2073,9 @@ section .text
 global qhasm_kernel_salsa12_amd64_avx512_zen4_core:function (qhasm_kernel_salsa12_amd64_avx512_zen4_core.end - qhasm_kernel_salsa12_amd64_avx512_zen4_core)
 align 32
 qhasm_kernel_salsa12_amd64_avx512_zen4_core:
+; i = 6
+%line 876+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	mov r8, 6
 ; r1 = mem128[in + 16]
 %line 862+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 xmm1, [rsi + 16]
@@ -2082,9 +2085,6 @@ qhasm_kernel_salsa12_amd64_avx512_zen4_core:
 ; r3 = mem128[in + 48]
 %line 864+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 xmm3, [rsi + 48]
-; i = 6
-%line 876+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	mov r8, 6
 ; r0 = mem128[in + 0]
 %line 861+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 xmm0, [rsi]

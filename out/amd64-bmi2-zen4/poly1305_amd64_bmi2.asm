@@ -6,12 +6,12 @@ section .text
 global qhasm_kernel_poly1305_amd64_bmi2_zen4_init:function (qhasm_kernel_poly1305_amd64_bmi2_zen4_init.end - qhasm_kernel_poly1305_amd64_bmi2_zen4_init)
 align 32
 qhasm_kernel_poly1305_amd64_bmi2_zen4_init:
-; t = mem64[k + 0]
-%line 16+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
 %line 17+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, 1152921487695413247
+; t = mem64[k + 0]
+%line 16+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r8, [rsi]
 ; u = 0x0ffffffc0ffffffc
 %line 21+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r10, 1152921487695413244
@@ -198,9 +198,6 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 ; x = h1
 %line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
-; h0 = t0l
-%line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r14, r13
 ; (uint128) ah al = x * r0
 %line 99+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mulx r9, rdx, rax
@@ -219,6 +216,9 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 ; t2 *= r0
 %line 105+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	imul r12, rax
+; h0 = t0l
+%line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov r14, r13
 ; carry? t1l += x
 %line 106+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r8, r9

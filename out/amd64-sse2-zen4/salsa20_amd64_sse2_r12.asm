@@ -118,39 +118,6 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; t0 = mem128[CTR01]
 %line 91+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm2, [rel CTR01]
-; z2 = s2
-%line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm11, [rsp + 32]
-; i = 6
-%line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	mov r8, 6
-; z4 = s4
-%line 105+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm10, [rsp + 64]
-; z5 = s5
-%line 106+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm12, [rsp + 80]
-; z6 = s6
-%line 107+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm4, [rsp + 96]
-; z7 = s7
-%line 108+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsp + 112]
-; z10 = s10
-%line 109+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm5, [rsp + 160]
-; z11 = s11
-%line 110+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm7, [rsp + 176]
-; z12 = s12
-%line 111+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm9, [rsp + 192]
-; z14 = s14
-%line 113+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm14, [rsp + 224]
-; z15 = s15
-%line 114+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm6, [rsp + 240]
 ; q0 = unpacklo64(q0, q0)
 %line 89+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpcklqdq xmm0, xmm0
@@ -179,43 +146,73 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; z9 = unpackhi64(q0, q1)
 %line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm2, xmm1
-; z13 = s13
-%line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm1, [rsp + 208]
 ; z8 = unpacklo64(q0, q1)
 %line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm13, xmm0
-; z0 = s0
-%line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 0]
 ; z9 = unpackhi64(q0, q1)
 %line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm8, xmm2
-; z3 = s3
-%line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsp + 48]
+; z0 = s0
+%line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm0, [rsp + 0]
 ; s8 = z8
 %line 99+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rsp + 128], xmm13
 ; s9 = z9
 %line 100+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rsp + 144], xmm8
+; z2 = s2
+%line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm11, [rsp + 32]
+; z3 = s3
+%line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm2, [rsp + 48]
 ; z0 = s0
 %line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rsp + 272], xmm0
 ; z1 = s1
 %line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 16]
+; z4 = s4
+%line 105+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm10, [rsp + 64]
+; z5 = s5
+%line 106+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm12, [rsp + 80]
+; z1 = s1
+%line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rsp + 288], xmm0
+; z6 = s6
+%line 107+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm4, [rsp + 96]
+; z7 = s7
+%line 108+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm3, [rsp + 112]
+; z10 = s10
+%line 109+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm5, [rsp + 160]
+; z11 = s11
+%line 110+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm7, [rsp + 176]
+; z12 = s12
+%line 111+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm9, [rsp + 192]
+; z13 = s13
+%line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm1, [rsp + 208]
+; z14 = s14
+%line 113+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm14, [rsp + 224]
+; z15 = s15
+%line 114+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm6, [rsp + 240]
+; i = 6
+%line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	mov r8, 6
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm15, [rsp + 272]
-; =? i -= 1
-%line 213+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	sub r8, 1
-; 4x t0 = z0 + z12
-%line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	paddd xmm15, xmm9
 ; 4x t0 <<<= 7
 %line 118+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -650,6 +647,9 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 %line 210+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm15, xmm14
 	paddd xmm15, xmm1
+; =? i -= 1
+%line 213+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	sub r8, 1
 ; 4x t1 <<<= 18
 %line 211+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm15
@@ -689,6 +689,9 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 %line 221+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 80]
 	paddd xmm12, xmm0
+; 4x z1 += s1
+%line 217+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu [rsp + 288], xmm15
 ; 4x z6 += s6
 %line 222+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 96]
@@ -729,9 +732,6 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 %line 231+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 240]
 	paddd xmm6, xmm0
-; 4x z1 += s1
-%line 217+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rsp + 288], xmm15
 ; u0 = unpacklo32(z0, z1)
 %line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 272]
@@ -751,18 +751,16 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; u2 = unpacklo32(z2, z3)
 %line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm11
+	punpckldq xmm0, xmm2
 ; u3 = unpackhi32(z2, z3)
 %line 235+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhdq xmm11, xmm2
 ; u2 = unpacklo32(z2, z3)
 %line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckldq xmm0, xmm2
+	movdqa xmm15, xmm0
 ; o = unpacklo64(u0, u2)
 %line 236+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm2, [rsp + 256]
-; u2 = unpacklo32(z2, z3)
-%line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm15, xmm0
 ; t0 = mem128[m + 0]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi]
@@ -821,39 +819,37 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; u0 = unpacklo32(z4, z5)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm11, xmm10
-; u1 = unpackhi32(z4, z5)
-%line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm10, xmm12
-; u0 = unpacklo32(z4, z5)
-%line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm11, xmm12
 ; o ^= t0
 %line 250+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm0, xmm2
-; o = unpacklo64(u0, u2)
-%line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm11
 ; mem128[c + 192] = o
 %line 251+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 192], xmm0
 ; u2 = unpacklo32(z6, z7)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm4
-; u3 = unpackhi32(z6, z7)
-%line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm4, xmm3
+; u1 = unpackhi32(z4, z5)
+%line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhdq xmm10, xmm12
 ; u2 = unpacklo32(z6, z7)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm0, xmm3
+; u3 = unpackhi32(z6, z7)
+%line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhdq xmm4, xmm3
+; o = unpacklo64(u0, u2)
+%line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm2, xmm11
+; t0 = mem128[m + 16]
+%line 257+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm3, [rsi + 16]
 ; o = unpacklo64(u0, u2)
 %line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpcklqdq xmm2, xmm0
 ; o = unpackhi64(u0, u2)
 %line 260+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm11, xmm0
-; t0 = mem128[m + 16]
-%line 257+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsi + 16]
 ; o ^= t0
 %line 258+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm2, xmm3
@@ -869,81 +865,67 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; o = unpacklo64(u1, u3)
 %line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm10
-; o = unpackhi64(u1, u3)
-%line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm10, xmm4
 ; mem128[c + 80] = o
 %line 263+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 80], xmm11
 ; o = unpacklo64(u1, u3)
 %line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpcklqdq xmm0, xmm4
-; u0 = unpacklo32(z8, z9)
-%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm13
-; u1 = unpackhi32(z8, z9)
-%line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm13, xmm8
-; u0 = unpacklo32(z8, z9)
-%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckldq xmm4, xmm8
+; o = unpackhi64(u1, u3)
+%line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhqdq xmm10, xmm4
 ; t0 = mem128[m + 144]
 %line 265+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm2, [rsi + 144]
 ; o ^= t0
 %line 266+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm0, xmm2
-; o = unpacklo64(u0, u2)
-%line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm4
 ; mem128[c + 144] = o
 %line 267+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 144], xmm0
+; u0 = unpacklo32(z8, z9)
+%line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm4, xmm13
+	punpckldq xmm4, xmm8
 ; t0 = mem128[m + 208]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi + 208]
 ; o ^= t0
 %line 270+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm10, xmm0
-; u2 = unpacklo32(z10, z11)
-%line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm5
 ; mem128[c + 208] = o
 %line 271+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 208], xmm10
 ; u2 = unpacklo32(z10, z11)
 %line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm0, xmm5
+; u1 = unpackhi32(z8, z9)
+%line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhdq xmm13, xmm8
+; u2 = unpacklo32(z10, z11)
+%line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm0, xmm7
+; o = unpacklo64(u0, u2)
+%line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm2, xmm4
 ; u3 = unpackhi32(z10, z11)
 %line 275+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhdq xmm5, xmm7
+; t0 = mem128[m + 32]
+%line 277+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm3, [rsi + 32]
 ; o = unpacklo64(u0, u2)
 %line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpcklqdq xmm2, xmm0
 ; o = unpackhi64(u0, u2)
 %line 280+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm4, xmm0
-; t0 = mem128[m + 32]
-%line 277+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsi + 32]
 ; o ^= t0
 %line 278+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm2, xmm3
-; u0 = unpacklo32(z12, z13)
-%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm3, xmm9
-; u1 = unpackhi32(z12, z13)
-%line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm9, xmm1
 ; mem128[c + 32] = o
 %line 279+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 32], xmm2
-; u0 = unpacklo32(z12, z13)
-%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckldq xmm3, xmm1
-; o = unpacklo64(u0, u2)
-%line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm3
 ; t0 = mem128[m + 96]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi + 96]
@@ -953,15 +935,15 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; o = unpacklo64(u1, u3)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm13
-; o = unpackhi64(u1, u3)
-%line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm13, xmm5
 ; mem128[c + 96] = o
 %line 283+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 96], xmm4
 ; o = unpacklo64(u1, u3)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpcklqdq xmm0, xmm5
+; o = unpackhi64(u1, u3)
+%line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhqdq xmm13, xmm5
 ; t0 = mem128[m + 160]
 %line 285+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm2, [rsi + 160]
@@ -971,33 +953,43 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; mem128[c + 160] = o
 %line 287+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 160], xmm0
+; u0 = unpacklo32(z12, z13)
+%line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm3, xmm9
+	punpckldq xmm3, xmm1
 ; t0 = mem128[m + 224]
 %line 289+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi + 224]
 ; o ^= t0
 %line 290+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm13, xmm0
-; u2 = unpacklo32(z14, z15)
-%line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm14
-; u3 = unpackhi32(z14, z15)
-%line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm14, xmm6
 ; mem128[c + 224] = o
 %line 291+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 224], xmm13
 ; u2 = unpacklo32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm0, xmm14
+; u1 = unpackhi32(z12, z13)
+%line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhdq xmm9, xmm1
+; u2 = unpacklo32(z14, z15)
+%line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm0, xmm6
+; o = unpacklo64(u0, u2)
+%line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm1, xmm3
+; u3 = unpackhi32(z14, z15)
+%line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhdq xmm14, xmm6
+; t0 = mem128[m + 48]
+%line 297+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm2, [rsi + 48]
 ; o = unpacklo64(u0, u2)
 %line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpcklqdq xmm1, xmm0
 ; o = unpackhi64(u0, u2)
 %line 300+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm3, xmm0
-; t0 = mem128[m + 48]
-%line 297+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm2, [rsi + 48]
 ; o ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm1, xmm2
@@ -1013,15 +1005,15 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; o = unpacklo64(u1, u3)
 %line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm9
-; o = unpackhi64(u1, u3)
-%line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm9, xmm14
 ; mem128[c + 112] = o
 %line 303+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 112], xmm3
 ; o = unpacklo64(u1, u3)
 %line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpcklqdq xmm0, xmm14
+; o = unpackhi64(u1, u3)
+%line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhqdq xmm9, xmm14
 ; t0 = mem128[m + 176]
 %line 305+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm1, [rsi + 176]
@@ -1081,9 +1073,6 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; r2 = mem128[x + 32]
 %line 327+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm1, [rcx + 32]
-; i = 6
-%line 340+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	mov r8, 6
 ; r3 = mem128[x + 48]
 %line 328+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm2, [rcx + 48]
@@ -1105,24 +1094,20 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; e1 = unpacklo32(r2, r3)
 %line 333+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm1
+	punpckldq xmm0, xmm2
 ; e2 = unpackhi32(r0, r1)
 %line 334+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhdq xmm4, xmm3
-; e1 = unpacklo32(r2, r3)
-%line 333+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckldq xmm0, xmm2
-; da = unpacklo64(e0, e1)
-%line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm6
 ; e3 = unpackhi32(r2, r3)
 %line 335+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhdq xmm1, xmm2
+; da = unpacklo64(e0, e1)
+%line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm5, xmm6
+	punpcklqdq xmm5, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 338+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm3, xmm4
-; da = unpacklo64(e0, e1)
-%line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpcklqdq xmm5, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 337+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm6, xmm0
@@ -1132,6 +1117,9 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; db = unpackhi64(e2, e3)
 %line 339+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm4, xmm1
+; i = 6
+%line 340+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	mov r8, 6
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 342+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -1142,11 +1130,6 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; 4x e0 = da + dd
 %line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm4, xmm5
-; =? i -= 1
-%line 372+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	sub r8, 1
-; 4x e0 = da + dd
-%line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	paddd xmm4, xmm2
 ; dc = shuffle32(dc, 0x4e)
 %line 344+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -1189,21 +1172,19 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; 4x e3 = dd + dc
 %line 354+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm4, xmm2
-; dd = shuffle32(dd, 0x39)
-%line 358+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm6, xmm2, 57
-; 4x e3 = dd + dc
-%line 354+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	paddd xmm4, xmm3
-; dc = shuffle32(dc, 0x4e)
-%line 359+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm3, 78
 ; 4x e3 <<<= 18
 %line 355+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm4
 	pslld xmm4, 18
 	psrld xmm0, 14
 	por xmm4, xmm0
+; dd = shuffle32(dd, 0x39)
+%line 358+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	pshufd xmm6, xmm2, 57
+; dc = shuffle32(dc, 0x4e)
+%line 359+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	pshufd xmm3, xmm3, 78
 ; da ^= e3
 %line 356+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm5, xmm4
@@ -1253,6 +1234,9 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 %line 369+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm1, xmm4
 	paddd xmm1, xmm3
+; =? i -= 1
+%line 372+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	sub r8, 1
 ; 4x e3 <<<= 18
 %line 370+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm1
@@ -1271,33 +1255,25 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; e0 = unpacklo32(da, dd)
 %line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm2, xmm5
-; e3 = unpackhi32(dc, db)
-%line 377+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm3, xmm4
 ; e1 = unpacklo32(dc, db)
 %line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm0, xmm4
-; e0 = mem128[x + 0]
-%line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm4, [rcx]
 ; e0 = unpacklo32(da, dd)
 %line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm2, xmm6
-; r0 = unpacklo64(e0, e1)
-%line 378+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm2
-; r1 = unpackhi64(e0, e1)
-%line 379+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm2, xmm0
+; e3 = unpackhi32(dc, db)
+%line 377+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhdq xmm3, xmm4
 ; e2 = unpackhi32(da, dd)
 %line 376+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhdq xmm5, xmm6
 ; r0 = unpacklo64(e0, e1)
 %line 378+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm1, xmm2
 	punpcklqdq xmm1, xmm0
-; r1 = shuffle32(r1, 0x93)
-%line 382+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 147
+; r1 = unpackhi64(e0, e1)
+%line 379+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhqdq xmm2, xmm0
 ; r2 = unpacklo64(e2, e3)
 %line 380+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm5
@@ -1305,18 +1281,24 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
 ; r3 = unpackhi64(e2, e3)
 %line 381+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm5, xmm3
-; 4x r0 += e0
-%line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	paddd xmm1, xmm4
-; e0 = mem128[m + 0]
-%line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm4, [rsi]
+; r1 = shuffle32(r1, 0x93)
+%line 382+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	pshufd xmm2, xmm2, 147
+; e0 = mem128[x + 0]
+%line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm4, [rcx]
 ; r2 = shuffle32(r2, 0x4e)
 %line 383+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pshufd xmm3, xmm5, 57
+; 4x r0 += e0
+%line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	paddd xmm1, xmm4
+; e0 = mem128[m + 0]
+%line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu xmm4, [rsi]
 ; r0 ^= e0
 %line 388+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm1, xmm4
@@ -1401,6 +1383,9 @@ section .text
 global qhasm_kernel_salsa12_amd64_sse2_zen4_core:function (qhasm_kernel_salsa12_amd64_sse2_zen4_core.end - qhasm_kernel_salsa12_amd64_sse2_zen4_core)
 align 32
 qhasm_kernel_salsa12_amd64_sse2_zen4_core:
+; i = 6
+%line 435+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	mov r8, 6
 ; r0 = mem128[in + 0]
 %line 420+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm4, [rsi]
@@ -1410,9 +1395,6 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_core:
 ; r2 = mem128[in + 32]
 %line 422+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm1, [rsi + 32]
-; i = 6
-%line 435+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	mov r8, 6
 ; r3 = mem128[in + 48]
 %line 423+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm2, [rsi + 48]
@@ -1440,12 +1422,12 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_core:
 ; e1 = unpacklo32(r2, r3)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm0, xmm2
-; da = unpacklo64(e0, e1)
-%line 431+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm5, xmm8
 ; e3 = unpackhi32(r2, r3)
 %line 430+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhdq xmm1, xmm2
+; da = unpacklo64(e0, e1)
+%line 431+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm5, xmm8
 ; dc = unpacklo64(e2, e3)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm7, xmm4
@@ -1601,39 +1583,36 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_core:
 ; e1 = unpacklo32(dc, db)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm7
-; e2 = unpackhi32(da, dd)
-%line 471+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm5, xmm8
 ; e0 = unpacklo32(da, dd)
 %line 469+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm1, xmm8
+; e2 = unpackhi32(da, dd)
+%line 471+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpckhdq xmm5, xmm8
 ; e1 = unpacklo32(dc, db)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckldq xmm0, xmm4
-; r2 = unpacklo64(e2, e3)
-%line 475+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm3, xmm5
 ; e3 = unpackhi32(dc, db)
 %line 472+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhdq xmm7, xmm4
 ; r1 = unpackhi64(e0, e1)
 %line 474+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm2, xmm1
-; r0 = unpacklo64(e0, e1)
-%line 473+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpcklqdq xmm1, xmm0
+; r2 = unpacklo64(e2, e3)
+%line 475+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqa xmm3, xmm5
 ; r1 = unpackhi64(e0, e1)
 %line 474+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm2, xmm0
 ; r2 = unpacklo64(e2, e3)
 %line 475+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpcklqdq xmm3, xmm7
-; mem128[out + 0] = r0
-%line 480+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi], xmm1
 ; r3 = unpackhi64(e2, e3)
 %line 476+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	punpckhqdq xmm5, xmm7
+; r0 = unpacklo64(e0, e1)
+%line 473+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	punpcklqdq xmm1, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 477+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pshufd xmm0, xmm2, 147
@@ -1643,6 +1622,9 @@ qhasm_kernel_salsa12_amd64_sse2_zen4_core:
 ; r3 = shuffle32(r3, 0x39)
 %line 479+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pshufd xmm3, xmm5, 57
+; mem128[out + 0] = r0
+%line 480+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
+	movdqu [rdi], xmm1
 ; mem128[out + 16] = r1
 %line 481+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 16], xmm0

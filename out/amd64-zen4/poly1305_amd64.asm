@@ -6,12 +6,12 @@ section .text
 global qhasm_kernel_poly1305_amd64_zen4_init:function (qhasm_kernel_poly1305_amd64_zen4_init.end - qhasm_kernel_poly1305_amd64_zen4_init)
 align 32
 qhasm_kernel_poly1305_amd64_zen4_init:
-; t = mem64[k + 0]
-%line 15+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, [rsi]
 ; u = 0x0ffffffc0fffffff
 %line 16+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r9, 1152921487695413247
+; t = mem64[k + 0]
+%line 15+0 specs/poly1305/generated/poly1305_amd64.q
+	mov r8, [rsi]
 ; u = 0x0ffffffc0ffffffc
 %line 20+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r10, 1152921487695413244

@@ -35,18 +35,43 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8d, [rcx]
+	mov [rsp + 40], r8
+; x1 = mem32[x + 4]
+%line 41+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 4]
+	mov [rsp + 48], r8
+; x2 = mem32[x + 8]
+%line 42+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 8]
+	mov [rsp + 56], r8
+; x3 = mem32[x + 12]
+%line 43+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 12]
+	mov [rsp + 64], r8
+; x4 = mem32[x + 16]
+%line 44+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 16]
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov ebx, [rcx + 24]
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r13d, [rcx + 28]
+; x4 = mem32[x + 16]
+%line 44+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 72], r8
+; x5 = mem32[x + 20]
+%line 45+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rcx + 20]
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r11d, [rcx + 32]
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov eax, [rcx + 36]
+; x5 = mem32[x + 20]
+%line 45+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 80], r8
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov edx, [rcx + 40]
@@ -65,29 +90,6 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov esi, [rcx + 60]
-; x0 = mem32[x + 0]
-%line 40+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov [rsp + 40], r8
-; x1 = mem32[x + 4]
-%line 41+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 4]
-	mov [rsp + 48], r8
-; x2 = mem32[x + 8]
-%line 42+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 8]
-	mov [rsp + 56], r8
-; x3 = mem32[x + 12]
-%line 43+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 12]
-	mov [rsp + 64], r8
-; x4 = mem32[x + 16]
-%line 44+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 16]
-	mov [rsp + 72], r8
-; x5 = mem32[x + 20]
-%line 45+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rcx + 20]
-	mov [rsp + 80], r8
 ; i = 6
 %line 56+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, 6
@@ -101,18 +103,15 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t1 = x5 + x1
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r9, [rsp + 80]
-; (uint32) x4 ^= t0
-%line 68+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov rcx, [rsp + 72]
-; (uint32) t3 = x15 + x11
-%line 63+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea r15d, [rsi + rdi]
 ; (uint32) t0 = x0 + x12
 %line 60+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r14d, [r8 + r12]
 ; (uint32) t1 = x5 + x1
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 48]
+; (uint32) t3 = x15 + x11
+%line 63+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea r15d, [rsi + rdi]
 ; (uint32) t0 <<<= 7
 %line 64+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r14d, 7
@@ -122,6 +121,9 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t2 = x10 + x6
 %line 62+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r9d, [rdx + rbx]
+; (uint32) x4 ^= t0
+%line 68+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov rcx, [rsp + 72]
 ; (uint32) t1 <<<= 7
 %line 65+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
@@ -143,15 +145,12 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) x14 ^= t2
 %line 70+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor ebp, r9d
-; (uint32) t0 = x4 + x0
-%line 72+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r9, [rsp + 40]
 ; (uint32) x4 ^= t0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 72], rcx
-; (uint32) t2 = x14 + x10
-%line 74+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea ecx, [rbp + rdx]
+; (uint32) t0 = x4 + x0
+%line 72+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 40]
 ; (uint32) x3 ^= t3
 %line 71+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, r15d
@@ -159,6 +158,11 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t0 = x4 + x0
 %line 72+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 72]
+; (uint32) t2 = x14 + x10
+%line 74+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea ecx, [rbp + rdx]
+; (uint32) t0 = x4 + x0
+%line 72+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r14d, [r8 + r9]
 ; (uint32) t1 = x9 + x5
 %line 73+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -197,15 +201,17 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) x7 ^= t3
 %line 83+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r13d, r9d
-; (uint32) t1 = x13 + x9
-%line 85+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea ecx, [r10 + rax]
 ; (uint32) x2 ^= t2
 %line 82+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 56], r8
 ; (uint32) t0 = x8 + x4
 %line 84+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 72]
+; (uint32) t1 = x13 + x9
+%line 85+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea ecx, [r10 + rax]
+; (uint32) t0 = x8 + x4
+%line 84+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r9d, [r11 + r8]
 ; (uint32) t2 = x2 + x14
 %line 86+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -253,12 +259,14 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t3 = x11 + x7
 %line 99+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r9d, [rdi + r13]
+; (uint32) t1 = x1 + x13
+%line 97+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 48]
 ; (uint32) t0 <<<= 18
 %line 100+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol ecx, 18
 ; (uint32) t1 = x1 + x13
 %line 97+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 48]
 	lea r14d, [r8 + r10]
 ; (uint32) t2 = x6 + x2
 %line 98+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -292,28 +300,21 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) x15 ^= t3
 %line 107+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor esi, r9d
-; (uint32) t0 = x0 + x3
-%line 108+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r9, [rsp + 64]
-; (uint32) x1 ^= t0
-%line 116+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 48]
 ; (uint32) x5 ^= t1
 %line 105+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 80], r8
 ; (uint32) t0 = x0 + x3
 %line 108+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 40]
-; (uint32) t3 = x15 + x14
-%line 111+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	lea ecx, [rsi + rbp]
-; (uint32) t0 = x0 + x3
-%line 108+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 64]
 	lea r14d, [r8 + r9]
 ; (uint32) t1 = x5 + x4
 %line 109+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 72]
 	mov r9, [rsp + 80]
+; (uint32) t3 = x15 + x14
+%line 111+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	lea ecx, [rsi + rbp]
 ; (uint32) t0 <<<= 7
 %line 112+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r14d, 7
@@ -323,6 +324,9 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t2 = x10 + x9
 %line 110+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r9d, [rdx + rax]
+; (uint32) x1 ^= t0
+%line 116+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 48]
 ; (uint32) t1 <<<= 7
 %line 113+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
@@ -341,24 +345,21 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) x11 ^= t2
 %line 118+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor edi, r9d
-; (uint32) t0 = x1 + x0
-%line 120+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r9, [rsp + 40]
-; (uint32) x2 ^= t0
-%line 128+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r14, [rsp + 56]
-; (uint32) x1 ^= t0
-%line 116+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov [rsp + 48], r15
 ; (uint32) x12 ^= t3
 %line 119+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r12d, ecx
+; (uint32) x1 ^= t0
+%line 116+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 48], r15
+; (uint32) t0 = x1 + x0
+%line 120+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 40]
+	mov r8, [rsp + 48]
 ; (uint32) t3 = x12 + x15
 %line 123+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea ecx, [r12 + rsi]
 ; (uint32) t0 = x1 + x0
 %line 120+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 48]
 	lea r15d, [r8 + r9]
 ; (uint32) t1 = x6 + x5
 %line 121+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -372,6 +373,9 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t1 = x6 + x5
 %line 121+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [rbx + r8]
+; (uint32) x2 ^= t0
+%line 128+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r14, [rsp + 56]
 ; (uint32) t1 <<<= 9
 %line 125+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 9
@@ -390,27 +394,29 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) x8 ^= t2
 %line 130+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r11d, r9d
-; (uint32) t0 = x2 + x1
-%line 132+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r9, [rsp + 48]
-; (uint32) x2 ^= t0
-%line 128+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov [rsp + 56], r14
 ; (uint32) x13 ^= t3
 %line 131+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r10d, ecx
+; (uint32) x2 ^= t0
+%line 128+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 56], r14
+; (uint32) t0 = x2 + x1
+%line 132+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r9, [rsp + 48]
 ; (uint32) t1 = x7 + x6
 %line 133+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r15d, [r13 + rbx]
 ; (uint32) t2 = x8 + x11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r14d, [r11 + rdi]
+; (uint32) t0 = x2 + x1
+%line 132+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 56]
 ; (uint32) t3 = x13 + x12
 %line 135+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea ecx, [r10 + r12]
 ; (uint32) t0 = x2 + x1
 %line 132+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 56]
 	lea r8d, [r8 + r9]
 ; (uint32) x3 ^= t0
 %line 140+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -436,9 +442,6 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) x3 ^= t0
 %line 140+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 64], r9
-; (uint32) t0 = x3 + x2
-%line 144+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r9, [rsp + 56]
 ; (uint32) x4 ^= t1
 %line 141+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, r15d
@@ -454,6 +457,7 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; (uint32) t0 = x3 + x2
 %line 144+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 64]
+	mov r9, [rsp + 56]
 ; (uint32) t2 = x9 + x8
 %line 146+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea ecx, [rax + r11]
@@ -713,12 +717,12 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 ; mem64[x + 32] = ctr
 %line 214+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rcx + 32], r8
-; n = n_s
-%line 219+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 16]
 ; c_s = c
 %line 217+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 0], r14
+; n = n_s
+%line 219+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 16]
 ; m_s = m
 %line 218+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 8], r9
@@ -759,18 +763,35 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; x0 = mem32[in + 0]
 %line 230+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8d, [rsi]
+	mov [rsp + 0], r8
+; x1 = mem32[in + 4]
+%line 231+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rsi + 4]
+	mov [rsp + 8], r8
+; x2 = mem32[in + 8]
+%line 232+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rsi + 8]
 ; x4 = mem32[in + 16]
 %line 234+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r9d, [rsi + 16]
 ; x5 = mem32[in + 20]
 %line 235+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r10d, [rsi + 20]
+; x2 = mem32[in + 8]
+%line 232+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 16], r8
+; x3 = mem32[in + 12]
+%line 233+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8d, [rsi + 12]
 ; x6 = mem32[in + 24]
 %line 236+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r11d, [rsi + 24]
 ; x7 = mem32[in + 28]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov eax, [rsi + 28]
+; x3 = mem32[in + 12]
+%line 233+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov [rsp + 32], r8
 ; x8 = mem32[in + 32]
 %line 238+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov ecx, [rsi + 32]
@@ -792,26 +813,9 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; x14 = mem32[in + 56]
 %line 244+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r14d, [rsi + 56]
-; x0 = mem32[in + 0]
-%line 230+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov [rsp + 0], r8
-; x1 = mem32[in + 4]
-%line 231+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rsi + 4]
-	mov [rsp + 8], r8
-; x2 = mem32[in + 8]
-%line 232+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rsi + 8]
-	mov [rsp + 16], r8
-; x3 = mem32[in + 12]
-%line 233+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8d, [rsi + 12]
 ; x15 = mem32[in + 60]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov esi, [rsi + 60]
-; x3 = mem32[in + 12]
-%line 233+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov [rsp + 32], r8
 ; i = 6
 %line 246+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, 6
@@ -820,11 +824,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 = x0 + x12
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 0]
-; (uint32) x3 ^= t0
-%line 259+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 32]
-; (uint32) t0 = x0 + x12
-%line 248+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r8 + r12]
 ; (uint32) t0 <<<= 7
 %line 249+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -845,6 +844,9 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 = x10 + x6
 %line 254+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [rbx + r11]
+; (uint32) x3 ^= t0
+%line 259+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 32]
 ; (uint32) t0 <<<= 7
 %line 255+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
@@ -866,9 +868,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) x3 ^= t0
 %line 259+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 32], r15
-; (uint32) x2 ^= t0
-%line 268+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 16]
 ; (uint32) t0 = x4 + x0
 %line 260+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r9 + r8]
@@ -881,6 +880,9 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 = x9 + x5
 %line 263+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [rdx + r10]
+; (uint32) x2 ^= t0
+%line 268+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 16]
 ; (uint32) t0 <<<= 9
 %line 264+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 9
@@ -902,9 +904,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) x2 ^= t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 16], r15
-; (uint32) x1 ^= t0
-%line 277+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 8]
 ; (uint32) t0 = x3 + x15
 %line 269+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r8 + rsi]
@@ -917,6 +916,9 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 = x8 + x4
 %line 272+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [rcx + r9]
+; (uint32) x1 ^= t0
+%line 277+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 8]
 ; (uint32) t0 <<<= 13
 %line 273+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
@@ -938,9 +940,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) x1 ^= t0
 %line 277+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 8], r15
-; (uint32) x0 ^= t0
-%line 286+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 0]
 ; (uint32) t0 = x2 + x14
 %line 278+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r8 + r14]
@@ -954,6 +953,9 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 %line 281+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 32]
 	lea r8d, [rax + r8]
+; (uint32) x0 ^= t0
+%line 286+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 0]
 ; (uint32) t0 <<<= 13
 %line 282+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
@@ -975,9 +977,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) x0 ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 0], r15
-; (uint32) t0 = x0 + x3
-%line 296+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 32]
 ; (uint32) t0 = x1 + x13
 %line 287+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r8 + r13]
@@ -1003,6 +1002,9 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 <<<= 18
 %line 294+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 18
+; (uint32) t0 = x0 + x3
+%line 296+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 32]
 ; (uint32) x15 ^= t0
 %line 295+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor esi, r8d
@@ -1028,9 +1030,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) x1 ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 8], r15
-; (uint32) t0 = x1 + x0
-%line 308+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 0]
 ; (uint32) x6 ^= t0
 %line 301+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r11d, r8d
@@ -1049,6 +1048,9 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 <<<= 7
 %line 306+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
+; (uint32) t0 = x1 + x0
+%line 308+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 0]
 ; (uint32) x12 ^= t0
 %line 307+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r12d, r8d
@@ -1074,9 +1076,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) x2 ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 16], r15
-; (uint32) t0 = x2 + x1
-%line 320+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 8]
 ; (uint32) x7 ^= t0
 %line 313+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor eax, r8d
@@ -1095,6 +1094,9 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; (uint32) t0 <<<= 9
 %line 318+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 9
+; (uint32) t0 = x2 + x1
+%line 320+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r15, [rsp + 8]
 ; (uint32) x13 ^= t0
 %line 319+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r13d, r8d
@@ -1198,18 +1200,35 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; mem32[out + 0] = x0
 %line 346+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 0]
+	mov dword [rdi], r8d
+; mem32[out + 4] = x1
+%line 347+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 8]
+	mov dword [rdi + 4], r8d
+; mem32[out + 8] = x2
+%line 348+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 16]
 ; mem32[out + 16] = x4
 %line 350+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 16], r9d
 ; mem32[out + 20] = x5
 %line 351+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 20], r10d
+; mem32[out + 8] = x2
+%line 348+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov dword [rdi + 8], r8d
+; mem32[out + 12] = x3
+%line 349+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov r8, [rsp + 32]
 ; mem32[out + 24] = x6
 %line 352+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 24], r11d
 ; mem32[out + 28] = x7
 %line 353+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 28], eax
+; mem32[out + 12] = x3
+%line 349+0 specs/salsa20/generated/salsa20_amd64_r12.q
+	mov dword [rdi + 12], r8d
 ; mem32[out + 32] = x8
 %line 354+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 32], ecx
@@ -1219,12 +1238,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; mem32[out + 40] = x10
 %line 356+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 40], ebx
-; mem32[out + 0] = x0
-%line 346+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov dword [rdi], r8d
-; mem32[out + 4] = x1
-%line 347+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 8]
 ; mem32[out + 44] = x11
 %line 357+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 44], ebp
@@ -1240,17 +1253,6 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 ; mem32[out + 60] = x15
 %line 361+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [rdi + 60], esi
-; mem32[out + 4] = x1
-%line 347+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov dword [rdi + 4], r8d
-; mem32[out + 8] = x2
-%line 348+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 16]
-	mov dword [rdi + 8], r8d
-; mem32[out + 12] = x3
-%line 349+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 32]
-	mov dword [rdi + 12], r8d
 ; leave
 %line 362+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	add rsp, 56
