@@ -252,12 +252,10 @@ static Opnd memop(const SOp *o, const Class *c)
 
 static void emitmatch(const MdLine *m, const Stmt *s)
 {
-	int pre[MAXOP], post[MAXOP], npost = 0;
+	int post[MAXOP], npost = 0;
 	int postsrc[MAXOP];
 	Opnd ops[MAXOP];
 	memset(ops, 0, sizeof ops);
-	memset(pre, -1, sizeof pre);
-	(void)pre;
 	for (int k = 0; k < m->nop; k++) {
 		const MdOp *o = &m->op[k];
 		const Class *c = &T->cls[o->cls];
@@ -440,7 +438,6 @@ static void checkflags(void)
 		at += npred[b];
 		npred[b] = 0;
 	}
-	pstart[F->nblk] = pstart[F->nblk - 1] + 0;
 	for (int p = 0; p < F->nblk; p++)
 		for (int k = 0; k < 2; k++) {
 			int b = F->blk[p].succ[k];
