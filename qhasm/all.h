@@ -301,6 +301,7 @@ char *fstrndup(const char *s, size_t n);
 	(p) = xrealloc((p), (cap) * sizeof *(p)); } } while (0)
 u64 *bsnew(int n);
 int bswords(int n);
+unsigned strhash(const char *s);
 static inline int bshas(const u64 *b, int i) { return (b[i >> 6] >> (i & 63)) & 1; }
 static inline void bsset(u64 *b, int i) { b[i >> 6] |= 1ull << (i & 63); }
 static inline void bsclr(u64 *b, int i) { b[i >> 6] &= ~(1ull << (i & 63)); }

@@ -10,19 +10,11 @@
 /* labels: an open-addressing hash per function, built by check() */
 static int *labtab, labcap;
 
-static unsigned lhash(const char *s)
-{
-	unsigned h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static int findlabel(Fn *fn, const char *s)
 {
 	if (!labcap)
 		return -1;
-	for (unsigned i = lhash(s) & (labcap - 1);; i = (i + 1) & (labcap - 1)) {
+	for (unsigned i = strhash(s) & (labcap - 1);; i = (i + 1) & (labcap - 1)) {
 		if (labtab[i] < 0)
 			return -1;
 		if (!strcmp(fn->lab[labtab[i]].name, s))
@@ -37,13 +29,13 @@ static void addlabel(Fn *fn, int l)
 		labtab = xrealloc(labtab, labcap * sizeof(int));
 		memset(labtab, -1, labcap * sizeof(int));
 		for (int i = 0; i < l; i++) {
-			unsigned h = lhash(fn->lab[i].name) & (labcap - 1);
+			unsigned h = strhash(fn->lab[i].name) & (labcap - 1);
 			while (labtab[h] >= 0)
 				h = (h + 1) & (labcap - 1);
 			labtab[h] = i;
 		}
 	}
-	unsigned h = lhash(fn->lab[l].name) & (labcap - 1);
+	unsigned h = strhash(fn->lab[l].name) & (labcap - 1);
 	while (labtab[h] >= 0)
 		h = (h + 1) & (labcap - 1);
 	labtab[h] = l;

@@ -202,18 +202,14 @@ static const char *symname(const Target *t, const char *base)
 {
 	static char buf[512], full[512];
 	const char *name = renamed(base, full, sizeof full);
-	for (int f = 0; f < MAXFILE; f++)
-		for (int r = 0; r < t->nreg[f]; r++)
-			for (int v = 8; v <= 512; v *= 2) {
-				const char *n = t->regview(f, r, v);
-				if (n && !strcmp(n, name) && t->dialect->escape) {
-					snprintf(buf, sizeof buf, "%s", t->dialect->escape);
-					char *at = strstr(buf, "{0}");
-					if (at)
-						snprintf(at, sizeof buf - (at - buf), "%s", name);
-					return buf;
-				}
-			}
+	int file;
+	if (t->dialect->escape && findreg(t, name, &file) != NOREG) {
+		snprintf(buf, sizeof buf, "%s", t->dialect->escape);
+		char *at = strstr(buf, "{0}");
+		if (at)
+			snprintf(at, sizeof buf - (at - buf), "%s", name);
+		return buf;
+	}
 	return full;
 }
 

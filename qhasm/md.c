@@ -14,17 +14,9 @@ typedef struct Bucket { char *shape; const MdLine **line; int n, cap; struct Buc
 enum { NBUCKET = 4096 };
 static Bucket *tab[NBUCKET];
 
-static unsigned hash(const char *s)
-{
-	unsigned h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static Bucket *bucket(const char *shape, int create)
 {
-	unsigned h = hash(shape) % NBUCKET;
+	unsigned h = strhash(shape) % NBUCKET;
 	for (Bucket *b = tab[h]; b; b = b->next)
 		if (!strcmp(b->shape, shape))
 			return b;

@@ -47,19 +47,11 @@ typedef struct Name { const char *s; int kind, idx; } Name;
 static Name *names;
 static int namecap, nnames;
 
-static unsigned hash(const char *s)
-{
-	unsigned h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static Name *lookup(const char *s)
 {
 	if (!namecap)
 		return NULL;
-	for (unsigned i = hash(s) & (namecap - 1);; i = (i + 1) & (namecap - 1)) {
+	for (unsigned i = strhash(s) & (namecap - 1);; i = (i + 1) & (namecap - 1)) {
 		if (!names[i].s)
 			return NULL;
 		if (!strcmp(names[i].s, s))
@@ -80,7 +72,7 @@ static void addname(const char *s, int kind, int idx)
 				addname(old[i].s, old[i].kind, old[i].idx);
 		free(old);
 	}
-	unsigned i = hash(s) & (namecap - 1);
+	unsigned i = strhash(s) & (namecap - 1);
 	while (names[i].s)
 		i = (i + 1) & (namecap - 1);
 	names[i] = (Name){s, kind, idx};

@@ -130,6 +130,15 @@ char *fstrndup(const char *s, size_t n)
 	return p;
 }
 
+/* FNV-1a, for the name, label and shape tables */
+unsigned strhash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
 int bswords(int n) { return (n + 63) / 64; }
 u64 *bsnew(int n) { return alloc(bswords(n) * sizeof(u64)); }
 int popcnt(u64 x) { return __builtin_popcountll(x); }
