@@ -1,6 +1,11 @@
 /* qhasm-bench (`make bench`): every implementation of Salsa20 and Poly1305
  * beside other libraries in the same run, in ticks of the cycle counter
- * (csrc/cpucycles.c) per byte, interquartile mean of 32 timings.
+ * (csrc/cpucycles.c) per byte.  One measurement is the interquartile mean
+ * of 32 timings; every cell is measured in ROUNDS rounds, all columns
+ * interleaved within a round, and the table shows the median over the
+ * rounds.  Ratios are medians of the per-round ratios: the machine is
+ * shared and its clock drifts, so only figures taken moments apart are
+ * compared.
  *
  *   stream_salsa20_xor at 64, 576, 1536, 4096, 18205 bytes
  *     beside libsodium crypto_stream_salsa20_xor           (HAVE_SODIUM)
@@ -10,8 +15,9 @@
  *
  * Each cell is "ticks/byte (ratio)", the ratio being to the peer named in
  * the heading (per byte and per call alike: both sides at the same length).
- * The targets of issues 3 and 4 are checked for the selected implementation
- * at the end.  Not part of `make test`: the figures depend on the machine. */
+ * A second table compares each per-model variant (scheduled for its model,
+ * e.g. amd64-sse2-zen4) with its source-order implementation.  The targets
+ * of issues 3 and 4 are checked for the selected implementation at the end.  Not part of `make test`: the figures depend on the machine. */
 #define _DEFAULT_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +34,7 @@
 #endif
 
 #define TIMINGS 32
+#define ROUNDS 15
 #define MAXLEN 18205
 #define MAXCOLS 16
 
@@ -85,24 +92,62 @@ static void o_poly(long long len)
 
 typedef struct { const char *name; bench_fn *fn; int impl; /* -1: a peer */ } column;
 
-/* measures the columns at the lengths; vals[len][col] in ticks per byte */
-static void run(const char *prim, const column *cols, int ncols, const long long *lens, int nlens,
-                double vals[][MAXCOLS])
+/* the measurements of one table: v[round][length][column] in ticks/byte */
+typedef struct { double v[ROUNDS][NPOLY > NSALSA ? NPOLY : NSALSA][MAXCOLS]; int npeers, ncols; } meas;
+
+static int cmp_d(const void *a, const void *b)
 {
-    int k, c;
-    for (k = 0; k < nlens; k++)
-        for (c = 0; c < ncols; c++) {
-            if (cols[c].impl >= 0) qhasm_impl_force(prim, cols[c].impl);
-            vals[k][c] = iqm_ticks(cols[c].fn, lens[k]) / (double)lens[k];
-            qhasm_impl_force(prim, -1);
-        }
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_d);
+    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* the fastest peer (the last npeers columns) in round r at length k */
+static double bestpeer(const meas *m, int r, int k)
+{
+    double best = 0;
+    int c;
+    for (c = m->ncols - m->npeers; c < m->ncols; c++)
+        if (best == 0 || m->v[r][k][c] < best) best = m->v[r][k][c];
+    return best;
+}
+
+/* median over the rounds of column c at length k; divided, round by
+ * round, by column d (d >= 0), by the fastest peer (d == -2), or not */
+static double med(const meas *m, int k, int c, int d)
+{
+    double x[ROUNDS];
+    int r;
+    for (r = 0; r < ROUNDS; r++)
+        x[r] = m->v[r][k][c] / (d >= 0 ? m->v[r][k][d] : d == -2 ? bestpeer(m, r, k) : 1.0);
+    return median(x, ROUNDS);
+}
+
+/* measures the columns at the lengths, the columns interleaved per round */
+static void run(const char *prim, const column *cols, int ncols, const long long *lens, int nlens, meas *m)
+{
+    int r, k, c;
+    m->ncols = ncols;
+    for (r = 0; r < ROUNDS; r++)
+        for (k = 0; k < nlens; k++)
+            for (c = 0; c < ncols; c++) {
+                if (cols[c].impl >= 0) qhasm_impl_force(prim, cols[c].impl);
+                m->v[r][k][c] = iqm_ticks(cols[c].fn, lens[k]) / (double)lens[k];
+                qhasm_impl_force(prim, -1);
+            }
 }
 
 static void print_table(const char *title, const char *prim, const column *cols, int ncols,
-                        const long long *lens, int nlens, double vals[][MAXCOLS], int npeers)
+                        const long long *lens, int nlens, const meas *m)
 {
-    int k, c, sel = qhasm_impl_selected(prim);
-    printf("\n== %s: ticks per byte, IQM of %d; (ratio) = implementation / %s\n", title, TIMINGS,
+    int k, c, sel = qhasm_impl_selected(prim), npeers = m->npeers;
+    printf("\n== %s: ticks per byte, median of %d rounds of IQM of %d; (ratio) = implementation / %s\n", title,
+           ROUNDS, TIMINGS,
            npeers == 0 ? "nothing (no peer installed)" : npeers == 1 ? cols[ncols - 1].name : "fastest peer");
     printf("%6s", "bytes");
     for (c = 0; c < ncols; c++) {
@@ -112,19 +157,46 @@ static void print_table(const char *title, const char *prim, const column *cols,
     }
     printf("\n");
     for (k = 0; k < nlens; k++) {
-        double best = 0;
-        for (c = ncols - npeers; c < ncols; c++)
-            if (best == 0 || vals[k][c] < best) best = vals[k][c];
         printf("%6lld", lens[k]);
         for (c = 0; c < ncols; c++) {
             if (cols[c].impl >= 0 && npeers)
-                printf(" %9.2f (%5.2f)", vals[k][c], vals[k][c] / best);
+                printf(" %9.2f (%5.2f)", med(m, k, c, -1), med(m, k, c, -2));
             else
-                printf(" %10.2f", vals[k][c]);
+                printf(" %10.2f", med(m, k, c, -1));
         }
         printf("\n");
     }
     printf("(* = selected implementation)\n");
+}
+
+/* per-model variants (NAME-MODEL, scheduled for MODEL) against NAME
+ * (source order), median of the per-round ratios */
+static void print_variants(const char *title, const char *prim, const column *cols, int ncols, const long long *lens, int nlens,
+                           const meas *m)
+{
+    int c, b, k, any = 0;
+    for (c = 0; c < ncols; c++)
+        for (b = 0; b < ncols; b++) {
+            size_t n = strlen(cols[b].name);
+            const char *u;
+            if (b == c || cols[b].impl < 0 || cols[c].impl < 0 || strncmp(cols[c].name, cols[b].name, n) ||
+                cols[c].name[n] != '-')
+                continue;
+            u = qhasm_impl_uarch(prim, cols[c].impl);
+            if (!u || strcmp(cols[c].name + n + 1, u) || *qhasm_impl_uarch(prim, cols[b].impl))
+                continue;
+            if (!any++) {
+                printf("\n== %s: scheduled / source order (median of per-round ratios; < 1: the schedule is faster)\n", title);
+                printf("%-28s", "variant / implementation");
+                for (k = 0; k < nlens; k++) printf(" %7lld", lens[k]);
+                printf("\n");
+            }
+            char h[64];
+            snprintf(h, sizeof h, "%s / %s", cols[c].name, cols[b].name);
+            printf("%-28s", h);
+            for (k = 0; k < nlens; k++) printf(" %7.3f", med(m, k, c, b));
+            printf("\n");
+        }
 }
 
 static int add_impls(const char *prim, column *cols, bench_fn *fn)
@@ -160,8 +232,8 @@ static void verdict(const char *what, double ratio, double limit)
 int main(void)
 {
     column cols[MAXCOLS];
-    double sv[NSALSA][MAXCOLS], pv[NPOLY][MAXCOLS];
-    int ns, np, speers = 0, ppeers = 0, k, sel, c;
+    static meas sv, pv;
+    int ns, np, speers = 0, ppeers = 0, k, sel;
     int sodium_col = -1, ossl_col = -1;
     size_t i;
     for (i = 0; i < sizeof mbuf; i++) mbuf[i] = (unsigned char)(i * 131 + 7);
@@ -206,15 +278,17 @@ int main(void)
     sodium_col = ns;
     cols[ns].name = "libsodium"; cols[ns].fn = s_salsa; cols[ns].impl = -1; ns++; speers++;
 #endif
-    run("salsa20", cols, ns, salsa_lens, NSALSA, sv);
-    print_table("stream_salsa20_xor", "salsa20", cols, ns, salsa_lens, NSALSA, sv, speers);
+    sv.npeers = speers;
+    run("salsa20", cols, ns, salsa_lens, NSALSA, &sv);
+    print_table("stream_salsa20_xor", "salsa20", cols, ns, salsa_lens, NSALSA, &sv);
+    print_variants("stream_salsa20_xor", "salsa20", cols, ns, salsa_lens, NSALSA, &sv);
     sel = col_of(cols, ns, qhasm_impl_selected("salsa20"));
     if (sodium_col >= 0 && sel >= 0) {
         char what[128];
         for (k = 0; k < NSALSA; k++) {
             if (salsa_lens[k] < 4096 && salsa_lens[k] != 64) continue;
             snprintf(what, sizeof what, "salsa20 %s %lld bytes vs libsodium", cols[sel].name, salsa_lens[k]);
-            verdict(what, sv[k][sel] / sv[k][sodium_col], salsa_lens[k] == 64 ? 1.0 : 0.45);
+            verdict(what, med(&sv, k, sel, sodium_col), salsa_lens[k] == 64 ? 1.0 : 0.45);
         }
     }
 
@@ -242,22 +316,21 @@ int main(void)
     sodium_col = np;
     cols[np].name = "libsodium"; cols[np].fn = s_poly; cols[np].impl = -1; np++; ppeers++;
 #endif
-    run("poly1305", cols, np, poly_lens, NPOLY, pv);
-    print_table("onetimeauth_poly1305", "poly1305", cols, np, poly_lens, NPOLY, pv, ppeers);
+    pv.npeers = ppeers;
+    run("poly1305", cols, np, poly_lens, NPOLY, &pv);
+    print_table("onetimeauth_poly1305", "poly1305", cols, np, poly_lens, NPOLY, &pv);
+    print_variants("onetimeauth_poly1305", "poly1305", cols, np, poly_lens, NPOLY, &pv);
     sel = col_of(cols, np, qhasm_impl_selected("poly1305"));
     if (sel >= 0 && ppeers) {
         char what[128];
         for (k = 0; k < NPOLY; k++) {
-            double best = 0;
             if (poly_lens[k] >= 8090 && ossl_col >= 0) {
                 snprintf(what, sizeof what, "poly1305 %s %lld bytes vs OpenSSL", cols[sel].name, poly_lens[k]);
-                verdict(what, pv[k][sel] / pv[k][ossl_col], 0.9);
+                verdict(what, med(&pv, k, sel, ossl_col), 0.9);
             }
             if (poly_lens[k] > 139) continue;
-            for (c = np - ppeers; c < np; c++)
-                if (best == 0 || pv[k][c] < best) best = pv[k][c];
             snprintf(what, sizeof what, "poly1305 %s %lld bytes vs the fastest peer", cols[sel].name, poly_lens[k]);
-            verdict(what, pv[k][sel] / best, 0.9);
+            verdict(what, med(&pv, k, sel, -2), 0.9);
         }
     }
     (void)sodium_col;

@@ -356,6 +356,12 @@ const char *qhasm_impl_name(const char *prim, int i)
     return p < 0 || i < 0 || i >= count_(p) ? NULL : name_(p, i);
 }
 
+const char *qhasm_impl_uarch(const char *prim, int i)
+{
+    int p = qhasm_prim_lookup(prim);
+    return p < 0 || i < 0 || i >= count_(p) ? NULL : uarch_(p, i);
+}
+
 int qhasm_impl_find(const char *prim, const char *name)
 {
     int p = qhasm_prim_lookup(prim);

@@ -123,6 +123,9 @@ const char *qhasm_prim_name(int j);               /* j-th primitive, NULL past t
 int qhasm_impl_count(const char *prim);           /* -1: unknown primitive */
 const char *qhasm_impl_name(const char *prim, int i);   /* NULL: out of range */
 int qhasm_impl_find(const char *prim, const char *name);/* index or -1 */
+/* the model a per-model variant is scheduled for ("zen4"); "" for an
+ * implementation in source order; NULL: out of range */
+const char *qhasm_impl_uarch(const char *prim, int i);
 int qhasm_impl_supported(const char *prim, int i);      /* 1 if runnable here */
 /* why implementation i cannot run here ("" if it can), e.g. "missing avx2" */
 const char *qhasm_impl_missing(const char *prim, int i);
