@@ -161,6 +161,7 @@ typedef struct Dialect {
 	const char *line;        /* {0} source file, {1} line number */
 	const char *rodata;      /* section for constants */
 	const char *align64;     /* 64-byte alignment */
+	const char *loopalign;   /* before a loop's first block (long no-ops), or NULL */
 	const char *label;       /* {0} symbol */
 	const char *escape;      /* {0} a symbol spelled like a register, or NULL */
 	const char *trailer;
@@ -405,6 +406,7 @@ typedef struct UClass {
 typedef struct Model {
 	char *name, *target, *source;
 	int issue;        /* instructions issued per cycle */
+	int window;       /* out-of-order lookahead in instructions (0: in order) */
 	int nunit;
 	char *unit[MAXUNIT];
 	UClass *cls;

@@ -10,6 +10,10 @@
 static Fn *F;
 static const Target *T;
 
+/* a reload or definition of a spilled value serves reads up to this many
+ * instructions later */
+enum { REUSE = 12 };
+
 static int newslot(int bytes)
 {
 	F->slot = xrealloc(F->slot, (F->nslot + 1) * sizeof(Slot));
@@ -81,8 +85,10 @@ static int fold(Ins *x, int k, int slot)
 /* rewrite the code so that spilled temporaries live in stack slots */
 static void spill(const int *spilled)
 {
-	int *slotof = xmalloc(F->ntmp * sizeof(int));
 	int n0 = F->ntmp;
+	int *slotof = xmalloc(n0 * sizeof(int));
+	/* the slot of an original temporary; the ones made here have none */
+#define SLOT(t) ((t) < n0 ? slotof[t] : -1)
 	for (int t = 0; t < n0; t++) {
 		int r = rep(t);
 		slotof[t] = -1;
@@ -92,50 +98,74 @@ static void spill(const int *spilled)
 			F->tmp[r].slot = newslot(typebits(F->tmp[r].type) / 8);
 		slotof[t] = F->tmp[r].slot;
 	}
+	/* per slot: the new temporary that holds its value since instruction
+	 * holdat (a reload or a definition), reused by reads soon after
+	 * instead of a second load: a store followed at once by a load of the
+	 * same slot would put the store-to-load forwarding latency on the
+	 * dependence chain (x ^= t; u = x + y with x spilled) */
+	int *holder = xmalloc((F->nslot + 1) * sizeof(int)), *holdat = xmalloc((F->nslot + 1) * sizeof(int));
 	for (int b = 0; b < F->nblk; b++) {
 		Blk *bl = &F->blk[b];
 		Ins *old = bl->ins;
 		int nold = bl->nins;
 		bl->ins = NULL;
 		bl->nins = bl->cap = 0;
+		for (int s = 0; s < F->nslot; s++)
+			holder[s] = -1;
 		for (int i = 0; i < nold; i++) {
 			Ins x = old[i];
+			/* reads of a slot whose value a recent temporary holds (an
+			 * update in place updates the holder, then stores it) */
+			int post[MAXOP], npost = 0;
+			for (int k = 0; k < x.md->nop; k++) {
+				Opnd *o = &x.op[k];
+				int s = o->kind == OTMP ? SLOT(o->tmp) : -1, acc = x.md->op[k].acc;
+				if (s >= 0 && holder[s] >= 0 && i - holdat[s] <= REUSE && (acc == AR || acc == ARW)
+				    && F->tmp[holder[s]].type == F->tmp[o->tmp].type) {
+					o->tmp = holder[s];
+					F->tmp[holder[s]].nospill = 0; /* its range grew: it may be spilled in turn */
+					if (acc == ARW) {
+						post[npost++] = k;
+						holdat[s] = i;
+					}
+				}
+			}
 			Opnd slotop = {.kind = OMEM, .mkind = MBSPILL, .base = -1, .index = -1};
 			int ismove = (x.md->attr & AMOV) && x.op[0].kind == OTMP && x.op[1].kind == OTMP;
 			if (ismove) {
 				int d = x.op[0].tmp, s = x.op[1].tmp;
-				if (slotof[d] >= 0 && slotof[d] == slotof[s])
+				if (SLOT(d) >= 0 && SLOT(d) == SLOT(s))
 					continue;
-				if (slotof[s] >= 0 && slotof[d] < 0) {
+				if (SLOT(s) >= 0 && SLOT(d) < 0) {
 					Ins *l = addins(F, b, findmove(T, F, F->tmp[d].type, MVLOAD));
 					l->stmt = x.stmt;
 					l->op[0] = x.op[0];
 					l->op[1] = slotop;
-					l->op[1].obj = slotof[s];
+					l->op[1].obj = SLOT(s);
 					continue;
 				}
-				if (slotof[d] >= 0 && slotof[s] < 0) {
+				if (SLOT(d) >= 0 && SLOT(s) < 0) {
+					holder[SLOT(d)] = -1;
 					Ins *st = addins(F, b, findmove(T, F, F->tmp[s].type, MVSTORE));
 					st->stmt = x.stmt;
 					st->op[0] = slotop;
-					st->op[0].obj = slotof[d];
+					st->op[0].obj = SLOT(d);
 					st->op[1] = x.op[1];
 					continue;
 				}
 			}
 			/* a read of a spilled value straight from its slot, where a form allows */
 			for (int k = 0; k < x.md->nop; k++)
-				if (x.op[k].kind == OTMP && slotof[x.op[k].tmp] >= 0 && fold(&x, k, slotof[x.op[k].tmp]))
+				if (x.op[k].kind == OTMP && SLOT(x.op[k].tmp) >= 0 && fold(&x, k, SLOT(x.op[k].tmp)))
 					break;
 			/* loads before, stores after */
-			int post[MAXOP], npost = 0;
 			for (int k = 0; k < x.md->nop; k++) {
 
 				Opnd *o = &x.op[k];
 				if (o->kind == OMEM) {
 					int *r[2] = {&o->base, &o->index};
 					for (int j = 0; j < 2; j++)
-						if (*r[j] >= 0 && slotof[*r[j]] >= 0) {
+						if (*r[j] >= 0 && SLOT(*r[j]) >= 0) {
 							int t = newtmp(F, -1, F->tmp[*r[j]].type, F->tmp[*r[j]].file);
 							F->tmp[t].nospill = 1;
 							F->tmp[t].mask &= F->tmp[*r[j]].mask | F->tmp[rep(*r[j])].mask;
@@ -143,12 +173,12 @@ static void spill(const int *spilled)
 							l->stmt = x.stmt;
 							l->op[0] = (Opnd){.kind = OTMP, .tmp = t, .base = -1, .index = -1};
 							l->op[1] = slotop;
-							l->op[1].obj = slotof[*r[j]];
+							l->op[1].obj = SLOT(*r[j]);
 							*r[j] = t;
 						}
 					continue;
 				}
-				if (o->kind != OTMP || slotof[o->tmp] < 0)
+				if (o->kind != OTMP || SLOT(o->tmp) < 0)
 					continue;
 				int old_t = o->tmp;
 				int t = newtmp(F, -1, F->tmp[old_t].type, F->tmp[old_t].file);
@@ -160,8 +190,15 @@ static void spill(const int *spilled)
 					l->stmt = x.stmt;
 					l->op[0] = (Opnd){.kind = OTMP, .tmp = t, .base = -1, .index = -1};
 					l->op[1] = slotop;
-					l->op[1].obj = slotof[old_t];
+					l->op[1].obj = SLOT(old_t);
 				}
+				/* t holds the slot's value after x unless x changes it
+				 * without the store (a scratch) */
+				if (x.md->op[k].acc == AR || (opwrites(&x, k) && x.md->op[k].acc != ASCR)) {
+					holder[SLOT(old_t)] = t;
+					holdat[SLOT(old_t)] = i;
+				} else
+					holder[SLOT(old_t)] = -1;
 				if (opwrites(&x, k) && x.md->op[k].acc != ASCR)
 					post[npost++] = k;
 				o->tmp = t;
@@ -173,13 +210,16 @@ static void spill(const int *spilled)
 				Ins *st = addins(F, b, findmove(T, F, F->tmp[x.op[k].tmp].type, MVSTORE));
 				st->stmt = x.stmt;
 				st->op[0] = slotop;
-				st->op[0].obj = slotof[old[i].op[k].tmp];
+				st->op[0].obj = SLOT(old[i].op[k].tmp);
 				st->op[1] = (Opnd){.kind = OTMP, .tmp = x.op[k].tmp, .base = -1, .index = -1};
 			}
 		}
 		free(old);
 	}
+	free(holder);
+	free(holdat);
 	free(slotof);
+#undef SLOT
 }
 
 int regalloc(Fn *fn, const Target *t)
@@ -194,10 +234,11 @@ int regalloc(Fn *fn, const Target *t)
 	int *work = alloc(n * sizeof(int)), nwork = 0;
 	int remaining = 0;
 	/* copy partners, for biased colouring */
-	int *pstart = alloc((n + 1) * sizeof(int)), *plist = alloc((2 * G.nmv + 1) * sizeof(int));
-	for (int i = 0; i < G.nmv; i++) {
-		pstart[rep(G.mv[i][0])]++;
-		pstart[rep(G.mv[i][1])]++;
+	int npr = G.nmv, (*pr)[2] = G.mv;
+	int *pstart = alloc((n + 1) * sizeof(int)), *plist = alloc((2 * npr + 1) * sizeof(int));
+	for (int i = 0; i < npr; i++) {
+		pstart[rep(pr[i][0])]++;
+		pstart[rep(pr[i][1])]++;
 	}
 	for (int i = 0, acc = 0; i <= n; i++) {
 		int c = i < n ? pstart[i] : 0;
@@ -206,8 +247,8 @@ int regalloc(Fn *fn, const Target *t)
 	}
 	int *pfill = alloc((n + 1) * sizeof(int));
 	memcpy(pfill, pstart, (n + 1) * sizeof(int));
-	for (int i = 0; i < G.nmv; i++) {
-		int a = rep(G.mv[i][0]), b = rep(G.mv[i][1]);
+	for (int i = 0; i < npr; i++) {
+		int a = rep(pr[i][0]), b = rep(pr[i][1]);
 		plist[pfill[a]++] = b;
 		plist[pfill[b]++] = a;
 	}

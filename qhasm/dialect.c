@@ -5,13 +5,14 @@
 
 const Dialect D_nasm = {
 	.comment = "; ",
-	.header = "default rel",
+	.header = "default rel\n%use smartalign\nalignmode p6, 32",
 	.funchead = "section .text\nglobal {0}:function ({0}.end - {0})\nalign 32\n{0}:",
 	.functail = ".end:",
 	.loclabel = ".L{1}",
 	.line = "%line {1}+0 {0}",
 	.rodata = "section .rodata align=64",
 	.align64 = "align 64",
+	.loopalign = "align 32",
 	.label = "{0}:",
 	.escape = "${0}",
 	.trailer = "section .note.GNU-stack noalloc noexec nowrite progbits",
@@ -21,12 +22,14 @@ const Dialect D_nasm = {
 /* 32-bit NASM: no RIP-relative default */
 const Dialect D_nasm32 = {
 	.comment = "; ",
+	.header = "%use smartalign\nalignmode p6, 32",
 	.funchead = "section .text\nglobal {0}:function ({0}.end - {0})\nalign 32\n{0}:",
 	.functail = ".end:",
 	.loclabel = ".L{1}",
 	.line = "%line {1}+0 {0}",
 	.rodata = "section .rodata align=64",
 	.align64 = "align 64",
+	.loopalign = "align 32",
 	.label = "{0}:",
 	.escape = "${0}",
 	.trailer = "section .note.GNU-stack noalloc noexec nowrite progbits",

@@ -230,6 +230,14 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
 		if (bl->label >= 0) {
+			/* a loop's head (a later block jumps back to it) starts a
+			 * fetch block: the loop's speed then does not depend on
+			 * where the linker puts the function */
+			for (int c = b; c < fn->nblk && d->loopalign; c++)
+				if (fn->blk[c].succ[0] == b || fn->blk[c].succ[1] == b) {
+					putln(f, d->loopalign, "", "");
+					break;
+				}
 			put(f, d->loclabel, fn->name, fn->lab[bl->label].name);
 			fprintf(f, ":\n");
 		}

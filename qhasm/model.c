@@ -30,7 +30,7 @@ static char *readall(const char *path)
 }
 
 /* model   = { line }
- * line    = 'model' NAME TARGET | 'source' TEXT | 'issue' N | 'units' U {U}
+ * line    = 'model' NAME TARGET | 'source' TEXT | 'issue' N | 'window' N | 'units' U {U}
  *         | 'class' NAME 'latency' N 'units' U {U} ['slots' N] ['estimate']
  *         | 'default' NAME */
 static Model *parsemodel(char *text, const char *origin)
@@ -63,6 +63,8 @@ static Model *parsemodel(char *text, const char *origin)
 			m->target = xstrdup(w[2]);
 		} else if (!strcmp(w[0], "issue") && n == 2) {
 			m->issue = atoi(w[1]);
+		} else if (!strcmp(w[0], "window") && n == 2) {
+			m->window = atoi(w[1]); /* out-of-order scheduler entries; absent: in order */
 		} else if (!strcmp(w[0], "units")) {
 			for (int i = 1; i < n; i++)
 				m->unit[m->nunit++] = xstrdup(w[i]);

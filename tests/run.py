@@ -9,6 +9,12 @@ Test kinds (discovered, so adding a test is adding a file):
                      #! contains TEXT         the output must contain TEXT
                      #! lacks REGEX           no output line may match REGEX
                      #! count REGEX N         exactly N output lines match REGEX
+                     #! model NAME            translate with -u NAME (a file name is
+                                              relative to the test)
+                     #! order REGEX1 REGEX2   the first line matching REGEX1 comes
+                                              before the first matching REGEX2
+                     #! storeload N           exactly N stores to a stack slot are
+                                              followed within 3 lines by a load of it
                    every successful output is also assembled and checked
                    to be byte-identical across two runs.
   tests/run/*.q    run tests: translated, assembled, linked with the C driver
@@ -35,8 +41,28 @@ def report(status: str, name: str, detail: str = "") -> None:
     print(f"[{status}] {name}" + (f": {detail}" if detail else ""), flush=True)
 
 
-def translate(path: str, out: str, target: str = "amd64") -> subprocess.CompletedProcess:
-    return subprocess.run([QHASM, "-m", target, path, "-o", out], capture_output=True, text=True)
+def translate(path: str, out: str, target: str = "amd64", model: str = "") -> subprocess.CompletedProcess:
+    extra = ["-u", model] if model else []
+    return subprocess.run([QHASM, "-m", target, *extra, path, "-o", out], capture_output=True, text=True)
+
+
+STORE = re.compile(r"^\s+mov\s+(?:\w+\s+)?\[(rsp[^\]]*)\],\s*\w+\s*$")
+LOAD = re.compile(r"^\s+mov\s+\w+,\s*(?:\w+\s+)?\[(rsp[^\]]*)\]\s*$")
+
+
+def storeloads(lines: list[str]) -> int:
+    """Stores to a stack slot followed within 3 instructions by a load of it."""
+    ins = [l for l in lines if l.startswith("\t") and not l.lstrip().startswith(";")]
+    n = 0
+    for i, l in enumerate(ins):
+        m = STORE.match(l)
+        if m and any((k := LOAD.match(x)) and k.group(1) == m.group(1) for x in ins[i + 1:i + 4]):
+            n += 1
+    return n
+
+
+def firstmatch(lines: list[str], rx: str) -> int:
+    return next((i for i, l in enumerate(lines) if re.search(rx, l)), -1)
 
 
 def directives(path: str) -> list[tuple[str, str]]:
@@ -80,8 +106,11 @@ def qtest(path: str, tmp: str) -> None:
     name = os.path.relpath(path, ROOT)
     ds = directives(path)
     target = next((v for k, v in ds if k == "target"), "amd64")
+    model = next((v for k, v in ds if k == "model"), "")
+    if model.endswith(".model"):
+        model = os.path.join(os.path.dirname(path), model)
     out = os.path.join(tmp, os.path.basename(path) + ".asm")
-    p = translate(path, out, target)
+    p = translate(path, out, target, model)
     if p.returncode < 0 or p.returncode > 1:
         return report("fail", name, f"translator crashed (status {p.returncode}): {p.stderr.strip()[:300]}")
     errs = [v for k, v in ds if k == "error"]
@@ -113,8 +142,15 @@ def qtest(path: str, tmp: str) -> None:
             got = sum(1 for l in lines if re.search(rx, l))
             if got != int(n):
                 return report("fail", name, f"{got} lines match '{rx}', expected {n}")
+        if k == "order":
+            a, b = v.split(None, 1)
+            ia, ib = firstmatch(lines, a), firstmatch(lines, b)
+            if ia < 0 or ib < 0 or ia > ib:
+                return report("fail", name, f"expected a line matching '{a}' (line {ia + 1}) before one matching '{b}' (line {ib + 1})")
+        if k == "storeload" and storeloads(lines) != int(v):
+            return report("fail", name, f"{storeloads(lines)} stores to a stack slot are reloaded within 3 instructions, expected {v}")
     out2 = out + ".2"
-    translate(path, out2, target)
+    translate(path, out2, target, model)
     if open(out2).read() != text:
         return report("fail", name, "output differs between two runs")
     e = assemble(target, out, out + ".o")
