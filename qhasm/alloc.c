@@ -233,8 +233,32 @@ int regalloc(Fn *fn, const Target *t)
 	int *color = alloc(n * sizeof(int));
 	int *work = alloc(n * sizeof(int)), nwork = 0;
 	int remaining = 0;
-	/* copy partners, for biased colouring */
-	int npr = G.nmv, (*pr)[2] = G.mv;
+	/* partners, for biased colouring: the two sides of each copy, and
+	 * the result and the operand of `x = x ^ t` (one variable, two webs
+	 * when the form writes a separate register): the same register for
+	 * both keeps a variable updated in a loop in one register, which a
+	 * colouring of the webs alone can miss (they form a cycle through
+	 * the back edge, and Chaitin's heuristic then spills) */
+	int npr = G.nmv, cpr = G.nmv + 16;
+	int (*pr)[2] = xmalloc(cpr * sizeof *pr);
+	if (G.nmv)
+		memcpy(pr, G.mv, G.nmv * sizeof *pr);
+	for (int b = 0; b < fn->nblk; b++)
+		for (int i = 0; i < fn->blk[b].nins; i++) {
+			const Ins *x = &fn->blk[b].ins[i];
+			for (int k = 0; k < x->md->nop; k++)
+				for (int j = 0; j < x->md->nop; j++) {
+					int d = x->op[k].tmp, s = x->op[j].tmp;
+					if (x->md->op[k].acc != AW || x->md->op[j].acc != AR || x->op[k].kind != OTMP
+					    || x->op[j].kind != OTMP || fn->tmp[d].var < 0 || fn->tmp[d].var != fn->tmp[s].var
+					    || fn->tmp[d].file != fn->tmp[s].file || rep(d) == rep(s))
+						continue;
+					if (npr == cpr)
+						pr = xrealloc(pr, (cpr *= 2) * sizeof *pr);
+					pr[npr][0] = d;
+					pr[npr++][1] = s;
+				}
+		}
 	int *pstart = alloc((n + 1) * sizeof(int)), *plist = alloc((2 * npr + 1) * sizeof(int));
 	for (int i = 0; i < npr; i++) {
 		pstart[rep(pr[i][0])]++;
@@ -354,5 +378,6 @@ int regalloc(Fn *fn, const Target *t)
 				fn->usedregs[fn->tmp[i].file] |= 1ull << fn->tmp[i].reg;
 		}
 	}
+	free(pr);
 	return nspilled == 0;
 }
