@@ -1024,26 +1024,26 @@ align 32
 	vpmuludq ymm0, ymm3, ymm5
 ; 4x Ad0 = Ad0 + Ap
 %line 423+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm14, ymm0
+	vpaddq ymm14, ymm14, ymm0
 ; 4x Ap = A1 * Ps4
 %line 424+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm14, ymm4, ymm10
+	vpmuludq ymm0, ymm4, ymm10
 ; 4x Ad0 = Ad0 + Ap
 %line 425+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm14
+	vpaddq ymm14, ymm14, ymm0
 ; 4x Ap = A2 * Ps3
 %line 426+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm14, ymm11, ymm9
+	vpmuludq ymm0, ymm11, ymm9
 ; 4x Ad0 = Ad0 + Ap
 %line 427+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm14
+	vpaddq ymm14, ymm14, ymm0
 ; 4x Ap = A3 * Ps2
 %line 428+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm15, [rsp + 128]
-	vpmuludq ymm14, ymm12, ymm15
+	vpmuludq ymm0, ymm12, ymm15
 ; 4x Ad0 = Ad0 + Ap
 %line 429+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm14, ymm0, ymm14
+	vpaddq ymm14, ymm14, ymm0
 ; 4x Ap = A4 * Ps1
 %line 430+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm0, [rsp + 96]
@@ -1056,62 +1056,62 @@ align 32
 	vpmuludq ymm0, ymm3, ymm6
 ; 4x Ad1 = Ad1 + Ap
 %line 433+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm2, ymm0
+	vpaddq ymm2, ymm2, ymm0
 ; 4x Ap = A1 * P0
 %line 434+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm4, ymm5
+	vpmuludq ymm0, ymm4, ymm5
 ; 4x Ad1 = Ad1 + Ap
 %line 435+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm2
+	vpaddq ymm2, ymm2, ymm0
 ; 4x Ap = A2 * Ps4
 %line 436+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm11, ymm10
+	vpmuludq ymm0, ymm11, ymm10
 ; 4x Ad1 = Ad1 + Ap
 %line 437+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm2
+	vpaddq ymm2, ymm2, ymm0
 ; 4x Ap = A3 * Ps3
 %line 438+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm12, ymm9
+	vpmuludq ymm0, ymm12, ymm9
 ; 4x Ad1 = Ad1 + Ap
 %line 439+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm2
+	vpaddq ymm2, ymm2, ymm0
 ; 4x Ap = A4 * Ps2
 %line 440+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm2, ymm13, ymm15
+	vpmuludq ymm0, ymm13, ymm15
 ; 4x Ad1 = Ad1 + Ap
 %line 441+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm2
+	vpaddq ymm0, ymm2, ymm0
 	vmovdqu [rsp + 512], ymm0
 ; 4x Ap = A0 * P2
 %line 442+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpmuludq ymm0, ymm3, ymm8
 ; 4x Ad2 = Ad2 + Ap
 %line 443+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm1, ymm0
+	vpaddq ymm1, ymm1, ymm0
 ; 4x Ap = A1 * P1
 %line 444+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm1, ymm4, ymm6
+	vpmuludq ymm0, ymm4, ymm6
 ; 4x Ad2 = Ad2 + Ap
 %line 445+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm1
+	vpaddq ymm1, ymm1, ymm0
 ; 4x Ap = A2 * P0
 %line 446+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm1, ymm11, ymm5
+	vpmuludq ymm0, ymm11, ymm5
 ; 4x Ad2 = Ad2 + Ap
 %line 447+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm1
+	vpaddq ymm1, ymm1, ymm0
 ; 4x Ap = A3 * Ps4
 %line 448+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm1, ymm12, ymm10
+	vpmuludq ymm0, ymm12, ymm10
 ; 4x Ad2 = Ad2 + Ap
 %line 449+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm1
+	vpaddq ymm1, ymm1, ymm0
 ; 4x Ap = A4 * Ps3
 %line 450+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpmuludq ymm1, ymm13, ymm9
+	vpmuludq ymm0, ymm13, ymm9
 ; 4x Ad2 = Ad2 + Ap
 %line 451+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm1, ymm0, ymm1
+	vpaddq ymm1, ymm1, ymm0
 ; 4x Ap = A0 * P3
 %line 452+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vmovdqu ymm2, [rsp + 32]
@@ -1181,7 +1181,7 @@ align 32
 	vpsrlq ymm2, ymm15, 26
 ; Ad3 = Ad3 & mask26
 %line 473+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm15, ymm7
+	vpand ymm15, ymm15, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 474+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm2
@@ -1190,71 +1190,68 @@ align 32
 	vpsrlq ymm2, ymm14, 26
 ; Ad0 = Ad0 & mask26
 %line 476+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm3, ymm14, ymm7
+	vpand ymm14, ymm14, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 477+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm11, [rsp + 512]
-	vpaddq ymm12, ymm11, ymm2
+	vmovdqu ymm3, [rsp + 512]
+	vpaddq ymm4, ymm3, ymm2
 ; 4x At = Ad4 >> 26
 %line 478+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 26
 ; Ad4 = Ad4 & mask26
 %line 479+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm11, ymm0, ymm7
+	vpand ymm3, ymm0, ymm7
 ; 4x Ad0 = Ad0 + At
 %line 480+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm3, ymm2
+	vpaddq ymm14, ymm14, ymm2
 ; 4x At = At << 2
 %line 481+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpsllq ymm2, ymm2, 2
 ; 4x Ad0 = Ad0 + At
 %line 482+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm0, ymm2
+	vpaddq ymm14, ymm14, ymm2
 ; 4x At = Ad1 >> 26
 %line 483+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm0, ymm12, 26
+	vpsrlq ymm0, ymm4, 26
 ; Ad1 = Ad1 & mask26
 %line 484+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm3, ymm12, ymm7
+	vpand ymm4, ymm4, ymm7
 ; 4x Ad2 = Ad2 + At
 %line 485+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm1, ymm0
+	vpaddq ymm1, ymm1, ymm0
 ; 4x At = Ad2 >> 26
 %line 486+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm1, ymm0, 26
+	vpsrlq ymm0, ymm1, 26
 ; Ad2 = Ad2 & mask26
 %line 487+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm12, ymm0, ymm7
+	vpand ymm1, ymm1, ymm7
 ; 4x Ad3 = Ad3 + At
 %line 488+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm4, ymm1
+	vpaddq ymm15, ymm15, ymm0
 ; 4x At = Ad0 >> 26
 %line 489+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm1, ymm2, 26
+	vpsrlq ymm0, ymm14, 26
 ; Ad0 = Ad0 & mask26
 %line 490+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm14, ymm14, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 491+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm4, ymm3, ymm1
+	vpaddq ymm4, ymm4, ymm0
 ; 4x At = Ad3 >> 26
 %line 492+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm1, ymm0, 26
+	vpsrlq ymm0, ymm15, 26
 ; Ad3 = Ad3 & mask26
 %line 493+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm0, ymm0, ymm7
+	vpand ymm12, ymm15, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 494+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm13, ymm11, ymm1
+	vpaddq ymm13, ymm3, ymm0
 ; A0 = Ad0
 %line 495+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa ymm3, ymm2
+	vmovdqa ymm3, ymm14
 ; A2 = Ad2
 %line 497+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa ymm11, ymm12
-; A3 = Ad3
-%line 498+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa ymm12, ymm0
+	vmovdqa ymm11, ymm1
 ; m += 64
 %line 500+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	add rsi, 64
@@ -1498,7 +1495,7 @@ align 32
 	vpsrlq ymm1, ymm14, 26
 ; Ad3 = Ad3 & mask26
 %line 583+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm14, ymm7
+	vpand ymm14, ymm14, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 584+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq ymm0, ymm0, ymm1
@@ -1507,68 +1504,68 @@ align 32
 	vpsrlq ymm1, ymm9, 26
 ; Ad0 = Ad0 & mask26
 %line 586+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm2, ymm9, ymm7
+	vpand ymm9, ymm9, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 587+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqu ymm3, [rsp + 448]
-	vpaddq ymm1, ymm3, ymm1
+	vmovdqu ymm2, [rsp + 448]
+	vpaddq ymm1, ymm2, ymm1
 ; 4x At = Ad4 >> 26
 %line 588+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm3, ymm0, 26
+	vpsrlq ymm2, ymm0, 26
 ; Ad4 = Ad4 & mask26
 %line 589+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm5, ymm0, ymm7
+	vpand ymm3, ymm0, ymm7
 ; 4x Ad0 = Ad0 + At
 %line 590+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm2, ymm3
+	vpaddq ymm9, ymm9, ymm2
 ; 4x At = At << 2
 %line 591+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsllq ymm2, ymm3, 2
+	vpsllq ymm2, ymm2, 2
 ; 4x Ad0 = Ad0 + At
 %line 592+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm0, ymm0, ymm2
+	vpaddq ymm9, ymm9, ymm2
 ; 4x At = Ad1 >> 26
 %line 593+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm2, ymm1, 26
+	vpsrlq ymm0, ymm1, 26
 ; Ad1 = Ad1 & mask26
 %line 594+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpand ymm1, ymm1, ymm7
 ; 4x Ad2 = Ad2 + At
 %line 595+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm10, ymm2
+	vpaddq ymm10, ymm10, ymm0
 ; 4x At = Ad2 >> 26
 %line 596+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm3, ymm2, 26
+	vpsrlq ymm0, ymm10, 26
 ; Ad2 = Ad2 & mask26
 %line 597+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm6, ymm2, ymm7
+	vpand ymm10, ymm10, ymm7
 ; 4x Ad3 = Ad3 + At
 %line 598+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm2, ymm4, ymm3
+	vpaddq ymm14, ymm14, ymm0
 ; 4x At = Ad0 >> 26
 %line 599+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm3, ymm0, 26
+	vpsrlq ymm0, ymm9, 26
 ; Ad0 = Ad0 & mask26
 %line 600+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm4, ymm0, ymm7
+	vpand ymm9, ymm9, ymm7
 ; 4x Ad1 = Ad1 + At
 %line 601+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm3, ymm1, ymm3
+	vpaddq ymm2, ymm1, ymm0
 ; 4x At = Ad3 >> 26
 %line 602+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpsrlq ymm0, ymm2, 26
+	vpsrlq ymm0, ymm14, 26
 ; Ad3 = Ad3 & mask26
 %line 603+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpand ymm2, ymm2, ymm7
+	vpand ymm14, ymm14, ymm7
 ; 4x Ad4 = Ad4 + At
 %line 604+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vpaddq ymm5, ymm5, ymm0
+	vpaddq ymm3, ymm3, ymm0
 ; q = extract128(A0, 1)
 %line 610+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm4, 1
+	vextracti128 xmm0, ymm9, 1
 ; qt = low128(A0)
 %line 611+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm4
+	vmovdqa xmm1, xmm9
 ; 2x q = q + qt
 %line 612+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1583,10 +1580,10 @@ align 32
 	vmovq r8, xmm0
 ; q = extract128(A1, 1)
 %line 616+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm3, 1
+	vextracti128 xmm0, ymm2, 1
 ; qt = low128(A1)
 %line 617+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm3
+	vmovdqa xmm1, xmm2
 ; 2x q = q + qt
 %line 618+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1601,10 +1598,10 @@ align 32
 	vmovq rbp, xmm0
 ; q = extract128(A2, 1)
 %line 622+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm6, 1
+	vextracti128 xmm0, ymm10, 1
 ; qt = low128(A2)
 %line 623+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm6
+	vmovdqa xmm1, xmm10
 ; 2x q = q + qt
 %line 624+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1619,10 +1616,10 @@ align 32
 	vmovq r9, xmm0
 ; q = extract128(A3, 1)
 %line 628+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm2, 1
+	vextracti128 xmm0, ymm14, 1
 ; qt = low128(A3)
 %line 629+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm2
+	vmovdqa xmm1, xmm14
 ; 2x q = q + qt
 %line 630+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1
@@ -1637,10 +1634,10 @@ align 32
 	vmovq rax, xmm0
 ; q = extract128(A4, 1)
 %line 634+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vextracti128 xmm0, ymm5, 1
+	vextracti128 xmm0, ymm3, 1
 ; qt = low128(A4)
 %line 635+0 specs/poly1305/generated/poly1305_amd64_avx2.q
-	vmovdqa xmm1, xmm5
+	vmovdqa xmm1, xmm3
 ; 2x q = q + qt
 %line 636+0 specs/poly1305/generated/poly1305_amd64_avx2.q
 	vpaddq xmm0, xmm0, xmm1

@@ -9,9 +9,9 @@ global qhasm_kernel_salsa12_amd64_avx2_zen4_blocks:function (qhasm_kernel_salsa1
 align 32
 qhasm_kernel_salsa12_amd64_avx2_zen4_blocks:
 	mov r11, rsp
-	sub rsp, 1408
+	sub rsp, 1376
 	and rsp, -32
-	mov [rsp + 1376], r11
+	mov [rsp + 1344], r11
 ; unsigned<? n - 2
 %line 65+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	cmp rdx, 2
@@ -124,17 +124,17 @@ align 32
 	vpshufd ymm0, ymm0, 216
 ; q1 = shuffle32(q1, 0xd8)
 %line 104+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd ymm1, ymm2, 216
+	vpshufd ymm2, ymm2, 216
 ; z8 = unpacklo64(q0, q1)
 %line 105+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm8, ymm0, ymm1
+	vpunpcklqdq ymm11, ymm0, ymm2
 ; z9 = unpackhi64(q0, q1)
 %line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm0, ymm0, ymm1
+	vpunpckhqdq ymm0, ymm0, ymm2
 	vmovdqu [rsp + 1024], ymm0
 ; s8 = z8
 %line 107+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rsp + 256], ymm8
+	vmovdqu [rsp + 256], ymm11
 ; s9 = z9
 %line 108+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [rsp + 288], ymm0
@@ -147,7 +147,7 @@ align 32
 ; z2 = s2
 %line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm0, [rsp + 64]
-	vmovdqu [rsp + 1312], ymm0
+	vmovdqu [rsp + 1280], ymm0
 ; z3 = s3
 %line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm0, [rsp + 96]
@@ -165,7 +165,7 @@ align 32
 ; z7 = s7
 %line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm0, [rsp + 224]
-	vmovdqu [rsp + 1344], ymm0
+	vmovdqu [rsp + 1312], ymm0
 ; z10 = s10
 %line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm1, [rsp + 320]
@@ -177,10 +177,10 @@ align 32
 	vmovdqu ymm4, [rsp + 384]
 ; z13 = s13
 %line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm9, [rsp + 416]
+	vmovdqu ymm10, [rsp + 416]
 ; z14 = s14
 %line 121+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm11, [rsp + 448]
+	vmovdqu ymm9, [rsp + 448]
 ; z15 = s15
 %line 122+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm0, [rsp + 480]
@@ -194,76 +194,76 @@ align 32
 	vpaddd ymm12, ymm3, ymm4
 ; 8x t0 = t0 <<< 7
 %line 126+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm12, 7
+	vpslld ymm8, ymm12, 7
 	vpsrld ymm13, ymm12, 25
-	vpor ymm13, ymm13, ymm10
+	vpor ymm13, ymm13, ymm8
 ; z4 = z4 ^ t0
 %line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm10, [rsp + 1088]
-	vpxor ymm13, ymm10, ymm13
+	vmovdqu ymm8, [rsp + 1088]
+	vpxor ymm13, ymm8, ymm13
 	vmovdqu [rsp + 1120], ymm13
 ; 8x t1 = z5 + z1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm12, ymm2, ymm7
 ; 8x t1 = t1 <<< 7
 %line 129+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm12, 7
+	vpslld ymm8, ymm12, 7
 	vpsrld ymm14, ymm12, 25
-	vpor ymm14, ymm14, ymm10
+	vpor ymm14, ymm14, ymm8
 ; z9 = z9 ^ t1
 %line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm10, [rsp + 1024]
-	vpxor ymm14, ymm10, ymm14
+	vmovdqu ymm8, [rsp + 1024]
+	vpxor ymm14, ymm8, ymm14
 	vmovdqu [rsp + 1152], ymm14
 ; 8x t0 = z10 + z6
 %line 131+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm12, ymm1, ymm6
 ; 8x t0 = t0 <<< 7
 %line 132+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm12, 7
+	vpslld ymm8, ymm12, 7
 	vpsrld ymm15, ymm12, 25
-	vpor ymm15, ymm15, ymm10
+	vpor ymm15, ymm15, ymm8
 ; z14 = z14 ^ t0
 %line 133+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm15, ymm11, ymm15
-	vmovdqu [rsp + 1184], ymm15
+	vpxor ymm8, ymm9, ymm15
+	vmovdqu [rsp + 1184], ymm8
 ; 8x t1 = z15 + z11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm11, ymm0, ymm5
+	vpaddd ymm12, ymm0, ymm5
 ; 8x t1 = t1 <<< 7
 %line 135+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm11, 7
-	vpsrld ymm12, ymm11, 25
-	vpor ymm12, ymm12, ymm10
+	vpslld ymm9, ymm12, 7
+	vpsrld ymm15, ymm12, 25
+	vpor ymm15, ymm15, ymm9
 ; z3 = z3 ^ t1
 %line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm10, [rsp + 1056]
-	vpxor ymm12, ymm10, ymm12
+	vmovdqu ymm9, [rsp + 1056]
+	vpxor ymm12, ymm9, ymm15
 ; 8x t0 = z4 + z0
 %line 137+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm11, ymm13, ymm3
+	vpaddd ymm13, ymm13, ymm3
 ; 8x t0 = t0 <<< 9
 %line 138+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm11, 9
-	vpsrld ymm13, ymm11, 23
-	vpor ymm13, ymm13, ymm10
+	vpslld ymm9, ymm13, 9
+	vpsrld ymm15, ymm13, 23
+	vpor ymm15, ymm15, ymm9
 ; z8 = z8 ^ t0
 %line 139+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm11, ymm8, ymm13
+	vpxor ymm11, ymm11, ymm15
 ; 8x t1 = z9 + z5
 %line 140+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm10, ymm14, ymm2
+	vpaddd ymm13, ymm14, ymm2
 ; 8x t1 = t1 <<< 9
 %line 141+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm10, 9
-	vpsrld ymm13, ymm10, 23
-	vpor ymm13, ymm13, ymm8
+	vpslld ymm9, ymm13, 9
+	vpsrld ymm14, ymm13, 23
+	vpor ymm14, ymm14, ymm9
 ; z13 = z13 ^ t1
 %line 142+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm10, ymm9, ymm13
+	vpxor ymm10, ymm10, ymm14
 ; 8x t0 = z14 + z10
 %line 143+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm9, ymm15, ymm1
+	vpaddd ymm9, ymm8, ymm1
 ; 8x t0 = t0 <<< 9
 %line 144+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm8, ymm9, 9
@@ -271,7 +271,7 @@ align 32
 	vpor ymm13, ymm13, ymm8
 ; z2 = z2 ^ t0
 %line 145+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1312]
+	vmovdqu ymm8, [rsp + 1280]
 	vpxor ymm9, ymm8, ymm13
 ; 8x t1 = z3 + z15
 %line 146+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
@@ -283,7 +283,7 @@ align 32
 	vpor ymm14, ymm14, ymm8
 ; z7 = z7 ^ t1
 %line 148+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1344]
+	vmovdqu ymm8, [rsp + 1312]
 	vpxor ymm8, ymm8, ymm14
 ; 8x t0 = z8 + z4
 %line 149+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
@@ -295,15 +295,15 @@ align 32
 	vpor ymm15, ymm15, ymm13
 ; z12 = z12 ^ t0
 %line 151+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm13, ymm4, ymm15
+	vpxor ymm4, ymm4, ymm15
 ; 8x t1 = z13 + z9
 %line 152+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm14, ymm10, [rsp + 1152]
 ; 8x t1 = t1 <<< 13
 %line 153+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm4, ymm14, 13
+	vpslld ymm13, ymm14, 13
 	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm4
+	vpor ymm15, ymm15, ymm13
 ; z1 = z1 ^ t1
 %line 154+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm7, ymm7, ymm15
@@ -312,9 +312,9 @@ align 32
 	vpaddd ymm14, ymm9, [rsp + 1184]
 ; 8x t0 = t0 <<< 13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm4, ymm14, 13
+	vpslld ymm13, ymm14, 13
 	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm4
+	vpor ymm15, ymm15, ymm13
 ; z6 = z6 ^ t0
 %line 157+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm6, ymm6, ymm15
@@ -323,20 +323,20 @@ align 32
 	vpaddd ymm14, ymm8, ymm12
 ; 8x t1 = t1 <<< 13
 %line 159+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm4, ymm14, 13
+	vpslld ymm13, ymm14, 13
 	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm4
+	vpor ymm15, ymm15, ymm13
 ; z11 = z11 ^ t1
 %line 160+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm4, ymm5, ymm15
+	vpxor ymm5, ymm5, ymm15
 ; 8x t0 = z12 + z8
 %line 161+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm13, ymm11
+	vpaddd ymm14, ymm4, ymm11
 ; 8x t0 = t0 <<< 18
 %line 162+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm5, ymm14, 18
+	vpslld ymm13, ymm14, 18
 	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm5
+	vpor ymm15, ymm15, ymm13
 ; z0 = z0 ^ t0
 %line 163+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm3, ymm3, ymm15
@@ -345,9 +345,9 @@ align 32
 	vpaddd ymm14, ymm7, ymm10
 ; 8x t1 = t1 <<< 18
 %line 165+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm5, ymm14, 18
+	vpslld ymm13, ymm14, 18
 	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm5
+	vpor ymm15, ymm15, ymm13
 ; z5 = z5 ^ t1
 %line 166+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, ymm15
@@ -356,20 +356,20 @@ align 32
 	vpaddd ymm14, ymm6, ymm9
 ; 8x t0 = t0 <<< 18
 %line 168+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm5, ymm14, 18
+	vpslld ymm13, ymm14, 18
 	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm5
+	vpor ymm15, ymm15, ymm13
 ; z10 = z10 ^ t0
 %line 169+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm1, ymm1, ymm15
 ; 8x t1 = z11 + z7
 %line 170+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm4, ymm8
+	vpaddd ymm14, ymm5, ymm8
 ; 8x t1 = t1 <<< 18
 %line 171+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm5, ymm14, 18
+	vpslld ymm13, ymm14, 18
 	vpsrld ymm15, ymm14, 14
-	vpor ymm15, ymm15, ymm5
+	vpor ymm15, ymm15, ymm13
 ; z15 = z15 ^ t1
 %line 172+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm0, ymm0, ymm15
@@ -378,9 +378,9 @@ align 32
 	vpaddd ymm14, ymm3, ymm12
 ; 8x t0 = t0 <<< 7
 %line 174+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm5, ymm14, 7
+	vpslld ymm13, ymm14, 7
 	vpsrld ymm15, ymm14, 25
-	vpor ymm15, ymm15, ymm5
+	vpor ymm15, ymm15, ymm13
 ; z1 = z1 ^ t0
 %line 175+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm7, ymm7, ymm15
@@ -389,9 +389,9 @@ align 32
 	vpaddd ymm14, ymm2, [rsp + 1120]
 ; 8x t1 = t1 <<< 7
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm5, ymm14, 7
+	vpslld ymm13, ymm14, 7
 	vpsrld ymm15, ymm14, 25
-	vpor ymm15, ymm15, ymm5
+	vpor ymm15, ymm15, ymm13
 ; z6 = z6 ^ t1
 %line 178+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm6, ymm6, ymm15
@@ -400,23 +400,23 @@ align 32
 	vpaddd ymm14, ymm1, [rsp + 1152]
 ; 8x t0 = t0 <<< 7
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm5, ymm14, 7
+	vpslld ymm13, ymm14, 7
 	vpsrld ymm15, ymm14, 25
-	vpor ymm15, ymm15, ymm5
+	vpor ymm15, ymm15, ymm13
 ; z11 = z11 ^ t0
 %line 181+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm5, ymm4, ymm15
+	vpxor ymm5, ymm5, ymm15
 ; 8x t1 = z15 + z14
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm14, ymm0, [rsp + 1184]
 ; 8x t1 = t1 <<< 7
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm4, ymm14, 7
+	vpslld ymm13, ymm14, 7
 	vpsrld ymm15, ymm14, 25
-	vpor ymm15, ymm15, ymm4
+	vpor ymm15, ymm15, ymm13
 ; z12 = z12 ^ t1
 %line 184+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm4, ymm13, ymm15
+	vpxor ymm4, ymm4, ymm15
 ; 8x t0 = z1 + z0
 %line 185+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm14, ymm7, ymm3
@@ -428,7 +428,7 @@ align 32
 ; z2 = z2 ^ t0
 %line 187+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm13, ymm9, ymm15
-	vmovdqu [rsp + 1312], ymm13
+	vmovdqu [rsp + 1280], ymm13
 ; 8x t1 = z6 + z5
 %line 188+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm14, ymm6, ymm2
@@ -439,83 +439,83 @@ align 32
 	vpor ymm15, ymm15, ymm9
 ; z7 = z7 ^ t1
 %line 190+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm14, ymm8, ymm15
-	vmovdqu [rsp + 1344], ymm14
+	vpxor ymm9, ymm8, ymm15
+	vmovdqu [rsp + 1312], ymm9
 ; 8x t0 = z11 + z10
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm9, ymm5, ymm1
+	vpaddd ymm14, ymm5, ymm1
 ; 8x t0 = t0 <<< 9
 %line 192+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm8, ymm9, 9
-	vpsrld ymm15, ymm9, 23
+	vpslld ymm8, ymm14, 9
+	vpsrld ymm15, ymm14, 23
 	vpor ymm15, ymm15, ymm8
 ; z8 = z8 ^ t0
 %line 193+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm8, ymm11, ymm15
+	vpxor ymm11, ymm11, ymm15
 ; 8x t1 = z12 + z15
 %line 194+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm11, ymm4, ymm0
+	vpaddd ymm14, ymm4, ymm0
 ; 8x t1 = t1 <<< 9
 %line 195+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm9, ymm11, 9
-	vpsrld ymm15, ymm11, 23
-	vpor ymm15, ymm15, ymm9
+	vpslld ymm8, ymm14, 9
+	vpsrld ymm15, ymm14, 23
+	vpor ymm15, ymm15, ymm8
 ; z13 = z13 ^ t1
 %line 196+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm9, ymm10, ymm15
+	vpxor ymm10, ymm10, ymm15
 ; 8x t0 = z2 + z1
 %line 197+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm11, ymm13, ymm7
+	vpaddd ymm13, ymm13, ymm7
 ; 8x t0 = t0 <<< 13
 %line 198+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm11, 13
-	vpsrld ymm13, ymm11, 19
-	vpor ymm13, ymm13, ymm10
+	vpslld ymm8, ymm13, 13
+	vpsrld ymm14, ymm13, 19
+	vpor ymm14, ymm14, ymm8
 ; z3 = z3 ^ t0
 %line 199+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm13, ymm12, ymm13
+	vpxor ymm13, ymm12, ymm14
 	vmovdqu [rsp + 1056], ymm13
 ; 8x t1 = z7 + z6
 %line 200+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm11, ymm14, ymm6
+	vpaddd ymm9, ymm9, ymm6
 ; 8x t1 = t1 <<< 13
 %line 201+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm11, 13
-	vpsrld ymm12, ymm11, 19
-	vpor ymm12, ymm12, ymm10
+	vpslld ymm8, ymm9, 13
+	vpsrld ymm12, ymm9, 19
+	vpor ymm12, ymm12, ymm8
 ; z4 = z4 ^ t1
 %line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm10, [rsp + 1120]
-	vpxor ymm12, ymm10, ymm12
+	vmovdqu ymm8, [rsp + 1120]
+	vpxor ymm12, ymm8, ymm12
 	vmovdqu [rsp + 1088], ymm12
 ; 8x t0 = z8 + z11
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm11, ymm8, ymm5
+	vpaddd ymm9, ymm11, ymm5
 ; 8x t0 = t0 <<< 13
 %line 204+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm11, 13
-	vpsrld ymm14, ymm11, 19
-	vpor ymm14, ymm14, ymm10
+	vpslld ymm8, ymm9, 13
+	vpsrld ymm14, ymm9, 19
+	vpor ymm14, ymm14, ymm8
 ; z9 = z9 ^ t0
 %line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm10, [rsp + 1152]
-	vpxor ymm10, ymm10, ymm14
-	vmovdqu [rsp + 1024], ymm10
+	vmovdqu ymm8, [rsp + 1152]
+	vpxor ymm8, ymm8, ymm14
+	vmovdqu [rsp + 1024], ymm8
 ; 8x t1 = z13 + z12
 %line 206+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm9, ymm4
+	vpaddd ymm14, ymm10, ymm4
 ; 8x t1 = t1 <<< 13
 %line 207+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm11, ymm14, 13
+	vpslld ymm9, ymm14, 13
 	vpsrld ymm15, ymm14, 19
-	vpor ymm15, ymm15, ymm11
+	vpor ymm15, ymm15, ymm9
 ; z14 = z14 ^ t1
 %line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm11, [rsp + 1184]
-	vpxor ymm11, ymm11, ymm15
+	vmovdqu ymm9, [rsp + 1184]
+	vpxor ymm9, ymm9, ymm15
 ; 8x t0 = z3 + z2
 %line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm13, [rsp + 1312]
+	vpaddd ymm14, ymm13, [rsp + 1280]
 ; 8x t0 = t0 <<< 18
 %line 210+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm13, ymm14, 18
@@ -526,7 +526,7 @@ align 32
 	vpxor ymm3, ymm3, ymm15
 ; 8x t1 = z4 + z7
 %line 212+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm13, ymm12, [rsp + 1344]
+	vpaddd ymm13, ymm12, [rsp + 1312]
 ; 8x t1 = t1 <<< 18
 %line 213+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld ymm12, ymm13, 18
@@ -537,23 +537,23 @@ align 32
 	vpxor ymm2, ymm2, ymm14
 ; 8x t0 = z9 + z8
 %line 215+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm10, ymm8
+	vpaddd ymm12, ymm8, ymm11
 ; 8x t0 = t0 <<< 18
 %line 216+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm12, 18
+	vpslld ymm8, ymm12, 18
 	vpsrld ymm13, ymm12, 14
-	vpor ymm13, ymm13, ymm10
+	vpor ymm13, ymm13, ymm8
 ; z10 = z10 ^ t0
 %line 217+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm1, ymm1, ymm13
 ; 8x t1 = z14 + z13
 %line 218+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm12, ymm11, ymm9
+	vpaddd ymm12, ymm9, ymm10
 ; 8x t1 = t1 <<< 18
 %line 219+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld ymm10, ymm12, 18
+	vpslld ymm8, ymm12, 18
 	vpsrld ymm13, ymm12, 14
-	vpor ymm13, ymm13, ymm10
+	vpor ymm13, ymm13, ymm8
 ; z15 = z15 ^ t1
 %line 220+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm0, ymm0, ymm13
@@ -568,37 +568,37 @@ align 32
 	vpaddd ymm12, ymm3, [rsp + 0]
 ; 8x z1 = z1 + s1
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm3, ymm7, [rsp + 32]
+	vpaddd ymm7, ymm7, [rsp + 32]
 ; 8x z2 = z2 + s2
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm7, [rsp + 1312]
-	vpaddd ymm7, ymm7, [rsp + 64]
+	vmovdqu ymm3, [rsp + 1280]
+	vpaddd ymm3, ymm3, [rsp + 64]
 ; 8x z3 = z3 + s3
 %line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm10, [rsp + 1056]
-	vpaddd ymm10, ymm10, [rsp + 96]
+	vmovdqu ymm8, [rsp + 1056]
+	vpaddd ymm8, ymm8, [rsp + 96]
 ; 8x z4 = z4 + s4
 %line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm13, [rsp + 1088]
 	vpaddd ymm13, ymm13, [rsp + 128]
 ; 8x z5 = z5 + s5
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm14, ymm2, [rsp + 160]
+	vpaddd ymm2, ymm2, [rsp + 160]
 ; 8x z6 = z6 + s6
 %line 230+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm2, ymm6, [rsp + 192]
+	vpaddd ymm6, ymm6, [rsp + 192]
 ; 8x z7 = z7 + s7
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm6, [rsp + 1344]
-	vpaddd ymm6, ymm6, [rsp + 224]
+	vmovdqu ymm14, [rsp + 1312]
+	vpaddd ymm14, ymm14, [rsp + 224]
 ; 8x z8 = z8 + s8
 %line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm8, ymm8, [rsp + 256]
-	vmovdqu [rsp + 1216], ymm8
+	vpaddd ymm11, ymm11, [rsp + 256]
+	vmovdqu [rsp + 1216], ymm11
 ; 8x z9 = z9 + s9
 %line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm8, [rsp + 1024]
-	vpaddd ymm8, ymm8, [rsp + 288]
+	vmovdqu ymm11, [rsp + 1024]
+	vpaddd ymm11, ymm11, [rsp + 288]
 ; 8x z10 = z10 + s10
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm1, ymm1, [rsp + 320]
@@ -610,10 +610,10 @@ align 32
 	vpaddd ymm4, ymm4, [rsp + 384]
 ; 8x z13 = z13 + s13
 %line 237+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm9, ymm9, [rsp + 416]
+	vpaddd ymm10, ymm10, [rsp + 416]
 ; 8x z14 = z14 + s14
 %line 238+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd ymm11, ymm11, [rsp + 448]
+	vpaddd ymm9, ymm9, [rsp + 448]
 ; 8x z15 = z15 + s15
 %line 239+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd ymm0, ymm0, [rsp + 480]
@@ -625,64 +625,64 @@ align 32
 	jb .Lpartial
 ; u0 = unpacklo32(z0, z1)
 %line 243+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm15, ymm12, ymm3
+	vpunpckldq ymm15, ymm12, ymm7
 ; u1 = unpackhi32(z0, z1)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm3, ymm12, ymm3
+	vpunpckhdq ymm7, ymm12, ymm7
 ; u2 = unpacklo32(z2, z3)
 %line 245+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm12, ymm7, ymm10
+	vpunpckldq ymm12, ymm3, ymm8
 ; u3 = unpackhi32(z2, z3)
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm10, ymm7, ymm10
+	vpunpckhdq ymm8, ymm3, ymm8
 ; v0 = unpacklo64(u0, u2)
 %line 247+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm7, ymm15, ymm12
+	vpunpcklqdq ymm3, ymm15, ymm12
 ; v1 = unpackhi64(u0, u2)
 %line 248+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpckhqdq ymm15, ymm15, ymm12
 ; v2 = unpacklo64(u1, u3)
 %line 249+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm12, ymm3, ymm10
+	vpunpcklqdq ymm12, ymm7, ymm8
 ; v3 = unpackhi64(u1, u3)
 %line 250+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm3, ymm3, ymm10
+	vpunpckhqdq ymm7, ymm7, ymm8
 ; u0 = unpacklo32(z4, z5)
 %line 251+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm10, ymm13, ymm14
+	vpunpckldq ymm8, ymm13, ymm2
 ; u1 = unpackhi32(z4, z5)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm13, ymm13, ymm14
+	vpunpckhdq ymm2, ymm13, ymm2
 ; u2 = unpacklo32(z6, z7)
 %line 253+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm14, ymm2, ymm6
+	vpunpckldq ymm13, ymm6, ymm14
 ; u3 = unpackhi32(z6, z7)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm6, ymm2, ymm6
+	vpunpckhdq ymm14, ymm6, ymm14
 ; v4 = unpacklo64(u0, u2)
 %line 255+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm2, ymm10, ymm14
+	vpunpcklqdq ymm6, ymm8, ymm13
 ; v5 = unpackhi64(u0, u2)
 %line 256+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm14, ymm10, ymm14
+	vpunpckhqdq ymm13, ymm8, ymm13
 ; v6 = unpacklo64(u1, u3)
 %line 257+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm10, ymm13, ymm6
+	vpunpcklqdq ymm8, ymm2, ymm14
 ; v7 = unpackhi64(u1, u3)
 %line 258+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm13, ymm13, ymm6
+	vpunpckhqdq ymm14, ymm2, ymm14
 ; o = permute128(v0, v4, 0x20)
 %line 259+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm6, ymm7, ymm2, 32
+	vperm2i128 ymm2, ymm3, ymm6, 32
 ; o = o ^ mem256[m + 0]
 %line 260+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor ymm6, ymm6, [rsi]
+	vpxor ymm2, ymm2, [rsi]
 ; mem256[c + 0] = o
 %line 261+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi], ymm6
+	vmovdqu [rdi], ymm2
 ; o = permute128(v0, v4, 0x31)
 %line 262+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm7, ymm2, 49
+	vperm2i128 ymm2, ymm3, ymm6, 49
 ; o = o ^ mem256[m + 256]
 %line 263+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 256]
@@ -691,7 +691,7 @@ align 32
 	vmovdqu [rdi + 256], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 265+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm15, ymm14, 32
+	vperm2i128 ymm2, ymm15, ymm13, 32
 ; o = o ^ mem256[m + 64]
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 64]
@@ -700,7 +700,7 @@ align 32
 	vmovdqu [rdi + 64], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 268+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm15, ymm14, 49
+	vperm2i128 ymm2, ymm15, ymm13, 49
 ; o = o ^ mem256[m + 320]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 320]
@@ -709,7 +709,7 @@ align 32
 	vmovdqu [rdi + 320], ymm2
 ; o = permute128(v2, v6, 0x20)
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm12, ymm10, 32
+	vperm2i128 ymm2, ymm12, ymm8, 32
 ; o = o ^ mem256[m + 128]
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 128]
@@ -718,7 +718,7 @@ align 32
 	vmovdqu [rdi + 128], ymm2
 ; o = permute128(v2, v6, 0x31)
 %line 274+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm12, ymm10, 49
+	vperm2i128 ymm2, ymm12, ymm8, 49
 ; o = o ^ mem256[m + 384]
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 384]
@@ -727,7 +727,7 @@ align 32
 	vmovdqu [rdi + 384], ymm2
 ; o = permute128(v3, v7, 0x20)
 %line 277+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm3, ymm13, 32
+	vperm2i128 ymm2, ymm7, ymm14, 32
 ; o = o ^ mem256[m + 192]
 %line 278+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 192]
@@ -736,7 +736,7 @@ align 32
 	vmovdqu [rdi + 192], ymm2
 ; o = permute128(v3, v7, 0x31)
 %line 280+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm3, ymm13, 49
+	vperm2i128 ymm2, ymm7, ymm14, 49
 ; o = o ^ mem256[m + 448]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpxor ymm2, ymm2, [rsi + 448]
@@ -746,10 +746,10 @@ align 32
 ; u0 = unpacklo32(z8, z9)
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm3, [rsp + 1216]
-	vpunpckldq ymm2, ymm3, ymm8
+	vpunpckldq ymm2, ymm3, ymm11
 ; u1 = unpackhi32(z8, z9)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm3, ymm3, ymm8
+	vpunpckhdq ymm3, ymm3, ymm11
 ; u2 = unpacklo32(z10, z11)
 %line 285+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpckldq ymm6, ymm1, ymm5
@@ -770,16 +770,16 @@ align 32
 	vpunpckhqdq ymm8, ymm3, ymm1
 ; u0 = unpacklo32(z12, z13)
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm1, ymm4, ymm9
+	vpunpckldq ymm1, ymm4, ymm10
 ; u1 = unpackhi32(z12, z13)
 %line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm2, ymm4, ymm9
+	vpunpckhdq ymm2, ymm4, ymm10
 ; u2 = unpacklo32(z14, z15)
 %line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm3, ymm11, ymm0
+	vpunpckldq ymm3, ymm9, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm0, ymm11, ymm0
+	vpunpckhdq ymm0, ymm9, ymm0
 ; v4 = unpacklo64(u0, u2)
 %line 295+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpcklqdq ymm4, ymm1, ymm3
@@ -999,38 +999,38 @@ align 32
 	vpor xmm5, xmm5, xmm0
 ; da ^= e3
 %line 367+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm5, xmm6, xmm5
+	vpxor xmm6, xmm6, xmm5
 ; db = shuffle32(db, 0x93)
 %line 368+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm6, xmm1, 147
+	vpshufd xmm5, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 369+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm1, xmm2, 57
+	vpshufd xmm2, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 370+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm2, xmm3, 78
+	vpshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 371+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm3, xmm5, xmm6
+	vpaddd xmm1, xmm6, xmm5
 ; 4x e0 <<<= 7
 %line 372+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld xmm0, xmm3, 7
-	vpsrld xmm4, xmm3, 25
+	vpslld xmm0, xmm1, 7
+	vpsrld xmm4, xmm1, 25
 	vpor xmm4, xmm4, xmm0
 ; dd ^= e0
 %line 373+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm4, xmm1, xmm4
+	vpxor xmm4, xmm2, xmm4
 ; 4x e1 = dd + da
 %line 374+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm1, xmm4, xmm5
+	vpaddd xmm1, xmm4, xmm6
 ; 4x e1 <<<= 9
 %line 375+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld xmm0, xmm1, 9
-	vpsrld xmm3, xmm1, 23
-	vpor xmm3, xmm3, xmm0
+	vpsrld xmm2, xmm1, 23
+	vpor xmm2, xmm2, xmm0
 ; dc ^= e1
 %line 376+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm7, xmm2, xmm3
+	vpxor xmm7, xmm3, xmm2
 ; 4x e2 = dc + dd
 %line 377+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd xmm1, xmm7, xmm4
@@ -1041,7 +1041,7 @@ align 32
 	vpor xmm2, xmm2, xmm0
 ; db ^= e2
 %line 379+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm0, xmm6, xmm2
+	vpxor xmm0, xmm5, xmm2
 ; 4x e3 = db + dc
 %line 380+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd xmm2, xmm0, xmm7
@@ -1052,7 +1052,7 @@ align 32
 	vpor xmm3, xmm3, xmm1
 ; da ^= e3
 %line 382+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm6, xmm5, xmm3
+	vpxor xmm6, xmm6, xmm3
 ; =? i -= 1
 %line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	sub r8, 1
@@ -1091,67 +1091,67 @@ align 32
 	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm5, xmm0, 57
+	vpshufd xmm3, xmm0, 57
 ; e0 = mem128[x + 0]
 %line 396+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu xmm0, [rcx]
 ; 4x r0 = r0 + e0
 %line 397+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm0, xmm4, xmm0
+	vpaddd xmm4, xmm4, xmm0
 ; e0 = mem128[m + 0]
 %line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu xmm3, [rsi]
+	vmovdqu xmm0, [rsi]
 ; r0 = r0 ^ e0
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm0, xmm0, xmm3
+	vpxor xmm4, xmm4, xmm0
 ; mem128[c + 0] = r0
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi], xmm0
+	vmovdqu [rdi], xmm4
 ; e1 = mem128[x + 16]
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu xmm0, [rcx + 16]
 ; 4x r1 = r1 + e1
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm0, xmm1, xmm0
+	vpaddd xmm1, xmm1, xmm0
 ; e1 = mem128[m + 16]
 %line 403+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu xmm1, [rsi + 16]
+	vmovdqu xmm0, [rsi + 16]
 ; r1 = r1 ^ e1
 %line 404+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm0, xmm0, xmm1
+	vpxor xmm1, xmm1, xmm0
 ; mem128[c + 16] = r1
 %line 405+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi + 16], xmm0
+	vmovdqu [rdi + 16], xmm1
 ; e2 = mem128[x + 32]
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu xmm0, [rcx + 32]
 ; 4x r2 = r2 + e2
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm0, xmm2, xmm0
+	vpaddd xmm2, xmm2, xmm0
 ; e2 = mem128[m + 32]
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu xmm1, [rsi + 32]
+	vmovdqu xmm0, [rsi + 32]
 ; r2 = r2 ^ e2
 %line 409+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm0, xmm0, xmm1
+	vpxor xmm2, xmm2, xmm0
 ; mem128[c + 32] = r2
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi + 32], xmm0
+	vmovdqu [rdi + 32], xmm2
 ; e3 = mem128[x + 48]
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu xmm0, [rcx + 48]
 ; 4x r3 = r3 + e3
 %line 412+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm0, xmm5, xmm0
+	vpaddd xmm3, xmm3, xmm0
 ; e3 = mem128[m + 48]
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu xmm1, [rsi + 48]
+	vmovdqu xmm0, [rsi + 48]
 ; r3 = r3 ^ e3
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm0, xmm0, xmm1
+	vpxor xmm3, xmm3, xmm0
 ; mem128[c + 48] = r3
 %line 415+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [rdi + 48], xmm0
+	vmovdqu [rdi + 48], xmm3
 ; ctr = mem64[x + 32]
 %line 416+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	mov r8, [rcx + 32]
@@ -1182,110 +1182,109 @@ align 32
 	lea r8, [rsp + 512]
 ; u0 = unpacklo32(z0, z1)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm15, ymm12, ymm3
-	vmovdqu [rsp + 1248], ymm15
+	vpunpckldq ymm15, ymm12, ymm7
 ; u1 = unpackhi32(z0, z1)
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm3, ymm12, ymm3
+	vpunpckhdq ymm7, ymm12, ymm7
 ; u2 = unpacklo32(z2, z3)
 %line 430+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm12, ymm7, ymm10
+	vpunpckldq ymm12, ymm3, ymm8
 ; u3 = unpackhi32(z2, z3)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm10, ymm7, ymm10
+	vpunpckhdq ymm8, ymm3, ymm8
 ; v0 = unpacklo64(u0, u2)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm7, ymm15, ymm12
-	vmovdqu [rsp + 1280], ymm7
+	vpunpcklqdq ymm3, ymm15, ymm12
+	vmovdqu [rsp + 1248], ymm3
 ; v1 = unpackhi64(u0, u2)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpckhqdq ymm15, ymm15, ymm12
 ; v2 = unpacklo64(u1, u3)
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm12, ymm3, ymm10
+	vpunpcklqdq ymm12, ymm7, ymm8
 ; v3 = unpackhi64(u1, u3)
 %line 435+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm3, ymm3, ymm10
+	vpunpckhqdq ymm7, ymm7, ymm8
 ; u0 = unpacklo32(z4, z5)
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm10, ymm13, ymm14
+	vpunpckldq ymm8, ymm13, ymm2
 ; u1 = unpackhi32(z4, z5)
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm13, ymm13, ymm14
+	vpunpckhdq ymm2, ymm13, ymm2
 ; u2 = unpacklo32(z6, z7)
 %line 438+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm14, ymm2, ymm6
+	vpunpckldq ymm13, ymm6, ymm14
 ; u3 = unpackhi32(z6, z7)
 %line 439+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm6, ymm2, ymm6
+	vpunpckhdq ymm14, ymm6, ymm14
 ; v4 = unpacklo64(u0, u2)
 %line 440+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm2, ymm10, ymm14
+	vpunpcklqdq ymm6, ymm8, ymm13
 ; v5 = unpackhi64(u0, u2)
 %line 441+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm14, ymm10, ymm14
+	vpunpckhqdq ymm13, ymm8, ymm13
 ; v6 = unpacklo64(u1, u3)
 %line 442+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpcklqdq ymm10, ymm13, ymm6
+	vpunpcklqdq ymm8, ymm2, ymm14
 ; v7 = unpackhi64(u1, u3)
 %line 443+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhqdq ymm13, ymm13, ymm6
+	vpunpckhqdq ymm14, ymm2, ymm14
 ; o = permute128(v0, v4, 0x20)
 %line 444+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm6, ymm7, ymm2, 32
+	vperm2i128 ymm2, ymm3, ymm6, 32
 ; mem256[p + 0] = o
 %line 445+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu [r8], ymm6
+	vmovdqu [r8], ymm2
 ; o = permute128(v0, v4, 0x31)
 %line 446+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vmovdqu ymm6, [rsp + 1280]
-	vperm2i128 ymm2, ymm6, ymm2, 49
+	vmovdqu ymm2, [rsp + 1248]
+	vperm2i128 ymm2, ymm2, ymm6, 49
 ; mem256[p + 256] = o
 %line 447+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 256], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 448+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm15, ymm14, 32
+	vperm2i128 ymm2, ymm15, ymm13, 32
 ; mem256[p + 64] = o
 %line 449+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 64], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 450+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm15, ymm14, 49
+	vperm2i128 ymm2, ymm15, ymm13, 49
 ; mem256[p + 320] = o
 %line 451+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 320], ymm2
 ; o = permute128(v2, v6, 0x20)
 %line 452+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm12, ymm10, 32
+	vperm2i128 ymm2, ymm12, ymm8, 32
 ; mem256[p + 128] = o
 %line 453+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 128], ymm2
 ; o = permute128(v2, v6, 0x31)
 %line 454+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm12, ymm10, 49
+	vperm2i128 ymm2, ymm12, ymm8, 49
 ; mem256[p + 384] = o
 %line 455+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 384], ymm2
 ; o = permute128(v3, v7, 0x20)
 %line 456+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm3, ymm13, 32
+	vperm2i128 ymm2, ymm7, ymm14, 32
 ; mem256[p + 192] = o
 %line 457+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 192], ymm2
 ; o = permute128(v3, v7, 0x31)
 %line 458+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vperm2i128 ymm2, ymm3, ymm13, 49
+	vperm2i128 ymm2, ymm7, ymm14, 49
 ; mem256[p + 448] = o
 %line 459+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu [r8 + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vmovdqu ymm3, [rsp + 1216]
-	vpunpckldq ymm2, ymm3, ymm8
+	vpunpckldq ymm2, ymm3, ymm11
 ; u1 = unpackhi32(z8, z9)
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm3, ymm3, ymm8
+	vpunpckhdq ymm3, ymm3, ymm11
 ; u2 = unpacklo32(z10, z11)
 %line 462+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpckldq ymm6, ymm1, ymm5
@@ -1306,16 +1305,16 @@ align 32
 	vpunpckhqdq ymm8, ymm3, ymm1
 ; u0 = unpacklo32(z12, z13)
 %line 468+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm1, ymm4, ymm9
+	vpunpckldq ymm1, ymm4, ymm10
 ; u1 = unpackhi32(z12, z13)
 %line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm2, ymm4, ymm9
+	vpunpckhdq ymm2, ymm4, ymm10
 ; u2 = unpacklo32(z14, z15)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckldq ymm3, ymm11, ymm0
+	vpunpckldq ymm3, ymm9, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpunpckhdq ymm0, ymm11, ymm0
+	vpunpckhdq ymm0, ymm9, ymm0
 ; v4 = unpacklo64(u0, u2)
 %line 472+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpunpcklqdq ymm4, ymm1, ymm3
@@ -1424,7 +1423,7 @@ align 32
 ; leave
 %line 509+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vzeroupper
-	mov rsp, [rsp + 1376]
+	mov rsp, [rsp + 1344]
 	ret
 .end:
 
@@ -1535,38 +1534,38 @@ align 32
 	vpor xmm5, xmm5, xmm0
 ; da ^= e3
 %line 546+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm5, xmm6, xmm5
+	vpxor xmm6, xmm6, xmm5
 ; db = shuffle32(db, 0x93)
 %line 547+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm6, xmm1, 147
+	vpshufd xmm5, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 548+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm1, xmm2, 57
+	vpshufd xmm2, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 549+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpshufd xmm2, xmm3, 78
+	vpshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 550+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm3, xmm5, xmm6
+	vpaddd xmm1, xmm6, xmm5
 ; 4x e0 <<<= 7
 %line 551+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpslld xmm0, xmm3, 7
-	vpsrld xmm4, xmm3, 25
+	vpslld xmm0, xmm1, 7
+	vpsrld xmm4, xmm1, 25
 	vpor xmm4, xmm4, xmm0
 ; dd ^= e0
 %line 552+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm4, xmm1, xmm4
+	vpxor xmm4, xmm2, xmm4
 ; 4x e1 = dd + da
 %line 553+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpaddd xmm1, xmm4, xmm5
+	vpaddd xmm1, xmm4, xmm6
 ; 4x e1 <<<= 9
 %line 554+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpslld xmm0, xmm1, 9
-	vpsrld xmm3, xmm1, 23
-	vpor xmm3, xmm3, xmm0
+	vpsrld xmm2, xmm1, 23
+	vpor xmm2, xmm2, xmm0
 ; dc ^= e1
 %line 555+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm7, xmm2, xmm3
+	vpxor xmm7, xmm3, xmm2
 ; 4x e2 = dc + dd
 %line 556+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd xmm1, xmm7, xmm4
@@ -1577,7 +1576,7 @@ align 32
 	vpor xmm2, xmm2, xmm0
 ; db ^= e2
 %line 558+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm0, xmm6, xmm2
+	vpxor xmm0, xmm5, xmm2
 ; 4x e3 = db + dc
 %line 559+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	vpaddd xmm2, xmm0, xmm7
@@ -1588,7 +1587,7 @@ align 32
 	vpor xmm3, xmm3, xmm1
 ; da ^= e3
 %line 561+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
-	vpxor xmm6, xmm5, xmm3
+	vpxor xmm6, xmm6, xmm3
 ; =? i -= 1
 %line 562+0 specs/salsa20/generated/salsa20_amd64_avx2_r12.q
 	sub r8, 1

@@ -1300,70 +1300,70 @@ qhasm_kernel_poly1305_amd64_avx512_blocks:
 	vpsrlq zmm0, zmm3, 44
 ; 8x Eh0 = Eh0 << 8
 %line 559+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm6, 8
+	vpsllq zmm6, zmm6, 8
 ; E0 = El0 & mask44
 %line 560+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm3, zmm9
+	vpandd zmm1, zmm3, zmm9
 ; 8x Eh0 = Eh0 + Et
 %line 561+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm0
+	vpaddq zmm6, zmm6, zmm0
 ; 8x El1 = El1 + Eh0
 %line 562+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm4, zmm0
+	vpaddq zmm4, zmm4, zmm6
 ; 8x Et = El1 >> 44
 %line 563+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm0, 44
+	vpsrlq zmm0, zmm4, 44
 ; 8x Eh1 = Eh1 << 8
 %line 564+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm7, 8
+	vpsllq zmm7, zmm7, 8
 ; E1 = El1 & mask44
 %line 565+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm0, zmm0, zmm9
+	vpandd zmm2, zmm4, zmm9
 ; 8x Eh1 = Eh1 + Et
 %line 566+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm3, zmm1
+	vpaddq zmm7, zmm7, zmm0
 ; 8x El2 = El2 + Eh1
 %line 567+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm5, zmm1
+	vpaddq zmm5, zmm5, zmm7
 ; 8x Et = El2 >> 42
 %line 568+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm1, 42
+	vpsrlq zmm0, zmm5, 42
 ; 8x Eh2 = Eh2 << 10
 %line 569+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm8, 10
+	vpsllq zmm8, zmm8, 10
 ; E2 = El2 & mask42
 %line 570+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm1, zmm1, zmm10
+	vpandd zmm3, zmm5, zmm10
 ; 8x Eh2 = Eh2 + Et
 %line 571+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm3, zmm4, zmm3
+	vpaddq zmm8, zmm8, zmm0
 ; 8x E0 = E0 + Eh2
 %line 572+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm3
+	vpaddq zmm1, zmm1, zmm8
 ; 8x Eh2 = Eh2 << 2
 %line 573+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm3, 2
+	vpsllq zmm8, zmm8, 2
 ; 8x E0 = E0 + Eh2
 %line 574+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm3
+	vpaddq zmm1, zmm1, zmm8
 ; 8x Et = E0 >> 44
 %line 575+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm2, 44
+	vpsrlq zmm0, zmm1, 44
 ; E0 = E0 & mask44
 %line 576+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm2, zmm9
+	vpandd zmm1, zmm1, zmm9
 ; 8x E1 = E1 + Et
 %line 577+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm3
+	vpaddq zmm2, zmm2, zmm0
 ; mem64[st + 256] = E0
 %line 578+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq [rdi + 256], xmm2
+	vmovq [rdi + 256], xmm1
 ; mem64[st + 264] = E1
 %line 579+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq [rdi + 264], xmm0
+	vmovq [rdi + 264], xmm2
 ; mem64[st + 272] = E2
 %line 580+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq [rdi + 272], xmm1
+	vmovq [rdi + 272], xmm3
 .Lhavepowers:
 ; x = hib
 %line 583+0 specs/poly1305/generated/poly1305_amd64_avx512.q
@@ -1717,7 +1717,7 @@ align 32
 	vpsllq zmm0, zmm0, 8
 ; A0 = Al0 & mask44
 %line 741+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm14, zmm22, zmm9
+	vpandd zmm4, zmm22, zmm9
 ; 8x Ah0 = Ah0 + At
 %line 742+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm0, zmm0, zmm2
@@ -1732,103 +1732,103 @@ align 32
 	vpsllq zmm1, zmm1, 8
 ; B0 = Bl0 & mask44
 %line 746+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm15, zmm24, zmm9
+	vpandd zmm14, zmm24, zmm9
 ; 8x Bh0 = Bh0 + Bt
 %line 747+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpaddq zmm1, zmm1, zmm2
 ; 8x Bl1 = Bl1 + Bh0
 %line 748+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm21, zmm1
+	vpaddq zmm21, zmm21, zmm1
 ; 8x At = Al1 >> 44
 %line 749+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm0, 44
+	vpsrlq zmm1, zmm0, 44
 ; 8x Ah1 = Ah1 << 8
 %line 750+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm23, 8
+	vpsllq zmm23, zmm23, 8
 ; A1 = Al1 & mask44
 %line 751+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm17, zmm0, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 752+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm4, zmm2
+	vpaddq zmm23, zmm23, zmm1
 ; 8x Al2 = Al2 + Ah1
 %line 753+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm20, zmm0
+	vpaddq zmm20, zmm20, zmm23
 ; 8x Bt = Bl1 >> 44
 %line 754+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm1, 44
+	vpsrlq zmm0, zmm21, 44
 ; 8x Bh1 = Bh1 << 8
 %line 755+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm3, zmm3, 8
 ; B1 = Bl1 & mask44
 %line 756+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm19, zmm1, zmm9
+	vpandd zmm1, zmm21, zmm9
 ; 8x Bh1 = Bh1 + Bt
 %line 757+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm3, zmm2
+	vpaddq zmm3, zmm3, zmm0
 ; 8x Bl2 = Bl2 + Bh1
 %line 758+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm26, zmm1
+	vpaddq zmm26, zmm26, zmm3
 ; 8x At = Al2 >> 42
 %line 759+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm0, 42
+	vpsrlq zmm0, zmm20, 42
 ; 8x Ah2 = Ah2 << 10
 %line 760+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm18, 10
+	vpsllq zmm18, zmm18, 10
 ; A2 = Al2 & mask42
 %line 761+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm5, zmm0, zmm10
+	vpandd zmm5, zmm20, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 762+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm3, zmm2
+	vpaddq zmm18, zmm18, zmm0
 ; 8x A0 = A0 + Ah2
 %line 763+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm14, zmm0
+	vpaddq zmm4, zmm4, zmm18
 ; 8x Ah2 = Ah2 << 2
 %line 764+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm0, 2
+	vpsllq zmm18, zmm18, 2
 ; 8x A0 = A0 + Ah2
 %line 765+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm2, zmm0
+	vpaddq zmm4, zmm4, zmm18
 ; 8x Bt = Bl2 >> 42
 %line 766+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm1, 42
+	vpsrlq zmm0, zmm26, 42
 ; 8x Bh2 = Bh2 << 10
 %line 767+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm25, 10
+	vpsllq zmm25, zmm25, 10
 ; B2 = Bl2 & mask42
 %line 768+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm16, zmm1, zmm10
+	vpandd zmm16, zmm26, zmm10
 ; 8x Bh2 = Bh2 + Bt
 %line 769+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm3, zmm2
+	vpaddq zmm25, zmm25, zmm0
 ; 8x B0 = B0 + Bh2
 %line 770+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm15, zmm1
+	vpaddq zmm14, zmm14, zmm25
 ; 8x Bh2 = Bh2 << 2
 %line 771+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm1, 2
+	vpsllq zmm25, zmm25, 2
 ; 8x B0 = B0 + Bh2
 %line 772+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm2, zmm1
+	vpaddq zmm14, zmm14, zmm25
 ; 8x At = A0 >> 44
 %line 773+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm0, 44
+	vpsrlq zmm0, zmm4, 44
 ; A0 = A0 & mask44
 %line 774+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm4, zmm0, zmm9
+	vpandd zmm4, zmm4, zmm9
 ; 8x A1 = A1 + At
 %line 775+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm17, zmm17, zmm2
+	vpaddq zmm17, zmm17, zmm0
 ; 8x Bt = B0 >> 44
 %line 776+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm0, zmm1, 44
+	vpsrlq zmm0, zmm14, 44
 ; B0 = B0 & mask44
 %line 777+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm15, zmm1, zmm9
+	vpandd zmm15, zmm14, zmm9
 ; 8x B1 = B1 + Bt
 %line 778+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm14, zmm19, zmm0
+	vpaddq zmm14, zmm1, zmm0
 ; m += 256
 %line 779+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 256
@@ -1946,52 +1946,52 @@ align 32
 	vpaddq zmm0, zmm0, zmm3
 ; 8x Al1 = Al1 + Ah0
 %line 834+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm14, zmm0
+	vpaddq zmm14, zmm14, zmm0
 ; 8x At = Al1 >> 44
 %line 835+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm0, 44
+	vpsrlq zmm0, zmm14, 44
 ; 8x Ah1 = Ah1 << 8
 %line 836+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm1, zmm1, 8
 ; A1 = Al1 & mask44
 %line 837+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm0, zmm0, zmm9
+	vpandd zmm3, zmm14, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 838+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm1, zmm3
+	vpaddq zmm1, zmm1, zmm0
 ; 8x Al2 = Al2 + Ah1
 %line 839+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm16, zmm1
+	vpaddq zmm16, zmm16, zmm1
 ; 8x At = Al2 >> 42
 %line 840+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm1, 42
+	vpsrlq zmm0, zmm16, 42
 ; 8x Ah2 = Ah2 << 10
 %line 841+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsllq zmm2, zmm2, 10
 ; A2 = Al2 & mask42
 %line 842+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm14, zmm1, zmm10
+	vpandd zmm14, zmm16, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 843+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm2, zmm3
+	vpaddq zmm2, zmm2, zmm0
 ; 8x A0 = A0 + Ah2
 %line 844+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm4, zmm1
+	vpaddq zmm4, zmm4, zmm2
 ; 8x Ah2 = Ah2 << 2
 %line 845+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm1, 2
+	vpsllq zmm2, zmm2, 2
 ; 8x A0 = A0 + Ah2
 %line 846+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm2, zmm1
+	vpaddq zmm4, zmm4, zmm2
 ; 8x At = A0 >> 44
 %line 847+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm1, 44
+	vpsrlq zmm0, zmm4, 44
 ; A0 = A0 & mask44
 %line 848+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm15, zmm1, zmm9
+	vpandd zmm15, zmm4, zmm9
 ; 8x A1 = A1 + At
 %line 849+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm16, zmm0, zmm2
+	vpaddq zmm16, zmm3, zmm0
 ; unsigned<? n - 8
 %line 850+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	cmp r10, 8
@@ -2117,40 +2117,40 @@ align 32
 	vpandd zmm1, zmm1, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 906+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm3, zmm4, zmm3
+	vpaddq zmm4, zmm4, zmm3
 ; 8x Al2 = Al2 + Ah1
 %line 907+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm3
+	vpaddq zmm0, zmm0, zmm4
 ; 8x At = Al2 >> 42
 %line 908+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpsrlq zmm3, zmm0, 42
 ; 8x Ah2 = Ah2 << 10
 %line 909+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm5, 10
+	vpsllq zmm5, zmm5, 10
 ; A2 = Al2 & mask42
 %line 910+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	vpandd zmm14, zmm0, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 911+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm4, zmm3
+	vpaddq zmm5, zmm5, zmm3
 ; 8x A0 = A0 + Ah2
 %line 912+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm0
+	vpaddq zmm2, zmm2, zmm5
 ; 8x Ah2 = Ah2 << 2
 %line 913+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm0, zmm0, 2
+	vpsllq zmm5, zmm5, 2
 ; 8x A0 = A0 + Ah2
 %line 914+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm2, zmm0
+	vpaddq zmm2, zmm2, zmm5
 ; 8x At = A0 >> 44
 %line 915+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm2, zmm0, 44
+	vpsrlq zmm0, zmm2, 44
 ; A0 = A0 & mask44
 %line 916+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm15, zmm0, zmm9
+	vpandd zmm15, zmm2, zmm9
 ; 8x A1 = A1 + At
 %line 917+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm16, zmm1, zmm2
+	vpaddq zmm16, zmm1, zmm0
 ; m += 128
 %line 918+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	add rsi, 128
@@ -2262,124 +2262,124 @@ align 32
 	vpsrlq zmm0, zmm5, 44
 ; 8x Ah0 = Ah0 << 8
 %line 968+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm1, zmm8, 8
+	vpsllq zmm8, zmm8, 8
 ; A0 = Al0 & mask44
 %line 969+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm5, zmm9
+	vpandd zmm1, zmm5, zmm9
 ; 8x Ah0 = Ah0 + At
 %line 970+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm1, zmm0
+	vpaddq zmm8, zmm8, zmm0
 ; 8x Al1 = Al1 + Ah0
 %line 971+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm6, zmm0
+	vpaddq zmm6, zmm6, zmm8
 ; 8x At = Al1 >> 44
 %line 972+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm1, zmm0, 44
+	vpsrlq zmm0, zmm6, 44
 ; 8x Ah1 = Ah1 << 8
 %line 973+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm11, 8
+	vpsllq zmm11, zmm11, 8
 ; A1 = Al1 & mask44
 %line 974+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm0, zmm0, zmm9
+	vpandd zmm2, zmm6, zmm9
 ; 8x Ah1 = Ah1 + At
 %line 975+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm3, zmm1
+	vpaddq zmm11, zmm11, zmm0
 ; 8x Al2 = Al2 + Ah1
 %line 976+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm7, zmm1
+	vpaddq zmm7, zmm7, zmm11
 ; 8x At = Al2 >> 42
 %line 977+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm1, 42
+	vpsrlq zmm0, zmm7, 42
 ; 8x Ah2 = Ah2 << 10
 %line 978+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm4, zmm12, 10
+	vpsllq zmm12, zmm12, 10
 ; A2 = Al2 & mask42
 %line 979+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm1, zmm1, zmm10
+	vpandd zmm3, zmm7, zmm10
 ; 8x Ah2 = Ah2 + At
 %line 980+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm3, zmm4, zmm3
+	vpaddq zmm12, zmm12, zmm0
 ; 8x A0 = A0 + Ah2
 %line 981+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm3
+	vpaddq zmm1, zmm1, zmm12
 ; 8x Ah2 = Ah2 << 2
 %line 982+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsllq zmm3, zmm3, 2
+	vpsllq zmm12, zmm12, 2
 ; 8x A0 = A0 + Ah2
 %line 983+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm3
+	vpaddq zmm1, zmm1, zmm12
 ; 8x At = A0 >> 44
 %line 984+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpsrlq zmm3, zmm2, 44
+	vpsrlq zmm0, zmm1, 44
 ; A0 = A0 & mask44
 %line 985+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpandd zmm2, zmm2, zmm9
+	vpandd zmm1, zmm1, zmm9
 ; 8x A1 = A1 + At
 %line 986+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm3
+	vpaddq zmm2, zmm2, zmm0
 ; At = shuffle128(A0, A0, 0x4e)
 %line 987+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm3, zmm2, zmm2, 78
+	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x A0 = A0 + At
 %line 988+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm3
+	vpaddq zmm1, zmm1, zmm0
 ; At = shuffle128(A0, A0, 0xb1)
 %line 989+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm3, zmm2, zmm2, 177
+	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x A0 = A0 + At
 %line 990+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm3
+	vpaddq zmm1, zmm1, zmm0
 ; At = unpackhi64(A0, A0)
 %line 991+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm2, zmm2
+	vpunpckhqdq zmm0, zmm1, zmm1
 ; 8x A0 = A0 + At
 %line 992+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm2, zmm2, zmm3
+	vpaddq zmm1, zmm1, zmm0
 ; At = shuffle128(A1, A1, 0x4e)
 %line 993+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm3, zmm0, zmm0, 78
+	vshufi32x4 zmm0, zmm2, zmm2, 78
 ; 8x A1 = A1 + At
 %line 994+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm3
+	vpaddq zmm2, zmm2, zmm0
 ; At = shuffle128(A1, A1, 0xb1)
 %line 995+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm3, zmm0, zmm0, 177
+	vshufi32x4 zmm0, zmm2, zmm2, 177
 ; 8x A1 = A1 + At
 %line 996+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm3
+	vpaddq zmm2, zmm2, zmm0
 ; At = unpackhi64(A1, A1)
 %line 997+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm0, zmm0
+	vpunpckhqdq zmm0, zmm2, zmm2
 ; 8x A1 = A1 + At
 %line 998+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm0, zmm0, zmm3
+	vpaddq zmm2, zmm2, zmm0
 ; At = shuffle128(A2, A2, 0x4e)
 %line 999+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm3, zmm1, zmm1, 78
+	vshufi32x4 zmm0, zmm3, zmm3, 78
 ; 8x A2 = A2 + At
 %line 1000+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm1, zmm3
+	vpaddq zmm3, zmm3, zmm0
 ; At = shuffle128(A2, A2, 0xb1)
 %line 1001+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vshufi32x4 zmm3, zmm1, zmm1, 177
+	vshufi32x4 zmm0, zmm3, zmm3, 177
 ; 8x A2 = A2 + At
 %line 1002+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm1, zmm3
+	vpaddq zmm3, zmm3, zmm0
 ; At = unpackhi64(A2, A2)
 %line 1003+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm1, zmm1
+	vpunpckhqdq zmm0, zmm3, zmm3
 ; 8x A2 = A2 + At
 %line 1004+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vpaddq zmm1, zmm1, zmm3
+	vpaddq zmm3, zmm3, zmm0
 ; l0 = A0
 %line 1005+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r11, xmm2
+	vmovq r11, xmm1
 ; l1 = A1
 %line 1006+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq r12, xmm0
+	vmovq r12, xmm2
 ; l2 = A2
 %line 1007+0 specs/poly1305/generated/poly1305_amd64_avx512.q
-	vmovq rbx, xmm1
+	vmovq rbx, xmm3
 ; h1 = l1
 %line 1009+0 specs/poly1305/generated/poly1305_amd64_avx512.q
 	mov rbp, r12

@@ -132,7 +132,7 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 	mov rbp, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 65+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r11d, ecx
+	mov ecx, ecx
 ; =? n - 0
 %line 66+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	cmp rbp, 0
@@ -150,19 +150,19 @@ qhasm_kernel_poly1305_amd64_bmi2_zen4_blocks:
 	mov r12, [rdi + 16]
 ; r0 = mem64[st + 24]
 %line 71+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rax, [rdi + 24]
+	mov r11, [rdi + 24]
 ; r1 = mem64[st + 32]
 %line 72+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rcx, [rdi + 32]
+	mov rax, [rdi + 32]
 ; s1 = r1
 %line 73+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rbx, rcx
+	mov rbx, rax
 ; s1 >>= 2
 %line 74+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	shr rbx, 2
 ; s1 += r1
 %line 75+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add rbx, rcx
+	add rbx, rax
 align 32
 .Lblock:
 ; carry? h0 += mem64[m + 0]
@@ -173,13 +173,13 @@ align 32
 	adc r9, [rsi + 8]
 ; h2 += hib + carry
 %line 84+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r12, r11
+	adc r12, rcx
 ; x = h0
 %line 90+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r14
 ; (uint128) t0h t0l = x * r0
 %line 91+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r10, r13, rax
+	mulx r10, r13, r11
 ; x = h1
 %line 92+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
@@ -197,13 +197,13 @@ align 32
 	mov rdx, r14
 ; (uint128) t1h t1l = x * r1
 %line 97+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r15, r8, rcx
+	mulx r15, r8, rax
 ; x = h1
 %line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
 ; (uint128) ah al = x * r0
 %line 99+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r9, rdx, rax
+	mulx r9, rdx, r11
 ; carry? t1l += al
 %line 100+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r8, rdx
@@ -218,7 +218,7 @@ align 32
 	imul r9, rbx
 ; t2 *= r0
 %line 105+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	imul r12, rax
+	imul r12, r11
 ; carry? t1l += x
 %line 106+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add r8, r9

@@ -1186,24 +1186,20 @@ align 32
 ; goto rounds1 if !=
 %line 373+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	jne .Lrounds1
-; e1 = unpacklo32(dc, db)
-%line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	movdqa xmm0, xmm3
 ; e0 = unpacklo32(da, dd)
 %line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	movdqa xmm2, xmm5
+	punpckldq xmm2, xmm6
 ; e1 = unpacklo32(dc, db)
 %line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
+	movdqa xmm0, xmm3
 	punpckldq xmm0, xmm4
-; e0 = unpacklo32(da, dd)
-%line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	punpckldq xmm2, xmm6
-; e3 = unpackhi32(dc, db)
-%line 377+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	punpckhdq xmm3, xmm4
 ; e2 = unpackhi32(da, dd)
 %line 376+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	punpckhdq xmm5, xmm6
+; e3 = unpackhi32(dc, db)
+%line 377+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
+	punpckhdq xmm3, xmm4
 ; r0 = unpacklo64(e0, e1)
 %line 378+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	movdqa xmm1, xmm2
@@ -1221,24 +1217,24 @@ align 32
 ; r1 = shuffle32(r1, 0x93)
 %line 382+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	pshufd xmm2, xmm2, 147
-; e0 = mem128[x + 0]
-%line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	movdqu xmm4, [rcx]
 ; r2 = shuffle32(r2, 0x4e)
 %line 383+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	pshufd xmm3, xmm5, 57
+	pshufd xmm5, xmm5, 57
+; e0 = mem128[x + 0]
+%line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
+	movdqu xmm3, [rcx]
 ; 4x r0 += e0
 %line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	paddd xmm1, xmm4
+	paddd xmm1, xmm3
 ; e0 = mem128[m + 0]
 %line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	movdqu xmm4, [rsi]
+	movdqu xmm3, [rsi]
 ; r0 ^= e0
 %line 388+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	pxor xmm1, xmm4
+	pxor xmm1, xmm3
 ; mem128[c + 0] = r0
 %line 389+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	movdqu [rdi], xmm1
@@ -1277,34 +1273,34 @@ align 32
 	movdqu xmm0, [rcx + 48]
 ; 4x r3 += e3
 %line 401+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	paddd xmm3, xmm0
+	paddd xmm5, xmm0
 ; e3 = mem128[m + 48]
 %line 402+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	movdqu xmm0, [rsi + 48]
 ; r3 ^= e3
 %line 403+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	pxor xmm3, xmm0
+	pxor xmm5, xmm0
 ; mem128[c + 48] = r3
 %line 404+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	movdqu [rdi + 48], xmm3
-; c += 64
-%line 408+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	add rdi, 64
-; m += 64
-%line 409+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	add rsi, 64
+	movdqu [rdi + 48], xmm5
 ; ctr = mem64[x + 32]
 %line 405+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	mov r8, [rcx + 32]
 ; ctr += 1
 %line 406+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	add r8, 1
-; =? n -= 1
-%line 410+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	sub rdx, 1
 ; mem64[x + 32] = ctr
 %line 407+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	mov [rcx + 32], r8
+; c += 64
+%line 408+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
+	add rdi, 64
+; m += 64
+%line 409+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
+	add rsi, 64
+; =? n -= 1
+%line 410+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
+	sub rdx, 1
 ; goto block1 if !=
 %line 411+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	jne .Lblock1
@@ -1538,7 +1534,7 @@ align 32
 	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 479+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	pshufd xmm3, xmm5, 57
+	pshufd xmm5, xmm5, 57
 ; mem128[out + 0] = r0
 %line 480+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	movdqu [rdi], xmm1
@@ -1550,7 +1546,7 @@ align 32
 	movdqu [rdi + 32], xmm0
 ; mem128[out + 48] = r3
 %line 483+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
-	movdqu [rdi + 48], xmm3
+	movdqu [rdi + 48], xmm5
 ; leave
 %line 484+0 specs/salsa20/generated/salsa20_amd64_sse2_r8.q
 	ret

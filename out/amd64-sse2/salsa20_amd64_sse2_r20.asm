@@ -1222,19 +1222,19 @@ align 32
 	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm3, xmm5, 57
+	pshufd xmm5, xmm5, 57
 ; e0 = mem128[x + 0]
 %line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm4, [rcx]
+	movdqu xmm3, [rcx]
 ; 4x r0 += e0
 %line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm4
+	paddd xmm1, xmm3
 ; e0 = mem128[m + 0]
 %line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm4, [rsi]
+	movdqu xmm3, [rsi]
 ; r0 ^= e0
 %line 388+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm4
+	pxor xmm1, xmm3
 ; mem128[c + 0] = r0
 %line 389+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi], xmm1
@@ -1273,16 +1273,16 @@ align 32
 	movdqu xmm0, [rcx + 48]
 ; 4x r3 += e3
 %line 401+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm3, xmm0
+	paddd xmm5, xmm0
 ; e3 = mem128[m + 48]
 %line 402+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 48]
 ; r3 ^= e3
 %line 403+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm3, xmm0
+	pxor xmm5, xmm0
 ; mem128[c + 48] = r3
 %line 404+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 48], xmm3
+	movdqu [rdi + 48], xmm5
 ; ctr = mem64[x + 32]
 %line 405+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	mov r8, [rcx + 32]
@@ -1534,7 +1534,7 @@ align 32
 	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 479+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm3, xmm5, 57
+	pshufd xmm5, xmm5, 57
 ; mem128[out + 0] = r0
 %line 480+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi], xmm1
@@ -1546,7 +1546,7 @@ align 32
 	movdqu [rdi + 32], xmm0
 ; mem128[out + 48] = r3
 %line 483+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 48], xmm3
+	movdqu [rdi + 48], xmm5
 ; leave
 %line 484+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	ret

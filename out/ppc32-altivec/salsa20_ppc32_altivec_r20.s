@@ -7,7 +7,7 @@
 	.type qhasm_kernel_salsa20_ppc32_altivec_blocks, @function
 	.p2align 5
 qhasm_kernel_salsa20_ppc32_altivec_blocks:
-	stwu %r1, -496(%r1)
+	stwu %r1, -480(%r1)
 	li %r0, 384
 	stvx %v20, %r1, %r0
 	li %r0, 400
@@ -18,9 +18,7 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	stvx %v23, %r1, %r0
 	li %r0, 448
 	stvx %v24, %r1, %r0
-	li %r0, 464
-	stvx %v25, %r1, %r0
-	stw %r31, 480(%r1)
+	stw %r31, 464(%r1)
 # w = nhi | nlo
 	.loc 1 67
 	or %r8, %r5, %r6
@@ -404,166 +402,166 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	vrlw %v1, %v1, %v12
 # 4x e2 = e2 <<< k18
 	.loc 1 200
-	vrlw %v24, %v2, %v12
+	vrlw %v2, %v2, %v12
 # 4x e3 = e3 <<< k18
 	.loc 1 201
-	vrlw %v25, %v3, %v12
+	vrlw %v3, %v3, %v12
 # z0 ^= e0
 	.loc 1 202
-	vxor %v2, %v13, %v0
+	vxor %v13, %v13, %v0
 # z5 ^= e1
 	.loc 1 203
-	vxor %v3, %v8, %v1
+	vxor %v8, %v8, %v1
 # z10 ^= e2
 	.loc 1 204
-	vxor %v1, %v17, %v24
+	vxor %v17, %v17, %v2
 # z15 ^= e3
 	.loc 1 205
-	vxor %v0, %v19, %v25
+	vxor %v19, %v19, %v3
 # 4x e0 = z0 + z3
 	.loc 1 206
-	vadduwm %v8, %v2, %v23
+	vadduwm %v0, %v13, %v23
 # 4x e1 = z5 + z4
 	.loc 1 207
-	vadduwm %v13, %v3, %v20
+	vadduwm %v1, %v8, %v20
 # 4x e2 = z10 + z9
 	.loc 1 208
-	vadduwm %v17, %v1, %v21
+	vadduwm %v2, %v17, %v21
 # 4x e3 = z15 + z14
 	.loc 1 209
-	vadduwm %v19, %v0, %v22
+	vadduwm %v3, %v19, %v22
 # 4x e0 = e0 <<< k7
 	.loc 1 210
-	vrlw %v8, %v8, %v9
+	vrlw %v0, %v0, %v9
 # 4x e1 = e1 <<< k7
 	.loc 1 211
-	vrlw %v13, %v13, %v9
+	vrlw %v1, %v1, %v9
 # 4x e2 = e2 <<< k7
 	.loc 1 212
-	vrlw %v17, %v17, %v9
+	vrlw %v2, %v2, %v9
 # 4x e3 = e3 <<< k7
 	.loc 1 213
-	vrlw %v19, %v19, %v9
+	vrlw %v3, %v3, %v9
 # z1 ^= e0
 	.loc 1 214
-	vxor %v14, %v14, %v8
+	vxor %v14, %v14, %v0
 # z6 ^= e1
 	.loc 1 215
-	vxor %v16, %v16, %v13
+	vxor %v16, %v16, %v1
 # z11 ^= e2
 	.loc 1 216
-	vxor %v4, %v4, %v17
+	vxor %v4, %v4, %v2
 # z12 ^= e3
 	.loc 1 217
-	vxor %v5, %v5, %v19
+	vxor %v5, %v5, %v3
 # 4x e0 = z1 + z0
 	.loc 1 218
-	vadduwm %v8, %v14, %v2
+	vadduwm %v0, %v14, %v13
 # 4x e1 = z6 + z5
 	.loc 1 219
-	vadduwm %v13, %v16, %v3
+	vadduwm %v1, %v16, %v8
 # 4x e2 = z11 + z10
 	.loc 1 220
-	vadduwm %v17, %v4, %v1
+	vadduwm %v2, %v4, %v17
 # 4x e3 = z12 + z15
 	.loc 1 221
-	vadduwm %v19, %v5, %v0
+	vadduwm %v3, %v5, %v19
 # 4x e0 = e0 <<< k9
 	.loc 1 222
-	vrlw %v8, %v8, %v10
+	vrlw %v0, %v0, %v10
 # 4x e1 = e1 <<< k9
 	.loc 1 223
-	vrlw %v13, %v13, %v10
+	vrlw %v1, %v1, %v10
 # 4x e2 = e2 <<< k9
 	.loc 1 224
-	vrlw %v17, %v17, %v10
+	vrlw %v2, %v2, %v10
 # 4x e3 = e3 <<< k9
 	.loc 1 225
-	vrlw %v19, %v19, %v10
+	vrlw %v3, %v3, %v10
 # z2 ^= e0
 	.loc 1 226
-	vxor %v15, %v15, %v8
+	vxor %v15, %v15, %v0
 # z7 ^= e1
 	.loc 1 227
-	vxor %v6, %v6, %v13
+	vxor %v6, %v6, %v1
 # z8 ^= e2
 	.loc 1 228
-	vxor %v7, %v7, %v17
+	vxor %v7, %v7, %v2
 # z13 ^= e3
 	.loc 1 229
-	vxor %v18, %v18, %v19
+	vxor %v18, %v18, %v3
 # 4x e0 = z2 + z1
 	.loc 1 230
-	vadduwm %v8, %v15, %v14
+	vadduwm %v0, %v15, %v14
 # 4x e1 = z7 + z6
 	.loc 1 231
-	vadduwm %v13, %v6, %v16
+	vadduwm %v1, %v6, %v16
 # 4x e2 = z8 + z11
 	.loc 1 232
-	vadduwm %v17, %v7, %v4
+	vadduwm %v2, %v7, %v4
 # 4x e3 = z13 + z12
 	.loc 1 233
-	vadduwm %v19, %v18, %v5
+	vadduwm %v3, %v18, %v5
 # 4x e0 = e0 <<< k13
 	.loc 1 234
-	vrlw %v8, %v8, %v11
+	vrlw %v0, %v0, %v11
 # 4x e1 = e1 <<< k13
 	.loc 1 235
-	vrlw %v13, %v13, %v11
+	vrlw %v1, %v1, %v11
 # 4x e2 = e2 <<< k13
 	.loc 1 236
-	vrlw %v17, %v17, %v11
+	vrlw %v2, %v2, %v11
 # 4x e3 = e3 <<< k13
 	.loc 1 237
-	vrlw %v19, %v19, %v11
+	vrlw %v3, %v3, %v11
 # z3 ^= e0
 	.loc 1 238
-	vxor %v23, %v23, %v8
+	vxor %v23, %v23, %v0
 # z4 ^= e1
 	.loc 1 239
-	vxor %v20, %v20, %v13
+	vxor %v20, %v20, %v1
 # z9 ^= e2
 	.loc 1 240
-	vxor %v21, %v21, %v17
+	vxor %v21, %v21, %v2
 # z14 ^= e3
 	.loc 1 241
-	vxor %v22, %v22, %v19
+	vxor %v22, %v22, %v3
 # 4x e0 = z3 + z2
 	.loc 1 242
-	vadduwm %v8, %v23, %v15
+	vadduwm %v0, %v23, %v15
 # 4x e1 = z4 + z7
 	.loc 1 243
-	vadduwm %v13, %v20, %v6
+	vadduwm %v1, %v20, %v6
 # 4x e2 = z9 + z8
 	.loc 1 244
-	vadduwm %v17, %v21, %v7
+	vadduwm %v2, %v21, %v7
 # 4x e3 = z14 + z13
 	.loc 1 245
-	vadduwm %v19, %v22, %v18
+	vadduwm %v3, %v22, %v18
 # 4x e0 = e0 <<< k18
 	.loc 1 246
-	vrlw %v8, %v8, %v12
+	vrlw %v0, %v0, %v12
 # 4x e1 = e1 <<< k18
 	.loc 1 247
-	vrlw %v24, %v13, %v12
+	vrlw %v1, %v1, %v12
 # 4x e2 = e2 <<< k18
 	.loc 1 248
-	vrlw %v17, %v17, %v12
+	vrlw %v2, %v2, %v12
 # 4x e3 = e3 <<< k18
 	.loc 1 249
-	vrlw %v19, %v19, %v12
+	vrlw %v3, %v3, %v12
 # z0 ^= e0
 	.loc 1 250
-	vxor %v13, %v2, %v8
+	vxor %v13, %v13, %v0
 # z5 ^= e1
 	.loc 1 251
-	vxor %v8, %v3, %v24
+	vxor %v8, %v8, %v1
 # z10 ^= e2
 	.loc 1 252
-	vxor %v17, %v1, %v17
+	vxor %v17, %v17, %v2
 # z15 ^= e3
 	.loc 1 253
-	vxor %v19, %v0, %v19
+	vxor %v19, %v19, %v3
 # i -= 1
 	.loc 1 254
 	addi %r8, %r8, -1
@@ -599,161 +597,161 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	vspltw %v1, %v0, 0
 # 4x z0 = z0 + e0
 	.loc 1 267
-	vadduwm %v1, %v13, %v1
+	vadduwm %v13, %v13, %v1
 # mem128[bp] = z0
 	.loc 1 268
-	stvx %v1, 0, %r10
+	stvx %v13, 0, %r10
 # 4x e0 = v0 [ 1 ]
 	.loc 1 269
 	vspltw %v1, %v0, 1
 # 4x z1 = z1 + e0
 	.loc 1 270
-	vadduwm %v1, %v14, %v1
+	vadduwm %v14, %v14, %v1
 # mem128[bp + 16] = z1
 	.loc 1 271
 	li %r8, 16
-	stvx %v1, %r10, %r8
+	stvx %v14, %r10, %r8
 # 4x e0 = v0 [ 2 ]
 	.loc 1 272
 	vspltw %v1, %v0, 2
 # 4x z2 = z2 + e0
 	.loc 1 273
-	vadduwm %v1, %v15, %v1
+	vadduwm %v15, %v15, %v1
 # mem128[bp + 32] = z2
 	.loc 1 274
 	li %r8, 32
-	stvx %v1, %r10, %r8
+	stvx %v15, %r10, %r8
 # 4x e0 = v0 [ 3 ]
 	.loc 1 275
 	vspltw %v0, %v0, 3
 # 4x z3 = z3 + e0
 	.loc 1 276
-	vadduwm %v0, %v23, %v0
+	vadduwm %v23, %v23, %v0
 # mem128[bp + 48] = z3
 	.loc 1 277
 	li %r8, 48
-	stvx %v0, %r10, %r8
+	stvx %v23, %r10, %r8
 # 4x e0 = v1 [ 0 ]
 	.loc 1 278
 	vspltw %v0, %v24, 0
 # 4x z4 = z4 + e0
 	.loc 1 279
-	vadduwm %v0, %v20, %v0
+	vadduwm %v20, %v20, %v0
 # mem128[bp + 64] = z4
 	.loc 1 280
 	li %r8, 64
-	stvx %v0, %r10, %r8
+	stvx %v20, %r10, %r8
 # 4x e0 = v1 [ 1 ]
 	.loc 1 281
 	vspltw %v0, %v24, 1
 # 4x z5 = z5 + e0
 	.loc 1 282
-	vadduwm %v0, %v8, %v0
+	vadduwm %v8, %v8, %v0
 # mem128[bp + 80] = z5
 	.loc 1 283
 	li %r8, 80
-	stvx %v0, %r10, %r8
+	stvx %v8, %r10, %r8
 # 4x e0 = v1 [ 2 ]
 	.loc 1 284
 	vspltw %v0, %v24, 2
 # 4x z6 = z6 + e0
 	.loc 1 285
-	vadduwm %v0, %v16, %v0
+	vadduwm %v16, %v16, %v0
 # mem128[bp + 96] = z6
 	.loc 1 286
 	li %r8, 96
-	stvx %v0, %r10, %r8
+	stvx %v16, %r10, %r8
 # 4x e0 = v1 [ 3 ]
 	.loc 1 287
 	vspltw %v0, %v24, 3
 # 4x z7 = z7 + e0
 	.loc 1 288
-	vadduwm %v0, %v6, %v0
+	vadduwm %v6, %v6, %v0
 # mem128[bp + 112] = z7
 	.loc 1 289
 	li %r8, 112
-	stvx %v0, %r10, %r8
+	stvx %v6, %r10, %r8
 # e0 = mem128[q]
 	.loc 1 290
 	lvx %v0, 0, %r9
 # 4x z8 = z8 + e0
 	.loc 1 291
-	vadduwm %v0, %v7, %v0
+	vadduwm %v7, %v7, %v0
 # mem128[bp + 128] = z8
 	.loc 1 292
 	li %r8, 128
-	stvx %v0, %r10, %r8
+	stvx %v7, %r10, %r8
 # e0 = mem128[q + 16]
 	.loc 1 293
 	li %r8, 16
 	lvx %v0, %r9, %r8
 # 4x z9 = z9 + e0
 	.loc 1 294
-	vadduwm %v0, %v21, %v0
+	vadduwm %v21, %v21, %v0
 # mem128[bp + 144] = z9
 	.loc 1 295
 	li %r8, 144
-	stvx %v0, %r10, %r8
+	stvx %v21, %r10, %r8
 # 4x e0 = v2 [ 2 ]
 	.loc 1 296
 	vspltw %v0, %v3, 2
 # 4x z10 = z10 + e0
 	.loc 1 297
-	vadduwm %v0, %v17, %v0
+	vadduwm %v17, %v17, %v0
 # mem128[bp + 160] = z10
 	.loc 1 298
 	li %r8, 160
-	stvx %v0, %r10, %r8
+	stvx %v17, %r10, %r8
 # 4x e0 = v2 [ 3 ]
 	.loc 1 299
 	vspltw %v0, %v3, 3
 # 4x z11 = z11 + e0
 	.loc 1 300
-	vadduwm %v0, %v4, %v0
+	vadduwm %v4, %v4, %v0
 # mem128[bp + 176] = z11
 	.loc 1 301
 	li %r8, 176
-	stvx %v0, %r10, %r8
+	stvx %v4, %r10, %r8
 # 4x e0 = v3 [ 0 ]
 	.loc 1 302
 	vspltw %v0, %v2, 0
 # 4x z12 = z12 + e0
 	.loc 1 303
-	vadduwm %v0, %v5, %v0
+	vadduwm %v5, %v5, %v0
 # mem128[bp + 192] = z12
 	.loc 1 304
 	li %r8, 192
-	stvx %v0, %r10, %r8
+	stvx %v5, %r10, %r8
 # 4x e0 = v3 [ 1 ]
 	.loc 1 305
 	vspltw %v0, %v2, 1
 # 4x z13 = z13 + e0
 	.loc 1 306
-	vadduwm %v0, %v18, %v0
+	vadduwm %v18, %v18, %v0
 # mem128[bp + 208] = z13
 	.loc 1 307
 	li %r8, 208
-	stvx %v0, %r10, %r8
+	stvx %v18, %r10, %r8
 # 4x e0 = v3 [ 2 ]
 	.loc 1 308
 	vspltw %v0, %v2, 2
 # 4x z14 = z14 + e0
 	.loc 1 309
-	vadduwm %v0, %v22, %v0
+	vadduwm %v22, %v22, %v0
 # mem128[bp + 224] = z14
 	.loc 1 310
 	li %r8, 224
-	stvx %v0, %r10, %r8
+	stvx %v22, %r10, %r8
 # 4x e0 = v3 [ 3 ]
 	.loc 1 311
 	vspltw %v0, %v2, 3
 # 4x z15 = z15 + e0
 	.loc 1 312
-	vadduwm %v0, %v19, %v0
+	vadduwm %v19, %v19, %v0
 # mem128[bp + 240] = z15
 	.loc 1 313
 	li %r8, 240
-	stvx %v0, %r10, %r8
+	stvx %v19, %r10, %r8
 # nb = 4
 	.loc 1 316
 	li %r12, 4
@@ -1077,10 +1075,8 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	lvx %v23, %r1, %r0
 	li %r0, 448
 	lvx %v24, %r1, %r0
-	li %r0, 464
-	lvx %v25, %r1, %r0
-	lwz %r31, 480(%r1)
-	addi %r1, %r1, 496
+	lwz %r31, 464(%r1)
+	addi %r1, %r1, 480
 	blr
 	.size qhasm_kernel_salsa20_ppc32_altivec_blocks, .-qhasm_kernel_salsa20_ppc32_altivec_blocks
 
@@ -1090,22 +1086,19 @@ qhasm_kernel_salsa20_ppc32_altivec_blocks:
 	.type qhasm_kernel_salsa20_ppc32_altivec_core, @function
 	.p2align 5
 qhasm_kernel_salsa20_ppc32_altivec_core:
-	stwu %r1, -80(%r1)
-	stw %r17, 16(%r1)
-	stw %r18, 20(%r1)
-	stw %r19, 24(%r1)
-	stw %r20, 28(%r1)
-	stw %r21, 32(%r1)
-	stw %r22, 36(%r1)
-	stw %r23, 40(%r1)
-	stw %r24, 44(%r1)
-	stw %r25, 48(%r1)
-	stw %r26, 52(%r1)
-	stw %r27, 56(%r1)
-	stw %r28, 60(%r1)
-	stw %r29, 64(%r1)
-	stw %r30, 68(%r1)
-	stw %r31, 72(%r1)
+	stwu %r1, -64(%r1)
+	stw %r20, 16(%r1)
+	stw %r21, 20(%r1)
+	stw %r22, 24(%r1)
+	stw %r23, 28(%r1)
+	stw %r24, 32(%r1)
+	stw %r25, 36(%r1)
+	stw %r26, 40(%r1)
+	stw %r27, 44(%r1)
+	stw %r28, 48(%r1)
+	stw %r29, 52(%r1)
+	stw %r30, 56(%r1)
+	stw %r31, 60(%r1)
 # x0 = mem32[in + 0]
 	.loc 1 431
 	lwz %r9, 0(%r4)
@@ -1286,166 +1279,166 @@ qhasm_kernel_salsa20_ppc32_altivec_core:
 	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 491
-	rotlwi %r19, %r6, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 492
-	rotlwi %r18, %r7, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 493
-	xor %r7, %r9, %r4
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 494
-	xor %r6, %r12, %r5
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 495
-	xor %r5, %r28, %r19
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 496
-	xor %r4, %r8, %r18
+	xor %r8, %r8, %r7
 # t0 = x0 + x3
 	.loc 1 497
-	add %r8, %r7, %r21
+	add %r4, %r9, %r21
 # t1 = x5 + x4
 	.loc 1 498
-	add %r9, %r6, %r22
+	add %r5, %r12, %r22
 # t2 = x10 + x9
 	.loc 1 499
-	add %r12, %r5, %r23
+	add %r6, %r28, %r23
 # t3 = x15 + x14
 	.loc 1 500
-	add %r28, %r4, %r20
+	add %r7, %r8, %r20
 # t0 = t0 <<< 7
 	.loc 1 501
-	rotlwi %r8, %r8, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 502
-	rotlwi %r9, %r9, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 503
-	rotlwi %r12, %r12, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 504
-	rotlwi %r28, %r28, 7
+	rotlwi %r7, %r7, 7
 # x1 ^= t0
 	.loc 1 505
-	xor %r10, %r10, %r8
+	xor %r10, %r10, %r4
 # x6 ^= t1
 	.loc 1 506
-	xor %r31, %r31, %r9
+	xor %r31, %r31, %r5
 # x11 ^= t2
 	.loc 1 507
-	xor %r27, %r27, %r12
+	xor %r27, %r27, %r6
 # x12 ^= t3
 	.loc 1 508
-	xor %r26, %r26, %r28
+	xor %r26, %r26, %r7
 # t0 = x1 + x0
 	.loc 1 509
-	add %r8, %r10, %r7
+	add %r4, %r10, %r9
 # t1 = x6 + x5
 	.loc 1 510
-	add %r9, %r31, %r6
+	add %r5, %r31, %r12
 # t2 = x11 + x10
 	.loc 1 511
-	add %r12, %r27, %r5
+	add %r6, %r27, %r28
 # t3 = x12 + x15
 	.loc 1 512
-	add %r28, %r26, %r4
+	add %r7, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 513
-	rotlwi %r8, %r8, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 514
-	rotlwi %r9, %r9, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 515
-	rotlwi %r12, %r12, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 516
-	rotlwi %r28, %r28, 9
+	rotlwi %r7, %r7, 9
 # x2 ^= t0
 	.loc 1 517
-	xor %r11, %r11, %r8
+	xor %r11, %r11, %r4
 # x7 ^= t1
 	.loc 1 518
-	xor %r30, %r30, %r9
+	xor %r30, %r30, %r5
 # x8 ^= t2
 	.loc 1 519
-	xor %r29, %r29, %r12
+	xor %r29, %r29, %r6
 # x13 ^= t3
 	.loc 1 520
-	xor %r25, %r25, %r28
+	xor %r25, %r25, %r7
 # t0 = x2 + x1
 	.loc 1 521
-	add %r8, %r11, %r10
+	add %r4, %r11, %r10
 # t1 = x7 + x6
 	.loc 1 522
-	add %r9, %r30, %r31
+	add %r5, %r30, %r31
 # t2 = x8 + x11
 	.loc 1 523
-	add %r12, %r29, %r27
+	add %r6, %r29, %r27
 # t3 = x13 + x12
 	.loc 1 524
-	add %r28, %r25, %r26
+	add %r7, %r25, %r26
 # t0 = t0 <<< 13
 	.loc 1 525
-	rotlwi %r8, %r8, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 526
-	rotlwi %r9, %r9, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 527
-	rotlwi %r12, %r12, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 528
-	rotlwi %r28, %r28, 13
+	rotlwi %r7, %r7, 13
 # x3 ^= t0
 	.loc 1 529
-	xor %r21, %r21, %r8
+	xor %r21, %r21, %r4
 # x4 ^= t1
 	.loc 1 530
-	xor %r22, %r22, %r9
+	xor %r22, %r22, %r5
 # x9 ^= t2
 	.loc 1 531
-	xor %r23, %r23, %r12
+	xor %r23, %r23, %r6
 # x14 ^= t3
 	.loc 1 532
-	xor %r20, %r20, %r28
+	xor %r20, %r20, %r7
 # t0 = x3 + x2
 	.loc 1 533
-	add %r8, %r21, %r11
+	add %r4, %r21, %r11
 # t1 = x4 + x7
 	.loc 1 534
-	add %r9, %r22, %r30
+	add %r5, %r22, %r30
 # t2 = x9 + x8
 	.loc 1 535
-	add %r12, %r23, %r29
+	add %r6, %r23, %r29
 # t3 = x14 + x13
 	.loc 1 536
-	add %r28, %r20, %r25
+	add %r7, %r20, %r25
 # t0 = t0 <<< 18
 	.loc 1 537
-	rotlwi %r8, %r8, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 538
-	rotlwi %r19, %r9, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 539
-	rotlwi %r18, %r12, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 540
-	rotlwi %r17, %r28, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 541
-	xor %r9, %r7, %r8
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 542
-	xor %r12, %r6, %r19
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 543
-	xor %r28, %r5, %r18
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 544
-	xor %r8, %r4, %r17
+	xor %r8, %r8, %r7
 # i -= 1
 	.loc 1 545
 	addi %r24, %r24, -1
@@ -1505,22 +1498,19 @@ qhasm_kernel_salsa20_ppc32_altivec_core:
 	stw %r8, 60(%r3)
 # leave
 	.loc 1 564
-	lwz %r17, 16(%r1)
-	lwz %r18, 20(%r1)
-	lwz %r19, 24(%r1)
-	lwz %r20, 28(%r1)
-	lwz %r21, 32(%r1)
-	lwz %r22, 36(%r1)
-	lwz %r23, 40(%r1)
-	lwz %r24, 44(%r1)
-	lwz %r25, 48(%r1)
-	lwz %r26, 52(%r1)
-	lwz %r27, 56(%r1)
-	lwz %r28, 60(%r1)
-	lwz %r29, 64(%r1)
-	lwz %r30, 68(%r1)
-	lwz %r31, 72(%r1)
-	addi %r1, %r1, 80
+	lwz %r20, 16(%r1)
+	lwz %r21, 20(%r1)
+	lwz %r22, 24(%r1)
+	lwz %r23, 28(%r1)
+	lwz %r24, 32(%r1)
+	lwz %r25, 36(%r1)
+	lwz %r26, 40(%r1)
+	lwz %r27, 44(%r1)
+	lwz %r28, 48(%r1)
+	lwz %r29, 52(%r1)
+	lwz %r30, 56(%r1)
+	lwz %r31, 60(%r1)
+	addi %r1, %r1, 64
 	blr
 	.size qhasm_kernel_salsa20_ppc32_altivec_core, .-qhasm_kernel_salsa20_ppc32_altivec_core
 

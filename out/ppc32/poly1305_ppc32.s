@@ -26,68 +26,68 @@ qhasm_kernel_poly1305_ppc32_init:
 	lwbrx %r6, %r4, %r5
 # t >>= 2
 	.loc 1 25
-	srwi %r5, %r6, 2
+	srwi %r6, %r6, 2
 # mask = 0x3ffff03
 	.loc 1 26
-	lis %r6, 1023
-	ori %r6, %r6, 65283
+	lis %r5, 1023
+	ori %r5, %r5, 65283
 # t &= mask
 	.loc 1 27
-	and %r5, %r5, %r6
+	and %r6, %r6, %r5
 # mem32[st + 4] = t
 	.loc 1 28
-	stw %r5, 4(%r3)
+	stw %r6, 4(%r3)
 # t = mem32le[k + 6]
 	.loc 1 29
 	li %r5, 6
 	lwbrx %r6, %r4, %r5
 # t >>= 4
 	.loc 1 30
-	srwi %r5, %r6, 4
+	srwi %r6, %r6, 4
 # mask = 0x3ffc0ff
 	.loc 1 31
-	lis %r6, 1023
-	ori %r6, %r6, 49407
+	lis %r5, 1023
+	ori %r5, %r5, 49407
 # t &= mask
 	.loc 1 32
-	and %r5, %r5, %r6
+	and %r6, %r6, %r5
 # mem32[st + 8] = t
 	.loc 1 33
-	stw %r5, 8(%r3)
+	stw %r6, 8(%r3)
 # t = mem32le[k + 9]
 	.loc 1 34
 	li %r5, 9
 	lwbrx %r6, %r4, %r5
 # t >>= 6
 	.loc 1 35
-	srwi %r5, %r6, 6
+	srwi %r6, %r6, 6
 # mask = 0x3f03fff
 	.loc 1 36
-	lis %r6, 1008
-	ori %r6, %r6, 16383
+	lis %r5, 1008
+	ori %r5, %r5, 16383
 # t &= mask
 	.loc 1 37
-	and %r5, %r5, %r6
+	and %r6, %r6, %r5
 # mem32[st + 12] = t
 	.loc 1 38
-	stw %r5, 12(%r3)
+	stw %r6, 12(%r3)
 # t = mem32le[k + 12]
 	.loc 1 39
 	li %r5, 12
 	lwbrx %r6, %r4, %r5
 # t >>= 8
 	.loc 1 40
-	srwi %r5, %r6, 8
+	srwi %r6, %r6, 8
 # mask = 0xfffff
 	.loc 1 41
-	lis %r6, 15
-	ori %r6, %r6, 65535
+	lis %r5, 15
+	ori %r5, %r5, 65535
 # t &= mask
 	.loc 1 42
-	and %r5, %r5, %r6
+	and %r6, %r6, %r5
 # mem32[st + 16] = t
 	.loc 1 43
-	stw %r5, 16(%r3)
+	stw %r6, 16(%r3)
 # t = mem32le[k + 16]
 	.loc 1 44
 	li %r5, 16
@@ -181,10 +181,10 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	stw %r6, 24(%r1)
 # hib = hib & 1
 	.loc 1 72
-	andi. %r5, %r7, 1
+	andi. %r7, %r7, 1
 # hib <<= 24
 	.loc 1 73
-	slwi %r27, %r5, 24
+	slwi %r27, %r7, 24
 # r0 = mem32[st + 0]
 	.loc 1 74
 	lwz %r12, 0(%r3)
@@ -247,52 +247,52 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	lwbrx %r5, %r4, %r3
 # t >>= 2
 	.loc 1 94
-	srwi %r3, %r5, 2
+	srwi %r5, %r5, 2
 # t &= mask
 	.loc 1 95
-	and %r3, %r3, %r26
+	and %r5, %r5, %r26
 # h1 += t
 	.loc 1 96
-	add %r24, %r24, %r3
+	add %r24, %r24, %r5
 # t = mem32le[m + 6]
 	.loc 1 97
 	li %r3, 6
 	lwbrx %r5, %r4, %r3
 # t >>= 4
 	.loc 1 98
-	srwi %r3, %r5, 4
+	srwi %r5, %r5, 4
 # t &= mask
 	.loc 1 99
-	and %r3, %r3, %r26
+	and %r5, %r5, %r26
 # h2 += t
 	.loc 1 100
-	add %r22, %r23, %r3
+	add %r22, %r23, %r5
 # t = mem32le[m + 9]
 	.loc 1 101
 	li %r3, 9
 	lwbrx %r5, %r4, %r3
 # t >>= 6
 	.loc 1 102
-	srwi %r3, %r5, 6
+	srwi %r5, %r5, 6
 # t &= mask
 	.loc 1 103
-	and %r3, %r3, %r26
+	and %r5, %r5, %r26
 # h3 += t
 	.loc 1 104
-	add %r21, %r7, %r3
+	add %r21, %r7, %r5
 # t = mem32le[m + 12]
 	.loc 1 105
 	li %r3, 12
 	lwbrx %r5, %r4, %r3
 # t >>= 8
 	.loc 1 106
-	srwi %r3, %r5, 8
+	srwi %r5, %r5, 8
 # t |= hib
 	.loc 1 107
-	or %r3, %r3, %r27
+	or %r5, %r5, %r27
 # h4 += t
 	.loc 1 108
-	add %r20, %r6, %r3
+	add %r20, %r6, %r5
 # (uint64) dh dl = h0 * r0
 	.loc 1 110
 	mullw %r5, %r25, %r12
@@ -605,16 +605,16 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	add %r3, %r3, %r5
 # g0 += c
 	.loc 1 209
-	add %r3, %r19, %r3
+	add %r19, %r19, %r3
 # c = g0 >> 26
 	.loc 1 210
-	srwi %r5, %r3, 26
+	srwi %r3, %r19, 26
 # h0 = g0 & mask
 	.loc 1 211
-	and %r22, %r3, %r26
+	and %r22, %r19, %r26
 # h1 = g1 + c
 	.loc 1 212
-	add %r24, %r18, %r5
+	add %r24, %r18, %r3
 # m += 16
 	.loc 1 216
 	addi %r4, %r4, 16
@@ -726,40 +726,40 @@ qhasm_kernel_poly1305_ppc32_final:
 	and %r11, %r6, %r12
 # h2 += c
 	.loc 1 249
-	add %r6, %r7, %r10
+	add %r7, %r7, %r10
 # c = h2 >> 26
 	.loc 1 250
-	srwi %r7, %r6, 26
+	srwi %r6, %r7, 26
 # h2 &= mask
 	.loc 1 251
-	and %r10, %r6, %r12
+	and %r10, %r7, %r12
 # h3 += c
 	.loc 1 252
-	add %r6, %r8, %r7
+	add %r8, %r8, %r6
 # c = h3 >> 26
 	.loc 1 253
-	srwi %r7, %r6, 26
+	srwi %r6, %r8, 26
 # h3 &= mask
 	.loc 1 254
-	and %r31, %r6, %r12
+	and %r31, %r8, %r12
 # h4 += c
 	.loc 1 255
-	add %r6, %r9, %r7
+	add %r9, %r9, %r6
 # c = h4 >> 26
 	.loc 1 256
-	srwi %r7, %r6, 26
+	srwi %r7, %r9, 26
 # h4 &= mask
 	.loc 1 257
-	and %r30, %r6, %r12
+	and %r30, %r9, %r12
 # t = c << 2
 	.loc 1 258
 	slwi %r6, %r7, 2
 # c += t
 	.loc 1 259
-	add %r6, %r7, %r6
+	add %r7, %r7, %r6
 # h0 += c
 	.loc 1 260
-	add %r5, %r5, %r6
+	add %r5, %r5, %r7
 # c = h0 >> 26
 	.loc 1 261
 	srwi %r6, %r5, 26
@@ -838,25 +838,25 @@ qhasm_kernel_poly1305_ppc32_final:
 	and %r7, %r7, %r12
 # h1 ^= u
 	.loc 1 287
-	xor %r7, %r28, %r7
+	xor %r28, %r28, %r7
 # u = h2 ^ g2
 	.loc 1 288
-	xor %r8, %r10, %r9
+	xor %r7, %r10, %r9
 # u &= t
 	.loc 1 289
-	and %r8, %r8, %r12
+	and %r7, %r7, %r12
 # h2 ^= u
 	.loc 1 290
-	xor %r8, %r10, %r8
+	xor %r10, %r10, %r7
 # u = h3 ^ g3
 	.loc 1 291
-	xor %r9, %r31, %r11
+	xor %r7, %r31, %r11
 # u &= t
 	.loc 1 292
-	and %r9, %r9, %r12
+	and %r7, %r7, %r12
 # h3 ^= u
 	.loc 1 293
-	xor %r9, %r31, %r9
+	xor %r31, %r31, %r7
 # u = h4 ^ g4
 	.loc 1 294
 	xor %r6, %r30, %r6
@@ -865,37 +865,37 @@ qhasm_kernel_poly1305_ppc32_final:
 	and %r6, %r6, %r12
 # h4 ^= u
 	.loc 1 296
-	xor %r10, %r30, %r6
+	xor %r30, %r30, %r6
 # t = h1 << 26
 	.loc 1 298
-	slwi %r6, %r7, 26
+	slwi %r6, %r28, 26
 # f0 = h0 | t
 	.loc 1 299
 	or %r5, %r5, %r6
 # f1 = h1 >> 6
 	.loc 1 300
-	srwi %r6, %r7, 6
+	srwi %r6, %r28, 6
 # t = h2 << 20
 	.loc 1 301
-	slwi %r7, %r8, 20
+	slwi %r7, %r10, 20
 # f1 |= t
 	.loc 1 302
 	or %r7, %r6, %r7
 # f2 = h2 >> 12
 	.loc 1 303
-	srwi %r6, %r8, 12
+	srwi %r6, %r10, 12
 # t = h3 << 14
 	.loc 1 304
-	slwi %r8, %r9, 14
+	slwi %r8, %r31, 14
 # f2 |= t
 	.loc 1 305
 	or %r8, %r6, %r8
 # f3 = h3 >> 18
 	.loc 1 306
-	srwi %r6, %r9, 18
+	srwi %r6, %r31, 18
 # t = h4 << 8
 	.loc 1 307
-	slwi %r9, %r10, 8
+	slwi %r9, %r30, 8
 # f3 |= t
 	.loc 1 308
 	or %r6, %r6, %r9
@@ -922,28 +922,28 @@ qhasm_kernel_poly1305_ppc32_final:
 	adde %r8, %r8, %r11
 # f3 = f3 + g3 + carry
 	.loc 1 316
-	adde %r3, %r6, %r3
+	adde %r6, %r6, %r3
 # mem32le[a] = f0
 	.loc 1 317
 	stwbrx %r5, 0, %r4
 # t = 4
 	.loc 1 318
-	li %r5, 4
+	li %r3, 4
 # mem32le[a + t] = f1
 	.loc 1 319
-	stwbrx %r7, %r4,%r5
+	stwbrx %r7, %r4,%r3
 # t = 8
 	.loc 1 320
-	li %r5, 8
+	li %r3, 8
 # mem32le[a + t] = f2
 	.loc 1 321
-	stwbrx %r8, %r4,%r5
+	stwbrx %r8, %r4,%r3
 # t = 12
 	.loc 1 322
-	li %r5, 12
+	li %r3, 12
 # mem32le[a + t] = f3
 	.loc 1 323
-	stwbrx %r3, %r4,%r5
+	stwbrx %r6, %r4,%r3
 # leave
 	.loc 1 324
 	lwz %r28, 16(%r1)

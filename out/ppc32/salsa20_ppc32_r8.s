@@ -8,24 +8,23 @@
 	.p2align 5
 qhasm_kernel_salsa8_ppc32_blocks:
 	stwu %r1, -96(%r1)
-	stw %r14, 16(%r1)
-	stw %r15, 20(%r1)
-	stw %r16, 24(%r1)
-	stw %r17, 28(%r1)
-	stw %r18, 32(%r1)
-	stw %r19, 36(%r1)
-	stw %r20, 40(%r1)
-	stw %r21, 44(%r1)
-	stw %r22, 48(%r1)
-	stw %r23, 52(%r1)
-	stw %r24, 56(%r1)
-	stw %r25, 60(%r1)
-	stw %r26, 64(%r1)
-	stw %r27, 68(%r1)
-	stw %r28, 72(%r1)
-	stw %r29, 76(%r1)
-	stw %r30, 80(%r1)
-	stw %r31, 84(%r1)
+	stw %r15, 16(%r1)
+	stw %r16, 20(%r1)
+	stw %r17, 24(%r1)
+	stw %r18, 28(%r1)
+	stw %r19, 32(%r1)
+	stw %r20, 36(%r1)
+	stw %r21, 40(%r1)
+	stw %r22, 44(%r1)
+	stw %r23, 48(%r1)
+	stw %r24, 52(%r1)
+	stw %r25, 56(%r1)
+	stw %r26, 60(%r1)
+	stw %r27, 64(%r1)
+	stw %r28, 68(%r1)
+	stw %r29, 72(%r1)
+	stw %r30, 76(%r1)
+	stw %r31, 80(%r1)
 # w = nhi | nlo
 	.loc 1 34
 	or %r8, %r5, %r6
@@ -105,34 +104,34 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	rotlwi %r15, %r8, 7
 # t1 = t1 <<< 7
 	.loc 1 63
-	rotlwi %r14, %r9, 7
+	rotlwi %r9, %r9, 7
 # t2 = t2 <<< 7
 	.loc 1 64
-	rotlwi %r9, %r10, 7
+	rotlwi %r10, %r10, 7
 # t3 = t3 <<< 7
 	.loc 1 65
 	rotlwi %r8, %r16, 7
 # x4 ^= t0
 	.loc 1 66
-	xor %r10, %r17, %r15
+	xor %r17, %r17, %r15
 # x9 ^= t1
 	.loc 1 67
-	xor %r31, %r31, %r14
+	xor %r31, %r31, %r9
 # x14 ^= t2
 	.loc 1 68
-	xor %r12, %r12, %r9
+	xor %r12, %r12, %r10
 # x3 ^= t3
 	.loc 1 69
 	xor %r11, %r11, %r8
 # t0 = x4 + x0
 	.loc 1 70
-	add %r8, %r10, %r28
+	add %r8, %r17, %r28
 # t1 = x9 + x5
 	.loc 1 71
 	add %r9, %r31, %r20
 # t2 = x14 + x10
 	.loc 1 72
-	add %r17, %r12, %r24
+	add %r10, %r12, %r24
 # t3 = x3 + x15
 	.loc 1 73
 	add %r16, %r11, %r29
@@ -144,7 +143,7 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	rotlwi %r9, %r9, 9
 # t2 = t2 <<< 9
 	.loc 1 76
-	rotlwi %r17, %r17, 9
+	rotlwi %r10, %r10, 9
 # t3 = t3 <<< 9
 	.loc 1 77
 	rotlwi %r16, %r16, 9
@@ -156,19 +155,19 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	xor %r27, %r27, %r9
 # x2 ^= t2
 	.loc 1 80
-	xor %r19, %r19, %r17
+	xor %r19, %r19, %r10
 # x7 ^= t3
 	.loc 1 81
 	xor %r22, %r22, %r16
 # t0 = x8 + x4
 	.loc 1 82
-	add %r8, %r23, %r10
+	add %r8, %r23, %r17
 # t1 = x13 + x9
 	.loc 1 83
 	add %r9, %r27, %r31
 # t2 = x2 + x14
 	.loc 1 84
-	add %r17, %r19, %r12
+	add %r10, %r19, %r12
 # t3 = x7 + x3
 	.loc 1 85
 	add %r16, %r22, %r11
@@ -180,7 +179,7 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	rotlwi %r9, %r9, 13
 # t2 = t2 <<< 13
 	.loc 1 88
-	rotlwi %r17, %r17, 13
+	rotlwi %r10, %r10, 13
 # t3 = t3 <<< 13
 	.loc 1 89
 	rotlwi %r8, %r16, 13
@@ -192,7 +191,7 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	xor %r18, %r18, %r9
 # x6 ^= t2
 	.loc 1 92
-	xor %r21, %r21, %r17
+	xor %r21, %r21, %r10
 # x11 ^= t3
 	.loc 1 93
 	xor %r25, %r25, %r8
@@ -204,175 +203,175 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	add %r9, %r18, %r27
 # t2 = x6 + x2
 	.loc 1 96
-	add %r15, %r21, %r19
+	add %r16, %r21, %r19
 # t3 = x11 + x7
 	.loc 1 97
-	add %r16, %r25, %r22
+	add %r10, %r25, %r22
 # t0 = t0 <<< 18
 	.loc 1 98
-	rotlwi %r17, %r8, 18
+	rotlwi %r8, %r8, 18
 # t1 = t1 <<< 18
 	.loc 1 99
-	rotlwi %r8, %r9, 18
+	rotlwi %r9, %r9, 18
 # t2 = t2 <<< 18
 	.loc 1 100
-	rotlwi %r9, %r15, 18
+	rotlwi %r16, %r16, 18
 # t3 = t3 <<< 18
 	.loc 1 101
-	rotlwi %r16, %r16, 18
+	rotlwi %r10, %r10, 18
 # x0 ^= t0
 	.loc 1 102
-	xor %r28, %r28, %r17
+	xor %r28, %r28, %r8
 # x5 ^= t1
 	.loc 1 103
-	xor %r20, %r20, %r8
+	xor %r20, %r20, %r9
 # x10 ^= t2
 	.loc 1 104
-	xor %r9, %r24, %r9
+	xor %r24, %r24, %r16
 # x15 ^= t3
 	.loc 1 105
-	xor %r8, %r29, %r16
+	xor %r8, %r29, %r10
 # t0 = x0 + x3
 	.loc 1 106
-	add %r29, %r28, %r11
+	add %r9, %r28, %r11
 # t1 = x5 + x4
 	.loc 1 107
-	add %r24, %r20, %r10
+	add %r10, %r20, %r17
 # t2 = x10 + x9
 	.loc 1 108
-	add %r16, %r9, %r31
+	add %r16, %r24, %r31
 # t3 = x15 + x14
 	.loc 1 109
-	add %r15, %r8, %r12
+	add %r29, %r8, %r12
 # t0 = t0 <<< 7
 	.loc 1 110
-	rotlwi %r17, %r29, 7
+	rotlwi %r9, %r9, 7
 # t1 = t1 <<< 7
 	.loc 1 111
-	rotlwi %r29, %r24, 7
+	rotlwi %r10, %r10, 7
 # t2 = t2 <<< 7
 	.loc 1 112
 	rotlwi %r16, %r16, 7
 # t3 = t3 <<< 7
 	.loc 1 113
-	rotlwi %r24, %r15, 7
+	rotlwi %r29, %r29, 7
 # x1 ^= t0
 	.loc 1 114
-	xor %r18, %r18, %r17
+	xor %r18, %r18, %r9
 # x6 ^= t1
 	.loc 1 115
-	xor %r21, %r21, %r29
+	xor %r21, %r21, %r10
 # x11 ^= t2
 	.loc 1 116
 	xor %r25, %r25, %r16
 # x12 ^= t3
 	.loc 1 117
-	xor %r26, %r26, %r24
+	xor %r26, %r26, %r29
 # t0 = x1 + x0
 	.loc 1 118
-	add %r29, %r18, %r28
+	add %r9, %r18, %r28
 # t1 = x6 + x5
 	.loc 1 119
-	add %r24, %r21, %r20
+	add %r10, %r21, %r20
 # t2 = x11 + x10
 	.loc 1 120
-	add %r16, %r25, %r9
+	add %r16, %r25, %r24
 # t3 = x12 + x15
 	.loc 1 121
-	add %r15, %r26, %r8
+	add %r29, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 122
-	rotlwi %r17, %r29, 9
+	rotlwi %r9, %r9, 9
 # t1 = t1 <<< 9
 	.loc 1 123
-	rotlwi %r29, %r24, 9
+	rotlwi %r10, %r10, 9
 # t2 = t2 <<< 9
 	.loc 1 124
 	rotlwi %r16, %r16, 9
 # t3 = t3 <<< 9
 	.loc 1 125
-	rotlwi %r24, %r15, 9
+	rotlwi %r29, %r29, 9
 # x2 ^= t0
 	.loc 1 126
-	xor %r19, %r19, %r17
+	xor %r19, %r19, %r9
 # x7 ^= t1
 	.loc 1 127
-	xor %r22, %r22, %r29
+	xor %r22, %r22, %r10
 # x8 ^= t2
 	.loc 1 128
 	xor %r23, %r23, %r16
 # x13 ^= t3
 	.loc 1 129
-	xor %r27, %r27, %r24
+	xor %r27, %r27, %r29
 # t0 = x2 + x1
 	.loc 1 130
-	add %r29, %r19, %r18
+	add %r9, %r19, %r18
 # t1 = x7 + x6
 	.loc 1 131
-	add %r24, %r22, %r21
+	add %r10, %r22, %r21
 # t2 = x8 + x11
 	.loc 1 132
 	add %r16, %r23, %r25
 # t3 = x13 + x12
 	.loc 1 133
-	add %r15, %r27, %r26
+	add %r29, %r27, %r26
 # t0 = t0 <<< 13
 	.loc 1 134
-	rotlwi %r17, %r29, 13
+	rotlwi %r9, %r9, 13
 # t1 = t1 <<< 13
 	.loc 1 135
-	rotlwi %r29, %r24, 13
+	rotlwi %r10, %r10, 13
 # t2 = t2 <<< 13
 	.loc 1 136
 	rotlwi %r16, %r16, 13
 # t3 = t3 <<< 13
 	.loc 1 137
-	rotlwi %r24, %r15, 13
+	rotlwi %r29, %r29, 13
 # x3 ^= t0
 	.loc 1 138
-	xor %r11, %r11, %r17
+	xor %r11, %r11, %r9
 # x4 ^= t1
 	.loc 1 139
-	xor %r17, %r10, %r29
+	xor %r17, %r17, %r10
 # x9 ^= t2
 	.loc 1 140
 	xor %r31, %r31, %r16
 # x14 ^= t3
 	.loc 1 141
-	xor %r12, %r12, %r24
+	xor %r12, %r12, %r29
 # t0 = x3 + x2
 	.loc 1 142
-	add %r10, %r11, %r19
+	add %r9, %r11, %r19
 # t1 = x4 + x7
 	.loc 1 143
-	add %r29, %r17, %r22
+	add %r10, %r17, %r22
 # t2 = x9 + x8
 	.loc 1 144
 	add %r16, %r31, %r23
 # t3 = x14 + x13
 	.loc 1 145
-	add %r15, %r12, %r27
+	add %r29, %r12, %r27
 # t0 = t0 <<< 18
 	.loc 1 146
-	rotlwi %r24, %r10, 18
+	rotlwi %r9, %r9, 18
 # t1 = t1 <<< 18
 	.loc 1 147
-	rotlwi %r10, %r29, 18
+	rotlwi %r10, %r10, 18
 # t2 = t2 <<< 18
 	.loc 1 148
 	rotlwi %r16, %r16, 18
 # t3 = t3 <<< 18
 	.loc 1 149
-	rotlwi %r29, %r15, 18
+	rotlwi %r29, %r29, 18
 # x0 ^= t0
 	.loc 1 150
-	xor %r28, %r28, %r24
+	xor %r28, %r28, %r9
 # x5 ^= t1
 	.loc 1 151
 	xor %r20, %r20, %r10
 # x10 ^= t2
 	.loc 1 152
-	xor %r24, %r9, %r16
+	xor %r24, %r24, %r16
 # x15 ^= t3
 	.loc 1 153
 	xor %r29, %r8, %r29
@@ -390,286 +389,286 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	lwz %r8, 0(%r7)
 # x0 += w
 	.loc 1 160
-	add %r8, %r28, %r8
+	add %r28, %r28, %r8
 # w = mem32le[m]
 	.loc 1 161
-	lwbrx %r9, 0, %r4
+	lwbrx %r8, 0, %r4
 # x0 ^= w
 	.loc 1 162
-	xor %r8, %r8, %r9
+	xor %r28, %r28, %r8
 # mem32le[c] = x0
 	.loc 1 163
-	stwbrx %r8, 0, %r3
+	stwbrx %r28, 0, %r3
 # w = mem32[x + 4]
 	.loc 1 164
 	lwz %r8, 4(%r7)
 # x1 += w
 	.loc 1 165
-	add %r9, %r18, %r8
+	add %r18, %r18, %r8
 # o = 4
 	.loc 1 166
 	li %r8, 4
 # w = mem32le[m + o]
 	.loc 1 167
-	lwbrx %r10, %r4,%r8
+	lwbrx %r9, %r4,%r8
 # x1 ^= w
 	.loc 1 168
-	xor %r9, %r9, %r10
+	xor %r18, %r18, %r9
 # mem32le[c + o] = x1
 	.loc 1 169
-	stwbrx %r9, %r3,%r8
+	stwbrx %r18, %r3,%r8
 # w = mem32[x + 8]
 	.loc 1 170
 	lwz %r8, 8(%r7)
 # x2 += w
 	.loc 1 171
-	add %r8, %r19, %r8
+	add %r19, %r19, %r8
 # o = 8
 	.loc 1 172
-	li %r9, 8
+	li %r8, 8
 # w = mem32le[m + o]
 	.loc 1 173
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x2 ^= w
 	.loc 1 174
-	xor %r8, %r8, %r10
+	xor %r19, %r19, %r9
 # mem32le[c + o] = x2
 	.loc 1 175
-	stwbrx %r8, %r3,%r9
+	stwbrx %r19, %r3,%r8
 # w = mem32[x + 12]
 	.loc 1 176
 	lwz %r8, 12(%r7)
 # x3 += w
 	.loc 1 177
-	add %r8, %r11, %r8
+	add %r11, %r11, %r8
 # o = 12
 	.loc 1 178
-	li %r9, 12
+	li %r8, 12
 # w = mem32le[m + o]
 	.loc 1 179
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x3 ^= w
 	.loc 1 180
-	xor %r8, %r8, %r10
+	xor %r11, %r11, %r9
 # mem32le[c + o] = x3
 	.loc 1 181
-	stwbrx %r8, %r3,%r9
+	stwbrx %r11, %r3,%r8
 # w = mem32[x + 16]
 	.loc 1 182
 	lwz %r8, 16(%r7)
 # x4 += w
 	.loc 1 183
-	add %r8, %r17, %r8
+	add %r17, %r17, %r8
 # o = 16
 	.loc 1 184
-	li %r9, 16
+	li %r8, 16
 # w = mem32le[m + o]
 	.loc 1 185
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x4 ^= w
 	.loc 1 186
-	xor %r8, %r8, %r10
+	xor %r17, %r17, %r9
 # mem32le[c + o] = x4
 	.loc 1 187
-	stwbrx %r8, %r3,%r9
+	stwbrx %r17, %r3,%r8
 # w = mem32[x + 20]
 	.loc 1 188
 	lwz %r8, 20(%r7)
 # x5 += w
 	.loc 1 189
-	add %r8, %r20, %r8
+	add %r20, %r20, %r8
 # o = 20
 	.loc 1 190
-	li %r9, 20
+	li %r8, 20
 # w = mem32le[m + o]
 	.loc 1 191
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x5 ^= w
 	.loc 1 192
-	xor %r8, %r8, %r10
+	xor %r20, %r20, %r9
 # mem32le[c + o] = x5
 	.loc 1 193
-	stwbrx %r8, %r3,%r9
+	stwbrx %r20, %r3,%r8
 # w = mem32[x + 24]
 	.loc 1 194
 	lwz %r8, 24(%r7)
 # x6 += w
 	.loc 1 195
-	add %r8, %r21, %r8
+	add %r21, %r21, %r8
 # o = 24
 	.loc 1 196
-	li %r9, 24
+	li %r8, 24
 # w = mem32le[m + o]
 	.loc 1 197
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x6 ^= w
 	.loc 1 198
-	xor %r8, %r8, %r10
+	xor %r21, %r21, %r9
 # mem32le[c + o] = x6
 	.loc 1 199
-	stwbrx %r8, %r3,%r9
+	stwbrx %r21, %r3,%r8
 # w = mem32[x + 28]
 	.loc 1 200
 	lwz %r8, 28(%r7)
 # x7 += w
 	.loc 1 201
-	add %r8, %r22, %r8
+	add %r22, %r22, %r8
 # o = 28
 	.loc 1 202
-	li %r9, 28
+	li %r8, 28
 # w = mem32le[m + o]
 	.loc 1 203
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x7 ^= w
 	.loc 1 204
-	xor %r8, %r8, %r10
+	xor %r22, %r22, %r9
 # mem32le[c + o] = x7
 	.loc 1 205
-	stwbrx %r8, %r3,%r9
+	stwbrx %r22, %r3,%r8
 # w = mem32[x + 32]
 	.loc 1 206
 	lwz %r8, 32(%r7)
 # x8 += w
 	.loc 1 207
-	add %r8, %r23, %r8
+	add %r23, %r23, %r8
 # o = 32
 	.loc 1 208
-	li %r9, 32
+	li %r8, 32
 # w = mem32le[m + o]
 	.loc 1 209
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x8 ^= w
 	.loc 1 210
-	xor %r8, %r8, %r10
+	xor %r23, %r23, %r9
 # mem32le[c + o] = x8
 	.loc 1 211
-	stwbrx %r8, %r3,%r9
+	stwbrx %r23, %r3,%r8
 # w = mem32[x + 36]
 	.loc 1 212
 	lwz %r8, 36(%r7)
 # x9 += w
 	.loc 1 213
-	add %r8, %r31, %r8
+	add %r31, %r31, %r8
 # o = 36
 	.loc 1 214
-	li %r9, 36
+	li %r8, 36
 # w = mem32le[m + o]
 	.loc 1 215
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x9 ^= w
 	.loc 1 216
-	xor %r8, %r8, %r10
+	xor %r31, %r31, %r9
 # mem32le[c + o] = x9
 	.loc 1 217
-	stwbrx %r8, %r3,%r9
+	stwbrx %r31, %r3,%r8
 # w = mem32[x + 40]
 	.loc 1 218
 	lwz %r8, 40(%r7)
 # x10 += w
 	.loc 1 219
-	add %r8, %r24, %r8
+	add %r24, %r24, %r8
 # o = 40
 	.loc 1 220
-	li %r9, 40
+	li %r8, 40
 # w = mem32le[m + o]
 	.loc 1 221
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x10 ^= w
 	.loc 1 222
-	xor %r8, %r8, %r10
+	xor %r24, %r24, %r9
 # mem32le[c + o] = x10
 	.loc 1 223
-	stwbrx %r8, %r3,%r9
+	stwbrx %r24, %r3,%r8
 # w = mem32[x + 44]
 	.loc 1 224
 	lwz %r8, 44(%r7)
 # x11 += w
 	.loc 1 225
-	add %r8, %r25, %r8
+	add %r25, %r25, %r8
 # o = 44
 	.loc 1 226
-	li %r9, 44
+	li %r8, 44
 # w = mem32le[m + o]
 	.loc 1 227
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x11 ^= w
 	.loc 1 228
-	xor %r8, %r8, %r10
+	xor %r25, %r25, %r9
 # mem32le[c + o] = x11
 	.loc 1 229
-	stwbrx %r8, %r3,%r9
+	stwbrx %r25, %r3,%r8
 # w = mem32[x + 48]
 	.loc 1 230
 	lwz %r8, 48(%r7)
 # x12 += w
 	.loc 1 231
-	add %r8, %r26, %r8
+	add %r26, %r26, %r8
 # o = 48
 	.loc 1 232
-	li %r9, 48
+	li %r8, 48
 # w = mem32le[m + o]
 	.loc 1 233
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x12 ^= w
 	.loc 1 234
-	xor %r8, %r8, %r10
+	xor %r26, %r26, %r9
 # mem32le[c + o] = x12
 	.loc 1 235
-	stwbrx %r8, %r3,%r9
+	stwbrx %r26, %r3,%r8
 # w = mem32[x + 52]
 	.loc 1 236
 	lwz %r8, 52(%r7)
 # x13 += w
 	.loc 1 237
-	add %r8, %r27, %r8
+	add %r27, %r27, %r8
 # o = 52
 	.loc 1 238
-	li %r9, 52
+	li %r8, 52
 # w = mem32le[m + o]
 	.loc 1 239
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x13 ^= w
 	.loc 1 240
-	xor %r8, %r8, %r10
+	xor %r27, %r27, %r9
 # mem32le[c + o] = x13
 	.loc 1 241
-	stwbrx %r8, %r3,%r9
+	stwbrx %r27, %r3,%r8
 # w = mem32[x + 56]
 	.loc 1 242
 	lwz %r8, 56(%r7)
 # x14 += w
 	.loc 1 243
-	add %r8, %r12, %r8
+	add %r12, %r12, %r8
 # o = 56
 	.loc 1 244
-	li %r9, 56
+	li %r8, 56
 # w = mem32le[m + o]
 	.loc 1 245
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x14 ^= w
 	.loc 1 246
-	xor %r8, %r8, %r10
+	xor %r12, %r12, %r9
 # mem32le[c + o] = x14
 	.loc 1 247
-	stwbrx %r8, %r3,%r9
+	stwbrx %r12, %r3,%r8
 # w = mem32[x + 60]
 	.loc 1 248
 	lwz %r8, 60(%r7)
 # x15 += w
 	.loc 1 249
-	add %r8, %r29, %r8
+	add %r29, %r29, %r8
 # o = 60
 	.loc 1 250
-	li %r9, 60
+	li %r8, 60
 # w = mem32le[m + o]
 	.loc 1 251
-	lwbrx %r10, %r4,%r9
+	lwbrx %r9, %r4,%r8
 # x15 ^= w
 	.loc 1 252
-	xor %r8, %r8, %r10
+	xor %r29, %r29, %r9
 # mem32le[c + o] = x15
 	.loc 1 253
-	stwbrx %r8, %r3,%r9
+	stwbrx %r29, %r3,%r8
 # w = mem32[x + 32]
 	.loc 1 255
 	lwz %r8, 32(%r7)
@@ -715,24 +714,23 @@ qhasm_kernel_salsa8_ppc32_blocks:
 .Lqhasm_kernel_salsa8_ppc32_blocks.done:
 # leave
 	.loc 1 271
-	lwz %r14, 16(%r1)
-	lwz %r15, 20(%r1)
-	lwz %r16, 24(%r1)
-	lwz %r17, 28(%r1)
-	lwz %r18, 32(%r1)
-	lwz %r19, 36(%r1)
-	lwz %r20, 40(%r1)
-	lwz %r21, 44(%r1)
-	lwz %r22, 48(%r1)
-	lwz %r23, 52(%r1)
-	lwz %r24, 56(%r1)
-	lwz %r25, 60(%r1)
-	lwz %r26, 64(%r1)
-	lwz %r27, 68(%r1)
-	lwz %r28, 72(%r1)
-	lwz %r29, 76(%r1)
-	lwz %r30, 80(%r1)
-	lwz %r31, 84(%r1)
+	lwz %r15, 16(%r1)
+	lwz %r16, 20(%r1)
+	lwz %r17, 24(%r1)
+	lwz %r18, 28(%r1)
+	lwz %r19, 32(%r1)
+	lwz %r20, 36(%r1)
+	lwz %r21, 40(%r1)
+	lwz %r22, 44(%r1)
+	lwz %r23, 48(%r1)
+	lwz %r24, 52(%r1)
+	lwz %r25, 56(%r1)
+	lwz %r26, 60(%r1)
+	lwz %r27, 64(%r1)
+	lwz %r28, 68(%r1)
+	lwz %r29, 72(%r1)
+	lwz %r30, 76(%r1)
+	lwz %r31, 80(%r1)
 	addi %r1, %r1, 96
 	blr
 	.size qhasm_kernel_salsa8_ppc32_blocks, .-qhasm_kernel_salsa8_ppc32_blocks
@@ -743,22 +741,19 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	.type qhasm_kernel_salsa8_ppc32_core, @function
 	.p2align 5
 qhasm_kernel_salsa8_ppc32_core:
-	stwu %r1, -80(%r1)
-	stw %r17, 16(%r1)
-	stw %r18, 20(%r1)
-	stw %r19, 24(%r1)
-	stw %r20, 28(%r1)
-	stw %r21, 32(%r1)
-	stw %r22, 36(%r1)
-	stw %r23, 40(%r1)
-	stw %r24, 44(%r1)
-	stw %r25, 48(%r1)
-	stw %r26, 52(%r1)
-	stw %r27, 56(%r1)
-	stw %r28, 60(%r1)
-	stw %r29, 64(%r1)
-	stw %r30, 68(%r1)
-	stw %r31, 72(%r1)
+	stwu %r1, -64(%r1)
+	stw %r20, 16(%r1)
+	stw %r21, 20(%r1)
+	stw %r22, 24(%r1)
+	stw %r23, 28(%r1)
+	stw %r24, 32(%r1)
+	stw %r25, 36(%r1)
+	stw %r26, 40(%r1)
+	stw %r27, 44(%r1)
+	stw %r28, 48(%r1)
+	stw %r29, 52(%r1)
+	stw %r30, 56(%r1)
+	stw %r31, 60(%r1)
 # x0 = mem32[in + 0]
 	.loc 1 277
 	lwz %r9, 0(%r4)
@@ -939,166 +934,166 @@ qhasm_kernel_salsa8_ppc32_core:
 	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 337
-	rotlwi %r19, %r6, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 338
-	rotlwi %r18, %r7, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 339
-	xor %r7, %r9, %r4
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 340
-	xor %r6, %r12, %r5
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 341
-	xor %r5, %r28, %r19
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 342
-	xor %r4, %r8, %r18
+	xor %r8, %r8, %r7
 # t0 = x0 + x3
 	.loc 1 343
-	add %r8, %r7, %r21
+	add %r4, %r9, %r21
 # t1 = x5 + x4
 	.loc 1 344
-	add %r9, %r6, %r22
+	add %r5, %r12, %r22
 # t2 = x10 + x9
 	.loc 1 345
-	add %r12, %r5, %r23
+	add %r6, %r28, %r23
 # t3 = x15 + x14
 	.loc 1 346
-	add %r28, %r4, %r20
+	add %r7, %r8, %r20
 # t0 = t0 <<< 7
 	.loc 1 347
-	rotlwi %r8, %r8, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 348
-	rotlwi %r9, %r9, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 349
-	rotlwi %r12, %r12, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 350
-	rotlwi %r28, %r28, 7
+	rotlwi %r7, %r7, 7
 # x1 ^= t0
 	.loc 1 351
-	xor %r10, %r10, %r8
+	xor %r10, %r10, %r4
 # x6 ^= t1
 	.loc 1 352
-	xor %r31, %r31, %r9
+	xor %r31, %r31, %r5
 # x11 ^= t2
 	.loc 1 353
-	xor %r27, %r27, %r12
+	xor %r27, %r27, %r6
 # x12 ^= t3
 	.loc 1 354
-	xor %r26, %r26, %r28
+	xor %r26, %r26, %r7
 # t0 = x1 + x0
 	.loc 1 355
-	add %r8, %r10, %r7
+	add %r4, %r10, %r9
 # t1 = x6 + x5
 	.loc 1 356
-	add %r9, %r31, %r6
+	add %r5, %r31, %r12
 # t2 = x11 + x10
 	.loc 1 357
-	add %r12, %r27, %r5
+	add %r6, %r27, %r28
 # t3 = x12 + x15
 	.loc 1 358
-	add %r28, %r26, %r4
+	add %r7, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 359
-	rotlwi %r8, %r8, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 360
-	rotlwi %r9, %r9, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 361
-	rotlwi %r12, %r12, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 362
-	rotlwi %r28, %r28, 9
+	rotlwi %r7, %r7, 9
 # x2 ^= t0
 	.loc 1 363
-	xor %r11, %r11, %r8
+	xor %r11, %r11, %r4
 # x7 ^= t1
 	.loc 1 364
-	xor %r30, %r30, %r9
+	xor %r30, %r30, %r5
 # x8 ^= t2
 	.loc 1 365
-	xor %r29, %r29, %r12
+	xor %r29, %r29, %r6
 # x13 ^= t3
 	.loc 1 366
-	xor %r25, %r25, %r28
+	xor %r25, %r25, %r7
 # t0 = x2 + x1
 	.loc 1 367
-	add %r8, %r11, %r10
+	add %r4, %r11, %r10
 # t1 = x7 + x6
 	.loc 1 368
-	add %r9, %r30, %r31
+	add %r5, %r30, %r31
 # t2 = x8 + x11
 	.loc 1 369
-	add %r12, %r29, %r27
+	add %r6, %r29, %r27
 # t3 = x13 + x12
 	.loc 1 370
-	add %r28, %r25, %r26
+	add %r7, %r25, %r26
 # t0 = t0 <<< 13
 	.loc 1 371
-	rotlwi %r8, %r8, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 372
-	rotlwi %r9, %r9, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 373
-	rotlwi %r12, %r12, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 374
-	rotlwi %r28, %r28, 13
+	rotlwi %r7, %r7, 13
 # x3 ^= t0
 	.loc 1 375
-	xor %r21, %r21, %r8
+	xor %r21, %r21, %r4
 # x4 ^= t1
 	.loc 1 376
-	xor %r22, %r22, %r9
+	xor %r22, %r22, %r5
 # x9 ^= t2
 	.loc 1 377
-	xor %r23, %r23, %r12
+	xor %r23, %r23, %r6
 # x14 ^= t3
 	.loc 1 378
-	xor %r20, %r20, %r28
+	xor %r20, %r20, %r7
 # t0 = x3 + x2
 	.loc 1 379
-	add %r8, %r21, %r11
+	add %r4, %r21, %r11
 # t1 = x4 + x7
 	.loc 1 380
-	add %r9, %r22, %r30
+	add %r5, %r22, %r30
 # t2 = x9 + x8
 	.loc 1 381
-	add %r12, %r23, %r29
+	add %r6, %r23, %r29
 # t3 = x14 + x13
 	.loc 1 382
-	add %r28, %r20, %r25
+	add %r7, %r20, %r25
 # t0 = t0 <<< 18
 	.loc 1 383
-	rotlwi %r8, %r8, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 384
-	rotlwi %r19, %r9, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 385
-	rotlwi %r18, %r12, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 386
-	rotlwi %r17, %r28, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 387
-	xor %r9, %r7, %r8
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 388
-	xor %r12, %r6, %r19
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 389
-	xor %r28, %r5, %r18
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 390
-	xor %r8, %r4, %r17
+	xor %r8, %r8, %r7
 # i -= 1
 	.loc 1 391
 	addi %r24, %r24, -1
@@ -1158,22 +1153,19 @@ qhasm_kernel_salsa8_ppc32_core:
 	stw %r8, 60(%r3)
 # leave
 	.loc 1 410
-	lwz %r17, 16(%r1)
-	lwz %r18, 20(%r1)
-	lwz %r19, 24(%r1)
-	lwz %r20, 28(%r1)
-	lwz %r21, 32(%r1)
-	lwz %r22, 36(%r1)
-	lwz %r23, 40(%r1)
-	lwz %r24, 44(%r1)
-	lwz %r25, 48(%r1)
-	lwz %r26, 52(%r1)
-	lwz %r27, 56(%r1)
-	lwz %r28, 60(%r1)
-	lwz %r29, 64(%r1)
-	lwz %r30, 68(%r1)
-	lwz %r31, 72(%r1)
-	addi %r1, %r1, 80
+	lwz %r20, 16(%r1)
+	lwz %r21, 20(%r1)
+	lwz %r22, 24(%r1)
+	lwz %r23, 28(%r1)
+	lwz %r24, 32(%r1)
+	lwz %r25, 36(%r1)
+	lwz %r26, 40(%r1)
+	lwz %r27, 44(%r1)
+	lwz %r28, 48(%r1)
+	lwz %r29, 52(%r1)
+	lwz %r30, 56(%r1)
+	lwz %r31, 60(%r1)
+	addi %r1, %r1, 64
 	blr
 	.size qhasm_kernel_salsa8_ppc32_core, .-qhasm_kernel_salsa8_ppc32_core
 

@@ -47,23 +47,23 @@ qhasm_kernel_poly1305_ppc64_init:
 	lwbrx %r7, %r4, %r5
 # u <<= 32
 	.loc 1 27
-	sldi %r5, %r7, 32
+	sldi %r7, %r7, 32
 # t |= u
 	.loc 1 28
-	or %r5, %r6, %r5
+	or %r6, %r6, %r7
 # u = 0x0ffffffc0ffffffc
 	.loc 1 29
-	lis %r6, 4095
-	ori %r6, %r6, 65532
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 4095
-	ori %r6, %r6, 65532
+	lis %r5, 4095
+	ori %r5, %r5, 65532
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 4095
+	ori %r5, %r5, 65532
 # t &= u
 	.loc 1 30
-	and %r5, %r5, %r6
+	and %r6, %r6, %r5
 # mem64[st + 32] = t
 	.loc 1 31
-	std %r5, 32(%r3)
+	std %r6, 32(%r3)
 # t = mem32le[k + 16]
 	.loc 1 32
 	li %r5, 16
@@ -74,13 +74,13 @@ qhasm_kernel_poly1305_ppc64_init:
 	lwbrx %r7, %r4, %r5
 # u <<= 32
 	.loc 1 34
-	sldi %r5, %r7, 32
+	sldi %r7, %r7, 32
 # t |= u
 	.loc 1 35
-	or %r5, %r6, %r5
+	or %r6, %r6, %r7
 # mem64[st + 40] = t
 	.loc 1 36
-	std %r5, 40(%r3)
+	std %r6, 40(%r3)
 # t = mem32le[k + 24]
 	.loc 1 37
 	li %r5, 24
@@ -91,13 +91,13 @@ qhasm_kernel_poly1305_ppc64_init:
 	lwbrx %r7, %r4, %r5
 # u <<= 32
 	.loc 1 39
-	sldi %r4, %r7, 32
+	sldi %r7, %r7, 32
 # t |= u
 	.loc 1 40
-	or %r4, %r6, %r4
+	or %r6, %r6, %r7
 # mem64[st + 48] = t
 	.loc 1 41
-	std %r4, 48(%r3)
+	std %r6, 48(%r3)
 # t = 0
 	.loc 1 42
 	li %r4, 0
@@ -185,10 +185,10 @@ qhasm_kernel_poly1305_ppc64_blocks:
 	lwbrx %r12, %r4, %r10
 # t <<= 32
 	.loc 1 70
-	sldi %r10, %r12, 32
+	sldi %r12, %r12, 32
 # m1 |= t
 	.loc 1 71
-	or %r9, %r9, %r10
+	or %r9, %r9, %r12
 # carry? h0 = h0 + m0
 	.loc 1 72
 	addc %r10, %r6, %r11
@@ -234,37 +234,37 @@ qhasm_kernel_poly1305_ppc64_blocks:
 	mulld %r7, %r12, %r31
 # carry? t1l = t1l + x
 	.loc 1 87
-	addc %r6, %r10, %r6
+	addc %r10, %r10, %r6
 # t1h = t1h + t2 + carry
 	.loc 1 88
-	adde %r7, %r9, %r7
+	adde %r9, %r9, %r7
 # carry? t1l = t1l + t0h
 	.loc 1 89
-	addc %r8, %r6, %r8
+	addc %r7, %r10, %r8
 # t1h = t1h + 0 + carry
 	.loc 1 90
-	addze %r6, %r7
+	addze %r9, %r9
 # h2 = t1h & 3
 	.loc 1 93
-	andi. %r9, %r6, 3
+	andi. %r8, %r9, 3
 # c = t1h >> 2
 	.loc 1 94
-	srdi %r6, %r6, 2
+	srdi %r6, %r9, 2
 # t1h = c << 2
 	.loc 1 95
-	sldi %r7, %r6, 2
+	sldi %r9, %r6, 2
 # c += t1h
 	.loc 1 96
-	add %r6, %r6, %r7
+	add %r6, %r6, %r9
 # carry? h0 = h0 + c
 	.loc 1 97
 	addc %r6, %r27, %r6
 # carry? h1 = h1 + 0 + carry
 	.loc 1 98
-	addze %r7, %r8
+	addze %r7, %r7
 # h2 = h2 + 0 + carry
 	.loc 1 99
-	addze %r8, %r9
+	addze %r8, %r8
 # m += 16
 	.loc 1 100
 	addi %r4, %r4, 16
@@ -358,31 +358,31 @@ qhasm_kernel_poly1305_ppc64_final:
 	ld %r3, 48(%r3)
 # carry? h0 = h0 + t
 	.loc 1 132
-	addc %r5, %r8, %r5
+	addc %r8, %r8, %r5
 # h1 = h1 + u + carry
 	.loc 1 133
 	adde %r6, %r6, %r3
 # mem32le[a] = h0
 	.loc 1 134
-	stwbrx %r5, 0, %r4
+	stwbrx %r8, 0, %r4
 # h0 >>= 32
 	.loc 1 135
-	srdi %r5, %r5, 32
+	srdi %r8, %r8, 32
 # mem32le[a + 4] = h0
 	.loc 1 136
 	li %r3, 4
-	stwbrx %r5, %r4, %r3
+	stwbrx %r8, %r4, %r3
 # mem32le[a + 8] = h1
 	.loc 1 137
 	li %r3, 8
 	stwbrx %r6, %r4, %r3
 # h1 >>= 32
 	.loc 1 138
-	srdi %r5, %r6, 32
+	srdi %r6, %r6, 32
 # mem32le[a + 12] = h1
 	.loc 1 139
 	li %r3, 12
-	stwbrx %r5, %r4, %r3
+	stwbrx %r6, %r4, %r3
 # leave
 	.loc 1 140
 	blr

@@ -11,24 +11,22 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	.text
 	.p2align 5
 .L.qhasm_kernel_salsa12_ppc64_blocks:
-	stdu %r1, -256(%r1)
-	std %r15, 112(%r1)
-	std %r16, 120(%r1)
-	std %r17, 128(%r1)
-	std %r18, 136(%r1)
-	std %r19, 144(%r1)
-	std %r20, 152(%r1)
-	std %r21, 160(%r1)
-	std %r22, 168(%r1)
-	std %r23, 176(%r1)
-	std %r24, 184(%r1)
-	std %r25, 192(%r1)
-	std %r26, 200(%r1)
-	std %r27, 208(%r1)
-	std %r28, 216(%r1)
-	std %r29, 224(%r1)
-	std %r30, 232(%r1)
-	std %r31, 240(%r1)
+	stdu %r1, -240(%r1)
+	std %r17, 112(%r1)
+	std %r18, 120(%r1)
+	std %r19, 128(%r1)
+	std %r20, 136(%r1)
+	std %r21, 144(%r1)
+	std %r22, 152(%r1)
+	std %r23, 160(%r1)
+	std %r24, 168(%r1)
+	std %r25, 176(%r1)
+	std %r26, 184(%r1)
+	std %r27, 192(%r1)
+	std %r28, 200(%r1)
+	std %r29, 208(%r1)
+	std %r30, 216(%r1)
+	std %r31, 224(%r1)
 # =? n - 0
 	.loc 1 35
 	cmpldi %cr0, %r5, 0
@@ -216,166 +214,166 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	rotlwi %r8, %r8, 18
 # t2 = t2 <<< 18
 	.loc 1 100
-	rotlwi %r16, %r9, 18
+	rotlwi %r9, %r9, 18
 # t3 = t3 <<< 18
 	.loc 1 101
-	rotlwi %r15, %r10, 18
+	rotlwi %r10, %r10, 18
 # x0 ^= t0
 	.loc 1 102
-	xor %r10, %r11, %r7
+	xor %r11, %r11, %r7
 # x5 ^= t1
 	.loc 1 103
-	xor %r9, %r22, %r8
+	xor %r22, %r22, %r8
 # x10 ^= t2
 	.loc 1 104
-	xor %r8, %r27, %r16
+	xor %r27, %r27, %r9
 # x15 ^= t3
 	.loc 1 105
-	xor %r7, %r12, %r15
+	xor %r12, %r12, %r10
 # t0 = x0 + x3
 	.loc 1 106
-	add %r11, %r10, %r20
+	add %r7, %r11, %r20
 # t1 = x5 + x4
 	.loc 1 107
-	add %r12, %r9, %r21
+	add %r8, %r22, %r21
 # t2 = x10 + x9
 	.loc 1 108
-	add %r27, %r8, %r26
+	add %r9, %r27, %r26
 # t3 = x15 + x14
 	.loc 1 109
-	add %r22, %r7, %r31
+	add %r10, %r12, %r31
 # t0 = t0 <<< 7
 	.loc 1 110
-	rotlwi %r11, %r11, 7
+	rotlwi %r7, %r7, 7
 # t1 = t1 <<< 7
 	.loc 1 111
-	rotlwi %r12, %r12, 7
+	rotlwi %r8, %r8, 7
 # t2 = t2 <<< 7
 	.loc 1 112
-	rotlwi %r27, %r27, 7
+	rotlwi %r9, %r9, 7
 # t3 = t3 <<< 7
 	.loc 1 113
-	rotlwi %r22, %r22, 7
+	rotlwi %r10, %r10, 7
 # x1 ^= t0
 	.loc 1 114
-	xor %r18, %r18, %r11
+	xor %r18, %r18, %r7
 # x6 ^= t1
 	.loc 1 115
-	xor %r23, %r23, %r12
+	xor %r23, %r23, %r8
 # x11 ^= t2
 	.loc 1 116
-	xor %r28, %r28, %r27
+	xor %r28, %r28, %r9
 # x12 ^= t3
 	.loc 1 117
-	xor %r29, %r29, %r22
+	xor %r29, %r29, %r10
 # t0 = x1 + x0
 	.loc 1 118
-	add %r11, %r18, %r10
+	add %r7, %r18, %r11
 # t1 = x6 + x5
 	.loc 1 119
-	add %r12, %r23, %r9
+	add %r8, %r23, %r22
 # t2 = x11 + x10
 	.loc 1 120
-	add %r27, %r28, %r8
+	add %r9, %r28, %r27
 # t3 = x12 + x15
 	.loc 1 121
-	add %r22, %r29, %r7
+	add %r10, %r29, %r12
 # t0 = t0 <<< 9
 	.loc 1 122
-	rotlwi %r11, %r11, 9
+	rotlwi %r7, %r7, 9
 # t1 = t1 <<< 9
 	.loc 1 123
-	rotlwi %r12, %r12, 9
+	rotlwi %r8, %r8, 9
 # t2 = t2 <<< 9
 	.loc 1 124
-	rotlwi %r27, %r27, 9
+	rotlwi %r9, %r9, 9
 # t3 = t3 <<< 9
 	.loc 1 125
-	rotlwi %r22, %r22, 9
+	rotlwi %r10, %r10, 9
 # x2 ^= t0
 	.loc 1 126
-	xor %r19, %r19, %r11
+	xor %r19, %r19, %r7
 # x7 ^= t1
 	.loc 1 127
-	xor %r24, %r24, %r12
+	xor %r24, %r24, %r8
 # x8 ^= t2
 	.loc 1 128
-	xor %r25, %r25, %r27
+	xor %r25, %r25, %r9
 # x13 ^= t3
 	.loc 1 129
-	xor %r30, %r30, %r22
+	xor %r30, %r30, %r10
 # t0 = x2 + x1
 	.loc 1 130
-	add %r11, %r19, %r18
+	add %r7, %r19, %r18
 # t1 = x7 + x6
 	.loc 1 131
-	add %r12, %r24, %r23
+	add %r8, %r24, %r23
 # t2 = x8 + x11
 	.loc 1 132
-	add %r27, %r25, %r28
+	add %r9, %r25, %r28
 # t3 = x13 + x12
 	.loc 1 133
-	add %r22, %r30, %r29
+	add %r10, %r30, %r29
 # t0 = t0 <<< 13
 	.loc 1 134
-	rotlwi %r11, %r11, 13
+	rotlwi %r7, %r7, 13
 # t1 = t1 <<< 13
 	.loc 1 135
-	rotlwi %r12, %r12, 13
+	rotlwi %r8, %r8, 13
 # t2 = t2 <<< 13
 	.loc 1 136
-	rotlwi %r27, %r27, 13
+	rotlwi %r9, %r9, 13
 # t3 = t3 <<< 13
 	.loc 1 137
-	rotlwi %r22, %r22, 13
+	rotlwi %r10, %r10, 13
 # x3 ^= t0
 	.loc 1 138
-	xor %r20, %r20, %r11
+	xor %r20, %r20, %r7
 # x4 ^= t1
 	.loc 1 139
-	xor %r21, %r21, %r12
+	xor %r21, %r21, %r8
 # x9 ^= t2
 	.loc 1 140
-	xor %r26, %r26, %r27
+	xor %r26, %r26, %r9
 # x14 ^= t3
 	.loc 1 141
-	xor %r31, %r31, %r22
+	xor %r31, %r31, %r10
 # t0 = x3 + x2
 	.loc 1 142
-	add %r11, %r20, %r19
+	add %r7, %r20, %r19
 # t1 = x4 + x7
 	.loc 1 143
-	add %r12, %r21, %r24
+	add %r8, %r21, %r24
 # t2 = x9 + x8
 	.loc 1 144
-	add %r27, %r26, %r25
+	add %r9, %r26, %r25
 # t3 = x14 + x13
 	.loc 1 145
-	add %r22, %r31, %r30
+	add %r10, %r31, %r30
 # t0 = t0 <<< 18
 	.loc 1 146
-	rotlwi %r11, %r11, 18
+	rotlwi %r7, %r7, 18
 # t1 = t1 <<< 18
 	.loc 1 147
-	rotlwi %r12, %r12, 18
+	rotlwi %r8, %r8, 18
 # t2 = t2 <<< 18
 	.loc 1 148
-	rotlwi %r27, %r27, 18
+	rotlwi %r9, %r9, 18
 # t3 = t3 <<< 18
 	.loc 1 149
-	rotlwi %r16, %r22, 18
+	rotlwi %r10, %r10, 18
 # x0 ^= t0
 	.loc 1 150
-	xor %r11, %r10, %r11
+	xor %r11, %r11, %r7
 # x5 ^= t1
 	.loc 1 151
-	xor %r22, %r9, %r12
+	xor %r22, %r22, %r8
 # x10 ^= t2
 	.loc 1 152
-	xor %r27, %r8, %r27
+	xor %r27, %r27, %r9
 # x15 ^= t3
 	.loc 1 153
-	xor %r12, %r7, %r16
+	xor %r12, %r12, %r10
 # i -= 1
 	.loc 1 154
 	addi %r17, %r17, -1
@@ -390,286 +388,286 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwz %r7, 0(%r6)
 # x0 += w
 	.loc 1 160
-	add %r7, %r11, %r7
+	add %r11, %r11, %r7
 # w = mem32le[m]
 	.loc 1 161
-	lwbrx %r8, 0, %r4
+	lwbrx %r7, 0, %r4
 # x0 ^= w
 	.loc 1 162
-	xor %r7, %r7, %r8
+	xor %r11, %r11, %r7
 # mem32le[c] = x0
 	.loc 1 163
-	stwbrx %r7, 0, %r3
+	stwbrx %r11, 0, %r3
 # w = mem32[x + 4]
 	.loc 1 164
 	lwz %r7, 4(%r6)
 # x1 += w
 	.loc 1 165
-	add %r8, %r18, %r7
+	add %r18, %r18, %r7
 # o = 4
 	.loc 1 166
 	li %r7, 4
 # w = mem32le[m + o]
 	.loc 1 167
-	lwbrx %r9, %r4,%r7
+	lwbrx %r8, %r4,%r7
 # x1 ^= w
 	.loc 1 168
-	xor %r8, %r8, %r9
+	xor %r18, %r18, %r8
 # mem32le[c + o] = x1
 	.loc 1 169
-	stwbrx %r8, %r3,%r7
+	stwbrx %r18, %r3,%r7
 # w = mem32[x + 8]
 	.loc 1 170
 	lwz %r7, 8(%r6)
 # x2 += w
 	.loc 1 171
-	add %r7, %r19, %r7
+	add %r19, %r19, %r7
 # o = 8
 	.loc 1 172
-	li %r8, 8
+	li %r7, 8
 # w = mem32le[m + o]
 	.loc 1 173
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x2 ^= w
 	.loc 1 174
-	xor %r7, %r7, %r9
+	xor %r19, %r19, %r8
 # mem32le[c + o] = x2
 	.loc 1 175
-	stwbrx %r7, %r3,%r8
+	stwbrx %r19, %r3,%r7
 # w = mem32[x + 12]
 	.loc 1 176
 	lwz %r7, 12(%r6)
 # x3 += w
 	.loc 1 177
-	add %r7, %r20, %r7
+	add %r20, %r20, %r7
 # o = 12
 	.loc 1 178
-	li %r8, 12
+	li %r7, 12
 # w = mem32le[m + o]
 	.loc 1 179
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x3 ^= w
 	.loc 1 180
-	xor %r7, %r7, %r9
+	xor %r20, %r20, %r8
 # mem32le[c + o] = x3
 	.loc 1 181
-	stwbrx %r7, %r3,%r8
+	stwbrx %r20, %r3,%r7
 # w = mem32[x + 16]
 	.loc 1 182
 	lwz %r7, 16(%r6)
 # x4 += w
 	.loc 1 183
-	add %r7, %r21, %r7
+	add %r21, %r21, %r7
 # o = 16
 	.loc 1 184
-	li %r8, 16
+	li %r7, 16
 # w = mem32le[m + o]
 	.loc 1 185
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x4 ^= w
 	.loc 1 186
-	xor %r7, %r7, %r9
+	xor %r21, %r21, %r8
 # mem32le[c + o] = x4
 	.loc 1 187
-	stwbrx %r7, %r3,%r8
+	stwbrx %r21, %r3,%r7
 # w = mem32[x + 20]
 	.loc 1 188
 	lwz %r7, 20(%r6)
 # x5 += w
 	.loc 1 189
-	add %r7, %r22, %r7
+	add %r22, %r22, %r7
 # o = 20
 	.loc 1 190
-	li %r8, 20
+	li %r7, 20
 # w = mem32le[m + o]
 	.loc 1 191
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x5 ^= w
 	.loc 1 192
-	xor %r7, %r7, %r9
+	xor %r22, %r22, %r8
 # mem32le[c + o] = x5
 	.loc 1 193
-	stwbrx %r7, %r3,%r8
+	stwbrx %r22, %r3,%r7
 # w = mem32[x + 24]
 	.loc 1 194
 	lwz %r7, 24(%r6)
 # x6 += w
 	.loc 1 195
-	add %r7, %r23, %r7
+	add %r23, %r23, %r7
 # o = 24
 	.loc 1 196
-	li %r8, 24
+	li %r7, 24
 # w = mem32le[m + o]
 	.loc 1 197
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x6 ^= w
 	.loc 1 198
-	xor %r7, %r7, %r9
+	xor %r23, %r23, %r8
 # mem32le[c + o] = x6
 	.loc 1 199
-	stwbrx %r7, %r3,%r8
+	stwbrx %r23, %r3,%r7
 # w = mem32[x + 28]
 	.loc 1 200
 	lwz %r7, 28(%r6)
 # x7 += w
 	.loc 1 201
-	add %r7, %r24, %r7
+	add %r24, %r24, %r7
 # o = 28
 	.loc 1 202
-	li %r8, 28
+	li %r7, 28
 # w = mem32le[m + o]
 	.loc 1 203
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x7 ^= w
 	.loc 1 204
-	xor %r7, %r7, %r9
+	xor %r24, %r24, %r8
 # mem32le[c + o] = x7
 	.loc 1 205
-	stwbrx %r7, %r3,%r8
+	stwbrx %r24, %r3,%r7
 # w = mem32[x + 32]
 	.loc 1 206
 	lwz %r7, 32(%r6)
 # x8 += w
 	.loc 1 207
-	add %r7, %r25, %r7
+	add %r25, %r25, %r7
 # o = 32
 	.loc 1 208
-	li %r8, 32
+	li %r7, 32
 # w = mem32le[m + o]
 	.loc 1 209
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x8 ^= w
 	.loc 1 210
-	xor %r7, %r7, %r9
+	xor %r25, %r25, %r8
 # mem32le[c + o] = x8
 	.loc 1 211
-	stwbrx %r7, %r3,%r8
+	stwbrx %r25, %r3,%r7
 # w = mem32[x + 36]
 	.loc 1 212
 	lwz %r7, 36(%r6)
 # x9 += w
 	.loc 1 213
-	add %r7, %r26, %r7
+	add %r26, %r26, %r7
 # o = 36
 	.loc 1 214
-	li %r8, 36
+	li %r7, 36
 # w = mem32le[m + o]
 	.loc 1 215
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x9 ^= w
 	.loc 1 216
-	xor %r7, %r7, %r9
+	xor %r26, %r26, %r8
 # mem32le[c + o] = x9
 	.loc 1 217
-	stwbrx %r7, %r3,%r8
+	stwbrx %r26, %r3,%r7
 # w = mem32[x + 40]
 	.loc 1 218
 	lwz %r7, 40(%r6)
 # x10 += w
 	.loc 1 219
-	add %r7, %r27, %r7
+	add %r27, %r27, %r7
 # o = 40
 	.loc 1 220
-	li %r8, 40
+	li %r7, 40
 # w = mem32le[m + o]
 	.loc 1 221
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x10 ^= w
 	.loc 1 222
-	xor %r7, %r7, %r9
+	xor %r27, %r27, %r8
 # mem32le[c + o] = x10
 	.loc 1 223
-	stwbrx %r7, %r3,%r8
+	stwbrx %r27, %r3,%r7
 # w = mem32[x + 44]
 	.loc 1 224
 	lwz %r7, 44(%r6)
 # x11 += w
 	.loc 1 225
-	add %r7, %r28, %r7
+	add %r28, %r28, %r7
 # o = 44
 	.loc 1 226
-	li %r8, 44
+	li %r7, 44
 # w = mem32le[m + o]
 	.loc 1 227
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x11 ^= w
 	.loc 1 228
-	xor %r7, %r7, %r9
+	xor %r28, %r28, %r8
 # mem32le[c + o] = x11
 	.loc 1 229
-	stwbrx %r7, %r3,%r8
+	stwbrx %r28, %r3,%r7
 # w = mem32[x + 48]
 	.loc 1 230
 	lwz %r7, 48(%r6)
 # x12 += w
 	.loc 1 231
-	add %r7, %r29, %r7
+	add %r29, %r29, %r7
 # o = 48
 	.loc 1 232
-	li %r8, 48
+	li %r7, 48
 # w = mem32le[m + o]
 	.loc 1 233
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x12 ^= w
 	.loc 1 234
-	xor %r7, %r7, %r9
+	xor %r29, %r29, %r8
 # mem32le[c + o] = x12
 	.loc 1 235
-	stwbrx %r7, %r3,%r8
+	stwbrx %r29, %r3,%r7
 # w = mem32[x + 52]
 	.loc 1 236
 	lwz %r7, 52(%r6)
 # x13 += w
 	.loc 1 237
-	add %r7, %r30, %r7
+	add %r30, %r30, %r7
 # o = 52
 	.loc 1 238
-	li %r8, 52
+	li %r7, 52
 # w = mem32le[m + o]
 	.loc 1 239
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x13 ^= w
 	.loc 1 240
-	xor %r7, %r7, %r9
+	xor %r30, %r30, %r8
 # mem32le[c + o] = x13
 	.loc 1 241
-	stwbrx %r7, %r3,%r8
+	stwbrx %r30, %r3,%r7
 # w = mem32[x + 56]
 	.loc 1 242
 	lwz %r7, 56(%r6)
 # x14 += w
 	.loc 1 243
-	add %r7, %r31, %r7
+	add %r31, %r31, %r7
 # o = 56
 	.loc 1 244
-	li %r8, 56
+	li %r7, 56
 # w = mem32le[m + o]
 	.loc 1 245
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x14 ^= w
 	.loc 1 246
-	xor %r7, %r7, %r9
+	xor %r31, %r31, %r8
 # mem32le[c + o] = x14
 	.loc 1 247
-	stwbrx %r7, %r3,%r8
+	stwbrx %r31, %r3,%r7
 # w = mem32[x + 60]
 	.loc 1 248
 	lwz %r7, 60(%r6)
 # x15 += w
 	.loc 1 249
-	add %r7, %r12, %r7
+	add %r12, %r12, %r7
 # o = 60
 	.loc 1 250
-	li %r8, 60
+	li %r7, 60
 # w = mem32le[m + o]
 	.loc 1 251
-	lwbrx %r9, %r4,%r8
+	lwbrx %r8, %r4,%r7
 # x15 ^= w
 	.loc 1 252
-	xor %r7, %r7, %r9
+	xor %r12, %r12, %r8
 # mem32le[c + o] = x15
 	.loc 1 253
-	stwbrx %r7, %r3,%r8
+	stwbrx %r12, %r3,%r7
 # ctr = mem32[x + 32]
 	.loc 1 255
 	lwz %r7, 32(%r6)
@@ -712,24 +710,22 @@ qhasm_kernel_salsa12_ppc64_blocks:
 .Lqhasm_kernel_salsa12_ppc64_blocks.done:
 # leave
 	.loc 1 269
-	ld %r15, 112(%r1)
-	ld %r16, 120(%r1)
-	ld %r17, 128(%r1)
-	ld %r18, 136(%r1)
-	ld %r19, 144(%r1)
-	ld %r20, 152(%r1)
-	ld %r21, 160(%r1)
-	ld %r22, 168(%r1)
-	ld %r23, 176(%r1)
-	ld %r24, 184(%r1)
-	ld %r25, 192(%r1)
-	ld %r26, 200(%r1)
-	ld %r27, 208(%r1)
-	ld %r28, 216(%r1)
-	ld %r29, 224(%r1)
-	ld %r30, 232(%r1)
-	ld %r31, 240(%r1)
-	addi %r1, %r1, 256
+	ld %r17, 112(%r1)
+	ld %r18, 120(%r1)
+	ld %r19, 128(%r1)
+	ld %r20, 136(%r1)
+	ld %r21, 144(%r1)
+	ld %r22, 152(%r1)
+	ld %r23, 160(%r1)
+	ld %r24, 168(%r1)
+	ld %r25, 176(%r1)
+	ld %r26, 184(%r1)
+	ld %r27, 192(%r1)
+	ld %r28, 200(%r1)
+	ld %r29, 208(%r1)
+	ld %r30, 216(%r1)
+	ld %r31, 224(%r1)
+	addi %r1, %r1, 240
 	blr
 	.size qhasm_kernel_salsa12_ppc64_blocks, 24
 
@@ -743,22 +739,19 @@ qhasm_kernel_salsa12_ppc64_core:
 	.text
 	.p2align 5
 .L.qhasm_kernel_salsa12_ppc64_core:
-	stdu %r1, -240(%r1)
-	std %r17, 112(%r1)
-	std %r18, 120(%r1)
-	std %r19, 128(%r1)
-	std %r20, 136(%r1)
-	std %r21, 144(%r1)
-	std %r22, 152(%r1)
-	std %r23, 160(%r1)
-	std %r24, 168(%r1)
-	std %r25, 176(%r1)
-	std %r26, 184(%r1)
-	std %r27, 192(%r1)
-	std %r28, 200(%r1)
-	std %r29, 208(%r1)
-	std %r30, 216(%r1)
-	std %r31, 224(%r1)
+	stdu %r1, -208(%r1)
+	std %r20, 112(%r1)
+	std %r21, 120(%r1)
+	std %r22, 128(%r1)
+	std %r23, 136(%r1)
+	std %r24, 144(%r1)
+	std %r25, 152(%r1)
+	std %r26, 160(%r1)
+	std %r27, 168(%r1)
+	std %r28, 176(%r1)
+	std %r29, 184(%r1)
+	std %r30, 192(%r1)
+	std %r31, 200(%r1)
 # x0 = mem32[in + 0]
 	.loc 1 275
 	lwz %r9, 0(%r4)
@@ -939,166 +932,166 @@ qhasm_kernel_salsa12_ppc64_core:
 	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 335
-	rotlwi %r19, %r6, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 336
-	rotlwi %r18, %r7, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 337
-	xor %r7, %r9, %r4
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 338
-	xor %r6, %r12, %r5
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 339
-	xor %r5, %r28, %r19
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 340
-	xor %r4, %r8, %r18
+	xor %r8, %r8, %r7
 # t0 = x0 + x3
 	.loc 1 341
-	add %r8, %r7, %r21
+	add %r4, %r9, %r21
 # t1 = x5 + x4
 	.loc 1 342
-	add %r9, %r6, %r22
+	add %r5, %r12, %r22
 # t2 = x10 + x9
 	.loc 1 343
-	add %r12, %r5, %r23
+	add %r6, %r28, %r23
 # t3 = x15 + x14
 	.loc 1 344
-	add %r28, %r4, %r20
+	add %r7, %r8, %r20
 # t0 = t0 <<< 7
 	.loc 1 345
-	rotlwi %r8, %r8, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 346
-	rotlwi %r9, %r9, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 347
-	rotlwi %r12, %r12, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 348
-	rotlwi %r28, %r28, 7
+	rotlwi %r7, %r7, 7
 # x1 ^= t0
 	.loc 1 349
-	xor %r10, %r10, %r8
+	xor %r10, %r10, %r4
 # x6 ^= t1
 	.loc 1 350
-	xor %r31, %r31, %r9
+	xor %r31, %r31, %r5
 # x11 ^= t2
 	.loc 1 351
-	xor %r27, %r27, %r12
+	xor %r27, %r27, %r6
 # x12 ^= t3
 	.loc 1 352
-	xor %r26, %r26, %r28
+	xor %r26, %r26, %r7
 # t0 = x1 + x0
 	.loc 1 353
-	add %r8, %r10, %r7
+	add %r4, %r10, %r9
 # t1 = x6 + x5
 	.loc 1 354
-	add %r9, %r31, %r6
+	add %r5, %r31, %r12
 # t2 = x11 + x10
 	.loc 1 355
-	add %r12, %r27, %r5
+	add %r6, %r27, %r28
 # t3 = x12 + x15
 	.loc 1 356
-	add %r28, %r26, %r4
+	add %r7, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 357
-	rotlwi %r8, %r8, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 358
-	rotlwi %r9, %r9, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 359
-	rotlwi %r12, %r12, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 360
-	rotlwi %r28, %r28, 9
+	rotlwi %r7, %r7, 9
 # x2 ^= t0
 	.loc 1 361
-	xor %r11, %r11, %r8
+	xor %r11, %r11, %r4
 # x7 ^= t1
 	.loc 1 362
-	xor %r30, %r30, %r9
+	xor %r30, %r30, %r5
 # x8 ^= t2
 	.loc 1 363
-	xor %r29, %r29, %r12
+	xor %r29, %r29, %r6
 # x13 ^= t3
 	.loc 1 364
-	xor %r25, %r25, %r28
+	xor %r25, %r25, %r7
 # t0 = x2 + x1
 	.loc 1 365
-	add %r8, %r11, %r10
+	add %r4, %r11, %r10
 # t1 = x7 + x6
 	.loc 1 366
-	add %r9, %r30, %r31
+	add %r5, %r30, %r31
 # t2 = x8 + x11
 	.loc 1 367
-	add %r12, %r29, %r27
+	add %r6, %r29, %r27
 # t3 = x13 + x12
 	.loc 1 368
-	add %r28, %r25, %r26
+	add %r7, %r25, %r26
 # t0 = t0 <<< 13
 	.loc 1 369
-	rotlwi %r8, %r8, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 370
-	rotlwi %r9, %r9, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 371
-	rotlwi %r12, %r12, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 372
-	rotlwi %r28, %r28, 13
+	rotlwi %r7, %r7, 13
 # x3 ^= t0
 	.loc 1 373
-	xor %r21, %r21, %r8
+	xor %r21, %r21, %r4
 # x4 ^= t1
 	.loc 1 374
-	xor %r22, %r22, %r9
+	xor %r22, %r22, %r5
 # x9 ^= t2
 	.loc 1 375
-	xor %r23, %r23, %r12
+	xor %r23, %r23, %r6
 # x14 ^= t3
 	.loc 1 376
-	xor %r20, %r20, %r28
+	xor %r20, %r20, %r7
 # t0 = x3 + x2
 	.loc 1 377
-	add %r8, %r21, %r11
+	add %r4, %r21, %r11
 # t1 = x4 + x7
 	.loc 1 378
-	add %r9, %r22, %r30
+	add %r5, %r22, %r30
 # t2 = x9 + x8
 	.loc 1 379
-	add %r12, %r23, %r29
+	add %r6, %r23, %r29
 # t3 = x14 + x13
 	.loc 1 380
-	add %r28, %r20, %r25
+	add %r7, %r20, %r25
 # t0 = t0 <<< 18
 	.loc 1 381
-	rotlwi %r8, %r8, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 382
-	rotlwi %r19, %r9, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 383
-	rotlwi %r18, %r12, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 384
-	rotlwi %r17, %r28, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 385
-	xor %r9, %r7, %r8
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 386
-	xor %r12, %r6, %r19
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 387
-	xor %r28, %r5, %r18
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 388
-	xor %r8, %r4, %r17
+	xor %r8, %r8, %r7
 # i -= 1
 	.loc 1 389
 	addi %r24, %r24, -1
@@ -1158,22 +1151,19 @@ qhasm_kernel_salsa12_ppc64_core:
 	stw %r8, 60(%r3)
 # leave
 	.loc 1 408
-	ld %r17, 112(%r1)
-	ld %r18, 120(%r1)
-	ld %r19, 128(%r1)
-	ld %r20, 136(%r1)
-	ld %r21, 144(%r1)
-	ld %r22, 152(%r1)
-	ld %r23, 160(%r1)
-	ld %r24, 168(%r1)
-	ld %r25, 176(%r1)
-	ld %r26, 184(%r1)
-	ld %r27, 192(%r1)
-	ld %r28, 200(%r1)
-	ld %r29, 208(%r1)
-	ld %r30, 216(%r1)
-	ld %r31, 224(%r1)
-	addi %r1, %r1, 240
+	ld %r20, 112(%r1)
+	ld %r21, 120(%r1)
+	ld %r22, 128(%r1)
+	ld %r23, 136(%r1)
+	ld %r24, 144(%r1)
+	ld %r25, 152(%r1)
+	ld %r26, 160(%r1)
+	ld %r27, 168(%r1)
+	ld %r28, 176(%r1)
+	ld %r29, 184(%r1)
+	ld %r30, 192(%r1)
+	ld %r31, 200(%r1)
+	addi %r1, %r1, 208
 	blr
 	.size qhasm_kernel_salsa12_ppc64_core, 24
 

@@ -386,10 +386,10 @@ qhasm_kernel_poly1305_sparc64_blocks:
 	stx %i2, [%fp + 2039]
 ! hib &= 1
 	.loc 1 159
-	and %i3, 1, %o0
+	and %i3, 1, %i3
 ! hib <<= 24
 	.loc 1 160
-	sllx %o0, 24, %l1
+	sllx %i3, 24, %i3
 ! r0 = mem32[st + 0]
 	.loc 1 161
 	lduw [%i0], %o3
@@ -413,37 +413,37 @@ qhasm_kernel_poly1305_sparc64_blocks:
 	lduw [%i0 + 24], %o2
 ! h2 = mem32[st + 28]
 	.loc 1 168
-	lduw [%i0 + 28], %l2
+	lduw [%i0 + 28], %l1
 ! h3 = mem32[st + 32]
 	.loc 1 169
-	lduw [%i0 + 32], %l7
+	lduw [%i0 + 32], %l6
 ! h4 = mem32[st + 36]
 	.loc 1 170
-	lduw [%i0 + 36], %i0
+	lduw [%i0 + 36], %l7
 ! s1 = r1 << 2
 	.loc 1 171
 	sllx %o4, 2, %o0
 ! s1 += r1
 	.loc 1 172
-	add %o0, %o4, %l3
+	add %o0, %o4, %l2
 ! s2 = r2 << 2
 	.loc 1 173
 	sllx %o5, 2, %o0
 ! s2 += r2
 	.loc 1 174
-	add %o0, %o5, %l4
+	add %o0, %o5, %l3
 ! s3 = r3 << 2
 	.loc 1 175
 	sllx %o7, 2, %o0
 ! s3 += r3
 	.loc 1 176
-	add %o0, %o7, %l5
+	add %o0, %o7, %l4
 ! s4 = r4 << 2
 	.loc 1 177
 	sllx %l0, 2, %o0
 ! s4 += r4
 	.loc 1 178
-	add %o0, %l0, %l6
+	add %o0, %l0, %l5
 .Lqhasm_kernel_poly1305_sparc64_blocks.block:
 ! t = m & 3
 	.loc 1 180
@@ -457,7 +457,7 @@ qhasm_kernel_poly1305_sparc64_blocks:
 	nop
 ! w0 = mem32le[m]
 	.loc 1 183
-	lduwa [%i1] 0x88, %i3
+	lduwa [%i1] 0x88, %i2
 ! t = 4
 	.loc 1 184
 	mov 4, %o0
@@ -483,7 +483,7 @@ qhasm_kernel_poly1305_sparc64_blocks:
 .Lqhasm_kernel_poly1305_sparc64_blocks.bytes:
 ! w0 = mem8[m + 0]
 	.loc 1 192
-	ldub [%i1], %i2
+	ldub [%i1], %i0
 ! u = mem8[m + 1]
 	.loc 1 193
 	ldub [%i1 + 1], %o0
@@ -492,138 +492,138 @@ qhasm_kernel_poly1305_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! w0 |= u
 	.loc 1 195
-	or %i2, %o0, %o0
+	or %i0, %o0, %i0
 ! u = mem8[m + 2]
 	.loc 1 196
-	ldub [%i1 + 2], %i2
+	ldub [%i1 + 2], %o0
 ! u <<= 16
 	.loc 1 197
-	sllx %i2, 16, %i2
+	sllx %o0, 16, %o0
 ! w0 |= u
 	.loc 1 198
-	or %o0, %i2, %o0
+	or %i0, %o0, %i0
 ! u = mem8[m + 3]
 	.loc 1 199
-	ldub [%i1 + 3], %i2
+	ldub [%i1 + 3], %o0
 ! u <<= 24
 	.loc 1 200
-	sllx %i2, 24, %i2
+	sllx %o0, 24, %o0
 ! w0 |= u
 	.loc 1 201
-	or %o0, %i2, %i3
+	or %i0, %o0, %i2
 ! w1 = mem8[m + 4]
 	.loc 1 202
 	ldub [%i1 + 4], %o0
 ! u = mem8[m + 5]
 	.loc 1 203
-	ldub [%i1 + 5], %i2
+	ldub [%i1 + 5], %i0
 ! u <<= 8
 	.loc 1 204
-	sllx %i2, 8, %i2
+	sllx %i0, 8, %i0
 ! w1 |= u
 	.loc 1 205
-	or %o0, %i2, %o0
+	or %o0, %i0, %o0
 ! u = mem8[m + 6]
 	.loc 1 206
-	ldub [%i1 + 6], %i2
+	ldub [%i1 + 6], %i0
 ! u <<= 16
 	.loc 1 207
-	sllx %i2, 16, %i2
+	sllx %i0, 16, %i0
 ! w1 |= u
 	.loc 1 208
-	or %o0, %i2, %o0
+	or %o0, %i0, %o0
 ! u = mem8[m + 7]
 	.loc 1 209
-	ldub [%i1 + 7], %i2
+	ldub [%i1 + 7], %i0
 ! u <<= 24
 	.loc 1 210
-	sllx %i2, 24, %i2
+	sllx %i0, 24, %i0
 ! w1 |= u
 	.loc 1 211
-	or %o0, %i2, %i4
+	or %o0, %i0, %i4
 ! w2 = mem8[m + 8]
 	.loc 1 212
 	ldub [%i1 + 8], %o0
 ! u = mem8[m + 9]
 	.loc 1 213
-	ldub [%i1 + 9], %i2
+	ldub [%i1 + 9], %i0
 ! u <<= 8
 	.loc 1 214
-	sllx %i2, 8, %i2
+	sllx %i0, 8, %i0
 ! w2 |= u
 	.loc 1 215
-	or %o0, %i2, %o0
+	or %o0, %i0, %o0
 ! u = mem8[m + 10]
 	.loc 1 216
-	ldub [%i1 + 10], %i2
+	ldub [%i1 + 10], %i0
 ! u <<= 16
 	.loc 1 217
-	sllx %i2, 16, %i2
+	sllx %i0, 16, %i0
 ! w2 |= u
 	.loc 1 218
-	or %o0, %i2, %o0
+	or %o0, %i0, %o0
 ! u = mem8[m + 11]
 	.loc 1 219
-	ldub [%i1 + 11], %i2
+	ldub [%i1 + 11], %i0
 ! u <<= 24
 	.loc 1 220
-	sllx %i2, 24, %i2
+	sllx %i0, 24, %i0
 ! w2 |= u
 	.loc 1 221
-	or %o0, %i2, %i5
+	or %o0, %i0, %i5
 ! w3 = mem8[m + 12]
 	.loc 1 222
 	ldub [%i1 + 12], %o0
 ! u = mem8[m + 13]
 	.loc 1 223
-	ldub [%i1 + 13], %i2
+	ldub [%i1 + 13], %i0
 ! u <<= 8
 	.loc 1 224
-	sllx %i2, 8, %i2
+	sllx %i0, 8, %i0
 ! w3 |= u
 	.loc 1 225
-	or %o0, %i2, %o0
+	or %o0, %i0, %o0
 ! u = mem8[m + 14]
 	.loc 1 226
-	ldub [%i1 + 14], %i2
+	ldub [%i1 + 14], %i0
 ! u <<= 16
 	.loc 1 227
-	sllx %i2, 16, %i2
+	sllx %i0, 16, %i0
 ! w3 |= u
 	.loc 1 228
-	or %o0, %i2, %o0
+	or %o0, %i0, %o0
 ! u = mem8[m + 15]
 	.loc 1 229
-	ldub [%i1 + 15], %i2
+	ldub [%i1 + 15], %i0
 ! u <<= 24
 	.loc 1 230
-	sllx %i2, 24, %i2
+	sllx %i0, 24, %i0
 ! w3 |= u
 	.loc 1 231
-	or %o0, %i2, %g1
+	or %o0, %i0, %g1
 .Lqhasm_kernel_poly1305_sparc64_blocks.loaded:
 ! mask = 0x3ffffff
 	.loc 1 233
-	sethi %hi(67108863), %i2
-	or %i2, %lo(67108863), %i2
+	sethi %hi(67108863), %i0
+	or %i0, %lo(67108863), %i0
 ! t = w0 & mask
 	.loc 1 234
-	and %i3, %i2, %o0
+	and %i2, %i0, %o0
 ! h0 += t
 	.loc 1 235
 	add %o1, %o0, %o1
 ! t = w0 >> 26
 	.loc 1 236
-	srlx %i3, 26, %o0
+	srlx %i2, 26, %o0
 ! u = w1 << 6
 	.loc 1 237
-	sllx %i4, 6, %i3
+	sllx %i4, 6, %i2
 ! t |= u
 	.loc 1 238
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! t &= mask
 	.loc 1 239
-	and %o0, %i2, %o0
+	and %o0, %i0, %o0
 ! h1 += t
 	.loc 1 240
 	add %o2, %o0, %o2
@@ -632,148 +632,148 @@ qhasm_kernel_poly1305_sparc64_blocks:
 	srlx %i4, 20, %o0
 ! u = w2 << 12
 	.loc 1 242
-	sllx %i5, 12, %i3
+	sllx %i5, 12, %i2
 ! t |= u
 	.loc 1 243
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! t &= mask
 	.loc 1 244
-	and %o0, %i2, %o0
+	and %o0, %i0, %o0
 ! h2 += t
 	.loc 1 245
-	add %l2, %o0, %l2
+	add %l1, %o0, %l1
 ! t = w2 >> 14
 	.loc 1 246
 	srlx %i5, 14, %o0
 ! u = w3 << 18
 	.loc 1 247
-	sllx %g1, 18, %i3
+	sllx %g1, 18, %i2
 ! t |= u
 	.loc 1 248
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! t &= mask
 	.loc 1 249
-	and %o0, %i2, %o0
+	and %o0, %i0, %o0
 ! h3 += t
 	.loc 1 250
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! t = w3 >> 8
 	.loc 1 251
 	srlx %g1, 8, %o0
 ! t |= hib
 	.loc 1 252
-	or %o0, %l1, %o0
+	or %o0, %i3, %o0
 ! h4 += t
 	.loc 1 253
-	add %i0, %o0, %i3
+	add %l7, %o0, %i2
 ! d0 = h0 * r0
 	.loc 1 254
 	mulx %o1, %o3, %o0
 ! t = h1 * s4
 	.loc 1 255
-	mulx %o2, %l6, %i0
+	mulx %o2, %l5, %l7
 ! d0 += t
 	.loc 1 256
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h2 * s3
 	.loc 1 257
-	mulx %l2, %l5, %i0
+	mulx %l1, %l4, %l7
 ! d0 += t
 	.loc 1 258
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h3 * s2
 	.loc 1 259
-	mulx %l7, %l4, %i0
+	mulx %l6, %l3, %l7
 ! d0 += t
 	.loc 1 260
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h4 * s1
 	.loc 1 261
-	mulx %i3, %l3, %i0
+	mulx %i2, %l2, %l7
 ! d0 += t
 	.loc 1 262
-	add %o0, %i0, %i4
+	add %o0, %l7, %i4
 ! d1 = h0 * r1
 	.loc 1 263
 	mulx %o1, %o4, %o0
 ! t = h1 * r0
 	.loc 1 264
-	mulx %o2, %o3, %i0
+	mulx %o2, %o3, %l7
 ! d1 += t
 	.loc 1 265
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h2 * s4
 	.loc 1 266
-	mulx %l2, %l6, %i0
+	mulx %l1, %l5, %l7
 ! d1 += t
 	.loc 1 267
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h3 * s3
 	.loc 1 268
-	mulx %l7, %l5, %i0
+	mulx %l6, %l4, %l7
 ! d1 += t
 	.loc 1 269
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h4 * s2
 	.loc 1 270
-	mulx %i3, %l4, %i0
+	mulx %i2, %l3, %l7
 ! d1 += t
 	.loc 1 271
-	add %o0, %i0, %i5
+	add %o0, %l7, %i5
 ! d2 = h0 * r2
 	.loc 1 272
 	mulx %o1, %o5, %o0
 ! t = h1 * r1
 	.loc 1 273
-	mulx %o2, %o4, %i0
+	mulx %o2, %o4, %l7
 ! d2 += t
 	.loc 1 274
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h2 * r0
 	.loc 1 275
-	mulx %l2, %o3, %i0
+	mulx %l1, %o3, %l7
 ! d2 += t
 	.loc 1 276
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h3 * s4
 	.loc 1 277
-	mulx %l7, %l6, %i0
+	mulx %l6, %l5, %l7
 ! d2 += t
 	.loc 1 278
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h4 * s3
 	.loc 1 279
-	mulx %i3, %l5, %i0
+	mulx %i2, %l4, %l7
 ! d2 += t
 	.loc 1 280
-	add %o0, %i0, %g1
+	add %o0, %l7, %g1
 ! d3 = h0 * r3
 	.loc 1 281
 	mulx %o1, %o7, %o0
 ! t = h1 * r2
 	.loc 1 282
-	mulx %o2, %o5, %i0
+	mulx %o2, %o5, %l7
 ! d3 += t
 	.loc 1 283
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h2 * r1
 	.loc 1 284
-	mulx %l2, %o4, %i0
+	mulx %l1, %o4, %l7
 ! d3 += t
 	.loc 1 285
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h3 * r0
 	.loc 1 286
-	mulx %l7, %o3, %i0
+	mulx %l6, %o3, %l7
 ! d3 += t
 	.loc 1 287
-	add %o0, %i0, %o0
+	add %o0, %l7, %o0
 ! t = h4 * s4
 	.loc 1 288
-	mulx %i3, %l6, %i0
+	mulx %i2, %l5, %l7
 ! d3 += t
 	.loc 1 289
-	add %o0, %i0, %i0
+	add %o0, %l7, %l7
 ! d4 = h0 * r4
 	.loc 1 290
 	mulx %o1, %l0, %o0
@@ -785,82 +785,82 @@ qhasm_kernel_poly1305_sparc64_blocks:
 	add %o0, %o1, %o0
 ! t = h2 * r2
 	.loc 1 293
-	mulx %l2, %o5, %o1
+	mulx %l1, %o5, %o1
 ! d4 += t
 	.loc 1 294
 	add %o0, %o1, %o0
 ! t = h3 * r1
 	.loc 1 295
-	mulx %l7, %o4, %o1
+	mulx %l6, %o4, %o1
 ! d4 += t
 	.loc 1 296
 	add %o0, %o1, %o0
 ! t = h4 * r0
 	.loc 1 297
-	mulx %i3, %o3, %o1
+	mulx %i2, %o3, %o1
 ! d4 += t
 	.loc 1 298
-	add %o0, %o1, %o2
+	add %o0, %o1, %o1
 ! c = d0 >> 26
 	.loc 1 299
 	srlx %i4, 26, %o0
 ! h0 = d0 & mask
 	.loc 1 300
-	and %i4, %i2, %i3
+	and %i4, %i0, %o2
 ! d1 += c
 	.loc 1 301
-	add %i5, %o0, %o0
+	add %i5, %o0, %i5
 ! c = d1 >> 26
 	.loc 1 302
-	srlx %o0, 26, %o1
+	srlx %i5, 26, %o0
 ! h1 = d1 & mask
 	.loc 1 303
-	and %o0, %i2, %i4
+	and %i5, %i0, %i2
 ! d2 += c
 	.loc 1 304
-	add %g1, %o1, %o0
+	add %g1, %o0, %g1
 ! c = d2 >> 26
 	.loc 1 305
-	srlx %o0, 26, %o1
+	srlx %g1, 26, %o0
 ! h2 = d2 & mask
 	.loc 1 306
-	and %o0, %i2, %l2
+	and %g1, %i0, %l1
 ! d3 += c
 	.loc 1 307
-	add %i0, %o1, %o0
+	add %l7, %o0, %l7
 ! c = d3 >> 26
 	.loc 1 308
-	srlx %o0, 26, %o1
+	srlx %l7, 26, %o0
 ! h3 = d3 & mask
 	.loc 1 309
-	and %o0, %i2, %l7
+	and %l7, %i0, %l6
 ! d4 += c
 	.loc 1 310
-	add %o2, %o1, %o0
+	add %o1, %o0, %o1
 ! c = d4 >> 26
 	.loc 1 311
-	srlx %o0, 26, %o1
+	srlx %o1, 26, %o0
 ! h4 = d4 & mask
 	.loc 1 312
-	and %o0, %i2, %i0
+	and %o1, %i0, %l7
 ! t = c << 2
 	.loc 1 313
-	sllx %o1, 2, %o0
+	sllx %o0, 2, %o1
 ! c += t
 	.loc 1 314
-	add %o1, %o0, %o0
+	add %o0, %o1, %o0
 ! h0 += c
 	.loc 1 315
-	add %i3, %o0, %o0
+	add %o2, %o0, %o1
 ! c = h0 >> 26
 	.loc 1 316
-	srlx %o0, 26, %o2
+	srlx %o1, 26, %o0
 ! h0 &= mask
 	.loc 1 317
-	and %o0, %i2, %o1
+	and %o1, %i0, %o1
 ! h1 += c
 	.loc 1 318
-	add %i4, %o2, %o2
+	add %i2, %o0, %o2
 ! m += 16
 	.loc 1 319
 	add %i1, 16, %i1
@@ -891,13 +891,13 @@ qhasm_kernel_poly1305_sparc64_blocks:
 	stw %o2, [%o0 + 24]
 ! mem32[st + 28] = h2
 	.loc 1 328
-	stw %l2, [%o0 + 28]
+	stw %l1, [%o0 + 28]
 ! mem32[st + 32] = h3
 	.loc 1 329
-	stw %l7, [%o0 + 32]
+	stw %l6, [%o0 + 32]
 ! mem32[st + 36] = h4
 	.loc 1 330
-	stw %i0, [%o0 + 36]
+	stw %l7, [%o0 + 36]
 .Lqhasm_kernel_poly1305_sparc64_blocks.done:
 ! leave
 	.loc 1 332
@@ -939,61 +939,61 @@ qhasm_kernel_poly1305_sparc64_final:
 	and %o1, %l0, %o7
 ! h2 += c
 	.loc 1 347
-	add %o2, %o5, %o1
+	add %o2, %o5, %o2
 ! c = h2 >> 26
 	.loc 1 348
-	srlx %o1, 26, %o2
+	srlx %o2, 26, %o1
 ! h2 &= mask
 	.loc 1 349
-	and %o1, %l0, %o5
+	and %o2, %l0, %o5
 ! h3 += c
 	.loc 1 350
-	add %o3, %o2, %o1
+	add %o3, %o1, %o3
 ! c = h3 >> 26
 	.loc 1 351
-	srlx %o1, 26, %o2
+	srlx %o3, 26, %o1
 ! h3 &= mask
 	.loc 1 352
-	and %o1, %l0, %o3
+	and %o3, %l0, %o3
 ! h4 += c
 	.loc 1 353
-	add %o4, %o2, %o1
+	add %o4, %o1, %o4
 ! c = h4 >> 26
 	.loc 1 354
-	srlx %o1, 26, %o2
+	srlx %o4, 26, %o2
 ! h4 &= mask
 	.loc 1 355
-	and %o1, %l0, %o4
+	and %o4, %l0, %o4
 ! t = c << 2
 	.loc 1 356
 	sllx %o2, 2, %o1
 ! c += t
 	.loc 1 357
-	add %o2, %o1, %o1
+	add %o2, %o1, %o2
 ! h0 += c
 	.loc 1 358
-	add %o0, %o1, %o0
+	add %o0, %o2, %o0
 ! c = h0 >> 26
 	.loc 1 359
 	srlx %o0, 26, %o1
 ! h0 &= mask
 	.loc 1 360
-	and %o0, %l0, %l1
+	and %o0, %l0, %o2
 ! h1 += c
 	.loc 1 361
-	add %o7, %o1, %o2
+	add %o7, %o1, %o7
 ! g0 = h0 + 5
 	.loc 1 363
-	add %l1, 5, %o0
+	add %o2, 5, %o0
 ! c = g0 >> 26
 	.loc 1 364
 	srlx %o0, 26, %o1
 ! g0 &= mask
 	.loc 1 365
-	and %o0, %l0, %o7
+	and %o0, %l0, %l1
 ! g1 = h1 + c
 	.loc 1 366
-	add %o2, %o1, %o0
+	add %o7, %o1, %o0
 ! c = g1 >> 26
 	.loc 1 367
 	srlx %o0, 26, %o1
@@ -1038,22 +1038,22 @@ qhasm_kernel_poly1305_sparc64_final:
 	sub %o0, 1, %l5
 ! u = h0 ^ g0
 	.loc 1 382
-	xor %l1, %o7, %o0
+	xor %o2, %l1, %o0
 ! u &= t
 	.loc 1 383
 	and %o0, %l5, %o0
 ! h0 ^= u
 	.loc 1 384
-	xor %l1, %o0, %o7
+	xor %o2, %o0, %o2
 ! u = h1 ^ g1
 	.loc 1 385
-	xor %o2, %l4, %o0
+	xor %o7, %l4, %o0
 ! u &= t
 	.loc 1 386
 	and %o0, %l5, %o0
 ! h1 ^= u
 	.loc 1 387
-	xor %o2, %o0, %o0
+	xor %o7, %o0, %o0
 ! u = h2 ^ g2
 	.loc 1 388
 	xor %o5, %l3, %o1
@@ -1062,49 +1062,49 @@ qhasm_kernel_poly1305_sparc64_final:
 	and %o1, %l5, %o1
 ! h2 ^= u
 	.loc 1 390
-	xor %o5, %o1, %o1
+	xor %o5, %o1, %o5
 ! u = h3 ^ g3
 	.loc 1 391
-	xor %o3, %l2, %o2
+	xor %o3, %l2, %o1
 ! u &= t
 	.loc 1 392
-	and %o2, %l5, %o2
+	and %o1, %l5, %o1
 ! h3 ^= u
 	.loc 1 393
-	xor %o3, %o2, %o2
+	xor %o3, %o1, %o3
 ! u = h4 ^ g4
 	.loc 1 394
-	xor %o4, %l0, %o3
+	xor %o4, %l0, %o1
 ! u &= t
 	.loc 1 395
-	and %o3, %l5, %o3
+	and %o1, %l5, %o1
 ! h4 ^= u
 	.loc 1 396
-	xor %o4, %o3, %o3
+	xor %o4, %o1, %o4
 ! p0 = h1 << 26
 	.loc 1 398
 	sllx %o0, 26, %o0
 ! h0 |= p0
 	.loc 1 399
-	or %o7, %o0, %o0
+	or %o2, %o0, %o2
 ! p0 = h2 << 52
 	.loc 1 400
-	sllx %o1, 52, %o4
+	sllx %o5, 52, %o0
 ! h0 |= p0
 	.loc 1 401
-	or %o0, %o4, %o4
+	or %o2, %o0, %o2
 ! p1 = h2 >> 12
 	.loc 1 402
-	srlx %o1, 12, %o0
+	srlx %o5, 12, %o0
 ! p0 = h3 << 14
 	.loc 1 403
-	sllx %o2, 14, %o1
+	sllx %o3, 14, %o1
 ! p1 |= p0
 	.loc 1 404
 	or %o0, %o1, %o0
 ! p0 = h4 << 40
 	.loc 1 405
-	sllx %o3, 40, %o1
+	sllx %o4, 40, %o1
 ! p1 |= p0
 	.loc 1 406
 	or %o0, %o1, %o1
@@ -1113,46 +1113,46 @@ qhasm_kernel_poly1305_sparc64_final:
 	lduw [%i0 + 40], %o0
 ! t = mem32[st + 44]
 	.loc 1 409
-	lduw [%i0 + 44], %o2
+	lduw [%i0 + 44], %o3
 ! t <<= 32
 	.loc 1 410
-	sllx %o2, 32, %o2
+	sllx %o3, 32, %o3
 ! p0 |= t
 	.loc 1 411
-	or %o0, %o2, %o2
+	or %o0, %o3, %o3
 ! p2 = mem32[st + 48]
 	.loc 1 412
 	lduw [%i0 + 48], %o0
 ! t = mem32[st + 52]
 	.loc 1 413
-	lduw [%i0 + 52], %o3
+	lduw [%i0 + 52], %o4
 ! t <<= 32
 	.loc 1 414
-	sllx %o3, 32, %o3
+	sllx %o4, 32, %o4
 ! p2 |= t
 	.loc 1 415
-	or %o0, %o3, %o3
+	or %o0, %o4, %o4
 ! v = h0 + p0
 	.loc 1 416
-	add %o4, %o2, %o0
+	add %o2, %o3, %o0
 ! t = h0 & p0
 	.loc 1 419
-	and %o4, %o2, %o5
+	and %o2, %o3, %o5
 ! u = h0 | p0
 	.loc 1 420
-	or %o4, %o2, %o2
+	or %o2, %o3, %o2
 ! u = ~v & u
 	.loc 1 421
 	andn %o2, %o0, %o2
 ! t |= u
 	.loc 1 422
-	or %o5, %o2, %o2
+	or %o5, %o2, %o5
 ! c = t >> 63
 	.loc 1 423
-	srlx %o2, 63, %o2
+	srlx %o5, 63, %o2
 ! p1 += p2
 	.loc 1 424
-	add %o1, %o3, %o1
+	add %o1, %o4, %o1
 ! p1 += c
 	.loc 1 425
 	add %o1, %o2, %o1

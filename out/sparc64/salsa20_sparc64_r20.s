@@ -114,324 +114,324 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	or %o4, %o0, %o4
 ! x4 ^= t0
 	.loc 1 73
-	xor %l2, %o2, %o2
+	xor %l2, %o2, %l2
 ! x9 ^= t1
 	.loc 1 74
-	xor %l7, %o1, %o1
+	xor %l7, %o1, %l7
 ! x14 ^= t2
 	.loc 1 75
-	xor %i5, %g4, %o3
+	xor %i5, %g4, %i5
 ! x3 ^= t3
 	.loc 1 76
-	xor %l1, %o4, %l7
+	xor %l1, %o4, %l1
 ! t0 = x4 + x0
 	.loc 1 77
-	add %o2, %o5, %o4
+	add %l2, %o5, %o1
 ! t1 = x9 + x5
 	.loc 1 78
-	add %o1, %l3, %g4
+	add %l7, %l3, %g4
 ! t2 = x14 + x10
 	.loc 1 79
-	add %o3, %i0, %i5
+	add %i5, %i0, %o4
 ! t3 = x3 + x15
 	.loc 1 80
-	add %l7, %g1, %l2
+	add %l1, %g1, %o3
 ! t0 = t0 <<< 9
 	.loc 1 81
-	sll %o4, 9, %o0
-	srl %o4, 23, %l1
-	or %l1, %o0, %l1
+	sll %o1, 9, %o0
+	srl %o1, 23, %o2
+	or %o2, %o0, %o2
 ! t1 = t1 <<< 9
 	.loc 1 82
 	sll %g4, 9, %o0
-	srl %g4, 23, %o4
-	or %o4, %o0, %o4
+	srl %g4, 23, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 9
 	.loc 1 83
-	sll %i5, 9, %o0
-	srl %i5, 23, %g4
+	sll %o4, 9, %o0
+	srl %o4, 23, %g4
 	or %g4, %o0, %g4
 ! t3 = t3 <<< 9
 	.loc 1 84
-	sll %l2, 9, %o0
-	srl %l2, 23, %i5
-	or %i5, %o0, %i5
+	sll %o3, 9, %o0
+	srl %o3, 23, %o4
+	or %o4, %o0, %o4
 ! x8 ^= t0
 	.loc 1 85
-	xor %l6, %l1, %l1
+	xor %l6, %o2, %l6
 ! x13 ^= t1
 	.loc 1 86
-	xor %i4, %o4, %l2
+	xor %i4, %o1, %i4
 ! x2 ^= t2
 	.loc 1 87
 	xor %l0, %g4, %l0
 ! x7 ^= t3
 	.loc 1 88
-	xor %l5, %i5, %l5
+	xor %l5, %o4, %l5
 ! t0 = x8 + x4
 	.loc 1 89
-	add %l1, %o2, %o4
+	add %l6, %l2, %o1
 ! t1 = x13 + x9
 	.loc 1 90
-	add %l2, %o1, %g4
+	add %i4, %l7, %g4
 ! t2 = x2 + x14
 	.loc 1 91
-	add %l0, %o3, %i5
+	add %l0, %i5, %o4
 ! t3 = x7 + x3
 	.loc 1 92
-	add %l5, %l7, %i4
+	add %l5, %l1, %o3
 ! t0 = t0 <<< 13
 	.loc 1 93
-	sll %o4, 13, %o0
-	srl %o4, 19, %l6
-	or %l6, %o0, %l6
+	sll %o1, 13, %o0
+	srl %o1, 19, %o2
+	or %o2, %o0, %o2
 ! t1 = t1 <<< 13
 	.loc 1 94
 	sll %g4, 13, %o0
-	srl %g4, 19, %o4
-	or %o4, %o0, %o4
+	srl %g4, 19, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 13
 	.loc 1 95
-	sll %i5, 13, %o0
-	srl %i5, 19, %g4
+	sll %o4, 13, %o0
+	srl %o4, 19, %g4
 	or %g4, %o0, %g4
 ! t3 = t3 <<< 13
 	.loc 1 96
-	sll %i4, 13, %o0
-	srl %i4, 19, %i5
-	or %i5, %o0, %i5
+	sll %o3, 13, %o0
+	srl %o3, 19, %o4
+	or %o4, %o0, %o4
 ! x12 ^= t0
 	.loc 1 97
-	xor %i2, %l6, %l6
+	xor %i2, %o2, %i2
 ! x1 ^= t1
 	.loc 1 98
-	xor %o7, %o4, %o7
+	xor %o7, %o1, %o7
 ! x6 ^= t2
 	.loc 1 99
 	xor %l4, %g4, %l4
 ! x11 ^= t3
 	.loc 1 100
-	xor %i1, %i5, %i1
+	xor %i1, %o4, %i1
 ! t0 = x12 + x8
 	.loc 1 101
-	add %l6, %l1, %o4
+	add %i2, %l6, %o1
 ! t1 = x1 + x13
 	.loc 1 102
-	add %o7, %l2, %g4
+	add %o7, %i4, %g4
 ! t2 = x6 + x2
 	.loc 1 103
-	add %l4, %l0, %i4
+	add %l4, %l0, %o3
 ! t3 = x11 + x7
 	.loc 1 104
-	add %i1, %l5, %i5
+	add %i1, %l5, %o4
 ! t0 = t0 <<< 18
 	.loc 1 105
-	sll %o4, 18, %o0
-	srl %o4, 14, %i2
-	or %i2, %o0, %i2
+	sll %o1, 18, %o0
+	srl %o1, 14, %o2
+	or %o2, %o0, %o2
 ! t1 = t1 <<< 18
 	.loc 1 106
 	sll %g4, 18, %o0
-	srl %g4, 14, %o4
-	or %o4, %o0, %o4
+	srl %g4, 14, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 18
 	.loc 1 107
-	sll %i4, 18, %g4
-	srl %i4, 14, %o0
+	sll %o3, 18, %g4
+	srl %o3, 14, %o0
 	or %o0, %g4, %o0
 ! t3 = t3 <<< 18
 	.loc 1 108
-	sll %i5, 18, %g4
-	srl %i5, 14, %i4
-	or %i4, %g4, %i4
+	sll %o4, 18, %g4
+	srl %o4, 14, %o3
+	or %o3, %g4, %o3
 ! x0 ^= t0
 	.loc 1 109
-	xor %o5, %i2, %o5
+	xor %o5, %o2, %o5
 ! x5 ^= t1
 	.loc 1 110
-	xor %l3, %o4, %l3
+	xor %l3, %o1, %l3
 ! x10 ^= t2
 	.loc 1 111
-	xor %i0, %o0, %o4
+	xor %i0, %o0, %i0
 ! x15 ^= t3
 	.loc 1 112
-	xor %g1, %i4, %o0
+	xor %g1, %o3, %g1
 ! t0 = x0 + x3
 	.loc 1 113
-	add %o5, %l7, %i2
+	add %o5, %l1, %o1
 ! t1 = x5 + x4
 	.loc 1 114
-	add %l3, %o2, %g4
+	add %l3, %l2, %g4
 ! t2 = x10 + x9
 	.loc 1 115
-	add %o4, %o1, %i5
+	add %i0, %l7, %o3
 ! t3 = x15 + x14
 	.loc 1 116
-	add %o0, %o3, %g1
+	add %g1, %i5, %o4
 ! t0 = t0 <<< 7
 	.loc 1 117
-	sll %i2, 7, %i0
-	srl %i2, 25, %i4
-	or %i4, %i0, %i4
+	sll %o1, 7, %o0
+	srl %o1, 25, %o2
+	or %o2, %o0, %o2
 ! t1 = t1 <<< 7
 	.loc 1 118
-	sll %g4, 7, %i0
-	srl %g4, 25, %i2
-	or %i2, %i0, %i2
+	sll %g4, 7, %o0
+	srl %g4, 25, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 7
 	.loc 1 119
-	sll %i5, 7, %g4
-	srl %i5, 25, %i0
-	or %i0, %g4, %i0
+	sll %o3, 7, %g4
+	srl %o3, 25, %o0
+	or %o0, %g4, %o0
 ! t3 = t3 <<< 7
 	.loc 1 120
-	sll %g1, 7, %g4
-	srl %g1, 25, %i5
-	or %i5, %g4, %i5
+	sll %o4, 7, %g4
+	srl %o4, 25, %o3
+	or %o3, %g4, %o3
 ! x1 ^= t0
 	.loc 1 121
-	xor %o7, %i4, %o7
+	xor %o7, %o2, %o7
 ! x6 ^= t1
 	.loc 1 122
-	xor %l4, %i2, %l4
+	xor %l4, %o1, %l4
 ! x11 ^= t2
 	.loc 1 123
-	xor %i1, %i0, %i1
+	xor %i1, %o0, %i1
 ! x12 ^= t3
 	.loc 1 124
-	xor %l6, %i5, %i2
+	xor %i2, %o3, %i2
 ! t0 = x1 + x0
 	.loc 1 125
-	add %o7, %o5, %i0
+	add %o7, %o5, %o1
 ! t1 = x6 + x5
 	.loc 1 126
 	add %l4, %l3, %g4
 ! t2 = x11 + x10
 	.loc 1 127
-	add %i1, %o4, %i5
+	add %i1, %i0, %o3
 ! t3 = x12 + x15
 	.loc 1 128
-	add %i2, %o0, %g1
+	add %i2, %g1, %o4
 ! t0 = t0 <<< 9
 	.loc 1 129
-	sll %i0, 9, %l6
-	srl %i0, 23, %i4
-	or %i4, %l6, %i4
+	sll %o1, 9, %o0
+	srl %o1, 23, %o2
+	or %o2, %o0, %o2
 ! t1 = t1 <<< 9
 	.loc 1 130
-	sll %g4, 9, %l6
-	srl %g4, 23, %i0
-	or %i0, %l6, %i0
+	sll %g4, 9, %o0
+	srl %g4, 23, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 9
 	.loc 1 131
-	sll %i5, 9, %g4
-	srl %i5, 23, %l6
-	or %l6, %g4, %l6
+	sll %o3, 9, %g4
+	srl %o3, 23, %o0
+	or %o0, %g4, %o0
 ! t3 = t3 <<< 9
 	.loc 1 132
-	sll %g1, 9, %g4
-	srl %g1, 23, %i5
-	or %i5, %g4, %i5
+	sll %o4, 9, %g4
+	srl %o4, 23, %o3
+	or %o3, %g4, %o3
 ! x2 ^= t0
 	.loc 1 133
-	xor %l0, %i4, %l0
+	xor %l0, %o2, %l0
 ! x7 ^= t1
 	.loc 1 134
-	xor %l5, %i0, %l5
+	xor %l5, %o1, %l5
 ! x8 ^= t2
 	.loc 1 135
-	xor %l1, %l6, %l6
+	xor %l6, %o0, %l6
 ! x13 ^= t3
 	.loc 1 136
-	xor %l2, %i5, %i4
+	xor %i4, %o3, %i4
 ! t0 = x2 + x1
 	.loc 1 137
-	add %l0, %o7, %l2
+	add %l0, %o7, %o1
 ! t1 = x7 + x6
 	.loc 1 138
-	add %l5, %l4, %i0
+	add %l5, %l4, %g4
 ! t2 = x8 + x11
 	.loc 1 139
-	add %l6, %i1, %g1
+	add %l6, %i1, %o3
 ! t3 = x13 + x12
 	.loc 1 140
-	add %i4, %i2, %g4
+	add %i4, %i2, %o4
 ! t0 = t0 <<< 13
 	.loc 1 141
-	sll %l2, 13, %l1
-	srl %l2, 19, %i5
-	or %i5, %l1, %i5
+	sll %o1, 13, %o0
+	srl %o1, 19, %o2
+	or %o2, %o0, %o2
 ! t1 = t1 <<< 13
 	.loc 1 142
-	sll %i0, 13, %l1
-	srl %i0, 19, %l2
-	or %l2, %l1, %l2
+	sll %g4, 13, %o0
+	srl %g4, 19, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 13
 	.loc 1 143
-	sll %g1, 13, %l1
-	srl %g1, 19, %i0
-	or %i0, %l1, %i0
+	sll %o3, 13, %g4
+	srl %o3, 19, %o0
+	or %o0, %g4, %o0
 ! t3 = t3 <<< 13
 	.loc 1 144
-	sll %g4, 13, %l1
-	srl %g4, 19, %g1
-	or %g1, %l1, %g1
+	sll %o4, 13, %g4
+	srl %o4, 19, %o3
+	or %o3, %g4, %o3
 ! x3 ^= t0
 	.loc 1 145
-	xor %l7, %i5, %l1
+	xor %l1, %o2, %l1
 ! x4 ^= t1
 	.loc 1 146
-	xor %o2, %l2, %l2
+	xor %l2, %o1, %l2
 ! x9 ^= t2
 	.loc 1 147
-	xor %o1, %i0, %l7
+	xor %l7, %o0, %l7
 ! x14 ^= t3
 	.loc 1 148
-	xor %o3, %g1, %i5
+	xor %i5, %o3, %i5
 ! t0 = x3 + x2
 	.loc 1 149
-	add %l1, %l0, %o2
+	add %l1, %l0, %o1
 ! t1 = x4 + x7
 	.loc 1 150
 	add %l2, %l5, %g4
 ! t2 = x9 + x8
 	.loc 1 151
-	add %l7, %l6, %g1
+	add %l7, %l6, %o3
 ! t3 = x14 + x13
 	.loc 1 152
-	add %i5, %i4, %i0
+	add %i5, %i4, %o4
 ! t0 = t0 <<< 18
 	.loc 1 153
-	sll %o2, 18, %o1
-	srl %o2, 14, %o3
-	or %o3, %o1, %o3
+	sll %o1, 18, %o0
+	srl %o1, 14, %o2
+	or %o2, %o0, %o2
 ! t1 = t1 <<< 18
 	.loc 1 154
-	sll %g4, 18, %o1
-	srl %g4, 14, %o2
-	or %o2, %o1, %o2
+	sll %g4, 18, %o0
+	srl %g4, 14, %o1
+	or %o1, %o0, %o1
 ! t2 = t2 <<< 18
 	.loc 1 155
-	sll %g1, 18, %g4
-	srl %g1, 14, %o1
-	or %o1, %g4, %o1
+	sll %o3, 18, %g4
+	srl %o3, 14, %o0
+	or %o0, %g4, %o0
 ! t3 = t3 <<< 18
 	.loc 1 156
-	sll %i0, 18, %g4
-	srl %i0, 14, %g1
-	or %g1, %g4, %g1
+	sll %o4, 18, %g4
+	srl %o4, 14, %o3
+	or %o3, %g4, %o3
 ! x0 ^= t0
 	.loc 1 157
-	xor %o5, %o3, %o5
+	xor %o5, %o2, %o5
 ! x5 ^= t1
 	.loc 1 158
-	xor %l3, %o2, %l3
+	xor %l3, %o1, %l3
 ! x10 ^= t2
 	.loc 1 159
-	xor %o4, %o1, %i0
+	xor %i0, %o0, %i0
 ! x15 ^= t3
 	.loc 1 160
-	xor %o0, %g1, %g1
+	xor %g1, %o3, %g1
 ! i -= 1
 	.loc 1 161
 	sub %i3, 1, %i3
@@ -456,97 +456,97 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduw [%i3], %o0
 ! x0 += w
 	.loc 1 170
-	add %o5, %o0, %o1
+	add %o5, %o0, %o5
 ! w = mem32[x + 4]
 	.loc 1 171
 	lduw [%i3 + 4], %o0
 ! x1 += w
 	.loc 1 172
-	add %o7, %o0, %o4
+	add %o7, %o0, %o7
 ! w = mem32[x + 8]
 	.loc 1 173
 	lduw [%i3 + 8], %o0
 ! x2 += w
 	.loc 1 174
-	add %l0, %o0, %o5
+	add %l0, %o0, %l0
 ! w = mem32[x + 12]
 	.loc 1 175
 	lduw [%i3 + 12], %o0
 ! x3 += w
 	.loc 1 176
-	add %l1, %o0, %o7
+	add %l1, %o0, %l1
 ! w = mem32[x + 16]
 	.loc 1 177
 	lduw [%i3 + 16], %o0
 ! x4 += w
 	.loc 1 178
-	add %l2, %o0, %l0
+	add %l2, %o0, %l2
 ! w = mem32[x + 20]
 	.loc 1 179
 	lduw [%i3 + 20], %o0
 ! x5 += w
 	.loc 1 180
-	add %l3, %o0, %l1
+	add %l3, %o0, %l3
 ! w = mem32[x + 24]
 	.loc 1 181
 	lduw [%i3 + 24], %o0
 ! x6 += w
 	.loc 1 182
-	add %l4, %o0, %l2
+	add %l4, %o0, %l4
 ! w = mem32[x + 28]
 	.loc 1 183
 	lduw [%i3 + 28], %o0
 ! x7 += w
 	.loc 1 184
-	add %l5, %o0, %l3
+	add %l5, %o0, %l5
 ! w = mem32[x + 32]
 	.loc 1 185
 	lduw [%i3 + 32], %o0
 ! x8 += w
 	.loc 1 186
-	add %l6, %o0, %l4
+	add %l6, %o0, %l6
 ! w = mem32[x + 36]
 	.loc 1 187
 	lduw [%i3 + 36], %o0
 ! x9 += w
 	.loc 1 188
-	add %l7, %o0, %l5
+	add %l7, %o0, %l7
 ! w = mem32[x + 40]
 	.loc 1 189
 	lduw [%i3 + 40], %o0
 ! x10 += w
 	.loc 1 190
-	add %i0, %o0, %l6
+	add %i0, %o0, %i0
 ! w = mem32[x + 44]
 	.loc 1 191
 	lduw [%i3 + 44], %o0
 ! x11 += w
 	.loc 1 192
-	add %i1, %o0, %l7
+	add %i1, %o0, %i1
 ! w = mem32[x + 48]
 	.loc 1 193
 	lduw [%i3 + 48], %o0
 ! x12 += w
 	.loc 1 194
-	add %i2, %o0, %i0
+	add %i2, %o0, %i2
 ! w = mem32[x + 52]
 	.loc 1 195
 	lduw [%i3 + 52], %o0
 ! x13 += w
 	.loc 1 196
-	add %i4, %o0, %i1
+	add %i4, %o0, %i4
 ! w = mem32[x + 56]
 	.loc 1 197
 	lduw [%i3 + 56], %o0
 ! x14 += w
 	.loc 1 198
-	add %i5, %o0, %i2
+	add %i5, %o0, %i5
 ! w = mem32[x + 60]
 	.loc 1 199
 	lduw [%i3 + 60], %o0
 ! x15 += w
 	.loc 1 200
-	add %g1, %o0, %i4
+	add %g1, %o0, %g1
 ! o = c | m
 	.loc 1 202
 	or %o3, %o2, %o0
@@ -565,10 +565,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2] 0x88, %o0
 ! x0 ^= w
 	.loc 1 207
-	xor %o1, %o0, %o0
+	xor %o5, %o0, %o5
 ! mem32le[c] = x0
 	.loc 1 208
-	stwa %o0, [%o3] 0x88
+	stwa %o5, [%o3] 0x88
 ! o = 4
 	.loc 1 209
 	mov 4, %o0
@@ -577,10 +577,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x1 ^= w
 	.loc 1 211
-	xor %o4, %o1, %o1
+	xor %o7, %o1, %o7
 ! mem32le[c + o] = x1
 	.loc 1 212
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %o7, [%o3 + %o0] 0x88
 ! o = 8
 	.loc 1 213
 	mov 8, %o0
@@ -589,10 +589,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x2 ^= w
 	.loc 1 215
-	xor %o5, %o1, %o1
+	xor %l0, %o1, %l0
 ! mem32le[c + o] = x2
 	.loc 1 216
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %l0, [%o3 + %o0] 0x88
 ! o = 12
 	.loc 1 217
 	mov 12, %o0
@@ -601,10 +601,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x3 ^= w
 	.loc 1 219
-	xor %o7, %o1, %o1
+	xor %l1, %o1, %l1
 ! mem32le[c + o] = x3
 	.loc 1 220
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %l1, [%o3 + %o0] 0x88
 ! o = 16
 	.loc 1 221
 	mov 16, %o0
@@ -613,10 +613,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x4 ^= w
 	.loc 1 223
-	xor %l0, %o1, %o1
+	xor %l2, %o1, %l2
 ! mem32le[c + o] = x4
 	.loc 1 224
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %l2, [%o3 + %o0] 0x88
 ! o = 20
 	.loc 1 225
 	mov 20, %o0
@@ -625,10 +625,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x5 ^= w
 	.loc 1 227
-	xor %l1, %o1, %o1
+	xor %l3, %o1, %l3
 ! mem32le[c + o] = x5
 	.loc 1 228
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %l3, [%o3 + %o0] 0x88
 ! o = 24
 	.loc 1 229
 	mov 24, %o0
@@ -637,10 +637,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x6 ^= w
 	.loc 1 231
-	xor %l2, %o1, %o1
+	xor %l4, %o1, %l4
 ! mem32le[c + o] = x6
 	.loc 1 232
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %l4, [%o3 + %o0] 0x88
 ! o = 28
 	.loc 1 233
 	mov 28, %o0
@@ -649,10 +649,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x7 ^= w
 	.loc 1 235
-	xor %l3, %o1, %o1
+	xor %l5, %o1, %l5
 ! mem32le[c + o] = x7
 	.loc 1 236
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %l5, [%o3 + %o0] 0x88
 ! o = 32
 	.loc 1 237
 	mov 32, %o0
@@ -661,10 +661,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x8 ^= w
 	.loc 1 239
-	xor %l4, %o1, %o1
+	xor %l6, %o1, %l6
 ! mem32le[c + o] = x8
 	.loc 1 240
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %l6, [%o3 + %o0] 0x88
 ! o = 36
 	.loc 1 241
 	mov 36, %o0
@@ -673,10 +673,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x9 ^= w
 	.loc 1 243
-	xor %l5, %o1, %o1
+	xor %l7, %o1, %l7
 ! mem32le[c + o] = x9
 	.loc 1 244
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %l7, [%o3 + %o0] 0x88
 ! o = 40
 	.loc 1 245
 	mov 40, %o0
@@ -685,10 +685,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x10 ^= w
 	.loc 1 247
-	xor %l6, %o1, %o1
+	xor %i0, %o1, %i0
 ! mem32le[c + o] = x10
 	.loc 1 248
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %i0, [%o3 + %o0] 0x88
 ! o = 44
 	.loc 1 249
 	mov 44, %o0
@@ -697,10 +697,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x11 ^= w
 	.loc 1 251
-	xor %l7, %o1, %o1
+	xor %i1, %o1, %i1
 ! mem32le[c + o] = x11
 	.loc 1 252
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %i1, [%o3 + %o0] 0x88
 ! o = 48
 	.loc 1 253
 	mov 48, %o0
@@ -709,10 +709,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x12 ^= w
 	.loc 1 255
-	xor %i0, %o1, %o1
+	xor %i2, %o1, %i2
 ! mem32le[c + o] = x12
 	.loc 1 256
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %i2, [%o3 + %o0] 0x88
 ! o = 52
 	.loc 1 257
 	mov 52, %o0
@@ -721,10 +721,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x13 ^= w
 	.loc 1 259
-	xor %i1, %o1, %o1
+	xor %i4, %o1, %i4
 ! mem32le[c + o] = x13
 	.loc 1 260
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %i4, [%o3 + %o0] 0x88
 ! o = 56
 	.loc 1 261
 	mov 56, %o0
@@ -733,10 +733,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x14 ^= w
 	.loc 1 263
-	xor %i2, %o1, %o1
+	xor %i5, %o1, %i5
 ! mem32le[c + o] = x14
 	.loc 1 264
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %i5, [%o3 + %o0] 0x88
 ! o = 60
 	.loc 1 265
 	mov 60, %o0
@@ -745,10 +745,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	lduwa [%o2 + %o0] 0x88, %o1
 ! x15 ^= w
 	.loc 1 267
-	xor %i4, %o1, %o1
+	xor %g1, %o1, %g1
 ! mem32le[c + o] = x15
 	.loc 1 268
-	stwa %o1, [%o3 + %o0] 0x88
+	stwa %g1, [%o3 + %o0] 0x88
 ! goto counter
 	.loc 1 269
 	ba,pt %xcc, .Lqhasm_kernel_salsa20_sparc64_blocks.counter
@@ -759,7 +759,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2], %o0
 ! u ^= x0
 	.loc 1 273
-	xor %o0, %o1, %o0
+	xor %o0, %o5, %o0
 ! mem8[c + 0] = u
 	.loc 1 274
 	stb %o0, [%o3]
@@ -768,10 +768,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 1], %o0
 ! w = x0 >> 8
 	.loc 1 276
-	srl %o1, 8, %i5
+	srl %o5, 8, %o1
 ! u ^= w
 	.loc 1 277
-	xor %o0, %i5, %o0
+	xor %o0, %o1, %o0
 ! mem8[c + 1] = u
 	.loc 1 278
 	stb %o0, [%o3 + 1]
@@ -780,10 +780,10 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 2], %o0
 ! w = x0 >> 16
 	.loc 1 280
-	srl %o1, 16, %i5
+	srl %o5, 16, %o1
 ! u ^= w
 	.loc 1 281
-	xor %o0, %i5, %o0
+	xor %o0, %o1, %o0
 ! mem8[c + 2] = u
 	.loc 1 282
 	stb %o0, [%o3 + 2]
@@ -792,7 +792,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 3], %o0
 ! w = x0 >> 24
 	.loc 1 284
-	srl %o1, 24, %o1
+	srl %o5, 24, %o1
 ! u ^= w
 	.loc 1 285
 	xor %o0, %o1, %o0
@@ -804,7 +804,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 4], %o0
 ! u ^= x1
 	.loc 1 288
-	xor %o0, %o4, %o0
+	xor %o0, %o7, %o0
 ! mem8[c + 4] = u
 	.loc 1 289
 	stb %o0, [%o3 + 4]
@@ -813,7 +813,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 5], %o0
 ! w = x1 >> 8
 	.loc 1 291
-	srl %o4, 8, %o1
+	srl %o7, 8, %o1
 ! u ^= w
 	.loc 1 292
 	xor %o0, %o1, %o0
@@ -825,7 +825,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 6], %o0
 ! w = x1 >> 16
 	.loc 1 295
-	srl %o4, 16, %o1
+	srl %o7, 16, %o1
 ! u ^= w
 	.loc 1 296
 	xor %o0, %o1, %o0
@@ -837,7 +837,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 7], %o0
 ! w = x1 >> 24
 	.loc 1 299
-	srl %o4, 24, %o1
+	srl %o7, 24, %o1
 ! u ^= w
 	.loc 1 300
 	xor %o0, %o1, %o0
@@ -849,7 +849,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 8], %o0
 ! u ^= x2
 	.loc 1 303
-	xor %o0, %o5, %o0
+	xor %o0, %l0, %o0
 ! mem8[c + 8] = u
 	.loc 1 304
 	stb %o0, [%o3 + 8]
@@ -858,7 +858,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 9], %o0
 ! w = x2 >> 8
 	.loc 1 306
-	srl %o5, 8, %o1
+	srl %l0, 8, %o1
 ! u ^= w
 	.loc 1 307
 	xor %o0, %o1, %o0
@@ -870,7 +870,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 10], %o0
 ! w = x2 >> 16
 	.loc 1 310
-	srl %o5, 16, %o1
+	srl %l0, 16, %o1
 ! u ^= w
 	.loc 1 311
 	xor %o0, %o1, %o0
@@ -882,7 +882,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 11], %o0
 ! w = x2 >> 24
 	.loc 1 314
-	srl %o5, 24, %o1
+	srl %l0, 24, %o1
 ! u ^= w
 	.loc 1 315
 	xor %o0, %o1, %o0
@@ -894,7 +894,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 12], %o0
 ! u ^= x3
 	.loc 1 318
-	xor %o0, %o7, %o0
+	xor %o0, %l1, %o0
 ! mem8[c + 12] = u
 	.loc 1 319
 	stb %o0, [%o3 + 12]
@@ -903,7 +903,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 13], %o0
 ! w = x3 >> 8
 	.loc 1 321
-	srl %o7, 8, %o1
+	srl %l1, 8, %o1
 ! u ^= w
 	.loc 1 322
 	xor %o0, %o1, %o0
@@ -915,7 +915,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 14], %o0
 ! w = x3 >> 16
 	.loc 1 325
-	srl %o7, 16, %o1
+	srl %l1, 16, %o1
 ! u ^= w
 	.loc 1 326
 	xor %o0, %o1, %o0
@@ -927,7 +927,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 15], %o0
 ! w = x3 >> 24
 	.loc 1 329
-	srl %o7, 24, %o1
+	srl %l1, 24, %o1
 ! u ^= w
 	.loc 1 330
 	xor %o0, %o1, %o0
@@ -939,7 +939,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 16], %o0
 ! u ^= x4
 	.loc 1 333
-	xor %o0, %l0, %o0
+	xor %o0, %l2, %o0
 ! mem8[c + 16] = u
 	.loc 1 334
 	stb %o0, [%o3 + 16]
@@ -948,7 +948,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 17], %o0
 ! w = x4 >> 8
 	.loc 1 336
-	srl %l0, 8, %o1
+	srl %l2, 8, %o1
 ! u ^= w
 	.loc 1 337
 	xor %o0, %o1, %o0
@@ -960,7 +960,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 18], %o0
 ! w = x4 >> 16
 	.loc 1 340
-	srl %l0, 16, %o1
+	srl %l2, 16, %o1
 ! u ^= w
 	.loc 1 341
 	xor %o0, %o1, %o0
@@ -972,7 +972,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 19], %o0
 ! w = x4 >> 24
 	.loc 1 344
-	srl %l0, 24, %o1
+	srl %l2, 24, %o1
 ! u ^= w
 	.loc 1 345
 	xor %o0, %o1, %o0
@@ -984,7 +984,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 20], %o0
 ! u ^= x5
 	.loc 1 348
-	xor %o0, %l1, %o0
+	xor %o0, %l3, %o0
 ! mem8[c + 20] = u
 	.loc 1 349
 	stb %o0, [%o3 + 20]
@@ -993,7 +993,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 21], %o0
 ! w = x5 >> 8
 	.loc 1 351
-	srl %l1, 8, %o1
+	srl %l3, 8, %o1
 ! u ^= w
 	.loc 1 352
 	xor %o0, %o1, %o0
@@ -1005,7 +1005,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 22], %o0
 ! w = x5 >> 16
 	.loc 1 355
-	srl %l1, 16, %o1
+	srl %l3, 16, %o1
 ! u ^= w
 	.loc 1 356
 	xor %o0, %o1, %o0
@@ -1017,7 +1017,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 23], %o0
 ! w = x5 >> 24
 	.loc 1 359
-	srl %l1, 24, %o1
+	srl %l3, 24, %o1
 ! u ^= w
 	.loc 1 360
 	xor %o0, %o1, %o0
@@ -1029,7 +1029,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 24], %o0
 ! u ^= x6
 	.loc 1 363
-	xor %o0, %l2, %o0
+	xor %o0, %l4, %o0
 ! mem8[c + 24] = u
 	.loc 1 364
 	stb %o0, [%o3 + 24]
@@ -1038,7 +1038,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 25], %o0
 ! w = x6 >> 8
 	.loc 1 366
-	srl %l2, 8, %o1
+	srl %l4, 8, %o1
 ! u ^= w
 	.loc 1 367
 	xor %o0, %o1, %o0
@@ -1050,7 +1050,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 26], %o0
 ! w = x6 >> 16
 	.loc 1 370
-	srl %l2, 16, %o1
+	srl %l4, 16, %o1
 ! u ^= w
 	.loc 1 371
 	xor %o0, %o1, %o0
@@ -1062,7 +1062,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 27], %o0
 ! w = x6 >> 24
 	.loc 1 374
-	srl %l2, 24, %o1
+	srl %l4, 24, %o1
 ! u ^= w
 	.loc 1 375
 	xor %o0, %o1, %o0
@@ -1074,7 +1074,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 28], %o0
 ! u ^= x7
 	.loc 1 378
-	xor %o0, %l3, %o0
+	xor %o0, %l5, %o0
 ! mem8[c + 28] = u
 	.loc 1 379
 	stb %o0, [%o3 + 28]
@@ -1083,7 +1083,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 29], %o0
 ! w = x7 >> 8
 	.loc 1 381
-	srl %l3, 8, %o1
+	srl %l5, 8, %o1
 ! u ^= w
 	.loc 1 382
 	xor %o0, %o1, %o0
@@ -1095,7 +1095,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 30], %o0
 ! w = x7 >> 16
 	.loc 1 385
-	srl %l3, 16, %o1
+	srl %l5, 16, %o1
 ! u ^= w
 	.loc 1 386
 	xor %o0, %o1, %o0
@@ -1107,7 +1107,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 31], %o0
 ! w = x7 >> 24
 	.loc 1 389
-	srl %l3, 24, %o1
+	srl %l5, 24, %o1
 ! u ^= w
 	.loc 1 390
 	xor %o0, %o1, %o0
@@ -1119,7 +1119,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 32], %o0
 ! u ^= x8
 	.loc 1 393
-	xor %o0, %l4, %o0
+	xor %o0, %l6, %o0
 ! mem8[c + 32] = u
 	.loc 1 394
 	stb %o0, [%o3 + 32]
@@ -1128,7 +1128,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 33], %o0
 ! w = x8 >> 8
 	.loc 1 396
-	srl %l4, 8, %o1
+	srl %l6, 8, %o1
 ! u ^= w
 	.loc 1 397
 	xor %o0, %o1, %o0
@@ -1140,7 +1140,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 34], %o0
 ! w = x8 >> 16
 	.loc 1 400
-	srl %l4, 16, %o1
+	srl %l6, 16, %o1
 ! u ^= w
 	.loc 1 401
 	xor %o0, %o1, %o0
@@ -1152,7 +1152,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 35], %o0
 ! w = x8 >> 24
 	.loc 1 404
-	srl %l4, 24, %o1
+	srl %l6, 24, %o1
 ! u ^= w
 	.loc 1 405
 	xor %o0, %o1, %o0
@@ -1164,7 +1164,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 36], %o0
 ! u ^= x9
 	.loc 1 408
-	xor %o0, %l5, %o0
+	xor %o0, %l7, %o0
 ! mem8[c + 36] = u
 	.loc 1 409
 	stb %o0, [%o3 + 36]
@@ -1173,7 +1173,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 37], %o0
 ! w = x9 >> 8
 	.loc 1 411
-	srl %l5, 8, %o1
+	srl %l7, 8, %o1
 ! u ^= w
 	.loc 1 412
 	xor %o0, %o1, %o0
@@ -1185,7 +1185,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 38], %o0
 ! w = x9 >> 16
 	.loc 1 415
-	srl %l5, 16, %o1
+	srl %l7, 16, %o1
 ! u ^= w
 	.loc 1 416
 	xor %o0, %o1, %o0
@@ -1197,7 +1197,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 39], %o0
 ! w = x9 >> 24
 	.loc 1 419
-	srl %l5, 24, %o1
+	srl %l7, 24, %o1
 ! u ^= w
 	.loc 1 420
 	xor %o0, %o1, %o0
@@ -1209,7 +1209,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 40], %o0
 ! u ^= x10
 	.loc 1 423
-	xor %o0, %l6, %o0
+	xor %o0, %i0, %o0
 ! mem8[c + 40] = u
 	.loc 1 424
 	stb %o0, [%o3 + 40]
@@ -1218,7 +1218,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 41], %o0
 ! w = x10 >> 8
 	.loc 1 426
-	srl %l6, 8, %o1
+	srl %i0, 8, %o1
 ! u ^= w
 	.loc 1 427
 	xor %o0, %o1, %o0
@@ -1230,7 +1230,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 42], %o0
 ! w = x10 >> 16
 	.loc 1 430
-	srl %l6, 16, %o1
+	srl %i0, 16, %o1
 ! u ^= w
 	.loc 1 431
 	xor %o0, %o1, %o0
@@ -1242,7 +1242,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 43], %o0
 ! w = x10 >> 24
 	.loc 1 434
-	srl %l6, 24, %o1
+	srl %i0, 24, %o1
 ! u ^= w
 	.loc 1 435
 	xor %o0, %o1, %o0
@@ -1254,7 +1254,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 44], %o0
 ! u ^= x11
 	.loc 1 438
-	xor %o0, %l7, %o0
+	xor %o0, %i1, %o0
 ! mem8[c + 44] = u
 	.loc 1 439
 	stb %o0, [%o3 + 44]
@@ -1263,7 +1263,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 45], %o0
 ! w = x11 >> 8
 	.loc 1 441
-	srl %l7, 8, %o1
+	srl %i1, 8, %o1
 ! u ^= w
 	.loc 1 442
 	xor %o0, %o1, %o0
@@ -1275,7 +1275,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 46], %o0
 ! w = x11 >> 16
 	.loc 1 445
-	srl %l7, 16, %o1
+	srl %i1, 16, %o1
 ! u ^= w
 	.loc 1 446
 	xor %o0, %o1, %o0
@@ -1287,7 +1287,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 47], %o0
 ! w = x11 >> 24
 	.loc 1 449
-	srl %l7, 24, %o1
+	srl %i1, 24, %o1
 ! u ^= w
 	.loc 1 450
 	xor %o0, %o1, %o0
@@ -1299,7 +1299,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 48], %o0
 ! u ^= x12
 	.loc 1 453
-	xor %o0, %i0, %o0
+	xor %o0, %i2, %o0
 ! mem8[c + 48] = u
 	.loc 1 454
 	stb %o0, [%o3 + 48]
@@ -1308,7 +1308,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 49], %o0
 ! w = x12 >> 8
 	.loc 1 456
-	srl %i0, 8, %o1
+	srl %i2, 8, %o1
 ! u ^= w
 	.loc 1 457
 	xor %o0, %o1, %o0
@@ -1320,7 +1320,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 50], %o0
 ! w = x12 >> 16
 	.loc 1 460
-	srl %i0, 16, %o1
+	srl %i2, 16, %o1
 ! u ^= w
 	.loc 1 461
 	xor %o0, %o1, %o0
@@ -1332,7 +1332,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 51], %o0
 ! w = x12 >> 24
 	.loc 1 464
-	srl %i0, 24, %o1
+	srl %i2, 24, %o1
 ! u ^= w
 	.loc 1 465
 	xor %o0, %o1, %o0
@@ -1344,7 +1344,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 52], %o0
 ! u ^= x13
 	.loc 1 468
-	xor %o0, %i1, %o0
+	xor %o0, %i4, %o0
 ! mem8[c + 52] = u
 	.loc 1 469
 	stb %o0, [%o3 + 52]
@@ -1353,7 +1353,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 53], %o0
 ! w = x13 >> 8
 	.loc 1 471
-	srl %i1, 8, %o1
+	srl %i4, 8, %o1
 ! u ^= w
 	.loc 1 472
 	xor %o0, %o1, %o0
@@ -1365,7 +1365,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 54], %o0
 ! w = x13 >> 16
 	.loc 1 475
-	srl %i1, 16, %o1
+	srl %i4, 16, %o1
 ! u ^= w
 	.loc 1 476
 	xor %o0, %o1, %o0
@@ -1377,7 +1377,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 55], %o0
 ! w = x13 >> 24
 	.loc 1 479
-	srl %i1, 24, %o1
+	srl %i4, 24, %o1
 ! u ^= w
 	.loc 1 480
 	xor %o0, %o1, %o0
@@ -1389,7 +1389,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 56], %o0
 ! u ^= x14
 	.loc 1 483
-	xor %o0, %i2, %o0
+	xor %o0, %i5, %o0
 ! mem8[c + 56] = u
 	.loc 1 484
 	stb %o0, [%o3 + 56]
@@ -1398,7 +1398,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 57], %o0
 ! w = x14 >> 8
 	.loc 1 486
-	srl %i2, 8, %o1
+	srl %i5, 8, %o1
 ! u ^= w
 	.loc 1 487
 	xor %o0, %o1, %o0
@@ -1410,7 +1410,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 58], %o0
 ! w = x14 >> 16
 	.loc 1 490
-	srl %i2, 16, %o1
+	srl %i5, 16, %o1
 ! u ^= w
 	.loc 1 491
 	xor %o0, %o1, %o0
@@ -1422,7 +1422,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 59], %o0
 ! w = x14 >> 24
 	.loc 1 494
-	srl %i2, 24, %o1
+	srl %i5, 24, %o1
 ! u ^= w
 	.loc 1 495
 	xor %o0, %o1, %o0
@@ -1434,7 +1434,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 60], %o0
 ! u ^= x15
 	.loc 1 498
-	xor %o0, %i4, %o0
+	xor %o0, %g1, %o0
 ! mem8[c + 60] = u
 	.loc 1 499
 	stb %o0, [%o3 + 60]
@@ -1443,7 +1443,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 61], %o0
 ! w = x15 >> 8
 	.loc 1 501
-	srl %i4, 8, %o1
+	srl %g1, 8, %o1
 ! u ^= w
 	.loc 1 502
 	xor %o0, %o1, %o0
@@ -1455,7 +1455,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 62], %o0
 ! w = x15 >> 16
 	.loc 1 505
-	srl %i4, 16, %o1
+	srl %g1, 16, %o1
 ! u ^= w
 	.loc 1 506
 	xor %o0, %o1, %o0
@@ -1467,7 +1467,7 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	ldub [%o2 + 63], %o0
 ! w = x15 >> 24
 	.loc 1 509
-	srl %i4, 24, %o1
+	srl %g1, 24, %o1
 ! u ^= w
 	.loc 1 510
 	xor %o0, %o1, %o0
@@ -1501,16 +1501,16 @@ qhasm_kernel_salsa20_sparc64_blocks:
 	stw %o0, [%i3 + 36]
 ! c += 64
 	.loc 1 522
-	add %o3, 64, %o0
+	add %o3, 64, %o3
 ! m += 64
 	.loc 1 523
-	add %o2, 64, %o1
+	add %o2, 64, %o2
 ! c_s = c
 	.loc 1 524
-	stx %o0, [%fp + 2015]
+	stx %o3, [%fp + 2015]
 ! m_s = m
 	.loc 1 525
-	stx %o1, [%fp + 2023]
+	stx %o2, [%fp + 2023]
 ! n = n_s
 	.loc 1 526
 	ldx [%fp + 2031], %o0
@@ -1627,324 +1627,324 @@ qhasm_kernel_salsa20_sparc64_core:
 	or %i1, %o0, %i1
 ! x4 ^= t0
 	.loc 1 564
-	xor %l0, %o5, %o3
+	xor %l0, %o5, %l0
 ! x9 ^= t1
 	.loc 1 565
-	xor %g5, %o1, %o1
+	xor %g5, %o1, %g5
 ! x14 ^= t2
 	.loc 1 566
-	xor %g4, %o2, %o2
+	xor %g4, %o2, %g4
 ! x3 ^= t3
 	.loc 1 567
-	xor %g1, %i1, %l0
+	xor %g1, %i1, %g1
 ! t0 = x4 + x0
 	.loc 1 568
-	add %o3, %l1, %g5
+	add %l0, %l1, %i1
 ! t1 = x9 + x5
 	.loc 1 569
-	add %o1, %l5, %g1
+	add %g5, %l5, %o3
 ! t2 = x14 + x10
 	.loc 1 570
-	add %o2, %i2, %i1
+	add %g4, %i2, %o2
 ! t3 = x3 + x15
 	.loc 1 571
-	add %l0, %o4, %g4
+	add %g1, %o4, %o5
 ! t0 = t0 <<< 9
 	.loc 1 572
-	sll %g5, 9, %o0
-	srl %g5, 23, %o5
-	or %o5, %o0, %o5
+	sll %i1, 9, %o0
+	srl %i1, 23, %o1
+	or %o1, %o0, %o1
 ! t1 = t1 <<< 9
 	.loc 1 573
-	sll %g1, 9, %g5
-	srl %g1, 23, %o0
-	or %o0, %g5, %o0
+	sll %o3, 9, %i1
+	srl %o3, 23, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 9
 	.loc 1 574
-	sll %i1, 9, %g5
-	srl %i1, 23, %g1
-	or %g1, %g5, %g1
+	sll %o2, 9, %i1
+	srl %o2, 23, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 9
 	.loc 1 575
-	sll %g4, 9, %g5
-	srl %g4, 23, %i1
-	or %i1, %g5, %i1
+	sll %o5, 9, %i1
+	srl %o5, 23, %o2
+	or %o2, %i1, %o2
 ! x8 ^= t0
 	.loc 1 576
-	xor %l6, %o5, %l6
+	xor %l6, %o1, %l6
 ! x13 ^= t1
 	.loc 1 577
 	xor %l3, %o0, %l3
 ! x2 ^= t2
 	.loc 1 578
-	xor %i4, %g1, %i4
+	xor %i4, %o3, %i4
 ! x7 ^= t3
 	.loc 1 579
-	xor %l4, %i1, %l4
+	xor %l4, %o2, %l4
 ! t0 = x8 + x4
 	.loc 1 580
-	add %l6, %o3, %g5
+	add %l6, %l0, %i1
 ! t1 = x13 + x9
 	.loc 1 581
-	add %l3, %o1, %g4
+	add %l3, %g5, %o5
 ! t2 = x2 + x14
 	.loc 1 582
-	add %i4, %o2, %g1
+	add %i4, %g4, %o3
 ! t3 = x7 + x3
 	.loc 1 583
-	add %l4, %l0, %o5
+	add %l4, %g1, %o1
 ! t0 = t0 <<< 13
 	.loc 1 584
-	sll %g5, 13, %o0
-	srl %g5, 19, %i1
-	or %i1, %o0, %i1
+	sll %i1, 13, %o0
+	srl %i1, 19, %o2
+	or %o2, %o0, %o2
 ! t1 = t1 <<< 13
 	.loc 1 585
-	sll %g4, 13, %o0
-	srl %g4, 19, %g5
-	or %g5, %o0, %g5
+	sll %o5, 13, %o0
+	srl %o5, 19, %i1
+	or %i1, %o0, %i1
 ! t2 = t2 <<< 13
 	.loc 1 586
-	sll %g1, 13, %o0
-	srl %g1, 19, %g4
-	or %g4, %o0, %g4
+	sll %o3, 13, %o0
+	srl %o3, 19, %o5
+	or %o5, %o0, %o5
 ! t3 = t3 <<< 13
 	.loc 1 587
-	sll %o5, 13, %g1
-	srl %o5, 19, %o0
-	or %o0, %g1, %o0
+	sll %o1, 13, %o3
+	srl %o1, 19, %o0
+	or %o0, %o3, %o0
 ! x12 ^= t0
 	.loc 1 588
-	xor %i5, %i1, %i1
+	xor %i5, %o2, %i5
 ! x1 ^= t1
 	.loc 1 589
-	xor %i3, %g5, %i3
+	xor %i3, %i1, %i3
 ! x6 ^= t2
 	.loc 1 590
-	xor %l2, %g4, %l2
+	xor %l2, %o5, %l2
 ! x11 ^= t3
 	.loc 1 591
 	xor %l7, %o0, %l7
 ! t0 = x12 + x8
 	.loc 1 592
-	add %i1, %l6, %g5
+	add %i5, %l6, %i1
 ! t1 = x1 + x13
 	.loc 1 593
-	add %i3, %l3, %g1
+	add %i3, %l3, %o3
 ! t2 = x6 + x2
 	.loc 1 594
-	add %l2, %i4, %i5
+	add %l2, %i4, %o2
 ! t3 = x11 + x7
 	.loc 1 595
-	add %l7, %l4, %g4
+	add %l7, %l4, %o5
 ! t0 = t0 <<< 18
 	.loc 1 596
-	sll %g5, 18, %o0
-	srl %g5, 14, %o5
-	or %o5, %o0, %o5
+	sll %i1, 18, %o0
+	srl %i1, 14, %o1
+	or %o1, %o0, %o1
 ! t1 = t1 <<< 18
 	.loc 1 597
-	sll %g1, 18, %g5
-	srl %g1, 14, %o0
-	or %o0, %g5, %o0
+	sll %o3, 18, %i1
+	srl %o3, 14, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 18
 	.loc 1 598
-	sll %i5, 18, %g5
-	srl %i5, 14, %g1
-	or %g1, %g5, %g1
+	sll %o2, 18, %i1
+	srl %o2, 14, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 18
 	.loc 1 599
-	sll %g4, 18, %g5
-	srl %g4, 14, %i5
-	or %i5, %g5, %i5
+	sll %o5, 18, %i1
+	srl %o5, 14, %o2
+	or %o2, %i1, %o2
 ! x0 ^= t0
 	.loc 1 600
-	xor %l1, %o5, %l1
+	xor %l1, %o1, %l1
 ! x5 ^= t1
 	.loc 1 601
 	xor %l5, %o0, %l5
 ! x10 ^= t2
 	.loc 1 602
-	xor %i2, %g1, %o5
+	xor %i2, %o3, %i2
 ! x15 ^= t3
 	.loc 1 603
-	xor %o4, %i5, %o0
+	xor %o4, %o2, %o4
 ! t0 = x0 + x3
 	.loc 1 604
-	add %l1, %l0, %g5
+	add %l1, %g1, %i1
 ! t1 = x5 + x4
 	.loc 1 605
-	add %l5, %o3, %g1
+	add %l5, %l0, %o3
 ! t2 = x10 + x9
 	.loc 1 606
-	add %o5, %o1, %i5
+	add %i2, %g5, %o2
 ! t3 = x15 + x14
 	.loc 1 607
-	add %o0, %o2, %g4
+	add %o4, %g4, %o5
 ! t0 = t0 <<< 7
 	.loc 1 608
-	sll %g5, 7, %o4
-	srl %g5, 25, %i2
-	or %i2, %o4, %i2
+	sll %i1, 7, %o0
+	srl %i1, 25, %o1
+	or %o1, %o0, %o1
 ! t1 = t1 <<< 7
 	.loc 1 609
-	sll %g1, 7, %g5
-	srl %g1, 25, %o4
-	or %o4, %g5, %o4
+	sll %o3, 7, %i1
+	srl %o3, 25, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 7
 	.loc 1 610
-	sll %i5, 7, %g5
-	srl %i5, 25, %g1
-	or %g1, %g5, %g1
+	sll %o2, 7, %i1
+	srl %o2, 25, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 7
 	.loc 1 611
-	sll %g4, 7, %g5
-	srl %g4, 25, %i5
-	or %i5, %g5, %i5
+	sll %o5, 7, %i1
+	srl %o5, 25, %o2
+	or %o2, %i1, %o2
 ! x1 ^= t0
 	.loc 1 612
-	xor %i3, %i2, %i3
+	xor %i3, %o1, %i3
 ! x6 ^= t1
 	.loc 1 613
-	xor %l2, %o4, %l2
+	xor %l2, %o0, %l2
 ! x11 ^= t2
 	.loc 1 614
-	xor %l7, %g1, %l7
+	xor %l7, %o3, %l7
 ! x12 ^= t3
 	.loc 1 615
-	xor %i1, %i5, %i5
+	xor %i5, %o2, %i5
 ! t0 = x1 + x0
 	.loc 1 616
-	add %i3, %l1, %g5
+	add %i3, %l1, %i1
 ! t1 = x6 + x5
 	.loc 1 617
-	add %l2, %l5, %g1
+	add %l2, %l5, %o3
 ! t2 = x11 + x10
 	.loc 1 618
-	add %l7, %o5, %i2
+	add %l7, %i2, %o2
 ! t3 = x12 + x15
 	.loc 1 619
-	add %i5, %o0, %g4
+	add %i5, %o4, %o5
 ! t0 = t0 <<< 9
 	.loc 1 620
-	sll %g5, 9, %o4
-	srl %g5, 23, %i1
-	or %i1, %o4, %i1
+	sll %i1, 9, %o0
+	srl %i1, 23, %o1
+	or %o1, %o0, %o1
 ! t1 = t1 <<< 9
 	.loc 1 621
-	sll %g1, 9, %g5
-	srl %g1, 23, %o4
-	or %o4, %g5, %o4
+	sll %o3, 9, %i1
+	srl %o3, 23, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 9
 	.loc 1 622
-	sll %i2, 9, %g5
-	srl %i2, 23, %g1
-	or %g1, %g5, %g1
+	sll %o2, 9, %i1
+	srl %o2, 23, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 9
 	.loc 1 623
-	sll %g4, 9, %g5
-	srl %g4, 23, %i2
-	or %i2, %g5, %i2
+	sll %o5, 9, %i1
+	srl %o5, 23, %o2
+	or %o2, %i1, %o2
 ! x2 ^= t0
 	.loc 1 624
-	xor %i4, %i1, %i4
+	xor %i4, %o1, %i4
 ! x7 ^= t1
 	.loc 1 625
-	xor %l4, %o4, %l4
+	xor %l4, %o0, %l4
 ! x8 ^= t2
 	.loc 1 626
-	xor %l6, %g1, %l6
+	xor %l6, %o3, %l6
 ! x13 ^= t3
 	.loc 1 627
-	xor %l3, %i2, %l3
+	xor %l3, %o2, %l3
 ! t0 = x2 + x1
 	.loc 1 628
-	add %i4, %i3, %g5
+	add %i4, %i3, %i1
 ! t1 = x7 + x6
 	.loc 1 629
-	add %l4, %l2, %g4
+	add %l4, %l2, %o3
 ! t2 = x8 + x11
 	.loc 1 630
-	add %l6, %l7, %i2
+	add %l6, %l7, %o2
 ! t3 = x13 + x12
 	.loc 1 631
-	add %l3, %i5, %g1
+	add %l3, %i5, %o5
 ! t0 = t0 <<< 13
 	.loc 1 632
-	sll %g5, 13, %o4
-	srl %g5, 19, %i1
-	or %i1, %o4, %i1
+	sll %i1, 13, %o0
+	srl %i1, 19, %o1
+	or %o1, %o0, %o1
 ! t1 = t1 <<< 13
 	.loc 1 633
-	sll %g4, 13, %g5
-	srl %g4, 19, %o4
-	or %o4, %g5, %o4
+	sll %o3, 13, %i1
+	srl %o3, 19, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 13
 	.loc 1 634
-	sll %i2, 13, %g5
-	srl %i2, 19, %g4
-	or %g4, %g5, %g4
+	sll %o2, 13, %i1
+	srl %o2, 19, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 13
 	.loc 1 635
-	sll %g1, 13, %g5
-	srl %g1, 19, %i2
-	or %i2, %g5, %i2
+	sll %o5, 13, %i1
+	srl %o5, 19, %o2
+	or %o2, %i1, %o2
 ! x3 ^= t0
 	.loc 1 636
-	xor %l0, %i1, %g1
+	xor %g1, %o1, %g1
 ! x4 ^= t1
 	.loc 1 637
-	xor %o3, %o4, %l0
+	xor %l0, %o0, %l0
 ! x9 ^= t2
 	.loc 1 638
-	xor %o1, %g4, %g5
+	xor %g5, %o3, %g5
 ! x14 ^= t3
 	.loc 1 639
-	xor %o2, %i2, %g4
+	xor %g4, %o2, %g4
 ! t0 = x3 + x2
 	.loc 1 640
-	add %g1, %i4, %i2
+	add %g1, %i4, %i1
 ! t1 = x4 + x7
 	.loc 1 641
-	add %l0, %l4, %o4
+	add %l0, %l4, %o3
 ! t2 = x9 + x8
 	.loc 1 642
-	add %g5, %l6, %o3
+	add %g5, %l6, %o2
 ! t3 = x14 + x13
 	.loc 1 643
-	add %g4, %l3, %i1
+	add %g4, %l3, %o5
 ! t0 = t0 <<< 18
 	.loc 1 644
-	sll %i2, 18, %o1
-	srl %i2, 14, %o2
-	or %o2, %o1, %o2
+	sll %i1, 18, %o0
+	srl %i1, 14, %o1
+	or %o1, %o0, %o1
 ! t1 = t1 <<< 18
 	.loc 1 645
-	sll %o4, 18, %i2
-	srl %o4, 14, %o1
-	or %o1, %i2, %o1
+	sll %o3, 18, %i1
+	srl %o3, 14, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 18
 	.loc 1 646
-	sll %o3, 18, %i2
-	srl %o3, 14, %o4
-	or %o4, %i2, %o4
+	sll %o2, 18, %i1
+	srl %o2, 14, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 18
 	.loc 1 647
-	sll %i1, 18, %i2
-	srl %i1, 14, %o3
-	or %o3, %i2, %o3
+	sll %o5, 18, %i1
+	srl %o5, 14, %o2
+	or %o2, %i1, %o2
 ! x0 ^= t0
 	.loc 1 648
-	xor %l1, %o2, %l1
+	xor %l1, %o1, %l1
 ! x5 ^= t1
 	.loc 1 649
-	xor %l5, %o1, %l5
+	xor %l5, %o0, %l5
 ! x10 ^= t2
 	.loc 1 650
-	xor %o5, %o4, %i2
+	xor %i2, %o3, %i2
 ! x15 ^= t3
 	.loc 1 651
-	xor %o0, %o3, %o4
+	xor %o4, %o2, %o4
 ! i -= 1
 	.loc 1 652
 	sub %o7, 1, %o7

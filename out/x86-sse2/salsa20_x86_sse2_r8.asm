@@ -1748,7 +1748,7 @@ align 32
 	pshufd xmm1, xmm1, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 499+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm2, xmm4, 57
+	pshufd xmm4, xmm4, 57
 ; mem128[out + 0] = r0
 %line 500+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu [eax], xmm5
@@ -1760,7 +1760,7 @@ align 32
 	movdqu [eax + 32], xmm1
 ; mem128[out + 48] = r3
 %line 503+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [eax + 48], xmm2
+	movdqu [eax + 48], xmm4
 ; leave
 %line 504+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	ret

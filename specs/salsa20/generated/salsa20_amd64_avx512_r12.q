@@ -2,7 +2,11 @@
 # Salsa20/12 for amd64 with AVX-512 (F+VL): 16 blocks in parallel, one
 # state word of 16 blocks per zmm register, rotations with vprold, all 16
 # state vectors in registers through the rounds; the 16x16 word transpose
-# in 64 shuffles.  Tails of 9..15 blocks run the 16-block code into a stack
+# in 64 shuffles.  From 32 blocks on, two groups of 16 run interleaved
+# (8 independent quarter-round chains instead of 4: vprold's 2-cycle
+# latency leaves four chains short of the pipes' rate), words 0 and 10 of
+# the second group in stack slots (30 state vectors and 2 temporaries fill
+# the 32 registers); measured in docs/salsa20-kernels.md.  Tails of 9..15 blocks run the 16-block code into a stack
 # buffer, tails of 2..8 blocks an 8-block ymm path (vprold ymm issues twice
 # as often as zmm) into the same buffer; one block uses the 128-bit diagonal
 # path (also the _core), whose rotations are shift/shift/ternlog for latency
@@ -59,7 +63,7 @@ reg512 v12
 reg512 v13
 reg512 v14
 reg512 v15
-reg512 t0 t1 t2 t3 q0 q1 idx w0 w1 w2 w3 o
+reg512 t0 t1 t2 t3 q0 q1 idx w0 w1 w2 w3 o ta tb
 reg256 h0
 reg256 h1
 reg256 h2
@@ -103,6 +107,23 @@ stack512 s13
 stack512 s14
 stack512 s15
 stack512 ks[16]
+stack512 bt0
+stack512 bt1
+stack512 bt2
+stack512 bt3
+stack512 bt4
+stack512 bt5
+stack512 bt6
+stack512 bt7
+stack512 bt8
+stack512 bt9
+stack512 bt10
+stack512 bt11
+stack512 bt12
+stack512 bt13
+stack512 bt14
+stack512 bt15
+stack512 sb8 sb9
 stack256 hs0
 stack256 hs1
 stack256 hs2
@@ -124,6 +145,8 @@ stack256 hs15
 # and high halves of sixteen 64-bit counters
 const CTRLO u64 0 1 2 3 4 5 6 7
 const CTRHI u64 8 9 10 11 12 13 14 15
+const CTRLO2 u64 16 17 18 19 20 21 22 23
+const CTRHI2 u64 24 25 26 27 28 29 30 31
 const IDXLO u32 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30
 const IDXHI u32 1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31
 # 8-block path: after the in-lane word shuffles lane l is block l
@@ -167,6 +190,530 @@ s13 = z13
 s14 = z14
 16x z15 = mem32[x + 60]
 s15 = z15
+  unsigned<? n - 32
+  goto blocks16 if unsigned<
+
+blocks32:
+  # lanes 0..15 (A) and 16..31 (B): 64-bit counters x[8..9] + lane
+  8x q0 = mem64[x + 32]
+  8x q1 = q0 + mem512[CTRHI2]
+  8x q0 = q0 + mem512[CTRLO2]
+  idx = mem512[IDXLO]
+  z8 = q0
+  z8 = permute2x32(z8, idx, q1)
+  idx = mem512[IDXHI]
+  z9 = q0
+  z9 = permute2x32(z9, idx, q1)
+  sb8 = z8
+  sb9 = z9
+  u8 = z8
+  u9 = z9
+  8x q0 = mem64[x + 32]
+  8x q1 = q0 + mem512[CTRHI]
+  8x q0 = q0 + mem512[CTRLO]
+  idx = mem512[IDXLO]
+  z8 = q0
+  z8 = permute2x32(z8, idx, q1)
+  idx = mem512[IDXHI]
+  z9 = q0
+  z9 = permute2x32(z9, idx, q1)
+  s8 = z8
+  s9 = z9
+  z0 = s0
+  bt0 = z0
+  z1 = s1
+  u1 = z1
+  z2 = s2
+  u2 = z2
+  z3 = s3
+  u3 = z3
+  z4 = s4
+  u4 = z4
+  z5 = s5
+  u5 = z5
+  z6 = s6
+  u6 = z6
+  z7 = s7
+  u7 = z7
+  z10 = s10
+  bt10 = z10
+  z11 = s11
+  u11 = z11
+  z12 = s12
+  u12 = z12
+  z13 = s13
+  u13 = z13
+  z14 = s14
+  u14 = z14
+  z15 = s15
+  u15 = z15
+  i = 6
+rounds32:
+  16x ta = z0 + z12
+  16x tb = u12 + bt0
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z4 = z4 ^ ta
+  u4 = u4 ^ tb
+  16x ta = z5 + z1
+  16x tb = u5 + u1
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z9 = z9 ^ ta
+  u9 = u9 ^ tb
+  16x ta = z10 + z6
+  16x tb = u6 + bt10
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z14 = z14 ^ ta
+  u14 = u14 ^ tb
+  16x ta = z15 + z11
+  16x tb = u15 + u11
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z3 = z3 ^ ta
+  u3 = u3 ^ tb
+  16x ta = z4 + z0
+  16x tb = u4 + bt0
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z8 = z8 ^ ta
+  u8 = u8 ^ tb
+  16x ta = z9 + z5
+  16x tb = u9 + u5
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z13 = z13 ^ ta
+  u13 = u13 ^ tb
+  16x ta = z14 + z10
+  16x tb = u14 + bt10
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z2 = z2 ^ ta
+  u2 = u2 ^ tb
+  16x ta = z3 + z15
+  16x tb = u3 + u15
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z7 = z7 ^ ta
+  u7 = u7 ^ tb
+  16x ta = z8 + z4
+  16x tb = u8 + u4
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z12 = z12 ^ ta
+  u12 = u12 ^ tb
+  16x ta = z13 + z9
+  16x tb = u13 + u9
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z1 = z1 ^ ta
+  u1 = u1 ^ tb
+  16x ta = z2 + z14
+  16x tb = u2 + u14
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z6 = z6 ^ ta
+  u6 = u6 ^ tb
+  16x ta = z7 + z3
+  16x tb = u7 + u3
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z11 = z11 ^ ta
+  u11 = u11 ^ tb
+  16x ta = z12 + z8
+  16x tb = u12 + u8
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z0 = z0 ^ ta
+  tb = tb ^ bt0
+  bt0 = tb
+  16x ta = z1 + z13
+  16x tb = u1 + u13
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z5 = z5 ^ ta
+  u5 = u5 ^ tb
+  16x ta = z6 + z2
+  16x tb = u6 + u2
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z10 = z10 ^ ta
+  tb = tb ^ bt10
+  bt10 = tb
+  16x ta = z11 + z7
+  16x tb = u11 + u7
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z15 = z15 ^ ta
+  u15 = u15 ^ tb
+  16x ta = z0 + z3
+  16x tb = u3 + bt0
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z1 = z1 ^ ta
+  u1 = u1 ^ tb
+  16x ta = z5 + z4
+  16x tb = u5 + u4
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z6 = z6 ^ ta
+  u6 = u6 ^ tb
+  16x ta = z10 + z9
+  16x tb = u9 + bt10
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z11 = z11 ^ ta
+  u11 = u11 ^ tb
+  16x ta = z15 + z14
+  16x tb = u15 + u14
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z12 = z12 ^ ta
+  u12 = u12 ^ tb
+  16x ta = z1 + z0
+  16x tb = u1 + bt0
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z2 = z2 ^ ta
+  u2 = u2 ^ tb
+  16x ta = z6 + z5
+  16x tb = u6 + u5
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z7 = z7 ^ ta
+  u7 = u7 ^ tb
+  16x ta = z11 + z10
+  16x tb = u11 + bt10
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z8 = z8 ^ ta
+  u8 = u8 ^ tb
+  16x ta = z12 + z15
+  16x tb = u12 + u15
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z13 = z13 ^ ta
+  u13 = u13 ^ tb
+  16x ta = z2 + z1
+  16x tb = u2 + u1
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z3 = z3 ^ ta
+  u3 = u3 ^ tb
+  16x ta = z7 + z6
+  16x tb = u7 + u6
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z4 = z4 ^ ta
+  u4 = u4 ^ tb
+  16x ta = z8 + z11
+  16x tb = u8 + u11
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z9 = z9 ^ ta
+  u9 = u9 ^ tb
+  16x ta = z13 + z12
+  16x tb = u13 + u12
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z14 = z14 ^ ta
+  u14 = u14 ^ tb
+  16x ta = z3 + z2
+  16x tb = u3 + u2
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z0 = z0 ^ ta
+  tb = tb ^ bt0
+  bt0 = tb
+  16x ta = z4 + z7
+  16x tb = u4 + u7
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z5 = z5 ^ ta
+  u5 = u5 ^ tb
+  16x ta = z9 + z8
+  16x tb = u9 + u8
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z10 = z10 ^ ta
+  tb = tb ^ bt10
+  bt10 = tb
+  16x ta = z14 + z13
+  16x tb = u14 + u13
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z15 = z15 ^ ta
+  u15 = u15 ^ tb
+  =? i -= 1
+  goto rounds32 if !=
+
+  bt1 = u1
+  bt2 = u2
+  bt3 = u3
+  bt4 = u4
+  bt5 = u5
+  bt6 = u6
+  bt7 = u7
+  bt8 = u8
+  bt9 = u9
+  bt11 = u11
+  bt12 = u12
+  bt13 = u13
+  bt14 = u14
+  bt15 = u15
+  # group A: feed-forward, transpose, xor, store
+  16x z0 = z0 + s0
+  16x z1 = z1 + s1
+  16x z2 = z2 + s2
+  16x z3 = z3 + s3
+  16x z4 = z4 + s4
+  16x z5 = z5 + s5
+  16x z6 = z6 + s6
+  16x z7 = z7 + s7
+  16x z8 = z8 + s8
+  16x z9 = z9 + s9
+  16x z10 = z10 + s10
+  16x z11 = z11 + s11
+  16x z12 = z12 + s12
+  16x z13 = z13 + s13
+  16x z14 = z14 + s14
+  16x z15 = z15 + s15
+  u0 = unpacklo32(z0, z1)
+  u1 = unpackhi32(z0, z1)
+  u2 = unpacklo32(z2, z3)
+  u3 = unpackhi32(z2, z3)
+  v0 = unpacklo64(u0, u2)
+  v1 = unpackhi64(u0, u2)
+  v2 = unpacklo64(u1, u3)
+  v3 = unpackhi64(u1, u3)
+  u4 = unpacklo32(z4, z5)
+  u5 = unpackhi32(z4, z5)
+  u6 = unpacklo32(z6, z7)
+  u7 = unpackhi32(z6, z7)
+  v4 = unpacklo64(u4, u6)
+  v5 = unpackhi64(u4, u6)
+  v6 = unpacklo64(u5, u7)
+  v7 = unpackhi64(u5, u7)
+  u8 = unpacklo32(z8, z9)
+  u9 = unpackhi32(z8, z9)
+  u10 = unpacklo32(z10, z11)
+  u11 = unpackhi32(z10, z11)
+  v8 = unpacklo64(u8, u10)
+  v9 = unpackhi64(u8, u10)
+  v10 = unpacklo64(u9, u11)
+  v11 = unpackhi64(u9, u11)
+  u12 = unpacklo32(z12, z13)
+  u13 = unpackhi32(z12, z13)
+  u14 = unpacklo32(z14, z15)
+  u15 = unpackhi32(z14, z15)
+  v12 = unpacklo64(u12, u14)
+  v13 = unpackhi64(u12, u14)
+  v14 = unpacklo64(u13, u15)
+  v15 = unpackhi64(u13, u15)
+  w0 = shuffle128(v0, v4, 0x88)
+  w1 = shuffle128(v0, v4, 0xdd)
+  w2 = shuffle128(v8, v12, 0x88)
+  w3 = shuffle128(v8, v12, 0xdd)
+  o = shuffle128(w0, w2, 0x88)
+  o = o ^ mem512[m + 0]
+  mem512[c + 0] = o
+  o = shuffle128(w1, w3, 0x88)
+  o = o ^ mem512[m + 256]
+  mem512[c + 256] = o
+  o = shuffle128(w0, w2, 0xdd)
+  o = o ^ mem512[m + 512]
+  mem512[c + 512] = o
+  o = shuffle128(w1, w3, 0xdd)
+  o = o ^ mem512[m + 768]
+  mem512[c + 768] = o
+  w0 = shuffle128(v1, v5, 0x88)
+  w1 = shuffle128(v1, v5, 0xdd)
+  w2 = shuffle128(v9, v13, 0x88)
+  w3 = shuffle128(v9, v13, 0xdd)
+  o = shuffle128(w0, w2, 0x88)
+  o = o ^ mem512[m + 64]
+  mem512[c + 64] = o
+  o = shuffle128(w1, w3, 0x88)
+  o = o ^ mem512[m + 320]
+  mem512[c + 320] = o
+  o = shuffle128(w0, w2, 0xdd)
+  o = o ^ mem512[m + 576]
+  mem512[c + 576] = o
+  o = shuffle128(w1, w3, 0xdd)
+  o = o ^ mem512[m + 832]
+  mem512[c + 832] = o
+  w0 = shuffle128(v2, v6, 0x88)
+  w1 = shuffle128(v2, v6, 0xdd)
+  w2 = shuffle128(v10, v14, 0x88)
+  w3 = shuffle128(v10, v14, 0xdd)
+  o = shuffle128(w0, w2, 0x88)
+  o = o ^ mem512[m + 128]
+  mem512[c + 128] = o
+  o = shuffle128(w1, w3, 0x88)
+  o = o ^ mem512[m + 384]
+  mem512[c + 384] = o
+  o = shuffle128(w0, w2, 0xdd)
+  o = o ^ mem512[m + 640]
+  mem512[c + 640] = o
+  o = shuffle128(w1, w3, 0xdd)
+  o = o ^ mem512[m + 896]
+  mem512[c + 896] = o
+  w0 = shuffle128(v3, v7, 0x88)
+  w1 = shuffle128(v3, v7, 0xdd)
+  w2 = shuffle128(v11, v15, 0x88)
+  w3 = shuffle128(v11, v15, 0xdd)
+  o = shuffle128(w0, w2, 0x88)
+  o = o ^ mem512[m + 192]
+  mem512[c + 192] = o
+  o = shuffle128(w1, w3, 0x88)
+  o = o ^ mem512[m + 448]
+  mem512[c + 448] = o
+  o = shuffle128(w0, w2, 0xdd)
+  o = o ^ mem512[m + 704]
+  mem512[c + 704] = o
+  o = shuffle128(w1, w3, 0xdd)
+  o = o ^ mem512[m + 960]
+  mem512[c + 960] = o
+  z0 = bt0
+  z1 = bt1
+  z2 = bt2
+  z3 = bt3
+  z4 = bt4
+  z5 = bt5
+  z6 = bt6
+  z7 = bt7
+  z8 = bt8
+  z9 = bt9
+  z10 = bt10
+  z11 = bt11
+  z12 = bt12
+  z13 = bt13
+  z14 = bt14
+  z15 = bt15
+  # group B: feed-forward, transpose, xor, store
+  16x z0 = z0 + s0
+  16x z1 = z1 + s1
+  16x z2 = z2 + s2
+  16x z3 = z3 + s3
+  16x z4 = z4 + s4
+  16x z5 = z5 + s5
+  16x z6 = z6 + s6
+  16x z7 = z7 + s7
+  16x z8 = z8 + sb8
+  16x z9 = z9 + sb9
+  16x z10 = z10 + s10
+  16x z11 = z11 + s11
+  16x z12 = z12 + s12
+  16x z13 = z13 + s13
+  16x z14 = z14 + s14
+  16x z15 = z15 + s15
+  u0 = unpacklo32(z0, z1)
+  u1 = unpackhi32(z0, z1)
+  u2 = unpacklo32(z2, z3)
+  u3 = unpackhi32(z2, z3)
+  v0 = unpacklo64(u0, u2)
+  v1 = unpackhi64(u0, u2)
+  v2 = unpacklo64(u1, u3)
+  v3 = unpackhi64(u1, u3)
+  u4 = unpacklo32(z4, z5)
+  u5 = unpackhi32(z4, z5)
+  u6 = unpacklo32(z6, z7)
+  u7 = unpackhi32(z6, z7)
+  v4 = unpacklo64(u4, u6)
+  v5 = unpackhi64(u4, u6)
+  v6 = unpacklo64(u5, u7)
+  v7 = unpackhi64(u5, u7)
+  u8 = unpacklo32(z8, z9)
+  u9 = unpackhi32(z8, z9)
+  u10 = unpacklo32(z10, z11)
+  u11 = unpackhi32(z10, z11)
+  v8 = unpacklo64(u8, u10)
+  v9 = unpackhi64(u8, u10)
+  v10 = unpacklo64(u9, u11)
+  v11 = unpackhi64(u9, u11)
+  u12 = unpacklo32(z12, z13)
+  u13 = unpackhi32(z12, z13)
+  u14 = unpacklo32(z14, z15)
+  u15 = unpackhi32(z14, z15)
+  v12 = unpacklo64(u12, u14)
+  v13 = unpackhi64(u12, u14)
+  v14 = unpacklo64(u13, u15)
+  v15 = unpackhi64(u13, u15)
+  w0 = shuffle128(v0, v4, 0x88)
+  w1 = shuffle128(v0, v4, 0xdd)
+  w2 = shuffle128(v8, v12, 0x88)
+  w3 = shuffle128(v8, v12, 0xdd)
+  o = shuffle128(w0, w2, 0x88)
+  o = o ^ mem512[m + 1024]
+  mem512[c + 1024] = o
+  o = shuffle128(w1, w3, 0x88)
+  o = o ^ mem512[m + 1280]
+  mem512[c + 1280] = o
+  o = shuffle128(w0, w2, 0xdd)
+  o = o ^ mem512[m + 1536]
+  mem512[c + 1536] = o
+  o = shuffle128(w1, w3, 0xdd)
+  o = o ^ mem512[m + 1792]
+  mem512[c + 1792] = o
+  w0 = shuffle128(v1, v5, 0x88)
+  w1 = shuffle128(v1, v5, 0xdd)
+  w2 = shuffle128(v9, v13, 0x88)
+  w3 = shuffle128(v9, v13, 0xdd)
+  o = shuffle128(w0, w2, 0x88)
+  o = o ^ mem512[m + 1088]
+  mem512[c + 1088] = o
+  o = shuffle128(w1, w3, 0x88)
+  o = o ^ mem512[m + 1344]
+  mem512[c + 1344] = o
+  o = shuffle128(w0, w2, 0xdd)
+  o = o ^ mem512[m + 1600]
+  mem512[c + 1600] = o
+  o = shuffle128(w1, w3, 0xdd)
+  o = o ^ mem512[m + 1856]
+  mem512[c + 1856] = o
+  w0 = shuffle128(v2, v6, 0x88)
+  w1 = shuffle128(v2, v6, 0xdd)
+  w2 = shuffle128(v10, v14, 0x88)
+  w3 = shuffle128(v10, v14, 0xdd)
+  o = shuffle128(w0, w2, 0x88)
+  o = o ^ mem512[m + 1152]
+  mem512[c + 1152] = o
+  o = shuffle128(w1, w3, 0x88)
+  o = o ^ mem512[m + 1408]
+  mem512[c + 1408] = o
+  o = shuffle128(w0, w2, 0xdd)
+  o = o ^ mem512[m + 1664]
+  mem512[c + 1664] = o
+  o = shuffle128(w1, w3, 0xdd)
+  o = o ^ mem512[m + 1920]
+  mem512[c + 1920] = o
+  w0 = shuffle128(v3, v7, 0x88)
+  w1 = shuffle128(v3, v7, 0xdd)
+  w2 = shuffle128(v11, v15, 0x88)
+  w3 = shuffle128(v11, v15, 0xdd)
+  o = shuffle128(w0, w2, 0x88)
+  o = o ^ mem512[m + 1216]
+  mem512[c + 1216] = o
+  o = shuffle128(w1, w3, 0x88)
+  o = o ^ mem512[m + 1472]
+  mem512[c + 1472] = o
+  o = shuffle128(w0, w2, 0xdd)
+  o = o ^ mem512[m + 1728]
+  mem512[c + 1728] = o
+  o = shuffle128(w1, w3, 0xdd)
+  o = o ^ mem512[m + 1984]
+  mem512[c + 1984] = o
+  ctr = mem64[x + 32]
+  ctr += 32
+  mem64[x + 32] = ctr
+  c += 2048
+  m += 2048
+  n -= 32
+  unsigned>=? n - 32
+  goto blocks32 if unsigned>=
+  unsigned<? n - 9
+  goto tail8 if unsigned<
 
 blocks16:
   z0 = s0
