@@ -170,12 +170,47 @@ static long tripcount(Fn *fn, int s, int b)
 	}
 	if (t < 0 || step <= 0 || !strchr(x->md->pattern, '-'))
 		return 0;
-	/* the constant it starts from, set in the block entering the loop */
+	/* a counter kept in a stack slot (by the kernel or by a spill) is
+	 * loaded into t in the loop before the step, maybe through further
+	 * slots and temporaries */
+	int slot = -1, kind = 0;
+	for (const Ins *y = x - 1; y >= bl->ins; y--) {
+		if (slot >= 0) {
+			/* looking for the store into the slot within the loop */
+			if (y->md->nop == 2 && y->op[0].kind == OMEM && y->op[0].mkind == kind && y->op[0].obj == slot
+			    && (y->md->op[0].acc & AW)) {
+				if (y->op[1].kind != OTMP)
+					return 0;
+				t = y->op[1].tmp;
+				slot = -1;
+			}
+			continue;
+		}
+		if (y->md->nop == 2 && opwrites(y, 0) && y->op[0].kind == OTMP && y->op[0].tmp == t) {
+			if (!(y->md->attr & AMOV) || y->op[1].kind != OMEM
+			    || (y->op[1].mkind != MBSTACK && y->op[1].mkind != MBSPILL))
+				break;
+			slot = y->op[1].obj;
+			kind = y->op[1].mkind;
+		}
+	}
+	/* the constant it starts from, set in the block entering the loop
+	 * (into t, or stored into the slot directly or from a temporary) */
 	Blk *pre = &fn->blk[s - 1];
 	for (int i = pre->nins - 1; i >= 0; i--) {
 		const Ins *y = &pre->ins[i];
+		if (slot >= 0 && y->md->nop == 2 && y->op[0].kind == OMEM && y->op[0].mkind == kind
+		    && y->op[0].obj == slot && (y->md->op[0].acc & AW)) {
+			if (y->op[1].kind == OIMM)
+				return y->op[1].imm > 0 && y->op[1].imm % step == 0 ? y->op[1].imm / step : 0;
+			if (y->op[1].kind != OTMP)
+				return 0;
+			t = y->op[1].tmp; /* now the temporary stored */
+			slot = -1;
+			continue;
+		}
 		for (int k = 0; k < y->md->nop; k++)
-			if (opwrites(y, k) && y->op[k].tmp == t) {
+			if (slot < 0 && opwrites(y, k) && y->op[k].kind == OTMP && y->op[k].tmp == t) {
 				if (y->md->nop == 2 && y->op[1].kind == OIMM && y->op[1].imm > 0 && y->op[1].imm % step == 0)
 					return y->op[1].imm / step;
 				return 0;
