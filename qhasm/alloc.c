@@ -192,12 +192,12 @@ static void spill(const int *spilled)
 					l->op[1] = slotop;
 					l->op[1].obj = SLOT(old_t);
 				}
-				/* t holds the slot's value after x unless x changes it
-				 * without the store (a scratch) */
-				if (x.md->op[k].acc == AR || (opwrites(&x, k) && x.md->op[k].acc != ASCR)) {
+				/* a reload holds the slot's value (unless an operand
+				 * written below stores a new one); a scratch none */
+				if (x.md->op[k].acc == AR) {
 					holder[SLOT(old_t)] = t;
 					holdat[SLOT(old_t)] = i;
-				} else
+				} else if (!opwrites(&x, k) || x.md->op[k].acc == ASCR)
 					holder[SLOT(old_t)] = -1;
 				if (opwrites(&x, k) && x.md->op[k].acc != ASCR)
 					post[npost++] = k;
@@ -207,6 +207,9 @@ static void spill(const int *spilled)
 			*y = x;
 			for (int j = 0; j < npost; j++) {
 				int k = post[j];
+				/* what x writes is the slot's value from now on */
+				holder[SLOT(old[i].op[k].tmp)] = x.op[k].tmp;
+				holdat[SLOT(old[i].op[k].tmp)] = i;
 				Ins *st = addins(F, b, findmove(T, F, F->tmp[x.op[k].tmp].type, MVSTORE));
 				st->stmt = x.stmt;
 				st->op[0] = slotop;
