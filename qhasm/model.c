@@ -6,10 +6,19 @@
  * a file.  Provides modelload(), insops(). */
 #include "all.h"
 
+/* a model is user input (-u FILE): located errors, exit status 1 */
 static void merr(const char *name, int line, const char *msg, const char *arg)
 {
-	fprintf(stderr, "qhasm: model %s:%d: %s%s\n", name, line, msg, arg);
-	exit(2);
+	fprintf(stderr, "%s:%d:1: error: %s%s\n", name, line, msg, arg);
+	exit(1);
+}
+
+/* a whole non-negative decimal number, at most 1000000, or -1 */
+static int number(const char *w)
+{
+	char *end;
+	long v = strtol(w, &end, 10);
+	return *w >= '0' && *w <= '9' && !*end && v <= 1000000 ? (int)v : -1;
 }
 
 static char *readall(const char *path)
@@ -54,20 +63,29 @@ static Model *parsemodel(char *text, const char *origin)
 		}
 		char *w[MAXUNIT + 16];
 		int n = 0;
-		for (char *p = strtok(l, " \t\r"); p && n < MAXUNIT + 16; p = strtok(NULL, " \t\r"))
+		for (char *p = strtok(l, " \t\r"); p; p = strtok(NULL, " \t\r")) {
+			if (n == MAXUNIT + 16)
+				merr(origin, line, "too many words on the line", "");
 			w[n++] = p;
+		}
 		if (!n)
 			continue;
 		if (!strcmp(w[0], "model") && n == 3) {
 			m->name = xstrdup(w[1]);
 			m->target = xstrdup(w[2]);
 		} else if (!strcmp(w[0], "issue") && n == 2) {
-			m->issue = atoi(w[1]);
+			if ((m->issue = number(w[1])) < 1)
+				merr(origin, line, "issue width must be a number of at least 1: ", w[1]);
 		} else if (!strcmp(w[0], "window") && n == 2) {
-			m->window = atoi(w[1]); /* out-of-order scheduler entries; absent: in order */
+			/* out-of-order scheduler entries; absent: in order */
+			if ((m->window = number(w[1])) < 0)
+				merr(origin, line, "window must be a number of at least 0: ", w[1]);
 		} else if (!strcmp(w[0], "units")) {
-			for (int i = 1; i < n; i++)
+			for (int i = 1; i < n; i++) {
+				if (m->nunit == MAXUNIT)
+					merr(origin, line, "too many units (the limit is 32): ", w[i]);
 				m->unit[m->nunit++] = xstrdup(w[i]);
+			}
 		} else if (!strcmp(w[0], "default") && n == 2) {
 			dflt = xstrdup(w[1]);
 		} else if (!strcmp(w[0], "class") && n >= 6 && !strcmp(w[2], "latency") && !strcmp(w[4], "units")) {
@@ -75,11 +93,11 @@ static Model *parsemodel(char *text, const char *origin)
 			UClass *c = &m->cls[m->ncls++];
 			memset(c, 0, sizeof *c);
 			c->name = xstrdup(w[1]);
-			c->lat = atoi(w[3]);
+			c->lat = number(w[3]);
 			c->slots = 1;
 			for (int i = 5; i < n; i++) {
 				if (!strcmp(w[i], "slots") && i + 1 < n) {
-					c->slots = atoi(w[++i]);
+					c->slots = number(w[++i]);
 					continue;
 				}
 				if (!strcmp(w[i], "estimate")) {
@@ -94,7 +112,7 @@ static Model *parsemodel(char *text, const char *origin)
 				c->units |= 1ull << u;
 			}
 			if (!c->units || c->lat < 0 || c->slots < 1)
-				merr(origin, line, "bad class line", "");
+				merr(origin, line, "bad class line: needs units, a latency of at least 0 and slots of at least 1", "");
 		} else
 			merr(origin, line, "cannot parse: ", w[0]);
 	}
