@@ -9,3616 +9,4120 @@ global qhasm_kernel_salsa20_amd64_avx512_blocks:function (qhasm_kernel_salsa20_a
 align 32
 qhasm_kernel_salsa20_amd64_avx512_blocks:
 	mov r11, rsp
-	sub rsp, 3776
+	sub rsp, 4416
 	and rsp, -64
-	mov [rsp + 3712], r11
+	mov [rsp + 4352], r11
 ; unsigned<? n - 9
-%line 162+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 171+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 9
 ; goto tail8 if unsigned<
-%line 163+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 172+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jb .Ltail8
 ; 16x z0 = mem32[x + 0]
-%line 165+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 174+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd zmm0, [rcx]
 ; s0 = z0
-%line 166+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 175+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 0], zmm0
 ; 16x z1 = mem32[x + 4]
-%line 167+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 4]
-; s1 = z1
-%line 168+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 64], zmm0
-; 16x z2 = mem32[x + 8]
-%line 169+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 8]
-; s2 = z2
-%line 170+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 128], zmm0
-; 16x z3 = mem32[x + 12]
-%line 171+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 12]
-; s3 = z3
-%line 172+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 192], zmm0
-; 16x z4 = mem32[x + 16]
-%line 173+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 16]
-; s4 = z4
-%line 174+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 256], zmm0
-; 16x z5 = mem32[x + 20]
-%line 175+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 20]
-; s5 = z5
 %line 176+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 320], zmm0
-; 16x z6 = mem32[x + 24]
+	vpbroadcastd zmm8, [rcx + 4]
+; s1 = z1
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 24]
-; s6 = z6
+	vmovdqu64 [rsp + 64], zmm8
+; 16x z2 = mem32[x + 8]
 %line 178+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 384], zmm0
-; 16x z7 = mem32[x + 28]
+	vpbroadcastd zmm1, [rcx + 8]
+; s2 = z2
 %line 179+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 28]
-; s7 = z7
+	vmovdqu64 [rsp + 128], zmm1
+; 16x z3 = mem32[x + 12]
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 448], zmm0
-; 16x z10 = mem32[x + 40]
+	vpbroadcastd zmm2, [rcx + 12]
+; s3 = z3
 %line 181+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 40]
-; s10 = z10
+	vmovdqu64 [rsp + 192], zmm2
+; 16x z4 = mem32[x + 16]
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 640], zmm0
-; 16x z11 = mem32[x + 44]
+	vpbroadcastd zmm3, [rcx + 16]
+; s4 = z4
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 44]
-; s11 = z11
+	vmovdqu64 [rsp + 256], zmm3
+; 16x z5 = mem32[x + 20]
 %line 184+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 704], zmm0
-; 16x z12 = mem32[x + 48]
+	vpbroadcastd zmm9, [rcx + 20]
+; s5 = z5
 %line 185+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 48]
-; s12 = z12
+	vmovdqu64 [rsp + 320], zmm9
+; 16x z6 = mem32[x + 24]
 %line 186+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 768], zmm0
-; 16x z13 = mem32[x + 52]
+	vpbroadcastd zmm4, [rcx + 24]
+; s6 = z6
 %line 187+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 52]
-; s13 = z13
+	vmovdqu64 [rsp + 384], zmm4
+; 16x z7 = mem32[x + 28]
 %line 188+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 832], zmm0
-; 16x z14 = mem32[x + 56]
+	vpbroadcastd zmm12, [rcx + 28]
+; s7 = z7
 %line 189+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 56]
-; s14 = z14
+	vmovdqu64 [rsp + 448], zmm12
+; 16x z10 = mem32[x + 40]
 %line 190+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 896], zmm0
-; 16x z15 = mem32[x + 60]
+	vpbroadcastd zmm5, [rcx + 40]
+; s10 = z10
 %line 191+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd zmm0, [rcx + 60]
-; s15 = z15
+	vmovdqu64 [rsp + 640], zmm5
+; 16x z11 = mem32[x + 44]
 %line 192+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 960], zmm0
-; unsigned<? n - 32
+	vpbroadcastd zmm10, [rcx + 44]
+; s11 = z11
 %line 193+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 704], zmm10
+; 16x z12 = mem32[x + 48]
+%line 194+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm6, [rcx + 48]
+; s12 = z12
+%line 195+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 768], zmm6
+; 16x z13 = mem32[x + 52]
+%line 196+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm7, [rcx + 52]
+; s13 = z13
+%line 197+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 832], zmm7
+; 16x z14 = mem32[x + 56]
+%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm7, [rcx + 56]
+; s14 = z14
+%line 199+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 896], zmm7
+; 16x z15 = mem32[x + 60]
+%line 200+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpbroadcastd zmm11, [rcx + 60]
+; s15 = z15
+%line 201+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 960], zmm11
+; unsigned<? n - 32
+%line 202+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 32
 ; goto blocks16 if unsigned<
-%line 194+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 203+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jb .Lblocks16
+; 16x ta = z0 + z12
+%line 207+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm0, zmm6
+; 16x ta = ta <<< 7
+%line 208+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 7
+; z4 = z4 ^ ta
+%line 209+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm6, zmm3, zmm0
+; 16x ta = z10 + z6
+%line 210+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm5, zmm4
+; 16x ta = ta <<< 7
+%line 211+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 7
+; z14 = z14 ^ ta
+%line 212+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm7, zmm7, zmm0
+; 16x ta = z14 + z10
+%line 213+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm7, zmm5
+; 16x ta = ta <<< 9
+%line 214+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 9
+; z2 = z2 ^ ta
+%line 215+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm1, zmm1, zmm0
+; 16x ta = z2 + z14
+%line 216+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm1, zmm7
+; 16x ta = ta <<< 13
+%line 217+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 13
+; z6 = z6 ^ ta
+%line 218+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm4, zmm4, zmm0
+; 16x ta = z6 + z2
+%line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm4, zmm1
+; 16x ta = ta <<< 18
+%line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 18
+; z10 = z10 ^ ta
+%line 221+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm5, zmm5, zmm0
+; 16x ta = z15 + z11
+%line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm11, zmm10
+; 16x ta = ta <<< 7
+%line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 7
+; z3 = z3 ^ ta
+%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm2, zmm2, zmm0
+; 16x ta = z3 + z15
+%line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm2, zmm11
+; 16x ta = ta <<< 9
+%line 226+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 9
+; z7 = z7 ^ ta
+%line 227+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm0, zmm12, zmm0
+; 16x ta = z7 + z3
+%line 228+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm3, zmm0, zmm2
+; 16x ta = ta <<< 13
+%line 229+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm3, zmm3, 13
+; z11 = z11 ^ ta
+%line 230+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm10, zmm10, zmm3
+; 16x ta = z11 + z7
+%line 231+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm3, zmm10, zmm0
+; 16x ta = ta <<< 18
+%line 232+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm3, zmm3, 18
+; z15 = z15 ^ ta
+%line 233+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm11, zmm11, zmm3
+; 16x ta = z5 + z1
+%line 234+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm3, zmm9, zmm8
+; 16x ta = ta <<< 7
+%line 235+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm3, zmm3, 7
+; p9 = ta
+%line 236+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3200], zmm3
+; ps2 = z2
+%line 237+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3264], zmm1
+; ps3 = z3
+%line 238+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3328], zmm2
+; ps4 = z4
+%line 239+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3392], zmm6
+; ps6 = z6
+%line 240+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3456], zmm4
+; ps7 = z7
+%line 241+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3520], zmm0
+; ps10 = z10
+%line 242+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3584], zmm5
+; ps11 = z11
+%line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3648], zmm10
+; ps14 = z14
+%line 244+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3712], zmm7
+; ps15 = z15
+%line 245+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3776], zmm11
 align 32
 .Lblocks32:
 ; 8x q0 = mem64[x + 32]
-%line 198+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 249+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastq zmm0, [rcx + 32]
 ; 8x q1 = q0 + mem512[CTRHI2]
-%line 199+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 250+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddq zmm1, zmm0, [rel CTRHI2]
 ; 8x q0 = q0 + mem512[CTRLO2]
-%line 200+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddq zmm4, zmm0, [rel CTRLO2]
+%line 251+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddq zmm3, zmm0, [rel CTRLO2]
 ; idx = mem512[IDXLO]
-%line 201+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 252+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm0, [rel IDXLO]
 ; z8 = q0
-%line 202+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm10, zmm4
+%line 253+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 zmm2, zmm3
 ; z8 = permute2x32(z8, idx, q1)
-%line 203+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpermt2d zmm10, zmm0, zmm1
+%line 254+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpermt2d zmm2, zmm0, zmm1
 ; idx = mem512[IDXHI]
-%line 204+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 255+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm0, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
-%line 206+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpermt2d zmm4, zmm0, zmm1
+%line 257+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpermt2d zmm3, zmm0, zmm1
 ; sb8 = z8
-%line 207+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3072], zmm10
+%line 258+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3072], zmm2
 ; sb9 = z9
-%line 208+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3136], zmm4
+%line 259+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3136], zmm3
+; u8 = z8
+%line 260+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 zmm10, zmm2
 ; 8x q0 = mem64[x + 32]
-%line 211+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 262+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastq zmm0, [rcx + 32]
 ; 8x q1 = q0 + mem512[CTRHI]
-%line 212+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 263+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddq zmm1, zmm0, [rel CTRHI]
 ; 8x q0 = q0 + mem512[CTRLO]
-%line 213+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddq zmm0, zmm0, [rel CTRLO]
+%line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddq zmm2, zmm0, [rel CTRLO]
 ; idx = mem512[IDXLO]
-%line 214+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm2, [rel IDXLO]
+%line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm0, [rel IDXLO]
 ; z8 = q0
-%line 215+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm11, zmm0
+%line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 zmm11, zmm2
 ; z8 = permute2x32(z8, idx, q1)
-%line 216+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpermt2d zmm11, zmm2, zmm1
+%line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpermt2d zmm11, zmm0, zmm1
 ; idx = mem512[IDXHI]
-%line 217+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm2, [rel IDXHI]
-; z9 = q0
-%line 218+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm5, zmm0
+%line 268+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm0, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
-%line 219+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpermt2d zmm5, zmm2, zmm1
+%line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpermt2d zmm2, zmm0, zmm1
 ; s8 = z8
-%line 220+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 512], zmm11
 ; s9 = z9
-%line 221+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 576], zmm5
+%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 576], zmm2
 ; z0 = s0
-%line 222+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm27, [rsp + 0]
+%line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm29, [rsp + 0]
 ; bt0 = z0
-%line 223+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2048], zmm27
+%line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2048], zmm29
 ; z1 = s1
-%line 224+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm23, [rsp + 64]
-; u1 = z1
-%line 225+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm22, zmm23
-; z2 = s2
-%line 226+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm15, [rsp + 128]
-; u2 = z2
-%line 227+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm14, zmm15
-; z3 = s3
-%line 228+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm7, [rsp + 192]
-; u3 = z3
-%line 229+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm6, zmm7
-; z4 = s4
-%line 230+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm3, [rsp + 256]
-; u4 = z4
-%line 231+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm2, zmm3
+%line 275+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm22, [rsp + 64]
+; z2 = ps2
+%line 277+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm14, [rsp + 3264]
+; z3 = ps3
+%line 279+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm6, [rsp + 3328]
+; z4 = ps4
+%line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm30, [rsp + 3392]
 ; z5 = s5
-%line 232+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm25, [rsp + 320]
+%line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm28, [rsp + 320]
 ; u5 = z5
-%line 233+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm29, zmm25
-; z6 = s6
-%line 234+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm21, [rsp + 384]
-; u6 = z6
-%line 235+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm20, zmm21
-; z7 = s7
-%line 236+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm13, [rsp + 448]
-; u7 = z7
-%line 237+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm12, zmm13
-; z10 = s10
-%line 238+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm26, [rsp + 640]
+%line 284+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 zmm27, zmm28
+; z6 = ps6
+%line 285+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm20, [rsp + 3456]
+; z7 = ps7
+%line 287+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm12, [rsp + 3520]
+; z10 = ps10
+%line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm25, [rsp + 3584]
 ; bt10 = z10
-%line 239+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2688], zmm26
-; z11 = s11
-%line 240+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm19, [rsp + 704]
+%line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2688], zmm25
+; z11 = ps11
+%line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm19, [rsp + 3648]
 ; u11 = z11
-%line 241+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 292+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 zmm18, zmm19
 ; z12 = s12
-%line 242+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm17, [rsp + 768]
-; u12 = z12
-%line 243+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm16, zmm17
+%line 293+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm1, [rsp + 768]
 ; z13 = s13
-%line 244+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm9, [rsp + 832]
-; u13 = z13
-%line 245+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm8, zmm9
-; z14 = s14
-%line 246+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm1, [rsp + 896]
+%line 295+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm0, [rsp + 832]
+; z14 = ps14
+%line 297+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm4, [rsp + 3712]
 ; u14 = z14
-%line 247+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm0, zmm1
-; z15 = s15
-%line 248+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm24, [rsp + 960]
+%line 298+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 zmm5, zmm4
+; z15 = ps15
+%line 299+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 zmm26, [rsp + 3776]
 ; u15 = z15
-%line 249+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 zmm28, zmm24
-; i = 10
-%line 250+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	mov r8, 10
+%line 300+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 zmm24, zmm26
+; z9 = z9 ^ p9
+%line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm2, zmm2, [rsp + 3200]
+; u9 = u9 ^ p9
+%line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm3, zmm3, [rsp + 3200]
+; 16x ta = z4 + z0
+%line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm30, zmm29
+; 16x tb = u4 + bt0
+%line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm30, [rsp + 2048]
+; 16x ta = ta <<< 9
+%line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 9
+; 16x tb = tb <<< 9
+%line 307+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 9
+; z8 = z8 ^ ta
+%line 308+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm11, zmm11, zmm8
+; u8 = u8 ^ tb
+%line 309+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm10, zmm10, zmm7
+; 16x ta = z9 + z5
+%line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm2, zmm28
+; 16x tb = u9 + u5
+%line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm3, zmm27
+; 16x ta = ta <<< 9
+%line 312+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 9
+; 16x tb = tb <<< 9
+%line 313+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 9
+; z13 = z13 ^ ta
+%line 314+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm9, zmm0, zmm8
+; u13 = u13 ^ tb
+%line 315+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm0, zmm0, zmm7
+; 16x ta = z8 + z4
+%line 316+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm11, zmm30
+; 16x tb = u8 + u4
+%line 317+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm10, zmm30
+; 16x ta = ta <<< 13
+%line 318+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 13
+; 16x tb = tb <<< 13
+%line 319+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 13
+; z12 = z12 ^ ta
+%line 320+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm17, zmm1, zmm8
+; u12 = u12 ^ tb
+%line 321+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm1, zmm1, zmm7
+; 16x ta = z13 + z9
+%line 322+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm9, zmm2
+; 16x tb = u13 + u9
+%line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm0, zmm3
+; 16x ta = ta <<< 13
+%line 324+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 13
+; 16x tb = tb <<< 13
+%line 325+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 13
+; z1 = z1 ^ ta
+%line 326+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm23, zmm22, zmm8
+; u1 = u1 ^ tb
+%line 327+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm22, zmm22, zmm7
+; 16x ta = z12 + z8
+%line 328+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm17, zmm11
+; 16x tb = u12 + u8
+%line 329+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm1, zmm10
+; 16x ta = ta <<< 18
+%line 330+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 18
+; 16x tb = tb <<< 18
+%line 331+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 18
+; z0 = z0 ^ ta
+%line 332+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm29, zmm29, zmm8
+; tb = tb ^ bt0
+%line 333+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm7, zmm7, [rsp + 2048]
+; bt0 = tb
+%line 334+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2048], zmm7
+; 16x ta = z1 + z13
+%line 335+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm23, zmm9
+; 16x tb = u1 + u13
+%line 336+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm22, zmm0
+; 16x ta = ta <<< 18
+%line 337+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 18
+; 16x tb = tb <<< 18
+%line 338+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 18
+; z5 = z5 ^ ta
+%line 339+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm28, zmm28, zmm8
+; u5 = u5 ^ tb
+%line 340+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm27, zmm27, zmm7
+; 16x ta = z0 + z3
+%line 341+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm29, zmm6
+; 16x tb = u3 + bt0
+%line 342+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm6, [rsp + 2048]
+; 16x ta = ta <<< 7
+%line 343+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 7
+; 16x tb = tb <<< 7
+%line 344+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 7
+; z1 = z1 ^ ta
+%line 345+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm23, zmm23, zmm8
+; u1 = u1 ^ tb
+%line 346+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm22, zmm22, zmm7
+; 16x ta = z5 + z4
+%line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm28, zmm30
+; 16x tb = u5 + u4
+%line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm27, zmm30
+; 16x ta = ta <<< 7
+%line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 7
+; 16x tb = tb <<< 7
+%line 350+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 7
+; z6 = z6 ^ ta
+%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm21, zmm20, zmm8
+; u6 = u6 ^ tb
+%line 352+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm20, zmm20, zmm7
+; 16x ta = z10 + z9
+%line 353+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm25, zmm2
+; 16x tb = u9 + bt10
+%line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm3, [rsp + 2688]
+; 16x ta = ta <<< 7
+%line 355+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 7
+; 16x tb = tb <<< 7
+%line 356+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 7
+; z11 = z11 ^ ta
+%line 357+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm19, zmm19, zmm8
+; u11 = u11 ^ tb
+%line 358+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm18, zmm18, zmm7
+; 16x ta = z15 + z14
+%line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm26, zmm4
+; 16x tb = u15 + u14
+%line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm24, zmm5
+; 16x ta = ta <<< 7
+%line 361+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm8, zmm8, 7
+; 16x tb = tb <<< 7
+%line 362+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 7
+; z12 = z12 ^ ta
+%line 363+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm17, zmm17, zmm8
+; u12 = u12 ^ tb
+%line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm16, zmm1, zmm7
+; 16x ta = z1 + z0
+%line 365+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm23, zmm29
+; 16x tb = u1 + bt0
+%line 366+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm1, zmm22, [rsp + 2048]
+; 16x ta = ta <<< 9
+%line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 9
+; 16x tb = tb <<< 9
+%line 368+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 9
+; z2 = z2 ^ ta
+%line 369+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm15, zmm14, zmm7
+; u2 = u2 ^ tb
+%line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm14, zmm14, zmm1
+; 16x ta = z6 + z5
+%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm21, zmm28
+; 16x tb = u6 + u5
+%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm1, zmm20, zmm27
+; 16x ta = ta <<< 9
+%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 9
+; 16x tb = tb <<< 9
+%line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 9
+; z7 = z7 ^ ta
+%line 375+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm13, zmm12, zmm7
+; u7 = u7 ^ tb
+%line 376+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm12, zmm12, zmm1
+; 16x ta = z11 + z10
+%line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm19, zmm25
+; 16x tb = u11 + bt10
+%line 378+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm1, zmm18, [rsp + 2688]
+; 16x ta = ta <<< 9
+%line 379+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 9
+; 16x tb = tb <<< 9
+%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 9
+; z8 = z8 ^ ta
+%line 381+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm11, zmm11, zmm7
+; u8 = u8 ^ tb
+%line 382+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm10, zmm10, zmm1
+; 16x ta = z12 + z15
+%line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm7, zmm17, zmm26
+; 16x tb = u12 + u15
+%line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm1, zmm16, zmm24
+; 16x ta = ta <<< 9
+%line 385+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm7, zmm7, 9
+; 16x tb = tb <<< 9
+%line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 9
+; z13 = z13 ^ ta
+%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm9, zmm9, zmm7
+; u13 = u13 ^ tb
+%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm8, zmm0, zmm1
+; 16x ta = z2 + z1
+%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm1, zmm15, zmm23
+; 16x tb = u2 + u1
+%line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm14, zmm22
+; 16x ta = ta <<< 13
+%line 391+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 13
+; 16x tb = tb <<< 13
+%line 392+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 13
+; z3 = z3 ^ ta
+%line 393+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm7, zmm6, zmm1
+; u3 = u3 ^ tb
+%line 394+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm6, zmm6, zmm0
+; 16x ta = z7 + z6
+%line 395+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm0, zmm13, zmm21
+; 16x tb = u7 + u6
+%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm1, zmm12, zmm20
+; 16x ta = ta <<< 13
+%line 397+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm0, zmm0, 13
+; 16x tb = tb <<< 13
+%line 398+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm1, zmm1, 13
+; z4 = z4 ^ ta
+%line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm0, zmm30, zmm0
+; u4 = u4 ^ tb
+%line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm1, zmm30, zmm1
+; 16x ta = z8 + z11
+%line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm11, zmm19
+; 16x tb = u8 + u11
+%line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm10, zmm18
+; 16x ta = ta <<< 13
+%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm31, zmm31, 13
+; 16x tb = tb <<< 13
+%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm30, zmm30, 13
+; z9 = z9 ^ ta
+%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm2, zmm2, zmm31
+; u9 = u9 ^ tb
+%line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm3, zmm3, zmm30
+; 16x ta = z13 + z12
+%line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm9, zmm17
+; 16x tb = u13 + u12
+%line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm8, zmm16
+; 16x ta = ta <<< 13
+%line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm31, zmm31, 13
+; 16x tb = tb <<< 13
+%line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm30, zmm30, 13
+; z14 = z14 ^ ta
+%line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm4, zmm4, zmm31
+; u14 = u14 ^ tb
+%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm5, zmm5, zmm30
+; 16x ta = z3 + z2
+%line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm7, zmm15
+; 16x tb = u3 + u2
+%line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm6, zmm14
+; 16x ta = ta <<< 18
+%line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm31, zmm31, 18
+; 16x tb = tb <<< 18
+%line 416+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm30, zmm30, 18
+; z0 = z0 ^ ta
+%line 417+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm29, zmm29, zmm31
+; tb = tb ^ bt0
+%line 418+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm30, zmm30, [rsp + 2048]
+; bt0 = tb
+%line 419+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2048], zmm30
+; 16x ta = z4 + z7
+%line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm0, zmm13
+; 16x tb = u4 + u7
+%line 421+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm1, zmm12
+; 16x ta = ta <<< 18
+%line 422+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm31, zmm31, 18
+; 16x tb = tb <<< 18
+%line 423+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm30, zmm30, 18
+; z5 = z5 ^ ta
+%line 424+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm28, zmm28, zmm31
+; u5 = u5 ^ tb
+%line 425+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm27, zmm27, zmm30
+; 16x ta = z9 + z8
+%line 426+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm2, zmm11
+; 16x tb = u9 + u8
+%line 427+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm3, zmm10
+; 16x ta = ta <<< 18
+%line 428+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm31, zmm31, 18
+; 16x tb = tb <<< 18
+%line 429+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm30, zmm30, 18
+; z10 = z10 ^ ta
+%line 430+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm25, zmm25, zmm31
+; tb = tb ^ bt10
+%line 431+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm30, zmm30, [rsp + 2688]
+; bt10 = tb
+%line 432+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2688], zmm30
+; 16x ta = z14 + z13
+%line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm4, zmm9
+; 16x tb = u14 + u13
+%line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm5, zmm8
+; 16x ta = ta <<< 18
+%line 435+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm31, zmm31, 18
+; 16x tb = tb <<< 18
+%line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vprold zmm30, zmm30, 18
+; z15 = z15 ^ ta
+%line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm26, zmm26, zmm31
+; u15 = u15 ^ tb
+%line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm24, zmm24, zmm30
+; i = 9
+%line 439+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	mov r8, 9
 align 32
 .Lrounds32:
 ; 16x ta = z0 + z12
-%line 252+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm27, zmm17
+%line 441+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm29, zmm17
 ; 16x tb = u12 + bt0
-%line 253+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 442+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm16, [rsp + 2048]
 ; 16x ta = ta <<< 7
-%line 254+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 443+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 7
 ; 16x tb = tb <<< 7
-%line 255+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 444+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 7
 ; z4 = z4 ^ ta
-%line 256+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm3, zmm3, zmm31
+%line 445+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm0, zmm0, zmm31
 ; u4 = u4 ^ tb
-%line 257+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm2, zmm2, zmm30
+%line 446+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm1, zmm1, zmm30
 ; 16x ta = z5 + z1
-%line 258+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm25, zmm23
+%line 447+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm28, zmm23
 ; 16x tb = u5 + u1
-%line 259+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm29, zmm22
+%line 448+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm27, zmm22
 ; 16x ta = ta <<< 7
-%line 260+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 449+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 7
 ; 16x tb = tb <<< 7
-%line 261+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 450+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 7
 ; z9 = z9 ^ ta
-%line 262+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm5, zmm5, zmm31
+%line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm2, zmm2, zmm31
 ; u9 = u9 ^ tb
-%line 263+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm4, zmm4, zmm30
+%line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm3, zmm3, zmm30
 ; 16x ta = z10 + z6
-%line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm26, zmm21
+%line 453+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm25, zmm21
 ; 16x tb = u6 + bt10
-%line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm20, [rsp + 2688]
 ; 16x ta = ta <<< 7
-%line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 7
 ; 16x tb = tb <<< 7
-%line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 456+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 7
 ; z14 = z14 ^ ta
-%line 268+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm1, zmm1, zmm31
+%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm4, zmm4, zmm31
 ; u14 = u14 ^ tb
-%line 269+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm0, zmm30
+%line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm5, zmm5, zmm30
 ; 16x ta = z15 + z11
-%line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm24, zmm19
+%line 459+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm26, zmm19
 ; 16x tb = u15 + u11
-%line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm28, zmm18
+%line 460+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm24, zmm18
 ; 16x ta = ta <<< 7
-%line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 461+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 7
 ; 16x tb = tb <<< 7
-%line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 462+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 7
 ; z3 = z3 ^ ta
-%line 274+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm7, zmm7, zmm31
 ; u3 = u3 ^ tb
-%line 275+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm6, zmm6, zmm30
 ; 16x ta = z4 + z0
-%line 276+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm3, zmm27
+%line 465+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm0, zmm29
 ; 16x tb = u4 + bt0
-%line 277+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm2, [rsp + 2048]
+%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm1, [rsp + 2048]
 ; 16x ta = ta <<< 9
-%line 278+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 467+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 9
 ; 16x tb = tb <<< 9
-%line 279+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 468+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 9
 ; z8 = z8 ^ ta
-%line 280+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm11, zmm11, zmm31
 ; u8 = u8 ^ tb
-%line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm10, zmm10, zmm30
 ; 16x ta = z9 + z5
-%line 282+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm5, zmm25
+%line 471+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm2, zmm28
 ; 16x tb = u9 + u5
-%line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm4, zmm29
+%line 472+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm3, zmm27
 ; 16x ta = ta <<< 9
-%line 284+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 473+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 9
 ; 16x tb = tb <<< 9
-%line 285+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 474+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 9
 ; z13 = z13 ^ ta
-%line 286+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm9, zmm9, zmm31
 ; u13 = u13 ^ tb
-%line 287+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 476+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm8, zmm8, zmm30
 ; 16x ta = z14 + z10
-%line 288+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm1, zmm26
+%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm4, zmm25
 ; 16x tb = u14 + bt10
-%line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm0, [rsp + 2688]
+%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm5, [rsp + 2688]
 ; 16x ta = ta <<< 9
-%line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 479+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 9
 ; 16x tb = tb <<< 9
-%line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 480+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 9
 ; z2 = z2 ^ ta
-%line 292+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 481+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm15, zmm15, zmm31
 ; u2 = u2 ^ tb
-%line 293+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 482+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm14, zmm14, zmm30
 ; 16x ta = z3 + z15
-%line 294+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm7, zmm24
+%line 483+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm7, zmm26
 ; 16x tb = u3 + u15
-%line 295+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm6, zmm28
+%line 484+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm6, zmm24
 ; 16x ta = ta <<< 9
-%line 296+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 485+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 9
 ; 16x tb = tb <<< 9
-%line 297+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 486+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 9
 ; z7 = z7 ^ ta
-%line 298+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 487+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm13, zmm13, zmm31
 ; u7 = u7 ^ tb
-%line 299+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm12, zmm12, zmm30
 ; 16x ta = z8 + z4
-%line 300+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm11, zmm3
+%line 489+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm11, zmm0
 ; 16x tb = u8 + u4
-%line 301+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm10, zmm2
+%line 490+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm10, zmm1
 ; 16x ta = ta <<< 13
-%line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 491+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
-%line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 492+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 13
 ; z12 = z12 ^ ta
-%line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 493+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm17, zmm17, zmm31
 ; u12 = u12 ^ tb
-%line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 494+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm16, zmm16, zmm30
 ; 16x ta = z13 + z9
-%line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm9, zmm5
+%line 495+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm9, zmm2
 ; 16x tb = u13 + u9
-%line 307+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm8, zmm4
+%line 496+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm8, zmm3
 ; 16x ta = ta <<< 13
-%line 308+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 497+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
-%line 309+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 498+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 13
 ; z1 = z1 ^ ta
-%line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 499+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm23, zmm23, zmm31
 ; u1 = u1 ^ tb
-%line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 500+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm22, zmm22, zmm30
 ; 16x ta = z2 + z14
-%line 312+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm15, zmm1
+%line 501+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm15, zmm4
 ; 16x tb = u2 + u14
-%line 313+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm14, zmm0
+%line 502+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm14, zmm5
 ; 16x ta = ta <<< 13
-%line 314+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 503+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
-%line 315+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 504+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 13
 ; z6 = z6 ^ ta
-%line 316+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 505+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm21, zmm21, zmm31
 ; u6 = u6 ^ tb
-%line 317+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 506+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm20, zmm20, zmm30
 ; 16x ta = z7 + z3
-%line 318+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 507+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm13, zmm7
 ; 16x tb = u7 + u3
-%line 319+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 508+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm12, zmm6
 ; 16x ta = ta <<< 13
-%line 320+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 509+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
-%line 321+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 510+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 13
 ; z11 = z11 ^ ta
-%line 322+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 511+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm19, zmm19, zmm31
 ; u11 = u11 ^ tb
-%line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 512+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm18, zmm18, zmm30
 ; 16x ta = z12 + z8
-%line 324+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 513+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm17, zmm11
 ; 16x tb = u12 + u8
-%line 325+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 514+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm16, zmm10
 ; 16x ta = ta <<< 18
-%line 326+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 515+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
-%line 327+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 516+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z0 = z0 ^ ta
-%line 328+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm27, zmm27, zmm31
+%line 517+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm29, zmm29, zmm31
 ; tb = tb ^ bt0
-%line 329+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm30, zmm30, [rsp + 2048]
 ; bt0 = tb
-%line 330+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 519+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2048], zmm30
 ; 16x ta = z1 + z13
-%line 331+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 520+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm23, zmm9
 ; 16x tb = u1 + u13
-%line 332+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 521+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm22, zmm8
 ; 16x ta = ta <<< 18
-%line 333+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 522+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
-%line 334+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 523+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z5 = z5 ^ ta
-%line 335+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm25, zmm25, zmm31
+%line 524+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm28, zmm28, zmm31
 ; u5 = u5 ^ tb
-%line 336+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm29, zmm29, zmm30
+%line 525+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm27, zmm27, zmm30
 ; 16x ta = z6 + z2
-%line 337+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 526+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm21, zmm15
 ; 16x tb = u6 + u2
-%line 338+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 527+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm20, zmm14
 ; 16x ta = ta <<< 18
-%line 339+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 528+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
-%line 340+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 529+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z10 = z10 ^ ta
-%line 341+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm26, zmm26, zmm31
+%line 530+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm25, zmm25, zmm31
 ; tb = tb ^ bt10
-%line 342+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 531+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm30, zmm30, [rsp + 2688]
 ; bt10 = tb
-%line 343+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 532+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2688], zmm30
 ; 16x ta = z11 + z7
-%line 344+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 533+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm19, zmm13
 ; 16x tb = u11 + u7
-%line 345+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 534+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm18, zmm12
 ; 16x ta = ta <<< 18
-%line 346+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 535+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
-%line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 536+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z15 = z15 ^ ta
-%line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm24, zmm24, zmm31
+%line 537+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm26, zmm26, zmm31
 ; u15 = u15 ^ tb
-%line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm28, zmm28, zmm30
+%line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm24, zmm24, zmm30
 ; 16x ta = z0 + z3
-%line 350+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm27, zmm7
+%line 539+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm29, zmm7
 ; 16x tb = u3 + bt0
-%line 351+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 540+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm6, [rsp + 2048]
 ; 16x ta = ta <<< 7
-%line 352+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 541+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 7
 ; 16x tb = tb <<< 7
-%line 353+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 7
 ; z1 = z1 ^ ta
-%line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 543+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm23, zmm23, zmm31
 ; u1 = u1 ^ tb
-%line 355+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 544+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm22, zmm22, zmm30
 ; 16x ta = z5 + z4
-%line 356+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm25, zmm3
+%line 545+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm28, zmm0
 ; 16x tb = u5 + u4
-%line 357+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm29, zmm2
+%line 546+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm27, zmm1
 ; 16x ta = ta <<< 7
-%line 358+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 547+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 7
 ; 16x tb = tb <<< 7
-%line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 548+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 7
 ; z6 = z6 ^ ta
-%line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 549+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm21, zmm21, zmm31
 ; u6 = u6 ^ tb
-%line 361+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 550+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm20, zmm20, zmm30
 ; 16x ta = z10 + z9
-%line 362+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm26, zmm5
+%line 551+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm25, zmm2
 ; 16x tb = u9 + bt10
-%line 363+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm4, [rsp + 2688]
+%line 552+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm3, [rsp + 2688]
 ; 16x ta = ta <<< 7
-%line 364+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 553+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 7
 ; 16x tb = tb <<< 7
-%line 365+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 7
 ; z11 = z11 ^ ta
-%line 366+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 555+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm19, zmm19, zmm31
 ; u11 = u11 ^ tb
-%line 367+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 556+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm18, zmm18, zmm30
 ; 16x ta = z15 + z14
-%line 368+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm24, zmm1
+%line 557+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm26, zmm4
 ; 16x tb = u15 + u14
-%line 369+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm28, zmm0
+%line 558+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm24, zmm5
 ; 16x ta = ta <<< 7
-%line 370+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 559+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 7
 ; 16x tb = tb <<< 7
-%line 371+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 560+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 7
 ; z12 = z12 ^ ta
-%line 372+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 561+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm17, zmm17, zmm31
 ; u12 = u12 ^ tb
-%line 373+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 562+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm16, zmm16, zmm30
 ; 16x ta = z1 + z0
-%line 374+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm23, zmm27
+%line 563+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm23, zmm29
 ; 16x tb = u1 + bt0
-%line 375+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 564+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm22, [rsp + 2048]
 ; 16x ta = ta <<< 9
-%line 376+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 565+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 9
 ; 16x tb = tb <<< 9
-%line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 9
 ; z2 = z2 ^ ta
-%line 378+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 567+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm15, zmm15, zmm31
 ; u2 = u2 ^ tb
-%line 379+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 568+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm14, zmm14, zmm30
 ; 16x ta = z6 + z5
-%line 380+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm21, zmm25
+%line 569+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm21, zmm28
 ; 16x tb = u6 + u5
-%line 381+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm20, zmm29
+%line 570+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm20, zmm27
 ; 16x ta = ta <<< 9
-%line 382+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 571+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 9
 ; 16x tb = tb <<< 9
-%line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 572+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 9
 ; z7 = z7 ^ ta
-%line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 573+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm13, zmm13, zmm31
 ; u7 = u7 ^ tb
-%line 385+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 574+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm12, zmm12, zmm30
 ; 16x ta = z11 + z10
-%line 386+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm19, zmm26
+%line 575+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm19, zmm25
 ; 16x tb = u11 + bt10
-%line 387+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 576+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm18, [rsp + 2688]
 ; 16x ta = ta <<< 9
-%line 388+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 577+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 9
 ; 16x tb = tb <<< 9
-%line 389+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 578+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 9
 ; z8 = z8 ^ ta
-%line 390+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 579+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm11, zmm11, zmm31
 ; u8 = u8 ^ tb
-%line 391+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 580+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm10, zmm10, zmm30
 ; 16x ta = z12 + z15
-%line 392+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm17, zmm24
+%line 581+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm17, zmm26
 ; 16x tb = u12 + u15
-%line 393+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm16, zmm28
+%line 582+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm16, zmm24
 ; 16x ta = ta <<< 9
-%line 394+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 583+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 9
 ; 16x tb = tb <<< 9
-%line 395+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 584+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 9
 ; z13 = z13 ^ ta
-%line 396+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 585+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm9, zmm9, zmm31
 ; u13 = u13 ^ tb
-%line 397+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm8, zmm8, zmm30
 ; 16x ta = z2 + z1
-%line 398+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 587+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm15, zmm23
 ; 16x tb = u2 + u1
-%line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 588+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm14, zmm22
 ; 16x ta = ta <<< 13
-%line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 589+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
-%line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 590+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 13
 ; z3 = z3 ^ ta
-%line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 591+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm7, zmm7, zmm31
 ; u3 = u3 ^ tb
-%line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 592+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm6, zmm6, zmm30
 ; 16x ta = z7 + z6
-%line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 593+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm13, zmm21
 ; 16x tb = u7 + u6
-%line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 594+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm12, zmm20
 ; 16x ta = ta <<< 13
-%line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 595+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
-%line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 596+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 13
 ; z4 = z4 ^ ta
-%line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm3, zmm3, zmm31
+%line 597+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm0, zmm0, zmm31
 ; u4 = u4 ^ tb
-%line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm2, zmm2, zmm30
+%line 598+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm1, zmm1, zmm30
 ; 16x ta = z8 + z11
-%line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 599+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm11, zmm19
 ; 16x tb = u8 + u11
-%line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 600+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm10, zmm18
 ; 16x ta = ta <<< 13
-%line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 601+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
-%line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 602+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 13
 ; z9 = z9 ^ ta
-%line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm5, zmm5, zmm31
+%line 603+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm2, zmm2, zmm31
 ; u9 = u9 ^ tb
-%line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm4, zmm4, zmm30
+%line 604+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm3, zmm3, zmm30
 ; 16x ta = z13 + z12
-%line 416+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 605+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm9, zmm17
 ; 16x tb = u13 + u12
-%line 417+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 606+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm8, zmm16
 ; 16x ta = ta <<< 13
-%line 418+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 607+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
-%line 419+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 608+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 13
 ; z14 = z14 ^ ta
-%line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm1, zmm1, zmm31
+%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm4, zmm4, zmm31
 ; u14 = u14 ^ tb
-%line 421+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm0, zmm30
+%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm5, zmm5, zmm30
 ; 16x ta = z3 + z2
-%line 422+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm31, zmm7, zmm15
 ; 16x tb = u3 + u2
-%line 423+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 612+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm6, zmm14
 ; 16x ta = ta <<< 18
-%line 424+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 613+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
-%line 425+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 614+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z0 = z0 ^ ta
-%line 426+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm27, zmm27, zmm31
+%line 615+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm29, zmm29, zmm31
 ; tb = tb ^ bt0
-%line 427+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 616+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm30, zmm30, [rsp + 2048]
 ; bt0 = tb
-%line 428+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 617+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2048], zmm30
 ; 16x ta = z4 + z7
-%line 429+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm3, zmm13
+%line 618+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm0, zmm13
 ; 16x tb = u4 + u7
-%line 430+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm2, zmm12
+%line 619+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm1, zmm12
 ; 16x ta = ta <<< 18
-%line 431+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 620+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
-%line 432+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 621+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z5 = z5 ^ ta
-%line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm25, zmm25, zmm31
+%line 622+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm28, zmm28, zmm31
 ; u5 = u5 ^ tb
-%line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm29, zmm29, zmm30
+%line 623+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm27, zmm27, zmm30
 ; 16x ta = z9 + z8
-%line 435+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm5, zmm11
+%line 624+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm2, zmm11
 ; 16x tb = u9 + u8
-%line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm4, zmm10
+%line 625+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm3, zmm10
 ; 16x ta = ta <<< 18
-%line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 626+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
-%line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 627+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z10 = z10 ^ ta
-%line 439+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm26, zmm26, zmm31
+%line 628+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm25, zmm25, zmm31
 ; tb = tb ^ bt10
-%line 440+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 629+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm30, zmm30, [rsp + 2688]
 ; bt10 = tb
-%line 441+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 630+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2688], zmm30
 ; 16x ta = z14 + z13
-%line 442+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm31, zmm1, zmm9
+%line 631+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm31, zmm4, zmm9
 ; 16x tb = u14 + u13
-%line 443+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm0, zmm8
+%line 632+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm30, zmm5, zmm8
 ; 16x ta = ta <<< 18
-%line 444+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 633+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
-%line 445+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 634+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z15 = z15 ^ ta
-%line 446+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm24, zmm24, zmm31
+%line 635+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm26, zmm26, zmm31
 ; u15 = u15 ^ tb
-%line 447+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm28, zmm28, zmm30
+%line 636+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpxord zmm24, zmm24, zmm30
 ; =? i -= 1
-%line 448+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 637+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub r8, 1
 ; goto rounds32 if !=
-%line 449+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 638+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lrounds32
 ; bt1 = u1
-%line 451+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2112], zmm22
 ; bt2 = u2
-%line 452+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2176], zmm14
 ; bt3 = u3
-%line 453+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 642+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2240], zmm6
 ; bt4 = u4
-%line 454+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2304], zmm2
+%line 643+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2304], zmm1
 ; bt5 = u5
-%line 455+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2368], zmm29
+%line 644+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2368], zmm27
 ; bt6 = u6
-%line 456+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 645+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2432], zmm20
 ; bt7 = u7
-%line 457+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 646+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2496], zmm12
 ; bt8 = u8
-%line 458+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 647+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2560], zmm10
 ; bt9 = u9
-%line 459+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2624], zmm4
+%line 648+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2624], zmm3
 ; bt11 = u11
-%line 460+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 649+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2752], zmm18
 ; bt12 = u12
-%line 461+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 650+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2816], zmm16
 ; bt13 = u13
-%line 462+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 651+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 2880], zmm8
 ; bt14 = u14
-%line 463+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2944], zmm0
+%line 652+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 2944], zmm5
 ; bt15 = u15
-%line 464+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3008], zmm28
+%line 653+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3008], zmm24
 ; 16x z0 = z0 + s0
-%line 466+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm27, zmm27, [rsp + 0]
+%line 655+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm29, zmm29, [rsp + 0]
 ; 16x z1 = z1 + s1
-%line 467+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 656+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm23, zmm23, [rsp + 64]
 ; 16x z2 = z2 + s2
-%line 468+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 657+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm15, zmm15, [rsp + 128]
 ; 16x z3 = z3 + s3
-%line 469+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 658+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm7, zmm7, [rsp + 192]
 ; 16x z4 = z4 + s4
-%line 470+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm10, zmm3, [rsp + 256]
+%line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm12, zmm0, [rsp + 256]
 ; 16x z5 = z5 + s5
-%line 471+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm25, zmm25, [rsp + 320]
+%line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm28, zmm28, [rsp + 320]
 ; 16x z6 = z6 + s6
-%line 472+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 661+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm21, zmm21, [rsp + 384]
 ; 16x z7 = z7 + s7
-%line 473+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 662+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm13, zmm13, [rsp + 448]
 ; 16x z8 = z8 + s8
-%line 474+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 663+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm11, zmm11, [rsp + 512]
 ; 16x z9 = z9 + s9
-%line 475+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm4, zmm5, [rsp + 576]
+%line 664+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm8, zmm2, [rsp + 576]
 ; 16x z10 = z10 + s10
-%line 476+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm26, zmm26, [rsp + 640]
+%line 665+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm25, zmm25, [rsp + 640]
 ; 16x z11 = z11 + s11
-%line 477+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 666+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm19, zmm19, [rsp + 704]
 ; 16x z12 = z12 + s12
-%line 478+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 667+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm17, zmm17, [rsp + 768]
 ; 16x z13 = z13 + s13
-%line 479+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm9, zmm9, [rsp + 832]
+%line 668+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm10, zmm9, [rsp + 832]
 ; 16x z14 = z14 + s14
-%line 480+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm8, zmm1, [rsp + 896]
+%line 669+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm9, zmm4, [rsp + 896]
 ; 16x z15 = z15 + s15
-%line 481+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm24, zmm24, [rsp + 960]
+%line 670+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpaddd zmm26, zmm26, [rsp + 960]
 ; u0 = unpacklo32(z0, z1)
-%line 482+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm0, zmm27, zmm23
+%line 671+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm0, zmm29, zmm23
 ; u1 = unpackhi32(z0, z1)
-%line 483+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm1, zmm27, zmm23
+%line 672+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm1, zmm29, zmm23
 ; u2 = unpacklo32(z2, z3)
-%line 484+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 673+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm15, zmm7
 ; u3 = unpackhi32(z2, z3)
-%line 485+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 674+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm15, zmm7
 ; v0 = unpacklo64(u0, u2)
-%line 486+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 675+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm7, zmm0, zmm2
 ; v1 = unpackhi64(u0, u2)
-%line 487+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 676+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm6, zmm0, zmm2
 ; v2 = unpacklo64(u1, u3)
-%line 488+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 677+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm5, zmm1, zmm3
 ; v3 = unpackhi64(u1, u3)
-%line 489+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm12, zmm1, zmm3
+%line 678+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm14, zmm1, zmm3
 ; u4 = unpacklo32(z4, z5)
-%line 490+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm0, zmm10, zmm25
+%line 679+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm0, zmm12, zmm28
 ; u5 = unpackhi32(z4, z5)
-%line 491+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm1, zmm10, zmm25
+%line 680+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm1, zmm12, zmm28
 ; u6 = unpacklo32(z6, z7)
-%line 492+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 681+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm21, zmm13
 ; u7 = unpackhi32(z6, z7)
-%line 493+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 682+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm21, zmm13
 ; v4 = unpacklo64(u4, u6)
-%line 494+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm15, zmm0, zmm2
+%line 683+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm16, zmm0, zmm2
 ; v5 = unpackhi64(u4, u6)
-%line 495+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 684+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm13, zmm0, zmm2
 ; v6 = unpacklo64(u5, u7)
-%line 496+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq zmm10, zmm1, zmm3
+%line 685+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpcklqdq zmm12, zmm1, zmm3
 ; v7 = unpackhi64(u5, u7)
-%line 497+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm14, zmm1, zmm3
+%line 686+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm15, zmm1, zmm3
 ; u8 = unpacklo32(z8, z9)
-%line 498+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm2, zmm11, zmm4
+%line 687+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm2, zmm11, zmm8
 ; u9 = unpackhi32(z8, z9)
-%line 499+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm3, zmm11, zmm4
+%line 688+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm3, zmm11, zmm8
 ; u10 = unpacklo32(z10, z11)
-%line 500+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm0, zmm26, zmm19
+%line 689+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm0, zmm25, zmm19
 ; u11 = unpackhi32(z10, z11)
-%line 501+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm4, zmm26, zmm19
+%line 690+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm4, zmm25, zmm19
 ; v8 = unpacklo64(u8, u10)
-%line 502+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 691+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm1, zmm2, zmm0
 ; v9 = unpackhi64(u8, u10)
-%line 503+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm16, zmm2, zmm0
+%line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm18, zmm2, zmm0
 ; v10 = unpacklo64(u9, u11)
-%line 504+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 693+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm11, zmm3, zmm4
 ; v11 = unpackhi64(u9, u11)
-%line 505+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm18, zmm3, zmm4
+%line 694+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm19, zmm3, zmm4
 ; u12 = unpacklo32(z12, z13)
-%line 506+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm2, zmm17, zmm9
+%line 695+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm2, zmm17, zmm10
 ; u13 = unpackhi32(z12, z13)
-%line 507+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm3, zmm17, zmm9
+%line 696+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm3, zmm17, zmm10
 ; u14 = unpacklo32(z14, z15)
-%line 508+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq zmm4, zmm8, zmm24
+%line 697+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckldq zmm4, zmm9, zmm26
 ; u15 = unpackhi32(z14, z15)
-%line 509+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq zmm8, zmm8, zmm24
+%line 698+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhdq zmm8, zmm9, zmm26
 ; v12 = unpacklo64(u12, u14)
-%line 510+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 699+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm0, zmm2, zmm4
 ; v13 = unpackhi64(u12, u14)
-%line 511+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq zmm17, zmm2, zmm4
+%line 700+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vpunpckhqdq zmm10, zmm2, zmm4
 ; v14 = unpacklo64(u13, u15)
-%line 512+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 701+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm9, zmm3, zmm8
 ; v15 = unpackhi64(u13, u15)
-%line 513+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 702+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm8, zmm3, zmm8
 ; w0 = shuffle128(v0, v4, 0x88)
-%line 514+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm2, zmm7, zmm15, 136
+%line 703+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm7, zmm16, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
-%line 515+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm3, zmm7, zmm15, 221
+%line 704+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm7, zmm16, 221
 ; w2 = shuffle128(v8, v12, 0x88)
-%line 516+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 705+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm0, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
-%line 517+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 706+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm0, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 518+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 707+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm2, zmm4, 136
 ; o = o ^ mem512[m + 0]
-%line 519+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 708+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm1, zmm1, [rsi]
 ; mem512[c + 0] = o
-%line 520+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 709+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi], zmm1
 ; o = shuffle128(w1, w3, 0x88)
-%line 521+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 710+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm3, zmm0, 136
 ; o = o ^ mem512[m + 256]
-%line 522+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 711+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm1, zmm1, [rsi + 256]
 ; mem512[c + 256] = o
-%line 523+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 712+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 256], zmm1
 ; o = shuffle128(w0, w2, 0xdd)
-%line 524+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 713+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm2, zmm4, 221
 ; o = o ^ mem512[m + 512]
-%line 525+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 714+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm1, zmm1, [rsi + 512]
 ; mem512[c + 512] = o
-%line 526+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 715+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 512], zmm1
 ; o = shuffle128(w1, w3, 0xdd)
-%line 527+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 716+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm3, zmm0, 221
 ; o = o ^ mem512[m + 768]
-%line 528+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 717+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 768]
 ; mem512[c + 768] = o
-%line 529+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 718+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 768], zmm0
 ; w0 = shuffle128(v1, v5, 0x88)
-%line 530+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 719+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm6, zmm13, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
-%line 531+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 720+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm6, zmm13, 221
 ; w2 = shuffle128(v9, v13, 0x88)
-%line 532+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm2, zmm16, zmm17, 136
+%line 721+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm18, zmm10, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
-%line 533+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm3, zmm16, zmm17, 221
+%line 722+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm18, zmm10, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 534+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 723+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 64]
-%line 535+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 724+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 64]
 ; mem512[c + 64] = o
-%line 536+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 725+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 64], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 537+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 726+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 320]
-%line 538+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 727+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 320]
 ; mem512[c + 320] = o
-%line 539+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 728+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 320], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 540+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 729+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 576]
-%line 541+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 730+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 576]
 ; mem512[c + 576] = o
-%line 542+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 731+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 576], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 543+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 732+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 832]
-%line 544+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 733+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 832]
 ; mem512[c + 832] = o
-%line 545+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 734+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
-%line 546+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm5, zmm10, 136
+%line 735+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm5, zmm12, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
-%line 547+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm5, zmm10, 221
+%line 736+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm5, zmm12, 221
 ; w2 = shuffle128(v10, v14, 0x88)
-%line 548+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 737+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm11, zmm9, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
-%line 549+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 738+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm11, zmm9, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 550+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 739+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 128]
-%line 551+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 740+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 128]
 ; mem512[c + 128] = o
-%line 552+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 741+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 128], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 553+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 742+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 384]
-%line 554+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 743+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 384]
 ; mem512[c + 384] = o
-%line 555+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 744+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 384], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 556+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 745+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 640]
-%line 557+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 746+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 640]
 ; mem512[c + 640] = o
-%line 558+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 747+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 640], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 559+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 748+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 896]
-%line 560+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 749+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 896]
 ; mem512[c + 896] = o
-%line 561+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 750+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
-%line 562+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm0, zmm12, zmm14, 136
+%line 751+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm0, zmm14, zmm15, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
-%line 563+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm1, zmm12, zmm14, 221
+%line 752+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm1, zmm14, zmm15, 221
 ; w2 = shuffle128(v11, v15, 0x88)
-%line 564+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm2, zmm18, zmm8, 136
+%line 753+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm2, zmm19, zmm8, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
-%line 565+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vshufi32x4 zmm3, zmm18, zmm8, 221
+%line 754+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vshufi32x4 zmm3, zmm19, zmm8, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 566+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 755+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 192]
-%line 567+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 756+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 192]
 ; mem512[c + 192] = o
-%line 568+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 757+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 192], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 569+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 758+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 448]
-%line 570+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 759+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 448]
 ; mem512[c + 448] = o
-%line 571+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 760+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 448], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 572+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 761+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 704]
-%line 573+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 762+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 704]
 ; mem512[c + 704] = o
-%line 574+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 763+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 704], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 575+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 764+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 960]
-%line 576+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 765+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 960]
 ; mem512[c + 960] = o
-%line 577+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 766+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 960], zmm0
 ; z0 = bt0
-%line 578+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 767+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm0, [rsp + 2048]
 ; z1 = bt1
-%line 579+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 768+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm1, [rsp + 2112]
 ; z2 = bt2
-%line 580+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 769+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm2, [rsp + 2176]
 ; z3 = bt3
-%line 581+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 770+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm3, [rsp + 2240]
 ; z4 = bt4
-%line 582+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 771+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm4, [rsp + 2304]
 ; z5 = bt5
-%line 583+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 772+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm5, [rsp + 2368]
 ; z6 = bt6
-%line 584+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 773+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm6, [rsp + 2432]
 ; z7 = bt7
-%line 585+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 774+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm7, [rsp + 2496]
 ; z8 = bt8
-%line 586+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 775+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm8, [rsp + 2560]
 ; z9 = bt9
-%line 587+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 776+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm9, [rsp + 2624]
 ; z10 = bt10
-%line 588+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 777+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm10, [rsp + 2688]
 ; z11 = bt11
-%line 589+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 778+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm11, [rsp + 2752]
 ; z12 = bt12
-%line 590+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 779+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm12, [rsp + 2816]
 ; z13 = bt13
-%line 591+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 780+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm13, [rsp + 2880]
 ; z14 = bt14
-%line 592+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 781+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm14, [rsp + 2944]
 ; z15 = bt15
-%line 593+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 782+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm15, [rsp + 3008]
 ; 16x z0 = z0 + s0
-%line 595+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 784+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm0, [rsp + 0]
 ; 16x z1 = z1 + s1
-%line 596+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 785+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm1, [rsp + 64]
 ; 16x z2 = z2 + s2
-%line 597+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 786+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm2, [rsp + 128]
 ; 16x z3 = z3 + s3
-%line 598+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 787+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm3, [rsp + 192]
 ; 16x z4 = z4 + s4
-%line 599+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 788+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm16, zmm4, [rsp + 256]
 ; 16x z5 = z5 + s5
-%line 600+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 789+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm5, zmm5, [rsp + 320]
 ; 16x z6 = z6 + s6
-%line 601+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 790+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm17, zmm6, [rsp + 384]
 ; 16x z7 = z7 + s7
-%line 602+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 791+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm7, zmm7, [rsp + 448]
 ; 16x z8 = z8 + sb8
-%line 603+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 792+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm8, zmm8, [rsp + 3072]
 ; 16x z9 = z9 + sb9
-%line 604+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 793+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm9, zmm9, [rsp + 3136]
 ; 16x z10 = z10 + s10
-%line 605+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 794+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm10, zmm10, [rsp + 640]
 ; 16x z11 = z11 + s11
-%line 606+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 795+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm11, zmm11, [rsp + 704]
 ; 16x z12 = z12 + s12
-%line 607+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 796+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm12, zmm12, [rsp + 768]
 ; 16x z13 = z13 + s13
-%line 608+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 797+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm13, zmm13, [rsp + 832]
 ; 16x z14 = z14 + s14
-%line 609+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 798+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm14, zmm14, [rsp + 896]
 ; 16x z15 = z15 + s15
-%line 610+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 799+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm15, zmm15, [rsp + 960]
 ; u0 = unpacklo32(z0, z1)
-%line 611+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 800+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm4, zmm0, zmm1
 ; u1 = unpackhi32(z0, z1)
-%line 612+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 801+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm0, zmm0, zmm1
 ; u2 = unpacklo32(z2, z3)
-%line 613+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 802+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm1, zmm2, zmm3
 ; u3 = unpackhi32(z2, z3)
-%line 614+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 803+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm2, zmm2, zmm3
 ; v0 = unpacklo64(u0, u2)
-%line 615+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 804+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm6, zmm4, zmm1
 ; v1 = unpackhi64(u0, u2)
-%line 616+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 805+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm19, zmm4, zmm1
 ; v2 = unpacklo64(u1, u3)
-%line 617+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 806+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm18, zmm0, zmm2
 ; v3 = unpackhi64(u1, u3)
-%line 618+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 807+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm20, zmm0, zmm2
 ; u4 = unpacklo32(z4, z5)
-%line 619+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 808+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm0, zmm16, zmm5
 ; u5 = unpackhi32(z4, z5)
-%line 620+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 809+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm1, zmm16, zmm5
 ; u6 = unpacklo32(z6, z7)
-%line 621+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 810+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm17, zmm7
 ; u7 = unpackhi32(z6, z7)
-%line 622+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 811+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm17, zmm7
 ; v4 = unpacklo64(u4, u6)
-%line 623+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 812+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm21, zmm0, zmm2
 ; v5 = unpackhi64(u4, u6)
-%line 624+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 813+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm16, zmm0, zmm2
 ; v6 = unpacklo64(u5, u7)
-%line 625+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 814+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm7, zmm1, zmm3
 ; v7 = unpackhi64(u5, u7)
-%line 626+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 815+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm17, zmm1, zmm3
 ; u8 = unpacklo32(z8, z9)
-%line 627+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 816+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm0, zmm8, zmm9
 ; u9 = unpackhi32(z8, z9)
-%line 628+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 817+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm1, zmm8, zmm9
 ; u10 = unpacklo32(z10, z11)
-%line 629+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 818+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm10, zmm11
 ; u11 = unpackhi32(z10, z11)
-%line 630+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 819+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm10, zmm11
 ; v8 = unpacklo64(u8, u10)
-%line 631+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 820+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm4, zmm0, zmm2
 ; v9 = unpackhi64(u8, u10)
-%line 632+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 821+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm9, zmm0, zmm2
 ; v10 = unpacklo64(u9, u11)
-%line 633+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 822+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm8, zmm1, zmm3
 ; v11 = unpackhi64(u9, u11)
-%line 634+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 823+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm10, zmm1, zmm3
 ; u12 = unpacklo32(z12, z13)
-%line 635+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 824+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm0, zmm12, zmm13
 ; u13 = unpackhi32(z12, z13)
-%line 636+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 825+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm1, zmm12, zmm13
 ; u14 = unpacklo32(z14, z15)
-%line 637+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 826+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm14, zmm15
 ; u15 = unpackhi32(z14, z15)
-%line 638+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 827+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm14, zmm15
 ; v12 = unpacklo64(u12, u14)
-%line 639+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 828+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm5, zmm0, zmm2
 ; v13 = unpackhi64(u12, u14)
-%line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 829+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm12, zmm0, zmm2
 ; v14 = unpacklo64(u13, u15)
-%line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 830+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm11, zmm1, zmm3
 ; v15 = unpackhi64(u13, u15)
-%line 642+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 831+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm13, zmm1, zmm3
 ; w0 = shuffle128(v0, v4, 0x88)
-%line 643+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 832+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm6, zmm21, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
-%line 644+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 833+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm6, zmm21, 221
 ; w2 = shuffle128(v8, v12, 0x88)
-%line 645+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 834+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm4, zmm5, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
-%line 646+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 835+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm4, zmm5, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 647+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 836+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 1024]
-%line 648+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 837+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 1024]
 ; mem512[c + 1024] = o
-%line 649+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 838+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1024], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 650+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 839+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 1280]
-%line 651+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 840+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 1280]
 ; mem512[c + 1280] = o
-%line 652+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 841+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1280], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 653+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 842+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 1536]
-%line 654+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 843+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 1536]
 ; mem512[c + 1536] = o
-%line 655+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 844+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1536], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 656+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 845+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 1792]
-%line 657+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 846+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 1792]
 ; mem512[c + 1792] = o
-%line 658+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 847+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1792], zmm0
 ; w0 = shuffle128(v1, v5, 0x88)
-%line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 848+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm19, zmm16, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
-%line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 849+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm19, zmm16, 221
 ; w2 = shuffle128(v9, v13, 0x88)
-%line 661+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 850+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm9, zmm12, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
-%line 662+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 851+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm9, zmm12, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 663+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 852+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 1088]
-%line 664+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 853+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 1088]
 ; mem512[c + 1088] = o
-%line 665+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 854+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1088], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 666+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 855+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 1344]
-%line 667+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 856+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 1344]
 ; mem512[c + 1344] = o
-%line 668+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 857+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1344], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 669+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 858+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 1600]
-%line 670+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 859+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 1600]
 ; mem512[c + 1600] = o
-%line 671+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 860+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1600], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 672+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 861+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 1856]
-%line 673+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 862+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 1856]
 ; mem512[c + 1856] = o
-%line 674+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 863+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1856], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
-%line 675+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 864+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm18, zmm7, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
-%line 676+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 865+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm18, zmm7, 221
 ; w2 = shuffle128(v10, v14, 0x88)
-%line 677+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 866+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm8, zmm11, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
-%line 678+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 867+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm8, zmm11, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 679+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 868+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 1152]
-%line 680+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 869+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 1152]
 ; mem512[c + 1152] = o
-%line 681+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 870+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1152], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 682+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 871+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 1408]
-%line 683+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 872+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 1408]
 ; mem512[c + 1408] = o
-%line 684+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 873+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1408], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 685+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 874+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 1664]
-%line 686+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 875+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 1664]
 ; mem512[c + 1664] = o
-%line 687+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 876+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1664], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 688+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 877+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 1920]
-%line 689+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 878+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 1920]
 ; mem512[c + 1920] = o
-%line 690+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 879+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1920], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
-%line 691+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 880+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm20, zmm17, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
-%line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 881+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm20, zmm17, 221
 ; w2 = shuffle128(v11, v15, 0x88)
-%line 693+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 882+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm10, zmm13, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
-%line 694+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 883+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm10, zmm13, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 695+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 884+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 1216]
-%line 696+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 885+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 1216]
 ; mem512[c + 1216] = o
-%line 697+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 886+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1216], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 698+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 887+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 1472]
-%line 699+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 888+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 1472]
 ; mem512[c + 1472] = o
-%line 700+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 889+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1472], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 701+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 890+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 1728]
-%line 702+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 891+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 1728]
 ; mem512[c + 1728] = o
-%line 703+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 892+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1728], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 704+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 893+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 1984]
-%line 705+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 894+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 1984]
 ; mem512[c + 1984] = o
-%line 706+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 895+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 1984], zmm0
 ; ctr = mem64[x + 32]
-%line 707+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 896+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, [rcx + 32]
 ; ctr += 32
-%line 708+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 897+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add r8, 32
 ; mem64[x + 32] = ctr
-%line 709+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 898+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov [rcx + 32], r8
 ; c += 2048
-%line 710+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 899+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rdi, 2048
 ; m += 2048
-%line 711+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 900+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rsi, 2048
 ; n -= 32
-%line 712+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 901+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub rdx, 32
 ; unsigned>=? n - 32
-%line 713+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 902+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 32
 ; goto blocks32 if unsigned>=
-%line 714+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 903+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jae .Lblocks32
 ; unsigned<? n - 9
-%line 715+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 904+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 9
 ; goto tail8 if unsigned<
-%line 716+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 905+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jb .Ltail8
 align 32
 .Lblocks16:
 ; z0 = s0
-%line 719+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 908+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm4, [rsp + 0]
 ; z1 = s1
-%line 720+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 909+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm10, [rsp + 64]
 ; z2 = s2
-%line 721+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 910+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm15, [rsp + 128]
 ; z3 = s3
-%line 722+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 911+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm19, [rsp + 192]
 ; z4 = s4
-%line 723+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 912+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm16, [rsp + 256]
 ; z5 = s5
-%line 724+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 913+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm5, [rsp + 320]
 ; z6 = s6
-%line 725+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 914+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm9, [rsp + 384]
 ; z7 = s7
-%line 726+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 915+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm14, [rsp + 448]
 ; z10 = s10
-%line 727+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 916+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm7, [rsp + 640]
 ; z11 = s11
-%line 728+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 917+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm8, [rsp + 704]
 ; z12 = s12
-%line 729+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 918+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm11, [rsp + 768]
 ; z13 = s13
-%line 730+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 919+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm13, [rsp + 832]
 ; z14 = s14
-%line 731+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 920+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm18, [rsp + 896]
 ; z15 = s15
-%line 732+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 921+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm6, [rsp + 960]
 ; 8x q0 = mem64[x + 32]
-%line 734+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 923+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastq zmm0, [rcx + 32]
 ; 8x q1 = q0 + mem512[CTRHI]
-%line 735+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 924+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddq zmm1, zmm0, [rel CTRHI]
 ; 8x q0 = q0 + mem512[CTRLO]
-%line 736+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 925+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddq zmm17, zmm0, [rel CTRLO]
 ; idx = mem512[IDXLO]
-%line 737+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 926+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm0, [rel IDXLO]
 ; z8 = q0
-%line 738+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 927+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 zmm12, zmm17
 ; z8 = permute2x32(z8, idx, q1)
-%line 739+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 928+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpermt2d zmm12, zmm0, zmm1
 ; idx = mem512[IDXHI]
-%line 740+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 929+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm0, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
-%line 742+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 931+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpermt2d zmm17, zmm0, zmm1
 ; s8 = z8
-%line 743+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 932+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 512], zmm12
 ; s9 = z9
-%line 744+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 933+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 576], zmm17
 ; i = 10
-%line 745+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 934+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, 10
 align 32
 .Lrounds16:
 ; 16x t0 = z0 + z12
-%line 747+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 936+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm4, zmm11
 ; 16x t1 = z5 + z1
-%line 748+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 937+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm5, zmm10
 ; 16x t2 = z10 + z6
-%line 749+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 938+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm7, zmm9
 ; 16x t3 = z15 + z11
-%line 750+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 939+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm6, zmm8
 ; 16x t0 = t0 <<< 7
-%line 751+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 940+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 7
 ; 16x t1 = t1 <<< 7
-%line 752+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 941+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 7
 ; 16x t2 = t2 <<< 7
-%line 753+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 942+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 7
 ; 16x t3 = t3 <<< 7
-%line 754+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 943+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm3, zmm3, 7
 ; z4 = z4 ^ t0
-%line 755+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 944+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm16, zmm16, zmm0
 ; z9 = z9 ^ t1
-%line 756+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 945+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm17, zmm17, zmm1
 ; z14 = z14 ^ t2
-%line 757+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 946+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm18, zmm18, zmm2
 ; z3 = z3 ^ t3
-%line 758+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 947+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm19, zmm19, zmm3
 ; 16x t0 = z4 + z0
-%line 759+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 948+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm16, zmm4
 ; 16x t1 = z9 + z5
-%line 760+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 949+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm17, zmm5
 ; 16x t2 = z14 + z10
-%line 761+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 950+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm18, zmm7
 ; 16x t3 = z3 + z15
-%line 762+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 951+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm19, zmm6
 ; 16x t0 = t0 <<< 9
-%line 763+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 952+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 9
 ; 16x t1 = t1 <<< 9
-%line 764+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 953+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 9
 ; 16x t2 = t2 <<< 9
-%line 765+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 954+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 9
 ; 16x t3 = t3 <<< 9
-%line 766+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 955+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm3, zmm3, 9
 ; z8 = z8 ^ t0
-%line 767+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 956+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm12, zmm12, zmm0
 ; z13 = z13 ^ t1
-%line 768+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 957+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm13, zmm13, zmm1
 ; z2 = z2 ^ t2
-%line 769+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 958+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm15, zmm15, zmm2
 ; z7 = z7 ^ t3
-%line 770+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 959+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm14, zmm14, zmm3
 ; 16x t0 = z8 + z4
-%line 771+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 960+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm12, zmm16
 ; 16x t1 = z13 + z9
-%line 772+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 961+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm13, zmm17
 ; 16x t2 = z2 + z14
-%line 773+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 962+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm15, zmm18
 ; 16x t3 = z7 + z3
-%line 774+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 963+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm14, zmm19
 ; 16x t0 = t0 <<< 13
-%line 775+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 964+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 13
 ; 16x t1 = t1 <<< 13
-%line 776+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 965+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 13
 ; 16x t2 = t2 <<< 13
-%line 777+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 966+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 13
 ; 16x t3 = t3 <<< 13
-%line 778+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 967+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm3, zmm3, 13
 ; z12 = z12 ^ t0
-%line 779+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 968+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm11, zmm11, zmm0
 ; z1 = z1 ^ t1
-%line 780+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 969+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm10, zmm10, zmm1
 ; z6 = z6 ^ t2
-%line 781+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 970+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm9, zmm9, zmm2
 ; z11 = z11 ^ t3
-%line 782+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 971+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm8, zmm8, zmm3
 ; 16x t0 = z12 + z8
-%line 783+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 972+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm11, zmm12
 ; 16x t1 = z1 + z13
-%line 784+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 973+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm10, zmm13
 ; 16x t2 = z6 + z2
-%line 785+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 974+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm9, zmm15
 ; 16x t3 = z11 + z7
-%line 786+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 975+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm8, zmm14
 ; 16x t0 = t0 <<< 18
-%line 787+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 976+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 18
 ; 16x t1 = t1 <<< 18
-%line 788+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 977+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 18
 ; 16x t2 = t2 <<< 18
-%line 789+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 978+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 18
 ; 16x t3 = t3 <<< 18
-%line 790+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 979+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm3, zmm3, 18
 ; z0 = z0 ^ t0
-%line 791+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 980+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, zmm0
 ; z5 = z5 ^ t1
-%line 792+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 981+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
-%line 793+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 982+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm7, zmm7, zmm2
 ; z15 = z15 ^ t3
-%line 794+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 983+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm6, zmm6, zmm3
 ; 16x t0 = z0 + z3
-%line 795+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 984+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm4, zmm19
 ; 16x t1 = z5 + z4
-%line 796+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 985+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm5, zmm16
 ; 16x t2 = z10 + z9
-%line 797+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 986+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm7, zmm17
 ; 16x t3 = z15 + z14
-%line 798+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 987+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm6, zmm18
 ; 16x t0 = t0 <<< 7
-%line 799+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 988+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 7
 ; 16x t1 = t1 <<< 7
-%line 800+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 989+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 7
 ; 16x t2 = t2 <<< 7
-%line 801+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 990+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 7
 ; 16x t3 = t3 <<< 7
-%line 802+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 991+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm3, zmm3, 7
 ; z1 = z1 ^ t0
-%line 803+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 992+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm10, zmm10, zmm0
 ; z6 = z6 ^ t1
-%line 804+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 993+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm9, zmm9, zmm1
 ; z11 = z11 ^ t2
-%line 805+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 994+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm8, zmm8, zmm2
 ; z12 = z12 ^ t3
-%line 806+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 995+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm11, zmm11, zmm3
 ; 16x t0 = z1 + z0
-%line 807+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 996+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm10, zmm4
 ; 16x t1 = z6 + z5
-%line 808+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 997+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm9, zmm5
 ; 16x t2 = z11 + z10
-%line 809+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 998+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm8, zmm7
 ; 16x t3 = z12 + z15
-%line 810+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 999+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm11, zmm6
 ; 16x t0 = t0 <<< 9
-%line 811+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1000+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 9
 ; 16x t1 = t1 <<< 9
-%line 812+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1001+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 9
 ; 16x t2 = t2 <<< 9
-%line 813+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1002+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 9
 ; 16x t3 = t3 <<< 9
-%line 814+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1003+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm3, zmm3, 9
 ; z2 = z2 ^ t0
-%line 815+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1004+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm15, zmm15, zmm0
 ; z7 = z7 ^ t1
-%line 816+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1005+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm14, zmm14, zmm1
 ; z8 = z8 ^ t2
-%line 817+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1006+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm12, zmm12, zmm2
 ; z13 = z13 ^ t3
-%line 818+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1007+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm13, zmm13, zmm3
 ; 16x t0 = z2 + z1
-%line 819+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1008+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm15, zmm10
 ; 16x t1 = z7 + z6
-%line 820+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1009+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm14, zmm9
 ; 16x t2 = z8 + z11
-%line 821+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1010+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm12, zmm8
 ; 16x t3 = z13 + z12
-%line 822+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1011+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm13, zmm11
 ; 16x t0 = t0 <<< 13
-%line 823+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1012+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 13
 ; 16x t1 = t1 <<< 13
-%line 824+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1013+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 13
 ; 16x t2 = t2 <<< 13
-%line 825+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1014+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 13
 ; 16x t3 = t3 <<< 13
-%line 826+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1015+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm3, zmm3, 13
 ; z3 = z3 ^ t0
-%line 827+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1016+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm19, zmm19, zmm0
 ; z4 = z4 ^ t1
-%line 828+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1017+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm16, zmm16, zmm1
 ; z9 = z9 ^ t2
-%line 829+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1018+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm17, zmm17, zmm2
 ; z14 = z14 ^ t3
-%line 830+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1019+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm18, zmm18, zmm3
 ; 16x t0 = z3 + z2
-%line 831+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1020+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm0, zmm19, zmm15
 ; 16x t1 = z4 + z7
-%line 832+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1021+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm16, zmm14
 ; 16x t2 = z9 + z8
-%line 833+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1022+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm2, zmm17, zmm12
 ; 16x t3 = z14 + z13
-%line 834+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1023+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm3, zmm18, zmm13
 ; 16x t0 = t0 <<< 18
-%line 835+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1024+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm0, zmm0, 18
 ; 16x t1 = t1 <<< 18
-%line 836+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1025+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm1, zmm1, 18
 ; 16x t2 = t2 <<< 18
-%line 837+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1026+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm2, zmm2, 18
 ; 16x t3 = t3 <<< 18
-%line 838+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1027+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm3, zmm3, 18
 ; z0 = z0 ^ t0
-%line 839+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1028+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, zmm0
 ; z5 = z5 ^ t1
-%line 840+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1029+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
-%line 841+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1030+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm7, zmm7, zmm2
 ; z15 = z15 ^ t3
-%line 842+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1031+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm6, zmm6, zmm3
 ; =? i -= 1
-%line 843+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1032+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub r8, 1
 ; goto rounds16 if !=
-%line 844+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1033+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lrounds16
 ; 16x z0 = z0 + s0
-%line 847+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1036+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm4, zmm4, [rsp + 0]
 ; 16x z1 = z1 + s1
-%line 848+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1037+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm10, zmm10, [rsp + 64]
 ; 16x z2 = z2 + s2
-%line 849+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1038+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm15, zmm15, [rsp + 128]
 ; 16x z3 = z3 + s3
-%line 850+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1039+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm19, zmm19, [rsp + 192]
 ; 16x z4 = z4 + s4
-%line 851+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1040+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm20, zmm16, [rsp + 256]
 ; 16x z5 = z5 + s5
-%line 852+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1041+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm16, zmm5, [rsp + 320]
 ; 16x z6 = z6 + s6
-%line 853+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1042+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm9, zmm9, [rsp + 384]
 ; 16x z7 = z7 + s7
-%line 854+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1043+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm14, zmm14, [rsp + 448]
 ; 16x z8 = z8 + s8
-%line 855+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1044+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm12, zmm12, [rsp + 512]
 ; 16x z9 = z9 + s9
-%line 856+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1045+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm17, zmm17, [rsp + 576]
 ; 16x z10 = z10 + s10
-%line 857+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1046+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm7, zmm7, [rsp + 640]
 ; 16x z11 = z11 + s11
-%line 858+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1047+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm8, zmm8, [rsp + 704]
 ; 16x z12 = z12 + s12
-%line 859+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1048+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm11, zmm11, [rsp + 768]
 ; 16x z13 = z13 + s13
-%line 860+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1049+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm13, zmm13, [rsp + 832]
 ; 16x z14 = z14 + s14
-%line 861+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1050+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm18, zmm18, [rsp + 896]
 ; 16x z15 = z15 + s15
-%line 862+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1051+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm6, zmm6, [rsp + 960]
 ; u0 = unpacklo32(z0, z1)
-%line 866+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1055+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm0, zmm4, zmm10
 ; u1 = unpackhi32(z0, z1)
-%line 867+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1056+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm1, zmm4, zmm10
 ; u2 = unpacklo32(z2, z3)
-%line 868+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1057+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm15, zmm19
 ; u3 = unpackhi32(z2, z3)
-%line 869+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1058+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm15, zmm19
 ; v0 = unpacklo64(u0, u2)
-%line 870+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1059+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm10, zmm0, zmm2
 ; v1 = unpackhi64(u0, u2)
-%line 871+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1060+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm15, zmm0, zmm2
 ; v2 = unpacklo64(u1, u3)
-%line 872+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1061+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm5, zmm1, zmm3
 ; v3 = unpackhi64(u1, u3)
-%line 873+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1062+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm19, zmm1, zmm3
 ; u4 = unpacklo32(z4, z5)
-%line 874+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1063+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm0, zmm20, zmm16
 ; u5 = unpackhi32(z4, z5)
-%line 875+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1064+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm1, zmm20, zmm16
 ; u6 = unpacklo32(z6, z7)
-%line 876+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1065+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm9, zmm14
 ; u7 = unpackhi32(z6, z7)
-%line 877+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1066+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm9, zmm14
 ; v4 = unpacklo64(u4, u6)
-%line 878+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1067+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm20, zmm0, zmm2
 ; v5 = unpackhi64(u4, u6)
-%line 879+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1068+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm14, zmm0, zmm2
 ; v6 = unpacklo64(u5, u7)
-%line 880+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1069+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm9, zmm1, zmm3
 ; v7 = unpackhi64(u5, u7)
-%line 881+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1070+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm16, zmm1, zmm3
 ; u8 = unpacklo32(z8, z9)
-%line 882+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1071+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm0, zmm12, zmm17
 ; u9 = unpackhi32(z8, z9)
-%line 883+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1072+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm1, zmm12, zmm17
 ; u10 = unpacklo32(z10, z11)
-%line 884+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1073+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm7, zmm8
 ; u11 = unpackhi32(z10, z11)
-%line 885+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1074+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm7, zmm8
 ; v8 = unpacklo64(u8, u10)
-%line 886+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1075+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm17, zmm0, zmm2
 ; v9 = unpackhi64(u8, u10)
-%line 887+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1076+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm8, zmm0, zmm2
 ; v10 = unpacklo64(u9, u11)
-%line 888+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1077+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm7, zmm1, zmm3
 ; v11 = unpackhi64(u9, u11)
-%line 889+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1078+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm12, zmm1, zmm3
 ; u12 = unpacklo32(z12, z13)
-%line 890+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1079+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm0, zmm11, zmm13
 ; u13 = unpackhi32(z12, z13)
-%line 891+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1080+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm1, zmm11, zmm13
 ; u14 = unpacklo32(z14, z15)
-%line 892+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1081+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq zmm2, zmm18, zmm6
 ; u15 = unpackhi32(z14, z15)
-%line 893+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1082+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq zmm3, zmm18, zmm6
 ; v12 = unpacklo64(u12, u14)
-%line 894+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1083+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm4, zmm0, zmm2
 ; v13 = unpackhi64(u12, u14)
-%line 895+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1084+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm13, zmm0, zmm2
 ; v14 = unpacklo64(u13, u15)
-%line 896+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1085+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq zmm6, zmm1, zmm3
 ; v15 = unpackhi64(u13, u15)
-%line 897+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1086+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq zmm11, zmm1, zmm3
 ; unsigned<? n - 16
-%line 898+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1087+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 16
 ; goto partial if unsigned<
-%line 899+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1088+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jb .Lpartial
 ; w0 = shuffle128(v0, v4, 0x88)
-%line 901+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1090+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm10, zmm20, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
-%line 902+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1091+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm10, zmm20, 221
 ; w2 = shuffle128(v8, v12, 0x88)
-%line 903+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1092+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm17, zmm4, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
-%line 904+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1093+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm17, zmm4, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 905+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1094+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 0]
-%line 906+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1095+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi]
 ; mem512[c + 0] = o
-%line 907+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1096+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 908+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1097+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 256]
-%line 909+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1098+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 256]
 ; mem512[c + 256] = o
-%line 910+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1099+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 256], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 911+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1100+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 512]
-%line 912+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1101+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 512]
 ; mem512[c + 512] = o
-%line 913+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1102+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 512], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 914+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1103+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 768]
-%line 915+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1104+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 768]
 ; mem512[c + 768] = o
-%line 916+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1105+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 768], zmm0
 ; w0 = shuffle128(v1, v5, 0x88)
-%line 917+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1106+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm15, zmm14, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
-%line 918+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1107+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm15, zmm14, 221
 ; w2 = shuffle128(v9, v13, 0x88)
-%line 919+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1108+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm8, zmm13, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
-%line 920+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1109+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm8, zmm13, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 921+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1110+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 64]
-%line 922+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1111+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 64]
 ; mem512[c + 64] = o
-%line 923+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1112+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 64], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 924+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1113+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 320]
-%line 925+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1114+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 320]
 ; mem512[c + 320] = o
-%line 926+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1115+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 320], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 927+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1116+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 576]
-%line 928+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1117+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 576]
 ; mem512[c + 576] = o
-%line 929+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1118+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 576], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 930+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1119+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 832]
-%line 931+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1120+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 832]
 ; mem512[c + 832] = o
-%line 932+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1121+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
-%line 933+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1122+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm5, zmm9, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
-%line 934+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1123+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm5, zmm9, 221
 ; w2 = shuffle128(v10, v14, 0x88)
-%line 935+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1124+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm7, zmm6, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
-%line 936+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1125+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm7, zmm6, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 937+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1126+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 128]
-%line 938+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1127+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 128]
 ; mem512[c + 128] = o
-%line 939+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1128+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 128], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 940+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1129+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 384]
-%line 941+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1130+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 384]
 ; mem512[c + 384] = o
-%line 942+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1131+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 384], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 943+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1132+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 640]
-%line 944+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1133+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 640]
 ; mem512[c + 640] = o
-%line 945+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1134+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 640], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 946+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1135+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 896]
-%line 947+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1136+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 896]
 ; mem512[c + 896] = o
-%line 948+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1137+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
-%line 949+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1138+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm19, zmm16, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
-%line 950+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1139+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm19, zmm16, 221
 ; w2 = shuffle128(v11, v15, 0x88)
-%line 951+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1140+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm12, zmm11, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
-%line 952+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1141+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm12, zmm11, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 953+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1142+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; o = o ^ mem512[m + 192]
-%line 954+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1143+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 192]
 ; mem512[c + 192] = o
-%line 955+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1144+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 192], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 956+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1145+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; o = o ^ mem512[m + 448]
-%line 957+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1146+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm4, zmm4, [rsi + 448]
 ; mem512[c + 448] = o
-%line 958+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1147+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 448], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 959+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1148+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; o = o ^ mem512[m + 704]
-%line 960+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1149+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 704]
 ; mem512[c + 704] = o
-%line 961+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1150+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 704], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 962+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1151+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; o = o ^ mem512[m + 960]
-%line 963+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1152+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi + 960]
 ; mem512[c + 960] = o
-%line 964+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1153+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 960], zmm0
 ; ctr = mem64[x + 32]
-%line 965+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1154+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, [rcx + 32]
 ; ctr += 16
-%line 966+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1155+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add r8, 16
 ; mem64[x + 32] = ctr
-%line 967+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1156+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov [rcx + 32], r8
 ; c += 1024
-%line 968+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1157+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rdi, 1024
 ; m += 1024
-%line 969+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1158+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rsi, 1024
 ; n -= 16
-%line 970+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1159+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub rdx, 16
 ; unsigned>=? n - 9
-%line 971+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1160+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 9
 ; goto blocks16 if unsigned>=
-%line 972+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1161+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jae .Lblocks16
 .Ltail8:
 ; unsigned<? n - 2
-%line 975+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1164+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 2
 ; goto small if unsigned<
-%line 976+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1165+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jb .Lsmall
 ; 8x f0 = mem32[x + 0]
-%line 980+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1169+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx]
 ; hs0 = f0
-%line 981+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3200], ymm0
+%line 1170+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3840], ymm0
 ; h0 = f0
-%line 982+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1171+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm4, ymm0
 ; 8x f0 = mem32[x + 4]
-%line 983+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1172+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 4]
 ; hs1 = f0
-%line 984+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3232], ymm0
+%line 1173+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3872], ymm0
 ; h1 = f0
-%line 985+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1174+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm5, ymm0
 ; 8x f0 = mem32[x + 8]
-%line 986+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1175+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 8]
 ; hs2 = f0
-%line 987+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3264], ymm0
+%line 1176+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3904], ymm0
 ; h2 = f0
-%line 988+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1177+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm6, ymm0
 ; 8x f0 = mem32[x + 12]
-%line 989+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1178+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 12]
 ; hs3 = f0
-%line 990+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3296], ymm0
+%line 1179+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3936], ymm0
 ; h3 = f0
-%line 991+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1180+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm14, ymm0
 ; 8x f0 = mem32[x + 16]
-%line 992+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1181+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 16]
 ; hs4 = f0
-%line 993+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3328], ymm0
+%line 1182+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 3968], ymm0
 ; h4 = f0
-%line 994+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1183+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm19, ymm0
 ; 8x f0 = mem32[x + 20]
-%line 995+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1184+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 20]
 ; hs5 = f0
-%line 996+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3360], ymm0
+%line 1185+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4000], ymm0
 ; h5 = f0
-%line 997+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1186+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm7, ymm0
 ; 8x f0 = mem32[x + 24]
-%line 998+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1187+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm8, [rcx + 24]
 ; hs6 = f0
-%line 999+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3392], ymm8
+%line 1188+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4032], ymm8
 ; 8x f0 = mem32[x + 28]
-%line 1001+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1190+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm9, [rcx + 28]
 ; hs7 = f0
-%line 1002+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3424], ymm9
+%line 1191+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4064], ymm9
 ; 8x f0 = mem32[x + 40]
-%line 1004+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1193+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm12, [rcx + 40]
 ; hs10 = f0
-%line 1005+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3520], ymm12
+%line 1194+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4160], ymm12
 ; 8x f0 = mem32[x + 44]
-%line 1007+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1196+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 44]
 ; hs11 = f0
-%line 1008+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3552], ymm0
+%line 1197+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4192], ymm0
 ; h11 = f0
-%line 1009+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1198+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm16, ymm0
 ; 8x f0 = mem32[x + 48]
-%line 1010+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1199+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm10, [rcx + 48]
 ; hs12 = f0
-%line 1011+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3584], ymm10
+%line 1200+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4224], ymm10
 ; 8x f0 = mem32[x + 52]
-%line 1013+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1202+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm11, [rcx + 52]
 ; hs13 = f0
-%line 1014+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3616], ymm11
+%line 1203+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4256], ymm11
 ; 8x f0 = mem32[x + 56]
-%line 1016+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1205+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm13, [rcx + 56]
 ; hs14 = f0
-%line 1017+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3648], ymm13
+%line 1206+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4288], ymm13
 ; 8x f0 = mem32[x + 60]
-%line 1019+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1208+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 60]
 ; hs15 = f0
-%line 1020+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3680], ymm0
+%line 1209+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4320], ymm0
 ; h15 = f0
-%line 1021+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1210+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm17, ymm0
 ; 4x gq0 = mem64[x + 32]
-%line 1022+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1211+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastq ymm2, [rcx + 32]
 ; ga = mem256[CTRA]
-%line 1023+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1212+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm0, [rel CTRA]
 ; gb = mem256[CTRB]
-%line 1024+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1213+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm1, [rel CTRB]
 ; 4x gq1 = gq0 + gb
-%line 1025+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1214+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddq ymm1, ymm2, ymm1
 ; 4x gq0 = gq0 + ga
-%line 1026+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1215+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddq ymm0, ymm2, ymm0
 ; gq0 = shuffle32(gq0, 0xd8)
-%line 1027+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1216+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd ymm0, ymm0, 216
 ; gq1 = shuffle32(gq1, 0xd8)
-%line 1028+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1217+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd ymm2, ymm1, 216
 ; f0 = unpacklo64(gq0, gq1)
-%line 1029+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1218+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm1, ymm0, ymm2
 ; hs8 = f0
-%line 1030+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3456], ymm1
+%line 1219+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4096], ymm1
 ; h8 = f0
-%line 1031+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1220+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm18, ymm1
 ; f1 = unpackhi64(gq0, gq1)
-%line 1032+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1221+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm0, ymm0, ymm2
 ; hs9 = f1
-%line 1033+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 3488], ymm0
+%line 1222+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 [rsp + 4128], ymm0
 ; h9 = f1
-%line 1034+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1223+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqa64 ymm20, ymm0
 ; i = 10
-%line 1035+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1224+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, 10
 align 32
 .Lrounds8:
 ; g0 = evexadd32(h0, h12)
-%line 1037+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1226+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm4, ymm10
 ; g1 = evexadd32(h5, h1)
-%line 1038+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1227+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm7, ymm5
 ; g2 = evexadd32(h10, h6)
-%line 1039+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1228+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm12, ymm8
 ; g3 = evexadd32(h15, h11)
-%line 1040+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1229+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm17, ymm16
 ; 8x g0 = g0 <<< 7
-%line 1041+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1230+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 7
 ; 8x g1 = g1 <<< 7
-%line 1042+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1231+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 7
 ; 8x g2 = g2 <<< 7
-%line 1043+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1232+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm2, ymm2, 7
 ; 8x g3 = g3 <<< 7
-%line 1044+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1233+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm3, ymm3, 7
 ; h4 = evexxor(h4, g0)
-%line 1045+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1234+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm19, ymm19, ymm0
 ; h9 = evexxor(h9, g1)
-%line 1046+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1235+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm20, ymm20, ymm1
 ; h14 = evexxor(h14, g2)
-%line 1047+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1236+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm13, ymm13, ymm2
 ; h3 = evexxor(h3, g3)
-%line 1048+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1237+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm14, ymm14, ymm3
 ; g0 = evexadd32(h4, h0)
-%line 1049+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1238+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm19, ymm4
 ; g1 = evexadd32(h9, h5)
-%line 1050+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1239+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm20, ymm7
 ; g2 = evexadd32(h14, h10)
-%line 1051+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1240+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm13, ymm12
 ; g3 = evexadd32(h3, h15)
-%line 1052+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1241+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm14, ymm17
 ; 8x g0 = g0 <<< 9
-%line 1053+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1242+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 9
 ; 8x g1 = g1 <<< 9
-%line 1054+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1243+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 9
 ; 8x g2 = g2 <<< 9
-%line 1055+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1244+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm2, ymm2, 9
 ; 8x g3 = g3 <<< 9
-%line 1056+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1245+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm3, ymm3, 9
 ; h8 = evexxor(h8, g0)
-%line 1057+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1246+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm18, ymm18, ymm0
 ; h13 = evexxor(h13, g1)
-%line 1058+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1247+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm11, ymm11, ymm1
 ; h2 = evexxor(h2, g2)
-%line 1059+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1248+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm6, ymm6, ymm2
 ; h7 = evexxor(h7, g3)
-%line 1060+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1249+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm9, ymm9, ymm3
 ; g0 = evexadd32(h8, h4)
-%line 1061+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1250+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm18, ymm19
 ; g1 = evexadd32(h13, h9)
-%line 1062+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1251+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm11, ymm20
 ; g2 = evexadd32(h2, h14)
-%line 1063+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1252+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm6, ymm13
 ; g3 = evexadd32(h7, h3)
-%line 1064+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1253+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm9, ymm14
 ; 8x g0 = g0 <<< 13
-%line 1065+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1254+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 13
 ; 8x g1 = g1 <<< 13
-%line 1066+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1255+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 13
 ; 8x g2 = g2 <<< 13
-%line 1067+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1256+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm2, ymm2, 13
 ; 8x g3 = g3 <<< 13
-%line 1068+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1257+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm3, ymm3, 13
 ; h12 = evexxor(h12, g0)
-%line 1069+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1258+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm10, ymm10, ymm0
 ; h1 = evexxor(h1, g1)
-%line 1070+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1259+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm5, ymm5, ymm1
 ; h6 = evexxor(h6, g2)
-%line 1071+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1260+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm8, ymm8, ymm2
 ; h11 = evexxor(h11, g3)
-%line 1072+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1261+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm16, ymm16, ymm3
 ; g0 = evexadd32(h12, h8)
-%line 1073+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1262+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm10, ymm18
 ; g1 = evexadd32(h1, h13)
-%line 1074+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1263+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm5, ymm11
 ; g2 = evexadd32(h6, h2)
-%line 1075+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1264+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm8, ymm6
 ; g3 = evexadd32(h11, h7)
-%line 1076+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1265+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm16, ymm9
 ; 8x g0 = g0 <<< 18
-%line 1077+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1266+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 18
 ; 8x g1 = g1 <<< 18
-%line 1078+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1267+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 18
 ; 8x g2 = g2 <<< 18
-%line 1079+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1268+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm2, ymm2, 18
 ; 8x g3 = g3 <<< 18
-%line 1080+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1269+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm3, ymm3, 18
 ; h0 = evexxor(h0, g0)
-%line 1081+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1270+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm4, ymm4, ymm0
 ; h5 = evexxor(h5, g1)
-%line 1082+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1271+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm7, ymm7, ymm1
 ; h10 = evexxor(h10, g2)
-%line 1083+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1272+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm12, ymm12, ymm2
 ; h15 = evexxor(h15, g3)
-%line 1084+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1273+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm17, ymm17, ymm3
 ; g0 = evexadd32(h0, h3)
-%line 1085+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1274+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm4, ymm14
 ; g1 = evexadd32(h5, h4)
-%line 1086+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1275+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm7, ymm19
 ; g2 = evexadd32(h10, h9)
-%line 1087+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1276+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm12, ymm20
 ; g3 = evexadd32(h15, h14)
-%line 1088+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1277+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm17, ymm13
 ; 8x g0 = g0 <<< 7
-%line 1089+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1278+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 7
 ; 8x g1 = g1 <<< 7
-%line 1090+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1279+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 7
 ; 8x g2 = g2 <<< 7
-%line 1091+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1280+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm2, ymm2, 7
 ; 8x g3 = g3 <<< 7
-%line 1092+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1281+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm3, ymm3, 7
 ; h1 = evexxor(h1, g0)
-%line 1093+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1282+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm5, ymm5, ymm0
 ; h6 = evexxor(h6, g1)
-%line 1094+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1283+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm8, ymm8, ymm1
 ; h11 = evexxor(h11, g2)
-%line 1095+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1284+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm16, ymm16, ymm2
 ; h12 = evexxor(h12, g3)
-%line 1096+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1285+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm10, ymm10, ymm3
 ; g0 = evexadd32(h1, h0)
-%line 1097+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1286+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm5, ymm4
 ; g1 = evexadd32(h6, h5)
-%line 1098+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1287+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm8, ymm7
 ; g2 = evexadd32(h11, h10)
-%line 1099+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1288+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm16, ymm12
 ; g3 = evexadd32(h12, h15)
-%line 1100+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1289+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm10, ymm17
 ; 8x g0 = g0 <<< 9
-%line 1101+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1290+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 9
 ; 8x g1 = g1 <<< 9
-%line 1102+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1291+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 9
 ; 8x g2 = g2 <<< 9
-%line 1103+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1292+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm2, ymm2, 9
 ; 8x g3 = g3 <<< 9
-%line 1104+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1293+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm3, ymm3, 9
 ; h2 = evexxor(h2, g0)
-%line 1105+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1294+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm6, ymm6, ymm0
 ; h7 = evexxor(h7, g1)
-%line 1106+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1295+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm9, ymm9, ymm1
 ; h8 = evexxor(h8, g2)
-%line 1107+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1296+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm18, ymm18, ymm2
 ; h13 = evexxor(h13, g3)
-%line 1108+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1297+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm11, ymm11, ymm3
 ; g0 = evexadd32(h2, h1)
-%line 1109+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1298+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm6, ymm5
 ; g1 = evexadd32(h7, h6)
-%line 1110+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1299+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm9, ymm8
 ; g2 = evexadd32(h8, h11)
-%line 1111+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1300+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm18, ymm16
 ; g3 = evexadd32(h13, h12)
-%line 1112+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1301+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm11, ymm10
 ; 8x g0 = g0 <<< 13
-%line 1113+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1302+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 13
 ; 8x g1 = g1 <<< 13
-%line 1114+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1303+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 13
 ; 8x g2 = g2 <<< 13
-%line 1115+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1304+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm2, ymm2, 13
 ; 8x g3 = g3 <<< 13
-%line 1116+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1305+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm3, ymm3, 13
 ; h3 = evexxor(h3, g0)
-%line 1117+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1306+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm14, ymm14, ymm0
 ; h4 = evexxor(h4, g1)
-%line 1118+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1307+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm19, ymm19, ymm1
 ; h9 = evexxor(h9, g2)
-%line 1119+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1308+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm20, ymm20, ymm2
 ; h14 = evexxor(h14, g3)
-%line 1120+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1309+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm13, ymm13, ymm3
 ; g0 = evexadd32(h3, h2)
-%line 1121+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1310+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm14, ymm6
 ; g1 = evexadd32(h4, h7)
-%line 1122+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1311+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm19, ymm9
 ; g2 = evexadd32(h9, h8)
-%line 1123+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1312+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm20, ymm18
 ; g3 = evexadd32(h14, h13)
-%line 1124+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1313+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm13, ymm11
 ; 8x g0 = g0 <<< 18
-%line 1125+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1314+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 18
 ; 8x g1 = g1 <<< 18
-%line 1126+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1315+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm1, ymm1, 18
 ; 8x g2 = g2 <<< 18
-%line 1127+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1316+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm2, ymm2, 18
 ; 8x g3 = g3 <<< 18
-%line 1128+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1317+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm3, ymm3, 18
 ; h0 = evexxor(h0, g0)
-%line 1129+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1318+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm4, ymm4, ymm0
 ; h5 = evexxor(h5, g1)
-%line 1130+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1319+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm7, ymm7, ymm1
 ; h10 = evexxor(h10, g2)
-%line 1131+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1320+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm12, ymm12, ymm2
 ; h15 = evexxor(h15, g3)
-%line 1132+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1321+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm17, ymm17, ymm3
 ; =? i -= 1
-%line 1133+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1322+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub r8, 1
 ; goto rounds8 if !=
-%line 1134+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1323+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lrounds8
 ; p = &ks
-%line 1135+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1324+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	lea r8, [rsp + 1024]
 ; f0 = hs0
-%line 1136+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm1, [rsp + 3200]
+%line 1325+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm1, [rsp + 3840]
 ; f0 = evexadd32(f0, h0)
-%line 1137+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1326+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm1, ymm4
 ; f1 = hs1
-%line 1138+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm0, [rsp + 3232]
+%line 1327+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 3872]
 ; f1 = evexadd32(f1, h1)
-%line 1139+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1328+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm0, ymm5
 ; f2 = hs2
-%line 1140+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm0, [rsp + 3264]
+%line 1329+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 3904]
 ; f2 = evexadd32(f2, h2)
-%line 1141+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1330+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm0, ymm6
 ; f3 = hs3
-%line 1142+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm0, [rsp + 3296]
+%line 1331+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 3936]
 ; f3 = evexadd32(f3, h3)
-%line 1143+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1332+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm0, ymm14
 ; g0 = unpacklo32(f0, f1)
-%line 1144+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1333+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm4, ymm1, ymm2
 ; g1 = unpackhi32(f0, f1)
-%line 1145+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1334+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm1, ymm1, ymm2
 ; g2 = unpacklo32(f2, f3)
-%line 1146+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1335+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm2, ymm3, ymm0
 ; g3 = unpackhi32(f2, f3)
-%line 1147+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1336+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm0, ymm3, ymm0
 ; fv0 = unpacklo64(g0, g2)
-%line 1148+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1337+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm15, ymm4, ymm2
 ; fv1 = unpackhi64(g0, g2)
-%line 1149+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1338+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm14, ymm4, ymm2
 ; fv2 = unpacklo64(g1, g3)
-%line 1150+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1339+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm6, ymm1, ymm0
 ; fv3 = unpackhi64(g1, g3)
-%line 1151+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1340+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm5, ymm1, ymm0
 ; f0 = hs4
-%line 1152+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm0, [rsp + 3328]
+%line 1341+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 3968]
 ; f0 = evexadd32(f0, h4)
-%line 1153+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1342+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm0, ymm19
 ; f1 = hs5
-%line 1154+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm1, [rsp + 3360]
+%line 1343+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm1, [rsp + 4000]
 ; f1 = evexadd32(f1, h5)
-%line 1155+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1344+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm1, ymm7
 ; f2 = hs6
-%line 1156+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm2, [rsp + 3392]
+%line 1345+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm2, [rsp + 4032]
 ; f2 = evexadd32(f2, h6)
-%line 1157+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1346+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm2, ymm8
 ; f3 = hs7
-%line 1158+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm3, [rsp + 3424]
+%line 1347+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm3, [rsp + 4064]
 ; f3 = evexadd32(f3, h7)
-%line 1159+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1348+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm3, ymm9
 ; g0 = unpacklo32(f0, f1)
-%line 1160+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1349+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm7, ymm0, ymm1
 ; g1 = unpackhi32(f0, f1)
-%line 1161+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1350+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm0, ymm0, ymm1
 ; g2 = unpacklo32(f2, f3)
-%line 1162+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1351+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm1, ymm2, ymm3
 ; g3 = unpackhi32(f2, f3)
-%line 1163+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1352+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm8, ymm2, ymm3
 ; fv4 = unpacklo64(g0, g2)
-%line 1164+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1353+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm4, ymm7, ymm1
 ; fv5 = unpackhi64(g0, g2)
-%line 1165+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1354+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm3, ymm7, ymm1
 ; fv6 = unpacklo64(g1, g3)
-%line 1166+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1355+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm2, ymm0, ymm8
 ; fv7 = unpackhi64(g1, g3)
-%line 1167+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1356+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm1, ymm0, ymm8
 ; go = permute128(fv0, fv4, 0x20)
-%line 1168+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1357+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm15, ymm4, 32
 ; mem256[p + 0] = go
-%line 1169+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1358+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8], ymm0
 ; go = permute128(fv0, fv4, 0x31)
-%line 1170+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1359+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm15, ymm4, 49
 ; mem256[p + 256] = go
-%line 1171+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1360+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 256], ymm0
 ; go = permute128(fv1, fv5, 0x20)
-%line 1172+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1361+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm14, ymm3, 32
 ; mem256[p + 64] = go
-%line 1173+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1362+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 64], ymm0
 ; go = permute128(fv1, fv5, 0x31)
-%line 1174+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1363+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm14, ymm3, 49
 ; mem256[p + 320] = go
-%line 1175+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1364+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 320], ymm0
 ; go = permute128(fv2, fv6, 0x20)
-%line 1176+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1365+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm6, ymm2, 32
 ; mem256[p + 128] = go
-%line 1177+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1366+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 128], ymm0
 ; go = permute128(fv2, fv6, 0x31)
-%line 1178+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1367+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm6, ymm2, 49
 ; mem256[p + 384] = go
-%line 1179+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1368+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 384], ymm0
 ; go = permute128(fv3, fv7, 0x20)
-%line 1180+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1369+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm5, ymm1, 32
 ; mem256[p + 192] = go
-%line 1181+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1370+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 192], ymm0
 ; go = permute128(fv3, fv7, 0x31)
-%line 1182+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1371+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm5, ymm1, 49
 ; mem256[p + 448] = go
-%line 1183+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1372+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 448], ymm0
 ; f0 = hs8
-%line 1184+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm0, [rsp + 3456]
+%line 1373+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 4096]
 ; f0 = evexadd32(f0, h8)
-%line 1185+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1374+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm0, ymm18
 ; f1 = hs9
-%line 1186+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm1, [rsp + 3488]
+%line 1375+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm1, [rsp + 4128]
 ; f1 = evexadd32(f1, h9)
-%line 1187+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1376+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm1, ymm20
 ; f2 = hs10
-%line 1188+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm2, [rsp + 3520]
+%line 1377+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm2, [rsp + 4160]
 ; f2 = evexadd32(f2, h10)
-%line 1189+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1378+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm2, ymm12
 ; f3 = hs11
-%line 1190+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm3, [rsp + 3552]
+%line 1379+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm3, [rsp + 4192]
 ; f3 = evexadd32(f3, h11)
-%line 1191+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1380+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm3, ymm16
 ; g0 = unpacklo32(f0, f1)
-%line 1192+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1381+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm4, ymm0, ymm1
 ; g1 = unpackhi32(f0, f1)
-%line 1193+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1382+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm0, ymm0, ymm1
 ; g2 = unpacklo32(f2, f3)
-%line 1194+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1383+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm1, ymm2, ymm3
 ; g3 = unpackhi32(f2, f3)
-%line 1195+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1384+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm2, ymm2, ymm3
 ; fv0 = unpacklo64(g0, g2)
-%line 1196+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1385+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm5, ymm4, ymm1
 ; fv1 = unpackhi64(g0, g2)
-%line 1197+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1386+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm6, ymm4, ymm1
 ; fv2 = unpacklo64(g1, g3)
-%line 1198+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1387+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm4, ymm0, ymm2
 ; fv3 = unpackhi64(g1, g3)
-%line 1199+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1388+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm7, ymm0, ymm2
 ; f0 = hs12
-%line 1200+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm0, [rsp + 3584]
+%line 1389+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm0, [rsp + 4224]
 ; f0 = evexadd32(f0, h12)
-%line 1201+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1390+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm0, ymm0, ymm10
 ; f1 = hs13
-%line 1202+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm1, [rsp + 3616]
+%line 1391+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm1, [rsp + 4256]
 ; f1 = evexadd32(f1, h13)
-%line 1203+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1392+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm1, ymm1, ymm11
 ; f2 = hs14
-%line 1204+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm2, [rsp + 3648]
+%line 1393+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm2, [rsp + 4288]
 ; f2 = evexadd32(f2, h14)
-%line 1205+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1394+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm2, ymm13
 ; f3 = hs15
-%line 1206+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm3, [rsp + 3680]
+%line 1395+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqu64 ymm3, [rsp + 4320]
 ; f3 = evexadd32(f3, h15)
-%line 1207+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1396+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm3, ymm3, ymm17
 ; g0 = unpacklo32(f0, f1)
-%line 1208+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1397+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm8, ymm0, ymm1
 ; g1 = unpackhi32(f0, f1)
-%line 1209+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1398+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm0, ymm0, ymm1
 ; g2 = unpacklo32(f2, f3)
-%line 1210+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1399+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm1, ymm2, ymm3
 ; g3 = unpackhi32(f2, f3)
-%line 1211+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1400+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm2, ymm2, ymm3
 ; fv4 = unpacklo64(g0, g2)
-%line 1212+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1401+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm3, ymm8, ymm1
 ; fv5 = unpackhi64(g0, g2)
-%line 1213+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1402+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm1, ymm8, ymm1
 ; fv6 = unpacklo64(g1, g3)
-%line 1214+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1403+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq ymm8, ymm0, ymm2
 ; fv7 = unpackhi64(g1, g3)
-%line 1215+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1404+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm0, ymm0, ymm2
 ; go = permute128(fv0, fv4, 0x20)
-%line 1216+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1405+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm2, ymm5, ymm3, 32
 ; mem256[p + 32] = go
-%line 1217+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1406+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 32], ymm2
 ; go = permute128(fv0, fv4, 0x31)
-%line 1218+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1407+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm2, ymm5, ymm3, 49
 ; mem256[p + 288] = go
-%line 1219+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1408+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 288], ymm2
 ; go = permute128(fv1, fv5, 0x20)
-%line 1220+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1409+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm2, ymm6, ymm1, 32
 ; mem256[p + 96] = go
-%line 1221+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1410+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 96], ymm2
 ; go = permute128(fv1, fv5, 0x31)
-%line 1222+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1411+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm1, ymm6, ymm1, 49
 ; mem256[p + 352] = go
-%line 1223+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1412+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 352], ymm1
 ; go = permute128(fv2, fv6, 0x20)
-%line 1224+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1413+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm1, ymm4, ymm8, 32
 ; mem256[p + 160] = go
-%line 1225+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1414+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 160], ymm1
 ; go = permute128(fv2, fv6, 0x31)
-%line 1226+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1415+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm1, ymm4, ymm8, 49
 ; mem256[p + 416] = go
-%line 1227+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1416+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 416], ymm1
 ; go = permute128(fv3, fv7, 0x20)
-%line 1228+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1417+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm1, ymm7, ymm0, 32
 ; mem256[p + 224] = go
-%line 1229+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1418+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 224], ymm1
 ; go = permute128(fv3, fv7, 0x31)
-%line 1230+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1419+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vperm2i128 ymm0, ymm7, ymm0, 49
 ; mem256[p + 480] = go
-%line 1231+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1420+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 480], ymm0
 ; goto tailcopy
-%line 1232+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1421+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jmp .Ltailcopy
 .Lsmall:
 ; =? n - 0
-%line 1235+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1424+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	cmp rdx, 0
 ; goto done if =
-%line 1236+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1425+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	je .Ldone
 align 32
 .Lblock1:
 ; r0 = mem128[x + 0]
-%line 1239+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1428+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm0, [rcx]
 ; r1 = mem128[x + 16]
-%line 1240+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1429+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rcx + 16]
 ; r2 = mem128[x + 32]
-%line 1241+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1430+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm2, [rcx + 32]
 ; r3 = mem128[x + 48]
-%line 1242+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1431+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm3, [rcx + 48]
 ; r1 = shuffle32(r1, 0x39)
-%line 1243+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1432+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm4, xmm1, 57
 ; r2 = shuffle32(r2, 0x4e)
-%line 1244+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1433+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm5, xmm2, 78
 ; r3 = shuffle32(r3, 0x93)
-%line 1245+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1434+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm3, xmm3, 147
 ; e0 = unpacklo32(r0, r1)
-%line 1246+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1435+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq xmm1, xmm0, xmm4
 ; e1 = unpacklo32(r2, r3)
-%line 1247+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1436+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq xmm2, xmm5, xmm3
 ; e2 = unpackhi32(r0, r1)
-%line 1248+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1437+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm0, xmm0, xmm4
 ; e3 = unpackhi32(r2, r3)
-%line 1249+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1438+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
-%line 1250+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1439+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm5, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
-%line 1251+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1440+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm1, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
-%line 1252+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1441+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm2, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
-%line 1253+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1442+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm0, xmm0, xmm3
 ; i = 10
-%line 1254+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1443+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, 10
 align 32
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
-%line 1256+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1445+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm3, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
-%line 1257+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1446+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
-%line 1258+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1447+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + dd
-%line 1259+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1448+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm5, xmm1
 ; 4x e4 = e0 << 7
-%line 1260+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1449+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 7
 ; 4x e0 = e0 >> 25
-%line 1261+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1450+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm4, xmm4, 25
 ; db = ternlog(db, e0, e4, 0x96)
-%line 1262+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1451+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm3, xmm4, xmm0, 150
 ; 4x e1 = db + da
-%line 1263+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1452+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm3, xmm5
 ; 4x e5 = e1 << 9
-%line 1264+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1453+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 9
 ; 4x e1 = e1 >> 23
-%line 1265+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1454+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm4, xmm4, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
-%line 1266+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1455+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm2, xmm4, xmm0, 150
 ; 4x e2 = dc + db
-%line 1267+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1456+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm2, xmm3
 ; 4x e6 = e2 << 13
-%line 1268+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1457+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 13
 ; 4x e2 = e2 >> 19
-%line 1269+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1458+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm4, xmm4, 19
 ; dd = ternlog(dd, e2, e6, 0x96)
-%line 1270+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1459+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm1, xmm4, xmm0, 150
 ; 4x e3 = dd + dc
-%line 1271+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1460+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm1, xmm2
 ; 4x e7 = e3 << 18
-%line 1272+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1461+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 18
 ; 4x e3 = e3 >> 14
-%line 1273+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1462+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm4, xmm4, 14
 ; da = ternlog(da, e3, e7, 0x96)
-%line 1274+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1463+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm5, xmm4, xmm0, 150
 ; db = shuffle32(db, 0x93)
-%line 1275+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1464+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm0, xmm3, 147
 ; dd = shuffle32(dd, 0x39)
-%line 1276+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1465+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
-%line 1277+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1466+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + db
-%line 1278+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1467+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm5, xmm0
 ; 4x e4 = e0 << 7
-%line 1279+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1468+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm4, xmm3, 7
 ; 4x e0 = e0 >> 25
-%line 1280+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1469+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm3, xmm3, 25
 ; dd = ternlog(dd, e0, e4, 0x96)
-%line 1281+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1470+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm1, xmm3, xmm4, 150
 ; 4x e1 = dd + da
-%line 1282+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1471+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm1, xmm5
 ; 4x e5 = e1 << 9
-%line 1283+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1472+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm4, xmm3, 9
 ; 4x e1 = e1 >> 23
-%line 1284+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1473+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm3, xmm3, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
-%line 1285+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1474+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm2, xmm3, xmm4, 150
 ; 4x e2 = dc + dd
-%line 1286+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1475+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm2, xmm1
 ; 4x e6 = e2 << 13
-%line 1287+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1476+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm4, xmm3, 13
 ; 4x e2 = e2 >> 19
-%line 1288+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1477+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm3, xmm3, 19
 ; db = ternlog(db, e2, e6, 0x96)
-%line 1289+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1478+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm0, xmm3, xmm4, 150
 ; 4x e3 = db + dc
-%line 1290+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1479+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm0, xmm2
 ; 4x e7 = e3 << 18
-%line 1291+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1480+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm4, xmm3, 18
 ; 4x e3 = e3 >> 14
-%line 1292+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1481+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm3, xmm3, 14
 ; da = ternlog(da, e3, e7, 0x96)
-%line 1293+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1482+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm5, xmm3, xmm4, 150
 ; =? i -= 1
-%line 1294+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1483+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub r8, 1
 ; goto rounds1 if !=
-%line 1295+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1484+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
-%line 1296+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1485+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq xmm3, xmm5, xmm1
 ; e1 = unpacklo32(dc, db)
-%line 1297+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1486+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq xmm4, xmm2, xmm0
 ; e2 = unpackhi32(da, dd)
-%line 1298+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1487+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm1, xmm5, xmm1
 ; e3 = unpackhi32(dc, db)
-%line 1299+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1488+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm0, xmm2, xmm0
 ; r0 = unpacklo64(e0, e1)
-%line 1300+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1489+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm2, xmm3, xmm4
 ; r1 = unpackhi64(e0, e1)
-%line 1301+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1490+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm3, xmm3, xmm4
 ; r2 = unpacklo64(e2, e3)
-%line 1302+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1491+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm4, xmm1, xmm0
 ; r3 = unpackhi64(e2, e3)
-%line 1303+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1492+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm0, xmm1, xmm0
 ; r1 = shuffle32(r1, 0x93)
-%line 1304+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1493+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm3, xmm3, 147
 ; r2 = shuffle32(r2, 0x4e)
-%line 1305+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1494+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm4, xmm4, 78
 ; r3 = shuffle32(r3, 0x39)
-%line 1306+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1495+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm0, xmm0, 57
 ; e0 = mem128[x + 0]
-%line 1307+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1496+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rcx]
 ; 4x r0 = r0 + e0
-%line 1308+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1497+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm2, xmm2, xmm1
 ; e0 = mem128[m + 0]
-%line 1309+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1498+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rsi]
 ; r0 = r0 ^ e0
-%line 1310+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1499+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord xmm2, xmm2, xmm1
 ; mem128[c + 0] = r0
-%line 1311+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1500+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi], xmm2
 ; e1 = mem128[x + 16]
-%line 1312+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1501+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rcx + 16]
 ; 4x r1 = r1 + e1
-%line 1313+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1502+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm3, xmm1
 ; e1 = mem128[m + 16]
-%line 1314+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1503+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rsi + 16]
 ; r1 = r1 ^ e1
-%line 1315+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1504+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord xmm3, xmm3, xmm1
 ; mem128[c + 16] = r1
-%line 1316+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1505+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 16], xmm3
 ; e2 = mem128[x + 32]
-%line 1317+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1506+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rcx + 32]
 ; 4x r2 = r2 + e2
-%line 1318+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1507+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm4, xmm1
 ; e2 = mem128[m + 32]
-%line 1319+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1508+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rsi + 32]
 ; r2 = r2 ^ e2
-%line 1320+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1509+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord xmm4, xmm4, xmm1
 ; mem128[c + 32] = r2
-%line 1321+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1510+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 32], xmm4
 ; e3 = mem128[x + 48]
-%line 1322+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1511+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rcx + 48]
 ; 4x r3 = r3 + e3
-%line 1323+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1512+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm0, xmm0, xmm1
 ; e3 = mem128[m + 48]
-%line 1324+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1513+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rsi + 48]
 ; r3 = r3 ^ e3
-%line 1325+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1514+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord xmm0, xmm0, xmm1
 ; mem128[c + 48] = r3
-%line 1326+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1515+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 48], xmm0
 ; ctr = mem64[x + 32]
-%line 1327+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1516+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, [rcx + 32]
 ; ctr += 1
-%line 1328+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1517+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add r8, 1
 ; mem64[x + 32] = ctr
-%line 1329+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1518+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov [rcx + 32], r8
 ; c += 64
-%line 1330+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1519+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rdi, 64
 ; m += 64
-%line 1331+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1520+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rsi, 64
 ; =? n -= 1
-%line 1332+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1521+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub rdx, 1
 ; goto block1 if !=
-%line 1333+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1522+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lblock1
 ; goto done
-%line 1334+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1523+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jmp .Ldone
 .Lpartial:
 ; p = &ks
-%line 1338+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1527+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	lea r8, [rsp + 1024]
 ; w0 = shuffle128(v0, v4, 0x88)
-%line 1339+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1528+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm10, zmm20, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
-%line 1340+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1529+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm10, zmm20, 221
 ; w2 = shuffle128(v8, v12, 0x88)
-%line 1341+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1530+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm17, zmm4, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
-%line 1342+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1531+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm17, zmm4, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 1343+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1532+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; mem512[p + 0] = o
-%line 1344+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1533+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 1345+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1534+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 256] = o
-%line 1346+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1535+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 256], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 1347+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1536+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 512] = o
-%line 1348+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1537+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 512], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 1349+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1538+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; mem512[p + 768] = o
-%line 1350+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1539+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 768], zmm0
 ; w0 = shuffle128(v1, v5, 0x88)
-%line 1351+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1540+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm15, zmm14, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
-%line 1352+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1541+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm15, zmm14, 221
 ; w2 = shuffle128(v9, v13, 0x88)
-%line 1353+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1542+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm8, zmm13, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
-%line 1354+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1543+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm8, zmm13, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 1355+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1544+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; mem512[p + 64] = o
-%line 1356+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1545+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 64], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 1357+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1546+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 320] = o
-%line 1358+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1547+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 320], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 1359+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1548+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 576] = o
-%line 1360+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1549+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 576], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 1361+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1550+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; mem512[p + 832] = o
-%line 1362+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1551+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
-%line 1363+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1552+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm5, zmm9, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
-%line 1364+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1553+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm5, zmm9, 221
 ; w2 = shuffle128(v10, v14, 0x88)
-%line 1365+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1554+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm7, zmm6, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
-%line 1366+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1555+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm7, zmm6, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 1367+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1556+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; mem512[p + 128] = o
-%line 1368+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1557+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 128], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 1369+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1558+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 384] = o
-%line 1370+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1559+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 384], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 1371+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1560+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 640] = o
-%line 1372+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1561+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 640], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 1373+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1562+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; mem512[p + 896] = o
-%line 1374+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1563+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
-%line 1375+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1564+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm19, zmm16, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
-%line 1376+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1565+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm1, zmm19, zmm16, 221
 ; w2 = shuffle128(v11, v15, 0x88)
-%line 1377+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1566+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm2, zmm12, zmm11, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
-%line 1378+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1567+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm3, zmm12, zmm11, 221
 ; o = shuffle128(w0, w2, 0x88)
-%line 1379+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1568+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
 ; mem512[p + 192] = o
-%line 1380+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1569+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 192], zmm4
 ; o = shuffle128(w1, w3, 0x88)
-%line 1381+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1570+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm4, zmm1, zmm3, 136
 ; mem512[p + 448] = o
-%line 1382+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1571+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 448], zmm4
 ; o = shuffle128(w0, w2, 0xdd)
-%line 1383+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1572+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm0, zmm2, 221
 ; mem512[p + 704] = o
-%line 1384+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1573+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 704], zmm0
 ; o = shuffle128(w1, w3, 0xdd)
-%line 1385+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1574+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vshufi32x4 zmm0, zmm1, zmm3, 221
 ; mem512[p + 960] = o
-%line 1386+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1575+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 960], zmm0
 .Ltailcopy:
 ; ctr = mem64[x + 32]
-%line 1388+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1577+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r9, [rcx + 32]
 ; ctr += n
-%line 1389+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1578+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add r9, rdx
 ; mem64[x + 32] = ctr
-%line 1390+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1579+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov [rcx + 32], r9
 align 32
 .Lpartialblock:
 ; o = mem512[p]
-%line 1392+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1581+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm0, [r8]
 ; o = o ^ mem512[m]
-%line 1393+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1582+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm0, zmm0, [rsi]
 ; mem512[c] = o
-%line 1394+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1583+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi], zmm0
 ; p += 64
-%line 1395+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1584+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add r8, 64
 ; m += 64
-%line 1396+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1585+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rsi, 64
 ; c += 64
-%line 1397+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1586+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	add rdi, 64
 ; =? n -= 1
-%line 1398+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1587+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub rdx, 1
 ; goto partialblock if !=
-%line 1399+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1588+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lpartialblock
 .Ldone:
 ; leave
-%line 1402+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1591+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vzeroupper
-	mov rsp, [rsp + 3712]
+	mov rsp, [rsp + 4352]
 	ret
 .end:
 
@@ -3628,222 +4132,222 @@ global qhasm_kernel_salsa20_amd64_avx512_core:function (qhasm_kernel_salsa20_amd
 align 32
 qhasm_kernel_salsa20_amd64_avx512_core:
 ; r0 = mem128[in + 0]
-%line 1408+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1597+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm0, [rsi]
 ; r1 = mem128[in + 16]
-%line 1409+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1598+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm1, [rsi + 16]
 ; r2 = mem128[in + 32]
-%line 1410+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1599+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm2, [rsi + 32]
 ; r3 = mem128[in + 48]
-%line 1411+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1600+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 xmm3, [rsi + 48]
 ; r1 = shuffle32(r1, 0x39)
-%line 1412+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1601+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm4, xmm1, 57
 ; r2 = shuffle32(r2, 0x4e)
-%line 1413+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1602+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm5, xmm2, 78
 ; r3 = shuffle32(r3, 0x93)
-%line 1414+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1603+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm3, xmm3, 147
 ; e0 = unpacklo32(r0, r1)
-%line 1415+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1604+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq xmm1, xmm0, xmm4
 ; e1 = unpacklo32(r2, r3)
-%line 1416+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1605+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq xmm2, xmm5, xmm3
 ; e2 = unpackhi32(r0, r1)
-%line 1417+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1606+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm0, xmm0, xmm4
 ; e3 = unpackhi32(r2, r3)
-%line 1418+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1607+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
-%line 1419+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1608+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm5, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
-%line 1420+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1609+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm1, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
-%line 1421+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1610+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm2, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
-%line 1422+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1611+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm0, xmm0, xmm3
 ; i = 10
-%line 1423+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1612+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, 10
 align 32
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
-%line 1425+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1614+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm3, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
-%line 1426+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1615+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
-%line 1427+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1616+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + dd
-%line 1428+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1617+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm5, xmm1
 ; 4x e4 = e0 << 7
-%line 1429+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1618+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 7
 ; 4x e0 = e0 >> 25
-%line 1430+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1619+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm4, xmm4, 25
 ; db = ternlog(db, e0, e4, 0x96)
-%line 1431+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1620+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm3, xmm4, xmm0, 150
 ; 4x e1 = db + da
-%line 1432+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1621+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm3, xmm5
 ; 4x e5 = e1 << 9
-%line 1433+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1622+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 9
 ; 4x e1 = e1 >> 23
-%line 1434+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1623+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm4, xmm4, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
-%line 1435+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1624+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm2, xmm4, xmm0, 150
 ; 4x e2 = dc + db
-%line 1436+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1625+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm2, xmm3
 ; 4x e6 = e2 << 13
-%line 1437+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1626+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 13
 ; 4x e2 = e2 >> 19
-%line 1438+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1627+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm4, xmm4, 19
 ; dd = ternlog(dd, e2, e6, 0x96)
-%line 1439+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1628+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm1, xmm4, xmm0, 150
 ; 4x e3 = dd + dc
-%line 1440+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1629+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm4, xmm1, xmm2
 ; 4x e7 = e3 << 18
-%line 1441+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1630+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 18
 ; 4x e3 = e3 >> 14
-%line 1442+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1631+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm4, xmm4, 14
 ; da = ternlog(da, e3, e7, 0x96)
-%line 1443+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1632+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm5, xmm4, xmm0, 150
 ; db = shuffle32(db, 0x93)
-%line 1444+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1633+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm0, xmm3, 147
 ; dd = shuffle32(dd, 0x39)
-%line 1445+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1634+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
-%line 1446+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1635+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + db
-%line 1447+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1636+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm5, xmm0
 ; 4x e4 = e0 << 7
-%line 1448+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1637+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm4, xmm3, 7
 ; 4x e0 = e0 >> 25
-%line 1449+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1638+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm3, xmm3, 25
 ; dd = ternlog(dd, e0, e4, 0x96)
-%line 1450+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1639+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm1, xmm3, xmm4, 150
 ; 4x e1 = dd + da
-%line 1451+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1640+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm1, xmm5
 ; 4x e5 = e1 << 9
-%line 1452+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1641+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm4, xmm3, 9
 ; 4x e1 = e1 >> 23
-%line 1453+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1642+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm3, xmm3, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
-%line 1454+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1643+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm2, xmm3, xmm4, 150
 ; 4x e2 = dc + dd
-%line 1455+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1644+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm2, xmm1
 ; 4x e6 = e2 << 13
-%line 1456+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1645+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm4, xmm3, 13
 ; 4x e2 = e2 >> 19
-%line 1457+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1646+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm3, xmm3, 19
 ; db = ternlog(db, e2, e6, 0x96)
-%line 1458+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1647+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm0, xmm3, xmm4, 150
 ; 4x e3 = db + dc
-%line 1459+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1648+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd xmm3, xmm0, xmm2
 ; 4x e7 = e3 << 18
-%line 1460+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1649+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm4, xmm3, 18
 ; 4x e3 = e3 >> 14
-%line 1461+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1650+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpsrld xmm3, xmm3, 14
 ; da = ternlog(da, e3, e7, 0x96)
-%line 1462+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1651+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpternlogd xmm5, xmm3, xmm4, 150
 ; =? i -= 1
-%line 1463+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1652+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub r8, 1
 ; goto corerounds if !=
-%line 1464+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1653+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
-%line 1465+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1654+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq xmm3, xmm5, xmm1
 ; e1 = unpacklo32(dc, db)
-%line 1466+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1655+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq xmm4, xmm2, xmm0
 ; e2 = unpackhi32(da, dd)
-%line 1467+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1656+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm1, xmm5, xmm1
 ; e3 = unpackhi32(dc, db)
-%line 1468+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1657+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm0, xmm2, xmm0
 ; r0 = unpacklo64(e0, e1)
-%line 1469+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1658+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm2, xmm3, xmm4
 ; r1 = unpackhi64(e0, e1)
-%line 1470+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1659+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm3, xmm3, xmm4
 ; r2 = unpacklo64(e2, e3)
-%line 1471+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1660+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm4, xmm1, xmm0
 ; r3 = unpackhi64(e2, e3)
-%line 1472+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1661+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm0, xmm1, xmm0
 ; r1 = shuffle32(r1, 0x93)
-%line 1473+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1662+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm3, xmm3, 147
 ; r2 = shuffle32(r2, 0x4e)
-%line 1474+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1663+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm4, xmm4, 78
 ; r3 = shuffle32(r3, 0x39)
-%line 1475+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1664+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpshufd xmm0, xmm0, 57
 ; mem128[out + 0] = r0
-%line 1476+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1665+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi], xmm2
 ; mem128[out + 16] = r1
-%line 1477+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1666+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 16], xmm3
 ; mem128[out + 32] = r2
-%line 1478+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1667+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 32], xmm4
 ; mem128[out + 48] = r3
-%line 1479+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1668+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rdi + 48], xmm0
 ; leave
-%line 1480+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+%line 1669+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vzeroupper
 	ret
 .end:

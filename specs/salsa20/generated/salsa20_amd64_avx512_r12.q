@@ -123,7 +123,16 @@ stack512 bt12
 stack512 bt13
 stack512 bt14
 stack512 bt15
-stack512 sb8 sb9
+stack512 sb8 sb9 p9
+stack512 ps2
+stack512 ps3
+stack512 ps4
+stack512 ps6
+stack512 ps7
+stack512 ps10
+stack512 ps11
+stack512 ps14
+stack512 ps15
 stack256 hs0
 stack256 hs1
 stack256 hs2
@@ -192,6 +201,48 @@ s14 = z14
 s15 = z15
   unsigned<? n - 32
   goto blocks16 if unsigned<
+  # the part of the first column round no block counter reaches, once per
+  # call: quarter-rounds 2 and 3, the first step of quarter-round 0, and
+  # the rotated sum the first step of quarter-round 1 xors into word 9
+  16x ta = z0 + z12
+  16x ta = ta <<< 7
+  z4 = z4 ^ ta
+  16x ta = z10 + z6
+  16x ta = ta <<< 7
+  z14 = z14 ^ ta
+  16x ta = z14 + z10
+  16x ta = ta <<< 9
+  z2 = z2 ^ ta
+  16x ta = z2 + z14
+  16x ta = ta <<< 13
+  z6 = z6 ^ ta
+  16x ta = z6 + z2
+  16x ta = ta <<< 18
+  z10 = z10 ^ ta
+  16x ta = z15 + z11
+  16x ta = ta <<< 7
+  z3 = z3 ^ ta
+  16x ta = z3 + z15
+  16x ta = ta <<< 9
+  z7 = z7 ^ ta
+  16x ta = z7 + z3
+  16x ta = ta <<< 13
+  z11 = z11 ^ ta
+  16x ta = z11 + z7
+  16x ta = ta <<< 18
+  z15 = z15 ^ ta
+  16x ta = z5 + z1
+  16x ta = ta <<< 7
+  p9 = ta
+  ps2 = z2
+  ps3 = z3
+  ps4 = z4
+  ps6 = z6
+  ps7 = z7
+  ps10 = z10
+  ps11 = z11
+  ps14 = z14
+  ps15 = z15
 
 blocks32:
   # lanes 0..15 (A) and 16..31 (B): 64-bit counters x[8..9] + lane
@@ -223,31 +274,169 @@ blocks32:
   bt0 = z0
   z1 = s1
   u1 = z1
-  z2 = s2
+  z2 = ps2
   u2 = z2
-  z3 = s3
+  z3 = ps3
   u3 = z3
-  z4 = s4
+  z4 = ps4
   u4 = z4
   z5 = s5
   u5 = z5
-  z6 = s6
+  z6 = ps6
   u6 = z6
-  z7 = s7
+  z7 = ps7
   u7 = z7
-  z10 = s10
+  z10 = ps10
   bt10 = z10
-  z11 = s11
+  z11 = ps11
   u11 = z11
   z12 = s12
   u12 = z12
   z13 = s13
   u13 = z13
-  z14 = s14
+  z14 = ps14
   u14 = z14
-  z15 = s15
+  z15 = ps15
   u15 = z15
-  i = 6
+  # the first double round: its column round without the precomputed part
+  z9 = z9 ^ p9
+  u9 = u9 ^ p9
+  16x ta = z4 + z0
+  16x tb = u4 + bt0
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z8 = z8 ^ ta
+  u8 = u8 ^ tb
+  16x ta = z9 + z5
+  16x tb = u9 + u5
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z13 = z13 ^ ta
+  u13 = u13 ^ tb
+  16x ta = z8 + z4
+  16x tb = u8 + u4
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z12 = z12 ^ ta
+  u12 = u12 ^ tb
+  16x ta = z13 + z9
+  16x tb = u13 + u9
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z1 = z1 ^ ta
+  u1 = u1 ^ tb
+  16x ta = z12 + z8
+  16x tb = u12 + u8
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z0 = z0 ^ ta
+  tb = tb ^ bt0
+  bt0 = tb
+  16x ta = z1 + z13
+  16x tb = u1 + u13
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z5 = z5 ^ ta
+  u5 = u5 ^ tb
+  16x ta = z0 + z3
+  16x tb = u3 + bt0
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z1 = z1 ^ ta
+  u1 = u1 ^ tb
+  16x ta = z5 + z4
+  16x tb = u5 + u4
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z6 = z6 ^ ta
+  u6 = u6 ^ tb
+  16x ta = z10 + z9
+  16x tb = u9 + bt10
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z11 = z11 ^ ta
+  u11 = u11 ^ tb
+  16x ta = z15 + z14
+  16x tb = u15 + u14
+  16x ta = ta <<< 7
+  16x tb = tb <<< 7
+  z12 = z12 ^ ta
+  u12 = u12 ^ tb
+  16x ta = z1 + z0
+  16x tb = u1 + bt0
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z2 = z2 ^ ta
+  u2 = u2 ^ tb
+  16x ta = z6 + z5
+  16x tb = u6 + u5
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z7 = z7 ^ ta
+  u7 = u7 ^ tb
+  16x ta = z11 + z10
+  16x tb = u11 + bt10
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z8 = z8 ^ ta
+  u8 = u8 ^ tb
+  16x ta = z12 + z15
+  16x tb = u12 + u15
+  16x ta = ta <<< 9
+  16x tb = tb <<< 9
+  z13 = z13 ^ ta
+  u13 = u13 ^ tb
+  16x ta = z2 + z1
+  16x tb = u2 + u1
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z3 = z3 ^ ta
+  u3 = u3 ^ tb
+  16x ta = z7 + z6
+  16x tb = u7 + u6
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z4 = z4 ^ ta
+  u4 = u4 ^ tb
+  16x ta = z8 + z11
+  16x tb = u8 + u11
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z9 = z9 ^ ta
+  u9 = u9 ^ tb
+  16x ta = z13 + z12
+  16x tb = u13 + u12
+  16x ta = ta <<< 13
+  16x tb = tb <<< 13
+  z14 = z14 ^ ta
+  u14 = u14 ^ tb
+  16x ta = z3 + z2
+  16x tb = u3 + u2
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z0 = z0 ^ ta
+  tb = tb ^ bt0
+  bt0 = tb
+  16x ta = z4 + z7
+  16x tb = u4 + u7
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z5 = z5 ^ ta
+  u5 = u5 ^ tb
+  16x ta = z9 + z8
+  16x tb = u9 + u8
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z10 = z10 ^ ta
+  tb = tb ^ bt10
+  bt10 = tb
+  16x ta = z14 + z13
+  16x tb = u14 + u13
+  16x ta = ta <<< 18
+  16x tb = tb <<< 18
+  z15 = z15 ^ ta
+  u15 = u15 ^ tb
+  i = 5
 rounds32:
   16x ta = z0 + z12
   16x tb = u12 + bt0
