@@ -227,17 +227,19 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 	putln(f, d->funchead, name, "");
 	t->prologue(f, fn);
 	lastline = 0;
+	/* a loop's head (a later block jumps back to it) starts a fetch
+	 * block: the loop's speed then does not depend on where the linker
+	 * puts the function */
+	char *loophead = xcalloc(fn->nblk + 1, 1);
+	for (int c = 0; c < fn->nblk; c++)
+		for (int k = 0; k < 2; k++)
+			if (fn->blk[c].succ[k] >= 0 && fn->blk[c].succ[k] <= c)
+				loophead[fn->blk[c].succ[k]] = 1;
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
 		if (bl->label >= 0) {
-			/* a loop's head (a later block jumps back to it) starts a
-			 * fetch block: the loop's speed then does not depend on
-			 * where the linker puts the function */
-			for (int c = b; c < fn->nblk && d->loopalign; c++)
-				if (fn->blk[c].succ[0] == b || fn->blk[c].succ[1] == b) {
-					putln(f, d->loopalign, "", "");
-					break;
-				}
+			if (loophead[b] && d->loopalign)
+				putln(f, d->loopalign, "", "");
 			put(f, d->loclabel, fn->name, fn->lab[bl->label].name);
 			fprintf(f, ":\n");
 		}
@@ -255,6 +257,7 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 			expand(f, t, fn, x);
 		}
 	}
+	free(loophead);
 	putln(f, d->functail, name, "");
 }
 

@@ -139,6 +139,13 @@ static double region(FILE *f, Fn *fn, const Model *m, int s, int b, const char *
 	return issue > best ? issue : best;
 }
 
+/* does y store into stack variable or spill slot (kind, obj)? */
+static int storesto(const Ins *y, int kind, int obj)
+{
+	return y->md->nop == 2 && y->op[0].kind == OMEM && y->op[0].mkind == kind && y->op[0].obj == obj
+	       && (y->md->op[0].acc & AW);
+}
+
 /* A counted loop: its counter is set to a constant before the loop and
  * stepped by a constant to zero (`i = 10` ... `=? i -= 1`, `goto L if !=`).
  * Returns the trip count, or 0 if it cannot tell. */
@@ -177,8 +184,7 @@ static long tripcount(Fn *fn, int s, int b)
 	for (const Ins *y = x - 1; y >= bl->ins; y--) {
 		if (slot >= 0) {
 			/* looking for the store into the slot within the loop */
-			if (y->md->nop == 2 && y->op[0].kind == OMEM && y->op[0].mkind == kind && y->op[0].obj == slot
-			    && (y->md->op[0].acc & AW)) {
+			if (storesto(y, kind, slot)) {
 				if (y->op[1].kind != OTMP)
 					return 0;
 				t = y->op[1].tmp;
@@ -199,8 +205,7 @@ static long tripcount(Fn *fn, int s, int b)
 	Blk *pre = &fn->blk[s - 1];
 	for (int i = pre->nins - 1; i >= 0; i--) {
 		const Ins *y = &pre->ins[i];
-		if (slot >= 0 && y->md->nop == 2 && y->op[0].kind == OMEM && y->op[0].mkind == kind
-		    && y->op[0].obj == slot && (y->md->op[0].acc & AW)) {
+		if (slot >= 0 && storesto(y, kind, slot)) {
 			if (y->op[1].kind == OIMM)
 				return y->op[1].imm > 0 && y->op[1].imm % step == 0 ? y->op[1].imm / step : 0;
 			if (y->op[1].kind != OTMP)

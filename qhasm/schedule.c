@@ -94,33 +94,47 @@ static int mayalias(const MemAcc *a, const MemAcc *b)
 	return a->lo < b->hi && b->lo < a->hi;
 }
 
-/* Does some block of the function read flags of group g that it has not
- * set itself (flags live across a block boundary)? */
-static int flagsacross(int g)
+/* across[g]: some block of the function reads flags of group g that it
+ * has not set itself (flags live across a block boundary); set once per
+ * function by setacross() */
+static int across[3];
+
+static void setacross(Fn *fn)
 {
-	for (int b = 0; b < F->nblk; b++)
-		for (int i = 0; i < F->blk[b].nins; i++) {
-			const MdLine *m = F->blk[b].ins[i].md;
-			if (m->use >> g & 1)
-				return 1;
-			if (m->def >> g & 1)
-				break;
-		}
-	return 0;
+	for (int g = 0; g < 3; g++) {
+		across[g] = 0;
+		for (int b = 0; b < fn->nblk && !across[g]; b++)
+			for (int i = 0; i < fn->blk[b].nins; i++) {
+				const MdLine *m = fn->blk[b].ins[i].md;
+				if (m->use >> g & 1)
+					across[g] = 1;
+				if (m->use >> g & 1 || m->def >> g & 1)
+					break;
+			}
+	}
 }
 
-/* Are the flags of group g that instruction i defines dead: defined again
- * later in the block before any instruction reads them, or not read
- * before the block ends when no block reads flags set elsewhere? */
-static int flagdead(int i, int g)
+/* dead[i] bit g: the flags of group g that instruction i defines are
+ * dead: defined again later in the block before anything reads them, or
+ * not read before the block ends when no block reads flags set elsewhere
+ * (one backward pass over the block) */
+static char *flagdeadness(void)
 {
-	for (int j = i + 1; j < NI; j++) {
-		if (I[j].md->use >> g & 1)
-			return 0;
-		if (I[j].md->def >> g & 1)
-			return 1;
+	char *dead = xmalloc(NI + 1);
+	int next[3];
+	for (int g = 0; g < 3; g++)
+		next[g] = !across[g]; /* 1: what follows defines before reading */
+	for (int i = NI - 1; i >= 0; i--) {
+		dead[i] = 0;
+		for (int g = 0; g < 3; g++) {
+			dead[i] |= next[g] << g;
+			if (I[i].md->use >> g & 1)
+				next[g] = 0;
+			else if (I[i].md->def >> g & 1)
+				next[g] = 1;
+		}
 	}
-	return !flagsacross(g);
+	return dead;
 }
 
 static void build(void)
@@ -130,6 +144,7 @@ static void build(void)
 	int **uses = xcalloc(nt, sizeof(int *)), *nuses = xcalloc(nt, sizeof(int)), *cuses = xcalloc(nt, sizeof(int));
 	int fdef[3] = {-1, -1, -1}, *fuse[3] = {NULL, NULL, NULL}, nfuse[3] = {0, 0, 0};
 	int *fdead[3] = {NULL, NULL, NULL}, nfdead[3] = {0, 0, 0};
+	char *fdeadat = flagdeadness();
 	MemAcc *acc = NULL;
 	int nacc = 0, cacc = 0;
 	memset(lastdef, -1, nt * sizeof(int));
@@ -215,7 +230,7 @@ static void build(void)
 				ver[R(x->op[k].tmp)]++;
 			}
 		/* flags.  A definition whose flags are overwritten in the block
-		 * before anything reads them (flagdead) is ordered only against
+		 * before anything reads them (flagdeadness) is ordered only against
 		 * the live ones: after the readers of the previous live
 		 * definition, before the next live definition; dead definitions
 		 * do not order each other (the rotations and xors of a round do
@@ -233,7 +248,7 @@ static void build(void)
 					edge(fuse[g][j], i, 0);
 				if (fdef[g] >= 0)
 					edge(fdef[g], i, 0);
-				if (flagdead(i, g)) {
+				if (fdeadat[i] >> g & 1) {
 					fdead[g][nfdead[g]++] = i;
 					continue;
 				}
@@ -279,6 +294,7 @@ static void build(void)
 	free(lastdef);
 	free(ver);
 	free(acc);
+	free(fdeadat);
 	for (int i = 0; i < 3; i++) {
 		free(fuse[i]);
 		free(fdead[i]);
@@ -311,6 +327,31 @@ static int pdelta(const Node *x, Blk *bl, const int *live, const char *islive, c
 		if (delta[f] && live[f] + 1 >= K[f])
 			d += delta[f];
 	return d;
+}
+
+/* is a unit free at cycle for operation j of node x? */
+static int unitfree(const u64 *busy, const Node *x, int j, int cycle)
+{
+	const UClass *c = &M->cls[x->ops[j]];
+	for (int u = 0; u < M->nunit; u++)
+		if ((c->units >> u & 1) && busy[u] <= (u64)cycle)
+			return 1;
+	return 0;
+}
+
+/* node x issues at cycle, its operations one cycle apart, each on the
+ * least busy unit of its class */
+static void occupy(u64 *busy, const Node *x, int cycle)
+{
+	for (int j = 0; j < x->nops; j++) {
+		const UClass *c = &M->cls[x->ops[j]];
+		int bu = -1;
+		for (int u = 0; u < M->nunit; u++)
+			if ((c->units >> u & 1) && (bu < 0 || busy[u] < busy[bu]))
+				bu = u;
+		u64 at = busy[bu] > (u64)(cycle + j) ? busy[bu] : (u64)(cycle + j);
+		busy[bu] = at + c->slots;
+	}
 }
 
 /* list scheduling; the order goes to out[] (node indices) */
@@ -363,15 +404,8 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 					continue;
 				if (issued && issued + x->nops > M->issue)
 					continue;
-				if (x->nops) {
-					const UClass *c = &M->cls[x->ops[0]];
-					int free = 0;
-					for (int u = 0; u < M->nunit; u++)
-						if ((c->units >> u & 1) && busy[u] <= (u64)cycle)
-							free = 1;
-					if (!free)
-						continue;
-				}
+				if (x->nops && !unitfree(busy, x, 0, cycle))
+					continue;
 				int key = x->height;
 				if (pressure_aware)
 					key -= pdelta(x, bl, live, islive, remain, K) * 100000; /* near the register count, first what frees registers */
@@ -400,15 +434,7 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 			out[ndone++] = best;
 			issued += x->nops ? x->nops : 0;
 			progress = 1;
-			for (int j = 0; j < x->nops; j++) {
-				const UClass *c = &M->cls[x->ops[j]];
-				int bu = -1;
-				for (int u = 0; u < M->nunit; u++)
-					if ((c->units >> u & 1) && (bu < 0 || busy[u] < busy[bu]))
-						bu = u;
-				u64 at = busy[bu] > (u64)(cycle + j) ? busy[bu] : (u64)(cycle + j);
-				busy[bu] = at + c->slots;
-			}
+			occupy(busy, x, cycle);
 			if (cycle + x->lat > length)
 				length = cycle + x->lat;
 			for (int j = 0; j < x->nsucc; j++) {
@@ -493,6 +519,7 @@ void postschedule(Fn *fn, const Target *t, const Model *m)
 	 * work) without undoing the source's large-scale order, which on an
 	 * out-of-order core the model cannot judge (measured: docs/models.md) */
 	window = 4;
+	setacross(fn);
 	for (int b = 0; b < fn->nblk; b++)
 		reorder(fn, b, m, 0);
 	window = 0;
@@ -503,6 +530,7 @@ void postschedule(Fn *fn, const Target *t, const Model *m)
 void schedule(Fn *fn, const Target *t, const Model *m)
 {
 	T = t;
+	setacross(fn);
 	for (int b = 0; b < fn->nblk; b++)
 		reorder(fn, b, m, 1);
 }
@@ -536,24 +564,9 @@ static int machinetime(const int *order)
 			Node *x = &N[k];
 			if (done[k] || npred[k] || ready[k] > cycle || (issued && issued + x->nops > M->issue))
 				continue;
-			int ok = 1;
-			for (int j = 0; j < x->nops && ok; j++) {
-				const UClass *c = &M->cls[x->ops[j]];
-				ok = 0;
-				for (int u = 0; u < M->nunit; u++)
-					if ((c->units >> u & 1) && busy[u] <= (u64)cycle)
-						ok = 1;
-			}
-			if (!ok)
+			if (x->nops && !unitfree(busy, x, 0, cycle))
 				continue;
-			for (int j = 0; j < x->nops; j++) {
-				const UClass *c = &M->cls[x->ops[j]];
-				int bu = -1;
-				for (int u = 0; u < M->nunit; u++)
-					if ((c->units >> u & 1) && (bu < 0 || busy[u] < busy[bu]))
-						bu = u;
-				busy[bu] = (busy[bu] > (u64)cycle ? busy[bu] : (u64)cycle) + c->slots;
-			}
+			occupy(busy, x, cycle);
 			done[k] = 1;
 			ndone++;
 			stuck = 0;
@@ -582,8 +595,9 @@ static void reorder(Fn *fn, int b, const Model *m, int pressure)
 		listsched(&fn->blk[b], out, pressure);
 		/* a reordering the model does not expect to gain from (3% of the
 		 * block's time on the modelled machine, out-of-order window
-		 * included, and at least 2 cycles) is not worth its risk: out-of-order cores reorder
-		 * the source themselves, and measured it faster (docs/models.md) */
+		 * included, and at least 2 cycles) is not worth its risk:
+		 * out-of-order cores reorder the source themselves, and measured
+		 * it faster (docs/models.md) */
 		int *src = xmalloc((NN + 1) * sizeof(int));
 		for (int k = 0; k < NN; k++)
 			src[k] = k;
@@ -615,6 +629,7 @@ void blockstat(Fn *fn, int b, const Model *m, BStat *st)
 		allocated = fn->tmp[i].reg != NOREG;
 	if (allocated)
 		setregrep(fn);
+	setacross(fn);
 	setup(fn, b, m);
 	memset(st, 0, sizeof *st);
 	for (int k = 0; k < NN; k++) {
