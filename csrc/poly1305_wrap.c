@@ -6,7 +6,7 @@
 
 typedef struct {
     _Alignas(64) unsigned char kstate[QHASM_POLY1305_KSTATE_BYTES];
-    const qhasm_poly1305_impl *im;
+    const qhasm_impl *im;
     unsigned int leftover;
     unsigned char buf[16];
 } glue_state;
@@ -30,11 +30,11 @@ static void wipe(void *p, size_t n)
 #endif
 }
 
-static void glue_init(glue_state *g, const qhasm_poly1305_impl *im, const unsigned char *k32)
+static void glue_init(glue_state *g, const qhasm_impl *im, const unsigned char *k32)
 {
     g->im = im;
     g->leftover = 0;
-    im->init(g->kstate, k32);
+    QHASM_POLY1305_INIT(im)(g->kstate, k32);
 }
 
 static void glue_update(glue_state *g, const unsigned char *m, unsigned long long mlen)
@@ -49,11 +49,11 @@ static void glue_update(glue_state *g, const unsigned char *m, unsigned long lon
         m += want;
         mlen -= want;
         if (g->leftover < 16) return;
-        g->im->blocks(g->kstate, g->buf, 1, 1);
+        QHASM_POLY1305_BLOCKS(g->im)(g->kstate, g->buf, 1, 1);
         g->leftover = 0;
     }
     full = mlen / 16;
-    if (full) g->im->blocks(g->kstate, m, full, 1);
+    if (full) QHASM_POLY1305_BLOCKS(g->im)(g->kstate, m, full, 1);
     m += 16 * full;
     mlen -= 16 * full;
     if (mlen) {
@@ -67,13 +67,13 @@ static void glue_final(glue_state *g, unsigned char *a16)
     if (g->leftover) {
         g->buf[g->leftover] = 1;
         memset(g->buf + g->leftover + 1, 0, 15 - g->leftover);
-        g->im->blocks(g->kstate, g->buf, 1, 0);
+        QHASM_POLY1305_BLOCKS(g->im)(g->kstate, g->buf, 1, 0);
     }
-    g->im->final(g->kstate, a16);
+    QHASM_POLY1305_FINAL(g->im)(g->kstate, a16);
     wipe(g, sizeof *g);
 }
 
-int qhasm_poly1305_wrap_auth(const qhasm_poly1305_impl *im, unsigned char *a16,
+int qhasm_poly1305_wrap_auth(const qhasm_impl *im, unsigned char *a16,
                              const unsigned char *m, unsigned long long mlen,
                              const unsigned char *k32)
 {
@@ -84,7 +84,7 @@ int qhasm_poly1305_wrap_auth(const qhasm_poly1305_impl *im, unsigned char *a16,
     return 0;
 }
 
-int qhasm_poly1305_wrap_init(const qhasm_poly1305_impl *im,
+int qhasm_poly1305_wrap_init(const qhasm_impl *im,
                              qhasm_onetimeauth_poly1305_state *st,
                              const unsigned char *k32)
 {
@@ -95,16 +95,22 @@ int qhasm_poly1305_wrap_init(const qhasm_poly1305_impl *im,
 int qhasm_onetimeauth_poly1305(unsigned char *a16, const unsigned char *m,
                                unsigned long long mlen, const unsigned char *k32)
 {
-    return qhasm_poly1305_wrap_auth(qhasm_poly1305_current(), a16, m, mlen, k32);
+    return qhasm_poly1305_wrap_auth(qhasm_select(QHASM_PRIM_POLY1305, mlen), a16, m, mlen, k32);
 }
 
 int qhasm_onetimeauth_poly1305_verify(const unsigned char *a16, const unsigned char *m,
                                       unsigned long long mlen, const unsigned char *k32)
 {
+    return qhasm_poly1305_wrap_verify(qhasm_select(QHASM_PRIM_POLY1305, mlen), a16, m, mlen, k32);
+}
+
+int qhasm_poly1305_wrap_verify(const qhasm_impl *im, const unsigned char *a16, const unsigned char *m,
+                               unsigned long long mlen, const unsigned char *k32)
+{
     unsigned char correct[16];
     unsigned int d = 0;
     int i;
-    qhasm_poly1305_wrap_auth(qhasm_poly1305_current(), correct, m, mlen, k32);
+    qhasm_poly1305_wrap_auth(im, correct, m, mlen, k32);
     for (i = 0; i < 16; i++) d |= (unsigned int)(a16[i] ^ correct[i]);
     wipe(correct, sizeof correct);
     /* d in 0..255: 0 -> 0, else -1, without a data-dependent branch */
@@ -114,7 +120,7 @@ int qhasm_onetimeauth_poly1305_verify(const unsigned char *a16, const unsigned c
 int qhasm_onetimeauth_poly1305_init(qhasm_onetimeauth_poly1305_state *st,
                                     const unsigned char *k32)
 {
-    return qhasm_poly1305_wrap_init(qhasm_poly1305_current(), st, k32);
+    return qhasm_poly1305_wrap_init(qhasm_select(QHASM_PRIM_POLY1305, ~0ULL), st, k32);
 }
 
 int qhasm_onetimeauth_poly1305_update(qhasm_onetimeauth_poly1305_state *st,

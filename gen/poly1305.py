@@ -63,6 +63,15 @@ def generate(impl: str, root: str = ROOT) -> str:
     return head + expand(text, env, os.path.join(root, tpath))
 
 
+def qpath(impl: str, params: dict[str, str]) -> str:
+    """The generated .q of a manifest entry (specs/kernels.conf)."""
+    return generated_path(impl)
+
+
+def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
+    return generate(impl, root)
+
+
 def jobs(root: str = ROOT) -> list[tuple[str, str, str]]:
     """(generated .q path, implementation folder under out/, asm basename)."""
     return [(generated_path(i), i, f"poly1305_{impl_id(i)}.asm") for i in available(root)]

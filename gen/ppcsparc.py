@@ -62,6 +62,17 @@ def jobs(root: str = ROOT) -> list[tuple[str, str, str]]:
     return res
 
 
+def qpath(impl: str, params: dict[str, str]) -> str:
+    """The generated .q of a manifest entry: Salsa20/R with params R, else Poly1305."""
+    if "R" in params:
+        return f"specs/salsa20/generated/salsa20_{impl_id(impl)}_r{params['R']}.q"
+    return f"specs/poly1305/generated/poly1305_{impl_id(impl)}.q"
+
+
+def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
+    return render(qpath(impl, params), root)
+
+
 def render(qpath: str, root: str = ROOT) -> str:
     """The text of one generated .q (a path from jobs())."""
     base = os.path.basename(qpath)[:-2]

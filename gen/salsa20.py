@@ -98,6 +98,16 @@ def generate(impl: str, rounds: int, root: str = ROOT) -> str:
     return head + expand(text, env, os.path.join(root, tpath))
 
 
+def qpath(impl: str, params: dict[str, str]) -> str:
+    """The generated .q of a manifest entry (params: R)."""
+    return generated_path(impl, int(params["R"]))
+
+
+def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
+    """The generated .q text of a manifest entry (specs/kernels.conf)."""
+    return generate(impl, int(params["R"]), root)
+
+
 def jobs() -> list[tuple[str, str, str]]:
     """(generated .q path, implementation folder under out/, asm basename)
     for every implementation and round count, in a fixed order."""

@@ -130,6 +130,12 @@ int qhasm_impl_supported(const char *prim, int i);      /* 1 if runnable here */
 /* why implementation i cannot run here ("" if it can), e.g. "missing avx2" */
 const char *qhasm_impl_missing(const char *prim, int i);
 int qhasm_impl_selected(const char *prim);        /* index in use (selects if needed) */
+/* the index in use for a message of len bytes: implementations are
+ * preferred over length ranges measured per CPU (specs/kernels.conf) */
+int qhasm_impl_selected_len(const char *prim, unsigned long long len);
+/* a per-model variant whose code is identical to another implementation's:
+ * that implementation's name (its kernels are that one's); else NULL */
+const char *qhasm_impl_alias(const char *prim, int i);
 /* force implementation i (0 on success, -1 if unknown or unsupported);
  * i = -1 returns to automatic selection (QHASM_IMPL is consulted again). */
 int qhasm_impl_force(const char *prim, int i);

@@ -21,7 +21,7 @@ import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 n = int(sys.argv[2])
 timing = re.compile(r"^(\w+) (selected|\d+) (\d+) (\d+) ((?:[+-]\d+){%d})$" % n)
-impl = re.compile(r"^(\w+) (selected|\d+) implementation ([\w-]+) bytes (\d+) compiler (\S+)$")
+impl = re.compile(r"^(\w+) (selected|selected lengths \d+-\d*|\d+) implementation ([\w-]+) bytes (\d+) compiler (\S+)$")
 skipped = re.compile(r"^(\w+) (\d+) skipped (\S.*)$")
 other = re.compile(r"^(qhasm-speed (version|arch|cpu|cpuid|bounds)( .*)?|cpucycles selected (persecond \d+|implementation [\w-]+)|cpucycles fallback [\w-]+ \S.*)$")
 bound = re.compile(r"^(\w+) (selected|\d+) bound (\w+) (\d+\.\d+) cycles/byte \(cost report\) measured (\d+\.\d+) ticks/byte at (\d+) bytes ratio (\d+\.\d+)$")

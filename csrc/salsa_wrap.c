@@ -46,7 +46,7 @@ static void setup(uint32_t x[16], const unsigned char *in16,
     }
 }
 
-int qhasm_salsa_wrap_core(const qhasm_salsa_impl *im, unsigned char *out,
+int qhasm_salsa_wrap_core(const qhasm_impl *im, unsigned char *out,
                           const unsigned char *in16, const unsigned char *k32,
                           const unsigned char *c16, int hsalsa)
 {
@@ -54,7 +54,7 @@ int qhasm_salsa_wrap_core(const qhasm_salsa_impl *im, unsigned char *out,
     uint32_t x[16], z[16];
     int i;
     setup(x, in16, k32, c16);           /* every input read before out is written */
-    im->core(z, x);
+    QHASM_SALSA_CORE(im)(z, x);
     if (hsalsa)
         for (i = 0; i < 8; i++) st32(out + 4 * i, z[pick[i]]);
     else
@@ -78,23 +78,23 @@ static void stream_setup(uint32_t x[16], const unsigned char *n8, uint64_t ic,
 
 /* encrypt with a ready state: full blocks in the kernel, the partial last
  * block through a 64-byte local buffer (never touches c/m beyond mlen) */
-static void xor_state(const qhasm_salsa_impl *im, unsigned char *c,
+static void xor_state(const qhasm_impl *im, unsigned char *c,
                       const unsigned char *m, unsigned long long mlen, uint32_t x[16])
 {
     unsigned long long full = mlen / 64;
     unsigned int rem = (unsigned int)(mlen % 64);
     unsigned char buf[64];
-    if (full) im->blocks(c, m, full, x);
+    if (full) QHASM_SALSA_BLOCKS(im)(c, m, full, x);
     if (rem) {
         memset(buf, 0, sizeof buf);
         memcpy(buf, m + 64 * full, rem);
-        im->blocks(buf, buf, 1, x);
+        QHASM_SALSA_BLOCKS(im)(buf, buf, 1, x);
         memcpy(c + 64 * full, buf, rem);
         wipe(buf, sizeof buf);
     }
 }
 
-int qhasm_salsa_wrap_xor_ic(const qhasm_salsa_impl *im, unsigned char *c,
+int qhasm_salsa_wrap_xor_ic(const qhasm_impl *im, unsigned char *c,
                             const unsigned char *m, unsigned long long mlen,
                             const unsigned char *n8, uint64_t ic,
                             const unsigned char *k32)
@@ -107,7 +107,7 @@ int qhasm_salsa_wrap_xor_ic(const qhasm_salsa_impl *im, unsigned char *c,
     return 0;
 }
 
-int qhasm_salsa_wrap_stream(const qhasm_salsa_impl *im, unsigned char *c,
+int qhasm_salsa_wrap_stream(const qhasm_impl *im, unsigned char *c,
                             unsigned long long clen, const unsigned char *n8,
                             const unsigned char *k32)
 {
@@ -121,7 +121,7 @@ int qhasm_salsa_wrap_stream(const qhasm_salsa_impl *im, unsigned char *c,
 }
 
 /* XSalsa20 state: subkey = HSalsa20(k, n[0..15]), nonce n[16..23] */
-static void xsalsa_setup(const qhasm_salsa_impl *im, uint32_t x[16],
+static void xsalsa_setup(const qhasm_impl *im, uint32_t x[16],
                          const unsigned char *n24, const unsigned char *k32)
 {
     unsigned char subkey[32], n[8];
@@ -131,7 +131,7 @@ static void xsalsa_setup(const qhasm_salsa_impl *im, uint32_t x[16],
     wipe(subkey, sizeof subkey);
 }
 
-int qhasm_xsalsa20_wrap_xor(const qhasm_salsa_impl *im, unsigned char *c,
+int qhasm_xsalsa20_wrap_xor(const qhasm_impl *im, unsigned char *c,
                             const unsigned char *m, unsigned long long mlen,
                             const unsigned char *n24, const unsigned char *k32)
 {
@@ -143,7 +143,7 @@ int qhasm_xsalsa20_wrap_xor(const qhasm_salsa_impl *im, unsigned char *c,
     return 0;
 }
 
-int qhasm_xsalsa20_wrap_stream(const qhasm_salsa_impl *im, unsigned char *c,
+int qhasm_xsalsa20_wrap_stream(const qhasm_impl *im, unsigned char *c,
                                unsigned long long clen,
                                const unsigned char *n24, const unsigned char *k32)
 {
@@ -160,22 +160,22 @@ int qhasm_xsalsa20_wrap_stream(const qhasm_salsa_impl *im, unsigned char *c,
 #define PUBLIC(NAME, PRIM) \
 int qhasm_core_##NAME(unsigned char *out64, const unsigned char *in16, \
                       const unsigned char *k32, const unsigned char *c16) \
-{ return qhasm_salsa_wrap_core(qhasm_salsa_current(PRIM), out64, in16, k32, c16, 0); } \
+{ return qhasm_salsa_wrap_core(qhasm_select(PRIM, 64), out64, in16, k32, c16, 0); } \
 int qhasm_core_h##NAME(unsigned char *out32, const unsigned char *in16, \
                        const unsigned char *k32, const unsigned char *c16) \
-{ return qhasm_salsa_wrap_core(qhasm_salsa_current(PRIM), out32, in16, k32, c16, 1); } \
+{ return qhasm_salsa_wrap_core(qhasm_select(PRIM, 64), out32, in16, k32, c16, 1); } \
 int qhasm_stream_##NAME(unsigned char *c, unsigned long long clen, \
                         const unsigned char *n8, const unsigned char *k32) \
-{ return qhasm_salsa_wrap_stream(qhasm_salsa_current(PRIM), c, clen, n8, k32); } \
+{ return qhasm_salsa_wrap_stream(qhasm_select(PRIM, clen), c, clen, n8, k32); } \
 int qhasm_stream_##NAME##_xor(unsigned char *c, const unsigned char *m, \
                               unsigned long long mlen, \
                               const unsigned char *n8, const unsigned char *k32) \
-{ return qhasm_salsa_wrap_xor_ic(qhasm_salsa_current(PRIM), c, m, mlen, n8, 0, k32); } \
+{ return qhasm_salsa_wrap_xor_ic(qhasm_select(PRIM, mlen), c, m, mlen, n8, 0, k32); } \
 int qhasm_stream_##NAME##_xor_ic(unsigned char *c, const unsigned char *m, \
                                  unsigned long long mlen, \
                                  const unsigned char *n8, uint64_t ic, \
                                  const unsigned char *k32) \
-{ return qhasm_salsa_wrap_xor_ic(qhasm_salsa_current(PRIM), c, m, mlen, n8, ic, k32); }
+{ return qhasm_salsa_wrap_xor_ic(qhasm_select(PRIM, mlen), c, m, mlen, n8, ic, k32); }
 
 PUBLIC(salsa20, QHASM_PRIM_SALSA20)
 PUBLIC(salsa2012, QHASM_PRIM_SALSA2012)
@@ -184,12 +184,12 @@ PUBLIC(salsa208, QHASM_PRIM_SALSA208)
 int qhasm_stream_xsalsa20(unsigned char *c, unsigned long long clen,
                           const unsigned char *n24, const unsigned char *k32)
 {
-    return qhasm_xsalsa20_wrap_stream(qhasm_salsa_current(QHASM_PRIM_SALSA20), c, clen, n24, k32);
+    return qhasm_xsalsa20_wrap_stream(qhasm_select(QHASM_PRIM_SALSA20, clen), c, clen, n24, k32);
 }
 
 int qhasm_stream_xsalsa20_xor(unsigned char *c, const unsigned char *m,
                               unsigned long long mlen,
                               const unsigned char *n24, const unsigned char *k32)
 {
-    return qhasm_xsalsa20_wrap_xor(qhasm_salsa_current(QHASM_PRIM_SALSA20), c, m, mlen, n24, k32);
+    return qhasm_xsalsa20_wrap_xor(qhasm_select(QHASM_PRIM_SALSA20, mlen), c, m, mlen, n24, k32);
 }
