@@ -42,6 +42,9 @@ typedef struct {
     const char *secrets;          /* what --valgrind-ct marks secret, for the log */
 } qhasm_test_family;
 extern const qhasm_test_family *const qhasm_test_families[];   /* indexed by primitive */
+/* a primitive's own checks (the manifest's `check FILE:FUNCTION`), run after
+ * its family's functional checks; NULL if none */
+extern int (*const qhasm_test_extra[])(int p, int i);
 
 #define GUARD 32                     /* canary bytes before and after every buffer */
 #define MAXRANDLEN 70000
