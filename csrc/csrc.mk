@@ -155,9 +155,10 @@ CSRC_MAN       := docs/man/qhasm.1 docs/man/qhasm-test.1 docs/man/qhasm-speed.1
 CSRC_SPEED_DEFS = -DQHASM_SRCDIR='"$(CURDIR)"' -DQHASM_DATADIR='"$(PREFIX)/share/qhasm"' \
                   -DQHASM_PYTHON='"$(PYTHON)"'
 # evaluated only when the bench program is built
-CSRC_BENCH_PKGS = $(shell for p in libsodium libcrypto; do pkg-config --exists $$p 2>/dev/null && echo $$p; done)
+CSRC_BENCH_PKGS = $(shell for p in libsodium libcrypto nettle; do pkg-config --exists $$p 2>/dev/null && echo $$p; done)
 CSRC_BENCH_DEFS = $(if $(filter libsodium,$(CSRC_BENCH_PKGS)),-DHAVE_SODIUM) \
-                  $(if $(filter libcrypto,$(CSRC_BENCH_PKGS)),-DHAVE_OPENSSL)
+                  $(if $(filter libcrypto,$(CSRC_BENCH_PKGS)),-DHAVE_OPENSSL) \
+                  $(if $(filter nettle,$(CSRC_BENCH_PKGS)),-DHAVE_NETTLE)
 CSRC_BENCH_LIBS = $(if $(CSRC_BENCH_PKGS),$(shell pkg-config --cflags --libs $(CSRC_BENCH_PKGS)))
 
 .PHONY: speed install-speed uninstall-speed

@@ -51,7 +51,14 @@ typedef void qhasm_poly1305_init_fn(void *state, const unsigned char *k32);
 typedef void qhasm_poly1305_blocks_fn(void *state, const unsigned char *m,
                                       unsigned long long nblocks, unsigned int hibit);
 typedef void qhasm_poly1305_final_fn(void *state, unsigned char *a16);
-/* the kernels of a poly1305-family entry (kernels: init blocks final) */
+/* the one-shot kernel some implementations have (optional kernel auth?):
+ * nblocks full blocks of m, then the padded final block last16 unless it
+ * is NULL; a16 = the tag (poly1305_auth.q.inc) */
+typedef void qhasm_poly1305_auth_fn(unsigned char *a16, const unsigned char *m,
+                                    unsigned long long nblocks, const unsigned char *last16,
+                                    const unsigned char *k32);
+/* the kernels of a poly1305-family entry (kernels: init blocks final auth?) */
+#define QHASM_POLY1305_AUTH(im) ((qhasm_poly1305_auth_fn *)(im)->fn[3])
 #define QHASM_POLY1305_INIT(im) ((qhasm_poly1305_init_fn *)(im)->fn[0])
 #define QHASM_POLY1305_BLOCKS(im) ((qhasm_poly1305_blocks_fn *)(im)->fn[1])
 #define QHASM_POLY1305_FINAL(im) ((qhasm_poly1305_final_fn *)(im)->fn[2])

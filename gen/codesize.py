@@ -28,7 +28,7 @@ def kernel_symbols() -> dict[str, tuple[str, str]]:
     for p in m.prims:
         for im in p.impls:
             if not im.alias:
-                for k in p.kernels:
+                for k in p.kernels_of(im):
                     res[p.symbol_of(im, k)] = (p.name, im.name)
     return res
 RELOC = re.compile(r"\bR_\w+\s+([.\w$@]+)([+-]0x[0-9a-f]+)?")

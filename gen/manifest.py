@@ -32,7 +32,7 @@ TARGET_KEYS = {"ext", "as", "cc", "cflags", "run", "machine", "pkg"}
 PRIM_KEYS = {"family", "param", "symbol", "kernels", "api", "aliases", "ref", "vectors", "speed", "impl",
              "args", "proto", "align", "check"}
 ARG_KINDS = {"out": 1, "in": 2, "inout": 3}
-IMPL_KEYS = {"features", "gen", "params", "source", "lengths", "why"}
+IMPL_KEYS = {"features", "gen", "params", "source", "lengths", "why", "has"}
 NOLIMIT = 2 ** 64 - 1
 
 
@@ -64,6 +64,7 @@ class Impl:
     minlen: int = 0
     maxlen: int = NOLIMIT
     why: str = ""
+    has: list[str] = field(default_factory=list)   # the optional kernels (K? in kernels) it provides
     uarch: str = ""               # a per-model variant: the model
     base: str = ""                # a per-model variant: its generic implementation
     alias: bool = False           # a variant whose code is its base's
@@ -93,7 +94,11 @@ class Prim:
     impls: list[Impl] = field(default_factory=list)
 
     def symbol_of(self, impl: Impl, kernel: str) -> str:
-        return f"qhasm_kernel_{self.symbol}_{impl.id}_{kernel}"
+        return f"qhasm_kernel_{self.symbol}_{impl.id}_{kernel.rstrip('?')}"
+
+    def kernels_of(self, impl: Impl) -> list[str]:
+        """The kernels impl provides: every required one, the optional ones of has=."""
+        return [k for k in self.kernels if not k.endswith("?") or k[:-1] in impl.has]
 
 
 @dataclass
@@ -259,8 +264,13 @@ def _impl(rel: str, ln: int, text: str, p: Prim, rest: list[str], targets: dict[
     lo, hi = _lengths(rel, ln, text.find("lengths=") + 1, kv["lengths"]) if "lengths" in kv else (0, NOLIMIT)
     if "lengths" in kv and "why" not in kv:
         raise _err(rel, ln, text.find("lengths=") + 1, "a length range needs why= (the measurement behind it)")
+    has = [x for x in kv.get("has", "").split(",") if x]
+    for x in has:
+        if f"{x}?" not in p.kernels:
+            raise _err(rel, ln, text.find("has=") + 1, f"has={x}: {p.name} has no optional kernel '{x}?' "
+                                                       "(its kernels line lists them)")
     return Impl(p.name, name, target, feats, kv.get("gen", ""), params, kv.get("source", ""), lo, hi,
-                kv.get("why", ""))
+                kv.get("why", ""), has)
 
 
 def _finish(rel: str, p: Prim) -> None:
@@ -293,7 +303,7 @@ def with_variants(m: Manifest, root: str = ROOT) -> Manifest:
                 if im.target != t or im.uarch:
                     continue
                 v = Impl(p.name, f"{im.name}-{model}", im.target, im.features, im.gen, im.params, "",
-                         im.minlen, im.maxlen, im.why, model, im.name)
+                         im.minlen, im.maxlen, im.why, im.has, model, im.name)
                 v.alias = (v.name, p.name) in aliases
                 extra.append(v)
         p.impls = p.impls + extra
@@ -398,13 +408,13 @@ def c_tables(m: Manifest, target: str) -> str:
         for im in ims:
             if im.alias:
                 continue
-            for k in p.kernels:
+            for k in p.kernels_of(im):
                 out.append(f"extern void {p.symbol_of(im, k)}(void);")
         out.append(f"static const qhasm_impl impls_{p.name}[] = {{")
         for im in ims:
             feats = " | ".join(f"QHASM_CPU_{f.upper()}" for f in im.features) or "0"
             code = _base(m, im) if im.alias else im
-            fns = ", ".join(p.symbol_of(code, k) for k in p.kernels)
+            fns = ", ".join(p.symbol_of(code, k) if k in p.kernels_of(code) else "0" for k in p.kernels)
             alias = f'"{im.base}"' if im.alias else "0"
             maxlen = "~0ULL" if im.maxlen == NOLIMIT else f"{im.maxlen}ULL"
             out.append(f'    {{ "{im.name}", {feats}, "{im.uarch}", {alias}, {im.minlen}ULL, {maxlen}, '
@@ -418,7 +428,7 @@ def c_tables(m: Manifest, target: str) -> str:
         out.append(f"static const unsigned long speed_{p.name}[] = {{ {speeds}{', ' if speeds else ''}0 }};")
         args = ", ".join(f"{{ {ARG_KINDS[a.split(':')[0]]}, {a.split(':')[1]} }}" for a in p.args)
         out.append(f"static const qhasm_arg args_{p.name}[] = {{ {args}{', ' if args else ''}{{ 0, 0 }} }};")
-        kern = ", ".join(f'"{k}"' for k in p.kernels)
+        kern = ", ".join(f'"{k.rstrip("?")}"' for k in p.kernels)
         out.append(f"static const char *const kernels_{p.name}[] = {{ {kern}, 0 }};")
         out.append("")
     out.append("const qhasm_prim qhasm_prims[] = {")
