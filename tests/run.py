@@ -43,6 +43,9 @@ DIRECTIVES = {
 }
 
 results = {"ok": 0, "fail": 0, "skipped": 0}
+# the "skipped implementations" lines of the scripts (qhasm-test's: which
+# implementations this CPU cannot run, and why), repeated before the summary
+skipped_impls: list[str] = []
 
 
 def report(status: str, name: str, detail: str = "") -> None:
@@ -222,6 +225,7 @@ def shtest(path: str) -> None:
     env = dict(os.environ, BUILD=BUILD, QHASM=QHASM)
     r = subprocess.run(["bash", path], cwd=ROOT, env=env, capture_output=True, text=True)
     tail = (r.stdout + r.stderr).strip().splitlines()
+    skipped_impls.extend(f"{name}: {l}" for l in tail if l.startswith("skipped implementations"))
     if r.returncode == 77:
         return report("skipped", name, tail[-1] if tail else "")
     if r.returncode != 0:
@@ -248,6 +252,8 @@ def main() -> int:
             for path in sorted(glob.glob(os.path.join(ROOT, "tests/sh/*.sh"))):
                 if not pat or any(x in path for x in pat):
                     shtest(path)
+    for line in skipped_impls:
+        print(line)
     if results["skipped"]:
         print(f"{results['skipped']} SKIPPED (not counted as passed)")
     print(f"{results['ok']} passed, {results['fail']} failed")
