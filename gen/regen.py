@@ -71,7 +71,7 @@ def variants(out: str, qhasm: str, m: manifest.Manifest, verbose: bool) -> tuple
     for model in m.uarchs:
         target = manifest.model_target(model)
         for im in m.impls(target, variants=False):
-            if im.target != target:
+            if im.target != target or (im.variants is not None and model not in im.variants):
                 continue
             q = manifest.qpath(im)
             base = manifest.asm_path(m, im)
