@@ -195,6 +195,8 @@ static int match(const MdLine *m, const Stmt *s)
 	int r = 1;
 	if (m->nslot != s->nop)
 		return 0;
+	if ((m->attr & ACMPEQ) && s->cond >= 0 && strcmp(condname[s->cond], "=") && strcmp(condname[s->cond], "!="))
+		return 0;
 	if (m->attr & (ACMPU | ACMPS)) {
 		/* signed and unsigned compares are distinct instructions here */
 		const char *c = s->cond >= 0 ? condname[s->cond] : "=";
@@ -361,7 +363,7 @@ static const MdLine *selectins(const Stmt *s)
 					missing = c[i]->ext & ~F->ext;
 				continue;
 			}
-			if (r && s->cond >= 0 && (condfl(T, s->cond) & ~c[i]->def)) {
+			if (r && s->cond >= 0 && (condfl(T, s->cond) & ~(c[i]->def & ~c[i]->clob))) {
 				noflags = 1;
 				continue;
 			}
@@ -520,7 +522,7 @@ void selectfn(Fn *fn, const Target *t)
 		if (s->cond >= 0 && !strncmp(s->shape, "goto", 4))
 			err(s->condpos, "a branch cannot set flags");
 		const MdLine *m = selectins(s);
-		if (s->cond >= 0 && (condfl(T, s->cond) & ~m->def))
+		if (s->cond >= 0 && (condfl(T, s->cond) & ~(m->def & ~m->clob)))
 			err(s->condpos, "this instruction does not set the flags '%s?' asks for", condname[s->cond]);
 		emitmatch(m, s);
 		if (m->attr & (AJUMP | ACJUMP))
