@@ -10,6 +10,8 @@ void carry32(uint32_t *p);
 void carry96(uint32_t *p);
 void sub64(uint32_t *p);
 uint32_t cmp32(uint32_t a, uint32_t b, uint32_t m);
+void carry32i(uint32_t *p);
+void sub96(uint32_t *p);
 
 static const uint32_t edge[] = {0, 1, 2, 5, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffd, 0xfffffffe,
 	0xffffffff, 0x12345678, 0xdeadbeef, 0xffff, 0x10000};
@@ -75,6 +77,23 @@ int main(void)
 			for (int k = 0; k < 4; k++)
 				if (s[6 + k] != w[k])
 					bad |= fail("carry96 word", a, b, s[6 + k], w[k]);
+			uint32_t ci[4] = {a, b};
+			carry32i(ci);
+			uint64_t cw = ((uint64_t)b << 32 | a) + 100;
+			if (((uint64_t)ci[3] << 32 | ci[2]) != cw)
+				bad |= fail("carry32i", a, b, (uint64_t)ci[3] << 32 | ci[2], cw);
+			/* 96-bit: (a, b, a) - (b, a, 1) */
+			uint32_t d[9] = {a, b, a, b, a, 1}, dw[3];
+			int64_t br = 0;
+			for (int k = 0; k < 3; k++) {
+				int64_t x = (int64_t)d[k] - d[3 + k] - br;
+				dw[k] = (uint32_t)x;
+				br = x < 0;
+			}
+			sub96(d);
+			for (int k = 0; k < 3; k++)
+				if (d[6 + k] != dw[k])
+					bad |= fail("sub96 word", a, b, d[6 + k], dw[k]);
 		}
 	if (!bad)
 		printf("int32 flags and carries: %d x %d edge pairs agree with C\n", NE, NE);

@@ -134,3 +134,31 @@ r |= 1024
 n11:
 output r
 leave
+
+# a carry from an immediate add into `+ 0 + carry`
+enter carry32i
+input p
+al = mem32[p + 0]
+ah = mem32[p + 4]
+carry? rl = al + 100
+rh = ah + 0 + carry
+mem32[p + 8] = rl
+mem32[p + 12] = rh
+leave
+
+# a three-word borrow chain (the middle subtraction keeps its borrow)
+enter sub96
+input p
+al = mem32[p + 0]
+ah = mem32[p + 4]
+a2 = mem32[p + 8]
+bl = mem32[p + 12]
+bh = mem32[p + 16]
+b2 = mem32[p + 20]
+carry? rl = al - bl
+carry? rh = ah - bh - carry
+r2 = a2 - b2 - carry
+mem32[p + 24] = rl
+mem32[p + 28] = rh
+mem32[p + 32] = r2
+leave
