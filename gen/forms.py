@@ -238,6 +238,18 @@ def cell(f: Form, need: str) -> str:
     return c + (f" [{f.imm}]" if f.imm else "") + (f" ({need})" if need else "")
 
 
+def merge(old: str, f: Form, need: str) -> str:
+    """the cell of a row with one more line: the first base line decides, the
+    other immediate classes are listed after it (`yes [imm16; uimm32: 2 ins]`)"""
+    new = cell(f, need)
+    if not old or (old.endswith(")") and not need):
+        return new
+    if need or not f.imm or f"[{f.imm}" in old or f"; {f.imm}" in old:
+        return old
+    more = f.imm + ("" if f.nins <= 1 else f": {f.nins} ins")
+    return old[:-1] + f"; {more}]" if old.endswith("]") else old
+
+
 def table() -> tuple[dict[str, dict[str, dict[str, str]]], list[str]]:
     """type -> row -> target -> cell; and the row order"""
     rows: dict[str, dict[str, dict[str, str]]] = {t: {} for t in TYPES}
@@ -259,9 +271,7 @@ def table() -> tuple[dict[str, dict[str, dict[str, str]]], list[str]]:
                 if r not in order:
                     order.append(r)
                 have = rows[t].setdefault(r, {})
-                # the first enabled line wins, as in selection; a base form beats one needing extensions
-                if target not in have or (have[target].endswith(")") and not need):
-                    have[target] = cell(f, need)
+                have[target] = merge(have.get(target, ""), f, need)
     return rows, order
 
 
@@ -291,8 +301,13 @@ def render() -> str:
            "`=?`, `unsigned<?`, `signed<?` or `carry?` is the same form keeping the flags",
            "for that group of conditions (`=?` also allows `!=`, `unsigned<?` every",
            "unsigned comparison, and so on).  A cell is `yes` (one instruction), `N ins`",
-           "(a multi-instruction template), the CPU extension it needs, or `-`; a type",
-           "the target does not have is blank.", "",
+           "(a multi-instruction template), then in brackets the immediate classes",
+           "(their ranges are the target's: `imm16` is -32768..32767, `simm13`",
+           "-4096..4095, `uimm32` 0..2^32-1, ...; a literal such as `0 only` must be",
+           "written as is), in parentheses the CPU extension needed, or `-`.  `- (*)`",
+           "marks a form the target lacks on purpose (see the last section).",
+           "Which instruction a cell's line emits is in the machine description",
+           "(`qhasm/<isa>/<target>.md`, format in [machine-description.md](machine-description.md)).", "",
            "Types per target: " + "; ".join(f"{t}: {', '.join(x for x in TYPES if x in HAS[t])}" for t in names) + ".",
            ""]
     for t in TYPES:
@@ -327,6 +342,18 @@ def missing() -> list[str]:
             if lack:
                 res.append(f"{t}: `{r}` missing on {', '.join(lack)}")
     return res
+
+
+OUTPUT = "docs/forms.md"
+
+
+def write(root: str) -> list[str]:
+    """gen/regen.py's hook: write docs/forms.md under root"""
+    path = os.path.join(root, OUTPUT)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(render())
+    return [OUTPUT]
 
 
 def main(argv: list[str]) -> int:

@@ -33,6 +33,7 @@ import tempfile
 
 from gen import poly1305, salsa20
 from gen import ppcsparc  # Salsa20 and Poly1305 for ppc32/ppc64/sparc64
+from gen import forms  # docs/forms.md, the forms of each machine description
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -79,6 +80,7 @@ GENERATORS = [
     (None, CROSS_PATTERNS),
     # ppc32, ppc32-altivec, ppc64, sparc64 (gen/ppcsparc.py; files matched above)
     (ppcsparc, []),
+    (forms, ["docs/forms.md"]),
 ]
 
 
@@ -139,6 +141,9 @@ def regen(out: str, qhasm: str, verbose: bool = False, extra: list[str] | None =
     done: list[tuple[str, str, str, str]] = []
     for mod, _ in GENERATORS:
         if mod is None:
+            continue
+        if hasattr(mod, "write"):  # generates files other than kernels
+            written += mod.write(out)
             continue
         jobs = mod.jobs() + (salsa20_cross_jobs() if mod is salsa20 else [])
         for qpath, impl, asm in jobs:
