@@ -342,16 +342,129 @@ static void extname(u64 e, char *buf, size_t n)
 		}
 }
 
+/* the user's statement as written (for messages) */
+static void srctext(const Stmt *s, char *buf, size_t n)
+{
+	const char *src = srcline[s->pos.line - 1] + s->pos.col - 1;
+	size_t len = strcspn(src, "#\r\n");
+	while (len && (src[len - 1] == ' ' || src[len - 1] == '\t'))
+		len--;
+	snprintf(buf, n, "%.*s", (int)len, src);
+}
+
+/* 'r = s + i' (r s: int64, i: simm13 -4096..4095): a form for messages */
+static void formtext(const MdLine *m, char *buf, size_t n)
+{
+	snprintf(buf, n, "'%s' (", m->pattern);
+	int first = 1;
+	for (int k = 0; k < m->nop; k++) {
+		const MdOp *o = &m->op[k];
+		const Class *c = &T->cls[o->cls];
+		if (o->acc == ASCR || o->exact)
+			continue;
+		char w[96];
+		if (c->kind == CIMM)
+			snprintf(w, sizeof w, "%s%c: %s %lld..%lld", first ? "" : ", ", o->name, c->name, (long long)c->min, (long long)c->max);
+		else
+			snprintf(w, sizeof w, "%s%c: %s", first ? "" : ", ", o->name, c->name);
+		strncat(buf, w, n - strlen(buf) - 1);
+		first = 0;
+	}
+	if (m->ext & ~F->ext) {
+		char e[128];
+		extname(m->ext & ~F->ext, e, sizeof e);
+		strncat(buf, ", with 'cpu ", n - strlen(buf) - 1);
+		strncat(buf, e, n - strlen(buf) - 1);
+		strncat(buf, "'", n - strlen(buf) - 1);
+	}
+	strncat(buf, ")", n - strlen(buf) - 1);
+}
+
+/* token-level edit distance between two shapes, for "closest forms" */
+static int shapedist(const char *a, const char *b)
+{
+	enum { MAXT = 24 };
+	const char *ta[MAXT], *tb[MAXT];
+	int la[MAXT], lb[MAXT], na = 0, nb = 0;
+	for (const char *p = a; *p && na < MAXT; na++) {
+		ta[na] = p;
+		la[na] = (int)strcspn(p, " ");
+		p += la[na];
+		while (*p == ' ')
+			p++;
+	}
+	for (const char *p = b; *p && nb < MAXT; nb++) {
+		tb[nb] = p;
+		lb[nb] = (int)strcspn(p, " ");
+		p += lb[nb];
+		while (*p == ' ')
+			p++;
+	}
+	int d[MAXT + 1][MAXT + 1];
+	for (int i = 0; i <= na; i++)
+		for (int j = 0; j <= nb; j++) {
+			if (!i || !j) {
+				d[i][j] = i + j;
+				continue;
+			}
+			int same = la[i - 1] == lb[j - 1] && !strncmp(ta[i - 1], tb[j - 1], la[i - 1]);
+			int v = d[i - 1][j - 1] + !same;
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			d[i][j] = v;
+		}
+	return d[na][nb];
+}
+
+/* "; closest forms on T: ..." from the candidates c[0..n) (or, with n == 0,
+ * the enabled forms of the nearest shapes), at most four, each once */
+static void closest(const Stmt *s, const MdLine **c, int n, char *buf, size_t len)
+{
+	const MdLine *pick[4];
+	int np = 0;
+	if (n) {
+		/* same shape: those with the most operands that fit first */
+		for (int want = s->nop; want >= 0 && np < 4; want--)
+			for (int i = 0; i < n && np < 4; i++) {
+				int fit = 0;
+				for (int k = 0; k < c[i]->nslot && k < s->nop; k++)
+					fit += fits(&s->op[k], &T->cls[c[i]->op[c[i]->slotop[k]].cls]);
+				if (fit == want && !(c[i]->noext & F->ext) && c[i]->nslot == s->nop)
+					pick[np++] = c[i];
+			}
+	} else {
+		for (int dist = 1; dist <= 3 && !np; dist++)
+			for (int i = 0; i < nmd && np < 4; i++)
+				if (!(md[i].noext & F->ext) && !(md[i].attr & (AJUMP | ACJUMP)) && shapedist(s->shape, md[i].shape) == dist) {
+					int dup = 0;
+					for (int j = 0; j < np; j++)
+						dup |= !strcmp(pick[j]->pattern, md[i].pattern);
+					if (!dup)
+						pick[np++] = &md[i];
+				}
+	}
+	buf[0] = 0;
+	for (int i = 0; i < np; i++) {
+		char f[256];
+		formtext(pick[i], f, sizeof f);
+		strncat(buf, i ? ", " : "; closest forms: ", len - strlen(buf) - 1);
+		strncat(buf, f, len - strlen(buf) - 1);
+	}
+	if (np)
+		strncat(buf, " (all forms: docs/forms.md, qhasm/<isa>/<target>.md)", len - strlen(buf) - 1);
+}
+
 static const MdLine *selectins(const Stmt *s)
 {
 	int n;
 	const MdLine **c = mdlookup(s->shape, &n);
+	char text[256], near[1400];
+	srctext(s, text, sizeof text);
 	if (!n) {
-		const char *src = srcline[s->pos.line - 1] + s->pos.col - 1;
-		size_t len = strcspn(src, "#\r");
-		while (len && (src[len - 1] == ' ' || src[len - 1] == '\t'))
-			len--;
-		err(s->pos, "unknown instruction '%.*s' for target %s", (int)len, src, T->name);
+		closest(s, NULL, 0, near, sizeof near);
+		err(s->pos, "target %s has no form of '%s'%s", T->name, text, near);
 	}
 	u64 missing = 0;
 	int noflags = 0;
@@ -390,7 +503,8 @@ static const MdLine *selectins(const Stmt *s)
 			snprintf(w, sizeof w, "%simmediate %lld", k ? ", " : "", o->imm);
 		strncat(buf, w, sizeof buf - strlen(buf) - 1);
 	}
-	err(s->pos, "no form of '%s' takes operands (%s) on %s", s->shape, buf, T->name);
+	closest(s, c, n, near, sizeof near);
+	err(s->pos, "no form of '%s' takes operands (%s) on %s%s", text, buf, T->name, near);
 }
 
 static void entry(void)
