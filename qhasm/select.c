@@ -580,15 +580,40 @@ static void checkflags(void)
 	}
 	for (int b = 0; b < F->nblk; b++) {
 		unsigned v = in[b];
+		int last[3] = {-1, -1, -1}; /* per flag group: the block's last instruction writing it */
+		int kept[3] = {-1, -1, -1}; /* ... and the last one keeping it */
 		for (int i = 0; i < F->blk[b].nins; i++) {
 			const Ins *x = &F->blk[b].ins[i];
 			if (x->md->use & ~v) {
 				const Stmt *s = &F->stmt[x->stmt];
+				unsigned lost = x->md->use & ~v;
+				int g = lost & FLC ? 0 : lost & FLZ ? 1 : 2, w = last[g];
+				const char *fl = g == 0 ? "carry" : g == 1 ? "zero/sign" : "overflow";
+				/* point at the instruction that lost the flag: it is the one to fix */
+				if (w >= 0 && F->blk[b].ins[w].stmt >= 0 && F->blk[b].ins[w].stmt != x->stmt) {
+					const Ins *y = &F->blk[b].ins[w];
+					const Stmt *ys = &F->stmt[y->stmt];
+					/* a link of a chain (reads and writes the flag) must keep it */
+					if (kept[g] >= 0 && F->blk[b].ins[kept[g]].stmt >= 0 && !(y->md->use >> g & 1))
+						err(ys->pos, "this changes the %s flag that line %d sets and line %d reads (move it, or set the flag again after it)",
+						    fl, F->stmt[F->blk[b].ins[kept[g]].stmt].pos.line, s->pos.line);
+					if (y->md->def & ~y->md->clob & (1u << g))
+						err(ys->pos, "this sets the %s flag that line %d reads, but does not keep it: prefix it with '%s?'",
+						    fl, s->pos.line, g == 0 ? "carry" : g == 1 ? "=" : "overflow");
+					err(ys->pos, "this changes the %s flag before line %d reads it (move it, or set the flag again after it)",
+					    fl, s->pos.line);
+				}
 				err(s->pos, "this reads %s flag%s not kept on every path here (set it with a 'COND?' prefix, and let no flag-changing instruction come between)",
 				    (x->md->use & ~v) == FLC ? "the carry" : (x->md->use & ~v) == FLO ? "the overflow" : "a",
 				    "");
 			}
 			v = (v & ~x->md->def) | (x->md->def & x->keep);
+			for (int g = 0; g < 3; g++)
+				if (x->md->def >> g & 1) {
+					last[g] = i;
+					if (x->keep >> g & 1)
+						kept[g] = i;
+				}
 		}
 	}
 }
