@@ -98,9 +98,10 @@ WHY = [
      "each target encodes its own: amd64/x86 32 bits, PowerPC 16 bits (`imm16`, `uimm16`), "
      "SPARC 13 bits (`simm13`); a larger constant is loaded into a register first "
      "(`t = 0x12345678`, every target)."),
-    ("`(uint128) h l = a * b`, `(uint64) h l = a * b`",
-     "a double-width product exists where the machine has the high half: int64 on amd64 and ppc64 "
-     "(sparc64 V9 has no 64x64->128 multiply), int32 on x86, ppc32 and ppc64."),
+    ("`(uint128) h l = a * b`, `(int128) h l = a * b`",
+     "int64 double-width products exist where the machine has the high half: amd64 and ppc64 "
+     "(SPARC V9 has no 64x64->128 multiply; umulxhi is VIS3).  The int32 ones, `(uint64) h l = a * b` "
+     "and `(int64) h l = a * b`, exist on every target."),
     ("`+ overflow` (adox) and `goto ... if overflow`", "amd64/x86 only (the ADX second carry chain, OF)."),
     ("conditional moves on x86", "need `cpu cmov` (P6 and later; the i386 baseline has no cmov)."),
     ("int64 add/subtract with carry on sparc64",
@@ -118,7 +119,9 @@ WHY = [
      "opposite of amd64's; carries feed only `+ carry` / `- carry` there."),
     ("`COND? a = b + c` on PowerPC",
      "PowerPC sets no flags on add except the carry (addc) and record forms (add.), whose cr0 compares the "
-     "register with 0 in 64 bits on ppc64; there only `=?`/`!=?` are provided (a compare of the result with 0)."),
+     "register with 0 in 64 bits on ppc64; `=?` (and `!=`) is provided (ppc64 int32: a 32-bit compare of the "
+     "result with 0); `unsigned<?` and `signed<?` on a result, which mean the carry and the sign of the "
+     "exact sum on amd64, are not."),
 ]
 
 
