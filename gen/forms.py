@@ -71,8 +71,6 @@ EXEMPT: list[tuple[str, set[str], str]] = [
     (r"overflow", {"amd64", "x86", "ppc32", "ppc64", "sparc64"}, "`+ overflow`"),
     (r"^int32 = & ", {"amd64", "ppc64", "sparc64"}, "int32 addresses on 64-bit targets"),
     (r"\( u?int128 \)", {"sparc64"}, "double-width products"),
-    (r"^(carry\? )?int64 = int64 [-+] (int64|imm) [-+] carry", {"sparc64"}, "int64 carries on sparc64"),
-    (r"^carry\? int64 = int64 [-+] (int64|imm)$", {"sparc64"}, "int64 carries on sparc64"),
     (r"[-+] imm [-+] carry", {"ppc32", "ppc64"}, "immediates with carry on PowerPC"),
     (r"if !?carry", {"ppc32", "ppc64"}, "carry conditions on PowerPC"),
     (r"mem\d+le", {"amd64", "x86"}, "byte order"),
@@ -104,9 +102,6 @@ WHY = [
      "and `(int64) h l = a * b`, exist on every target."),
     ("`+ overflow` (adox) and `goto ... if overflow`", "amd64/x86 only (the ADX second carry chain, OF)."),
     ("conditional moves on x86", "need `cpu cmov` (P6 and later; the i386 baseline has no cmov)."),
-    ("int64 add/subtract with carry on sparc64",
-     "SPARC V9 has no 64-bit add-with-carry (addxc is VIS3); multiword arithmetic on sparc64 uses int32 "
-     "limbs (`carry?`, `+ carry`, `- carry` on int32 read %icc.c) or (uint32) limbs in int64."),
     ("memory operands in little-endian byte order (`memNle`)",
      "on the big-endian targets only (x86 and amd64 are little-endian: plain `memN`); sparc64 has no "
      "16-bit little-endian class (lduha would need one), ppc64 no `mem64le` (ldbrx is POWER7: load two "
