@@ -77,7 +77,6 @@ EXEMPT: list[tuple[str, set[str], str]] = [
     (r" if ", {"x86"}, "conditional moves on x86"),
     (r"mem16le", {"sparc64"}, "16-bit little-endian data on sparc64"),
     (r"mem64le", {"ppc64"}, "64-bit little-endian data on ppc64"),
-    (r"^int64 = & &stack", {"sparc64"}, "stack addresses on sparc64"),
 ]
 
 
@@ -106,8 +105,6 @@ WHY = [
      "on the big-endian targets only (x86 and amd64 are little-endian: plain `memN`); sparc64 has no "
      "16-bit little-endian class (lduha would need one), ppc64 no `mem64le` (ldbrx is POWER7: load two "
      "`mem32le` words)."),
-    ("`p = &stack` for int64 on sparc64",
-     "its stack operands print as `[%fp + N]` and there is no address view of them yet; pass a pointer instead."),
     ("int32 addresses on 64-bit targets", "addresses are int64 there (`p = &buf` takes an int64)."),
     ("carry conditions on PowerPC (`a = b if carry`, `goto ... if carry`)",
      "after a subtraction XER[CA] is the complement of the borrow, so a move or branch on it would mean the "

@@ -115,7 +115,7 @@ static int check32(uint32_t a, uint32_t b, uint32_t k, int16_t h, int8_t c)
 #if UINTPTR_MAX > 0xffffffff
 static int check64(uint64_t a, uint64_t b, uint64_t k, int32_t w, int16_t h, int8_t c)
 {
-	unsigned char p[32 + 8 * 38 + 2];
+	unsigned char p[32 + 8 * 38 + 8 + 2];
 	uint64_t in[3] = {a, b, k}, got, want;
 	memset(p, 0x5a, sizeof p);
 	memcpy(p, in, 24);
@@ -238,8 +238,10 @@ static int check64(uint64_t a, uint64_t b, uint64_t k, int32_t w, int16_t h, int
 	memcpy(&got, p + 328, 8);
 	want = (uint64_t)((int64_t)a < -7);
 	if (got != want) { printf("int64 form %d (%s): a=0x%llx b=0x%llx k=%llu: got 0x%llx want 0x%llx\n", 37, "r = 0", (unsigned long long)a, (unsigned long long)b, (unsigned long long)k, (unsigned long long)got, (unsigned long long)want); bad = 1; }
+	memcpy(&got, p + 336, 8);
+	if (got != b) { printf("int64 p = &stack: read 0x%llx through it, want 0x%llx\n", (unsigned long long)got, (unsigned long long)b); bad = 1; }
 	uint16_t s16;
-	memcpy(&s16, p + 336, 2);
+	memcpy(&s16, p + 344, 2);
 	if (s16 != (uint16_t)a) { printf("int64 mem16 store: got 0x%x\n", s16); bad = 1; }
 	return bad;
 }

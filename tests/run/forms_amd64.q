@@ -5,7 +5,8 @@
 # against C by the driver forms.c.  The same program on every target
 # (tests/run/forms_*.q differ only in the target line, the pointer type,
 # and the int64 part where the target has int64).
-int64 p a b k r t
+int64 p a b k r t q
+stack64 s0
 int32 a32 b32 k32 r32 t32
 
 enter forms32
@@ -263,5 +264,10 @@ goto z64_7 if signed>=
 r = 1
 z64_7:
 mem64[p + 328] = r
-mem16[p + 336] = a
+# the address of a stack variable: what `s0 = b` stored, read through it
+s0 = b
+q = &s0
+r = mem64[q + 0]
+mem64[p + 336] = r
+mem16[p + 344] = a
 leave
