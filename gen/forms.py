@@ -74,7 +74,6 @@ EXEMPT: list[tuple[str, set[str], str]] = [
     (r"[-+] imm [-+] carry", {"ppc32", "ppc64"}, "immediates with carry on PowerPC"),
     (r"if !?carry", {"ppc32", "ppc64"}, "carry conditions on PowerPC"),
     (r"mem\d+le", {"amd64", "x86"}, "byte order"),
-    (r" if ", {"x86"}, "conditional moves on x86"),
     (r"mem16le", {"sparc64"}, "16-bit little-endian data on sparc64"),
     (r"mem64le", {"ppc64"}, "64-bit little-endian data on ppc64"),
 ]
@@ -100,7 +99,6 @@ WHY = [
      "(SPARC V9 has no 64x64->128 multiply; umulxhi is VIS3).  The int32 ones, `(uint64) h l = a * b` "
      "and `(int64) h l = a * b`, exist on every target."),
     ("`+ overflow` (adox) and `goto ... if overflow`", "amd64/x86 only (the ADX second carry chain, OF)."),
-    ("conditional moves on x86", "need `cpu cmov` (P6 and later; the i386 baseline has no cmov)."),
     ("memory operands in little-endian byte order (`memNle`)",
      "on the big-endian targets only (x86 and amd64 are little-endian: plain `memN`); sparc64 has no "
      "16-bit little-endian class (lduha would need one), ppc64 no `mem64le` (ldbrx is POWER7: load two "
