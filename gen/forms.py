@@ -67,6 +67,7 @@ def generic(key: str) -> str:
 
 # rows a target may lack, with the reason (a regex on the row, the targets)
 EXEMPT: list[tuple[str, set[str], str]] = [
+    (r"= & mem\d+", {"ppc32", "ppc64", "sparc64"}, "the address of a memory operand"),
     (r"mem\d+.*[-+*&|^]|[-+*&|^].*mem\d+", {"ppc32", "ppc64", "sparc64"}, "memory operands of arithmetic"),
     (r"overflow", {"amd64", "x86", "ppc32", "ppc64", "sparc64"}, "`+ overflow`"),
     (r"^int32 = & ", {"amd64", "ppc64", "sparc64"}, "int32 addresses on 64-bit targets"),
@@ -90,6 +91,8 @@ def exempt(row: str, target: str) -> str:
 WHY = [
     ("memory operands of arithmetic (`a += mem64[p]`, `a - mem32[p]`)",
      "x86 and amd64 only: PowerPC and SPARC are load/store machines; load into a register first."),
+    ("the address of a memory operand (`p = &mem8[q + 8]`, lea)",
+     "x86 and amd64 only; elsewhere add the offset (`p = q + 8`)."),
     ("immediate ranges",
      "each target encodes its own: amd64/x86 32 bits, PowerPC 16 bits (`imm16`, `uimm16`), "
      "SPARC 13 bits (`simm13`); a larger constant is loaded into a register first "
@@ -280,6 +283,11 @@ def branches() -> dict[str, list[str]]:
     return res
 
 
+def md_escape(s: str) -> str:
+    """a table cell may not contain a bare |"""
+    return s.replace("|", "\\|")
+
+
 def render() -> str:
     rows, order = table()
     names = list(TARGETS)
@@ -310,7 +318,7 @@ def render() -> str:
             if r not in rows[t]:
                 continue
             have = rows[t][r]
-            out.append(f"| `{r}` | " + " | ".join(have.get(n, "- (*)" if exempt(r, n) else "-") for n in tg) + " |")
+            out.append(f"| `{md_escape(r)}` | " + " | ".join(have.get(n, "- (*)" if exempt(r, n) else "-") for n in tg) + " |")
         out.append("")
     out += ["## Branches", "", "| condition | targets |", "|---|---|"]
     for c, ts in branches().items():
