@@ -435,9 +435,25 @@ static void closest(const Stmt *s, const MdLine **c, int n, char *buf, size_t le
 					pick[np++] = c[i];
 			}
 	} else {
+		/* the nearest shapes; among them, forms taking the user's variable types first */
+		unsigned types = 0;
+		for (int k = 0; k < s->nop; k++)
+			if (s->op[k].kind == SVAR)
+				types |= 1u << vars[s->op[k].var].type;
 		for (int dist = 1; dist <= 3 && !np; dist++)
-			for (int i = 0; i < nmd && np < 4; i++)
-				if (!(md[i].noext & F->ext) && !(md[i].attr & (AJUMP | ACJUMP)) && shapedist(s->shape, md[i].shape) == dist) {
+			for (int lvl = 0; lvl < 4; lvl++) /* typed and enabled, typed, enabled, any */
+				for (int i = 0; i < nmd && np < 4; i++) {
+					int want = lvl < 2;
+					if ((md[i].noext & F->ext) || (md[i].attr & (AJUMP | ACJUMP)) || shapedist(s->shape, md[i].shape) != dist)
+						continue;
+					if (!(lvl & 1) && !mdok(&md[i], F->ext))
+						continue;
+					unsigned ft = 0;
+					for (int k = 0; k < md[i].nop; k++)
+						if (T->cls[md[i].op[k].cls].kind == CREG && md[i].op[k].acc != ASCR)
+							ft |= T->cls[md[i].op[k].cls].types;
+					if (!!(ft & types) != want)
+						continue;
 					int dup = 0;
 					for (int j = 0; j < np; j++)
 						dup |= !strcmp(pick[j]->pattern, md[i].pattern);
