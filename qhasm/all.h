@@ -94,7 +94,8 @@ typedef struct Label {
 /* ---------- machine description (md.c) ---------- */
 enum Acc { AR = 1, AW = 2, ARW = 3, ASCR = 4, AIMM = 8 };
 enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32, ADECL = 256,
-	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */ };
+	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */,
+	ACMPEQ = 512 /* flags valid for = and != only */ };
 /* flag groups: carry, zero/sign/parity, overflow */
 enum { FLC = 1, FLZ = 2, FLO = 4 };
 
@@ -116,7 +117,8 @@ typedef struct MdLine {
 	int nslot;        /* number of '$' in the shape */
 	MdOp op[MAXOP];
 	int slotop[MAXOP];/* for each '$', its operand index */
-	unsigned def, use;/* flag groups */
+	unsigned def, use;/* flag groups written (incl. clob), read */
+	unsigned clob;    /* flag groups written with no meaning (def=Z clob=C) */
 	int attr;
 	u64 ext;          /* extensions required */
 	u64 noext;        /* extensions that exclude the form (`!avx`) */

@@ -219,7 +219,10 @@ static void pins(Fn *fn, Stmt *s)
 			o.var = findvar(k->s);
 		} else if (k->kind == KID && findconst(k->s) >= 0) {
 			err(k->pos, "constant '%s' is data: read it with memN[%s]", k->s, k->s);
-		} else if (k->kind == KID && !isreserved(k->s) && !(i + 1 < n && isop(&t[i + 1], "("))) {
+		} else if (k->kind == KID && !isreserved(k->s) && !(i + 1 < n && isop(&t[i + 1], "("))
+			   && !(i > 0 && isop(&t[i - 1], "(") && i + 1 < n && isop(&t[i + 1], ")"))) {
+			/* (NAME): a type cast such as (uint128), which a target without
+			 * such a form does not reserve; select.c says so */
 			err(k->pos, "undeclared variable '%s'", k->s);
 		} else
 			opnd = 0;

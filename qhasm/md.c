@@ -185,9 +185,10 @@ static void parseops(const Target *t, MdLine *m, char *s)
 static void parseattr(MdLine *m, char *s)
 {
 	for (char *p = strtok(s, " \t"); p; p = strtok(NULL, " \t")) {
-		unsigned *fl = !strncmp(p, "def=", 4) ? &m->def : !strncmp(p, "use=", 4) ? &m->use : NULL;
+		unsigned *fl = !strncmp(p, "def=", 4) ? &m->def : !strncmp(p, "use=", 4) ? &m->use
+			     : !strncmp(p, "clob=", 5) ? &m->clob : NULL;
 		if (fl) {
-			for (char *c = p + 4; *c; c++)
+			for (char *c = strchr(p, '=') + 1; *c; c++)
 				*fl |= *c == 'C' ? FLC : *c == 'Z' ? FLZ : *c == 'O' ? FLO : (mderr(m->lineno, "bad flag in '%s'", p), 0);
 		} else if (!strcmp(p, "mov"))
 			m->attr |= AMOV;
@@ -203,6 +204,8 @@ static void parseattr(MdLine *m, char *s)
 			m->attr |= ACMPU;
 		else if (!strcmp(p, "scmp"))
 			m->attr |= ACMPS;
+		else if (!strcmp(p, "eqcmp"))
+			m->attr |= ACMPEQ;
 		else if (!strncmp(p, "unit=", 5))
 			m->unit = xstrdup(p + 5);
 		else if (strcmp(p, "-"))
@@ -314,6 +317,10 @@ void mdload(const Target *t)
 		m->pattern = xstrdup(trim(f[0]));
 		parseops(t, m, trim(f[1]));
 		parseattr(m, trim(f[2]));
+		/* a clobbered group is written too, but cannot be kept */
+		if (m->def & m->clob)
+			mderr(lineno, "a flag group both set (def=) and clobbered (clob=)%s", "");
+		m->def |= m->clob;
 		m->ext = parseext(t, trim(f[3]), lineno, &m->noext);
 		m->tmpl = xstrdup(trim(f[4]));
 		parsepattern(m);
