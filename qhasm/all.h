@@ -12,7 +12,7 @@
 typedef unsigned long long u64;
 typedef long long i64;
 
-enum { MAXOP = 8, MAXFILE = 3, NOREG = -1 };
+enum { MAXOP = 6, MAXFILE = 3, NOREG = -1 };
 
 typedef struct Pos { int line, col; } Pos; /* in the current input file */
 
@@ -203,17 +203,19 @@ struct Target {
 enum OpndKind { ONONE, OTMP, OIMM, OMEM, OLAB };
 enum MemBase { MBREG, MBSTACK, MBSPILL, MBSYM, MBARG };
 struct Opnd {
-	int kind;
+	/* compact (32 bytes): a long block holds millions of these */
+	signed char kind;
+	signed char mkind; /* OMEM: MemBase */
+	signed char scale; /* OMEM */
+	signed char addr;  /* OMEM, MBSTACK: the address itself (lea) */
 	int tmp;          /* OTMP */
-	i64 imm;          /* OIMM */
 	int lab;          /* OLAB */
-	/* OMEM */
-	int mkind;        /* MemBase */
-	int base, index;  /* temps or -1 (MBREG) */
-	int scale;
-	i64 disp;
+	int base, index;  /* OMEM: temps or -1 (MBREG) */
 	int obj;          /* MBSTACK: var, MBSPILL: slot, MBSYM: const, MBARG: arg index */
-	int addr;         /* MBSTACK: the address itself (lea) */
+	union {
+		i64 imm;      /* OIMM */
+		i64 disp;     /* OMEM */
+	};
 };
 
 typedef struct Ins {
@@ -298,6 +300,7 @@ void freeall(void);             /* free the arena */
 void *falloc(size_t n);         /* from the file arena */
 void ffreeall(void);
 char *fstrndup(const char *s, size_t n);
+char *fintern(const char *s, size_t n);   /* shared copy, in the file arena */
 #define GROW(p, n, cap) do { if ((n) >= (cap)) { (cap) = (cap) ? 2 * (cap) : 8; \
 	(p) = xrealloc((p), (cap) * sizeof *(p)); } } while (0)
 u64 *bsnew(int n);

@@ -164,6 +164,11 @@ static void build(Fn *fn)
 	}
 	dense = alloc(G.n * sizeof(int));
 	sparse = alloc(G.n * sizeof(int));
+	/* stamp[t] == at: t is already a neighbour of the definition being
+	 * joined to the live set (most of those edges exist already: a value
+	 * redefined in place meets the same neighbours again), which spares
+	 * the hash lookups */
+	int *stamp = alloc(G.n * sizeof(int)), at = 0;
 	for (int b = 0; b < fn->nblk; b++) {
 		Blk *bl = &fn->blk[b];
 		double w = 1;
@@ -196,8 +201,16 @@ static void build(Fn *fn)
 				if (!opwrites(x, k))
 					continue;
 				int d = x->op[k].tmp;
-				for (int l = 0; l < nlive; l++)
-					edge(fn, d, dense[l]);
+				if (G.nadj[d] <= 4 * nlive + 16) {
+					at++;
+					for (int j = 0; j < G.nadj[d]; j++)
+						stamp[G.adj[d][j]] = at;
+					for (int l = 0; l < nlive; l++)
+						if (stamp[dense[l]] != at)
+							edge(fn, d, dense[l]);
+				} else
+					for (int l = 0; l < nlive; l++)
+						edge(fn, d, dense[l]);
 				/* scratch registers, and outputs of multi-instruction
 				 * templates, are written while inputs are still read */
 				if (multi || x->md->op[k].acc == ASCR)

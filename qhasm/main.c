@@ -10,7 +10,18 @@ typedef struct Pass { char letter; const char *name; void (*run)(Fn *, const Tar
 static const Model *model;  /* -u: schedule for this microarchitecture */
 static int wantreport;      /* --report */
 
-static void selectpass(Fn *fn, const Target *t) { selectfn(fn, t); loopdepth(fn); }
+/* after selection the IR holds everything the statements' operands said:
+ * they are freed (a long block has millions of them) */
+static void selectpass(Fn *fn, const Target *t)
+{
+	selectfn(fn, t);
+	loopdepth(fn);
+	for (int i = 0; i < fn->nstmt; i++) {
+		free(fn->stmt[i].op);
+		fn->stmt[i].op = NULL;
+		fn->stmt[i].nop = 0;
+	}
+}
 static void schedpass(Fn *fn, const Target *t)
 {
 	if (model) {
