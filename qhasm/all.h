@@ -242,6 +242,8 @@ typedef struct Tmp {
 	int fixed;        /* register it must be in, or NOREG */
 	int reg;          /* result of allocation */
 	int slot;         /* spill slot or -1 */
+	int home;         /* 1 + a spill slot that holds this value wherever it is live (a
+	                   * reload, or a definition stored at once), or 0 */
 	int nospill;
 	double cost;
 } Tmp;
@@ -384,6 +386,9 @@ void coalesce(Fn *fn, const Target *t);
 /* ---------- alloc.c ---------- */
 int regalloc(Fn *fn, const Target *t);   /* 1 = done, 0 = spill code added */
 
+/* ---------- spillopt.c ---------- */
+void spillopt(Fn *fn, const Target *t);
+
 /* ---------- frame.c ---------- */
 void frame(Fn *fn, const Target *t);
 
@@ -434,7 +439,8 @@ void postschedule(Fn *fn, const Target *t, const Model *m);
 void blockstat(Fn *fn, int b, const Model *m, BStat *st);
 
 /* ---------- report.c ---------- */
-void report(FILE *f, Fn *fn, const Target *t, const Model *m);
+void report(FILE *f, Fn *fn, const Target *t, const Model *m);   /* m may be NULL */
+void spillreport(FILE *f, Fn *fn);
 
 /* ---------- targets ---------- */
 extern const Target T_amd64, T_x86, T_ppc32, T_ppc64, T_sparc64;

@@ -17,8 +17,9 @@ enum { REUSE = 12 };
 static int newslot(int bytes)
 {
 	F->slot = xrealloc(F->slot, (F->nslot + 1) * sizeof(Slot));
-	int a = bytes < 8 ? 8 : bytes > 64 ? 64 : bytes;
-	F->slot[F->nslot] = (Slot){bytes < 8 ? 8 : bytes, a, 0};
+	/* natural size and alignment: int32 slots 4 bytes apart */
+	int a = bytes > 64 ? 64 : bytes;
+	F->slot[F->nslot] = (Slot){bytes, a, 0};
 	return F->nslot++;
 }
 
@@ -89,15 +90,34 @@ static void spill(const int *spilled)
 	int *slotof = xmalloc(n0 * sizeof(int));
 	/* the slot of an original temporary; the ones made here have none */
 #define SLOT(t) ((t) < n0 ? slotof[t] : -1)
+	/* A spilled value already held by a slot (a reload, or a definition
+	 * stored at once) lives in that slot: no second slot and no store.
+	 * Only if every temporary merged into it has that home. */
+	int *home = xmalloc(n0 * sizeof(int));
+	for (int t = 0; t < n0; t++)
+		home[t] = -2; /* not seen */
+	for (int t = 0; t < n0; t++) {
+		int r = rep(t);
+		if (!spilled[r])
+			continue;
+		int h = F->tmp[t].home ? F->tmp[t].home - 1 : -1;
+		home[r] = home[r] == -2 || home[r] == h ? h : -1;
+	}
+	/* a value spilled to its home is read from the slot at each use, with
+	 * no holder reuse: that reuse is what made its range long (and the
+	 * allocation would not converge) */
+	char *noreuse = xcalloc(n0 + 1, 1);
 	for (int t = 0; t < n0; t++) {
 		int r = rep(t);
 		slotof[t] = -1;
 		if (!spilled[r])
 			continue;
 		if (F->tmp[r].slot < 0)
-			F->tmp[r].slot = newslot(typebits(F->tmp[r].type) / 8);
+			F->tmp[r].slot = home[r] >= 0 ? home[r] : newslot(typebits(F->tmp[r].type) / 8);
+		noreuse[t] = home[r] >= 0;
 		slotof[t] = F->tmp[r].slot;
 	}
+	free(home);
 	/* per slot: the new temporary that holds its value since instruction
 	 * holdat (a reload or a definition), reused by reads soon after
 	 * instead of a second load: a store followed at once by a load of the
@@ -120,7 +140,7 @@ static void spill(const int *spilled)
 			for (int k = 0; k < x.md->nop; k++) {
 				Opnd *o = &x.op[k];
 				int s = o->kind == OTMP ? SLOT(o->tmp) : -1, acc = x.md->op[k].acc;
-				if (s >= 0 && holder[s] >= 0 && i - holdat[s] <= REUSE && (acc == AR || acc == ARW)
+				if (s >= 0 && holder[s] >= 0 && i - holdat[s] <= REUSE && (acc == AR || acc == ARW) && !noreuse[o->tmp]
 				    && F->tmp[holder[s]].type == F->tmp[o->tmp].type) {
 					o->tmp = holder[s];
 					F->tmp[holder[s]].nospill = 0; /* its range grew: it may be spilled in turn */
@@ -131,6 +151,17 @@ static void spill(const int *spilled)
 				}
 			}
 			Opnd slotop = {.kind = OMEM, .mkind = MBSPILL, .base = -1, .index = -1};
+			/* a reload into, or a store from, a value now living in that
+			 * very slot is nothing */
+			if ((x.md->attr & AMOV) && x.md->nop == 2) {
+				const Opnd *a = &x.op[0], *c = &x.op[1];
+				if (a->kind == OTMP && c->kind == OMEM && c->mkind == MBSPILL && SLOT(a->tmp) == c->obj)
+					continue;
+				if (c->kind == OTMP && a->kind == OMEM && a->mkind == MBSPILL && SLOT(c->tmp) == a->obj) {
+					holder[a->obj] = -1;
+					continue;
+				}
+			}
 			int ismove = (x.md->attr & AMOV) && x.op[0].kind == OTMP && x.op[1].kind == OTMP;
 			if (ismove) {
 				int d = x.op[0].tmp, s = x.op[1].tmp;
@@ -168,6 +199,7 @@ static void spill(const int *spilled)
 						if (*r[j] >= 0 && SLOT(*r[j]) >= 0) {
 							int t = newtmp(F, -1, F->tmp[*r[j]].type, F->tmp[*r[j]].file);
 							F->tmp[t].nospill = 1;
+							F->tmp[t].home = SLOT(*r[j]) + 1;
 							F->tmp[t].mask &= F->tmp[*r[j]].mask | F->tmp[rep(*r[j])].mask;
 							Ins *l = addins(F, b, findmove(T, F, F->tmp[t].type, MVLOAD));
 							l->stmt = x.stmt;
@@ -184,6 +216,10 @@ static void spill(const int *spilled)
 				int t = newtmp(F, -1, F->tmp[old_t].type, F->tmp[old_t].file);
 				F->tmp[t].nospill = 1;
 				F->tmp[t].mask = F->tmp[rep(old_t)].mask & F->tmp[t].mask;
+				/* read from the slot, or stored to it right after: the
+				 * slot holds its value wherever it is read (not a scratch) */
+				if (x.md->op[k].acc != ASCR)
+					F->tmp[t].home = SLOT(old_t) + 1;
 
 				if (opreads(&x, k)) {
 					Ins *l = addins(F, b, findmove(T, F, F->tmp[t].type, MVLOAD));
@@ -222,7 +258,47 @@ static void spill(const int *spilled)
 	free(holder);
 	free(holdat);
 	free(slotof);
+	free(noreuse);
 #undef SLOT
+}
+
+/* a binary min-heap of (key, temporary), ties to the lower temporary */
+typedef struct HEnt { double key; int v; } HEnt;
+typedef struct Heap { HEnt *e; int n, cap; } Heap;
+
+static int hless(HEnt a, HEnt b) { return a.key < b.key || (a.key == b.key && a.v < b.v); }
+
+static void hpush(Heap *h, double key, int v)
+{
+	GROW(h->e, h->n, h->cap);
+	int i = h->n++;
+	h->e[i] = (HEnt){key, v};
+	while (i && hless(h->e[i], h->e[(i - 1) / 2])) {
+		HEnt t = h->e[i];
+		h->e[i] = h->e[(i - 1) / 2];
+		h->e[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static HEnt hpop(Heap *h)
+{
+	HEnt top = h->e[0];
+	h->e[0] = h->e[--h->n];
+	for (int i = 0;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < h->n && hless(h->e[l], h->e[m]))
+			m = l;
+		if (r < h->n && hless(h->e[r], h->e[m]))
+			m = r;
+		if (m == i)
+			break;
+		HEnt t = h->e[i];
+		h->e[i] = h->e[m];
+		h->e[m] = t;
+		i = m;
+	}
+	return top;
 }
 
 int regalloc(Fn *fn, const Target *t)
@@ -235,7 +311,9 @@ int regalloc(Fn *fn, const Target *t)
 	int *spilled = alloc(n * sizeof(int)), nspilled = 0;
 	int *color = alloc(n * sizeof(int));
 	int *work = alloc(n * sizeof(int)), nwork = 0;
-	int remaining = 0;
+	int remaining = 0, heapinit = 0;
+	Heap hp = {0};
+#define SKEY(i) (fn->tmp[i].nospill ? 1e300 : fn->tmp[i].cost / (deg[i] + 1))
 	/* partners, for biased colouring: the two sides of each copy, and
 	 * the result and the operand of `x = x ^ t` (one variable, two webs
 	 * when the form writes a separate register): the same register for
@@ -307,17 +385,29 @@ int regalloc(Fn *fn, const Target *t)
 			}
 		}
 		if (v < 0) {
-			/* blocked: push the cheapest candidate optimistically */
-			double best = 0;
-			for (int i = 0; i < n; i++) {
-				if (removed[i])
-					continue;
-				double c = fn->tmp[i].nospill ? 1e300 : fn->tmp[i].cost / (deg[i] + 1);
-				if (v < 0 || c < best) {
-					v = i;
-					best = c;
-				}
+			/* blocked: push the cheapest candidate optimistically (a
+			 * heap with lazy updates: degrees only fall, so a key only
+			 * rises; a popped entry whose key rose goes back in) */
+			if (!heapinit) {
+				heapinit = 1;
+				for (int i = 0; i < n; i++)
+					if (!removed[i])
+						hpush(&hp, SKEY(i), i);
 			}
+			while (hp.n) {
+				HEnt e = hpop(&hp);
+				if (removed[e.v])
+					continue;
+				double c = SKEY(e.v);
+				if (c > e.key) {
+					hpush(&hp, c, e.v);
+					continue;
+				}
+				v = e.v;
+				break;
+			}
+			if (v < 0)
+				die("register allocation: no node to simplify");
 		}
 		removed[v] = 1;
 		remaining--;
@@ -382,5 +472,7 @@ int regalloc(Fn *fn, const Target *t)
 		}
 	}
 	free(pr);
+	free(hp.e);
+#undef SKEY
 	return nspilled == 0;
 }

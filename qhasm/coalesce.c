@@ -63,21 +63,25 @@ static void push(int a, int b)
 	G.adj[a][G.nadj[a]++] = b;
 }
 
+static void ehgrow(void)
+{
+	u64 *old = G.eh;
+	int oc = G.ehcap;
+	G.ehcap *= 2;
+	G.eh = xcalloc(G.ehcap, sizeof(u64));
+	G.ehn = 0;
+	for (int i = 0; i < oc; i++)
+		if (old[i])
+			ehinsert(old[i]);
+	free(old);
+}
+
 void addedge(int a, int b)
 {
 	if (a == b || hasedge(a, b))
 		return;
-	if (2 * (G.ehn + 1) > G.ehcap) {
-		u64 *old = G.eh;
-		int oc = G.ehcap;
-		G.ehcap *= 2;
-		G.eh = xcalloc(G.ehcap, sizeof(u64));
-		G.ehn = 0;
-		for (int i = 0; i < oc; i++)
-			if (old[i])
-				ehinsert(old[i]);
-		free(old);
-	}
+	if (2 * (G.ehn + 1) > G.ehcap)
+		ehgrow();
 	ehinsert(ekey(a, b));
 	push(a, b);
 	push(b, a);
@@ -130,6 +134,20 @@ static void edge(Fn *fn, int a, int b)
 		err(p, "the fixed registers of this instruction cannot be satisfied");
 	}
 	addedge(a, b);
+}
+
+/* edge() for a pair known not to be joined yet */
+static void newedge(Fn *fn, int a, int b)
+{
+	if (a == b || fn->tmp[a].file != fn->tmp[b].file)
+		return;
+	if (fn->tmp[a].fixed != NOREG && fn->tmp[a].fixed == fn->tmp[b].fixed)
+		edge(fn, a, b); /* the error */
+	if (2 * (G.ehn + 1) > G.ehcap)
+		ehgrow();
+	ehinsert(ekey(a, b));
+	push(a, b);
+	push(b, a);
 }
 
 static int nuses(const Ins *x, int *u)
@@ -206,8 +224,10 @@ static void build(Fn *fn)
 					for (int j = 0; j < G.nadj[d]; j++)
 						stamp[G.adj[d][j]] = at;
 					for (int l = 0; l < nlive; l++)
-						if (stamp[dense[l]] != at)
-							edge(fn, d, dense[l]);
+						if (stamp[dense[l]] != at) {
+							stamp[dense[l]] = at;
+							newedge(fn, d, dense[l]);
+						}
 				} else
 					for (int l = 0; l < nlive; l++)
 						edge(fn, d, dense[l]);
@@ -240,6 +260,8 @@ static int deg(Fn *fn, int n) { (void)fn; return G.nadj[n]; }
 
 static int K(Fn *fn, int n) { return popcnt(fn->tmp[n].mask); }
 
+static int *ma, *mb, mark; /* neighbour marks for canmerge() */
+
 static int canmerge(Fn *fn, int a, int b)
 {
 	Tmp *x = &fn->tmp[a], *y = &fn->tmp[b];
@@ -257,16 +279,22 @@ static int canmerge(Fn *fn, int a, int b)
 				return 0;
 		return 1;
 	}
-	/* Briggs: fewer than K neighbours of significant degree */
+	/* Briggs: fewer than K neighbours of significant degree (the
+	 * neighbours of a and of b are marked: no hash lookups) */
 	u64 m = x->mask & y->mask;
 	int k = popcnt(m), sig = 0;
+	mark++;
+	for (int i = 0; i < G.nadj[a]; i++)
+		ma[G.adj[a][i]] = mark;
+	for (int i = 0; i < G.nadj[b]; i++)
+		mb[G.adj[b][i]] = mark;
 	for (int s = 0; s < 2; s++) {
-		int c = s ? b : a, o = s ? a : b;
+		int c = s ? b : a;
 		for (int i = 0; i < G.nadj[c]; i++) {
 			int nb = G.adj[c][i];
-			if (s && hasedge(o, nb))
+			if (s && ma[nb] == mark)
 				continue; /* counted once */
-			int d = deg(fn, nb) - (hasedge(a, nb) && hasedge(b, nb));
+			int d = deg(fn, nb) - (ma[nb] == mark && mb[nb] == mark);
 			if (fn->tmp[nb].fixed != NOREG || d >= K(fn, nb))
 				sig++;
 		}
@@ -304,6 +332,9 @@ void coalesce(Fn *fn, const Target *t)
 {
 	(void)t;
 	build(fn);
+	ma = alloc(G.n * sizeof(int));
+	mb = alloc(G.n * sizeof(int));
+	mark = 0;
 	for (int changed = 1, pass = 0; changed && pass < 4; pass++) {
 		changed = 0;
 		for (int i = 0; i < G.nmv; i++) {

@@ -67,7 +67,8 @@ static void usage(FILE *f)
 	fprintf(f, "\n"
 		"  -x EXTS     enable CPU extensions (comma-separated) in addition to 'cpu' lines\n"
 		"  -u MODEL    schedule for a microarchitecture model (a name, or a .model file)\n"
-		"  --report    print the cost report (needs -u) instead of assembly (unless -o)\n"
+		"  --report    print the spill code per function and loop, and with -u the cost\n"
+		"              report, instead of assembly (unless -o)\n"
 		"  --rename OLD=NEW  rename global symbols (per-model variants: --rename _avx2_=_avx2_zen4_)\n"
 		"  -o OUT      output file (default: standard output); written only on success\n"
 		"  -d LETTERS  dump the state after passes to standard error:\n"
@@ -90,11 +91,16 @@ static void allocate(Fn *fn, const Target *t)
 		dumpif(fn, t, 'L');
 		coalesce(fn, t);
 		dumpif(fn, t, 'O');
-		if (regalloc(fn, t))
+		int done = regalloc(fn, t);
+		if (getenv("QHASM_DEBUG_ALLOC"))
+			fprintf(stderr, "%s: allocation round %d: %d temporaries, %d slots%s\n", fn->name, fn->round, fn->ntmp,
+				fn->nslot, done ? ", done" : "");
+		if (done)
 			break;
 		if (fn->round > 64)
 			die("register allocation of %s did not converge", fn->name);
 	}
+	spillopt(fn, t);
 	dumpif(fn, t, 'A');
 }
 
@@ -247,10 +253,6 @@ int main(int argc, char **argv)
 	mdload(t);
 	if (uname)
 		model = modelload(uname, t);
-	if (wantreport && !model) {
-		fprintf(stderr, "qhasm: --report needs a model (-u MODEL)\n");
-		return 2;
-	}
 	u64 extra = 0;
 	if (exts) {
 		char *s = xstrdup(exts);

@@ -8,7 +8,7 @@ section .text
 global qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:function (qhasm_kernel_salsa12_amd64_sse2_zen4_blocks.end - qhasm_kernel_salsa12_amd64_sse2_zen4_blocks)
 align 32
 qhasm_kernel_salsa12_amd64_sse2_zen4_blocks:
-	sub rsp, 344
+	sub rsp, 296
 ; unsigned<? n - 4
 %line 55+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	cmp rdx, 4
@@ -164,7 +164,7 @@ align 32
 ; z1 = s1
 %line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 16]
-	movdqu [rsp + 288], xmm0
+	movdqu [rsp + 256], xmm0
 ; z2 = s2
 %line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm11, [rsp + 32]
@@ -222,7 +222,7 @@ align 32
 ; 4x t1 = z5 + z1
 %line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm15, xmm12
-	movdqu xmm0, [rsp + 288]
+	movdqu xmm0, [rsp + 256]
 	paddd xmm15, xmm0
 ; 4x t1 <<<= 7
 %line 121+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -337,9 +337,9 @@ align 32
 	por xmm15, xmm0
 ; z1 ^= t1
 %line 146+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 288]
+	movdqu xmm0, [rsp + 256]
 	pxor xmm0, xmm15
-	movdqu [rsp + 288], xmm0
+	movdqu [rsp + 256], xmm0
 ; 4x t0 = z2 + z14
 %line 147+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm15, xmm11
@@ -383,7 +383,7 @@ align 32
 	movdqu [rsp + 272], xmm0
 ; 4x t1 = z1 + z13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 288]
+	movdqu xmm15, [rsp + 256]
 	paddd xmm15, xmm1
 ; 4x t1 <<<= 18
 %line 157+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -432,9 +432,9 @@ align 32
 	por xmm15, xmm0
 ; z1 ^= t0
 %line 167+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 288]
+	movdqu xmm0, [rsp + 256]
 	pxor xmm0, xmm15
-	movdqu [rsp + 288], xmm0
+	movdqu [rsp + 256], xmm0
 ; 4x t1 = z5 + z4
 %line 168+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm15, xmm12
@@ -476,7 +476,7 @@ align 32
 	pxor xmm9, xmm15
 ; 4x t0 = z1 + z0
 %line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 288]
+	movdqu xmm15, [rsp + 256]
 	movdqu xmm0, [rsp + 272]
 	paddd xmm15, xmm0
 ; 4x t0 <<<= 9
@@ -530,7 +530,7 @@ align 32
 ; 4x t0 = z2 + z1
 %line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm15, xmm11
-	movdqu xmm0, [rsp + 288]
+	movdqu xmm0, [rsp + 256]
 	paddd xmm15, xmm0
 ; 4x t0 <<<= 13
 %line 190+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -648,10 +648,9 @@ align 32
 	movdqu [rsp + 272], xmm15
 ; 4x z1 += s1
 %line 217+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm15, [rsp + 288]
+	movdqu xmm15, [rsp + 256]
 	movdqu xmm0, [rsp + 16]
 	paddd xmm15, xmm0
-	movdqu [rsp + 288], xmm15
 ; 4x z2 += s2
 %line 218+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 32]
@@ -711,14 +710,13 @@ align 32
 ; u0 = unpacklo32(z0, z1)
 %line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 272]
-	movdqu xmm15, [rsp + 288]
 	punpckldq xmm0, xmm15
 	movdqu [rsp + 256], xmm0
 ; u1 = unpackhi32(z0, z1)
 %line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsp + 272]
 	punpckhdq xmm0, xmm15
-	movdqu [rsp + 320], xmm0
+	movdqu [rsp + 272], xmm0
 ; u2 = unpacklo32(z2, z3)
 %line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm15, xmm11
@@ -733,7 +731,6 @@ align 32
 ; t0 = mem128[m + 0]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm2, [rsi]
-	movdqu [rsp + 304], xmm2
 ; o ^= t0
 %line 238+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pxor xmm0, xmm2
@@ -755,7 +752,7 @@ align 32
 	movdqu [rdi + 64], xmm0
 ; o = unpacklo64(u1, u3)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 320]
+	movdqu xmm0, [rsp + 272]
 	punpcklqdq xmm0, xmm11
 ; t0 = mem128[m + 128]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -768,7 +765,7 @@ align 32
 	movdqu [rdi + 128], xmm0
 ; o = unpackhi64(u1, u3)
 %line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm0, [rsp + 320]
+	movdqu xmm0, [rsp + 272]
 	punpckhqdq xmm0, xmm11
 ; t0 = mem128[m + 192]
 %line 249+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -1307,7 +1304,7 @@ align 32
 .Ldone:
 ; leave
 %line 414+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	add rsp, 344
+	add rsp, 296
 	ret
 .end:
 

@@ -14,7 +14,7 @@ qhasm_kernel_salsa12_amd64_zen4_blocks:
 	push r13
 	push r14
 	push r15
-	sub rsp, 136
+	sub rsp, 104
 ; =? n - 0
 %line 32+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	cmp rdx, 0
@@ -54,7 +54,7 @@ align 32
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8d, [rcx + 16]
-	mov [rsp + 96], r8
+	mov [rsp + 80], r8
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r10d, [rcx + 20]
@@ -100,49 +100,42 @@ align 32
 %line 60+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 40]
 	lea r14d, [r8 + rax]
-	mov [rsp + 72], r14
 ; (uint32) t1 = x5 + x1
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 48]
 	lea r15d, [r10 + r8]
-	mov [rsp + 104], r15
 ; (uint32) t2 = x10 + x6
 %line 62+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea ecx, [rdi + r11]
-	mov [rsp + 112], rcx
 ; (uint32) t3 = x15 + x11
 %line 63+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r12 + r13]
-	mov [rsp + 120], r8
+	mov [rsp + 88], r8
 ; i = i_s
 %line 156+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 32]
-	mov [rsp + 88], r8
+	mov [rsp + 72], r8
 ; (uint32) t0 <<<= 7
 %line 64+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r14d, 7
-	mov [rsp + 72], r14
 ; (uint32) t1 <<<= 7
 %line 65+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r15d, 7
-	mov [rsp + 104], r15
 ; (uint32) x4 ^= t0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 96]
+	mov r8, [rsp + 80]
 	xor r8d, r14d
-	mov [rsp + 96], r8
+	mov [rsp + 80], r8
 ; (uint32) x9 ^= t1
 %line 69+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor ebx, r15d
 ; (uint32) t2 <<<= 7
 %line 66+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol ecx, 7
-	mov [rsp + 112], rcx
 ; (uint32) t3 <<<= 7
 %line 67+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r15, [rsp + 120]
+	mov r15, [rsp + 88]
 	rol r15d, 7
-	mov [rsp + 120], r15
 ; (uint32) x14 ^= t2
 %line 70+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r9d, ecx
@@ -155,14 +148,12 @@ align 32
 %line 72+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov rcx, [rsp + 40]
 	lea r15d, [r8 + rcx]
-	mov [rsp + 80], r15
 ; (uint32) t1 = x9 + x5
 %line 73+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea ecx, [rbx + r10]
 ; (uint32) t0 <<<= 9
 %line 76+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r15d, 9
-	mov [rsp + 80], r15
 ; (uint32) t1 <<<= 9
 %line 77+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol ecx, 9
@@ -191,7 +182,7 @@ align 32
 	rol r14d, 9
 ; (uint32) t0 = x8 + x4
 %line 84+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 96]
+	mov r8, [rsp + 80]
 	lea r15d, [rsi + r8]
 ; (uint32) t1 = x13 + x9
 %line 85+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -274,7 +265,7 @@ align 32
 	lea r14d, [r15 + r8]
 ; (uint32) t1 = x5 + x4
 %line 109+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 96]
+	mov r8, [rsp + 80]
 	lea r8d, [r10 + r8]
 ; (uint32) x15 ^= t3
 %line 107+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -373,9 +364,9 @@ align 32
 	mov [rsp + 64], r15
 ; (uint32) x4 ^= t1
 %line 141+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r14, [rsp + 96]
+	mov r14, [rsp + 80]
 	xor r14d, ecx
-	mov [rsp + 96], r14
+	mov [rsp + 80], r14
 ; (uint32) t2 <<<= 13
 %line 138+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
@@ -432,9 +423,8 @@ align 32
 	xor r12d, r8d
 ; =? i -= 1
 %line 157+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 88]
+	mov r8, [rsp + 72]
 	sub r8, 1
-	mov [rsp + 88], r8
 ; i_s = i
 %line 158+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov [rsp + 32], r8
@@ -454,11 +444,9 @@ align 32
 %line 164+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 40]
 	add r8d, [rcx]
-	mov [rsp + 40], r8
 ; (uint32) x0 ^= mem32[m + 0]
 %line 165+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, [r14]
-	mov [rsp + 40], r8
 ; mem32[c + 0] = x0
 %line 166+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [r15], r8d
@@ -466,11 +454,9 @@ align 32
 %line 167+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 48]
 	add r8d, [rcx + 4]
-	mov [rsp + 48], r8
 ; (uint32) x1 ^= mem32[m + 4]
 %line 168+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, [r14 + 4]
-	mov [rsp + 48], r8
 ; mem32[c + 4] = x1
 %line 169+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [r15 + 4], r8d
@@ -478,11 +464,9 @@ align 32
 %line 170+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 56]
 	add r8d, [rcx + 8]
-	mov [rsp + 56], r8
 ; (uint32) x2 ^= mem32[m + 8]
 %line 171+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, [r14 + 8]
-	mov [rsp + 56], r8
 ; mem32[c + 8] = x2
 %line 172+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [r15 + 8], r8d
@@ -490,23 +474,19 @@ align 32
 %line 173+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 64]
 	add r8d, [rcx + 12]
-	mov [rsp + 64], r8
 ; (uint32) x3 ^= mem32[m + 12]
 %line 174+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, [r14 + 12]
-	mov [rsp + 64], r8
 ; mem32[c + 12] = x3
 %line 175+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [r15 + 12], r8d
 ; (uint32) x4 += mem32[x + 16]
 %line 176+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 96]
+	mov r8, [rsp + 80]
 	add r8d, [rcx + 16]
-	mov [rsp + 96], r8
 ; (uint32) x4 ^= mem32[m + 16]
 %line 177+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	xor r8d, [r14 + 16]
-	mov [rsp + 96], r8
 ; mem32[c + 16] = x4
 %line 178+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov dword [r15 + 16], r8d
@@ -645,7 +625,7 @@ align 32
 .Ldone:
 ; leave
 %line 224+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	add rsp, 136
+	add rsp, 104
 	pop r15
 	pop r14
 	pop r13
@@ -666,7 +646,7 @@ qhasm_kernel_salsa12_amd64_zen4_core:
 	push r13
 	push r14
 	push r15
-	sub rsp, 120
+	sub rsp, 56
 ; x0 = mem32[in + 0]
 %line 230+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8d, [rsi]
@@ -728,7 +708,6 @@ align 32
 ; (uint32) t0 = x0 + x12
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r8, [rsp + 0]
-	mov [rsp + 80], r8
 	lea r8d, [r8 + r12]
 ; (uint32) t0 <<<= 7
 %line 249+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -758,21 +737,17 @@ align 32
 ; (uint32) t0 = x15 + x11
 %line 257+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [rsi + rbp]
-	mov [rsp + 56], r8
 ; (uint32) t0 <<<= 7
 %line 258+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 7
-	mov [rsp + 56], r8
 ; (uint32) x3 ^= t0
 %line 259+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r15, [rsp + 32]
-	mov [rsp + 96], r15
 	xor r15d, r8d
-	mov [rsp + 96], r15
 	mov [rsp + 32], r15
 ; (uint32) t0 = x4 + x0
 %line 260+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 80]
+	mov r8, [rsp + 0]
 	lea r8d, [r9 + r8]
 ; (uint32) t0 <<<= 9
 %line 261+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -792,21 +767,17 @@ align 32
 ; (uint32) t0 = x14 + x10
 %line 266+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r14 + rbx]
-	mov [rsp + 64], r8
 ; (uint32) t0 <<<= 9
 %line 267+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 9
-	mov [rsp + 64], r8
 ; (uint32) x2 ^= t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r15, [rsp + 16]
-	mov [rsp + 88], r15
 	xor r15d, r8d
-	mov [rsp + 88], r15
 	mov [rsp + 16], r15
 ; (uint32) t0 = x3 + x15
 %line 269+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 96]
+	mov r8, [rsp + 32]
 	lea r8d, [r8 + rsi]
 ; (uint32) t0 <<<= 9
 %line 270+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -826,21 +797,17 @@ align 32
 ; (uint32) t0 = x13 + x9
 %line 275+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r13 + rdx]
-	mov [rsp + 40], r8
 ; (uint32) t0 <<<= 13
 %line 276+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 13
-	mov [rsp + 40], r8
 ; (uint32) x1 ^= t0
 %line 277+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r15, [rsp + 8]
-	mov [rsp + 72], r15
 	xor r15d, r8d
-	mov [rsp + 72], r15
 	mov [rsp + 8], r15
 ; (uint32) t0 = x2 + x14
 %line 278+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 88]
+	mov r8, [rsp + 16]
 	lea r8d, [r8 + r14]
 ; (uint32) t0 <<<= 13
 %line 279+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -861,11 +828,9 @@ align 32
 ; (uint32) t0 = x12 + x8
 %line 284+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	lea r8d, [r12 + rcx]
-	mov [rsp + 48], r8
 ; (uint32) t0 <<<= 18
 %line 285+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	rol r8d, 18
-	mov [rsp + 48], r8
 ; (uint32) x0 ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_r12.q
 	mov r15, [rsp + 0]
@@ -873,7 +838,7 @@ align 32
 	mov [rsp + 0], r15
 ; (uint32) t0 = x1 + x13
 %line 287+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	mov r8, [rsp + 72]
+	mov r8, [rsp + 8]
 	lea r8d, [r8 + r13]
 ; (uint32) t0 <<<= 18
 %line 288+0 specs/salsa20/generated/salsa20_amd64_r12.q
@@ -1118,7 +1083,7 @@ align 32
 	mov dword [rdi + 60], esi
 ; leave
 %line 362+0 specs/salsa20/generated/salsa20_amd64_r12.q
-	add rsp, 120
+	add rsp, 56
 	pop r15
 	pop r14
 	pop r13

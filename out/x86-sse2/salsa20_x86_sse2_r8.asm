@@ -9,14 +9,14 @@ align 32
 qhasm_kernel_salsa8_x86_sse2_blocks:
 	push esi
 	push edi
-	sub esp, 1044
+	sub esp, 484
 ; input c m n nhi x
 %line 55+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, [esp + 1056]
-	mov edx, [esp + 1060]
-	mov esi, [esp + 1064]
-	mov eax, [esp + 1068]
-	mov edi, [esp + 1072]
+	mov ecx, [esp + 496]
+	mov edx, [esp + 500]
+	mov esi, [esp + 504]
+	mov eax, [esp + 508]
+	mov edi, [esp + 512]
 ; unsigned<? n - 4
 %line 58+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	cmp esi, 4
@@ -198,43 +198,43 @@ align 32
 ; z0 = s0
 %line 115+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 0]
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 304], xmm0
 ; z1 = s1
 %line 116+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 16]
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 288], xmm0
 ; z2 = s2
 %line 117+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 32]
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 320], xmm0
 ; z3 = s3
 %line 118+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 48]
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 336], xmm0
 ; z4 = s4
 %line 119+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 64]
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 352], xmm0
 ; z5 = s5
 %line 120+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 80]
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 368], xmm0
 ; z6 = s6
 %line 121+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 96]
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 384], xmm0
 ; z7 = s7
 %line 122+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 112]
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 400], xmm0
 ; z10 = s10
 %line 123+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 160]
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 416], xmm0
 ; z11 = s11
 %line 124+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 176]
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 432], xmm0
 ; z12 = s12
 %line 125+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm2, [esp + 192]
@@ -254,7 +254,7 @@ align 32
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 131+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 336]
+	movdqu xmm7, [esp + 304]
 	paddd xmm7, xmm2
 ; 4x t0 <<<= 7
 %line 132+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -264,13 +264,13 @@ align 32
 	por xmm7, xmm0
 ; z4 ^= t0
 %line 133+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm7
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 352], xmm0
 ; 4x t1 = z5 + z1
 %line 134+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 416]
-	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 288]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 135+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -283,8 +283,8 @@ align 32
 	pxor xmm4, xmm7
 ; 4x t0 = z10 + z6
 %line 137+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 464]
-	movdqu xmm0, [esp + 432]
+	movdqu xmm7, [esp + 416]
+	movdqu xmm0, [esp + 384]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 7
 %line 138+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -298,7 +298,7 @@ align 32
 ; 4x t1 = z15 + z11
 %line 140+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 432]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 141+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -308,13 +308,13 @@ align 32
 	por xmm7, xmm0
 ; z3 ^= t1
 %line 142+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 384]
+	movdqu xmm0, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 336], xmm0
 ; 4x t0 = z4 + z0
 %line 143+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 400]
-	movdqu xmm0, [esp + 336]
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 304]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 144+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -328,7 +328,7 @@ align 32
 ; 4x t1 = z9 + z5
 %line 146+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm4
-	movdqu xmm0, [esp + 416]
+	movdqu xmm0, [esp + 368]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 9
 %line 147+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -342,7 +342,7 @@ align 32
 ; 4x t0 = z14 + z10
 %line 149+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm6
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 416]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 150+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -352,12 +352,12 @@ align 32
 	por xmm7, xmm0
 ; z2 ^= t0
 %line 151+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 368]
+	movdqu xmm0, [esp + 320]
 	pxor xmm0, xmm7
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 320], xmm0
 ; 4x t1 = z3 + z15
 %line 152+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 384]
+	movdqu xmm7, [esp + 336]
 	paddd xmm7, xmm3
 ; 4x t1 <<<= 9
 %line 153+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -367,13 +367,13 @@ align 32
 	por xmm7, xmm0
 ; z7 ^= t1
 %line 154+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 448]
+	movdqu xmm0, [esp + 400]
 	pxor xmm0, xmm7
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 400], xmm0
 ; 4x t0 = z8 + z4
 %line 155+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 352]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 156+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -396,12 +396,12 @@ align 32
 	por xmm7, xmm0
 ; z1 ^= t1
 %line 160+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 352]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm7
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 288], xmm0
 ; 4x t0 = z2 + z14
 %line 161+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 368]
+	movdqu xmm7, [esp + 320]
 	paddd xmm7, xmm6
 ; 4x t0 <<<= 13
 %line 162+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -411,13 +411,13 @@ align 32
 	por xmm7, xmm0
 ; z6 ^= t0
 %line 163+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 432]
+	movdqu xmm0, [esp + 384]
 	pxor xmm0, xmm7
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 384], xmm0
 ; 4x t1 = z7 + z3
 %line 164+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 448]
-	movdqu xmm0, [esp + 384]
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 336]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 13
 %line 165+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -427,9 +427,9 @@ align 32
 	por xmm7, xmm0
 ; z11 ^= t1
 %line 166+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 432]
 	pxor xmm0, xmm7
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 432], xmm0
 ; 4x t0 = z12 + z8
 %line 167+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm2
@@ -442,12 +442,12 @@ align 32
 	por xmm7, xmm0
 ; z0 ^= t0
 %line 169+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 336]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm7
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 304], xmm0
 ; 4x t1 = z1 + z13
 %line 170+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 352]
+	movdqu xmm7, [esp + 288]
 	paddd xmm7, xmm1
 ; 4x t1 <<<= 18
 %line 171+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -457,13 +457,13 @@ align 32
 	por xmm7, xmm0
 ; z5 ^= t1
 %line 172+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 416]
+	movdqu xmm0, [esp + 368]
 	pxor xmm0, xmm7
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 368], xmm0
 ; 4x t0 = z6 + z2
 %line 173+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 432]
-	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 320]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 18
 %line 174+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -473,13 +473,13 @@ align 32
 	por xmm7, xmm0
 ; z10 ^= t0
 %line 175+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 416]
 	pxor xmm0, xmm7
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 416], xmm0
 ; 4x t1 = z11 + z7
 %line 176+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 480]
-	movdqu xmm0, [esp + 448]
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 400]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 18
 %line 177+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -492,8 +492,8 @@ align 32
 	pxor xmm3, xmm7
 ; 4x t0 = z0 + z3
 %line 179+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 336]
-	movdqu xmm0, [esp + 384]
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 336]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 7
 %line 180+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -503,13 +503,13 @@ align 32
 	por xmm7, xmm0
 ; z1 ^= t0
 %line 181+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 352]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm7
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 288], xmm0
 ; 4x t1 = z5 + z4
 %line 182+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 416]
-	movdqu xmm0, [esp + 400]
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 352]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 183+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -519,12 +519,12 @@ align 32
 	por xmm7, xmm0
 ; z6 ^= t1
 %line 184+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 432]
+	movdqu xmm0, [esp + 384]
 	pxor xmm0, xmm7
-	movdqu [esp + 432], xmm0
+	movdqu [esp + 384], xmm0
 ; 4x t0 = z10 + z9
 %line 185+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 464]
+	movdqu xmm7, [esp + 416]
 	paddd xmm7, xmm4
 ; 4x t0 <<<= 7
 %line 186+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -534,9 +534,9 @@ align 32
 	por xmm7, xmm0
 ; z11 ^= t0
 %line 187+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 432]
 	pxor xmm0, xmm7
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 432], xmm0
 ; 4x t1 = z15 + z14
 %line 188+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm3
@@ -552,8 +552,8 @@ align 32
 	pxor xmm2, xmm7
 ; 4x t0 = z1 + z0
 %line 191+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 352]
-	movdqu xmm0, [esp + 336]
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 304]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 192+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -563,13 +563,13 @@ align 32
 	por xmm7, xmm0
 ; z2 ^= t0
 %line 193+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 368]
+	movdqu xmm0, [esp + 320]
 	pxor xmm0, xmm7
-	movdqu [esp + 368], xmm0
+	movdqu [esp + 320], xmm0
 ; 4x t1 = z6 + z5
 %line 194+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 432]
-	movdqu xmm0, [esp + 416]
+	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 368]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 9
 %line 195+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -579,13 +579,13 @@ align 32
 	por xmm7, xmm0
 ; z7 ^= t1
 %line 196+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 448]
+	movdqu xmm0, [esp + 400]
 	pxor xmm0, xmm7
-	movdqu [esp + 448], xmm0
+	movdqu [esp + 400], xmm0
 ; 4x t0 = z11 + z10
 %line 197+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 480]
-	movdqu xmm0, [esp + 464]
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 416]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 198+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -611,8 +611,8 @@ align 32
 	pxor xmm1, xmm7
 ; 4x t0 = z2 + z1
 %line 203+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 368]
-	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 320]
+	movdqu xmm0, [esp + 288]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 204+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -622,13 +622,13 @@ align 32
 	por xmm7, xmm0
 ; z3 ^= t0
 %line 205+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 384]
+	movdqu xmm0, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 384], xmm0
+	movdqu [esp + 336], xmm0
 ; 4x t1 = z7 + z6
 %line 206+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 448]
-	movdqu xmm0, [esp + 432]
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 384]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 13
 %line 207+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -638,13 +638,13 @@ align 32
 	por xmm7, xmm0
 ; z4 ^= t1
 %line 208+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm7
-	movdqu [esp + 400], xmm0
+	movdqu [esp + 352], xmm0
 ; 4x t0 = z8 + z11
 %line 209+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 432]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 210+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -670,8 +670,8 @@ align 32
 	pxor xmm6, xmm7
 ; 4x t0 = z3 + z2
 %line 215+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 384]
-	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 336]
+	movdqu xmm0, [esp + 320]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 18
 %line 216+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -681,13 +681,13 @@ align 32
 	por xmm7, xmm0
 ; z0 ^= t0
 %line 217+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 336]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm7
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 304], xmm0
 ; 4x t1 = z4 + z7
 %line 218+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 400]
-	movdqu xmm0, [esp + 448]
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 400]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 18
 %line 219+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -697,9 +697,9 @@ align 32
 	por xmm7, xmm0
 ; z5 ^= t1
 %line 220+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 416]
+	movdqu xmm0, [esp + 368]
 	pxor xmm0, xmm7
-	movdqu [esp + 416], xmm0
+	movdqu [esp + 368], xmm0
 ; 4x t0 = z9 + z8
 %line 221+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm4
@@ -712,9 +712,9 @@ align 32
 	por xmm7, xmm0
 ; z10 ^= t0
 %line 223+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 416]
 	pxor xmm0, xmm7
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 416], xmm0
 ; 4x t1 = z14 + z13
 %line 224+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm7, xmm6
@@ -736,52 +736,52 @@ align 32
 	jne .Lrounds4
 ; 4x z0 += s0
 %line 230+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 336]
+	movdqu xmm7, [esp + 304]
 	movdqu xmm0, [esp + 0]
 	paddd xmm7, xmm0
-	movdqu [esp + 336], xmm7
+	movdqu [esp + 304], xmm7
 ; 4x z1 += s1
 %line 231+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 352]
+	movdqu xmm7, [esp + 288]
 	movdqu xmm0, [esp + 16]
 	paddd xmm7, xmm0
-	movdqu [esp + 352], xmm7
+	movdqu [esp + 288], xmm7
 ; 4x z2 += s2
 %line 232+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 368]
+	movdqu xmm7, [esp + 320]
 	movdqu xmm0, [esp + 32]
 	paddd xmm7, xmm0
-	movdqu [esp + 368], xmm7
+	movdqu [esp + 320], xmm7
 ; 4x z3 += s3
 %line 233+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 384]
+	movdqu xmm7, [esp + 336]
 	movdqu xmm0, [esp + 48]
 	paddd xmm7, xmm0
-	movdqu [esp + 384], xmm7
+	movdqu [esp + 336], xmm7
 ; 4x z4 += s4
 %line 234+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 400]
+	movdqu xmm7, [esp + 352]
 	movdqu xmm0, [esp + 64]
 	paddd xmm7, xmm0
-	movdqu [esp + 400], xmm7
+	movdqu [esp + 352], xmm7
 ; 4x z5 += s5
 %line 235+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 416]
+	movdqu xmm7, [esp + 368]
 	movdqu xmm0, [esp + 80]
 	paddd xmm7, xmm0
-	movdqu [esp + 416], xmm7
+	movdqu [esp + 368], xmm7
 ; 4x z6 += s6
 %line 236+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 432]
+	movdqu xmm7, [esp + 384]
 	movdqu xmm0, [esp + 96]
 	paddd xmm7, xmm0
-	movdqu [esp + 432], xmm7
+	movdqu [esp + 384], xmm7
 ; 4x z7 += s7
 %line 237+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 448]
+	movdqu xmm7, [esp + 400]
 	movdqu xmm0, [esp + 112]
 	paddd xmm7, xmm0
-	movdqu [esp + 448], xmm7
+	movdqu [esp + 400], xmm7
 ; 4x z8 += s8
 %line 238+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 128]
@@ -792,16 +792,16 @@ align 32
 	paddd xmm4, xmm0
 ; 4x z10 += s10
 %line 240+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 464]
+	movdqu xmm7, [esp + 416]
 	movdqu xmm0, [esp + 160]
 	paddd xmm7, xmm0
-	movdqu [esp + 464], xmm7
+	movdqu [esp + 416], xmm7
 ; 4x z11 += s11
 %line 241+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 480]
+	movdqu xmm7, [esp + 432]
 	movdqu xmm0, [esp + 176]
 	paddd xmm7, xmm0
-	movdqu [esp + 480], xmm7
+	movdqu [esp + 432], xmm7
 ; 4x z12 += s12
 %line 242+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 192]
@@ -820,54 +820,48 @@ align 32
 	paddd xmm3, xmm0
 ; u0 = unpacklo32(z0, z1)
 %line 246+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 288]
 	punpckldq xmm0, xmm7
 	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z0, z1)
 %line 247+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 336]
+	movdqu xmm0, [esp + 304]
 	punpckhdq xmm0, xmm7
 	movdqu [esp + 304], xmm0
 ; u2 = unpacklo32(z2, z3)
 %line 248+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 368]
-	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 336]
 	punpckldq xmm0, xmm7
-	movdqu [esp + 608], xmm0
+	movdqu [esp + 448], xmm0
 ; u3 = unpackhi32(z2, z3)
 %line 249+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 368]
+	movdqu xmm0, [esp + 320]
 	punpckhdq xmm0, xmm7
 	movdqu [esp + 320], xmm0
 ; o = unpacklo64(u0, u2)
 %line 250+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 288]
-	movdqu xmm7, [esp + 608]
-	movdqu [esp + 1008], xmm7
-	movdqu [esp + 816], xmm7
+	movdqu xmm7, [esp + 448]
 	punpcklqdq xmm0, xmm7
-	movdqu [esp + 688], xmm0
+	movdqu [esp + 464], xmm0
 ; t0 = mem128[m + 0]
 %line 251+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [edx]
-	movdqu [esp + 944], xmm7
-	movdqu [esp + 752], xmm7
-	movdqu [esp + 496], xmm7
+	movdqu xmm0, [edx]
+	movdqu [esp + 336], xmm0
 ; o ^= t0
 %line 252+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 688]
-	movdqu [esp + 880], xmm0
+	movdqu xmm0, [esp + 464]
+	movdqu xmm7, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 880], xmm0
-	movdqu [esp + 688], xmm0
 ; mem128[c + 0] = o
 %line 253+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu [ecx], xmm0
 ; o = unpackhi64(u0, u2)
 %line 254+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [esp + 288]
-	movdqu xmm0, [esp + 1008]
+	movdqu xmm0, [esp + 448]
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 64]
 %line 255+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -882,29 +876,22 @@ align 32
 %line 258+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 304]
 	movdqu xmm7, [esp + 320]
-	movdqu [esp + 960], xmm7
-	movdqu [esp + 768], xmm7
 	punpcklqdq xmm0, xmm7
-	movdqu [esp + 704], xmm0
+	movdqu [esp + 288], xmm0
 ; t0 = mem128[m + 128]
 %line 259+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [edx + 128]
-	movdqu [esp + 832], xmm0
-	movdqu [esp + 624], xmm0
 ; o ^= t0
 %line 260+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 704]
-	movdqu [esp + 896], xmm7
+	movdqu xmm7, [esp + 288]
 	pxor xmm7, xmm0
-	movdqu [esp + 896], xmm7
-	movdqu [esp + 704], xmm7
 ; mem128[c + 128] = o
 %line 261+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu [ecx + 128], xmm7
 ; o = unpackhi64(u1, u3)
 %line 262+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [esp + 304]
-	movdqu xmm0, [esp + 960]
+	movdqu xmm0, [esp + 320]
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 192]
 %line 263+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -917,54 +904,48 @@ align 32
 	movdqu [ecx + 192], xmm7
 ; u0 = unpacklo32(z4, z5)
 %line 266+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm7, [esp + 416]
+	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 368]
 	punpckldq xmm0, xmm7
-	movdqu [esp + 512], xmm0
+	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z4, z5)
 %line 267+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 400]
+	movdqu xmm0, [esp + 352]
 	punpckhdq xmm0, xmm7
-	movdqu [esp + 528], xmm0
+	movdqu [esp + 304], xmm0
 ; u2 = unpacklo32(z6, z7)
 %line 268+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 432]
-	movdqu xmm7, [esp + 448]
+	movdqu xmm0, [esp + 384]
+	movdqu xmm7, [esp + 400]
 	punpckldq xmm0, xmm7
-	movdqu [esp + 640], xmm0
+	movdqu [esp + 352], xmm0
 ; u3 = unpackhi32(z6, z7)
 %line 269+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 432]
+	movdqu xmm0, [esp + 384]
 	punpckhdq xmm0, xmm7
-	movdqu [esp + 544], xmm0
+	movdqu [esp + 320], xmm0
 ; o = unpacklo64(u0, u2)
 %line 270+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 512]
-	movdqu xmm7, [esp + 640]
-	movdqu [esp + 1024], xmm7
-	movdqu [esp + 848], xmm7
+	movdqu xmm0, [esp + 288]
+	movdqu xmm7, [esp + 352]
 	punpcklqdq xmm0, xmm7
-	movdqu [esp + 720], xmm0
+	movdqu [esp + 368], xmm0
 ; t0 = mem128[m + 16]
 %line 271+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [edx + 16]
-	movdqu [esp + 976], xmm7
-	movdqu [esp + 784], xmm7
-	movdqu [esp + 560], xmm7
+	movdqu xmm0, [edx + 16]
+	movdqu [esp + 336], xmm0
 ; o ^= t0
 %line 272+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 720]
-	movdqu [esp + 912], xmm0
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 912], xmm0
-	movdqu [esp + 720], xmm0
 ; mem128[c + 16] = o
 %line 273+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu [ecx + 16], xmm0
 ; o = unpackhi64(u0, u2)
 %line 274+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 512]
-	movdqu xmm0, [esp + 1024]
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 352]
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 80]
 %line 275+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -977,31 +958,24 @@ align 32
 	movdqu [ecx + 80], xmm7
 ; o = unpacklo64(u1, u3)
 %line 278+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 528]
-	movdqu xmm7, [esp + 544]
-	movdqu [esp + 992], xmm7
-	movdqu [esp + 800], xmm7
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 320]
 	punpcklqdq xmm0, xmm7
-	movdqu [esp + 736], xmm0
+	movdqu [esp + 288], xmm0
 ; t0 = mem128[m + 144]
 %line 279+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [edx + 144]
-	movdqu [esp + 864], xmm0
-	movdqu [esp + 656], xmm0
 ; o ^= t0
 %line 280+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 736]
-	movdqu [esp + 928], xmm7
+	movdqu xmm7, [esp + 288]
 	pxor xmm7, xmm0
-	movdqu [esp + 928], xmm7
-	movdqu [esp + 736], xmm7
 ; mem128[c + 144] = o
 %line 281+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu [ecx + 144], xmm7
 ; o = unpackhi64(u1, u3)
 %line 282+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esp + 528]
-	movdqu xmm0, [esp + 992]
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 320]
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 208]
 %line 283+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -1016,28 +990,27 @@ align 32
 %line 286+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm5
 	punpckldq xmm0, xmm4
-	movdqu [esp + 576], xmm0
+	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z8, z9)
 %line 287+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpckhdq xmm5, xmm4
-	movdqu [esp + 672], xmm5
+	movdqu [esp + 304], xmm5
 ; u2 = unpacklo32(z10, z11)
 %line 288+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esp + 464]
-	movdqu xmm0, [esp + 480]
+	movdqu xmm4, [esp + 416]
+	movdqu xmm0, [esp + 432]
 	punpckldq xmm4, xmm0
 ; u3 = unpackhi32(z10, z11)
 %line 289+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm5, [esp + 464]
+	movdqu xmm5, [esp + 416]
 	punpckhdq xmm5, xmm0
 ; o = unpacklo64(u0, u2)
 %line 290+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 576]
+	movdqu xmm0, [esp + 288]
 	punpcklqdq xmm0, xmm4
 ; t0 = mem128[m + 32]
 %line 291+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [edx + 32]
-	movdqu [esp + 592], xmm7
 ; o ^= t0
 %line 292+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm0, xmm7
@@ -1046,7 +1019,7 @@ align 32
 	movdqu [ecx + 32], xmm0
 ; o = unpackhi64(u0, u2)
 %line 294+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 576]
+	movdqu xmm0, [esp + 288]
 	punpckhqdq xmm0, xmm4
 ; t0 = mem128[m + 96]
 %line 295+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -1059,7 +1032,7 @@ align 32
 	movdqu [ecx + 96], xmm0
 ; o = unpacklo64(u1, u3)
 %line 298+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 672]
+	movdqu xmm0, [esp + 304]
 	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 299+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -1072,7 +1045,7 @@ align 32
 	movdqu [ecx + 160], xmm0
 ; o = unpackhi64(u1, u3)
 %line 302+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esp + 672]
+	movdqu xmm0, [esp + 304]
 	punpckhqdq xmm0, xmm5
 ; t0 = mem128[m + 224]
 %line 303+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -1509,7 +1482,7 @@ align 32
 .Ldone:
 ; leave
 %line 434+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add esp, 1044
+	add esp, 484
 	pop edi
 	pop esi
 	ret
