@@ -218,11 +218,12 @@ struct Opnd {
 	};
 };
 
+enum { KSPLIT = 256 };   /* Ins.keep: a live-range split copy (split.c), never coalesced */
 typedef struct Ins {
 	const MdLine *md;
 	Opnd op[MAXOP];
 	int stmt;         /* index of the source statement, -1 for spill code */
-	int keep;         /* flag groups the source asked to keep */
+	int keep;         /* flag groups the source asked to keep; KSPLIT */
 } Ins;
 
 typedef struct Blk {
@@ -386,6 +387,9 @@ void coalesce(Fn *fn, const Target *t);
 /* ---------- alloc.c ---------- */
 int regalloc(Fn *fn, const Target *t);   /* 1 = done, 0 = spill code added */
 
+/* ---------- split.c ---------- */
+void split(Fn *fn, const Target *t);
+
 /* ---------- spillopt.c ---------- */
 void spillopt(Fn *fn, const Target *t);
 
@@ -456,6 +460,7 @@ typedef struct Graph {
 	int (*mv)[2];     /* move instructions: dst, src */
 	int nmv, cmv;
 	double *wmv;      /* move weights */
+	char *mvsplit;    /* the move is a split copy: not merged */
 } Graph;
 extern Graph G;
 int hasedge(int a, int b);

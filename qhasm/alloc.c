@@ -107,6 +107,17 @@ static void spill(const int *spilled)
 	 * no holder reuse: that reuse is what made its range long (and the
 	 * allocation would not converge) */
 	char *noreuse = xcalloc(n0 + 1, 1);
+	/* the two sides of a split copy (split.c), both spilled, share a
+	 * slot: one dies where the other is born, so the copy is nothing */
+	/* (only two values not interfering, neither with a slot yet: the
+	 * slot is then theirs alone, as if they had been coalesced) */
+	for (int i = 0; i < G.nmv; i++) {
+		int a = rep(G.mv[i][0]), b = rep(G.mv[i][1]);
+		if (!G.mvsplit[i] || a == b || !spilled[a] || !spilled[b] || F->tmp[a].type != F->tmp[b].type
+		    || F->tmp[a].slot >= 0 || F->tmp[b].slot >= 0 || hasedge(a, b))
+			continue;
+		F->tmp[a].slot = F->tmp[b].slot = newslot(typebits(F->tmp[a].type) / 8);
+	}
 	for (int t = 0; t < n0; t++) {
 		int r = rep(t);
 		slotof[t] = -1;
@@ -364,7 +375,10 @@ int regalloc(Fn *fn, const Target *t)
 			removed[i] = 1;
 			continue;
 		}
-		if (fn->tmp[i].fixed != NOREG) {
+		/* precoloured: what must be in its register; a spillable value
+		 * merged with a fixed register is coloured (its mask is that
+		 * register) and may be spilled like any other */
+		if (fn->tmp[i].fixed != NOREG && fn->tmp[i].nospill) {
 			color[i] = fn->tmp[i].fixed;
 			removed[i] = 1;
 			continue;
@@ -427,6 +441,18 @@ int regalloc(Fn *fn, const Target *t)
 			if (color[G.adj[v][j]] != NOREG)
 				used |= 1ull << color[G.adj[v][j]];
 		u64 avail = x->mask & ~used;
+		/* leave an uncoloured neighbour's only register to it when it
+		 * is worth at least as much as v (a value merged with a fixed
+		 * register); a cheaper one may lose it and be spilled */
+		u64 reserved = 0;
+		for (int j = 0; j < G.nadj[v]; j++) {
+			int m = G.adj[v][j];
+			if (color[m] == NOREG && !spilled[m] && popcnt(fn->tmp[m].mask) == 1
+			    && (fn->tmp[m].nospill || fn->tmp[m].cost / (G.nadj[m] + 1) >= (x->nospill ? 1e300 : x->cost / (G.nadj[v] + 1))))
+				reserved |= fn->tmp[m].mask;
+		}
+		if (avail & ~reserved)
+			avail &= ~reserved;
 		if (!avail) {
 			if (x->nospill) {
 				/* spill a spillable neighbour instead */

@@ -98,6 +98,7 @@ static void freegraph(void)
 	free(G.alias);
 	free(G.mv);
 	free(G.wmv);
+	free(G.mvsplit);
 	memset(&G, 0, sizeof G);
 }
 
@@ -206,6 +207,8 @@ static void build(Fn *fn)
 				clrlive(x->op[1].tmp);
 				GROW(G.mv, G.nmv, G.cmv);
 				G.wmv = xrealloc(G.wmv, G.cmv * sizeof(double));
+				G.mvsplit = xrealloc(G.mvsplit, G.cmv);
+				G.mvsplit[G.nmv] = (x->keep & KSPLIT) != 0;
 				G.mv[G.nmv][0] = x->op[0].tmp;
 				G.mv[G.nmv][1] = x->op[1].tmp;
 				G.wmv[G.nmv++] = w;
@@ -311,6 +314,11 @@ static void removeadj(int n, int b)
 		}
 }
 
+static int pinned(const Fn *fn, int t)
+{
+	return fn->tmp[t].var >= 0 && vars[fn->tmp[t].var].pin && fn->tmp[t].fixed != NOREG;
+}
+
 static void merge(Fn *fn, int a, int b)
 {
 	Tmp *x = &fn->tmp[a], *y = &fn->tmp[b];
@@ -318,7 +326,9 @@ static void merge(Fn *fn, int a, int b)
 		x->fixed = y->fixed;
 	x->mask &= y->mask;
 	x->cost += y->cost;
-	x->nospill = x->fixed != NOREG || (x->nospill && y->nospill);
+	/* a value joined to a fixed register (an argument, a mul operand)
+	 * may still be spilled, unless the user pinned it there */
+	x->nospill = pinned(fn, a) || pinned(fn, b) || (x->nospill && y->nospill);
 	for (int i = 0; i < G.nadj[b]; i++) {
 		int n = G.adj[b][i];
 		removeadj(n, b);
@@ -339,7 +349,7 @@ void coalesce(Fn *fn, const Target *t)
 		changed = 0;
 		for (int i = 0; i < G.nmv; i++) {
 			int a = rep(G.mv[i][0]), b = rep(G.mv[i][1]);
-			if (a == b || !canmerge(fn, a, b))
+			if (a == b || G.mvsplit[i] || !canmerge(fn, a, b))
 				continue;
 			if (fn->tmp[b].fixed != NOREG) {
 				int s = a;

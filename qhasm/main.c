@@ -86,6 +86,7 @@ static void dumpif(Fn *fn, const Target *t, char c)
 /* the register-allocation loop: spill code changes liveness */
 static void allocate(Fn *fn, const Target *t)
 {
+	split(fn, t);
 	for (;;) {
 		live(fn);
 		dumpif(fn, t, 'L');

@@ -277,5 +277,10 @@ void spillopt(Fn *fn, const Target *t)
 			bsclr(&conflict[(size_t)a * w], a);
 		pack(conflict);
 		free(conflict);
+		/* slots now shared: a store of what a register reloaded from
+		 * what is now the same slot is redundant */
+		for (int b = 0; b < fn->nblk; b++)
+			redundant(&fn->blk[b]);
+		compact();
 	}
 }

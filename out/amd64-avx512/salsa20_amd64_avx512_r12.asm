@@ -268,13 +268,13 @@ align 32
 	vpaddq zmm1, zmm0, [rel CTRHI]
 ; 8x q0 = q0 + mem512[CTRLO]
 %line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddq zmm2, zmm0, [rel CTRLO]
+	vpaddq zmm30, zmm0, [rel CTRLO]
 ; idx = mem512[IDXLO]
 %line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm0, [rel IDXLO]
 ; z8 = q0
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 zmm11, zmm2
+	vmovdqa64 zmm11, zmm30
 ; z8 = permute2x32(z8, idx, q1)
 %line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpermt2d zmm11, zmm0, zmm1
@@ -283,13 +283,13 @@ align 32
 	vmovdqu64 zmm0, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpermt2d zmm2, zmm0, zmm1
+	vpermt2d zmm30, zmm0, zmm1
 ; s8 = z8
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 512], zmm11
 ; s9 = z9
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 576], zmm2
+	vmovdqu64 [rsp + 576], zmm30
 ; z0 = s0
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm29, [rsp + 0]
@@ -307,7 +307,7 @@ align 32
 	vmovdqu64 zmm6, [rsp + 3328]
 ; z4 = ps4
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm30, [rsp + 3392]
+	vmovdqu64 zmm25, [rsp + 3392]
 ; z5 = s5
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm28, [rsp + 320]
@@ -322,10 +322,10 @@ align 32
 	vmovdqu64 zmm12, [rsp + 3520]
 ; z10 = ps10
 %line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm25, [rsp + 3584]
+	vmovdqu64 zmm2, [rsp + 3584]
 ; bt10 = z10
 %line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2688], zmm25
+	vmovdqu64 [rsp + 2688], zmm2
 ; z11 = ps11
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm19, [rsp + 3648]
@@ -346,22 +346,19 @@ align 32
 	vmovdqa64 zmm5, zmm4
 ; z15 = ps15
 %line 299+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm26, [rsp + 3776]
-; u15 = z15
-%line 300+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 zmm24, zmm26
+	vmovdqu64 zmm24, [rsp + 3776]
 ; z9 = z9 ^ p9
 %line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm2, zmm2, [rsp + 3200]
+	vpxord zmm30, zmm30, [rsp + 3200]
 ; u9 = u9 ^ p9
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm3, zmm3, [rsp + 3200]
 ; 16x ta = z4 + z0
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm30, zmm29
+	vpaddd zmm8, zmm25, zmm29
 ; 16x tb = u4 + bt0
 %line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm30, [rsp + 2048]
+	vpaddd zmm7, zmm25, [rsp + 2048]
 ; 16x ta = ta <<< 9
 %line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm8, zmm8, 9
@@ -376,7 +373,7 @@ align 32
 	vpxord zmm10, zmm10, zmm7
 ; 16x ta = z9 + z5
 %line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm2, zmm28
+	vpaddd zmm8, zmm30, zmm28
 ; 16x tb = u9 + u5
 %line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm7, zmm3, zmm27
@@ -394,10 +391,10 @@ align 32
 	vpxord zmm0, zmm0, zmm7
 ; 16x ta = z8 + z4
 %line 316+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm11, zmm30
+	vpaddd zmm8, zmm11, zmm25
 ; 16x tb = u8 + u4
 %line 317+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm10, zmm30
+	vpaddd zmm7, zmm10, zmm25
 ; 16x ta = ta <<< 13
 %line 318+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm8, zmm8, 13
@@ -412,7 +409,7 @@ align 32
 	vpxord zmm1, zmm1, zmm7
 ; 16x ta = z13 + z9
 %line 322+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm9, zmm2
+	vpaddd zmm8, zmm9, zmm30
 ; 16x tb = u13 + u9
 %line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm7, zmm0, zmm3
@@ -487,10 +484,10 @@ align 32
 	vpxord zmm22, zmm22, zmm7
 ; 16x ta = z5 + z4
 %line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm28, zmm30
+	vpaddd zmm8, zmm28, zmm25
 ; 16x tb = u5 + u4
 %line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm27, zmm30
+	vpaddd zmm7, zmm27, zmm25
 ; 16x ta = ta <<< 7
 %line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm8, zmm8, 7
@@ -505,7 +502,7 @@ align 32
 	vpxord zmm20, zmm20, zmm7
 ; 16x ta = z10 + z9
 %line 353+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm25, zmm2
+	vpaddd zmm8, zmm2, zmm30
 ; 16x tb = u9 + bt10
 %line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm7, zmm3, [rsp + 2688]
@@ -523,7 +520,7 @@ align 32
 	vpxord zmm18, zmm18, zmm7
 ; 16x ta = z15 + z14
 %line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm26, zmm4
+	vpaddd zmm8, zmm24, zmm4
 ; 16x tb = u15 + u14
 %line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm7, zmm24, zmm5
@@ -577,7 +574,7 @@ align 32
 	vpxord zmm12, zmm12, zmm1
 ; 16x ta = z11 + z10
 %line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm19, zmm25
+	vpaddd zmm7, zmm19, zmm2
 ; 16x tb = u11 + bt10
 %line 378+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm1, zmm18, [rsp + 2688]
@@ -595,7 +592,7 @@ align 32
 	vpxord zmm10, zmm10, zmm1
 ; 16x ta = z12 + z15
 %line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm17, zmm26
+	vpaddd zmm7, zmm17, zmm24
 ; 16x tb = u12 + u15
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm1, zmm16, zmm24
@@ -643,127 +640,128 @@ align 32
 	vprold zmm1, zmm1, 13
 ; z4 = z4 ^ ta
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm30, zmm0
+	vpxord zmm0, zmm25, zmm0
 ; u4 = u4 ^ tb
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm1, zmm30, zmm1
+	vpxord zmm1, zmm25, zmm1
 ; 16x ta = z8 + z11
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm31, zmm11, zmm19
+	vpaddd zmm26, zmm11, zmm19
 ; 16x tb = u8 + u11
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm30, zmm10, zmm18
+	vpaddd zmm25, zmm10, zmm18
 ; 16x ta = ta <<< 13
 %line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm31, zmm31, 13
+	vprold zmm26, zmm26, 13
 ; 16x tb = tb <<< 13
 %line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm30, zmm30, 13
+	vprold zmm25, zmm25, 13
 ; z9 = z9 ^ ta
 %line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm2, zmm2, zmm31
+	vpxord zmm30, zmm30, zmm26
 ; u9 = u9 ^ tb
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm3, zmm3, zmm30
+	vpxord zmm3, zmm3, zmm25
 ; 16x ta = z13 + z12
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm31, zmm9, zmm17
+	vpaddd zmm26, zmm9, zmm17
 ; 16x tb = u13 + u12
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm30, zmm8, zmm16
+	vpaddd zmm25, zmm8, zmm16
 ; 16x ta = ta <<< 13
 %line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm31, zmm31, 13
+	vprold zmm26, zmm26, 13
 ; 16x tb = tb <<< 13
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm30, zmm30, 13
+	vprold zmm25, zmm25, 13
 ; z14 = z14 ^ ta
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm4, zmm4, zmm31
+	vpxord zmm4, zmm4, zmm26
 ; u14 = u14 ^ tb
 %line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm5, zmm5, zmm30
+	vpxord zmm5, zmm5, zmm25
 ; 16x ta = z3 + z2
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm31, zmm7, zmm15
+	vpaddd zmm26, zmm7, zmm15
 ; 16x tb = u3 + u2
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm30, zmm6, zmm14
+	vpaddd zmm25, zmm6, zmm14
 ; 16x ta = ta <<< 18
 %line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm31, zmm31, 18
+	vprold zmm26, zmm26, 18
 ; 16x tb = tb <<< 18
 %line 416+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm30, zmm30, 18
+	vprold zmm25, zmm25, 18
 ; z0 = z0 ^ ta
 %line 417+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm29, zmm29, zmm31
+	vpxord zmm29, zmm29, zmm26
 ; tb = tb ^ bt0
 %line 418+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm30, zmm30, [rsp + 2048]
+	vpxord zmm25, zmm25, [rsp + 2048]
 ; bt0 = tb
 %line 419+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2048], zmm30
+	vmovdqu64 [rsp + 2048], zmm25
 ; 16x ta = z4 + z7
 %line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm31, zmm0, zmm13
+	vpaddd zmm26, zmm0, zmm13
 ; 16x tb = u4 + u7
 %line 421+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm30, zmm1, zmm12
+	vpaddd zmm25, zmm1, zmm12
 ; 16x ta = ta <<< 18
 %line 422+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm31, zmm31, 18
+	vprold zmm26, zmm26, 18
 ; 16x tb = tb <<< 18
 %line 423+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm30, zmm30, 18
+	vprold zmm25, zmm25, 18
 ; z5 = z5 ^ ta
 %line 424+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm28, zmm28, zmm31
+	vpxord zmm28, zmm28, zmm26
 ; u5 = u5 ^ tb
 %line 425+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm27, zmm27, zmm30
+	vpxord zmm27, zmm27, zmm25
 ; 16x ta = z9 + z8
 %line 426+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm31, zmm2, zmm11
+	vpaddd zmm25, zmm30, zmm11
 ; 16x tb = u9 + u8
 %line 427+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm30, zmm3, zmm10
+	vpaddd zmm26, zmm3, zmm10
 ; 16x ta = ta <<< 18
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm31, zmm31, 18
+	vprold zmm25, zmm25, 18
 ; 16x tb = tb <<< 18
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm30, zmm30, 18
+	vprold zmm26, zmm26, 18
 ; z10 = z10 ^ ta
 %line 430+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm25, zmm25, zmm31
+	vpxord zmm25, zmm2, zmm25
 ; tb = tb ^ bt10
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm30, zmm30, [rsp + 2688]
+	vpxord zmm26, zmm26, [rsp + 2688]
 ; bt10 = tb
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2688], zmm30
+	vmovdqu64 [rsp + 2688], zmm26
 ; 16x ta = z14 + z13
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm31, zmm4, zmm9
+	vpaddd zmm26, zmm4, zmm9
 ; 16x tb = u14 + u13
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm30, zmm5, zmm8
+	vpaddd zmm2, zmm5, zmm8
 ; 16x ta = ta <<< 18
 %line 435+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm31, zmm31, 18
+	vprold zmm26, zmm26, 18
 ; 16x tb = tb <<< 18
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm30, zmm30, 18
+	vprold zmm2, zmm2, 18
 ; z15 = z15 ^ ta
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm26, zmm26, zmm31
+	vpxord zmm26, zmm24, zmm26
 ; u15 = u15 ^ tb
 %line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm24, zmm24, zmm30
+	vpxord zmm24, zmm24, zmm2
 ; i = 5
 %line 439+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	mov r8, 5
+	vmovdqa64 zmm2, zmm30
 align 32
 .Lrounds32:
 ; 16x ta = z0 + z12
@@ -1362,6 +1360,7 @@ align 32
 	jne .Lrounds32
 ; bt1 = u1
 %line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqa64 zmm30, zmm2
 	vmovdqu64 [rsp + 2112], zmm22
 ; bt2 = u2
 %line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
@@ -1416,7 +1415,7 @@ align 32
 	vpaddd zmm7, zmm7, [rsp + 192]
 ; 16x z4 = z4 + s4
 %line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm12, zmm0, [rsp + 256]
+	vpaddd zmm10, zmm0, [rsp + 256]
 ; 16x z5 = z5 + s5
 %line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm28, zmm28, [rsp + 320]
@@ -1431,7 +1430,7 @@ align 32
 	vpaddd zmm11, zmm11, [rsp + 512]
 ; 16x z9 = z9 + s9
 %line 664+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm2, [rsp + 576]
+	vpaddd zmm30, zmm30, [rsp + 576]
 ; 16x z10 = z10 + s10
 %line 665+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm25, zmm25, [rsp + 640]
@@ -1443,10 +1442,10 @@ align 32
 	vpaddd zmm17, zmm17, [rsp + 768]
 ; 16x z13 = z13 + s13
 %line 668+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm10, zmm9, [rsp + 832]
+	vpaddd zmm9, zmm9, [rsp + 832]
 ; 16x z14 = z14 + s14
 %line 669+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm9, zmm4, [rsp + 896]
+	vpaddd zmm8, zmm4, [rsp + 896]
 ; 16x z15 = z15 + s15
 %line 670+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm26, zmm26, [rsp + 960]
@@ -1473,13 +1472,13 @@ align 32
 	vpunpcklqdq zmm5, zmm1, zmm3
 ; v3 = unpackhi64(u1, u3)
 %line 678+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm14, zmm1, zmm3
+	vpunpckhqdq zmm12, zmm1, zmm3
 ; u4 = unpacklo32(z4, z5)
 %line 679+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm12, zmm28
+	vpunpckldq zmm0, zmm10, zmm28
 ; u5 = unpackhi32(z4, z5)
 %line 680+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm12, zmm28
+	vpunpckhdq zmm1, zmm10, zmm28
 ; u6 = unpacklo32(z6, z7)
 %line 681+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq zmm2, zmm21, zmm13
@@ -1488,22 +1487,22 @@ align 32
 	vpunpckhdq zmm3, zmm21, zmm13
 ; v4 = unpacklo64(u4, u6)
 %line 683+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm16, zmm0, zmm2
+	vpunpcklqdq zmm15, zmm0, zmm2
 ; v5 = unpackhi64(u4, u6)
 %line 684+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq zmm13, zmm0, zmm2
 ; v6 = unpacklo64(u5, u7)
 %line 685+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm12, zmm1, zmm3
+	vpunpcklqdq zmm10, zmm1, zmm3
 ; v7 = unpackhi64(u5, u7)
 %line 686+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm15, zmm1, zmm3
+	vpunpckhqdq zmm14, zmm1, zmm3
 ; u8 = unpacklo32(z8, z9)
 %line 687+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm11, zmm8
+	vpunpckldq zmm2, zmm11, zmm30
 ; u9 = unpackhi32(z8, z9)
 %line 688+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm11, zmm8
+	vpunpckhdq zmm3, zmm11, zmm30
 ; u10 = unpacklo32(z10, z11)
 %line 689+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq zmm0, zmm25, zmm19
@@ -1515,31 +1514,31 @@ align 32
 	vpunpcklqdq zmm1, zmm2, zmm0
 ; v9 = unpackhi64(u8, u10)
 %line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm18, zmm2, zmm0
+	vpunpckhqdq zmm16, zmm2, zmm0
 ; v10 = unpacklo64(u9, u11)
 %line 693+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm11, zmm3, zmm4
 ; v11 = unpackhi64(u9, u11)
 %line 694+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm19, zmm3, zmm4
+	vpunpckhqdq zmm18, zmm3, zmm4
 ; u12 = unpacklo32(z12, z13)
 %line 695+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm17, zmm10
+	vpunpckldq zmm2, zmm17, zmm9
 ; u13 = unpackhi32(z12, z13)
 %line 696+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm17, zmm10
+	vpunpckhdq zmm3, zmm17, zmm9
 ; u14 = unpacklo32(z14, z15)
 %line 697+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm4, zmm9, zmm26
+	vpunpckldq zmm4, zmm8, zmm26
 ; u15 = unpackhi32(z14, z15)
 %line 698+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm8, zmm9, zmm26
+	vpunpckhdq zmm8, zmm8, zmm26
 ; v12 = unpacklo64(u12, u14)
 %line 699+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm0, zmm2, zmm4
 ; v13 = unpackhi64(u12, u14)
 %line 700+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm10, zmm2, zmm4
+	vpunpckhqdq zmm17, zmm2, zmm4
 ; v14 = unpacklo64(u13, u15)
 %line 701+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm9, zmm3, zmm8
@@ -1548,10 +1547,10 @@ align 32
 	vpunpckhqdq zmm8, zmm3, zmm8
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 703+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm7, zmm16, 136
+	vshufi32x4 zmm2, zmm7, zmm15, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 704+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm7, zmm16, 221
+	vshufi32x4 zmm3, zmm7, zmm15, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 705+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm1, zmm0, 136
@@ -1602,10 +1601,10 @@ align 32
 	vshufi32x4 zmm1, zmm6, zmm13, 221
 ; w2 = shuffle128(v9, v13, 0x88)
 %line 721+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm18, zmm10, 136
+	vshufi32x4 zmm2, zmm16, zmm17, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
 %line 722+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm18, zmm10, 221
+	vshufi32x4 zmm3, zmm16, zmm17, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 723+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -1644,10 +1643,10 @@ align 32
 	vmovdqu64 [rdi + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 735+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm5, zmm12, 136
+	vshufi32x4 zmm0, zmm5, zmm10, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
 %line 736+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm5, zmm12, 221
+	vshufi32x4 zmm1, zmm5, zmm10, 221
 ; w2 = shuffle128(v10, v14, 0x88)
 %line 737+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm2, zmm11, zmm9, 136
@@ -1692,16 +1691,16 @@ align 32
 	vmovdqu64 [rdi + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 751+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm14, zmm15, 136
+	vshufi32x4 zmm0, zmm12, zmm14, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
 %line 752+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm14, zmm15, 221
+	vshufi32x4 zmm1, zmm12, zmm14, 221
 ; w2 = shuffle128(v11, v15, 0x88)
 %line 753+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm19, zmm8, 136
+	vshufi32x4 zmm2, zmm18, zmm8, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
 %line 754+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm19, zmm8, 221
+	vshufi32x4 zmm3, zmm18, zmm8, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 755+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2156,93 +2155,101 @@ align 32
 .Lblocks16:
 ; z0 = s0
 %line 908+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm4, [rsp + 0]
+	vmovdqu64 zmm0, [rsp + 0]
 ; z1 = s1
 %line 909+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm10, [rsp + 64]
+	vmovdqu64 zmm1, [rsp + 64]
 ; z2 = s2
 %line 910+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm15, [rsp + 128]
+	vmovdqu64 zmm2, [rsp + 128]
 ; z3 = s3
 %line 911+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm19, [rsp + 192]
+	vmovdqu64 zmm3, [rsp + 192]
 ; z4 = s4
 %line 912+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm16, [rsp + 256]
+	vmovdqu64 zmm4, [rsp + 256]
 ; z5 = s5
 %line 913+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm5, [rsp + 320]
 ; z6 = s6
 %line 914+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm9, [rsp + 384]
+	vmovdqu64 zmm6, [rsp + 384]
 ; z7 = s7
 %line 915+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm14, [rsp + 448]
+	vmovdqu64 zmm18, [rsp + 448]
 ; z10 = s10
 %line 916+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm7, [rsp + 640]
+	vmovdqu64 zmm21, [rsp + 640]
 ; z11 = s11
 %line 917+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm8, [rsp + 704]
+	vmovdqu64 zmm10, [rsp + 704]
 ; z12 = s12
 %line 918+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm11, [rsp + 768]
+	vmovdqu64 zmm9, [rsp + 768]
 ; z13 = s13
 %line 919+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm13, [rsp + 832]
+	vmovdqu64 zmm19, [rsp + 832]
 ; z14 = s14
 %line 920+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm18, [rsp + 896]
+	vmovdqu64 zmm15, [rsp + 896]
 ; z15 = s15
 %line 921+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm6, [rsp + 960]
+	vmovdqu64 zmm20, [rsp + 960]
 ; 8x q0 = mem64[x + 32]
 %line 923+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastq zmm0, [rcx + 32]
+	vpbroadcastq zmm7, [rcx + 32]
 ; 8x q1 = q0 + mem512[CTRHI]
 %line 924+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddq zmm1, zmm0, [rel CTRHI]
+	vpaddq zmm8, zmm7, [rel CTRHI]
 ; 8x q0 = q0 + mem512[CTRLO]
 %line 925+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddq zmm17, zmm0, [rel CTRLO]
+	vpaddq zmm14, zmm7, [rel CTRLO]
 ; idx = mem512[IDXLO]
 %line 926+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm0, [rel IDXLO]
+	vmovdqu64 zmm7, [rel IDXLO]
 ; z8 = q0
 %line 927+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 zmm12, zmm17
+	vmovdqa64 zmm17, zmm14
 ; z8 = permute2x32(z8, idx, q1)
 %line 928+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpermt2d zmm12, zmm0, zmm1
+	vpermt2d zmm17, zmm7, zmm8
 ; idx = mem512[IDXHI]
 %line 929+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm0, [rel IDXHI]
+	vmovdqu64 zmm7, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
 %line 931+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpermt2d zmm17, zmm0, zmm1
+	vpermt2d zmm14, zmm7, zmm8
 ; s8 = z8
 %line 932+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 512], zmm12
+	vmovdqu64 [rsp + 512], zmm17
 ; s9 = z9
 %line 933+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 576], zmm17
+	vmovdqu64 [rsp + 576], zmm14
 ; i = 6
 %line 934+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	mov r8, 6
+	vmovdqa64 zmm7, zmm0
+	vmovdqa64 zmm8, zmm1
+	vmovdqa64 zmm12, zmm2
+	vmovdqa64 zmm16, zmm3
+	vmovdqa64 zmm13, zmm4
+	vmovdqa64 zmm11, zmm6
+	vmovdqa64 zmm6, zmm21
+	vmovdqa64 zmm4, zmm20
 align 32
 .Lrounds16:
 ; 16x t0 = z0 + z12
 %line 936+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm4, zmm11
+	vpaddd zmm0, zmm7, zmm9
 ; 16x t1 = z5 + z1
 %line 937+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm5, zmm10
+	vpaddd zmm1, zmm5, zmm8
 ; 16x t2 = z10 + z6
 %line 938+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm7, zmm9
+	vpaddd zmm2, zmm6, zmm11
 ; 16x t3 = z15 + z11
 %line 939+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm6, zmm8
+	vpaddd zmm3, zmm4, zmm10
 ; 16x t0 = t0 <<< 7
 %line 940+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 7
@@ -2257,28 +2264,28 @@ align 32
 	vprold zmm3, zmm3, 7
 ; z4 = z4 ^ t0
 %line 944+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm16, zmm16, zmm0
+	vpxord zmm13, zmm13, zmm0
 ; z9 = z9 ^ t1
 %line 945+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm17, zmm17, zmm1
+	vpxord zmm14, zmm14, zmm1
 ; z14 = z14 ^ t2
 %line 946+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm18, zmm18, zmm2
+	vpxord zmm15, zmm15, zmm2
 ; z3 = z3 ^ t3
 %line 947+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm19, zmm19, zmm3
+	vpxord zmm16, zmm16, zmm3
 ; 16x t0 = z4 + z0
 %line 948+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm16, zmm4
+	vpaddd zmm0, zmm13, zmm7
 ; 16x t1 = z9 + z5
 %line 949+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm17, zmm5
+	vpaddd zmm1, zmm14, zmm5
 ; 16x t2 = z14 + z10
 %line 950+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm18, zmm7
+	vpaddd zmm2, zmm15, zmm6
 ; 16x t3 = z3 + z15
 %line 951+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm19, zmm6
+	vpaddd zmm3, zmm16, zmm4
 ; 16x t0 = t0 <<< 9
 %line 952+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 9
@@ -2293,28 +2300,28 @@ align 32
 	vprold zmm3, zmm3, 9
 ; z8 = z8 ^ t0
 %line 956+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm12, zmm12, zmm0
+	vpxord zmm17, zmm17, zmm0
 ; z13 = z13 ^ t1
 %line 957+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm13, zmm13, zmm1
+	vpxord zmm19, zmm19, zmm1
 ; z2 = z2 ^ t2
 %line 958+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm15, zmm15, zmm2
+	vpxord zmm12, zmm12, zmm2
 ; z7 = z7 ^ t3
 %line 959+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm14, zmm14, zmm3
+	vpxord zmm18, zmm18, zmm3
 ; 16x t0 = z8 + z4
 %line 960+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm12, zmm16
+	vpaddd zmm0, zmm17, zmm13
 ; 16x t1 = z13 + z9
 %line 961+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm13, zmm17
+	vpaddd zmm1, zmm19, zmm14
 ; 16x t2 = z2 + z14
 %line 962+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm15, zmm18
+	vpaddd zmm2, zmm12, zmm15
 ; 16x t3 = z7 + z3
 %line 963+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm14, zmm19
+	vpaddd zmm3, zmm18, zmm16
 ; 16x t0 = t0 <<< 13
 %line 964+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 13
@@ -2329,28 +2336,28 @@ align 32
 	vprold zmm3, zmm3, 13
 ; z12 = z12 ^ t0
 %line 968+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm11, zmm11, zmm0
+	vpxord zmm9, zmm9, zmm0
 ; z1 = z1 ^ t1
 %line 969+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm10, zmm10, zmm1
+	vpxord zmm8, zmm8, zmm1
 ; z6 = z6 ^ t2
 %line 970+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm9, zmm9, zmm2
+	vpxord zmm11, zmm11, zmm2
 ; z11 = z11 ^ t3
 %line 971+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm8, zmm8, zmm3
+	vpxord zmm10, zmm10, zmm3
 ; 16x t0 = z12 + z8
 %line 972+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm11, zmm12
+	vpaddd zmm0, zmm9, zmm17
 ; 16x t1 = z1 + z13
 %line 973+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm10, zmm13
+	vpaddd zmm1, zmm8, zmm19
 ; 16x t2 = z6 + z2
 %line 974+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm9, zmm15
+	vpaddd zmm2, zmm11, zmm12
 ; 16x t3 = z11 + z7
 %line 975+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm8, zmm14
+	vpaddd zmm3, zmm10, zmm18
 ; 16x t0 = t0 <<< 18
 %line 976+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 18
@@ -2365,28 +2372,28 @@ align 32
 	vprold zmm3, zmm3, 18
 ; z0 = z0 ^ t0
 %line 980+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm4, zmm4, zmm0
+	vpxord zmm7, zmm7, zmm0
 ; z5 = z5 ^ t1
 %line 981+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
 %line 982+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm7, zmm7, zmm2
+	vpxord zmm6, zmm6, zmm2
 ; z15 = z15 ^ t3
 %line 983+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm6, zmm6, zmm3
+	vpxord zmm4, zmm4, zmm3
 ; 16x t0 = z0 + z3
 %line 984+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm4, zmm19
+	vpaddd zmm0, zmm7, zmm16
 ; 16x t1 = z5 + z4
 %line 985+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm5, zmm16
+	vpaddd zmm1, zmm5, zmm13
 ; 16x t2 = z10 + z9
 %line 986+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm7, zmm17
+	vpaddd zmm2, zmm6, zmm14
 ; 16x t3 = z15 + z14
 %line 987+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm6, zmm18
+	vpaddd zmm3, zmm4, zmm15
 ; 16x t0 = t0 <<< 7
 %line 988+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 7
@@ -2401,28 +2408,28 @@ align 32
 	vprold zmm3, zmm3, 7
 ; z1 = z1 ^ t0
 %line 992+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm10, zmm10, zmm0
+	vpxord zmm8, zmm8, zmm0
 ; z6 = z6 ^ t1
 %line 993+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm9, zmm9, zmm1
+	vpxord zmm11, zmm11, zmm1
 ; z11 = z11 ^ t2
 %line 994+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm8, zmm8, zmm2
+	vpxord zmm10, zmm10, zmm2
 ; z12 = z12 ^ t3
 %line 995+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm11, zmm11, zmm3
+	vpxord zmm9, zmm9, zmm3
 ; 16x t0 = z1 + z0
 %line 996+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm10, zmm4
+	vpaddd zmm0, zmm8, zmm7
 ; 16x t1 = z6 + z5
 %line 997+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm9, zmm5
+	vpaddd zmm1, zmm11, zmm5
 ; 16x t2 = z11 + z10
 %line 998+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm8, zmm7
+	vpaddd zmm2, zmm10, zmm6
 ; 16x t3 = z12 + z15
 %line 999+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm11, zmm6
+	vpaddd zmm3, zmm9, zmm4
 ; 16x t0 = t0 <<< 9
 %line 1000+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 9
@@ -2437,28 +2444,28 @@ align 32
 	vprold zmm3, zmm3, 9
 ; z2 = z2 ^ t0
 %line 1004+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm15, zmm15, zmm0
+	vpxord zmm12, zmm12, zmm0
 ; z7 = z7 ^ t1
 %line 1005+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm14, zmm14, zmm1
+	vpxord zmm18, zmm18, zmm1
 ; z8 = z8 ^ t2
 %line 1006+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm12, zmm12, zmm2
+	vpxord zmm17, zmm17, zmm2
 ; z13 = z13 ^ t3
 %line 1007+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm13, zmm13, zmm3
+	vpxord zmm19, zmm19, zmm3
 ; 16x t0 = z2 + z1
 %line 1008+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm15, zmm10
+	vpaddd zmm0, zmm12, zmm8
 ; 16x t1 = z7 + z6
 %line 1009+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm14, zmm9
+	vpaddd zmm1, zmm18, zmm11
 ; 16x t2 = z8 + z11
 %line 1010+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm12, zmm8
+	vpaddd zmm2, zmm17, zmm10
 ; 16x t3 = z13 + z12
 %line 1011+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm13, zmm11
+	vpaddd zmm3, zmm19, zmm9
 ; 16x t0 = t0 <<< 13
 %line 1012+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 13
@@ -2473,28 +2480,28 @@ align 32
 	vprold zmm3, zmm3, 13
 ; z3 = z3 ^ t0
 %line 1016+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm19, zmm19, zmm0
+	vpxord zmm16, zmm16, zmm0
 ; z4 = z4 ^ t1
 %line 1017+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm16, zmm16, zmm1
+	vpxord zmm13, zmm13, zmm1
 ; z9 = z9 ^ t2
 %line 1018+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm17, zmm17, zmm2
+	vpxord zmm14, zmm14, zmm2
 ; z14 = z14 ^ t3
 %line 1019+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm18, zmm18, zmm3
+	vpxord zmm15, zmm15, zmm3
 ; 16x t0 = z3 + z2
 %line 1020+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm19, zmm15
+	vpaddd zmm0, zmm16, zmm12
 ; 16x t1 = z4 + z7
 %line 1021+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm16, zmm14
+	vpaddd zmm1, zmm13, zmm18
 ; 16x t2 = z9 + z8
 %line 1022+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm17, zmm12
+	vpaddd zmm2, zmm14, zmm17
 ; 16x t3 = z14 + z13
 %line 1023+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm18, zmm13
+	vpaddd zmm3, zmm15, zmm19
 ; 16x t0 = t0 <<< 18
 %line 1024+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 18
@@ -2509,16 +2516,16 @@ align 32
 	vprold zmm3, zmm3, 18
 ; z0 = z0 ^ t0
 %line 1028+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm4, zmm4, zmm0
+	vpxord zmm7, zmm7, zmm0
 ; z5 = z5 ^ t1
 %line 1029+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
 %line 1030+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm7, zmm7, zmm2
+	vpxord zmm6, zmm6, zmm2
 ; z15 = z15 ^ t3
 %line 1031+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm6, zmm6, zmm3
+	vpxord zmm4, zmm4, zmm3
 ; =? i -= 1
 %line 1032+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	sub r8, 1
@@ -2527,148 +2534,156 @@ align 32
 	jne .Lrounds16
 ; 16x z0 = z0 + s0
 %line 1036+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm4, zmm4, [rsp + 0]
+	vmovdqa64 zmm20, zmm4
+	vmovdqa64 zmm21, zmm6
+	vmovdqa64 zmm6, zmm11
+	vmovdqa64 zmm4, zmm13
+	vmovdqa64 zmm3, zmm16
+	vmovdqa64 zmm2, zmm12
+	vmovdqa64 zmm1, zmm8
+	vmovdqa64 zmm0, zmm7
+	vpaddd zmm0, zmm0, [rsp + 0]
 ; 16x z1 = z1 + s1
 %line 1037+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm10, zmm10, [rsp + 64]
+	vpaddd zmm1, zmm1, [rsp + 64]
 ; 16x z2 = z2 + s2
 %line 1038+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm15, zmm15, [rsp + 128]
+	vpaddd zmm2, zmm2, [rsp + 128]
 ; 16x z3 = z3 + s3
 %line 1039+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm19, zmm19, [rsp + 192]
+	vpaddd zmm3, zmm3, [rsp + 192]
 ; 16x z4 = z4 + s4
 %line 1040+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm20, zmm16, [rsp + 256]
+	vpaddd zmm8, zmm4, [rsp + 256]
 ; 16x z5 = z5 + s5
 %line 1041+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm16, zmm5, [rsp + 320]
+	vpaddd zmm7, zmm5, [rsp + 320]
 ; 16x z6 = z6 + s6
 %line 1042+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm9, zmm9, [rsp + 384]
+	vpaddd zmm11, zmm6, [rsp + 384]
 ; 16x z7 = z7 + s7
 %line 1043+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm14, zmm14, [rsp + 448]
+	vpaddd zmm6, zmm18, [rsp + 448]
 ; 16x z8 = z8 + s8
 %line 1044+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm12, zmm12, [rsp + 512]
+	vpaddd zmm17, zmm17, [rsp + 512]
 ; 16x z9 = z9 + s9
 %line 1045+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm17, zmm17, [rsp + 576]
+	vpaddd zmm14, zmm14, [rsp + 576]
 ; 16x z10 = z10 + s10
 %line 1046+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm7, [rsp + 640]
+	vpaddd zmm21, zmm21, [rsp + 640]
 ; 16x z11 = z11 + s11
 %line 1047+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm8, [rsp + 704]
+	vpaddd zmm10, zmm10, [rsp + 704]
 ; 16x z12 = z12 + s12
 %line 1048+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm11, zmm11, [rsp + 768]
+	vpaddd zmm9, zmm9, [rsp + 768]
 ; 16x z13 = z13 + s13
 %line 1049+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm13, zmm13, [rsp + 832]
+	vpaddd zmm19, zmm19, [rsp + 832]
 ; 16x z14 = z14 + s14
 %line 1050+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm18, zmm18, [rsp + 896]
+	vpaddd zmm15, zmm15, [rsp + 896]
 ; 16x z15 = z15 + s15
 %line 1051+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm6, zmm6, [rsp + 960]
+	vpaddd zmm20, zmm20, [rsp + 960]
 ; u0 = unpacklo32(z0, z1)
 %line 1055+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm4, zmm10
+	vpunpckldq zmm4, zmm0, zmm1
 ; u1 = unpackhi32(z0, z1)
 %line 1056+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm4, zmm10
+	vpunpckhdq zmm0, zmm0, zmm1
 ; u2 = unpacklo32(z2, z3)
 %line 1057+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm15, zmm19
+	vpunpckldq zmm1, zmm2, zmm3
 ; u3 = unpackhi32(z2, z3)
 %line 1058+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm15, zmm19
+	vpunpckhdq zmm2, zmm2, zmm3
 ; v0 = unpacklo64(u0, u2)
 %line 1059+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm10, zmm0, zmm2
+	vpunpcklqdq zmm12, zmm4, zmm1
 ; v1 = unpackhi64(u0, u2)
 %line 1060+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm15, zmm0, zmm2
+	vpunpckhqdq zmm13, zmm4, zmm1
 ; v2 = unpacklo64(u1, u3)
 %line 1061+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm5, zmm1, zmm3
+	vpunpcklqdq zmm5, zmm0, zmm2
 ; v3 = unpackhi64(u1, u3)
 %line 1062+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm19, zmm1, zmm3
+	vpunpckhqdq zmm16, zmm0, zmm2
 ; u4 = unpacklo32(z4, z5)
 %line 1063+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm20, zmm16
+	vpunpckldq zmm0, zmm8, zmm7
 ; u5 = unpackhi32(z4, z5)
 %line 1064+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm20, zmm16
+	vpunpckhdq zmm1, zmm8, zmm7
 ; u6 = unpacklo32(z6, z7)
 %line 1065+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm9, zmm14
+	vpunpckldq zmm2, zmm11, zmm6
 ; u7 = unpackhi32(z6, z7)
 %line 1066+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm9, zmm14
+	vpunpckhdq zmm3, zmm11, zmm6
 ; v4 = unpacklo64(u4, u6)
 %line 1067+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm20, zmm0, zmm2
+	vpunpcklqdq zmm18, zmm0, zmm2
 ; v5 = unpackhi64(u4, u6)
 %line 1068+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm14, zmm0, zmm2
+	vpunpckhqdq zmm7, zmm0, zmm2
 ; v6 = unpacklo64(u5, u7)
 %line 1069+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm9, zmm1, zmm3
+	vpunpcklqdq zmm6, zmm1, zmm3
 ; v7 = unpackhi64(u5, u7)
 %line 1070+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm16, zmm1, zmm3
+	vpunpckhqdq zmm8, zmm1, zmm3
 ; u8 = unpacklo32(z8, z9)
 %line 1071+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm12, zmm17
+	vpunpckldq zmm0, zmm17, zmm14
 ; u9 = unpackhi32(z8, z9)
 %line 1072+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm12, zmm17
+	vpunpckhdq zmm1, zmm17, zmm14
 ; u10 = unpacklo32(z10, z11)
 %line 1073+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm7, zmm8
+	vpunpckldq zmm2, zmm21, zmm10
 ; u11 = unpackhi32(z10, z11)
 %line 1074+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm7, zmm8
+	vpunpckhdq zmm3, zmm21, zmm10
 ; v8 = unpacklo64(u8, u10)
 %line 1075+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm17, zmm0, zmm2
+	vpunpcklqdq zmm21, zmm0, zmm2
 ; v9 = unpackhi64(u8, u10)
 %line 1076+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm8, zmm0, zmm2
+	vpunpckhqdq zmm11, zmm0, zmm2
 ; v10 = unpacklo64(u9, u11)
 %line 1077+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm7, zmm1, zmm3
+	vpunpcklqdq zmm10, zmm1, zmm3
 ; v11 = unpackhi64(u9, u11)
 %line 1078+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm12, zmm1, zmm3
+	vpunpckhqdq zmm14, zmm1, zmm3
 ; u12 = unpacklo32(z12, z13)
 %line 1079+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm11, zmm13
+	vpunpckldq zmm0, zmm9, zmm19
 ; u13 = unpackhi32(z12, z13)
 %line 1080+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm11, zmm13
+	vpunpckhdq zmm1, zmm9, zmm19
 ; u14 = unpacklo32(z14, z15)
 %line 1081+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm18, zmm6
+	vpunpckldq zmm2, zmm15, zmm20
 ; u15 = unpackhi32(z14, z15)
 %line 1082+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm18, zmm6
+	vpunpckhdq zmm3, zmm15, zmm20
 ; v12 = unpacklo64(u12, u14)
 %line 1083+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm4, zmm0, zmm2
 ; v13 = unpackhi64(u12, u14)
 %line 1084+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm13, zmm0, zmm2
+	vpunpckhqdq zmm17, zmm0, zmm2
 ; v14 = unpacklo64(u13, u15)
 %line 1085+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm6, zmm1, zmm3
+	vpunpcklqdq zmm9, zmm1, zmm3
 ; v15 = unpackhi64(u13, u15)
 %line 1086+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm11, zmm1, zmm3
+	vpunpckhqdq zmm15, zmm1, zmm3
 ; unsigned<? n - 16
 %line 1087+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	cmp rdx, 16
@@ -2677,16 +2692,16 @@ align 32
 	jb .Lpartial
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 1090+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm10, zmm20, 136
+	vshufi32x4 zmm0, zmm12, zmm18, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 1091+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm10, zmm20, 221
+	vshufi32x4 zmm1, zmm12, zmm18, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 1092+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm17, zmm4, 136
+	vshufi32x4 zmm2, zmm21, zmm4, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
 %line 1093+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm17, zmm4, 221
+	vshufi32x4 zmm3, zmm21, zmm4, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1094+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2725,16 +2740,16 @@ align 32
 	vmovdqu64 [rdi + 768], zmm0
 ; w0 = shuffle128(v1, v5, 0x88)
 %line 1106+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm15, zmm14, 136
+	vshufi32x4 zmm0, zmm13, zmm7, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
 %line 1107+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm15, zmm14, 221
+	vshufi32x4 zmm1, zmm13, zmm7, 221
 ; w2 = shuffle128(v9, v13, 0x88)
 %line 1108+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm8, zmm13, 136
+	vshufi32x4 zmm2, zmm11, zmm17, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
 %line 1109+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm8, zmm13, 221
+	vshufi32x4 zmm3, zmm11, zmm17, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1110+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2773,16 +2788,16 @@ align 32
 	vmovdqu64 [rdi + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 1122+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm5, zmm9, 136
+	vshufi32x4 zmm0, zmm5, zmm6, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
 %line 1123+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm5, zmm9, 221
+	vshufi32x4 zmm1, zmm5, zmm6, 221
 ; w2 = shuffle128(v10, v14, 0x88)
 %line 1124+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm7, zmm6, 136
+	vshufi32x4 zmm2, zmm10, zmm9, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
 %line 1125+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm7, zmm6, 221
+	vshufi32x4 zmm3, zmm10, zmm9, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1126+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2821,16 +2836,16 @@ align 32
 	vmovdqu64 [rdi + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 1138+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm19, zmm16, 136
+	vshufi32x4 zmm0, zmm16, zmm8, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
 %line 1139+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm19, zmm16, 221
+	vshufi32x4 zmm1, zmm16, zmm8, 221
 ; w2 = shuffle128(v11, v15, 0x88)
 %line 1140+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm12, zmm11, 136
+	vshufi32x4 zmm2, zmm14, zmm15, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
 %line 1141+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm12, zmm11, 221
+	vshufi32x4 zmm3, zmm14, zmm15, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1142+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2906,7 +2921,7 @@ align 32
 	vmovdqu64 [rsp + 3840], ymm0
 ; h0 = f0
 %line 1171+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm4, ymm0
+	vmovdqa64 ymm9, ymm0
 ; 8x f0 = mem32[x + 4]
 %line 1172+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 4]
@@ -2915,7 +2930,7 @@ align 32
 	vmovdqu64 [rsp + 3872], ymm0
 ; h1 = f0
 %line 1174+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm5, ymm0
+	vmovdqa64 ymm4, ymm0
 ; 8x f0 = mem32[x + 8]
 %line 1175+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 8]
@@ -2924,7 +2939,7 @@ align 32
 	vmovdqu64 [rsp + 3904], ymm0
 ; h2 = f0
 %line 1177+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm6, ymm0
+	vmovdqa64 ymm5, ymm0
 ; 8x f0 = mem32[x + 12]
 %line 1178+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 12]
@@ -2933,7 +2948,7 @@ align 32
 	vmovdqu64 [rsp + 3936], ymm0
 ; h3 = f0
 %line 1180+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm14, ymm0
+	vmovdqa64 ymm6, ymm0
 ; 8x f0 = mem32[x + 16]
 %line 1181+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 16]
@@ -2942,7 +2957,7 @@ align 32
 	vmovdqu64 [rsp + 3968], ymm0
 ; h4 = f0
 %line 1183+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm19, ymm0
+	vmovdqa64 ymm11, ymm0
 ; 8x f0 = mem32[x + 20]
 %line 1184+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 20]
@@ -2951,25 +2966,34 @@ align 32
 	vmovdqu64 [rsp + 4000], ymm0
 ; h5 = f0
 %line 1186+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm7, ymm0
+	vmovdqa64 ymm10, ymm0
 ; 8x f0 = mem32[x + 24]
 %line 1187+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm8, [rcx + 24]
+	vpbroadcastd ymm0, [rcx + 24]
 ; hs6 = f0
 %line 1188+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 4032], ymm8
+	vmovdqu64 [rsp + 4032], ymm0
+; h6 = f0
+%line 1189+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqa64 ymm8, ymm0
 ; 8x f0 = mem32[x + 28]
 %line 1190+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm9, [rcx + 28]
+	vpbroadcastd ymm0, [rcx + 28]
 ; hs7 = f0
 %line 1191+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 4064], ymm9
+	vmovdqu64 [rsp + 4064], ymm0
+; h7 = f0
+%line 1192+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqa64 ymm7, ymm0
 ; 8x f0 = mem32[x + 40]
 %line 1193+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm12, [rcx + 40]
+	vpbroadcastd ymm0, [rcx + 40]
 ; hs10 = f0
 %line 1194+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 4160], ymm12
+	vmovdqu64 [rsp + 4160], ymm0
+; h10 = f0
+%line 1195+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqa64 ymm12, ymm0
 ; 8x f0 = mem32[x + 44]
 %line 1196+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 44]
@@ -2978,25 +3002,34 @@ align 32
 	vmovdqu64 [rsp + 4192], ymm0
 ; h11 = f0
 %line 1198+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm16, ymm0
+	vmovdqa64 ymm13, ymm0
 ; 8x f0 = mem32[x + 48]
 %line 1199+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm10, [rcx + 48]
+	vpbroadcastd ymm0, [rcx + 48]
 ; hs12 = f0
 %line 1200+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 4224], ymm10
+	vmovdqu64 [rsp + 4224], ymm0
+; h12 = f0
+%line 1201+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqa64 ymm14, ymm0
 ; 8x f0 = mem32[x + 52]
 %line 1202+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm11, [rcx + 52]
+	vpbroadcastd ymm0, [rcx + 52]
 ; hs13 = f0
 %line 1203+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 4256], ymm11
+	vmovdqu64 [rsp + 4256], ymm0
+; h13 = f0
+%line 1204+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqa64 ymm15, ymm0
 ; 8x f0 = mem32[x + 56]
 %line 1205+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastd ymm13, [rcx + 56]
+	vpbroadcastd ymm0, [rcx + 56]
 ; hs14 = f0
 %line 1206+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 4288], ymm13
+	vmovdqu64 [rsp + 4288], ymm0
+; h14 = f0
+%line 1207+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqa64 ymm3, ymm0
 ; 8x f0 = mem32[x + 60]
 %line 1208+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastd ymm0, [rcx + 60]
@@ -3005,7 +3038,7 @@ align 32
 	vmovdqu64 [rsp + 4320], ymm0
 ; h15 = f0
 %line 1210+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm17, ymm0
+	vmovdqa64 ymm16, ymm0
 ; 4x gq0 = mem64[x + 32]
 %line 1211+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpbroadcastq ymm2, [rcx + 32]
@@ -3023,45 +3056,48 @@ align 32
 	vpaddq ymm0, ymm2, ymm0
 ; gq0 = shuffle32(gq0, 0xd8)
 %line 1216+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd ymm0, ymm0, 216
+	vpshufd ymm2, ymm0, 216
 ; gq1 = shuffle32(gq1, 0xd8)
 %line 1217+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd ymm2, ymm1, 216
+	vpshufd ymm1, ymm1, 216
 ; f0 = unpacklo64(gq0, gq1)
 %line 1218+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq ymm1, ymm0, ymm2
+	vpunpcklqdq ymm0, ymm2, ymm1
 ; hs8 = f0
 %line 1219+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 4096], ymm1
+	vmovdqu64 [rsp + 4096], ymm0
 ; h8 = f0
 %line 1220+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm18, ymm1
+	vmovdqa64 ymm17, ymm0
 ; f1 = unpackhi64(gq0, gq1)
 %line 1221+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq ymm0, ymm0, ymm2
+	vpunpckhqdq ymm0, ymm2, ymm1
 ; hs9 = f1
 %line 1222+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 4128], ymm0
 ; h9 = f1
 %line 1223+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 ymm20, ymm0
+	vmovdqa64 ymm18, ymm0
 ; i = 6
 %line 1224+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	mov r8, 6
+	vmovdqa64 ymm20, ymm3
+	vmovdqa64 ymm19, ymm17
+	vmovdqa64 ymm17, ymm18
 align 32
 .Lrounds8:
 ; g0 = evexadd32(h0, h12)
 %line 1226+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm4, ymm10
+	vpaddd ymm0, ymm9, ymm14
 ; g1 = evexadd32(h5, h1)
 %line 1227+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm7, ymm5
+	vpaddd ymm1, ymm10, ymm4
 ; g2 = evexadd32(h10, h6)
 %line 1228+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd ymm2, ymm12, ymm8
 ; g3 = evexadd32(h15, h11)
 %line 1229+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm17, ymm16
+	vpaddd ymm3, ymm16, ymm13
 ; 8x g0 = g0 <<< 7
 %line 1230+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 7
@@ -3076,28 +3112,28 @@ align 32
 	vprold ymm3, ymm3, 7
 ; h4 = evexxor(h4, g0)
 %line 1234+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm19, ymm19, ymm0
+	vpxord ymm11, ymm11, ymm0
 ; h9 = evexxor(h9, g1)
 %line 1235+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm20, ymm20, ymm1
+	vpxord ymm17, ymm17, ymm1
 ; h14 = evexxor(h14, g2)
 %line 1236+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm13, ymm13, ymm2
+	vpxord ymm18, ymm20, ymm2
 ; h3 = evexxor(h3, g3)
 %line 1237+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm14, ymm14, ymm3
+	vpxord ymm6, ymm6, ymm3
 ; g0 = evexadd32(h4, h0)
 %line 1238+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm19, ymm4
+	vpaddd ymm0, ymm11, ymm9
 ; g1 = evexadd32(h9, h5)
 %line 1239+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm20, ymm7
+	vpaddd ymm1, ymm17, ymm10
 ; g2 = evexadd32(h14, h10)
 %line 1240+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm13, ymm12
+	vpaddd ymm2, ymm18, ymm12
 ; g3 = evexadd32(h3, h15)
 %line 1241+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm14, ymm17
+	vpaddd ymm3, ymm6, ymm16
 ; 8x g0 = g0 <<< 9
 %line 1242+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 9
@@ -3112,28 +3148,28 @@ align 32
 	vprold ymm3, ymm3, 9
 ; h8 = evexxor(h8, g0)
 %line 1246+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm18, ymm18, ymm0
+	vpxord ymm19, ymm19, ymm0
 ; h13 = evexxor(h13, g1)
 %line 1247+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm11, ymm11, ymm1
+	vpxord ymm15, ymm15, ymm1
 ; h2 = evexxor(h2, g2)
 %line 1248+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm6, ymm6, ymm2
+	vpxord ymm5, ymm5, ymm2
 ; h7 = evexxor(h7, g3)
 %line 1249+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm9, ymm9, ymm3
+	vpxord ymm7, ymm7, ymm3
 ; g0 = evexadd32(h8, h4)
 %line 1250+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm18, ymm19
+	vpaddd ymm0, ymm19, ymm11
 ; g1 = evexadd32(h13, h9)
 %line 1251+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm11, ymm20
+	vpaddd ymm1, ymm15, ymm17
 ; g2 = evexadd32(h2, h14)
 %line 1252+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm6, ymm13
+	vpaddd ymm2, ymm5, ymm18
 ; g3 = evexadd32(h7, h3)
 %line 1253+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm9, ymm14
+	vpaddd ymm3, ymm7, ymm6
 ; 8x g0 = g0 <<< 13
 %line 1254+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 13
@@ -3148,28 +3184,28 @@ align 32
 	vprold ymm3, ymm3, 13
 ; h12 = evexxor(h12, g0)
 %line 1258+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm10, ymm10, ymm0
+	vpxord ymm14, ymm14, ymm0
 ; h1 = evexxor(h1, g1)
 %line 1259+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm5, ymm5, ymm1
+	vpxord ymm4, ymm4, ymm1
 ; h6 = evexxor(h6, g2)
 %line 1260+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm8, ymm8, ymm2
 ; h11 = evexxor(h11, g3)
 %line 1261+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm16, ymm16, ymm3
+	vpxord ymm13, ymm13, ymm3
 ; g0 = evexadd32(h12, h8)
 %line 1262+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm10, ymm18
+	vpaddd ymm0, ymm14, ymm19
 ; g1 = evexadd32(h1, h13)
 %line 1263+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm5, ymm11
+	vpaddd ymm1, ymm4, ymm15
 ; g2 = evexadd32(h6, h2)
 %line 1264+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm8, ymm6
+	vpaddd ymm2, ymm8, ymm5
 ; g3 = evexadd32(h11, h7)
 %line 1265+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm16, ymm9
+	vpaddd ymm3, ymm13, ymm7
 ; 8x g0 = g0 <<< 18
 %line 1266+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 18
@@ -3184,28 +3220,28 @@ align 32
 	vprold ymm3, ymm3, 18
 ; h0 = evexxor(h0, g0)
 %line 1270+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm4, ymm4, ymm0
+	vpxord ymm9, ymm9, ymm0
 ; h5 = evexxor(h5, g1)
 %line 1271+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm7, ymm7, ymm1
+	vpxord ymm10, ymm10, ymm1
 ; h10 = evexxor(h10, g2)
 %line 1272+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm12, ymm12, ymm2
 ; h15 = evexxor(h15, g3)
 %line 1273+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm17, ymm17, ymm3
+	vpxord ymm16, ymm16, ymm3
 ; g0 = evexadd32(h0, h3)
 %line 1274+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm4, ymm14
+	vpaddd ymm0, ymm9, ymm6
 ; g1 = evexadd32(h5, h4)
 %line 1275+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm7, ymm19
+	vpaddd ymm1, ymm10, ymm11
 ; g2 = evexadd32(h10, h9)
 %line 1276+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm12, ymm20
+	vpaddd ymm2, ymm12, ymm17
 ; g3 = evexadd32(h15, h14)
 %line 1277+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm17, ymm13
+	vpaddd ymm3, ymm16, ymm18
 ; 8x g0 = g0 <<< 7
 %line 1278+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 7
@@ -3220,28 +3256,28 @@ align 32
 	vprold ymm3, ymm3, 7
 ; h1 = evexxor(h1, g0)
 %line 1282+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm5, ymm5, ymm0
+	vpxord ymm4, ymm4, ymm0
 ; h6 = evexxor(h6, g1)
 %line 1283+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm8, ymm8, ymm1
 ; h11 = evexxor(h11, g2)
 %line 1284+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm16, ymm16, ymm2
+	vpxord ymm13, ymm13, ymm2
 ; h12 = evexxor(h12, g3)
 %line 1285+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm10, ymm10, ymm3
+	vpxord ymm14, ymm14, ymm3
 ; g0 = evexadd32(h1, h0)
 %line 1286+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm5, ymm4
+	vpaddd ymm0, ymm4, ymm9
 ; g1 = evexadd32(h6, h5)
 %line 1287+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm8, ymm7
+	vpaddd ymm1, ymm8, ymm10
 ; g2 = evexadd32(h11, h10)
 %line 1288+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm16, ymm12
+	vpaddd ymm2, ymm13, ymm12
 ; g3 = evexadd32(h12, h15)
 %line 1289+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm10, ymm17
+	vpaddd ymm3, ymm14, ymm16
 ; 8x g0 = g0 <<< 9
 %line 1290+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 9
@@ -3256,28 +3292,28 @@ align 32
 	vprold ymm3, ymm3, 9
 ; h2 = evexxor(h2, g0)
 %line 1294+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm6, ymm6, ymm0
+	vpxord ymm5, ymm5, ymm0
 ; h7 = evexxor(h7, g1)
 %line 1295+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm9, ymm9, ymm1
+	vpxord ymm7, ymm7, ymm1
 ; h8 = evexxor(h8, g2)
 %line 1296+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm18, ymm18, ymm2
+	vpxord ymm19, ymm19, ymm2
 ; h13 = evexxor(h13, g3)
 %line 1297+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm11, ymm11, ymm3
+	vpxord ymm15, ymm15, ymm3
 ; g0 = evexadd32(h2, h1)
 %line 1298+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm6, ymm5
+	vpaddd ymm0, ymm5, ymm4
 ; g1 = evexadd32(h7, h6)
 %line 1299+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm9, ymm8
+	vpaddd ymm1, ymm7, ymm8
 ; g2 = evexadd32(h8, h11)
 %line 1300+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm18, ymm16
+	vpaddd ymm2, ymm19, ymm13
 ; g3 = evexadd32(h13, h12)
 %line 1301+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm11, ymm10
+	vpaddd ymm3, ymm15, ymm14
 ; 8x g0 = g0 <<< 13
 %line 1302+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 13
@@ -3292,28 +3328,28 @@ align 32
 	vprold ymm3, ymm3, 13
 ; h3 = evexxor(h3, g0)
 %line 1306+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm14, ymm14, ymm0
+	vpxord ymm6, ymm6, ymm0
 ; h4 = evexxor(h4, g1)
 %line 1307+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm19, ymm19, ymm1
+	vpxord ymm11, ymm11, ymm1
 ; h9 = evexxor(h9, g2)
 %line 1308+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm20, ymm20, ymm2
+	vpxord ymm17, ymm17, ymm2
 ; h14 = evexxor(h14, g3)
 %line 1309+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm13, ymm13, ymm3
+	vpxord ymm20, ymm18, ymm3
 ; g0 = evexadd32(h3, h2)
 %line 1310+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm14, ymm6
+	vpaddd ymm0, ymm6, ymm5
 ; g1 = evexadd32(h4, h7)
 %line 1311+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm19, ymm9
+	vpaddd ymm1, ymm11, ymm7
 ; g2 = evexadd32(h9, h8)
 %line 1312+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm20, ymm18
+	vpaddd ymm2, ymm17, ymm19
 ; g3 = evexadd32(h14, h13)
 %line 1313+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm13, ymm11
+	vpaddd ymm3, ymm20, ymm15
 ; 8x g0 = g0 <<< 18
 %line 1314+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold ymm0, ymm0, 18
@@ -3328,16 +3364,16 @@ align 32
 	vprold ymm3, ymm3, 18
 ; h0 = evexxor(h0, g0)
 %line 1318+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm4, ymm4, ymm0
+	vpxord ymm9, ymm9, ymm0
 ; h5 = evexxor(h5, g1)
 %line 1319+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm7, ymm7, ymm1
+	vpxord ymm10, ymm10, ymm1
 ; h10 = evexxor(h10, g2)
 %line 1320+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord ymm12, ymm12, ymm2
 ; h15 = evexxor(h15, g3)
 %line 1321+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord ymm17, ymm17, ymm3
+	vpxord ymm16, ymm16, ymm3
 ; =? i -= 1
 %line 1322+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	sub r8, 1
@@ -3346,67 +3382,70 @@ align 32
 	jne .Lrounds8
 ; p = &ks
 %line 1324+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
+	vmovdqa64 ymm18, ymm17
+	vmovdqa64 ymm17, ymm19
+	vmovdqa64 ymm3, ymm20
 	lea r8, [rsp + 1024]
 ; f0 = hs0
 %line 1325+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm1, [rsp + 3840]
 ; f0 = evexadd32(f0, h0)
 %line 1326+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm1, ymm4
+	vpaddd ymm1, ymm1, ymm9
 ; f1 = hs1
 %line 1327+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm0, [rsp + 3872]
 ; f1 = evexadd32(f1, h1)
 %line 1328+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm0, ymm5
+	vpaddd ymm2, ymm0, ymm4
 ; f2 = hs2
 %line 1329+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm0, [rsp + 3904]
 ; f2 = evexadd32(f2, h2)
 %line 1330+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm0, ymm6
+	vpaddd ymm4, ymm0, ymm5
 ; f3 = hs3
 %line 1331+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm0, [rsp + 3936]
 ; f3 = evexadd32(f3, h3)
 %line 1332+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm0, ymm14
+	vpaddd ymm0, ymm0, ymm6
 ; g0 = unpacklo32(f0, f1)
 %line 1333+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq ymm4, ymm1, ymm2
+	vpunpckldq ymm5, ymm1, ymm2
 ; g1 = unpackhi32(f0, f1)
 %line 1334+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq ymm1, ymm1, ymm2
 ; g2 = unpacklo32(f2, f3)
 %line 1335+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq ymm2, ymm3, ymm0
+	vpunpckldq ymm2, ymm4, ymm0
 ; g3 = unpackhi32(f2, f3)
 %line 1336+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq ymm0, ymm3, ymm0
+	vpunpckhdq ymm0, ymm4, ymm0
 ; fv0 = unpacklo64(g0, g2)
 %line 1337+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq ymm15, ymm4, ymm2
+	vpunpcklqdq ymm9, ymm5, ymm2
 ; fv1 = unpackhi64(g0, g2)
 %line 1338+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq ymm14, ymm4, ymm2
+	vpunpckhqdq ymm6, ymm5, ymm2
 ; fv2 = unpacklo64(g1, g3)
 %line 1339+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq ymm6, ymm1, ymm0
+	vpunpcklqdq ymm5, ymm1, ymm0
 ; fv3 = unpackhi64(g1, g3)
 %line 1340+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq ymm5, ymm1, ymm0
+	vpunpckhqdq ymm4, ymm1, ymm0
 ; f0 = hs4
 %line 1341+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm0, [rsp + 3968]
 ; f0 = evexadd32(f0, h4)
 %line 1342+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm0, ymm19
+	vpaddd ymm0, ymm0, ymm11
 ; f1 = hs5
 %line 1343+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm1, [rsp + 4000]
 ; f1 = evexadd32(f1, h5)
 %line 1344+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm1, ymm7
+	vpaddd ymm1, ymm1, ymm10
 ; f2 = hs6
 %line 1345+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm2, [rsp + 4032]
@@ -3415,10 +3454,10 @@ align 32
 	vpaddd ymm2, ymm2, ymm8
 ; f3 = hs7
 %line 1347+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm3, [rsp + 4064]
+	vmovdqu64 ymm8, [rsp + 4064]
 ; f3 = evexadd32(f3, h7)
 %line 1348+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm3, ymm9
+	vpaddd ymm8, ymm8, ymm7
 ; g0 = unpacklo32(f0, f1)
 %line 1349+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq ymm7, ymm0, ymm1
@@ -3427,67 +3466,67 @@ align 32
 	vpunpckhdq ymm0, ymm0, ymm1
 ; g2 = unpacklo32(f2, f3)
 %line 1351+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq ymm1, ymm2, ymm3
+	vpunpckldq ymm1, ymm2, ymm8
 ; g3 = unpackhi32(f2, f3)
 %line 1352+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq ymm8, ymm2, ymm3
+	vpunpckhdq ymm10, ymm2, ymm8
 ; fv4 = unpacklo64(g0, g2)
 %line 1353+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq ymm4, ymm7, ymm1
+	vpunpcklqdq ymm8, ymm7, ymm1
 ; fv5 = unpackhi64(g0, g2)
 %line 1354+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq ymm3, ymm7, ymm1
+	vpunpckhqdq ymm7, ymm7, ymm1
 ; fv6 = unpacklo64(g1, g3)
 %line 1355+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq ymm2, ymm0, ymm8
+	vpunpcklqdq ymm2, ymm0, ymm10
 ; fv7 = unpackhi64(g1, g3)
 %line 1356+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq ymm1, ymm0, ymm8
+	vpunpckhqdq ymm1, ymm0, ymm10
 ; go = permute128(fv0, fv4, 0x20)
 %line 1357+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm0, ymm15, ymm4, 32
+	vperm2i128 ymm0, ymm9, ymm8, 32
 ; mem256[p + 0] = go
 %line 1358+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8], ymm0
 ; go = permute128(fv0, fv4, 0x31)
 %line 1359+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm0, ymm15, ymm4, 49
+	vperm2i128 ymm0, ymm9, ymm8, 49
 ; mem256[p + 256] = go
 %line 1360+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 256], ymm0
 ; go = permute128(fv1, fv5, 0x20)
 %line 1361+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm0, ymm14, ymm3, 32
+	vperm2i128 ymm0, ymm6, ymm7, 32
 ; mem256[p + 64] = go
 %line 1362+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 64], ymm0
 ; go = permute128(fv1, fv5, 0x31)
 %line 1363+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm0, ymm14, ymm3, 49
+	vperm2i128 ymm0, ymm6, ymm7, 49
 ; mem256[p + 320] = go
 %line 1364+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 320], ymm0
 ; go = permute128(fv2, fv6, 0x20)
 %line 1365+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm0, ymm6, ymm2, 32
+	vperm2i128 ymm0, ymm5, ymm2, 32
 ; mem256[p + 128] = go
 %line 1366+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 128], ymm0
 ; go = permute128(fv2, fv6, 0x31)
 %line 1367+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm0, ymm6, ymm2, 49
+	vperm2i128 ymm0, ymm5, ymm2, 49
 ; mem256[p + 384] = go
 %line 1368+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 384], ymm0
 ; go = permute128(fv3, fv7, 0x20)
 %line 1369+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm0, ymm5, ymm1, 32
+	vperm2i128 ymm0, ymm4, ymm1, 32
 ; mem256[p + 192] = go
 %line 1370+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 192], ymm0
 ; go = permute128(fv3, fv7, 0x31)
 %line 1371+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm0, ymm5, ymm1, 49
+	vperm2i128 ymm0, ymm4, ymm1, 49
 ; mem256[p + 448] = go
 %line 1372+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 448], ymm0
@@ -3496,13 +3535,13 @@ align 32
 	vmovdqu64 ymm0, [rsp + 4096]
 ; f0 = evexadd32(f0, h8)
 %line 1374+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm0, ymm18
+	vpaddd ymm0, ymm0, ymm17
 ; f1 = hs9
 %line 1375+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm1, [rsp + 4128]
 ; f1 = evexadd32(f1, h9)
 %line 1376+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm1, ymm20
+	vpaddd ymm1, ymm1, ymm18
 ; f2 = hs10
 %line 1377+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm2, [rsp + 4160]
@@ -3511,31 +3550,31 @@ align 32
 	vpaddd ymm2, ymm2, ymm12
 ; f3 = hs11
 %line 1379+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 ymm3, [rsp + 4192]
+	vmovdqu64 ymm4, [rsp + 4192]
 ; f3 = evexadd32(f3, h11)
 %line 1380+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm3, ymm16
+	vpaddd ymm4, ymm4, ymm13
 ; g0 = unpacklo32(f0, f1)
 %line 1381+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq ymm4, ymm0, ymm1
+	vpunpckldq ymm5, ymm0, ymm1
 ; g1 = unpackhi32(f0, f1)
 %line 1382+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq ymm0, ymm0, ymm1
 ; g2 = unpacklo32(f2, f3)
 %line 1383+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq ymm1, ymm2, ymm3
+	vpunpckldq ymm1, ymm2, ymm4
 ; g3 = unpackhi32(f2, f3)
 %line 1384+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq ymm2, ymm2, ymm3
+	vpunpckhdq ymm2, ymm2, ymm4
 ; fv0 = unpacklo64(g0, g2)
 %line 1385+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq ymm5, ymm4, ymm1
+	vpunpcklqdq ymm4, ymm5, ymm1
 ; fv1 = unpackhi64(g0, g2)
 %line 1386+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq ymm6, ymm4, ymm1
+	vpunpckhqdq ymm6, ymm5, ymm1
 ; fv2 = unpacklo64(g1, g3)
 %line 1387+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq ymm4, ymm0, ymm2
+	vpunpcklqdq ymm5, ymm0, ymm2
 ; fv3 = unpackhi64(g1, g3)
 %line 1388+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq ymm7, ymm0, ymm2
@@ -3544,25 +3583,25 @@ align 32
 	vmovdqu64 ymm0, [rsp + 4224]
 ; f0 = evexadd32(f0, h12)
 %line 1390+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm0, ymm0, ymm10
+	vpaddd ymm0, ymm0, ymm14
 ; f1 = hs13
 %line 1391+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm1, [rsp + 4256]
 ; f1 = evexadd32(f1, h13)
 %line 1392+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm1, ymm1, ymm11
+	vpaddd ymm1, ymm1, ymm15
 ; f2 = hs14
 %line 1393+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm2, [rsp + 4288]
 ; f2 = evexadd32(f2, h14)
 %line 1394+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm2, ymm2, ymm13
+	vpaddd ymm2, ymm2, ymm3
 ; f3 = hs15
 %line 1395+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 ymm3, [rsp + 4320]
 ; f3 = evexadd32(f3, h15)
 %line 1396+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd ymm3, ymm3, ymm17
+	vpaddd ymm3, ymm3, ymm16
 ; g0 = unpacklo32(f0, f1)
 %line 1397+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq ymm8, ymm0, ymm1
@@ -3589,13 +3628,13 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm2
 ; go = permute128(fv0, fv4, 0x20)
 %line 1405+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm2, ymm5, ymm3, 32
+	vperm2i128 ymm2, ymm4, ymm3, 32
 ; mem256[p + 32] = go
 %line 1406+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 32], ymm2
 ; go = permute128(fv0, fv4, 0x31)
 %line 1407+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm2, ymm5, ymm3, 49
+	vperm2i128 ymm2, ymm4, ymm3, 49
 ; mem256[p + 288] = go
 %line 1408+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 288], ymm2
@@ -3613,13 +3652,13 @@ align 32
 	vmovdqu64 [r8 + 352], ymm1
 ; go = permute128(fv2, fv6, 0x20)
 %line 1413+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm1, ymm4, ymm8, 32
+	vperm2i128 ymm1, ymm5, ymm8, 32
 ; mem256[p + 160] = go
 %line 1414+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 160], ymm1
 ; go = permute128(fv2, fv6, 0x31)
 %line 1415+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vperm2i128 ymm1, ymm4, ymm8, 49
+	vperm2i128 ymm1, ymm5, ymm8, 49
 ; mem256[p + 416] = go
 %line 1416+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [r8 + 416], ymm1
@@ -3682,7 +3721,7 @@ align 32
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 1439+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq xmm5, xmm1, xmm2
+	vpunpcklqdq xmm4, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 1440+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq xmm1, xmm1, xmm2
@@ -3695,20 +3734,24 @@ align 32
 ; i = 6
 %line 1443+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	mov r8, 6
+	vmovdqa64 xmm5, xmm4
+	vmovdqa64 xmm4, xmm1
+	vmovdqa64 xmm3, xmm2
+	vmovdqa64 xmm6, xmm0
 align 32
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 1445+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm3, xmm0, 57
+	vpshufd xmm1, xmm6, 57
 ; dd = shuffle32(dd, 0x93)
 %line 1446+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm1, xmm1, 147
+	vpshufd xmm2, xmm4, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 1447+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm3, xmm3, 78
 ; 4x e0 = da + dd
 %line 1448+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm5, xmm1
+	vpaddd xmm4, xmm5, xmm2
 ; 4x e4 = e0 << 7
 %line 1449+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 7
@@ -3717,10 +3760,10 @@ align 32
 	vpsrld xmm4, xmm4, 25
 ; db = ternlog(db, e0, e4, 0x96)
 %line 1451+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm3, xmm4, xmm0, 150
+	vpternlogd xmm1, xmm4, xmm0, 150
 ; 4x e1 = db + da
 %line 1452+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm3, xmm5
+	vpaddd xmm4, xmm1, xmm5
 ; 4x e5 = e1 << 9
 %line 1453+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 9
@@ -3729,10 +3772,10 @@ align 32
 	vpsrld xmm4, xmm4, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 1455+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm2, xmm4, xmm0, 150
+	vpternlogd xmm3, xmm4, xmm0, 150
 ; 4x e2 = dc + db
 %line 1456+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm2, xmm3
+	vpaddd xmm4, xmm3, xmm1
 ; 4x e6 = e2 << 13
 %line 1457+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 13
@@ -3741,10 +3784,10 @@ align 32
 	vpsrld xmm4, xmm4, 19
 ; dd = ternlog(dd, e2, e6, 0x96)
 %line 1459+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm1, xmm4, xmm0, 150
+	vpternlogd xmm2, xmm4, xmm0, 150
 ; 4x e3 = dd + dc
 %line 1460+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm1, xmm2
+	vpaddd xmm4, xmm2, xmm3
 ; 4x e7 = e3 << 18
 %line 1461+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 18
@@ -3756,61 +3799,61 @@ align 32
 	vpternlogd xmm5, xmm4, xmm0, 150
 ; db = shuffle32(db, 0x93)
 %line 1464+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm0, xmm3, 147
+	vpshufd xmm6, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 1465+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm1, xmm1, 57
+	vpshufd xmm4, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 1466+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 1467+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm3, xmm5, xmm0
+	vpaddd xmm0, xmm5, xmm6
 ; 4x e4 = e0 << 7
 %line 1468+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm4, xmm3, 7
+	vpslld xmm1, xmm0, 7
 ; 4x e0 = e0 >> 25
 %line 1469+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm3, xmm3, 25
+	vpsrld xmm0, xmm0, 25
 ; dd = ternlog(dd, e0, e4, 0x96)
 %line 1470+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm1, xmm3, xmm4, 150
+	vpternlogd xmm4, xmm0, xmm1, 150
 ; 4x e1 = dd + da
 %line 1471+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm3, xmm1, xmm5
+	vpaddd xmm0, xmm4, xmm5
 ; 4x e5 = e1 << 9
 %line 1472+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm4, xmm3, 9
+	vpslld xmm1, xmm0, 9
 ; 4x e1 = e1 >> 23
 %line 1473+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm3, xmm3, 23
+	vpsrld xmm0, xmm0, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 1474+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm2, xmm3, xmm4, 150
+	vpternlogd xmm3, xmm0, xmm1, 150
 ; 4x e2 = dc + dd
 %line 1475+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm3, xmm2, xmm1
+	vpaddd xmm0, xmm3, xmm4
 ; 4x e6 = e2 << 13
 %line 1476+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm4, xmm3, 13
+	vpslld xmm1, xmm0, 13
 ; 4x e2 = e2 >> 19
 %line 1477+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm3, xmm3, 19
+	vpsrld xmm0, xmm0, 19
 ; db = ternlog(db, e2, e6, 0x96)
 %line 1478+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm0, xmm3, xmm4, 150
+	vpternlogd xmm6, xmm0, xmm1, 150
 ; 4x e3 = db + dc
 %line 1479+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm3, xmm0, xmm2
+	vpaddd xmm0, xmm6, xmm3
 ; 4x e7 = e3 << 18
 %line 1480+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm4, xmm3, 18
+	vpslld xmm1, xmm0, 18
 ; 4x e3 = e3 >> 14
 %line 1481+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm3, xmm3, 14
+	vpsrld xmm0, xmm0, 14
 ; da = ternlog(da, e3, e7, 0x96)
 %line 1482+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm5, xmm3, xmm4, 150
+	vpternlogd xmm5, xmm0, xmm1, 150
 ; =? i -= 1
 %line 1483+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	sub r8, 1
@@ -3819,22 +3862,26 @@ align 32
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 1485+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq xmm3, xmm5, xmm1
+	vmovdqa64 xmm0, xmm6
+	vmovdqa64 xmm2, xmm3
+	vmovdqa64 xmm1, xmm4
+	vmovdqa64 xmm4, xmm5
+	vpunpckldq xmm3, xmm4, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 1486+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq xmm4, xmm2, xmm0
+	vpunpckldq xmm5, xmm2, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 1487+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq xmm1, xmm5, xmm1
+	vpunpckhdq xmm1, xmm4, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 1488+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq xmm0, xmm2, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 1489+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq xmm2, xmm3, xmm4
+	vpunpcklqdq xmm2, xmm3, xmm5
 ; r1 = unpackhi64(e0, e1)
 %line 1490+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq xmm3, xmm3, xmm4
+	vpunpckhqdq xmm3, xmm3, xmm5
 ; r2 = unpacklo64(e2, e3)
 %line 1491+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq xmm4, xmm1, xmm0
@@ -3940,16 +3987,16 @@ align 32
 	lea r8, [rsp + 1024]
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 1528+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm10, zmm20, 136
+	vshufi32x4 zmm0, zmm12, zmm18, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 1529+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm10, zmm20, 221
+	vshufi32x4 zmm1, zmm12, zmm18, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 1530+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm17, zmm4, 136
+	vshufi32x4 zmm2, zmm21, zmm4, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
 %line 1531+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm17, zmm4, 221
+	vshufi32x4 zmm3, zmm21, zmm4, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1532+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -3976,16 +4023,16 @@ align 32
 	vmovdqu64 [r8 + 768], zmm0
 ; w0 = shuffle128(v1, v5, 0x88)
 %line 1540+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm15, zmm14, 136
+	vshufi32x4 zmm0, zmm13, zmm7, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
 %line 1541+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm15, zmm14, 221
+	vshufi32x4 zmm1, zmm13, zmm7, 221
 ; w2 = shuffle128(v9, v13, 0x88)
 %line 1542+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm8, zmm13, 136
+	vshufi32x4 zmm2, zmm11, zmm17, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
 %line 1543+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm8, zmm13, 221
+	vshufi32x4 zmm3, zmm11, zmm17, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1544+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -4012,16 +4059,16 @@ align 32
 	vmovdqu64 [r8 + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 1552+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm5, zmm9, 136
+	vshufi32x4 zmm0, zmm5, zmm6, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
 %line 1553+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm5, zmm9, 221
+	vshufi32x4 zmm1, zmm5, zmm6, 221
 ; w2 = shuffle128(v10, v14, 0x88)
 %line 1554+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm7, zmm6, 136
+	vshufi32x4 zmm2, zmm10, zmm9, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
 %line 1555+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm7, zmm6, 221
+	vshufi32x4 zmm3, zmm10, zmm9, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1556+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -4048,16 +4095,16 @@ align 32
 	vmovdqu64 [r8 + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 1564+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm19, zmm16, 136
+	vshufi32x4 zmm0, zmm16, zmm8, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
 %line 1565+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm19, zmm16, 221
+	vshufi32x4 zmm1, zmm16, zmm8, 221
 ; w2 = shuffle128(v11, v15, 0x88)
 %line 1566+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm12, zmm11, 136
+	vshufi32x4 zmm2, zmm14, zmm15, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
 %line 1567+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm12, zmm11, 221
+	vshufi32x4 zmm3, zmm14, zmm15, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1568+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -4166,7 +4213,7 @@ qhasm_kernel_salsa12_amd64_avx512_core:
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 1608+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq xmm5, xmm1, xmm2
+	vpunpcklqdq xmm4, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 1609+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq xmm1, xmm1, xmm2
@@ -4179,20 +4226,24 @@ qhasm_kernel_salsa12_amd64_avx512_core:
 ; i = 6
 %line 1612+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	mov r8, 6
+	vmovdqa64 xmm5, xmm4
+	vmovdqa64 xmm4, xmm1
+	vmovdqa64 xmm3, xmm2
+	vmovdqa64 xmm6, xmm0
 align 32
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 1614+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm3, xmm0, 57
+	vpshufd xmm1, xmm6, 57
 ; dd = shuffle32(dd, 0x93)
 %line 1615+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm1, xmm1, 147
+	vpshufd xmm2, xmm4, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 1616+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm3, xmm3, 78
 ; 4x e0 = da + dd
 %line 1617+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm5, xmm1
+	vpaddd xmm4, xmm5, xmm2
 ; 4x e4 = e0 << 7
 %line 1618+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 7
@@ -4201,10 +4252,10 @@ align 32
 	vpsrld xmm4, xmm4, 25
 ; db = ternlog(db, e0, e4, 0x96)
 %line 1620+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm3, xmm4, xmm0, 150
+	vpternlogd xmm1, xmm4, xmm0, 150
 ; 4x e1 = db + da
 %line 1621+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm3, xmm5
+	vpaddd xmm4, xmm1, xmm5
 ; 4x e5 = e1 << 9
 %line 1622+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 9
@@ -4213,10 +4264,10 @@ align 32
 	vpsrld xmm4, xmm4, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 1624+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm2, xmm4, xmm0, 150
+	vpternlogd xmm3, xmm4, xmm0, 150
 ; 4x e2 = dc + db
 %line 1625+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm2, xmm3
+	vpaddd xmm4, xmm3, xmm1
 ; 4x e6 = e2 << 13
 %line 1626+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 13
@@ -4225,10 +4276,10 @@ align 32
 	vpsrld xmm4, xmm4, 19
 ; dd = ternlog(dd, e2, e6, 0x96)
 %line 1628+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm1, xmm4, xmm0, 150
+	vpternlogd xmm2, xmm4, xmm0, 150
 ; 4x e3 = dd + dc
 %line 1629+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm1, xmm2
+	vpaddd xmm4, xmm2, xmm3
 ; 4x e7 = e3 << 18
 %line 1630+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 18
@@ -4240,61 +4291,61 @@ align 32
 	vpternlogd xmm5, xmm4, xmm0, 150
 ; db = shuffle32(db, 0x93)
 %line 1633+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm0, xmm3, 147
+	vpshufd xmm6, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 1634+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm1, xmm1, 57
+	vpshufd xmm4, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 1635+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm2, xmm2, 78
+	vpshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 1636+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm3, xmm5, xmm0
+	vpaddd xmm0, xmm5, xmm6
 ; 4x e4 = e0 << 7
 %line 1637+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm4, xmm3, 7
+	vpslld xmm1, xmm0, 7
 ; 4x e0 = e0 >> 25
 %line 1638+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm3, xmm3, 25
+	vpsrld xmm0, xmm0, 25
 ; dd = ternlog(dd, e0, e4, 0x96)
 %line 1639+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm1, xmm3, xmm4, 150
+	vpternlogd xmm4, xmm0, xmm1, 150
 ; 4x e1 = dd + da
 %line 1640+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm3, xmm1, xmm5
+	vpaddd xmm0, xmm4, xmm5
 ; 4x e5 = e1 << 9
 %line 1641+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm4, xmm3, 9
+	vpslld xmm1, xmm0, 9
 ; 4x e1 = e1 >> 23
 %line 1642+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm3, xmm3, 23
+	vpsrld xmm0, xmm0, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 1643+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm2, xmm3, xmm4, 150
+	vpternlogd xmm3, xmm0, xmm1, 150
 ; 4x e2 = dc + dd
 %line 1644+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm3, xmm2, xmm1
+	vpaddd xmm0, xmm3, xmm4
 ; 4x e6 = e2 << 13
 %line 1645+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm4, xmm3, 13
+	vpslld xmm1, xmm0, 13
 ; 4x e2 = e2 >> 19
 %line 1646+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm3, xmm3, 19
+	vpsrld xmm0, xmm0, 19
 ; db = ternlog(db, e2, e6, 0x96)
 %line 1647+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm0, xmm3, xmm4, 150
+	vpternlogd xmm6, xmm0, xmm1, 150
 ; 4x e3 = db + dc
 %line 1648+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm3, xmm0, xmm2
+	vpaddd xmm0, xmm6, xmm3
 ; 4x e7 = e3 << 18
 %line 1649+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm4, xmm3, 18
+	vpslld xmm1, xmm0, 18
 ; 4x e3 = e3 >> 14
 %line 1650+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm3, xmm3, 14
+	vpsrld xmm0, xmm0, 14
 ; da = ternlog(da, e3, e7, 0x96)
 %line 1651+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm5, xmm3, xmm4, 150
+	vpternlogd xmm5, xmm0, xmm1, 150
 ; =? i -= 1
 %line 1652+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	sub r8, 1
@@ -4303,22 +4354,26 @@ align 32
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 1654+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq xmm3, xmm5, xmm1
+	vmovdqa64 xmm0, xmm6
+	vmovdqa64 xmm2, xmm3
+	vmovdqa64 xmm1, xmm4
+	vmovdqa64 xmm4, xmm5
+	vpunpckldq xmm3, xmm4, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 1655+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq xmm4, xmm2, xmm0
+	vpunpckldq xmm5, xmm2, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 1656+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq xmm1, xmm5, xmm1
+	vpunpckhdq xmm1, xmm4, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 1657+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq xmm0, xmm2, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 1658+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq xmm2, xmm3, xmm4
+	vpunpcklqdq xmm2, xmm3, xmm5
 ; r1 = unpackhi64(e0, e1)
 %line 1659+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq xmm3, xmm3, xmm4
+	vpunpckhqdq xmm3, xmm3, xmm5
 ; r2 = unpacklo64(e2, e3)
 %line 1660+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq xmm4, xmm1, xmm0

@@ -128,16 +128,12 @@ qhasm_kernel_poly1305_amd64_zen4_blocks:
 	push r14
 	push r15
 	sub rsp, 24
-; input st m n hib
-%line 62+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r15, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 64+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8d, ecx
-	mov [rsp + 0], r8
+	mov ebx, ecx
 ; =? n - 0
 %line 65+0 specs/poly1305/generated/poly1305_amd64.q
-	cmp r15, 0
+	cmp rdx, 0
 ; goto done if =
 %line 66+0 specs/poly1305/generated/poly1305_amd64.q
 	je .Ldone
@@ -146,56 +142,59 @@ qhasm_kernel_poly1305_amd64_zen4_blocks:
 	mov rbp, [rdi]
 ; h1 = mem64[st + 8]
 %line 68+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, [rdi + 8]
+	mov r11, [rdi + 8]
 ; h2 = mem64[st + 16]
 %line 69+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, [rdi + 16]
+	mov r10, [rdi + 16]
 ; r0 = mem64[st + 24]
 %line 70+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rcx, [rdi + 24]
+	mov r8, [rdi + 24]
 ; r1 = mem64[st + 32]
 %line 71+0 specs/poly1305/generated/poly1305_amd64.q
 	mov r12, [rdi + 32]
 ; s1 = r1
 %line 72+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rbx, r12
+	mov [rsp + 0], rdi
+	mov rcx, r12
 ; s1 >>= 2
 %line 73+0 specs/poly1305/generated/poly1305_amd64.q
-	shr rbx, 2
+	shr rcx, 2
 ; s1 += r1
 %line 74+0 specs/poly1305/generated/poly1305_amd64.q
-	add rbx, r12
+	add rcx, r12
+	mov r9, rsi
+	mov r15, rdx
 align 32
 .Lblock:
 ; carry? h0 += mem64[m + 0]
 %line 81+0 specs/poly1305/generated/poly1305_amd64.q
-	add rbp, [rsi]
+	add rbp, [r9]
 ; carry? h1 += mem64[m + 8] + carry
 %line 82+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, [rsi + 8]
+	adc r11, [r9 + 8]
 ; h2 += hib + carry
 %line 83+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r8, [rsp + 0]
+	adc r10, rbx
 ; x = h0
 %line 89+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, rbp
 ; (uint128) t0h t0l = x * r0
 %line 90+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rcx
-	mov r10, rdx
-	mov r11, rax
+	mul r8
+	mov rsi, rdx
+	mov rdi, rax
 ; x = h1
 %line 91+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r11
 ; (uint128) ah al = x * s1
 %line 92+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rbx
+	mul rcx
 ; carry? t0l += al
 %line 93+0 specs/poly1305/generated/poly1305_amd64.q
-	add r11, rax
+	add rdi, rax
 ; t0h += ah + carry
 %line 94+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r10, rdx
+	adc rsi, rdx
 ; x = h0
 %line 95+0 specs/poly1305/generated/poly1305_amd64.q
 	mov rax, rbp
@@ -206,10 +205,10 @@ align 32
 	mov r14, rax
 ; x = h1
 %line 97+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rax, r9
+	mov rax, r11
 ; (uint128) ah al = x * r0
 %line 98+0 specs/poly1305/generated/poly1305_amd64.q
-	mul rcx
+	mul r8
 ; carry? t1l += al
 %line 99+0 specs/poly1305/generated/poly1305_amd64.q
 	add r14, rax
@@ -218,61 +217,61 @@ align 32
 	adc r13, rdx
 ; x = h2
 %line 101+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, r8
+	mov r11, r10
 ; x *= s1
 %line 102+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r9, rbx
+	imul r11, rcx
 ; t2 *= r0
 %line 104+0 specs/poly1305/generated/poly1305_amd64.q
-	imul r8, rcx
+	imul r10, r8
 ; carry? t1l += x
 %line 105+0 specs/poly1305/generated/poly1305_amd64.q
-	add r14, r9
+	add r14, r11
 ; t1h += t2 + carry
 %line 106+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r13, r8
+	adc r13, r10
 ; carry? t1l += t0h
 %line 107+0 specs/poly1305/generated/poly1305_amd64.q
-	add r14, r10
+	add r14, rsi
 ; t1h += 0 + carry
 %line 108+0 specs/poly1305/generated/poly1305_amd64.q
 	adc r13, 0
 ; h0 = t0l
 %line 109+0 specs/poly1305/generated/poly1305_amd64.q
-	mov rbp, r11
+	mov rbp, rdi
 ; h1 = t1l
 %line 110+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r9, r14
+	mov r11, r14
 ; h2 = t1h
 %line 111+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r8, r13
+	mov r10, r13
 ; h2 &= 3
 %line 112+0 specs/poly1305/generated/poly1305_amd64.q
-	and r8, 3
+	and r10, 3
 ; c = t1h
 %line 113+0 specs/poly1305/generated/poly1305_amd64.q
-	mov r10, r13
+	mov rsi, r13
 ; c &= -4
 %line 114+0 specs/poly1305/generated/poly1305_amd64.q
-	and r10, -4
+	and rsi, -4
 ; t1h >>= 2
 %line 115+0 specs/poly1305/generated/poly1305_amd64.q
 	shr r13, 2
 ; c += t1h
 %line 116+0 specs/poly1305/generated/poly1305_amd64.q
-	add r10, r13
+	add rsi, r13
 ; carry? h0 += c
 %line 117+0 specs/poly1305/generated/poly1305_amd64.q
-	add rbp, r10
+	add rbp, rsi
 ; carry? h1 += 0 + carry
 %line 118+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r9, 0
+	adc r11, 0
 ; h2 += 0 + carry
 %line 119+0 specs/poly1305/generated/poly1305_amd64.q
-	adc r8, 0
+	adc r10, 0
 ; m += 16
 %line 120+0 specs/poly1305/generated/poly1305_amd64.q
-	add rsi, 16
+	add r9, 16
 ; =? n -= 1
 %line 121+0 specs/poly1305/generated/poly1305_amd64.q
 	sub r15, 1
@@ -281,13 +280,14 @@ align 32
 	jne .Lblock
 ; mem64[st + 0] = h0
 %line 123+0 specs/poly1305/generated/poly1305_amd64.q
+	mov rdi, [rsp + 0]
 	mov [rdi], rbp
 ; mem64[st + 8] = h1
 %line 124+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rdi + 8], r9
+	mov [rdi + 8], r11
 ; mem64[st + 16] = h2
 %line 125+0 specs/poly1305/generated/poly1305_amd64.q
-	mov [rdi + 16], r8
+	mov [rdi + 16], r10
 .Ldone:
 ; leave
 %line 127+0 specs/poly1305/generated/poly1305_amd64.q

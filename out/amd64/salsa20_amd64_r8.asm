@@ -14,7 +14,7 @@ qhasm_kernel_salsa8_amd64_blocks:
 	push r13
 	push r14
 	push r15
-	sub rsp, 104
+	sub rsp, 136
 ; =? n - 0
 %line 32+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	cmp rdx, 0
@@ -37,81 +37,92 @@ align 32
 .Lblock:
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rcx]
-	mov [rsp + 40], r8
+	mov r9d, [rcx]
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rcx + 4]
-	mov [rsp + 48], r8
+	mov r14d, [rcx + 4]
 ; x2 = mem32[x + 8]
 %line 42+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rcx + 8]
-	mov [rsp + 56], r8
+	mov r13d, [rcx + 8]
 ; x3 = mem32[x + 12]
 %line 43+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rcx + 12]
-	mov [rsp + 64], r8
+	mov r12d, [rcx + 12]
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rcx + 16]
-	mov [rsp + 72], r8
+	mov ebp, [rcx + 16]
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rcx + 20]
-	mov [rsp + 80], r8
+	mov ebx, [rcx + 20]
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r13d, [rcx + 24]
+	mov edx, [rcx + 24]
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov eax, [rcx + 28]
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r11d, [rcx + 32]
+	mov edi, [rcx + 32]
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov edx, [rcx + 36]
+	mov esi, [rcx + 36]
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov edi, [rcx + 40]
+	mov r11d, [rcx + 40]
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r12d, [rcx + 44]
+	mov r10d, [rcx + 44]
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ebp, [rcx + 48]
+	mov r8d, [rcx + 48]
+	mov [rsp + 40], r8
 ; x13 = mem32[x + 52]
 %line 53+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r10d, [rcx + 52]
+	mov r8d, [rcx + 52]
+	mov [rsp + 48], r8
 ; x14 = mem32[x + 56]
 %line 54+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov esi, [rcx + 56]
+	mov r8d, [rcx + 56]
+	mov [rsp + 56], r8
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ebx, [rcx + 60]
+	mov r8d, [rcx + 60]
+	mov [rsp + 64], r8
 ; i = 4
 %line 56+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, 4
 ; i_s = i
 %line 57+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov [rsp + 32], r8
+	mov [rsp + 72], r9
+	mov [rsp + 80], r14
+	mov [rsp + 88], r13
+	mov [rsp + 96], r12
+	mov [rsp + 104], rbp
+	mov [rsp + 112], rbx
+	mov rcx, rdi
+	mov rbx, rsi
+	mov rbp, r11
+	mov r12, [rsp + 40]
+	mov r11, [rsp + 48]
+	mov rsi, [rsp + 56]
+	mov rdi, [rsp + 64]
 align 32
 .Ldoubleround:
 ; (uint32) t0 = x0 + x12
 %line 60+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 40]
-	lea r14d, [r8 + rbp]
+	mov r8, [rsp + 72]
+	lea r14d, [r8 + r12]
 ; (uint32) t1 = x5 + x1
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 48]
-	mov r9, [rsp + 80]
+	mov r8, [rsp + 80]
+	mov r9, [rsp + 112]
 	lea r8d, [r9 + r8]
 ; (uint32) t2 = x10 + x6
 %line 62+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r9d, [rdi + r13]
+	lea r9d, [rbp + rdx]
 ; (uint32) t3 = x15 + x11
 %line 63+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r15d, [rbx + r12]
+	lea r15d, [rdi + r10]
 ; (uint32) t0 <<<= 7
 %line 64+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r14d, 7
@@ -126,37 +137,37 @@ align 32
 	rol r15d, 7
 ; (uint32) x4 ^= t0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov rcx, [rsp + 72]
-	xor ecx, r14d
-	mov [rsp + 72], rcx
+	mov r13, [rsp + 104]
+	xor r13d, r14d
+	mov [rsp + 104], r13
 ; (uint32) x9 ^= t1
 %line 69+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, r8d
+	xor ebx, r8d
 ; (uint32) x14 ^= t2
 %line 70+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor esi, r9d
 ; (uint32) x3 ^= t3
 %line 71+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9, [rsp + 64]
+	mov r9, [rsp + 96]
 	xor r9d, r15d
-	mov [rsp + 64], r9
+	mov [rsp + 96], r9
 ; (uint32) t0 = x4 + x0
 %line 72+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 40]
-	lea ecx, [rcx + r8]
+	mov r8, [rsp + 72]
+	lea r13d, [r13 + r8]
 ; (uint32) t1 = x9 + x5
 %line 73+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 80]
-	lea r8d, [rdx + r8]
+	mov r8, [rsp + 112]
+	lea r8d, [rbx + r8]
 ; (uint32) t2 = x14 + x10
 %line 74+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r14d, [rsi + rdi]
+	lea r14d, [rsi + rbp]
 ; (uint32) t3 = x3 + x15
 %line 75+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r9d, [r9 + rbx]
+	lea r9d, [r9 + rdi]
 ; (uint32) t0 <<<= 9
 %line 76+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol ecx, 9
+	rol r13d, 9
 ; (uint32) t1 <<<= 9
 %line 77+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
@@ -168,31 +179,31 @@ align 32
 	rol r9d, 9
 ; (uint32) x8 ^= t0
 %line 80+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, ecx
+	xor ecx, r13d
 ; (uint32) x13 ^= t1
 %line 81+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, r8d
+	xor r11d, r8d
 ; (uint32) x2 ^= t2
 %line 82+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov rcx, [rsp + 56]
-	xor ecx, r14d
-	mov [rsp + 56], rcx
+	mov r13, [rsp + 88]
+	xor r13d, r14d
+	mov [rsp + 88], r13
 ; (uint32) x7 ^= t3
 %line 83+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor eax, r9d
 ; (uint32) t0 = x8 + x4
 %line 84+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 72]
-	lea r9d, [r11 + r8]
+	mov r8, [rsp + 104]
+	lea r9d, [rcx + r8]
 ; (uint32) t1 = x13 + x9
 %line 85+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r14d, [r10 + rdx]
+	lea r14d, [r11 + rbx]
 ; (uint32) t2 = x2 + x14
 %line 86+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea ecx, [rcx + rsi]
+	lea r13d, [r13 + rsi]
 ; (uint32) t3 = x7 + x3
 %line 87+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 64]
+	mov r8, [rsp + 96]
 	lea r8d, [rax + r8]
 ; (uint32) t0 <<<= 13
 %line 88+0 specs/salsa20/generated/salsa20_amd64_r8.q
@@ -202,40 +213,40 @@ align 32
 	rol r14d, 13
 ; (uint32) t2 <<<= 13
 %line 90+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol ecx, 13
+	rol r13d, 13
 ; (uint32) t3 <<<= 13
 %line 91+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x12 ^= t0
 %line 92+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, r9d
+	xor r12d, r9d
 ; (uint32) x1 ^= t1
 %line 93+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9, [rsp + 48]
+	mov r9, [rsp + 80]
 	xor r9d, r14d
-	mov [rsp + 48], r9
+	mov [rsp + 80], r9
 ; (uint32) x6 ^= t2
 %line 94+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, ecx
+	xor edx, r13d
 ; (uint32) x11 ^= t3
 %line 95+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r12d, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x12 + x8
 %line 96+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea ecx, [rbp + r11]
+	lea r13d, [r12 + rcx]
 ; (uint32) t1 = x1 + x13
 %line 97+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r14d, [r9 + r10]
+	lea r14d, [r9 + r11]
 ; (uint32) t2 = x6 + x2
 %line 98+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 56]
-	lea r15d, [r13 + r8]
+	mov r8, [rsp + 88]
+	lea r15d, [rdx + r8]
 ; (uint32) t3 = x11 + x7
 %line 99+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r12 + rax]
+	lea r8d, [r10 + rax]
 ; (uint32) t0 <<<= 18
 %line 100+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol ecx, 18
+	rol r13d, 18
 ; (uint32) t1 <<<= 18
 %line 101+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r14d, 18
@@ -247,34 +258,34 @@ align 32
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 104+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9, [rsp + 40]
-	xor r9d, ecx
-	mov [rsp + 40], r9
+	mov r9, [rsp + 72]
+	xor r9d, r13d
+	mov [rsp + 72], r9
 ; (uint32) x5 ^= t1
 %line 105+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov rcx, [rsp + 80]
-	xor ecx, r14d
-	mov [rsp + 80], rcx
+	mov r13, [rsp + 112]
+	xor r13d, r14d
+	mov [rsp + 112], r13
 ; (uint32) x10 ^= t2
 %line 106+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edi, r15d
+	xor ebp, r15d
 ; (uint32) x15 ^= t3
 %line 107+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, r8d
+	xor edi, r8d
 ; (uint32) t0 = x0 + x3
 %line 108+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 64]
+	mov r8, [rsp + 96]
 	lea r14d, [r9 + r8]
 ; (uint32) t1 = x5 + x4
 %line 109+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 72]
-	lea r8d, [rcx + r8]
+	mov r8, [rsp + 104]
+	lea r8d, [r13 + r8]
 ; (uint32) t2 = x10 + x9
 %line 110+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r9d, [rdi + rdx]
+	lea r9d, [rbp + rbx]
 ; (uint32) t3 = x15 + x14
 %line 111+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea ecx, [rbx + rsi]
+	lea r13d, [rdi + rsi]
 ; (uint32) t0 <<<= 7
 %line 112+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r14d, 7
@@ -286,35 +297,35 @@ align 32
 	rol r9d, 7
 ; (uint32) t3 <<<= 7
 %line 115+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol ecx, 7
+	rol r13d, 7
 ; (uint32) x1 ^= t0
 %line 116+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 48]
+	mov r15, [rsp + 80]
 	xor r15d, r14d
-	mov [rsp + 48], r15
+	mov [rsp + 80], r15
 ; (uint32) x6 ^= t1
 %line 117+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, r8d
+	xor edx, r8d
 ; (uint32) x11 ^= t2
 %line 118+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r12d, r9d
+	xor r10d, r9d
 ; (uint32) x12 ^= t3
 %line 119+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, ecx
+	xor r12d, r13d
 ; (uint32) t0 = x1 + x0
 %line 120+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 40]
+	mov r8, [rsp + 72]
 	lea r15d, [r15 + r8]
 ; (uint32) t1 = x6 + x5
 %line 121+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 80]
-	lea r8d, [r13 + r8]
+	mov r8, [rsp + 112]
+	lea r8d, [rdx + r8]
 ; (uint32) t2 = x11 + x10
 %line 122+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r9d, [r12 + rdi]
+	lea r9d, [r10 + rbp]
 ; (uint32) t3 = x12 + x15
 %line 123+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea ecx, [rbp + rbx]
+	lea r13d, [r12 + rdi]
 ; (uint32) t0 <<<= 9
 %line 124+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r15d, 9
@@ -326,34 +337,34 @@ align 32
 	rol r9d, 9
 ; (uint32) t3 <<<= 9
 %line 127+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol ecx, 9
+	rol r13d, 9
 ; (uint32) x2 ^= t0
 %line 128+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r14, [rsp + 56]
+	mov r14, [rsp + 88]
 	xor r14d, r15d
-	mov [rsp + 56], r14
+	mov [rsp + 88], r14
 ; (uint32) x7 ^= t1
 %line 129+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor eax, r8d
 ; (uint32) x8 ^= t2
 %line 130+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, r9d
+	xor ecx, r9d
 ; (uint32) x13 ^= t3
 %line 131+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, ecx
+	xor r11d, r13d
 ; (uint32) t0 = x2 + x1
 %line 132+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 48]
+	mov r8, [rsp + 80]
 	lea r8d, [r14 + r8]
 ; (uint32) t1 = x7 + x6
 %line 133+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r15d, [rax + r13]
+	lea r15d, [rax + rdx]
 ; (uint32) t2 = x8 + x11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r14d, [r11 + r12]
+	lea r14d, [rcx + r10]
 ; (uint32) t3 = x13 + x12
 %line 135+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r9d, [r10 + rbp]
+	lea r9d, [r11 + r12]
 ; (uint32) t0 <<<= 13
 %line 136+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
@@ -368,33 +379,33 @@ align 32
 	rol r9d, 13
 ; (uint32) x3 ^= t0
 %line 140+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov rcx, [rsp + 64]
-	xor ecx, r8d
-	mov [rsp + 64], rcx
+	mov r13, [rsp + 96]
+	xor r13d, r8d
+	mov [rsp + 96], r13
 ; (uint32) x4 ^= t1
 %line 141+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 72]
+	mov r8, [rsp + 104]
 	xor r8d, r15d
-	mov [rsp + 72], r8
+	mov [rsp + 104], r8
 ; (uint32) x9 ^= t2
 %line 142+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, r14d
+	xor ebx, r14d
 ; (uint32) x14 ^= t3
 %line 143+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	xor esi, r9d
 ; (uint32) t0 = x3 + x2
 %line 144+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9, [rsp + 56]
-	lea r14d, [rcx + r9]
+	mov r9, [rsp + 88]
+	lea r14d, [r13 + r9]
 ; (uint32) t1 = x4 + x7
 %line 145+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r15d, [r8 + rax]
 ; (uint32) t2 = x9 + x8
 %line 146+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea ecx, [rdx + r11]
+	lea r13d, [rbx + rcx]
 ; (uint32) t3 = x14 + x13
 %line 147+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r9d, [rsi + r10]
+	lea r9d, [rsi + r11]
 ; (uint32) t0 <<<= 18
 %line 148+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r14d, 18
@@ -403,26 +414,26 @@ align 32
 	rol r15d, 18
 ; (uint32) t2 <<<= 18
 %line 150+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol ecx, 18
+	rol r13d, 18
 ; (uint32) t3 <<<= 18
 %line 151+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r9d, 18
 ; (uint32) x0 ^= t0
 %line 152+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 40]
+	mov r8, [rsp + 72]
 	xor r8d, r14d
-	mov [rsp + 40], r8
+	mov [rsp + 72], r8
 ; (uint32) x5 ^= t1
 %line 153+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 80]
+	mov r8, [rsp + 112]
 	xor r8d, r15d
-	mov [rsp + 80], r8
+	mov [rsp + 112], r8
 ; (uint32) x10 ^= t2
 %line 154+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edi, ecx
+	xor ebp, r13d
 ; (uint32) x15 ^= t3
 %line 155+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, r9d
+	xor edi, r9d
 ; i = i_s
 %line 156+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 32]
@@ -437,184 +448,195 @@ align 32
 	jne .Ldoubleround
 ; x = x_s
 %line 161+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov [rsp + 64], rdi
+	mov [rsp + 56], rsi
+	mov [rsp + 48], r11
+	mov [rsp + 40], r12
+	mov r11, rbp
+	mov rsi, rbx
+	mov rdi, rcx
+	mov rbx, [rsp + 112]
+	mov rbp, [rsp + 104]
+	mov r12, [rsp + 96]
+	mov r13, [rsp + 88]
+	mov r14, [rsp + 80]
+	mov r9, [rsp + 72]
 	mov rcx, [rsp + 24]
 ; m = m_s
 %line 162+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9, [rsp + 8]
+	mov r15, [rsp + 8]
 ; c = c_s
 %line 163+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r14, [rsp + 0]
+	mov r8, [rsp + 0]
 ; (uint32) x0 += mem32[x + 0]
 %line 164+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 40]
-	add r8d, [rcx]
+	add r9d, [rcx]
 ; (uint32) x0 ^= mem32[m + 0]
 %line 165+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r8d, [r9]
+	xor r9d, [r15]
 ; mem32[c + 0] = x0
 %line 166+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14], r8d
+	mov dword [r8], r9d
 ; (uint32) x1 += mem32[x + 4]
 %line 167+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 48]
-	add r8d, [rcx + 4]
+	add r14d, [rcx + 4]
 ; (uint32) x1 ^= mem32[m + 4]
 %line 168+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r8d, [r9 + 4]
+	xor r14d, [r15 + 4]
 ; mem32[c + 4] = x1
 %line 169+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 4], r8d
+	mov dword [r8 + 4], r14d
 ; (uint32) x2 += mem32[x + 8]
 %line 170+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 56]
-	add r8d, [rcx + 8]
+	add r13d, [rcx + 8]
 ; (uint32) x2 ^= mem32[m + 8]
 %line 171+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r8d, [r9 + 8]
+	xor r13d, [r15 + 8]
 ; mem32[c + 8] = x2
 %line 172+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 8], r8d
+	mov dword [r8 + 8], r13d
 ; (uint32) x3 += mem32[x + 12]
 %line 173+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 64]
-	add r8d, [rcx + 12]
+	add r12d, [rcx + 12]
 ; (uint32) x3 ^= mem32[m + 12]
 %line 174+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r8d, [r9 + 12]
+	xor r12d, [r15 + 12]
 ; mem32[c + 12] = x3
 %line 175+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 12], r8d
+	mov dword [r8 + 12], r12d
 ; (uint32) x4 += mem32[x + 16]
 %line 176+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 72]
-	add r8d, [rcx + 16]
+	add ebp, [rcx + 16]
 ; (uint32) x4 ^= mem32[m + 16]
 %line 177+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r8d, [r9 + 16]
+	xor ebp, [r15 + 16]
 ; mem32[c + 16] = x4
 %line 178+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 16], r8d
+	mov dword [r8 + 16], ebp
 ; (uint32) x5 += mem32[x + 20]
 %line 179+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 80]
-	add r8d, [rcx + 20]
+	add ebx, [rcx + 20]
 ; (uint32) x5 ^= mem32[m + 20]
 %line 180+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r8d, [r9 + 20]
+	xor ebx, [r15 + 20]
 ; mem32[c + 20] = x5
 %line 181+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 20], r8d
+	mov dword [r8 + 20], ebx
 ; (uint32) x6 += mem32[x + 24]
 %line 182+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r13d, [rcx + 24]
+	add edx, [rcx + 24]
 ; (uint32) x6 ^= mem32[m + 24]
 %line 183+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, [r9 + 24]
+	xor edx, [r15 + 24]
 ; mem32[c + 24] = x6
 %line 184+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 24], r13d
+	mov dword [r8 + 24], edx
 ; (uint32) x7 += mem32[x + 28]
 %line 185+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	add eax, [rcx + 28]
 ; (uint32) x7 ^= mem32[m + 28]
 %line 186+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor eax, [r9 + 28]
+	xor eax, [r15 + 28]
 ; mem32[c + 28] = x7
 %line 187+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 28], eax
+	mov dword [r8 + 28], eax
 ; (uint32) x8 += mem32[x + 32]
 %line 188+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r11d, [rcx + 32]
+	add edi, [rcx + 32]
 ; (uint32) x8 ^= mem32[m + 32]
 %line 189+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, [r9 + 32]
+	xor edi, [r15 + 32]
 ; mem32[c + 32] = x8
 %line 190+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 32], r11d
+	mov dword [r8 + 32], edi
 ; (uint32) x9 += mem32[x + 36]
 %line 191+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add edx, [rcx + 36]
+	add esi, [rcx + 36]
 ; (uint32) x9 ^= mem32[m + 36]
 %line 192+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, [r9 + 36]
+	xor esi, [r15 + 36]
 ; mem32[c + 36] = x9
 %line 193+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 36], edx
+	mov dword [r8 + 36], esi
 ; (uint32) x10 += mem32[x + 40]
 %line 194+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add edi, [rcx + 40]
+	add r11d, [rcx + 40]
 ; (uint32) x10 ^= mem32[m + 40]
 %line 195+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edi, [r9 + 40]
+	xor r11d, [r15 + 40]
 ; mem32[c + 40] = x10
 %line 196+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 40], edi
+	mov dword [r8 + 40], r11d
 ; (uint32) x11 += mem32[x + 44]
 %line 197+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r12d, [rcx + 44]
+	add r10d, [rcx + 44]
 ; (uint32) x11 ^= mem32[m + 44]
 %line 198+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r12d, [r9 + 44]
+	xor r10d, [r15 + 44]
 ; mem32[c + 44] = x11
 %line 199+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 44], r12d
+	mov dword [r8 + 44], r10d
 ; (uint32) x12 += mem32[x + 48]
 %line 200+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add ebp, [rcx + 48]
+	mov r9, [rsp + 40]
+	add r9d, [rcx + 48]
 ; (uint32) x12 ^= mem32[m + 48]
 %line 201+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, [r9 + 48]
+	xor r9d, [r15 + 48]
 ; mem32[c + 48] = x12
 %line 202+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 48], ebp
+	mov dword [r8 + 48], r9d
 ; (uint32) x13 += mem32[x + 52]
 %line 203+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r10d, [rcx + 52]
+	mov r9, [rsp + 48]
+	add r9d, [rcx + 52]
 ; (uint32) x13 ^= mem32[m + 52]
 %line 204+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, [r9 + 52]
+	xor r9d, [r15 + 52]
 ; mem32[c + 52] = x13
 %line 205+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 52], r10d
+	mov dword [r8 + 52], r9d
 ; (uint32) x14 += mem32[x + 56]
 %line 206+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add esi, [rcx + 56]
+	mov r9, [rsp + 56]
+	add r9d, [rcx + 56]
 ; (uint32) x14 ^= mem32[m + 56]
 %line 207+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor esi, [r9 + 56]
+	xor r9d, [r15 + 56]
 ; mem32[c + 56] = x14
 %line 208+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 56], esi
+	mov dword [r8 + 56], r9d
 ; (uint32) x15 += mem32[x + 60]
 %line 209+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add ebx, [rcx + 60]
+	mov r9, [rsp + 64]
+	add r9d, [rcx + 60]
 ; (uint32) x15 ^= mem32[m + 60]
 %line 210+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, [r9 + 60]
+	xor r9d, [r15 + 60]
 ; mem32[c + 60] = x15
 %line 211+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [r14 + 60], ebx
+	mov dword [r8 + 60], r9d
 ; ctr = mem64[x + 32]
 %line 212+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rcx + 32]
+	mov r9, [rcx + 32]
 ; ctr += 1
 %line 213+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r8, 1
+	add r9, 1
 ; mem64[x + 32] = ctr
 %line 214+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rcx + 32], r8
+	mov [rcx + 32], r9
 ; c += 64
 %line 215+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r14, 64
+	add r8, 64
 ; m += 64
 %line 216+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add r9, 64
+	add r15, 64
 ; c_s = c
 %line 217+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 0], r14
+	mov [rsp + 0], r8
 ; m_s = m
 %line 218+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov [rsp + 8], r9
+	mov [rsp + 8], r15
 ; n = n_s
 %line 219+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8, [rsp + 16]
@@ -630,7 +652,7 @@ align 32
 .Ldone:
 ; leave
 %line 224+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add rsp, 104
+	add rsp, 136
 	pop r15
 	pop r14
 	pop r13
@@ -651,68 +673,78 @@ qhasm_kernel_salsa8_amd64_core:
 	push r13
 	push r14
 	push r15
-	sub rsp, 56
+	sub rsp, 72
+; input out in
+%line 228+0 specs/salsa20/generated/salsa20_amd64_r8.q
+	mov [rsp + 32], rdi
 ; x0 = mem32[in + 0]
 %line 230+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rsi]
-	mov [rsp + 0], r8
+	mov r15d, [rsi]
 ; x1 = mem32[in + 4]
 %line 231+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rsi + 4]
-	mov [rsp + 8], r8
+	mov r9d, [rsi + 4]
 ; x2 = mem32[in + 8]
 %line 232+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r8d, [rsi + 8]
-	mov [rsp + 16], r8
 ; x3 = mem32[in + 12]
 %line 233+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8d, [rsi + 12]
-	mov [rsp + 32], r8
+	mov ecx, [rsi + 12]
 ; x4 = mem32[in + 16]
 %line 234+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r9d, [rsi + 16]
+	mov r14d, [rsi + 16]
 ; x5 = mem32[in + 20]
 %line 235+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r10d, [rsi + 20]
+	mov edx, [rsi + 20]
 ; x6 = mem32[in + 24]
 %line 236+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r11d, [rsi + 24]
+	mov ebx, [rsi + 24]
 ; x7 = mem32[in + 28]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov eax, [rsi + 28]
 ; x8 = mem32[in + 32]
 %line 238+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ecx, [rsi + 32]
+	mov ebp, [rsi + 32]
 ; x9 = mem32[in + 36]
 %line 239+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov edx, [rsi + 36]
+	mov r10d, [rsi + 36]
 ; x10 = mem32[in + 40]
 %line 240+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ebx, [rsi + 40]
+	mov r13d, [rsi + 40]
 ; x11 = mem32[in + 44]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov ebp, [rsi + 44]
+	mov r11d, [rsi + 44]
 ; x12 = mem32[in + 48]
 %line 242+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov r12d, [rsi + 48]
 ; x13 = mem32[in + 52]
 %line 243+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r13d, [rsi + 52]
+	mov edi, [rsi + 52]
+	mov [rsp + 8], rdi
 ; x14 = mem32[in + 56]
 %line 244+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r14d, [rsi + 56]
+	mov edi, [rsi + 56]
+	mov [rsp + 16], rdi
 ; x15 = mem32[in + 60]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov esi, [rsi + 60]
+	mov [rsp + 24], rsi
 ; i = 4
 %line 246+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, 4
-	mov [rsp + 24], r8
+	mov rsi, 4
+	mov [rsp + 0], rsi
+	mov [rsp + 40], r15
+	mov [rsp + 48], r9
+	mov [rsp + 56], r8
+	mov r9, r14
+	mov rsi, r11
+	mov rdi, [rsp + 8]
+	mov r14, [rsp + 16]
+	mov r11, [rsp + 24]
 align 32
 .Lcoreround:
 ; (uint32) t0 = x0 + x12
 %line 248+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 0]
+	mov r8, [rsp + 40]
 	lea r8d, [r8 + r12]
 ; (uint32) t0 <<<= 7
 %line 249+0 specs/salsa20/generated/salsa20_amd64_r8.q
@@ -722,17 +754,17 @@ align 32
 	xor r9d, r8d
 ; (uint32) t0 = x5 + x1
 %line 251+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 8]
-	lea r8d, [r10 + r8]
+	mov r8, [rsp + 48]
+	lea r8d, [rdx + r8]
 ; (uint32) t0 <<<= 7
 %line 252+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x9 ^= t0
 %line 253+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x10 + x6
 %line 254+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbx + r11]
+	lea r8d, [r13 + rbx]
 ; (uint32) t0 <<<= 7
 %line 255+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
@@ -741,49 +773,46 @@ align 32
 	xor r14d, r8d
 ; (uint32) t0 = x15 + x11
 %line 257+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rsi + rbp]
+	lea r8d, [r11 + rsi]
 ; (uint32) t0 <<<= 7
 %line 258+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x3 ^= t0
 %line 259+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 32]
-	xor r15d, r8d
-	mov [rsp + 32], r15
+	xor ecx, r8d
 ; (uint32) t0 = x4 + x0
 %line 260+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 0]
+	mov r8, [rsp + 40]
 	lea r8d, [r9 + r8]
 ; (uint32) t0 <<<= 9
 %line 261+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
 %line 262+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ecx, r8d
+	xor ebp, r8d
 ; (uint32) t0 = x9 + x5
 %line 263+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rdx + r10]
+	lea r8d, [r10 + rdx]
 ; (uint32) t0 <<<= 9
 %line 264+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
 %line 265+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, r8d
+	xor edi, r8d
 ; (uint32) t0 = x14 + x10
 %line 266+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r14 + rbx]
+	lea r8d, [r14 + r13]
 ; (uint32) t0 <<<= 9
 %line 267+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 268+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 16]
+	mov r15, [rsp + 56]
 	xor r15d, r8d
-	mov [rsp + 16], r15
+	mov [rsp + 56], r15
 ; (uint32) t0 = x3 + x15
 %line 269+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 32]
-	lea r8d, [r8 + rsi]
+	lea r8d, [rcx + r11]
 ; (uint32) t0 <<<= 9
 %line 270+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
@@ -792,7 +821,7 @@ align 32
 	xor eax, r8d
 ; (uint32) t0 = x8 + x4
 %line 272+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rcx + r9]
+	lea r8d, [rbp + r9]
 ; (uint32) t0 <<<= 13
 %line 273+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
@@ -801,108 +830,106 @@ align 32
 	xor r12d, r8d
 ; (uint32) t0 = x13 + x9
 %line 275+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r13 + rdx]
+	lea r15d, [rdi + r10]
 ; (uint32) t0 <<<= 13
 %line 276+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 13
+	rol r15d, 13
 ; (uint32) x1 ^= t0
 %line 277+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 8]
-	xor r15d, r8d
-	mov [rsp + 8], r15
+	mov r8, [rsp + 48]
+	xor r8d, r15d
+	mov [rsp + 48], r8
 ; (uint32) t0 = x2 + x14
 %line 278+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 16]
+	mov r8, [rsp + 56]
 	lea r8d, [r8 + r14]
 ; (uint32) t0 <<<= 13
 %line 279+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x6 ^= t0
 %line 280+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, r8d
+	xor ebx, r8d
 ; (uint32) t0 = x7 + x3
 %line 281+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 32]
-	lea r8d, [rax + r8]
+	lea r8d, [rax + rcx]
 ; (uint32) t0 <<<= 13
 %line 282+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x11 ^= t0
 %line 283+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, r8d
+	xor esi, r8d
 ; (uint32) t0 = x12 + x8
 %line 284+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r12 + rcx]
+	lea r8d, [r12 + rbp]
 ; (uint32) t0 <<<= 18
 %line 285+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 0]
+	mov r15, [rsp + 40]
 	xor r15d, r8d
-	mov [rsp + 0], r15
+	mov [rsp + 40], r15
 ; (uint32) t0 = x1 + x13
 %line 287+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 8]
-	lea r8d, [r8 + r13]
+	mov r8, [rsp + 48]
+	lea r8d, [r8 + rdi]
 ; (uint32) t0 <<<= 18
 %line 288+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 289+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, r8d
+	xor edx, r8d
 ; (uint32) t0 = x6 + x2
 %line 290+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 16]
-	lea r8d, [r11 + r8]
+	mov r8, [rsp + 56]
+	lea r8d, [rbx + r8]
 ; (uint32) t0 <<<= 18
 %line 291+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 292+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, r8d
+	xor r13d, r8d
 ; (uint32) t0 = x11 + x7
 %line 293+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbp + rax]
+	lea r8d, [rsi + rax]
 ; (uint32) t0 <<<= 18
 %line 294+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 295+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor esi, r8d
+	xor r11d, r8d
 ; (uint32) t0 = x0 + x3
 %line 296+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 32]
-	lea r8d, [r15 + r8]
+	lea r8d, [r15 + rcx]
 ; (uint32) t0 <<<= 7
 %line 297+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x1 ^= t0
 %line 298+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 8]
+	mov r15, [rsp + 48]
 	xor r15d, r8d
-	mov [rsp + 8], r15
+	mov [rsp + 48], r15
 ; (uint32) t0 = x5 + x4
 %line 299+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r10 + r9]
+	lea r8d, [rdx + r9]
 ; (uint32) t0 <<<= 7
 %line 300+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x6 ^= t0
 %line 301+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r11d, r8d
+	xor ebx, r8d
 ; (uint32) t0 = x10 + x9
 %line 302+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbx + rdx]
+	lea r8d, [r13 + r10]
 ; (uint32) t0 <<<= 7
 %line 303+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
 ; (uint32) x11 ^= t0
 %line 304+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebp, r8d
+	xor esi, r8d
 ; (uint32) t0 = x15 + x14
 %line 305+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rsi + r14]
+	lea r8d, [r11 + r14]
 ; (uint32) t0 <<<= 7
 %line 306+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 7
@@ -911,19 +938,19 @@ align 32
 	xor r12d, r8d
 ; (uint32) t0 = x1 + x0
 %line 308+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 0]
+	mov r8, [rsp + 40]
 	lea r8d, [r15 + r8]
 ; (uint32) t0 <<<= 9
 %line 309+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x2 ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 16]
+	mov r15, [rsp + 56]
 	xor r15d, r8d
-	mov [rsp + 16], r15
+	mov [rsp + 56], r15
 ; (uint32) t0 = x6 + x5
 %line 311+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r11 + r10]
+	lea r8d, [rbx + rdx]
 ; (uint32) t0 <<<= 9
 %line 312+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
@@ -932,37 +959,35 @@ align 32
 	xor eax, r8d
 ; (uint32) t0 = x11 + x10
 %line 314+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rbp + rbx]
+	lea r8d, [rsi + r13]
 ; (uint32) t0 <<<= 9
 %line 315+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x8 ^= t0
 %line 316+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ecx, r8d
+	xor ebp, r8d
 ; (uint32) t0 = x12 + x15
 %line 317+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r12 + rsi]
+	lea r8d, [r12 + r11]
 ; (uint32) t0 <<<= 9
 %line 318+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 9
 ; (uint32) x13 ^= t0
 %line 319+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r13d, r8d
+	xor edi, r8d
 ; (uint32) t0 = x2 + x1
 %line 320+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 8]
+	mov r8, [rsp + 48]
 	lea r8d, [r15 + r8]
 ; (uint32) t0 <<<= 13
 %line 321+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x3 ^= t0
 %line 322+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 32]
-	xor r15d, r8d
-	mov [rsp + 32], r15
+	xor ecx, r8d
 ; (uint32) t0 = x7 + x6
 %line 323+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rax + r11]
+	lea r8d, [rax + rbx]
 ; (uint32) t0 <<<= 13
 %line 324+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
@@ -971,16 +996,16 @@ align 32
 	xor r9d, r8d
 ; (uint32) t0 = x8 + x11
 %line 326+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rcx + rbp]
+	lea r8d, [rbp + rsi]
 ; (uint32) t0 <<<= 13
 %line 327+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
 ; (uint32) x9 ^= t0
 %line 328+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor edx, r8d
+	xor r10d, r8d
 ; (uint32) t0 = x13 + x12
 %line 329+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r13 + r12]
+	lea r8d, [rdi + r12]
 ; (uint32) t0 <<<= 13
 %line 330+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 13
@@ -989,16 +1014,16 @@ align 32
 	xor r14d, r8d
 ; (uint32) t0 = x3 + x2
 %line 332+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 16]
-	lea r8d, [r15 + r8]
+	mov r8, r15
+	lea r15d, [rcx + r8]
 ; (uint32) t0 <<<= 18
 %line 333+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	rol r8d, 18
+	rol r15d, 18
 ; (uint32) x0 ^= t0
 %line 334+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r15, [rsp + 0]
-	xor r15d, r8d
-	mov [rsp + 0], r15
+	mov r8, [rsp + 40]
+	xor r8d, r15d
+	mov [rsp + 40], r8
 ; (uint32) t0 = x4 + x7
 %line 335+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	lea r8d, [r9 + rax]
@@ -1007,88 +1032,96 @@ align 32
 	rol r8d, 18
 ; (uint32) x5 ^= t0
 %line 337+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor r10d, r8d
+	xor edx, r8d
 ; (uint32) t0 = x9 + x8
 %line 338+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [rdx + rcx]
+	lea r8d, [r10 + rbp]
 ; (uint32) t0 <<<= 18
 %line 339+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x10 ^= t0
 %line 340+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor ebx, r8d
+	xor r13d, r8d
 ; (uint32) t0 = x14 + x13
 %line 341+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	lea r8d, [r14 + r13]
+	lea r8d, [r14 + rdi]
 ; (uint32) t0 <<<= 18
 %line 342+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	rol r8d, 18
 ; (uint32) x15 ^= t0
 %line 343+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	xor esi, r8d
+	xor r11d, r8d
 ; =? i -= 1
 %line 344+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 24]
+	mov r8, [rsp + 0]
 	sub r8, 1
-	mov [rsp + 24], r8
+	mov [rsp + 0], r8
 ; goto coreround if !=
 %line 345+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	jne .Lcoreround
 ; mem32[out + 0] = x0
 %line 346+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 0]
-	mov dword [rdi], r8d
+	mov [rsp + 24], r11
+	mov [rsp + 16], r14
+	mov [rsp + 8], rdi
+	mov r11, rsi
+	mov r14, r9
+	mov r8, [rsp + 56]
+	mov r9, [rsp + 48]
+	mov r15, [rsp + 40]
+	mov rdi, [rsp + 32]
+	mov dword [rdi], r15d
 ; mem32[out + 4] = x1
 %line 347+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 8]
-	mov dword [rdi + 4], r8d
+	mov dword [rdi + 4], r9d
 ; mem32[out + 8] = x2
 %line 348+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 16]
 	mov dword [rdi + 8], r8d
 ; mem32[out + 12] = x3
 %line 349+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov r8, [rsp + 32]
-	mov dword [rdi + 12], r8d
+	mov dword [rdi + 12], ecx
 ; mem32[out + 16] = x4
 %line 350+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 16], r9d
+	mov dword [rdi + 16], r14d
 ; mem32[out + 20] = x5
 %line 351+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 20], r10d
+	mov dword [rdi + 20], edx
 ; mem32[out + 24] = x6
 %line 352+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 24], r11d
+	mov dword [rdi + 24], ebx
 ; mem32[out + 28] = x7
 %line 353+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 28], eax
 ; mem32[out + 32] = x8
 %line 354+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 32], ecx
+	mov dword [rdi + 32], ebp
 ; mem32[out + 36] = x9
 %line 355+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 36], edx
+	mov dword [rdi + 36], r10d
 ; mem32[out + 40] = x10
 %line 356+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 40], ebx
+	mov dword [rdi + 40], r13d
 ; mem32[out + 44] = x11
 %line 357+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 44], ebp
+	mov dword [rdi + 44], r11d
 ; mem32[out + 48] = x12
 %line 358+0 specs/salsa20/generated/salsa20_amd64_r8.q
 	mov dword [rdi + 48], r12d
 ; mem32[out + 52] = x13
 %line 359+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 52], r13d
+	mov r8, [rsp + 8]
+	mov dword [rdi + 52], r8d
 ; mem32[out + 56] = x14
 %line 360+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 56], r14d
+	mov r8, [rsp + 16]
+	mov dword [rdi + 56], r8d
 ; mem32[out + 60] = x15
 %line 361+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	mov dword [rdi + 60], esi
+	mov r8, [rsp + 24]
+	mov dword [rdi + 60], r8d
 ; leave
 %line 362+0 specs/salsa20/generated/salsa20_amd64_r8.q
-	add rsp, 56
+	add rsp, 72
 	pop r15
 	pop r14
 	pop r13

@@ -143,64 +143,64 @@ qhasm_kernel_poly1305_x86_blocks:
 %line 72+0 specs/poly1305/generated/poly1305_x86.q
 	mov edi, [esp + 80]
 	mov eax, [esp + 84]
-	mov [esp + 0], eax
-	mov ecx, [esp + 88]
-	mov [esp + 4], ecx
-	mov eax, [esp + 92]
-	mov eax, [esp + 96]
-	mov [esp + 8], eax
+	mov [esp + 4], eax
+	mov eax, [esp + 88]
+	mov ecx, [esp + 92]
+	mov ecx, [esp + 96]
+	mov [esp + 0], ecx
 ; =? n - 0
 %line 74+0 specs/poly1305/generated/poly1305_x86.q
-	cmp ecx, 0
+	cmp eax, 0
 ; goto done if =
 %line 75+0 specs/poly1305/generated/poly1305_x86.q
 	je .Ldone
 ; h0 = mem32[st + 0]
 %line 76+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [edi]
-	mov [esp + 12], eax
+	mov ebx, [edi]
 ; h1 = mem32[st + 4]
 %line 77+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [edi + 4]
-	mov [esp + 16], eax
+	mov esi, [edi + 4]
 ; h2 = mem32[st + 8]
 %line 78+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [edi + 8]
-	mov [esp + 20], eax
+	mov edx, [edi + 8]
 ; h3 = mem32[st + 12]
 %line 79+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [edi + 12]
-	mov [esp + 24], eax
+	mov ecx, [edi + 12]
 ; h4 = mem32[st + 16]
 %line 80+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebp, [edi + 16]
+	mov [esp + 20], eax
+	mov [esp + 24], ebx
+	mov [esp + 28], esi
+	mov [esp + 32], edx
+	mov [esp + 36], ecx
 align 32
 .Lblock:
 ; carry? h0 += mem32[m + 0]
 %line 83+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 12]
-	mov ecx, [esp + 0]
+	mov eax, [esp + 24]
+	mov ecx, [esp + 4]
 	add eax, [ecx]
-	mov [esp + 12], eax
+	mov [esp + 24], eax
 ; carry? h1 += mem32[m + 4] + carry
 %line 84+0 specs/poly1305/generated/poly1305_x86.q
-	mov ebx, [esp + 16]
+	mov ebx, [esp + 28]
 	adc ebx, [ecx + 4]
-	mov [esp + 16], ebx
+	mov [esp + 28], ebx
 ; carry? h2 += mem32[m + 8] + carry
 %line 85+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 20]
-	mov edx, [esp + 0]
+	mov ecx, [esp + 32]
+	mov edx, [esp + 4]
 	adc ecx, [edx + 8]
-	mov [esp + 20], ecx
+	mov [esp + 32], ecx
 ; carry? h3 += mem32[m + 12] + carry
 %line 86+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 24]
+	mov ecx, [esp + 36]
 	adc ecx, [edx + 12]
-	mov [esp + 24], ecx
+	mov [esp + 36], ecx
 ; h4 += hib + carry
 %line 87+0 specs/poly1305/generated/poly1305_x86.q
-	adc ebp, [esp + 8]
+	adc ebp, [esp + 0]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 90+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
@@ -224,7 +224,7 @@ align 32
 	adc ecx, edx
 ; a = h2
 %line 97+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 40]
 %line 98+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 40]
@@ -236,7 +236,7 @@ align 32
 	adc ecx, edx
 ; a = h3
 %line 101+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 36]
 ; (uint64) ah al = a * mem32[st + 36]
 %line 102+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 36]
@@ -248,13 +248,13 @@ align 32
 	adc ecx, edx
 ; e0 = dl
 %line 105+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 28], esi
+	mov [esp + 8], esi
 ; c = dh
 %line 106+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, ecx
 ; a = h0
 %line 107+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 12]
+	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 24]
 %line 108+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 24]
@@ -266,7 +266,7 @@ align 32
 	mov ecx, edx
 ; a = h1
 %line 111+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 28]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 112+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
@@ -278,7 +278,7 @@ align 32
 	adc ecx, edx
 ; a = h2
 %line 115+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 44]
 %line 116+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 44]
@@ -290,7 +290,7 @@ align 32
 	adc ecx, edx
 ; a = h3
 %line 119+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 36]
 ; (uint64) ah al = a * mem32[st + 40]
 %line 120+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 40]
@@ -320,13 +320,13 @@ align 32
 	adc ecx, 0
 ; e1 = dl
 %line 131+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 32], esi
+	mov [esp + 12], esi
 ; c = dh
 %line 132+0 specs/poly1305/generated/poly1305_x86.q
 	mov ebx, ecx
 ; a = h0
 %line 133+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 12]
+	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 28]
 %line 134+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 28]
@@ -338,7 +338,7 @@ align 32
 	mov ecx, edx
 ; a = h1
 %line 137+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 28]
 ; (uint64) ah al = a * mem32[st + 24]
 %line 138+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 24]
@@ -350,7 +350,7 @@ align 32
 	adc ecx, edx
 ; a = h2
 %line 141+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 142+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
@@ -362,7 +362,7 @@ align 32
 	adc ecx, edx
 ; a = h3
 %line 145+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 36]
 ; (uint64) ah al = a * mem32[st + 44]
 %line 146+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 44]
@@ -395,10 +395,10 @@ align 32
 	mov ebx, esi
 ; c = dh
 %line 158+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 36], ecx
+	mov [esp + 16], ecx
 ; a = h0
 %line 159+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 12]
+	mov eax, [esp + 24]
 ; (uint64) ah al = a * mem32[st + 32]
 %line 160+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 32]
@@ -410,7 +410,7 @@ align 32
 	mov ecx, edx
 ; a = h1
 %line 163+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 16]
+	mov eax, [esp + 28]
 ; (uint64) ah al = a * mem32[st + 28]
 %line 164+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 28]
@@ -422,7 +422,7 @@ align 32
 	adc ecx, edx
 ; a = h2
 %line 167+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 32]
 ; (uint64) ah al = a * mem32[st + 24]
 %line 168+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 24]
@@ -434,7 +434,7 @@ align 32
 	adc ecx, edx
 ; a = h3
 %line 171+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 24]
+	mov eax, [esp + 36]
 ; (uint64) ah al = a * mem32[st + 20]
 %line 172+0 specs/poly1305/generated/poly1305_x86.q
 	mul dword [edi + 20]
@@ -458,7 +458,7 @@ align 32
 	adc ecx, 0
 ; carry? dl += c
 %line 181+0 specs/poly1305/generated/poly1305_x86.q
-	add esi, [esp + 36]
+	add esi, [esp + 16]
 ; dh += 0 + carry
 %line 182+0 specs/poly1305/generated/poly1305_x86.q
 	adc ecx, 0
@@ -488,11 +488,11 @@ align 32
 	add ecx, eax
 ; carry? e0 += t
 %line 194+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 28]
+	mov eax, [esp + 8]
 	add eax, ecx
 ; carry? e1 += 0 + carry
 %line 195+0 specs/poly1305/generated/poly1305_x86.q
-	mov ecx, [esp + 32]
+	mov ecx, [esp + 12]
 	adc ecx, 0
 ; carry? e2 += 0 + carry
 %line 196+0 specs/poly1305/generated/poly1305_x86.q
@@ -505,45 +505,45 @@ align 32
 	adc ebp, 0
 ; h0 = e0
 %line 199+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 12], eax
+	mov [esp + 24], eax
 ; h1 = e1
 %line 200+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 16], ecx
+	mov [esp + 28], ecx
 ; h2 = e2
 %line 201+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 20], ebx
+	mov [esp + 32], ebx
 ; h3 = e3
 %line 202+0 specs/poly1305/generated/poly1305_x86.q
-	mov [esp + 24], esi
+	mov [esp + 36], esi
 ; m += 16
 %line 203+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 4]
 	add eax, 16
-	mov [esp + 0], eax
+	mov [esp + 4], eax
 ; =? n -= 1
 %line 204+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 4]
+	mov eax, [esp + 20]
 	sub eax, 1
-	mov [esp + 4], eax
+	mov [esp + 20], eax
 ; goto block if !=
 %line 205+0 specs/poly1305/generated/poly1305_x86.q
 	jne .Lblock
 ; mem32[st + 0] = h0
 %line 207+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 12]
-	mov [edi], eax
+	mov ecx, [esp + 36]
+	mov edx, [esp + 32]
+	mov esi, [esp + 28]
+	mov ebx, [esp + 24]
+	mov [edi], ebx
 ; mem32[st + 4] = h1
 %line 208+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 16]
-	mov [edi + 4], eax
+	mov [edi + 4], esi
 ; mem32[st + 8] = h2
 %line 209+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 20]
-	mov [edi + 8], eax
+	mov [edi + 8], edx
 ; mem32[st + 12] = h3
 %line 210+0 specs/poly1305/generated/poly1305_x86.q
-	mov eax, [esp + 24]
-	mov [edi + 12], eax
+	mov [edi + 12], ecx
 ; mem32[st + 16] = h4
 %line 211+0 specs/poly1305/generated/poly1305_x86.q
 	mov [edi + 16], ebp
