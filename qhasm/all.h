@@ -251,6 +251,21 @@ typedef struct Tmp {
 
 typedef struct Slot { int size, align, off; } Slot;
 
+/* ---------- the interference graph (ir.c; coalesce.c builds it, alloc.c colours it) ---------- */
+typedef struct Graph {
+	int n;
+	int **adj;        /* neighbours, for representatives only */
+	int *nadj, *cadj;
+	u64 *eh;          /* edge hash set */
+	int ehcap, ehn;
+	int *alias;       /* union-find: coalesced temps */
+	int (*mv)[2];     /* move instructions: dst, src */
+	int nmv, cmv;
+	double *wmv;      /* move weights */
+	char *mvsplit;    /* the move is a split copy: not merged */
+} Graph;
+
+
 struct Fn {
 	char *name;
 	Pos pos;
@@ -274,6 +289,7 @@ struct Fn {
 	Slot *slot;
 	int nslot;
 	int round;        /* allocation round */
+	Graph *graph;     /* interference graph of the last coalescing (ir.c) */
 	/* frame (filled by layout) */
 	int framesize;
 	int *varoff;      /* stack variable offsets */
@@ -361,10 +377,6 @@ u64 filemask(int file, u64 ext);   /* allocatable registers (needs the Target se
 Ins *addins(Fn *fn, int b, const MdLine *m);
 const MdLine *findmove(const Target *t, Fn *fn, int type, int kind);
 void selectfn(Fn *fn, const Target *t);
-void freefn(Fn *fn);
-void copyir(Fn *dst, const Fn *src);
-void freeir(Fn *fn);
-double spillcost(const Fn *fn);
 enum { MVREG, MVLOAD, MVSTORE };
 
 /* ---------- taint.c ---------- */
@@ -379,9 +391,19 @@ int opwrites(const Ins *i, int k);
 void live(Fn *fn);
 void loopdepth(Fn *fn);
 
-/* ---------- coalesce.c ---------- */
+/* ---------- ir.c ---------- */
+void freefn(Fn *fn);
+void copyir(Fn *dst, const Fn *src);
+void freeir(Fn *fn);
+double spillcost(const Fn *fn);
+Graph *newgraph(int n);
+void freegraph(Graph *g);
+int rep(Graph *g, int t);                 /* the representative of a coalesced temporary */
+int hasedge(const Graph *g, int a, int b);
+void addedge(Graph *g, int a, int b);
+void addnewedge(Graph *g, int a, int b);  /* an edge known to be absent */
 
-int rep(int t);
+/* ---------- coalesce.c ---------- */
 void coalesce(Fn *fn, const Target *t);
 
 /* ---------- alloc.c ---------- */
@@ -449,19 +471,4 @@ void spillreport(FILE *f, Fn *fn);
 /* ---------- targets ---------- */
 extern const Target T_amd64, T_x86, T_ppc32, T_ppc64, T_sparc64;
 
-/* ---------- the interference graph (coalesce.c builds it, alloc.c colours it) ---------- */
-typedef struct Graph {
-	int n;
-	int **adj;        /* neighbours, for representatives only */
-	int *nadj, *cadj;
-	u64 *eh;          /* edge hash set */
-	int ehcap, ehn;
-	int *alias;       /* union-find: coalesced temps */
-	int (*mv)[2];     /* move instructions: dst, src */
-	int nmv, cmv;
-	double *wmv;      /* move weights */
-	char *mvsplit;    /* the move is a split copy: not merged */
-} Graph;
-extern Graph G;
-int hasedge(int a, int b);
-void addedge(int a, int b);
+

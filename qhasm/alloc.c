@@ -8,6 +8,7 @@
 #include "all.h"
 
 static Fn *F;
+static Graph *G;  /* F's interference graph (coalesce.c) */
 static const Target *T;
 
 /* a reload or definition of a spilled value serves reads up to this many
@@ -29,7 +30,7 @@ static Pos tmppos(int t)
 		for (int i = 0; i < F->blk[b].nins; i++) {
 			Ins *x = &F->blk[b].ins[i];
 			for (int k = 0; k < x->md->nop; k++)
-				if (x->op[k].kind == OTMP && rep(x->op[k].tmp) == t && x->stmt >= 0)
+				if (x->op[k].kind == OTMP && rep(G, x->op[k].tmp) == t && x->stmt >= 0)
 					return F->stmt[x->stmt].pos;
 		}
 	return F->pos;
@@ -97,7 +98,7 @@ static void spill(const int *spilled)
 	for (int t = 0; t < n0; t++)
 		home[t] = -2; /* not seen */
 	for (int t = 0; t < n0; t++) {
-		int r = rep(t);
+		int r = rep(G, t);
 		if (!spilled[r])
 			continue;
 		int h = F->tmp[t].home ? F->tmp[t].home - 1 : -1;
@@ -111,15 +112,15 @@ static void spill(const int *spilled)
 	 * slot: one dies where the other is born, so the copy is nothing */
 	/* (only two values not interfering, neither with a slot yet: the
 	 * slot is then theirs alone, as if they had been coalesced) */
-	for (int i = 0; i < G.nmv; i++) {
-		int a = rep(G.mv[i][0]), b = rep(G.mv[i][1]);
-		if (!G.mvsplit[i] || a == b || !spilled[a] || !spilled[b] || F->tmp[a].type != F->tmp[b].type
-		    || F->tmp[a].slot >= 0 || F->tmp[b].slot >= 0 || hasedge(a, b))
+	for (int i = 0; i < G->nmv; i++) {
+		int a = rep(G, G->mv[i][0]), b = rep(G, G->mv[i][1]);
+		if (!G->mvsplit[i] || a == b || !spilled[a] || !spilled[b] || F->tmp[a].type != F->tmp[b].type
+		    || F->tmp[a].slot >= 0 || F->tmp[b].slot >= 0 || hasedge(G, a, b))
 			continue;
 		F->tmp[a].slot = F->tmp[b].slot = newslot(typebits(F->tmp[a].type) / 8);
 	}
 	for (int t = 0; t < n0; t++) {
-		int r = rep(t);
+		int r = rep(G, t);
 		slotof[t] = -1;
 		if (!spilled[r])
 			continue;
@@ -211,7 +212,7 @@ static void spill(const int *spilled)
 							int t = newtmp(F, -1, F->tmp[*r[j]].type, F->tmp[*r[j]].file);
 							F->tmp[t].nospill = 1;
 							F->tmp[t].home = SLOT(*r[j]) + 1;
-							F->tmp[t].mask &= F->tmp[*r[j]].mask | F->tmp[rep(*r[j])].mask;
+							F->tmp[t].mask &= F->tmp[*r[j]].mask | F->tmp[rep(G, *r[j])].mask;
 							Ins *l = addins(F, b, findmove(T, F, F->tmp[t].type, MVLOAD));
 							l->stmt = x.stmt;
 							l->op[0] = (Opnd){.kind = OTMP, .tmp = t, .base = -1, .index = -1};
@@ -226,7 +227,7 @@ static void spill(const int *spilled)
 				int old_t = o->tmp;
 				int t = newtmp(F, -1, F->tmp[old_t].type, F->tmp[old_t].file);
 				F->tmp[t].nospill = 1;
-				F->tmp[t].mask = F->tmp[rep(old_t)].mask & F->tmp[t].mask;
+				F->tmp[t].mask = F->tmp[rep(G, old_t)].mask & F->tmp[t].mask;
 				/* read from the slot, or stored to it right after: the
 				 * slot holds its value wherever it is read (not a scratch) */
 				if (x.md->op[k].acc != ASCR)
@@ -315,6 +316,7 @@ static HEnt hpop(Heap *h)
 int regalloc(Fn *fn, const Target *t)
 {
 	F = fn;
+	G = fn->graph;
 	T = t;
 	int n = fn->ntmp;
 	int *deg = alloc(n * sizeof(int)), *removed = alloc(n * sizeof(int));
@@ -331,10 +333,10 @@ int regalloc(Fn *fn, const Target *t)
 	 * both keeps a variable updated in a loop in one register, which a
 	 * colouring of the webs alone can miss (they form a cycle through
 	 * the back edge, and Chaitin's heuristic then spills) */
-	int npr = G.nmv, cpr = G.nmv + 16;
+	int npr = G->nmv, cpr = G->nmv + 16;
 	int (*pr)[2] = xmalloc(cpr * sizeof *pr);
-	if (G.nmv)
-		memcpy(pr, G.mv, G.nmv * sizeof *pr);
+	if (G->nmv)
+		memcpy(pr, G->mv, G->nmv * sizeof *pr);
 	for (int b = 0; b < fn->nblk; b++)
 		for (int i = 0; i < fn->blk[b].nins; i++) {
 			const Ins *x = &fn->blk[b].ins[i];
@@ -343,7 +345,7 @@ int regalloc(Fn *fn, const Target *t)
 					int d = x->op[k].tmp, s = x->op[j].tmp;
 					if (x->md->op[k].acc != AW || x->md->op[j].acc != AR || x->op[k].kind != OTMP
 					    || x->op[j].kind != OTMP || fn->tmp[d].var < 0 || fn->tmp[d].var != fn->tmp[s].var
-					    || fn->tmp[d].file != fn->tmp[s].file || rep(d) == rep(s))
+					    || fn->tmp[d].file != fn->tmp[s].file || rep(G, d) == rep(G, s))
 						continue;
 					if (npr == cpr)
 						pr = xrealloc(pr, (cpr *= 2) * sizeof *pr);
@@ -353,8 +355,8 @@ int regalloc(Fn *fn, const Target *t)
 		}
 	int *pstart = alloc((n + 1) * sizeof(int)), *plist = alloc((2 * npr + 1) * sizeof(int));
 	for (int i = 0; i < npr; i++) {
-		pstart[rep(pr[i][0])]++;
-		pstart[rep(pr[i][1])]++;
+		pstart[rep(G, pr[i][0])]++;
+		pstart[rep(G, pr[i][1])]++;
 	}
 	for (int i = 0, acc = 0; i <= n; i++) {
 		int c = i < n ? pstart[i] : 0;
@@ -364,14 +366,14 @@ int regalloc(Fn *fn, const Target *t)
 	int *pfill = alloc((n + 1) * sizeof(int));
 	memcpy(pfill, pstart, (n + 1) * sizeof(int));
 	for (int i = 0; i < npr; i++) {
-		int a = rep(pr[i][0]), b = rep(pr[i][1]);
+		int a = rep(G, pr[i][0]), b = rep(G, pr[i][1]);
 		plist[pfill[a]++] = b;
 		plist[pfill[b]++] = a;
 	}
 	for (int i = 0; i < n; i++) {
 		color[i] = NOREG;
-		deg[i] = G.nadj[i];
-		if (rep(i) != i) {
+		deg[i] = G->nadj[i];
+		if (rep(G, i) != i) {
 			removed[i] = 1;
 			continue;
 		}
@@ -426,8 +428,8 @@ int regalloc(Fn *fn, const Target *t)
 		removed[v] = 1;
 		remaining--;
 		stack[nstack++] = v;
-		for (int j = 0; j < G.nadj[v]; j++) {
-			int m = G.adj[v][j];
+		for (int j = 0; j < G->nadj[v]; j++) {
+			int m = G->adj[v][j];
 			if (!removed[m] && --deg[m] == popcnt(fn->tmp[m].mask) - 1)
 				work[nwork++] = m;
 		}
@@ -437,18 +439,18 @@ int regalloc(Fn *fn, const Target *t)
 		int v = stack[--nstack];
 		Tmp *x = &fn->tmp[v];
 		u64 used = 0, pref = 0;
-		for (int j = 0; j < G.nadj[v]; j++)
-			if (color[G.adj[v][j]] != NOREG)
-				used |= 1ull << color[G.adj[v][j]];
+		for (int j = 0; j < G->nadj[v]; j++)
+			if (color[G->adj[v][j]] != NOREG)
+				used |= 1ull << color[G->adj[v][j]];
 		u64 avail = x->mask & ~used;
 		/* leave an uncoloured neighbour's only register to it when it
 		 * is worth at least as much as v (a value merged with a fixed
 		 * register); a cheaper one may lose it and be spilled */
 		u64 reserved = 0;
-		for (int j = 0; j < G.nadj[v]; j++) {
-			int m = G.adj[v][j];
+		for (int j = 0; j < G->nadj[v]; j++) {
+			int m = G->adj[v][j];
 			if (color[m] == NOREG && !spilled[m] && popcnt(fn->tmp[m].mask) == 1
-			    && (fn->tmp[m].nospill || fn->tmp[m].cost / (G.nadj[m] + 1) >= (x->nospill ? 1e300 : x->cost / (G.nadj[v] + 1))))
+			    && (fn->tmp[m].nospill || fn->tmp[m].cost / (G->nadj[m] + 1) >= (x->nospill ? 1e300 : x->cost / (G->nadj[v] + 1))))
 				reserved |= fn->tmp[m].mask;
 		}
 		if (avail & ~reserved)
@@ -457,8 +459,8 @@ int regalloc(Fn *fn, const Target *t)
 			if (x->nospill) {
 				/* spill a spillable neighbour instead */
 				int best = -1;
-				for (int j = 0; j < G.nadj[v]; j++) {
-					int m = G.adj[v][j];
+				for (int j = 0; j < G->nadj[v]; j++) {
+					int m = G->adj[v][j];
 					if (color[m] != NOREG && fn->tmp[m].fixed == NOREG && !fn->tmp[m].nospill && !spilled[m]
 					    && (best < 0 || fn->tmp[m].cost < fn->tmp[best].cost))
 						best = m;
@@ -492,7 +494,7 @@ int regalloc(Fn *fn, const Target *t)
 		for (int f = 0; f < MAXFILE; f++)
 			fn->usedregs[f] = 0;
 		for (int i = 0; i < n; i++) {
-			fn->tmp[i].reg = color[rep(i)];
+			fn->tmp[i].reg = color[rep(G, i)];
 			if (fn->tmp[i].reg != NOREG)
 				fn->usedregs[fn->tmp[i].file] |= 1ull << fn->tmp[i].reg;
 		}

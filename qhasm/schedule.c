@@ -648,7 +648,7 @@ static int listsched(Blk *bl, int *out, int pressure_aware)
 	return length > cycle ? length : cycle;
 }
 
-static void freegraph(void)
+static void freedeps(void)
 {
 	for (int k = 0; k < NN; k++) {
 		free(N[k].succ);
@@ -791,10 +791,11 @@ static void reorder(Fn *fn, int b, const Model *m, int pressure)
 				ni[at++] = I[ord[N[out[k]].first + j]];
 		if (at != NI)
 			die("scheduler lost instructions (%d of %d)", at, NI);
-		memcpy(fn->blk[b].ins, ni, NI * sizeof(Ins));
+		if (NI)
+			memcpy(fn->blk[b].ins, ni, NI * sizeof(Ins));
 		free(ni);
 		free(out);
-		freegraph();
+		freedeps();
 		free(grp);
 		free(ord);
 	}
@@ -823,7 +824,7 @@ void blockstat(Fn *fn, int b, const Model *m, BStat *st)
 	free(out);
 	free(regrep);
 	regrep = NULL;
-	freegraph();
+	freedeps();
 	free(grp);
 	free(ord);
 }
