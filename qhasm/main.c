@@ -1,56 +1,12 @@
 /* main.c: the qhasm command.  Reads a .q file and writes assembly for one
- * target.  The passes, in order, are the table below; `-d LETTERS` dumps
- * the state after the passes named by those letters. */
+ * target.  The passes run one after the other in run(), in order;
+ * `-d LETTERS` dumps the state after the passes named by those letters. */
 #include <setjmp.h>
 #include <unistd.h>
 #include "all.h"
 
-typedef struct Pass { char letter; const char *name; void (*run)(Fn *, const Target *); } Pass;
-
 static const Model *model;  /* -u: schedule for this microarchitecture */
 static int wantreport;      /* --report */
-
-/* after selection the IR holds everything the statements' operands said:
- * they are freed (a long block has millions of them) */
-static void selectpass(Fn *fn, const Target *t)
-{
-	selectfn(fn, t);
-	loopdepth(fn);
-	for (int i = 0; i < fn->nstmt; i++) {
-		free(fn->stmt[i].op);
-		fn->stmt[i].op = NULL;
-		fn->stmt[i].nop = 0;
-	}
-}
-static void schedpass(Fn *fn, const Target *t)
-{
-	if (model) {
-		live(fn);
-		schedule(fn, t, model);
-	}
-}
-static void plive(Fn *fn, const Target *t) { (void)t; live(fn); }
-static void postpass(Fn *fn, const Target *t)
-{
-	if (model)
-		postschedule(fn, t, model);
-}
-static void pframe(Fn *fn, const Target *t) { frame(fn, t); }
-
-/* The pipeline.  live, coalesce and alloc repeat until allocation needs
- * no more spill code (see run()). */
-static const Pass passes[] = {
-	{'C', "check", check},
-	{'S', "select", selectpass},
-	{'T', "taint", taint},
-	{'W', "webs", webs},
-	{'H', "schedule", schedpass},
-	{'L', "live", plive},
-	{'O', "coalesce", coalesce},
-	{'A', "alloc", NULL},
-	{'K', "postschedule", postpass},
-	{'F', "frame", pframe},
-};
 
 static const Target *targets[] = {&T_amd64, &T_x86, &T_ppc32, &T_ppc64, &T_sparc64};
 
@@ -124,26 +80,50 @@ static void allocate_scheduled(Fn *fn, const Target *t, const Fn *unsched)
 	freeir(&alt);
 }
 
+/* after selection the IR holds everything the statements' operands said:
+ * they are freed (a long block has millions of them) */
+static void freestmtops(Fn *fn)
+{
+	for (int i = 0; i < fn->nstmt; i++) {
+		free(fn->stmt[i].op);
+		fn->stmt[i].op = NULL;
+		fn->stmt[i].nop = 0;
+	}
+}
+
+/* The pipeline, one pass after the other, each followed by its dump
+ * (-d LETTER).  split, live, coalesce, alloc and spillopt run inside
+ * allocate(). */
 static void run(Fn *fn, const Target *t, FILE *out)
 {
 	Fn unsched = {0};
 	dumpif(fn, t, 'P');
-	for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
-		if (passes[i].letter == 'L' || passes[i].letter == 'O')
-			continue; /* run inside allocate() */
-		if (passes[i].letter == 'H' && model)
-			copyir(&unsched, fn);
-		if (passes[i].letter == 'A' && model)
-			allocate_scheduled(fn, t, &unsched);
-		else if (passes[i].letter == 'A')
-			allocate(fn, t);
-		else {
-			passes[i].run(fn, t);
-			dumpif(fn, t, passes[i].letter);
-		}
+	check(fn, t);
+	dumpif(fn, t, 'C');
+	selectfn(fn, t);
+	loopdepth(fn);
+	freestmtops(fn);
+	dumpif(fn, t, 'S');
+	taint(fn, t);
+	dumpif(fn, t, 'T');
+	webs(fn, t);
+	dumpif(fn, t, 'W');
+	if (model) {
+		copyir(&unsched, fn); /* allocate_scheduled() tries the source order too */
+		live(fn);
+		schedule(fn, t, model);
 	}
-	if (model)
+	dumpif(fn, t, 'H');
+	if (model) {
+		allocate_scheduled(fn, t, &unsched);
 		freeir(&unsched);
+	} else
+		allocate(fn, t);
+	if (model)
+		postschedule(fn, t, model);
+	dumpif(fn, t, 'K');
+	frame(fn, t);
+	dumpif(fn, t, 'F');
 	if (wantreport)
 		report(stdout, fn, t, model);
 	if (out)
