@@ -135,6 +135,13 @@ void split(Fn *fn, const Target *t)
 			int in = bshas(fn->blk[s].in, v), out = bshas(fn->blk[b + 1].in, v);
 			if ((!in && !out) || (!used[v] && !(in && out)) || x->fixed != NOREG || x->nospill)
 				continue;
+			/* a value the loop uses is split only around an outermost
+			 * loop: around an inner one, the copies would run in the
+			 * enclosing loop, and its spills cost as much there (measured:
+			 * the Salsa20 kernels, whose round loop runs in a block loop,
+			 * gained nothing from it and lost a few instructions) */
+			if (used[v] && fn->blk[s].depth > 1)
+				continue;
 			const MdLine *mv = findmove(t, fn, x->type, MVREG);
 			if (mv->def)
 				continue; /* a copy must leave the flags alone */

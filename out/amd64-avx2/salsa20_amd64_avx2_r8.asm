@@ -130,13 +130,14 @@ align 32
 	vpunpcklqdq ymm11, ymm0, ymm2
 ; z9 = unpackhi64(q0, q1)
 %line 106+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm15, ymm0, ymm2
+	vpunpckhqdq ymm0, ymm0, ymm2
+	vmovdqu [rsp + 1024], ymm0
 ; s8 = z8
 %line 107+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [rsp + 256], ymm11
 ; s9 = z9
 %line 108+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rsp + 288], ymm15
+	vmovdqu [rsp + 288], ymm0
 ; z0 = s0
 %line 109+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm3, [rsp + 0]
@@ -145,13 +146,16 @@ align 32
 	vmovdqu ymm7, [rsp + 32]
 ; z2 = s2
 %line 111+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm14, [rsp + 64]
+	vmovdqu ymm0, [rsp + 64]
+	vmovdqu [rsp + 1152], ymm0
 ; z3 = s3
 %line 112+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm1, [rsp + 96]
+	vmovdqu ymm0, [rsp + 96]
+	vmovdqu [rsp + 1056], ymm0
 ; z4 = s4
 %line 113+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm0, [rsp + 128]
+	vmovdqu [rsp + 1088], ymm0
 ; z5 = s5
 %line 114+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm2, [rsp + 160]
@@ -160,16 +164,17 @@ align 32
 	vmovdqu ymm6, [rsp + 192]
 ; z7 = s7
 %line 116+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm13, [rsp + 224]
+	vmovdqu ymm0, [rsp + 224]
+	vmovdqu [rsp + 1184], ymm0
 ; z10 = s10
 %line 117+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm4, [rsp + 320]
+	vmovdqu ymm1, [rsp + 320]
 ; z11 = s11
 %line 118+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm5, [rsp + 352]
 ; z12 = s12
 %line 119+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm12, [rsp + 384]
+	vmovdqu ymm4, [rsp + 384]
 ; z13 = s13
 %line 120+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu ymm10, [rsp + 416]
@@ -178,18 +183,10 @@ align 32
 	vmovdqu ymm9, [rsp + 448]
 ; z15 = s15
 %line 122+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm8, [rsp + 480]
+	vmovdqu ymm0, [rsp + 480]
 ; i = 4
 %line 123+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	mov r8, 4
-	vmovdqu [rsp + 1056], ymm15
-	vmovdqu [rsp + 1152], ymm14
-	vmovdqu [rsp + 1120], ymm1
-	vmovdqu [rsp + 1024], ymm0
-	vmovdqu [rsp + 1184], ymm13
-	vmovdqa ymm1, ymm4
-	vmovdqa ymm4, ymm12
-	vmovdqa ymm0, ymm8
 align 32
 .Lrounds8:
 ; 8x t0 = z0 + z12
@@ -202,9 +199,9 @@ align 32
 	vpor ymm13, ymm13, ymm8
 ; z4 = z4 ^ t0
 %line 127+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm8, [rsp + 1024]
+	vmovdqu ymm8, [rsp + 1088]
 	vpxor ymm13, ymm8, ymm13
-	vmovdqu [rsp + 1024], ymm13
+	vmovdqu [rsp + 1088], ymm13
 ; 8x t1 = z5 + z1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm12, ymm2, ymm7
@@ -215,9 +212,9 @@ align 32
 	vpor ymm14, ymm14, ymm8
 ; z9 = z9 ^ t1
 %line 130+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm8, [rsp + 1056]
+	vmovdqu ymm8, [rsp + 1024]
 	vpxor ymm14, ymm8, ymm14
-	vmovdqu [rsp + 1056], ymm14
+	vmovdqu [rsp + 1024], ymm14
 ; 8x t0 = z10 + z6
 %line 131+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm12, ymm1, ymm6
@@ -229,7 +226,7 @@ align 32
 ; z14 = z14 ^ t0
 %line 133+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm8, ymm9, ymm15
-	vmovdqu [rsp + 1088], ymm8
+	vmovdqu [rsp + 1120], ymm8
 ; 8x t1 = z15 + z11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm12, ymm0, ymm5
@@ -240,7 +237,7 @@ align 32
 	vpor ymm15, ymm15, ymm9
 ; z3 = z3 ^ t1
 %line 136+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm9, [rsp + 1120]
+	vmovdqu ymm9, [rsp + 1056]
 	vpxor ymm12, ymm9, ymm15
 ; 8x t0 = z4 + z0
 %line 137+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
@@ -290,7 +287,7 @@ align 32
 	vpxor ymm8, ymm8, ymm14
 ; 8x t0 = z8 + z4
 %line 149+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm14, ymm11, [rsp + 1024]
+	vpaddd ymm14, ymm11, [rsp + 1088]
 ; 8x t0 = t0 <<< 13
 %line 150+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm13, ymm14, 13
@@ -301,7 +298,7 @@ align 32
 	vpxor ymm4, ymm4, ymm15
 ; 8x t1 = z13 + z9
 %line 152+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm14, ymm10, [rsp + 1056]
+	vpaddd ymm14, ymm10, [rsp + 1024]
 ; 8x t1 = t1 <<< 13
 %line 153+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm13, ymm14, 13
@@ -312,7 +309,7 @@ align 32
 	vpxor ymm7, ymm7, ymm15
 ; 8x t0 = z2 + z14
 %line 155+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm14, ymm9, [rsp + 1088]
+	vpaddd ymm14, ymm9, [rsp + 1120]
 ; 8x t0 = t0 <<< 13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm13, ymm14, 13
@@ -389,7 +386,7 @@ align 32
 	vpxor ymm7, ymm7, ymm15
 ; 8x t1 = z5 + z4
 %line 176+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm14, ymm2, [rsp + 1024]
+	vpaddd ymm14, ymm2, [rsp + 1088]
 ; 8x t1 = t1 <<< 7
 %line 177+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm13, ymm14, 7
@@ -400,7 +397,7 @@ align 32
 	vpxor ymm6, ymm6, ymm15
 ; 8x t0 = z10 + z9
 %line 179+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm14, ymm1, [rsp + 1056]
+	vpaddd ymm14, ymm1, [rsp + 1024]
 ; 8x t0 = t0 <<< 7
 %line 180+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm13, ymm14, 7
@@ -411,7 +408,7 @@ align 32
 	vpxor ymm5, ymm5, ymm15
 ; 8x t1 = z15 + z14
 %line 182+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm14, ymm0, [rsp + 1088]
+	vpaddd ymm14, ymm0, [rsp + 1120]
 ; 8x t1 = t1 <<< 7
 %line 183+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld ymm13, ymm14, 7
@@ -477,7 +474,7 @@ align 32
 ; z3 = z3 ^ t0
 %line 199+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm13, ymm12, ymm14
-	vmovdqu [rsp + 1120], ymm13
+	vmovdqu [rsp + 1056], ymm13
 ; 8x t1 = z7 + z6
 %line 200+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm9, ymm9, ymm6
@@ -488,9 +485,9 @@ align 32
 	vpor ymm12, ymm12, ymm8
 ; z4 = z4 ^ t1
 %line 202+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm8, [rsp + 1024]
+	vmovdqu ymm8, [rsp + 1088]
 	vpxor ymm12, ymm8, ymm12
-	vmovdqu [rsp + 1024], ymm12
+	vmovdqu [rsp + 1088], ymm12
 ; 8x t0 = z8 + z11
 %line 203+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm9, ymm11, ymm5
@@ -501,9 +498,9 @@ align 32
 	vpor ymm14, ymm14, ymm8
 ; z9 = z9 ^ t0
 %line 205+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm8, [rsp + 1056]
+	vmovdqu ymm8, [rsp + 1024]
 	vpxor ymm8, ymm8, ymm14
-	vmovdqu [rsp + 1056], ymm8
+	vmovdqu [rsp + 1024], ymm8
 ; 8x t1 = z13 + z12
 %line 206+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm14, ymm10, ymm4
@@ -514,7 +511,7 @@ align 32
 	vpor ymm15, ymm15, ymm9
 ; z14 = z14 ^ t1
 %line 208+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm9, [rsp + 1088]
+	vmovdqu ymm9, [rsp + 1120]
 	vpxor ymm9, ymm9, ymm15
 ; 8x t0 = z3 + z2
 %line 209+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
@@ -568,27 +565,22 @@ align 32
 	jne .Lrounds8
 ; 8x z0 = z0 + s0
 %line 224+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqa ymm8, ymm0
-	vmovdqa ymm12, ymm4
-	vmovdqa ymm4, ymm1
-	vmovdqu ymm13, [rsp + 1184]
-	vmovdqu ymm0, [rsp + 1024]
-	vmovdqu ymm1, [rsp + 1120]
-	vmovdqu ymm14, [rsp + 1152]
-	vmovdqu ymm15, [rsp + 1056]
-	vpaddd ymm3, ymm3, [rsp + 0]
+	vpaddd ymm12, ymm3, [rsp + 0]
 ; 8x z1 = z1 + s1
 %line 225+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm7, ymm7, [rsp + 32]
 ; 8x z2 = z2 + s2
 %line 226+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm14, ymm14, [rsp + 64]
+	vmovdqu ymm3, [rsp + 1152]
+	vpaddd ymm3, ymm3, [rsp + 64]
 ; 8x z3 = z3 + s3
 %line 227+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm1, ymm1, [rsp + 96]
+	vmovdqu ymm8, [rsp + 1056]
+	vpaddd ymm8, ymm8, [rsp + 96]
 ; 8x z4 = z4 + s4
 %line 228+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm0, ymm0, [rsp + 128]
+	vmovdqu ymm13, [rsp + 1088]
+	vpaddd ymm13, ymm13, [rsp + 128]
 ; 8x z5 = z5 + s5
 %line 229+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm2, ymm2, [rsp + 160]
@@ -597,23 +589,25 @@ align 32
 	vpaddd ymm6, ymm6, [rsp + 192]
 ; 8x z7 = z7 + s7
 %line 231+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm13, ymm13, [rsp + 224]
+	vmovdqu ymm14, [rsp + 1184]
+	vpaddd ymm14, ymm14, [rsp + 224]
 ; 8x z8 = z8 + s8
 %line 232+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm11, ymm11, [rsp + 256]
-	vmovdqu [rsp + 1024], ymm11
+	vmovdqu [rsp + 1056], ymm11
 ; 8x z9 = z9 + s9
 %line 233+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm15, ymm15, [rsp + 288]
+	vmovdqu ymm11, [rsp + 1024]
+	vpaddd ymm11, ymm11, [rsp + 288]
 ; 8x z10 = z10 + s10
 %line 234+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm4, ymm4, [rsp + 320]
+	vpaddd ymm1, ymm1, [rsp + 320]
 ; 8x z11 = z11 + s11
 %line 235+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm5, ymm5, [rsp + 352]
 ; 8x z12 = z12 + s12
 %line 236+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm12, ymm12, [rsp + 384]
+	vpaddd ymm4, ymm4, [rsp + 384]
 ; 8x z13 = z13 + s13
 %line 237+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd ymm10, ymm10, [rsp + 416]
@@ -622,7 +616,7 @@ align 32
 	vpaddd ymm9, ymm9, [rsp + 448]
 ; 8x z15 = z15 + s15
 %line 239+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd ymm8, ymm8, [rsp + 480]
+	vpaddd ymm0, ymm0, [rsp + 480]
 ; unsigned<? n - 8
 %line 240+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	cmp rdx, 8
@@ -631,203 +625,203 @@ align 32
 	jb .Lpartial
 ; u0 = unpacklo32(z0, z1)
 %line 243+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm11, ymm3, ymm7
+	vpunpckldq ymm15, ymm12, ymm7
 ; u1 = unpackhi32(z0, z1)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm3, ymm3, ymm7
+	vpunpckhdq ymm7, ymm12, ymm7
 ; u2 = unpacklo32(z2, z3)
 %line 245+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm7, ymm14, ymm1
+	vpunpckldq ymm12, ymm3, ymm8
 ; u3 = unpackhi32(z2, z3)
 %line 246+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm14, ymm14, ymm1
+	vpunpckhdq ymm8, ymm3, ymm8
 ; v0 = unpacklo64(u0, u2)
 %line 247+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm1, ymm11, ymm7
+	vpunpcklqdq ymm3, ymm15, ymm12
 ; v1 = unpackhi64(u0, u2)
 %line 248+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm11, ymm11, ymm7
+	vpunpckhqdq ymm15, ymm15, ymm12
 ; v2 = unpacklo64(u1, u3)
 %line 249+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm7, ymm3, ymm14
+	vpunpcklqdq ymm12, ymm7, ymm8
 ; v3 = unpackhi64(u1, u3)
 %line 250+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm3, ymm3, ymm14
+	vpunpckhqdq ymm7, ymm7, ymm8
 ; u0 = unpacklo32(z4, z5)
 %line 251+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm14, ymm0, ymm2
+	vpunpckldq ymm8, ymm13, ymm2
 ; u1 = unpackhi32(z4, z5)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm0, ymm0, ymm2
+	vpunpckhdq ymm2, ymm13, ymm2
 ; u2 = unpacklo32(z6, z7)
 %line 253+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm2, ymm6, ymm13
+	vpunpckldq ymm13, ymm6, ymm14
 ; u3 = unpackhi32(z6, z7)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm13, ymm6, ymm13
+	vpunpckhdq ymm14, ymm6, ymm14
 ; v4 = unpacklo64(u0, u2)
 %line 255+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm6, ymm14, ymm2
+	vpunpcklqdq ymm6, ymm8, ymm13
 ; v5 = unpackhi64(u0, u2)
 %line 256+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm14, ymm14, ymm2
+	vpunpckhqdq ymm13, ymm8, ymm13
 ; v6 = unpacklo64(u1, u3)
 %line 257+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm2, ymm0, ymm13
+	vpunpcklqdq ymm8, ymm2, ymm14
 ; v7 = unpackhi64(u1, u3)
 %line 258+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm13, ymm0, ymm13
+	vpunpckhqdq ymm14, ymm2, ymm14
 ; o = permute128(v0, v4, 0x20)
 %line 259+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm1, ymm6, 32
+	vperm2i128 ymm2, ymm3, ymm6, 32
 ; o = o ^ mem256[m + 0]
 %line 260+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm0, ymm0, [rsi]
+	vpxor ymm2, ymm2, [rsi]
 ; mem256[c + 0] = o
 %line 261+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi], ymm0
+	vmovdqu [rdi], ymm2
 ; o = permute128(v0, v4, 0x31)
 %line 262+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm1, ymm6, 49
+	vperm2i128 ymm2, ymm3, ymm6, 49
 ; o = o ^ mem256[m + 256]
 %line 263+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm0, ymm0, [rsi + 256]
+	vpxor ymm2, ymm2, [rsi + 256]
 ; mem256[c + 256] = o
 %line 264+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 256], ymm0
+	vmovdqu [rdi + 256], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 265+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm11, ymm14, 32
+	vperm2i128 ymm2, ymm15, ymm13, 32
 ; o = o ^ mem256[m + 64]
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm0, ymm0, [rsi + 64]
+	vpxor ymm2, ymm2, [rsi + 64]
 ; mem256[c + 64] = o
 %line 267+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 64], ymm0
+	vmovdqu [rdi + 64], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 268+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm11, ymm14, 49
+	vperm2i128 ymm2, ymm15, ymm13, 49
 ; o = o ^ mem256[m + 320]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm0, ymm0, [rsi + 320]
+	vpxor ymm2, ymm2, [rsi + 320]
 ; mem256[c + 320] = o
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 320], ymm0
+	vmovdqu [rdi + 320], ymm2
 ; o = permute128(v2, v6, 0x20)
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm7, ymm2, 32
+	vperm2i128 ymm2, ymm12, ymm8, 32
 ; o = o ^ mem256[m + 128]
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm0, ymm0, [rsi + 128]
+	vpxor ymm2, ymm2, [rsi + 128]
 ; mem256[c + 128] = o
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 128], ymm0
+	vmovdqu [rdi + 128], ymm2
 ; o = permute128(v2, v6, 0x31)
 %line 274+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm7, ymm2, 49
+	vperm2i128 ymm2, ymm12, ymm8, 49
 ; o = o ^ mem256[m + 384]
 %line 275+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm0, ymm0, [rsi + 384]
+	vpxor ymm2, ymm2, [rsi + 384]
 ; mem256[c + 384] = o
 %line 276+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 384], ymm0
+	vmovdqu [rdi + 384], ymm2
 ; o = permute128(v3, v7, 0x20)
 %line 277+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm3, ymm13, 32
+	vperm2i128 ymm2, ymm7, ymm14, 32
 ; o = o ^ mem256[m + 192]
 %line 278+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm0, ymm0, [rsi + 192]
+	vpxor ymm2, ymm2, [rsi + 192]
 ; mem256[c + 192] = o
 %line 279+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 192], ymm0
+	vmovdqu [rdi + 192], ymm2
 ; o = permute128(v3, v7, 0x31)
 %line 280+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm3, ymm13, 49
+	vperm2i128 ymm2, ymm7, ymm14, 49
 ; o = o ^ mem256[m + 448]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm0, ymm0, [rsi + 448]
+	vpxor ymm2, ymm2, [rsi + 448]
 ; mem256[c + 448] = o
 %line 282+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 448], ymm0
+	vmovdqu [rdi + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm1, [rsp + 1024]
-	vpunpckldq ymm0, ymm1, ymm15
+	vmovdqu ymm3, [rsp + 1056]
+	vpunpckldq ymm2, ymm3, ymm11
 ; u1 = unpackhi32(z8, z9)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm1, ymm1, ymm15
+	vpunpckhdq ymm3, ymm3, ymm11
 ; u2 = unpacklo32(z10, z11)
 %line 285+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm2, ymm4, ymm5
+	vpunpckldq ymm6, ymm1, ymm5
 ; u3 = unpackhi32(z10, z11)
 %line 286+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm3, ymm4, ymm5
+	vpunpckhdq ymm1, ymm1, ymm5
 ; v0 = unpacklo64(u0, u2)
 %line 287+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm5, ymm0, ymm2
+	vpunpcklqdq ymm5, ymm2, ymm6
 ; v1 = unpackhi64(u0, u2)
 %line 288+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm7, ymm0, ymm2
+	vpunpckhqdq ymm7, ymm2, ymm6
 ; v2 = unpacklo64(u1, u3)
 %line 289+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm6, ymm1, ymm3
+	vpunpcklqdq ymm6, ymm3, ymm1
 ; v3 = unpackhi64(u1, u3)
 %line 290+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm11, ymm1, ymm3
+	vpunpckhqdq ymm8, ymm3, ymm1
 ; u0 = unpacklo32(z12, z13)
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm0, ymm12, ymm10
+	vpunpckldq ymm1, ymm4, ymm10
 ; u1 = unpackhi32(z12, z13)
 %line 292+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm1, ymm12, ymm10
+	vpunpckhdq ymm2, ymm4, ymm10
 ; u2 = unpacklo32(z14, z15)
 %line 293+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm2, ymm9, ymm8
+	vpunpckldq ymm3, ymm9, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm3, ymm9, ymm8
+	vpunpckhdq ymm0, ymm9, ymm0
 ; v4 = unpacklo64(u0, u2)
 %line 295+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm4, ymm0, ymm2
+	vpunpcklqdq ymm4, ymm1, ymm3
 ; v5 = unpackhi64(u0, u2)
 %line 296+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm0, ymm0, ymm2
+	vpunpckhqdq ymm1, ymm1, ymm3
 ; v6 = unpacklo64(u1, u3)
 %line 297+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm2, ymm1, ymm3
+	vpunpcklqdq ymm3, ymm2, ymm0
 ; v7 = unpackhi64(u1, u3)
 %line 298+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm3, ymm1, ymm3
+	vpunpckhqdq ymm2, ymm2, ymm0
 ; o = permute128(v0, v4, 0x20)
 %line 299+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm1, ymm5, ymm4, 32
+	vperm2i128 ymm0, ymm5, ymm4, 32
 ; o = o ^ mem256[m + 32]
 %line 300+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm1, ymm1, [rsi + 32]
+	vpxor ymm0, ymm0, [rsi + 32]
 ; mem256[c + 32] = o
 %line 301+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 32], ymm1
+	vmovdqu [rdi + 32], ymm0
 ; o = permute128(v0, v4, 0x31)
 %line 302+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm1, ymm5, ymm4, 49
+	vperm2i128 ymm0, ymm5, ymm4, 49
 ; o = o ^ mem256[m + 288]
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm1, ymm1, [rsi + 288]
+	vpxor ymm0, ymm0, [rsi + 288]
 ; mem256[c + 288] = o
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 288], ymm1
+	vmovdqu [rdi + 288], ymm0
 ; o = permute128(v1, v5, 0x20)
 %line 305+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm1, ymm7, ymm0, 32
+	vperm2i128 ymm0, ymm7, ymm1, 32
 ; o = o ^ mem256[m + 96]
 %line 306+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor ymm1, ymm1, [rsi + 96]
+	vpxor ymm0, ymm0, [rsi + 96]
 ; mem256[c + 96] = o
 %line 307+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 96], ymm1
+	vmovdqu [rdi + 96], ymm0
 ; o = permute128(v1, v5, 0x31)
 %line 308+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm7, ymm0, 49
+	vperm2i128 ymm0, ymm7, ymm1, 49
 ; o = o ^ mem256[m + 352]
 %line 309+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm0, ymm0, [rsi + 352]
@@ -836,7 +830,7 @@ align 32
 	vmovdqu [rdi + 352], ymm0
 ; o = permute128(v2, v6, 0x20)
 %line 311+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm6, ymm2, 32
+	vperm2i128 ymm0, ymm6, ymm3, 32
 ; o = o ^ mem256[m + 160]
 %line 312+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm0, ymm0, [rsi + 160]
@@ -845,7 +839,7 @@ align 32
 	vmovdqu [rdi + 160], ymm0
 ; o = permute128(v2, v6, 0x31)
 %line 314+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm6, ymm2, 49
+	vperm2i128 ymm0, ymm6, ymm3, 49
 ; o = o ^ mem256[m + 416]
 %line 315+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm0, ymm0, [rsi + 416]
@@ -854,7 +848,7 @@ align 32
 	vmovdqu [rdi + 416], ymm0
 ; o = permute128(v3, v7, 0x20)
 %line 317+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm11, ymm3, 32
+	vperm2i128 ymm0, ymm8, ymm2, 32
 ; o = o ^ mem256[m + 224]
 %line 318+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm0, ymm0, [rsi + 224]
@@ -863,7 +857,7 @@ align 32
 	vmovdqu [rdi + 224], ymm0
 ; o = permute128(v3, v7, 0x31)
 %line 320+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm11, ymm3, 49
+	vperm2i128 ymm0, ymm8, ymm2, 49
 ; o = o ^ mem256[m + 480]
 %line 321+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpxor ymm0, ymm0, [rsi + 480]
@@ -938,34 +932,30 @@ align 32
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 347+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq xmm4, xmm1, xmm2
+	vpunpcklqdq xmm6, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 348+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq xmm1, xmm1, xmm2
+	vpunpckhqdq xmm4, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
 %line 349+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq xmm2, xmm0, xmm3
+	vpunpcklqdq xmm7, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
 %line 350+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhqdq xmm0, xmm0, xmm3
 ; i = 4
 %line 351+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	mov r8, 4
-	vmovdqa xmm6, xmm4
-	vmovdqa xmm4, xmm1
-	vmovdqa xmm3, xmm2
-	vmovdqa xmm5, xmm0
 align 32
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 353+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm1, xmm5, 57
+	vpshufd xmm1, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
 %line 354+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpshufd xmm2, xmm4, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 355+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm3, xmm3, 78
+	vpshufd xmm3, xmm7, 78
 ; 4x e0 = da + dd
 %line 356+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd xmm4, xmm6, xmm2
@@ -1040,10 +1030,10 @@ align 32
 	vpor xmm2, xmm2, xmm0
 ; dc ^= e1
 %line 376+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm3, xmm3, xmm2
+	vpxor xmm7, xmm3, xmm2
 ; 4x e2 = dc + dd
 %line 377+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd xmm1, xmm3, xmm4
+	vpaddd xmm1, xmm7, xmm4
 ; 4x e2 <<<= 13
 %line 378+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld xmm0, xmm1, 13
@@ -1051,18 +1041,18 @@ align 32
 	vpor xmm2, xmm2, xmm0
 ; db ^= e2
 %line 379+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm5, xmm5, xmm2
+	vpxor xmm0, xmm5, xmm2
 ; 4x e3 = db + dc
 %line 380+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd xmm1, xmm5, xmm3
+	vpaddd xmm2, xmm0, xmm7
 ; 4x e3 <<<= 18
 %line 381+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpslld xmm0, xmm1, 18
-	vpsrld xmm2, xmm1, 14
-	vpor xmm2, xmm2, xmm0
+	vpslld xmm1, xmm2, 18
+	vpsrld xmm3, xmm2, 14
+	vpor xmm3, xmm3, xmm1
 ; da ^= e3
 %line 382+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm6, xmm6, xmm2
+	vpxor xmm6, xmm6, xmm3
 ; =? i -= 1
 %line 383+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	sub r8, 1
@@ -1071,101 +1061,97 @@ align 32
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 385+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqa xmm0, xmm5
-	vmovdqa xmm2, xmm3
-	vmovdqa xmm1, xmm4
-	vmovdqa xmm4, xmm6
-	vpunpckldq xmm3, xmm4, xmm1
+	vpunpckldq xmm1, xmm6, xmm4
 ; e1 = unpacklo32(dc, db)
 %line 386+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq xmm5, xmm2, xmm0
+	vpunpckldq xmm2, xmm7, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 387+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq xmm1, xmm4, xmm1
+	vpunpckhdq xmm3, xmm6, xmm4
 ; e3 = unpackhi32(dc, db)
 %line 388+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq xmm0, xmm2, xmm0
+	vpunpckhdq xmm0, xmm7, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 389+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq xmm2, xmm3, xmm5
+	vpunpcklqdq xmm4, xmm1, xmm2
 ; r1 = unpackhi64(e0, e1)
 %line 390+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq xmm3, xmm3, xmm5
+	vpunpckhqdq xmm1, xmm1, xmm2
 ; r2 = unpacklo64(e2, e3)
 %line 391+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq xmm4, xmm1, xmm0
+	vpunpcklqdq xmm2, xmm3, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 392+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq xmm0, xmm1, xmm0
+	vpunpckhqdq xmm0, xmm3, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 393+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm3, xmm3, 147
+	vpshufd xmm1, xmm1, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 394+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm4, xmm4, 78
+	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 395+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm1, xmm0, 57
+	vpshufd xmm3, xmm0, 57
 ; e0 = mem128[x + 0]
 %line 396+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rcx]
 ; 4x r0 = r0 + e0
 %line 397+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd xmm2, xmm2, xmm0
+	vpaddd xmm4, xmm4, xmm0
 ; e0 = mem128[m + 0]
 %line 398+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rsi]
 ; r0 = r0 ^ e0
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm2, xmm2, xmm0
+	vpxor xmm4, xmm4, xmm0
 ; mem128[c + 0] = r0
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi], xmm2
+	vmovdqu [rdi], xmm4
 ; e1 = mem128[x + 16]
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rcx + 16]
 ; 4x r1 = r1 + e1
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd xmm3, xmm3, xmm0
+	vpaddd xmm1, xmm1, xmm0
 ; e1 = mem128[m + 16]
 %line 403+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rsi + 16]
 ; r1 = r1 ^ e1
 %line 404+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm3, xmm3, xmm0
+	vpxor xmm1, xmm1, xmm0
 ; mem128[c + 16] = r1
 %line 405+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 16], xmm3
+	vmovdqu [rdi + 16], xmm1
 ; e2 = mem128[x + 32]
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rcx + 32]
 ; 4x r2 = r2 + e2
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd xmm4, xmm4, xmm0
+	vpaddd xmm2, xmm2, xmm0
 ; e2 = mem128[m + 32]
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rsi + 32]
 ; r2 = r2 ^ e2
 %line 409+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm4, xmm4, xmm0
+	vpxor xmm2, xmm2, xmm0
 ; mem128[c + 32] = r2
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 32], xmm4
+	vmovdqu [rdi + 32], xmm2
 ; e3 = mem128[x + 48]
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rcx + 48]
 ; 4x r3 = r3 + e3
 %line 412+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd xmm1, xmm1, xmm0
+	vpaddd xmm3, xmm3, xmm0
 ; e3 = mem128[m + 48]
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu xmm0, [rsi + 48]
 ; r3 = r3 ^ e3
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm1, xmm1, xmm0
+	vpxor xmm3, xmm3, xmm0
 ; mem128[c + 48] = r3
 %line 415+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 48], xmm1
+	vmovdqu [rdi + 48], xmm3
 ; ctr = mem64[x + 32]
 %line 416+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	mov r8, [rcx + 32]
@@ -1196,194 +1182,195 @@ align 32
 	lea r8, [rsp + 512]
 ; u0 = unpacklo32(z0, z1)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm11, ymm3, ymm7
+	vpunpckldq ymm15, ymm12, ymm7
 ; u1 = unpackhi32(z0, z1)
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm3, ymm3, ymm7
+	vpunpckhdq ymm7, ymm12, ymm7
 ; u2 = unpacklo32(z2, z3)
 %line 430+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm7, ymm14, ymm1
+	vpunpckldq ymm12, ymm3, ymm8
 ; u3 = unpackhi32(z2, z3)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm14, ymm14, ymm1
+	vpunpckhdq ymm8, ymm3, ymm8
 ; v0 = unpacklo64(u0, u2)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm1, ymm11, ymm7
+	vpunpcklqdq ymm3, ymm15, ymm12
 ; v1 = unpackhi64(u0, u2)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm11, ymm11, ymm7
+	vpunpckhqdq ymm15, ymm15, ymm12
 ; v2 = unpacklo64(u1, u3)
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm7, ymm3, ymm14
+	vpunpcklqdq ymm12, ymm7, ymm8
 ; v3 = unpackhi64(u1, u3)
 %line 435+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm3, ymm3, ymm14
+	vpunpckhqdq ymm7, ymm7, ymm8
 ; u0 = unpacklo32(z4, z5)
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm14, ymm0, ymm2
+	vpunpckldq ymm8, ymm13, ymm2
 ; u1 = unpackhi32(z4, z5)
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm0, ymm0, ymm2
+	vpunpckhdq ymm2, ymm13, ymm2
 ; u2 = unpacklo32(z6, z7)
 %line 438+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm2, ymm6, ymm13
+	vpunpckldq ymm13, ymm6, ymm14
 ; u3 = unpackhi32(z6, z7)
 %line 439+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm13, ymm6, ymm13
+	vpunpckhdq ymm14, ymm6, ymm14
 ; v4 = unpacklo64(u0, u2)
 %line 440+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm6, ymm14, ymm2
+	vpunpcklqdq ymm6, ymm8, ymm13
 ; v5 = unpackhi64(u0, u2)
 %line 441+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm14, ymm14, ymm2
+	vpunpckhqdq ymm13, ymm8, ymm13
 ; v6 = unpacklo64(u1, u3)
 %line 442+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm2, ymm0, ymm13
+	vpunpcklqdq ymm8, ymm2, ymm14
 ; v7 = unpackhi64(u1, u3)
 %line 443+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm13, ymm0, ymm13
+	vpunpckhqdq ymm14, ymm2, ymm14
 ; o = permute128(v0, v4, 0x20)
 %line 444+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm1, ymm6, 32
+	vperm2i128 ymm2, ymm3, ymm6, 32
 ; mem256[p + 0] = o
 %line 445+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8], ymm0
+	vmovdqu [r8], ymm2
 ; o = permute128(v0, v4, 0x31)
 %line 446+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm1, ymm6, 49
+	vmovdqa ymm2, ymm3
+	vperm2i128 ymm2, ymm2, ymm6, 49
 ; mem256[p + 256] = o
 %line 447+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 256], ymm0
+	vmovdqu [r8 + 256], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 448+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm11, ymm14, 32
+	vperm2i128 ymm2, ymm15, ymm13, 32
 ; mem256[p + 64] = o
 %line 449+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 64], ymm0
+	vmovdqu [r8 + 64], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 450+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm11, ymm14, 49
+	vperm2i128 ymm2, ymm15, ymm13, 49
 ; mem256[p + 320] = o
 %line 451+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 320], ymm0
+	vmovdqu [r8 + 320], ymm2
 ; o = permute128(v2, v6, 0x20)
 %line 452+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm7, ymm2, 32
+	vperm2i128 ymm2, ymm12, ymm8, 32
 ; mem256[p + 128] = o
 %line 453+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 128], ymm0
+	vmovdqu [r8 + 128], ymm2
 ; o = permute128(v2, v6, 0x31)
 %line 454+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm7, ymm2, 49
+	vperm2i128 ymm2, ymm12, ymm8, 49
 ; mem256[p + 384] = o
 %line 455+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 384], ymm0
+	vmovdqu [r8 + 384], ymm2
 ; o = permute128(v3, v7, 0x20)
 %line 456+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm3, ymm13, 32
+	vperm2i128 ymm2, ymm7, ymm14, 32
 ; mem256[p + 192] = o
 %line 457+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 192], ymm0
+	vmovdqu [r8 + 192], ymm2
 ; o = permute128(v3, v7, 0x31)
 %line 458+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm3, ymm13, 49
+	vperm2i128 ymm2, ymm7, ymm14, 49
 ; mem256[p + 448] = o
 %line 459+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 448], ymm0
+	vmovdqu [r8 + 448], ymm2
 ; u0 = unpacklo32(z8, z9)
 %line 460+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu ymm1, [rsp + 1024]
-	vpunpckldq ymm0, ymm1, ymm15
+	vmovdqu ymm3, [rsp + 1056]
+	vpunpckldq ymm2, ymm3, ymm11
 ; u1 = unpackhi32(z8, z9)
 %line 461+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm1, ymm1, ymm15
+	vpunpckhdq ymm3, ymm3, ymm11
 ; u2 = unpacklo32(z10, z11)
 %line 462+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm2, ymm4, ymm5
+	vpunpckldq ymm6, ymm1, ymm5
 ; u3 = unpackhi32(z10, z11)
 %line 463+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm3, ymm4, ymm5
+	vpunpckhdq ymm1, ymm1, ymm5
 ; v0 = unpacklo64(u0, u2)
 %line 464+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm5, ymm0, ymm2
+	vpunpcklqdq ymm5, ymm2, ymm6
 ; v1 = unpackhi64(u0, u2)
 %line 465+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm7, ymm0, ymm2
+	vpunpckhqdq ymm7, ymm2, ymm6
 ; v2 = unpacklo64(u1, u3)
 %line 466+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm6, ymm1, ymm3
+	vpunpcklqdq ymm6, ymm3, ymm1
 ; v3 = unpackhi64(u1, u3)
 %line 467+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm11, ymm1, ymm3
+	vpunpckhqdq ymm8, ymm3, ymm1
 ; u0 = unpacklo32(z12, z13)
 %line 468+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm0, ymm12, ymm10
+	vpunpckldq ymm1, ymm4, ymm10
 ; u1 = unpackhi32(z12, z13)
 %line 469+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm1, ymm12, ymm10
+	vpunpckhdq ymm2, ymm4, ymm10
 ; u2 = unpacklo32(z14, z15)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq ymm2, ymm9, ymm8
+	vpunpckldq ymm3, ymm9, ymm0
 ; u3 = unpackhi32(z14, z15)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq ymm3, ymm9, ymm8
+	vpunpckhdq ymm0, ymm9, ymm0
 ; v4 = unpacklo64(u0, u2)
 %line 472+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm4, ymm0, ymm2
+	vpunpcklqdq ymm4, ymm1, ymm3
 ; v5 = unpackhi64(u0, u2)
 %line 473+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm0, ymm0, ymm2
+	vpunpckhqdq ymm1, ymm1, ymm3
 ; v6 = unpacklo64(u1, u3)
 %line 474+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq ymm2, ymm1, ymm3
+	vpunpcklqdq ymm3, ymm2, ymm0
 ; v7 = unpackhi64(u1, u3)
 %line 475+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq ymm1, ymm1, ymm3
+	vpunpckhqdq ymm0, ymm2, ymm0
 ; o = permute128(v0, v4, 0x20)
 %line 476+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm3, ymm5, ymm4, 32
+	vperm2i128 ymm2, ymm5, ymm4, 32
 ; mem256[p + 32] = o
 %line 477+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 32], ymm3
+	vmovdqu [r8 + 32], ymm2
 ; o = permute128(v0, v4, 0x31)
 %line 478+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm3, ymm5, ymm4, 49
+	vperm2i128 ymm2, ymm5, ymm4, 49
 ; mem256[p + 288] = o
 %line 479+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 288], ymm3
+	vmovdqu [r8 + 288], ymm2
 ; o = permute128(v1, v5, 0x20)
 %line 480+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm3, ymm7, ymm0, 32
+	vperm2i128 ymm2, ymm7, ymm1, 32
 ; mem256[p + 96] = o
 %line 481+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 96], ymm3
+	vmovdqu [r8 + 96], ymm2
 ; o = permute128(v1, v5, 0x31)
 %line 482+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm7, ymm0, 49
+	vperm2i128 ymm1, ymm7, ymm1, 49
 ; mem256[p + 352] = o
 %line 483+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 352], ymm0
+	vmovdqu [r8 + 352], ymm1
 ; o = permute128(v2, v6, 0x20)
 %line 484+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm6, ymm2, 32
+	vperm2i128 ymm1, ymm6, ymm3, 32
 ; mem256[p + 160] = o
 %line 485+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 160], ymm0
+	vmovdqu [r8 + 160], ymm1
 ; o = permute128(v2, v6, 0x31)
 %line 486+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm6, ymm2, 49
+	vperm2i128 ymm1, ymm6, ymm3, 49
 ; mem256[p + 416] = o
 %line 487+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 416], ymm0
+	vmovdqu [r8 + 416], ymm1
 ; o = permute128(v3, v7, 0x20)
 %line 488+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm11, ymm1, 32
+	vperm2i128 ymm1, ymm8, ymm0, 32
 ; mem256[p + 224] = o
 %line 489+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [r8 + 224], ymm0
+	vmovdqu [r8 + 224], ymm1
 ; o = permute128(v3, v7, 0x31)
 %line 490+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vperm2i128 ymm0, ymm11, ymm1, 49
+	vperm2i128 ymm0, ymm8, ymm0, 49
 ; mem256[p + 480] = o
 %line 491+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [r8 + 480], ymm0

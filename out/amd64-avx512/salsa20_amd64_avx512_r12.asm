@@ -268,13 +268,13 @@ align 32
 	vpaddq zmm1, zmm0, [rel CTRHI]
 ; 8x q0 = q0 + mem512[CTRLO]
 %line 264+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddq zmm30, zmm0, [rel CTRLO]
+	vpaddq zmm2, zmm0, [rel CTRLO]
 ; idx = mem512[IDXLO]
 %line 265+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm0, [rel IDXLO]
 ; z8 = q0
 %line 266+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 zmm11, zmm30
+	vmovdqa64 zmm11, zmm2
 ; z8 = permute2x32(z8, idx, q1)
 %line 267+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpermt2d zmm11, zmm0, zmm1
@@ -283,13 +283,13 @@ align 32
 	vmovdqu64 zmm0, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
 %line 270+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpermt2d zmm30, zmm0, zmm1
+	vpermt2d zmm2, zmm0, zmm1
 ; s8 = z8
 %line 271+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 [rsp + 512], zmm11
 ; s9 = z9
 %line 272+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 576], zmm30
+	vmovdqu64 [rsp + 576], zmm2
 ; z0 = s0
 %line 273+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm29, [rsp + 0]
@@ -307,7 +307,7 @@ align 32
 	vmovdqu64 zmm6, [rsp + 3328]
 ; z4 = ps4
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm25, [rsp + 3392]
+	vmovdqu64 zmm26, [rsp + 3392]
 ; z5 = s5
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm28, [rsp + 320]
@@ -322,10 +322,10 @@ align 32
 	vmovdqu64 zmm12, [rsp + 3520]
 ; z10 = ps10
 %line 289+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm2, [rsp + 3584]
+	vmovdqu64 zmm25, [rsp + 3584]
 ; bt10 = z10
 %line 290+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2688], zmm2
+	vmovdqu64 [rsp + 2688], zmm25
 ; z11 = ps11
 %line 291+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm19, [rsp + 3648]
@@ -349,16 +349,16 @@ align 32
 	vmovdqu64 zmm24, [rsp + 3776]
 ; z9 = z9 ^ p9
 %line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm30, zmm30, [rsp + 3200]
+	vpxord zmm2, zmm2, [rsp + 3200]
 ; u9 = u9 ^ p9
 %line 303+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm3, zmm3, [rsp + 3200]
 ; 16x ta = z4 + z0
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm25, zmm29
+	vpaddd zmm8, zmm26, zmm29
 ; 16x tb = u4 + bt0
 %line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm25, [rsp + 2048]
+	vpaddd zmm7, zmm26, [rsp + 2048]
 ; 16x ta = ta <<< 9
 %line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm8, zmm8, 9
@@ -373,7 +373,7 @@ align 32
 	vpxord zmm10, zmm10, zmm7
 ; 16x ta = z9 + z5
 %line 310+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm30, zmm28
+	vpaddd zmm8, zmm2, zmm28
 ; 16x tb = u9 + u5
 %line 311+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm7, zmm3, zmm27
@@ -391,10 +391,10 @@ align 32
 	vpxord zmm0, zmm0, zmm7
 ; 16x ta = z8 + z4
 %line 316+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm11, zmm25
+	vpaddd zmm8, zmm11, zmm26
 ; 16x tb = u8 + u4
 %line 317+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm10, zmm25
+	vpaddd zmm7, zmm10, zmm26
 ; 16x ta = ta <<< 13
 %line 318+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm8, zmm8, 13
@@ -409,7 +409,7 @@ align 32
 	vpxord zmm1, zmm1, zmm7
 ; 16x ta = z13 + z9
 %line 322+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm9, zmm30
+	vpaddd zmm8, zmm9, zmm2
 ; 16x tb = u13 + u9
 %line 323+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm7, zmm0, zmm3
@@ -484,10 +484,10 @@ align 32
 	vpxord zmm22, zmm22, zmm7
 ; 16x ta = z5 + z4
 %line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm28, zmm25
+	vpaddd zmm8, zmm28, zmm26
 ; 16x tb = u5 + u4
 %line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm27, zmm25
+	vpaddd zmm7, zmm27, zmm26
 ; 16x ta = ta <<< 7
 %line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm8, zmm8, 7
@@ -502,7 +502,7 @@ align 32
 	vpxord zmm20, zmm20, zmm7
 ; 16x ta = z10 + z9
 %line 353+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm2, zmm30
+	vpaddd zmm8, zmm25, zmm2
 ; 16x tb = u9 + bt10
 %line 354+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm7, zmm3, [rsp + 2688]
@@ -574,7 +574,7 @@ align 32
 	vpxord zmm12, zmm12, zmm1
 ; 16x ta = z11 + z10
 %line 377+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm19, zmm2
+	vpaddd zmm7, zmm19, zmm25
 ; 16x tb = u11 + bt10
 %line 378+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm1, zmm18, [rsp + 2688]
@@ -640,100 +640,100 @@ align 32
 	vprold zmm1, zmm1, 13
 ; z4 = z4 ^ ta
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm0, zmm25, zmm0
+	vpxord zmm0, zmm26, zmm0
 ; u4 = u4 ^ tb
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm1, zmm25, zmm1
+	vpxord zmm1, zmm26, zmm1
 ; 16x ta = z8 + z11
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm26, zmm11, zmm19
+	vpaddd zmm30, zmm11, zmm19
 ; 16x tb = u8 + u11
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm25, zmm10, zmm18
+	vpaddd zmm26, zmm10, zmm18
 ; 16x ta = ta <<< 13
 %line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm26, zmm26, 13
+	vprold zmm30, zmm30, 13
 ; 16x tb = tb <<< 13
 %line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm25, zmm25, 13
+	vprold zmm26, zmm26, 13
 ; z9 = z9 ^ ta
 %line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm30, zmm30, zmm26
+	vpxord zmm2, zmm2, zmm30
 ; u9 = u9 ^ tb
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm3, zmm3, zmm25
+	vpxord zmm3, zmm3, zmm26
 ; 16x ta = z13 + z12
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm26, zmm9, zmm17
+	vpaddd zmm30, zmm9, zmm17
 ; 16x tb = u13 + u12
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm25, zmm8, zmm16
+	vpaddd zmm26, zmm8, zmm16
 ; 16x ta = ta <<< 13
 %line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm26, zmm26, 13
+	vprold zmm30, zmm30, 13
 ; 16x tb = tb <<< 13
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm25, zmm25, 13
+	vprold zmm26, zmm26, 13
 ; z14 = z14 ^ ta
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm4, zmm4, zmm26
+	vpxord zmm4, zmm4, zmm30
 ; u14 = u14 ^ tb
 %line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm5, zmm5, zmm25
+	vpxord zmm5, zmm5, zmm26
 ; 16x ta = z3 + z2
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm26, zmm7, zmm15
+	vpaddd zmm30, zmm7, zmm15
 ; 16x tb = u3 + u2
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm25, zmm6, zmm14
+	vpaddd zmm26, zmm6, zmm14
 ; 16x ta = ta <<< 18
 %line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm26, zmm26, 18
+	vprold zmm30, zmm30, 18
 ; 16x tb = tb <<< 18
 %line 416+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm25, zmm25, 18
+	vprold zmm26, zmm26, 18
 ; z0 = z0 ^ ta
 %line 417+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm29, zmm29, zmm26
+	vpxord zmm29, zmm29, zmm30
 ; tb = tb ^ bt0
 %line 418+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm25, zmm25, [rsp + 2048]
+	vpxord zmm26, zmm26, [rsp + 2048]
 ; bt0 = tb
 %line 419+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 2048], zmm25
+	vmovdqu64 [rsp + 2048], zmm26
 ; 16x ta = z4 + z7
 %line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm26, zmm0, zmm13
+	vpaddd zmm30, zmm0, zmm13
 ; 16x tb = u4 + u7
 %line 421+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm25, zmm1, zmm12
+	vpaddd zmm26, zmm1, zmm12
 ; 16x ta = ta <<< 18
 %line 422+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm26, zmm26, 18
+	vprold zmm30, zmm30, 18
 ; 16x tb = tb <<< 18
 %line 423+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm25, zmm25, 18
+	vprold zmm26, zmm26, 18
 ; z5 = z5 ^ ta
 %line 424+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm28, zmm28, zmm26
+	vpxord zmm28, zmm28, zmm30
 ; u5 = u5 ^ tb
 %line 425+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm27, zmm27, zmm25
+	vpxord zmm27, zmm27, zmm26
 ; 16x ta = z9 + z8
 %line 426+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm25, zmm30, zmm11
+	vpaddd zmm30, zmm2, zmm11
 ; 16x tb = u9 + u8
 %line 427+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm26, zmm3, zmm10
 ; 16x ta = ta <<< 18
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm25, zmm25, 18
+	vprold zmm30, zmm30, 18
 ; 16x tb = tb <<< 18
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm26, zmm26, 18
 ; z10 = z10 ^ ta
 %line 430+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm25, zmm2, zmm25
+	vpxord zmm25, zmm25, zmm30
 ; tb = tb ^ bt10
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm26, zmm26, [rsp + 2688]
@@ -745,23 +745,22 @@ align 32
 	vpaddd zmm26, zmm4, zmm9
 ; 16x tb = u14 + u13
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm5, zmm8
+	vpaddd zmm30, zmm5, zmm8
 ; 16x ta = ta <<< 18
 %line 435+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm26, zmm26, 18
 ; 16x tb = tb <<< 18
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vprold zmm2, zmm2, 18
+	vprold zmm30, zmm30, 18
 ; z15 = z15 ^ ta
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm26, zmm24, zmm26
 ; u15 = u15 ^ tb
 %line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm24, zmm24, zmm2
+	vpxord zmm24, zmm24, zmm30
 ; i = 5
 %line 439+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	mov r8, 5
-	vmovdqa64 zmm2, zmm30
 align 32
 .Lrounds32:
 ; 16x ta = z0 + z12
@@ -1360,7 +1359,6 @@ align 32
 	jne .Lrounds32
 ; bt1 = u1
 %line 640+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 zmm30, zmm2
 	vmovdqu64 [rsp + 2112], zmm22
 ; bt2 = u2
 %line 641+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
@@ -1415,7 +1413,7 @@ align 32
 	vpaddd zmm7, zmm7, [rsp + 192]
 ; 16x z4 = z4 + s4
 %line 659+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm10, zmm0, [rsp + 256]
+	vpaddd zmm12, zmm0, [rsp + 256]
 ; 16x z5 = z5 + s5
 %line 660+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm28, zmm28, [rsp + 320]
@@ -1430,7 +1428,7 @@ align 32
 	vpaddd zmm11, zmm11, [rsp + 512]
 ; 16x z9 = z9 + s9
 %line 664+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm30, zmm30, [rsp + 576]
+	vpaddd zmm8, zmm2, [rsp + 576]
 ; 16x z10 = z10 + s10
 %line 665+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm25, zmm25, [rsp + 640]
@@ -1442,10 +1440,10 @@ align 32
 	vpaddd zmm17, zmm17, [rsp + 768]
 ; 16x z13 = z13 + s13
 %line 668+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm9, zmm9, [rsp + 832]
+	vpaddd zmm10, zmm9, [rsp + 832]
 ; 16x z14 = z14 + s14
 %line 669+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm4, [rsp + 896]
+	vpaddd zmm9, zmm4, [rsp + 896]
 ; 16x z15 = z15 + s15
 %line 670+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpaddd zmm26, zmm26, [rsp + 960]
@@ -1472,13 +1470,13 @@ align 32
 	vpunpcklqdq zmm5, zmm1, zmm3
 ; v3 = unpackhi64(u1, u3)
 %line 678+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm12, zmm1, zmm3
+	vpunpckhqdq zmm14, zmm1, zmm3
 ; u4 = unpacklo32(z4, z5)
 %line 679+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm10, zmm28
+	vpunpckldq zmm0, zmm12, zmm28
 ; u5 = unpackhi32(z4, z5)
 %line 680+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm10, zmm28
+	vpunpckhdq zmm1, zmm12, zmm28
 ; u6 = unpacklo32(z6, z7)
 %line 681+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq zmm2, zmm21, zmm13
@@ -1487,22 +1485,22 @@ align 32
 	vpunpckhdq zmm3, zmm21, zmm13
 ; v4 = unpacklo64(u4, u6)
 %line 683+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm15, zmm0, zmm2
+	vpunpcklqdq zmm16, zmm0, zmm2
 ; v5 = unpackhi64(u4, u6)
 %line 684+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq zmm13, zmm0, zmm2
 ; v6 = unpacklo64(u5, u7)
 %line 685+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm10, zmm1, zmm3
+	vpunpcklqdq zmm12, zmm1, zmm3
 ; v7 = unpackhi64(u5, u7)
 %line 686+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm14, zmm1, zmm3
+	vpunpckhqdq zmm15, zmm1, zmm3
 ; u8 = unpacklo32(z8, z9)
 %line 687+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm11, zmm30
+	vpunpckldq zmm2, zmm11, zmm8
 ; u9 = unpackhi32(z8, z9)
 %line 688+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm11, zmm30
+	vpunpckhdq zmm3, zmm11, zmm8
 ; u10 = unpacklo32(z10, z11)
 %line 689+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckldq zmm0, zmm25, zmm19
@@ -1514,31 +1512,31 @@ align 32
 	vpunpcklqdq zmm1, zmm2, zmm0
 ; v9 = unpackhi64(u8, u10)
 %line 692+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm16, zmm2, zmm0
+	vpunpckhqdq zmm18, zmm2, zmm0
 ; v10 = unpacklo64(u9, u11)
 %line 693+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm11, zmm3, zmm4
 ; v11 = unpackhi64(u9, u11)
 %line 694+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm18, zmm3, zmm4
+	vpunpckhqdq zmm19, zmm3, zmm4
 ; u12 = unpacklo32(z12, z13)
 %line 695+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm17, zmm9
+	vpunpckldq zmm2, zmm17, zmm10
 ; u13 = unpackhi32(z12, z13)
 %line 696+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm17, zmm9
+	vpunpckhdq zmm3, zmm17, zmm10
 ; u14 = unpacklo32(z14, z15)
 %line 697+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm4, zmm8, zmm26
+	vpunpckldq zmm4, zmm9, zmm26
 ; u15 = unpackhi32(z14, z15)
 %line 698+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm8, zmm8, zmm26
+	vpunpckhdq zmm8, zmm9, zmm26
 ; v12 = unpacklo64(u12, u14)
 %line 699+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm0, zmm2, zmm4
 ; v13 = unpackhi64(u12, u14)
 %line 700+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm17, zmm2, zmm4
+	vpunpckhqdq zmm10, zmm2, zmm4
 ; v14 = unpacklo64(u13, u15)
 %line 701+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm9, zmm3, zmm8
@@ -1547,10 +1545,10 @@ align 32
 	vpunpckhqdq zmm8, zmm3, zmm8
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 703+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm7, zmm15, 136
+	vshufi32x4 zmm2, zmm7, zmm16, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 704+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm7, zmm15, 221
+	vshufi32x4 zmm3, zmm7, zmm16, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 705+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm1, zmm0, 136
@@ -1601,10 +1599,10 @@ align 32
 	vshufi32x4 zmm1, zmm6, zmm13, 221
 ; w2 = shuffle128(v9, v13, 0x88)
 %line 721+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm16, zmm17, 136
+	vshufi32x4 zmm2, zmm18, zmm10, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
 %line 722+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm16, zmm17, 221
+	vshufi32x4 zmm3, zmm18, zmm10, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 723+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -1643,10 +1641,10 @@ align 32
 	vmovdqu64 [rdi + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 735+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm5, zmm10, 136
+	vshufi32x4 zmm0, zmm5, zmm12, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
 %line 736+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm5, zmm10, 221
+	vshufi32x4 zmm1, zmm5, zmm12, 221
 ; w2 = shuffle128(v10, v14, 0x88)
 %line 737+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm2, zmm11, zmm9, 136
@@ -1691,16 +1689,16 @@ align 32
 	vmovdqu64 [rdi + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 751+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm12, zmm14, 136
+	vshufi32x4 zmm0, zmm14, zmm15, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
 %line 752+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm12, zmm14, 221
+	vshufi32x4 zmm1, zmm14, zmm15, 221
 ; w2 = shuffle128(v11, v15, 0x88)
 %line 753+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm18, zmm8, 136
+	vshufi32x4 zmm2, zmm19, zmm8, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
 %line 754+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm18, zmm8, 221
+	vshufi32x4 zmm3, zmm19, zmm8, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 755+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2155,101 +2153,93 @@ align 32
 .Lblocks16:
 ; z0 = s0
 %line 908+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm0, [rsp + 0]
+	vmovdqu64 zmm4, [rsp + 0]
 ; z1 = s1
 %line 909+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm1, [rsp + 64]
+	vmovdqu64 zmm10, [rsp + 64]
 ; z2 = s2
 %line 910+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm2, [rsp + 128]
+	vmovdqu64 zmm15, [rsp + 128]
 ; z3 = s3
 %line 911+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm3, [rsp + 192]
+	vmovdqu64 zmm19, [rsp + 192]
 ; z4 = s4
 %line 912+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm4, [rsp + 256]
+	vmovdqu64 zmm16, [rsp + 256]
 ; z5 = s5
 %line 913+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vmovdqu64 zmm5, [rsp + 320]
 ; z6 = s6
 %line 914+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm6, [rsp + 384]
+	vmovdqu64 zmm9, [rsp + 384]
 ; z7 = s7
 %line 915+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm18, [rsp + 448]
+	vmovdqu64 zmm14, [rsp + 448]
 ; z10 = s10
 %line 916+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm21, [rsp + 640]
+	vmovdqu64 zmm7, [rsp + 640]
 ; z11 = s11
 %line 917+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm10, [rsp + 704]
+	vmovdqu64 zmm8, [rsp + 704]
 ; z12 = s12
 %line 918+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm9, [rsp + 768]
+	vmovdqu64 zmm11, [rsp + 768]
 ; z13 = s13
 %line 919+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm19, [rsp + 832]
+	vmovdqu64 zmm13, [rsp + 832]
 ; z14 = s14
 %line 920+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm15, [rsp + 896]
+	vmovdqu64 zmm18, [rsp + 896]
 ; z15 = s15
 %line 921+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm20, [rsp + 960]
+	vmovdqu64 zmm6, [rsp + 960]
 ; 8x q0 = mem64[x + 32]
 %line 923+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpbroadcastq zmm7, [rcx + 32]
+	vpbroadcastq zmm0, [rcx + 32]
 ; 8x q1 = q0 + mem512[CTRHI]
 %line 924+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddq zmm8, zmm7, [rel CTRHI]
+	vpaddq zmm1, zmm0, [rel CTRHI]
 ; 8x q0 = q0 + mem512[CTRLO]
 %line 925+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddq zmm14, zmm7, [rel CTRLO]
+	vpaddq zmm17, zmm0, [rel CTRLO]
 ; idx = mem512[IDXLO]
 %line 926+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm7, [rel IDXLO]
+	vmovdqu64 zmm0, [rel IDXLO]
 ; z8 = q0
 %line 927+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 zmm17, zmm14
+	vmovdqa64 zmm12, zmm17
 ; z8 = permute2x32(z8, idx, q1)
 %line 928+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpermt2d zmm17, zmm7, zmm8
+	vpermt2d zmm12, zmm0, zmm1
 ; idx = mem512[IDXHI]
 %line 929+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 zmm7, [rel IDXHI]
+	vmovdqu64 zmm0, [rel IDXHI]
 ; z9 = permute2x32(z9, idx, q1)
 %line 931+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpermt2d zmm14, zmm7, zmm8
+	vpermt2d zmm17, zmm0, zmm1
 ; s8 = z8
 %line 932+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 512], zmm17
+	vmovdqu64 [rsp + 512], zmm12
 ; s9 = z9
 %line 933+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqu64 [rsp + 576], zmm14
+	vmovdqu64 [rsp + 576], zmm17
 ; i = 6
 %line 934+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	mov r8, 6
-	vmovdqa64 zmm7, zmm0
-	vmovdqa64 zmm8, zmm1
-	vmovdqa64 zmm12, zmm2
-	vmovdqa64 zmm16, zmm3
-	vmovdqa64 zmm13, zmm4
-	vmovdqa64 zmm11, zmm6
-	vmovdqa64 zmm6, zmm21
-	vmovdqa64 zmm4, zmm20
 align 32
 .Lrounds16:
 ; 16x t0 = z0 + z12
 %line 936+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm7, zmm9
+	vpaddd zmm0, zmm4, zmm11
 ; 16x t1 = z5 + z1
 %line 937+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm5, zmm8
+	vpaddd zmm1, zmm5, zmm10
 ; 16x t2 = z10 + z6
 %line 938+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm6, zmm11
+	vpaddd zmm2, zmm7, zmm9
 ; 16x t3 = z15 + z11
 %line 939+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm4, zmm10
+	vpaddd zmm3, zmm6, zmm8
 ; 16x t0 = t0 <<< 7
 %line 940+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 7
@@ -2264,28 +2254,28 @@ align 32
 	vprold zmm3, zmm3, 7
 ; z4 = z4 ^ t0
 %line 944+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm13, zmm13, zmm0
+	vpxord zmm16, zmm16, zmm0
 ; z9 = z9 ^ t1
 %line 945+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm14, zmm14, zmm1
+	vpxord zmm17, zmm17, zmm1
 ; z14 = z14 ^ t2
 %line 946+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm15, zmm15, zmm2
+	vpxord zmm18, zmm18, zmm2
 ; z3 = z3 ^ t3
 %line 947+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm16, zmm16, zmm3
+	vpxord zmm19, zmm19, zmm3
 ; 16x t0 = z4 + z0
 %line 948+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm13, zmm7
+	vpaddd zmm0, zmm16, zmm4
 ; 16x t1 = z9 + z5
 %line 949+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm14, zmm5
+	vpaddd zmm1, zmm17, zmm5
 ; 16x t2 = z14 + z10
 %line 950+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm15, zmm6
+	vpaddd zmm2, zmm18, zmm7
 ; 16x t3 = z3 + z15
 %line 951+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm16, zmm4
+	vpaddd zmm3, zmm19, zmm6
 ; 16x t0 = t0 <<< 9
 %line 952+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 9
@@ -2300,28 +2290,28 @@ align 32
 	vprold zmm3, zmm3, 9
 ; z8 = z8 ^ t0
 %line 956+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm17, zmm17, zmm0
+	vpxord zmm12, zmm12, zmm0
 ; z13 = z13 ^ t1
 %line 957+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm19, zmm19, zmm1
+	vpxord zmm13, zmm13, zmm1
 ; z2 = z2 ^ t2
 %line 958+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm12, zmm12, zmm2
+	vpxord zmm15, zmm15, zmm2
 ; z7 = z7 ^ t3
 %line 959+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm18, zmm18, zmm3
+	vpxord zmm14, zmm14, zmm3
 ; 16x t0 = z8 + z4
 %line 960+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm17, zmm13
+	vpaddd zmm0, zmm12, zmm16
 ; 16x t1 = z13 + z9
 %line 961+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm19, zmm14
+	vpaddd zmm1, zmm13, zmm17
 ; 16x t2 = z2 + z14
 %line 962+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm12, zmm15
+	vpaddd zmm2, zmm15, zmm18
 ; 16x t3 = z7 + z3
 %line 963+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm18, zmm16
+	vpaddd zmm3, zmm14, zmm19
 ; 16x t0 = t0 <<< 13
 %line 964+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 13
@@ -2336,28 +2326,28 @@ align 32
 	vprold zmm3, zmm3, 13
 ; z12 = z12 ^ t0
 %line 968+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm9, zmm9, zmm0
+	vpxord zmm11, zmm11, zmm0
 ; z1 = z1 ^ t1
 %line 969+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm8, zmm8, zmm1
+	vpxord zmm10, zmm10, zmm1
 ; z6 = z6 ^ t2
 %line 970+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm11, zmm11, zmm2
+	vpxord zmm9, zmm9, zmm2
 ; z11 = z11 ^ t3
 %line 971+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm10, zmm10, zmm3
+	vpxord zmm8, zmm8, zmm3
 ; 16x t0 = z12 + z8
 %line 972+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm9, zmm17
+	vpaddd zmm0, zmm11, zmm12
 ; 16x t1 = z1 + z13
 %line 973+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm8, zmm19
+	vpaddd zmm1, zmm10, zmm13
 ; 16x t2 = z6 + z2
 %line 974+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm11, zmm12
+	vpaddd zmm2, zmm9, zmm15
 ; 16x t3 = z11 + z7
 %line 975+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm10, zmm18
+	vpaddd zmm3, zmm8, zmm14
 ; 16x t0 = t0 <<< 18
 %line 976+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 18
@@ -2372,28 +2362,28 @@ align 32
 	vprold zmm3, zmm3, 18
 ; z0 = z0 ^ t0
 %line 980+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm7, zmm7, zmm0
+	vpxord zmm4, zmm4, zmm0
 ; z5 = z5 ^ t1
 %line 981+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
 %line 982+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm6, zmm6, zmm2
+	vpxord zmm7, zmm7, zmm2
 ; z15 = z15 ^ t3
 %line 983+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm4, zmm4, zmm3
+	vpxord zmm6, zmm6, zmm3
 ; 16x t0 = z0 + z3
 %line 984+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm7, zmm16
+	vpaddd zmm0, zmm4, zmm19
 ; 16x t1 = z5 + z4
 %line 985+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm5, zmm13
+	vpaddd zmm1, zmm5, zmm16
 ; 16x t2 = z10 + z9
 %line 986+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm6, zmm14
+	vpaddd zmm2, zmm7, zmm17
 ; 16x t3 = z15 + z14
 %line 987+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm4, zmm15
+	vpaddd zmm3, zmm6, zmm18
 ; 16x t0 = t0 <<< 7
 %line 988+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 7
@@ -2408,28 +2398,28 @@ align 32
 	vprold zmm3, zmm3, 7
 ; z1 = z1 ^ t0
 %line 992+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm8, zmm8, zmm0
+	vpxord zmm10, zmm10, zmm0
 ; z6 = z6 ^ t1
 %line 993+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm11, zmm11, zmm1
+	vpxord zmm9, zmm9, zmm1
 ; z11 = z11 ^ t2
 %line 994+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm10, zmm10, zmm2
+	vpxord zmm8, zmm8, zmm2
 ; z12 = z12 ^ t3
 %line 995+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm9, zmm9, zmm3
+	vpxord zmm11, zmm11, zmm3
 ; 16x t0 = z1 + z0
 %line 996+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm8, zmm7
+	vpaddd zmm0, zmm10, zmm4
 ; 16x t1 = z6 + z5
 %line 997+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm11, zmm5
+	vpaddd zmm1, zmm9, zmm5
 ; 16x t2 = z11 + z10
 %line 998+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm10, zmm6
+	vpaddd zmm2, zmm8, zmm7
 ; 16x t3 = z12 + z15
 %line 999+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm9, zmm4
+	vpaddd zmm3, zmm11, zmm6
 ; 16x t0 = t0 <<< 9
 %line 1000+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 9
@@ -2444,28 +2434,28 @@ align 32
 	vprold zmm3, zmm3, 9
 ; z2 = z2 ^ t0
 %line 1004+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm12, zmm12, zmm0
+	vpxord zmm15, zmm15, zmm0
 ; z7 = z7 ^ t1
 %line 1005+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm18, zmm18, zmm1
+	vpxord zmm14, zmm14, zmm1
 ; z8 = z8 ^ t2
 %line 1006+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm17, zmm17, zmm2
+	vpxord zmm12, zmm12, zmm2
 ; z13 = z13 ^ t3
 %line 1007+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm19, zmm19, zmm3
+	vpxord zmm13, zmm13, zmm3
 ; 16x t0 = z2 + z1
 %line 1008+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm12, zmm8
+	vpaddd zmm0, zmm15, zmm10
 ; 16x t1 = z7 + z6
 %line 1009+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm18, zmm11
+	vpaddd zmm1, zmm14, zmm9
 ; 16x t2 = z8 + z11
 %line 1010+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm17, zmm10
+	vpaddd zmm2, zmm12, zmm8
 ; 16x t3 = z13 + z12
 %line 1011+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm19, zmm9
+	vpaddd zmm3, zmm13, zmm11
 ; 16x t0 = t0 <<< 13
 %line 1012+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 13
@@ -2480,28 +2470,28 @@ align 32
 	vprold zmm3, zmm3, 13
 ; z3 = z3 ^ t0
 %line 1016+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm16, zmm16, zmm0
+	vpxord zmm19, zmm19, zmm0
 ; z4 = z4 ^ t1
 %line 1017+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm13, zmm13, zmm1
+	vpxord zmm16, zmm16, zmm1
 ; z9 = z9 ^ t2
 %line 1018+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm14, zmm14, zmm2
+	vpxord zmm17, zmm17, zmm2
 ; z14 = z14 ^ t3
 %line 1019+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm15, zmm15, zmm3
+	vpxord zmm18, zmm18, zmm3
 ; 16x t0 = z3 + z2
 %line 1020+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm0, zmm16, zmm12
+	vpaddd zmm0, zmm19, zmm15
 ; 16x t1 = z4 + z7
 %line 1021+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm13, zmm18
+	vpaddd zmm1, zmm16, zmm14
 ; 16x t2 = z9 + z8
 %line 1022+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm14, zmm17
+	vpaddd zmm2, zmm17, zmm12
 ; 16x t3 = z14 + z13
 %line 1023+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm15, zmm19
+	vpaddd zmm3, zmm18, zmm13
 ; 16x t0 = t0 <<< 18
 %line 1024+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vprold zmm0, zmm0, 18
@@ -2516,16 +2506,16 @@ align 32
 	vprold zmm3, zmm3, 18
 ; z0 = z0 ^ t0
 %line 1028+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm7, zmm7, zmm0
+	vpxord zmm4, zmm4, zmm0
 ; z5 = z5 ^ t1
 %line 1029+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpxord zmm5, zmm5, zmm1
 ; z10 = z10 ^ t2
 %line 1030+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm6, zmm6, zmm2
+	vpxord zmm7, zmm7, zmm2
 ; z15 = z15 ^ t3
 %line 1031+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpxord zmm4, zmm4, zmm3
+	vpxord zmm6, zmm6, zmm3
 ; =? i -= 1
 %line 1032+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	sub r8, 1
@@ -2534,156 +2524,148 @@ align 32
 	jne .Lrounds16
 ; 16x z0 = z0 + s0
 %line 1036+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 zmm20, zmm4
-	vmovdqa64 zmm21, zmm6
-	vmovdqa64 zmm6, zmm11
-	vmovdqa64 zmm4, zmm13
-	vmovdqa64 zmm3, zmm16
-	vmovdqa64 zmm2, zmm12
-	vmovdqa64 zmm1, zmm8
-	vmovdqa64 zmm0, zmm7
-	vpaddd zmm0, zmm0, [rsp + 0]
+	vpaddd zmm4, zmm4, [rsp + 0]
 ; 16x z1 = z1 + s1
 %line 1037+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm1, zmm1, [rsp + 64]
+	vpaddd zmm10, zmm10, [rsp + 64]
 ; 16x z2 = z2 + s2
 %line 1038+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm2, zmm2, [rsp + 128]
+	vpaddd zmm15, zmm15, [rsp + 128]
 ; 16x z3 = z3 + s3
 %line 1039+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm3, zmm3, [rsp + 192]
+	vpaddd zmm19, zmm19, [rsp + 192]
 ; 16x z4 = z4 + s4
 %line 1040+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm8, zmm4, [rsp + 256]
+	vpaddd zmm20, zmm16, [rsp + 256]
 ; 16x z5 = z5 + s5
 %line 1041+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm7, zmm5, [rsp + 320]
+	vpaddd zmm16, zmm5, [rsp + 320]
 ; 16x z6 = z6 + s6
 %line 1042+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm11, zmm6, [rsp + 384]
+	vpaddd zmm9, zmm9, [rsp + 384]
 ; 16x z7 = z7 + s7
 %line 1043+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm6, zmm18, [rsp + 448]
+	vpaddd zmm14, zmm14, [rsp + 448]
 ; 16x z8 = z8 + s8
 %line 1044+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm17, zmm17, [rsp + 512]
+	vpaddd zmm12, zmm12, [rsp + 512]
 ; 16x z9 = z9 + s9
 %line 1045+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm14, zmm14, [rsp + 576]
+	vpaddd zmm17, zmm17, [rsp + 576]
 ; 16x z10 = z10 + s10
 %line 1046+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm21, zmm21, [rsp + 640]
+	vpaddd zmm7, zmm7, [rsp + 640]
 ; 16x z11 = z11 + s11
 %line 1047+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm10, zmm10, [rsp + 704]
+	vpaddd zmm8, zmm8, [rsp + 704]
 ; 16x z12 = z12 + s12
 %line 1048+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm9, zmm9, [rsp + 768]
+	vpaddd zmm11, zmm11, [rsp + 768]
 ; 16x z13 = z13 + s13
 %line 1049+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm19, zmm19, [rsp + 832]
+	vpaddd zmm13, zmm13, [rsp + 832]
 ; 16x z14 = z14 + s14
 %line 1050+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm15, zmm15, [rsp + 896]
+	vpaddd zmm18, zmm18, [rsp + 896]
 ; 16x z15 = z15 + s15
 %line 1051+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd zmm20, zmm20, [rsp + 960]
+	vpaddd zmm6, zmm6, [rsp + 960]
 ; u0 = unpacklo32(z0, z1)
 %line 1055+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm4, zmm0, zmm1
+	vpunpckldq zmm0, zmm4, zmm10
 ; u1 = unpackhi32(z0, z1)
 %line 1056+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm0, zmm0, zmm1
+	vpunpckhdq zmm1, zmm4, zmm10
 ; u2 = unpacklo32(z2, z3)
 %line 1057+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm1, zmm2, zmm3
+	vpunpckldq zmm2, zmm15, zmm19
 ; u3 = unpackhi32(z2, z3)
 %line 1058+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm2, zmm2, zmm3
+	vpunpckhdq zmm3, zmm15, zmm19
 ; v0 = unpacklo64(u0, u2)
 %line 1059+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm12, zmm4, zmm1
+	vpunpcklqdq zmm10, zmm0, zmm2
 ; v1 = unpackhi64(u0, u2)
 %line 1060+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm13, zmm4, zmm1
+	vpunpckhqdq zmm15, zmm0, zmm2
 ; v2 = unpacklo64(u1, u3)
 %line 1061+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm5, zmm0, zmm2
+	vpunpcklqdq zmm5, zmm1, zmm3
 ; v3 = unpackhi64(u1, u3)
 %line 1062+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm16, zmm0, zmm2
+	vpunpckhqdq zmm19, zmm1, zmm3
 ; u4 = unpacklo32(z4, z5)
 %line 1063+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm8, zmm7
+	vpunpckldq zmm0, zmm20, zmm16
 ; u5 = unpackhi32(z4, z5)
 %line 1064+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm8, zmm7
+	vpunpckhdq zmm1, zmm20, zmm16
 ; u6 = unpacklo32(z6, z7)
 %line 1065+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm11, zmm6
+	vpunpckldq zmm2, zmm9, zmm14
 ; u7 = unpackhi32(z6, z7)
 %line 1066+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm11, zmm6
+	vpunpckhdq zmm3, zmm9, zmm14
 ; v4 = unpacklo64(u4, u6)
 %line 1067+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm18, zmm0, zmm2
+	vpunpcklqdq zmm20, zmm0, zmm2
 ; v5 = unpackhi64(u4, u6)
 %line 1068+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm7, zmm0, zmm2
+	vpunpckhqdq zmm14, zmm0, zmm2
 ; v6 = unpacklo64(u5, u7)
 %line 1069+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm6, zmm1, zmm3
+	vpunpcklqdq zmm9, zmm1, zmm3
 ; v7 = unpackhi64(u5, u7)
 %line 1070+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm8, zmm1, zmm3
+	vpunpckhqdq zmm16, zmm1, zmm3
 ; u8 = unpacklo32(z8, z9)
 %line 1071+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm17, zmm14
+	vpunpckldq zmm0, zmm12, zmm17
 ; u9 = unpackhi32(z8, z9)
 %line 1072+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm17, zmm14
+	vpunpckhdq zmm1, zmm12, zmm17
 ; u10 = unpacklo32(z10, z11)
 %line 1073+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm21, zmm10
+	vpunpckldq zmm2, zmm7, zmm8
 ; u11 = unpackhi32(z10, z11)
 %line 1074+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm21, zmm10
+	vpunpckhdq zmm3, zmm7, zmm8
 ; v8 = unpacklo64(u8, u10)
 %line 1075+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm21, zmm0, zmm2
+	vpunpcklqdq zmm17, zmm0, zmm2
 ; v9 = unpackhi64(u8, u10)
 %line 1076+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm11, zmm0, zmm2
+	vpunpckhqdq zmm8, zmm0, zmm2
 ; v10 = unpacklo64(u9, u11)
 %line 1077+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm10, zmm1, zmm3
+	vpunpcklqdq zmm7, zmm1, zmm3
 ; v11 = unpackhi64(u9, u11)
 %line 1078+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm14, zmm1, zmm3
+	vpunpckhqdq zmm12, zmm1, zmm3
 ; u12 = unpacklo32(z12, z13)
 %line 1079+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm0, zmm9, zmm19
+	vpunpckldq zmm0, zmm11, zmm13
 ; u13 = unpackhi32(z12, z13)
 %line 1080+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm1, zmm9, zmm19
+	vpunpckhdq zmm1, zmm11, zmm13
 ; u14 = unpacklo32(z14, z15)
 %line 1081+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq zmm2, zmm15, zmm20
+	vpunpckldq zmm2, zmm18, zmm6
 ; u15 = unpackhi32(z14, z15)
 %line 1082+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq zmm3, zmm15, zmm20
+	vpunpckhdq zmm3, zmm18, zmm6
 ; v12 = unpacklo64(u12, u14)
 %line 1083+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq zmm4, zmm0, zmm2
 ; v13 = unpackhi64(u12, u14)
 %line 1084+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm17, zmm0, zmm2
+	vpunpckhqdq zmm13, zmm0, zmm2
 ; v14 = unpacklo64(u13, u15)
 %line 1085+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq zmm9, zmm1, zmm3
+	vpunpcklqdq zmm6, zmm1, zmm3
 ; v15 = unpackhi64(u13, u15)
 %line 1086+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq zmm15, zmm1, zmm3
+	vpunpckhqdq zmm11, zmm1, zmm3
 ; unsigned<? n - 16
 %line 1087+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	cmp rdx, 16
@@ -2692,16 +2674,16 @@ align 32
 	jb .Lpartial
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 1090+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm12, zmm18, 136
+	vshufi32x4 zmm0, zmm10, zmm20, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 1091+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm12, zmm18, 221
+	vshufi32x4 zmm1, zmm10, zmm20, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 1092+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm21, zmm4, 136
+	vshufi32x4 zmm2, zmm17, zmm4, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
 %line 1093+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm21, zmm4, 221
+	vshufi32x4 zmm3, zmm17, zmm4, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1094+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2740,16 +2722,16 @@ align 32
 	vmovdqu64 [rdi + 768], zmm0
 ; w0 = shuffle128(v1, v5, 0x88)
 %line 1106+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm13, zmm7, 136
+	vshufi32x4 zmm0, zmm15, zmm14, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
 %line 1107+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm13, zmm7, 221
+	vshufi32x4 zmm1, zmm15, zmm14, 221
 ; w2 = shuffle128(v9, v13, 0x88)
 %line 1108+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm11, zmm17, 136
+	vshufi32x4 zmm2, zmm8, zmm13, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
 %line 1109+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm11, zmm17, 221
+	vshufi32x4 zmm3, zmm8, zmm13, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1110+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2788,16 +2770,16 @@ align 32
 	vmovdqu64 [rdi + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 1122+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm5, zmm6, 136
+	vshufi32x4 zmm0, zmm5, zmm9, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
 %line 1123+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm5, zmm6, 221
+	vshufi32x4 zmm1, zmm5, zmm9, 221
 ; w2 = shuffle128(v10, v14, 0x88)
 %line 1124+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm10, zmm9, 136
+	vshufi32x4 zmm2, zmm7, zmm6, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
 %line 1125+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm10, zmm9, 221
+	vshufi32x4 zmm3, zmm7, zmm6, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1126+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -2836,16 +2818,16 @@ align 32
 	vmovdqu64 [rdi + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 1138+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm16, zmm8, 136
+	vshufi32x4 zmm0, zmm19, zmm16, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
 %line 1139+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm16, zmm8, 221
+	vshufi32x4 zmm1, zmm19, zmm16, 221
 ; w2 = shuffle128(v11, v15, 0x88)
 %line 1140+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm14, zmm15, 136
+	vshufi32x4 zmm2, zmm12, zmm11, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
 %line 1141+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm14, zmm15, 221
+	vshufi32x4 zmm3, zmm12, zmm11, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1142+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -3721,7 +3703,7 @@ align 32
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 1439+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq xmm4, xmm1, xmm2
+	vpunpcklqdq xmm5, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 1440+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhqdq xmm1, xmm1, xmm2
@@ -3734,24 +3716,20 @@ align 32
 ; i = 6
 %line 1443+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	mov r8, 6
-	vmovdqa64 xmm5, xmm4
-	vmovdqa64 xmm4, xmm1
-	vmovdqa64 xmm3, xmm2
-	vmovdqa64 xmm6, xmm0
 align 32
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 1445+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm1, xmm6, 57
+	vpshufd xmm3, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
 %line 1446+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm2, xmm4, 147
+	vpshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 1447+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm3, xmm3, 78
+	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + dd
 %line 1448+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm5, xmm2
+	vpaddd xmm4, xmm5, xmm1
 ; 4x e4 = e0 << 7
 %line 1449+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 7
@@ -3760,10 +3738,10 @@ align 32
 	vpsrld xmm4, xmm4, 25
 ; db = ternlog(db, e0, e4, 0x96)
 %line 1451+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm1, xmm4, xmm0, 150
+	vpternlogd xmm3, xmm4, xmm0, 150
 ; 4x e1 = db + da
 %line 1452+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm1, xmm5
+	vpaddd xmm4, xmm3, xmm5
 ; 4x e5 = e1 << 9
 %line 1453+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 9
@@ -3772,10 +3750,10 @@ align 32
 	vpsrld xmm4, xmm4, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 1455+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm3, xmm4, xmm0, 150
+	vpternlogd xmm2, xmm4, xmm0, 150
 ; 4x e2 = dc + db
 %line 1456+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm3, xmm1
+	vpaddd xmm4, xmm2, xmm3
 ; 4x e6 = e2 << 13
 %line 1457+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 13
@@ -3784,10 +3762,10 @@ align 32
 	vpsrld xmm4, xmm4, 19
 ; dd = ternlog(dd, e2, e6, 0x96)
 %line 1459+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm2, xmm4, xmm0, 150
+	vpternlogd xmm1, xmm4, xmm0, 150
 ; 4x e3 = dd + dc
 %line 1460+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm4, xmm2, xmm3
+	vpaddd xmm4, xmm1, xmm2
 ; 4x e7 = e3 << 18
 %line 1461+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpslld xmm0, xmm4, 18
@@ -3799,61 +3777,61 @@ align 32
 	vpternlogd xmm5, xmm4, xmm0, 150
 ; db = shuffle32(db, 0x93)
 %line 1464+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm6, xmm1, 147
+	vpshufd xmm0, xmm3, 147
 ; dd = shuffle32(dd, 0x39)
 %line 1465+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm4, xmm2, 57
+	vpshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 1466+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpshufd xmm3, xmm3, 78
+	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + db
 %line 1467+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm0, xmm5, xmm6
+	vpaddd xmm3, xmm5, xmm0
 ; 4x e4 = e0 << 7
 %line 1468+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm1, xmm0, 7
+	vpslld xmm4, xmm3, 7
 ; 4x e0 = e0 >> 25
 %line 1469+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm0, xmm0, 25
+	vpsrld xmm3, xmm3, 25
 ; dd = ternlog(dd, e0, e4, 0x96)
 %line 1470+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm4, xmm0, xmm1, 150
+	vpternlogd xmm1, xmm3, xmm4, 150
 ; 4x e1 = dd + da
 %line 1471+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm0, xmm4, xmm5
+	vpaddd xmm3, xmm1, xmm5
 ; 4x e5 = e1 << 9
 %line 1472+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm1, xmm0, 9
+	vpslld xmm4, xmm3, 9
 ; 4x e1 = e1 >> 23
 %line 1473+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm0, xmm0, 23
+	vpsrld xmm3, xmm3, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 1474+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm3, xmm0, xmm1, 150
+	vpternlogd xmm2, xmm3, xmm4, 150
 ; 4x e2 = dc + dd
 %line 1475+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm0, xmm3, xmm4
+	vpaddd xmm3, xmm2, xmm1
 ; 4x e6 = e2 << 13
 %line 1476+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm1, xmm0, 13
+	vpslld xmm4, xmm3, 13
 ; 4x e2 = e2 >> 19
 %line 1477+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm0, xmm0, 19
+	vpsrld xmm3, xmm3, 19
 ; db = ternlog(db, e2, e6, 0x96)
 %line 1478+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm6, xmm0, xmm1, 150
+	vpternlogd xmm0, xmm3, xmm4, 150
 ; 4x e3 = db + dc
 %line 1479+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpaddd xmm0, xmm6, xmm3
+	vpaddd xmm3, xmm0, xmm2
 ; 4x e7 = e3 << 18
 %line 1480+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpslld xmm1, xmm0, 18
+	vpslld xmm4, xmm3, 18
 ; 4x e3 = e3 >> 14
 %line 1481+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpsrld xmm0, xmm0, 14
+	vpsrld xmm3, xmm3, 14
 ; da = ternlog(da, e3, e7, 0x96)
 %line 1482+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpternlogd xmm5, xmm0, xmm1, 150
+	vpternlogd xmm5, xmm3, xmm4, 150
 ; =? i -= 1
 %line 1483+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	sub r8, 1
@@ -3862,26 +3840,22 @@ align 32
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 1485+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vmovdqa64 xmm0, xmm6
-	vmovdqa64 xmm2, xmm3
-	vmovdqa64 xmm1, xmm4
-	vmovdqa64 xmm4, xmm5
-	vpunpckldq xmm3, xmm4, xmm1
+	vpunpckldq xmm3, xmm5, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 1486+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckldq xmm5, xmm2, xmm0
+	vpunpckldq xmm4, xmm2, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 1487+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhdq xmm1, xmm4, xmm1
+	vpunpckhdq xmm1, xmm5, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 1488+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpckhdq xmm0, xmm2, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 1489+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpcklqdq xmm2, xmm3, xmm5
+	vpunpcklqdq xmm2, xmm3, xmm4
 ; r1 = unpackhi64(e0, e1)
 %line 1490+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vpunpckhqdq xmm3, xmm3, xmm5
+	vpunpckhqdq xmm3, xmm3, xmm4
 ; r2 = unpacklo64(e2, e3)
 %line 1491+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vpunpcklqdq xmm4, xmm1, xmm0
@@ -3987,16 +3961,16 @@ align 32
 	lea r8, [rsp + 1024]
 ; w0 = shuffle128(v0, v4, 0x88)
 %line 1528+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm12, zmm18, 136
+	vshufi32x4 zmm0, zmm10, zmm20, 136
 ; w1 = shuffle128(v0, v4, 0xdd)
 %line 1529+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm12, zmm18, 221
+	vshufi32x4 zmm1, zmm10, zmm20, 221
 ; w2 = shuffle128(v8, v12, 0x88)
 %line 1530+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm21, zmm4, 136
+	vshufi32x4 zmm2, zmm17, zmm4, 136
 ; w3 = shuffle128(v8, v12, 0xdd)
 %line 1531+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm21, zmm4, 221
+	vshufi32x4 zmm3, zmm17, zmm4, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1532+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -4023,16 +3997,16 @@ align 32
 	vmovdqu64 [r8 + 768], zmm0
 ; w0 = shuffle128(v1, v5, 0x88)
 %line 1540+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm13, zmm7, 136
+	vshufi32x4 zmm0, zmm15, zmm14, 136
 ; w1 = shuffle128(v1, v5, 0xdd)
 %line 1541+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm13, zmm7, 221
+	vshufi32x4 zmm1, zmm15, zmm14, 221
 ; w2 = shuffle128(v9, v13, 0x88)
 %line 1542+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm11, zmm17, 136
+	vshufi32x4 zmm2, zmm8, zmm13, 136
 ; w3 = shuffle128(v9, v13, 0xdd)
 %line 1543+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm11, zmm17, 221
+	vshufi32x4 zmm3, zmm8, zmm13, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1544+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -4059,16 +4033,16 @@ align 32
 	vmovdqu64 [r8 + 832], zmm0
 ; w0 = shuffle128(v2, v6, 0x88)
 %line 1552+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm5, zmm6, 136
+	vshufi32x4 zmm0, zmm5, zmm9, 136
 ; w1 = shuffle128(v2, v6, 0xdd)
 %line 1553+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm5, zmm6, 221
+	vshufi32x4 zmm1, zmm5, zmm9, 221
 ; w2 = shuffle128(v10, v14, 0x88)
 %line 1554+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm10, zmm9, 136
+	vshufi32x4 zmm2, zmm7, zmm6, 136
 ; w3 = shuffle128(v10, v14, 0xdd)
 %line 1555+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm10, zmm9, 221
+	vshufi32x4 zmm3, zmm7, zmm6, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1556+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136
@@ -4095,16 +4069,16 @@ align 32
 	vmovdqu64 [r8 + 896], zmm0
 ; w0 = shuffle128(v3, v7, 0x88)
 %line 1564+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm0, zmm16, zmm8, 136
+	vshufi32x4 zmm0, zmm19, zmm16, 136
 ; w1 = shuffle128(v3, v7, 0xdd)
 %line 1565+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm1, zmm16, zmm8, 221
+	vshufi32x4 zmm1, zmm19, zmm16, 221
 ; w2 = shuffle128(v11, v15, 0x88)
 %line 1566+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm2, zmm14, zmm15, 136
+	vshufi32x4 zmm2, zmm12, zmm11, 136
 ; w3 = shuffle128(v11, v15, 0xdd)
 %line 1567+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
-	vshufi32x4 zmm3, zmm14, zmm15, 221
+	vshufi32x4 zmm3, zmm12, zmm11, 221
 ; o = shuffle128(w0, w2, 0x88)
 %line 1568+0 specs/salsa20/generated/salsa20_amd64_avx512_r12.q
 	vshufi32x4 zmm4, zmm0, zmm2, 136

@@ -8,7 +8,7 @@ section .text
 global qhasm_kernel_salsa20_amd64_sse2_blocks:function (qhasm_kernel_salsa20_amd64_sse2_blocks.end - qhasm_kernel_salsa20_amd64_sse2_blocks)
 align 32
 qhasm_kernel_salsa20_amd64_sse2_blocks:
-	sub rsp, 328
+	sub rsp, 296
 ; unsigned<? n - 4
 %line 55+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	cmp rdx, 4
@@ -141,44 +141,45 @@ align 32
 	pshufd xmm2, xmm0, 216
 ; q1 = shuffle32(q1, 0xd8)
 %line 96+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm3, xmm1, 216
+	pshufd xmm1, xmm1, 216
 ; z8 = unpacklo64(q0, q1)
 %line 97+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm2
-	punpcklqdq xmm0, xmm3
-	movdqa xmm1, xmm0
+	punpcklqdq xmm0, xmm1
+	movdqa xmm13, xmm0
 ; z9 = unpackhi64(q0, q1)
 %line 98+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm2, xmm3
-	movdqa xmm13, xmm2
+	punpckhqdq xmm2, xmm1
+	movdqa xmm8, xmm2
 ; s8 = z8
 %line 99+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 128], xmm1
+	movdqu [rsp + 128], xmm13
 ; s9 = z9
 %line 100+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 144], xmm13
+	movdqu [rsp + 144], xmm8
 ; z0 = s0
 %line 101+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 0]
-	movdqu [rsp + 304], xmm0
+	movdqu [rsp + 272], xmm0
 ; z1 = s1
 %line 102+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm11, [rsp + 16]
+	movdqu xmm0, [rsp + 16]
+	movdqu [rsp + 256], xmm0
 ; z2 = s2
 %line 103+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm12, [rsp + 32]
+	movdqu xmm11, [rsp + 32]
 ; z3 = s3
 %line 104+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm6, [rsp + 48]
+	movdqu xmm2, [rsp + 48]
 ; z4 = s4
 %line 105+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm9, [rsp + 64]
+	movdqu xmm10, [rsp + 64]
 ; z5 = s5
 %line 106+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm4, [rsp + 80]
+	movdqu xmm12, [rsp + 80]
 ; z6 = s6
 %line 107+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsp + 96]
+	movdqu xmm4, [rsp + 96]
 ; z7 = s7
 %line 108+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm3, [rsp + 112]
@@ -190,29 +191,25 @@ align 32
 	movdqu xmm7, [rsp + 176]
 ; z12 = s12
 %line 111+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm10, [rsp + 192]
+	movdqu xmm9, [rsp + 192]
 ; z13 = s13
 %line 112+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm8, [rsp + 208]
+	movdqu xmm1, [rsp + 208]
 ; z14 = s14
 %line 113+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm14, [rsp + 224]
 ; z15 = s15
 %line 114+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 240]
+	movdqu xmm6, [rsp + 240]
 ; i = 10
 %line 115+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	mov r8, 10
-	movdqu [rsp + 272], xmm1
-	movdqu [rsp + 288], xmm13
-	movdqu xmm13, [rsp + 304]
-	movdqa xmm1, xmm0
 align 32
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 117+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm13
-	paddd xmm15, xmm10
+	movdqu xmm15, [rsp + 272]
+	paddd xmm15, xmm9
 ; 4x t0 <<<= 7
 %line 118+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -221,11 +218,12 @@ align 32
 	por xmm15, xmm0
 ; z4 ^= t0
 %line 119+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm9, xmm15
+	pxor xmm10, xmm15
 ; 4x t1 = z5 + z1
 %line 120+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm4
-	paddd xmm15, xmm11
+	movdqa xmm15, xmm12
+	movdqu xmm0, [rsp + 256]
+	paddd xmm15, xmm0
 ; 4x t1 <<<= 7
 %line 121+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -234,13 +232,11 @@ align 32
 	por xmm15, xmm0
 ; z9 ^= t1
 %line 122+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 288]
-	pxor xmm0, xmm15
-	movdqu [rsp + 288], xmm0
+	pxor xmm8, xmm15
 ; 4x t0 = z10 + z6
 %line 123+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm5
-	paddd xmm15, xmm2
+	paddd xmm15, xmm4
 ; 4x t0 <<<= 7
 %line 124+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -252,7 +248,7 @@ align 32
 	pxor xmm14, xmm15
 ; 4x t1 = z15 + z11
 %line 126+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm1
+	movdqa xmm15, xmm6
 	paddd xmm15, xmm7
 ; 4x t1 <<<= 7
 %line 127+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -262,11 +258,12 @@ align 32
 	por xmm15, xmm0
 ; z3 ^= t1
 %line 128+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm15
+	pxor xmm2, xmm15
 ; 4x t0 = z4 + z0
 %line 129+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm9
-	paddd xmm15, xmm13
+	movdqa xmm15, xmm10
+	movdqu xmm0, [rsp + 272]
+	paddd xmm15, xmm0
 ; 4x t0 <<<= 9
 %line 130+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -275,13 +272,11 @@ align 32
 	por xmm15, xmm0
 ; z8 ^= t0
 %line 131+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 272]
-	pxor xmm0, xmm15
-	movdqu [rsp + 272], xmm0
+	pxor xmm13, xmm15
 ; 4x t1 = z9 + z5
 %line 132+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 288]
-	paddd xmm15, xmm4
+	movdqa xmm15, xmm8
+	paddd xmm15, xmm12
 ; 4x t1 <<<= 9
 %line 133+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -290,7 +285,7 @@ align 32
 	por xmm15, xmm0
 ; z13 ^= t1
 %line 134+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm8, xmm15
+	pxor xmm1, xmm15
 ; 4x t0 = z14 + z10
 %line 135+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm14
@@ -303,11 +298,11 @@ align 32
 	por xmm15, xmm0
 ; z2 ^= t0
 %line 137+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm12, xmm15
+	pxor xmm11, xmm15
 ; 4x t1 = z3 + z15
 %line 138+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm6
-	paddd xmm15, xmm1
+	movdqa xmm15, xmm2
+	paddd xmm15, xmm6
 ; 4x t1 <<<= 9
 %line 139+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -319,8 +314,8 @@ align 32
 	pxor xmm3, xmm15
 ; 4x t0 = z8 + z4
 %line 141+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 272]
-	paddd xmm15, xmm9
+	movdqa xmm15, xmm13
+	paddd xmm15, xmm10
 ; 4x t0 <<<= 13
 %line 142+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -329,12 +324,11 @@ align 32
 	por xmm15, xmm0
 ; z12 ^= t0
 %line 143+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm10, xmm15
+	pxor xmm9, xmm15
 ; 4x t1 = z13 + z9
 %line 144+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm8
-	movdqu xmm0, [rsp + 288]
-	paddd xmm15, xmm0
+	movdqa xmm15, xmm1
+	paddd xmm15, xmm8
 ; 4x t1 <<<= 13
 %line 145+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -343,10 +337,12 @@ align 32
 	por xmm15, xmm0
 ; z1 ^= t1
 %line 146+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm11, xmm15
+	movdqu xmm0, [rsp + 256]
+	pxor xmm0, xmm15
+	movdqu [rsp + 256], xmm0
 ; 4x t0 = z2 + z14
 %line 147+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm12
+	movdqa xmm15, xmm11
 	paddd xmm15, xmm14
 ; 4x t0 <<<= 13
 %line 148+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -356,11 +352,11 @@ align 32
 	por xmm15, xmm0
 ; z6 ^= t0
 %line 149+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm2, xmm15
+	pxor xmm4, xmm15
 ; 4x t1 = z7 + z3
 %line 150+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm3
-	paddd xmm15, xmm6
+	paddd xmm15, xmm2
 ; 4x t1 <<<= 13
 %line 151+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -372,9 +368,8 @@ align 32
 	pxor xmm7, xmm15
 ; 4x t0 = z12 + z8
 %line 153+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm10
-	movdqu xmm0, [rsp + 272]
-	paddd xmm15, xmm0
+	movdqa xmm15, xmm9
+	paddd xmm15, xmm13
 ; 4x t0 <<<= 18
 %line 154+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -383,11 +378,13 @@ align 32
 	por xmm15, xmm0
 ; z0 ^= t0
 %line 155+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm13, xmm15
+	movdqu xmm0, [rsp + 272]
+	pxor xmm0, xmm15
+	movdqu [rsp + 272], xmm0
 ; 4x t1 = z1 + z13
 %line 156+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm11
-	paddd xmm15, xmm8
+	movdqu xmm15, [rsp + 256]
+	paddd xmm15, xmm1
 ; 4x t1 <<<= 18
 %line 157+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -396,11 +393,11 @@ align 32
 	por xmm15, xmm0
 ; z5 ^= t1
 %line 158+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm4, xmm15
+	pxor xmm12, xmm15
 ; 4x t0 = z6 + z2
 %line 159+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm2
-	paddd xmm15, xmm12
+	movdqa xmm15, xmm4
+	paddd xmm15, xmm11
 ; 4x t0 <<<= 18
 %line 160+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -422,11 +419,11 @@ align 32
 	por xmm15, xmm0
 ; z15 ^= t1
 %line 164+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm15
+	pxor xmm6, xmm15
 ; 4x t0 = z0 + z3
 %line 165+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm13
-	paddd xmm15, xmm6
+	movdqu xmm15, [rsp + 272]
+	paddd xmm15, xmm2
 ; 4x t0 <<<= 7
 %line 166+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -435,11 +432,13 @@ align 32
 	por xmm15, xmm0
 ; z1 ^= t0
 %line 167+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm11, xmm15
+	movdqu xmm0, [rsp + 256]
+	pxor xmm0, xmm15
+	movdqu [rsp + 256], xmm0
 ; 4x t1 = z5 + z4
 %line 168+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm4
-	paddd xmm15, xmm9
+	movdqa xmm15, xmm12
+	paddd xmm15, xmm10
 ; 4x t1 <<<= 7
 %line 169+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -448,12 +447,11 @@ align 32
 	por xmm15, xmm0
 ; z6 ^= t1
 %line 170+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm2, xmm15
+	pxor xmm4, xmm15
 ; 4x t0 = z10 + z9
 %line 171+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm5
-	movdqu xmm0, [rsp + 288]
-	paddd xmm15, xmm0
+	paddd xmm15, xmm8
 ; 4x t0 <<<= 7
 %line 172+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -465,7 +463,7 @@ align 32
 	pxor xmm7, xmm15
 ; 4x t1 = z15 + z14
 %line 174+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm1
+	movdqa xmm15, xmm6
 	paddd xmm15, xmm14
 ; 4x t1 <<<= 7
 %line 175+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -475,11 +473,12 @@ align 32
 	por xmm15, xmm0
 ; z12 ^= t1
 %line 176+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm10, xmm15
+	pxor xmm9, xmm15
 ; 4x t0 = z1 + z0
 %line 177+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm11
-	paddd xmm15, xmm13
+	movdqu xmm15, [rsp + 256]
+	movdqu xmm0, [rsp + 272]
+	paddd xmm15, xmm0
 ; 4x t0 <<<= 9
 %line 178+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -488,11 +487,11 @@ align 32
 	por xmm15, xmm0
 ; z2 ^= t0
 %line 179+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm12, xmm15
+	pxor xmm11, xmm15
 ; 4x t1 = z6 + z5
 %line 180+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm2
-	paddd xmm15, xmm4
+	movdqa xmm15, xmm4
+	paddd xmm15, xmm12
 ; 4x t1 <<<= 9
 %line 181+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -514,13 +513,11 @@ align 32
 	por xmm15, xmm0
 ; z8 ^= t0
 %line 185+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 272]
-	pxor xmm0, xmm15
-	movdqu [rsp + 272], xmm0
+	pxor xmm13, xmm15
 ; 4x t1 = z12 + z15
 %line 186+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm10
-	paddd xmm15, xmm1
+	movdqa xmm15, xmm9
+	paddd xmm15, xmm6
 ; 4x t1 <<<= 9
 %line 187+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -529,11 +526,12 @@ align 32
 	por xmm15, xmm0
 ; z13 ^= t1
 %line 188+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm8, xmm15
+	pxor xmm1, xmm15
 ; 4x t0 = z2 + z1
 %line 189+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm12
-	paddd xmm15, xmm11
+	movdqa xmm15, xmm11
+	movdqu xmm0, [rsp + 256]
+	paddd xmm15, xmm0
 ; 4x t0 <<<= 13
 %line 190+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -542,11 +540,11 @@ align 32
 	por xmm15, xmm0
 ; z3 ^= t0
 %line 191+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm15
+	pxor xmm2, xmm15
 ; 4x t1 = z7 + z6
 %line 192+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm3
-	paddd xmm15, xmm2
+	paddd xmm15, xmm4
 ; 4x t1 <<<= 13
 %line 193+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -555,10 +553,10 @@ align 32
 	por xmm15, xmm0
 ; z4 ^= t1
 %line 194+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm9, xmm15
+	pxor xmm10, xmm15
 ; 4x t0 = z8 + z11
 %line 195+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 272]
+	movdqa xmm15, xmm13
 	paddd xmm15, xmm7
 ; 4x t0 <<<= 13
 %line 196+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -568,13 +566,11 @@ align 32
 	por xmm15, xmm0
 ; z9 ^= t0
 %line 197+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 288]
-	pxor xmm0, xmm15
-	movdqu [rsp + 288], xmm0
+	pxor xmm8, xmm15
 ; 4x t1 = z13 + z12
 %line 198+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm8
-	paddd xmm15, xmm10
+	movdqa xmm15, xmm1
+	paddd xmm15, xmm9
 ; 4x t1 <<<= 13
 %line 199+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -586,8 +582,8 @@ align 32
 	pxor xmm14, xmm15
 ; 4x t0 = z3 + z2
 %line 201+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm6
-	paddd xmm15, xmm12
+	movdqa xmm15, xmm2
+	paddd xmm15, xmm11
 ; 4x t0 <<<= 18
 %line 202+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -596,10 +592,12 @@ align 32
 	por xmm15, xmm0
 ; z0 ^= t0
 %line 203+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm13, xmm15
+	movdqu xmm0, [rsp + 272]
+	pxor xmm0, xmm15
+	movdqu [rsp + 272], xmm0
 ; 4x t1 = z4 + z7
 %line 204+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm15, xmm9
+	movdqa xmm15, xmm10
 	paddd xmm15, xmm3
 ; 4x t1 <<<= 18
 %line 205+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -609,12 +607,11 @@ align 32
 	por xmm15, xmm0
 ; z5 ^= t1
 %line 206+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm4, xmm15
+	pxor xmm12, xmm15
 ; 4x t0 = z9 + z8
 %line 207+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 288]
-	movdqu xmm0, [rsp + 272]
-	paddd xmm15, xmm0
+	movdqa xmm15, xmm8
+	paddd xmm15, xmm13
 ; 4x t0 <<<= 18
 %line 208+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -627,7 +624,7 @@ align 32
 ; 4x t1 = z14 + z13
 %line 210+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm15, xmm14
-	paddd xmm15, xmm8
+	paddd xmm15, xmm1
 ; 4x t1 <<<= 18
 %line 211+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm15
@@ -636,7 +633,7 @@ align 32
 	por xmm15, xmm0
 ; z15 ^= t1
 %line 212+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm15
+	pxor xmm6, xmm15
 ; =? i -= 1
 %line 213+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	sub r8, 1
@@ -645,38 +642,35 @@ align 32
 	jne .Lrounds4
 ; 4x z0 += s0
 %line 216+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rsp + 256], xmm1
-	movdqu [rsp + 304], xmm13
-	movdqu xmm13, [rsp + 288]
-	movdqu xmm1, [rsp + 272]
-	movdqu xmm15, [rsp + 304]
+	movdqu xmm15, [rsp + 272]
 	movdqu xmm0, [rsp + 0]
 	paddd xmm15, xmm0
-	movdqu [rsp + 304], xmm15
+	movdqu [rsp + 272], xmm15
 ; 4x z1 += s1
 %line 217+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
+	movdqu xmm15, [rsp + 256]
 	movdqu xmm0, [rsp + 16]
-	paddd xmm11, xmm0
+	paddd xmm15, xmm0
 ; 4x z2 += s2
 %line 218+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 32]
-	paddd xmm12, xmm0
+	paddd xmm11, xmm0
 ; 4x z3 += s3
 %line 219+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 48]
-	paddd xmm6, xmm0
+	paddd xmm2, xmm0
 ; 4x z4 += s4
 %line 220+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 64]
-	paddd xmm9, xmm0
+	paddd xmm10, xmm0
 ; 4x z5 += s5
 %line 221+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 80]
-	paddd xmm4, xmm0
+	paddd xmm12, xmm0
 ; 4x z6 += s6
 %line 222+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 96]
-	paddd xmm2, xmm0
+	paddd xmm4, xmm0
 ; 4x z7 += s7
 %line 223+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 112]
@@ -684,11 +678,11 @@ align 32
 ; 4x z8 += s8
 %line 224+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 128]
-	paddd xmm1, xmm0
+	paddd xmm13, xmm0
 ; 4x z9 += s9
 %line 225+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 144]
-	paddd xmm13, xmm0
+	paddd xmm8, xmm0
 ; 4x z10 += s10
 %line 226+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 160]
@@ -700,107 +694,105 @@ align 32
 ; 4x z12 += s12
 %line 228+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 192]
-	paddd xmm10, xmm0
+	paddd xmm9, xmm0
 ; 4x z13 += s13
 %line 229+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 208]
-	paddd xmm8, xmm0
+	paddd xmm1, xmm0
 ; 4x z14 += s14
 %line 230+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsp + 224]
 	paddd xmm14, xmm0
 ; 4x z15 += s15
 %line 231+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm15, [rsp + 256]
 	movdqu xmm0, [rsp + 240]
-	paddd xmm15, xmm0
-	movdqu [rsp + 256], xmm15
+	paddd xmm6, xmm0
 ; u0 = unpacklo32(z0, z1)
 %line 232+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 304]
-	punpckldq xmm0, xmm11
-	movdqu [rsp + 272], xmm0
+	movdqu xmm0, [rsp + 272]
+	punpckldq xmm0, xmm15
+	movdqu [rsp + 256], xmm0
 ; u1 = unpackhi32(z0, z1)
 %line 233+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 304]
-	punpckhdq xmm0, xmm11
-	movdqa xmm15, xmm0
+	movdqu xmm0, [rsp + 272]
+	punpckhdq xmm0, xmm15
+	movdqu [rsp + 272], xmm0
 ; u2 = unpacklo32(z2, z3)
 %line 234+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm11, xmm12
-	punpckldq xmm11, xmm6
+	movdqa xmm15, xmm11
+	punpckldq xmm15, xmm2
 ; u3 = unpackhi32(z2, z3)
 %line 235+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm12, xmm6
+	punpckhdq xmm11, xmm2
 ; o = unpacklo64(u0, u2)
 %line 236+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 272]
-	punpcklqdq xmm0, xmm11
+	movdqu xmm0, [rsp + 256]
+	punpcklqdq xmm0, xmm15
 ; t0 = mem128[m + 0]
 %line 237+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm6, [rsi]
+	movdqu xmm2, [rsi]
 ; o ^= t0
 %line 238+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm0, xmm6
+	pxor xmm0, xmm2
 ; mem128[c + 0] = o
 %line 239+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi], xmm0
 ; o = unpackhi64(u0, u2)
 %line 240+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsp + 272]
-	punpckhqdq xmm0, xmm11
+	movdqu xmm0, [rsp + 256]
+	punpckhqdq xmm0, xmm15
 ; t0 = mem128[m + 64]
 %line 241+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm6, [rsi + 64]
+	movdqu xmm2, [rsi + 64]
 ; o ^= t0
 %line 242+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm0, xmm6
+	pxor xmm0, xmm2
 ; mem128[c + 64] = o
 %line 243+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 64], xmm0
 ; o = unpacklo64(u1, u3)
 %line 244+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm15
-	punpcklqdq xmm0, xmm12
+	movdqu xmm0, [rsp + 272]
+	punpcklqdq xmm0, xmm11
 ; t0 = mem128[m + 128]
 %line 245+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm6, [rsi + 128]
+	movdqu xmm2, [rsi + 128]
 ; o ^= t0
 %line 246+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm0, xmm6
+	pxor xmm0, xmm2
 ; mem128[c + 128] = o
 %line 247+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 128], xmm0
 ; o = unpackhi64(u1, u3)
 %line 248+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm15, xmm12
+	movdqu xmm0, [rsp + 272]
+	punpckhqdq xmm0, xmm11
 ; t0 = mem128[m + 192]
 %line 249+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm0, [rsi + 192]
+	movdqu xmm2, [rsi + 192]
 ; o ^= t0
 %line 250+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm15, xmm0
+	pxor xmm0, xmm2
 ; mem128[c + 192] = o
 %line 251+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 192], xmm15
+	movdqu [rdi + 192], xmm0
 ; u0 = unpacklo32(z4, z5)
 %line 252+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm6, xmm9
-	punpckldq xmm6, xmm4
+	movdqa xmm11, xmm10
+	punpckldq xmm11, xmm12
 ; u1 = unpackhi32(z4, z5)
 %line 253+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm9, xmm4
+	punpckhdq xmm10, xmm12
 ; u2 = unpacklo32(z6, z7)
 %line 254+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm2
+	movdqa xmm0, xmm4
 	punpckldq xmm0, xmm3
 ; u3 = unpackhi32(z6, z7)
 %line 255+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm4, xmm2
 	punpckhdq xmm4, xmm3
 ; o = unpacklo64(u0, u2)
 %line 256+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm6
+	movdqa xmm2, xmm11
 	punpcklqdq xmm2, xmm0
 ; t0 = mem128[m + 16]
 %line 257+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -813,19 +805,19 @@ align 32
 	movdqu [rdi + 16], xmm2
 ; o = unpackhi64(u0, u2)
 %line 260+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm6, xmm0
+	punpckhqdq xmm11, xmm0
 ; t0 = mem128[m + 80]
 %line 261+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 80]
 ; o ^= t0
 %line 262+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm0
+	pxor xmm11, xmm0
 ; mem128[c + 80] = o
 %line 263+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 80], xmm6
+	movdqu [rdi + 80], xmm11
 ; o = unpacklo64(u1, u3)
 %line 264+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm9
+	movdqa xmm0, xmm10
 	punpcklqdq xmm0, xmm4
 ; t0 = mem128[m + 144]
 %line 265+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -838,24 +830,23 @@ align 32
 	movdqu [rdi + 144], xmm0
 ; o = unpackhi64(u1, u3)
 %line 268+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm9, xmm4
+	punpckhqdq xmm10, xmm4
 ; t0 = mem128[m + 208]
 %line 269+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 208]
 ; o ^= t0
 %line 270+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm9, xmm0
+	pxor xmm10, xmm0
 ; mem128[c + 208] = o
 %line 271+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 208], xmm9
+	movdqu [rdi + 208], xmm10
 ; u0 = unpacklo32(z8, z9)
 %line 272+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm1
-	punpckldq xmm3, xmm13
+	movdqa xmm4, xmm13
+	punpckldq xmm4, xmm8
 ; u1 = unpackhi32(z8, z9)
 %line 273+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm4, xmm1
-	punpckhdq xmm4, xmm13
+	punpckhdq xmm13, xmm8
 ; u2 = unpacklo32(z10, z11)
 %line 274+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm5
@@ -865,69 +856,68 @@ align 32
 	punpckhdq xmm5, xmm7
 ; o = unpacklo64(u0, u2)
 %line 276+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm3
-	punpcklqdq xmm1, xmm0
+	movdqa xmm2, xmm4
+	punpcklqdq xmm2, xmm0
 ; t0 = mem128[m + 32]
 %line 277+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsi + 32]
+	movdqu xmm3, [rsi + 32]
 ; o ^= t0
 %line 278+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm2
+	pxor xmm2, xmm3
 ; mem128[c + 32] = o
 %line 279+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 32], xmm1
+	movdqu [rdi + 32], xmm2
 ; o = unpackhi64(u0, u2)
 %line 280+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm3, xmm0
+	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 96]
 %line 281+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 96]
 ; o ^= t0
 %line 282+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm3, xmm0
+	pxor xmm4, xmm0
 ; mem128[c + 96] = o
 %line 283+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 96], xmm3
+	movdqu [rdi + 96], xmm4
 ; o = unpacklo64(u1, u3)
 %line 284+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm4
+	movdqa xmm0, xmm13
 	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 285+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm1, [rsi + 160]
+	movdqu xmm2, [rsi + 160]
 ; o ^= t0
 %line 286+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm0, xmm1
+	pxor xmm0, xmm2
 ; mem128[c + 160] = o
 %line 287+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi + 160], xmm0
 ; o = unpackhi64(u1, u3)
 %line 288+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm4, xmm5
+	punpckhqdq xmm13, xmm5
 ; t0 = mem128[m + 224]
 %line 289+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 224]
 ; o ^= t0
 %line 290+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm4, xmm0
+	pxor xmm13, xmm0
 ; mem128[c + 224] = o
 %line 291+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 224], xmm4
+	movdqu [rdi + 224], xmm13
 ; u0 = unpacklo32(z12, z13)
 %line 292+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm10
-	punpckldq xmm3, xmm8
+	movdqa xmm3, xmm9
+	punpckldq xmm3, xmm1
 ; u1 = unpackhi32(z12, z13)
 %line 293+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm10, xmm8
+	punpckhdq xmm9, xmm1
 ; u2 = unpacklo32(z14, z15)
 %line 294+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm14
-	movdqu xmm1, [rsp + 256]
-	punpckldq xmm0, xmm1
+	punpckldq xmm0, xmm6
 ; u3 = unpackhi32(z14, z15)
 %line 295+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm14, xmm1
+	punpckhdq xmm14, xmm6
 ; o = unpacklo64(u0, u2)
 %line 296+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm1, xmm3
@@ -955,7 +945,7 @@ align 32
 	movdqu [rdi + 112], xmm3
 ; o = unpacklo64(u1, u3)
 %line 304+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm10
+	movdqa xmm0, xmm9
 	punpcklqdq xmm0, xmm14
 ; t0 = mem128[m + 176]
 %line 305+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -968,16 +958,16 @@ align 32
 	movdqu [rdi + 176], xmm0
 ; o = unpackhi64(u1, u3)
 %line 308+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm10, xmm14
+	punpckhqdq xmm9, xmm14
 ; t0 = mem128[m + 240]
 %line 309+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 240]
 ; o ^= t0
 %line 310+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm10, xmm0
+	pxor xmm9, xmm0
 ; mem128[c + 240] = o
 %line 311+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 240], xmm10
+	movdqu [rdi + 240], xmm9
 ; ctr = mem64[x + 32]
 %line 312+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	mov r8, [rcx + 32]
@@ -1013,7 +1003,7 @@ align 32
 .Lblock1:
 ; r0 = mem128[x + 0]
 %line 325+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm3, [rcx]
+	movdqu xmm4, [rcx]
 ; r1 = mem128[x + 16]
 %line 326+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rcx + 16]
@@ -1025,57 +1015,55 @@ align 32
 	movdqu xmm2, [rcx + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 329+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm4, xmm0, 57
+	pshufd xmm3, xmm0, 57
 ; r2 = shuffle32(r2, 0x4e)
 %line 330+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm1, xmm1, 78
 ; r3 = shuffle32(r3, 0x93)
 %line 331+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm5, xmm2, 147
+	pshufd xmm2, xmm2, 147
 ; e0 = unpacklo32(r0, r1)
 %line 332+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm2, xmm3
-	punpckldq xmm2, xmm4
+	movdqa xmm6, xmm4
+	punpckldq xmm6, xmm3
 ; e1 = unpacklo32(r2, r3)
 %line 333+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm1
-	punpckldq xmm0, xmm5
+	punpckldq xmm0, xmm2
 ; e2 = unpackhi32(r0, r1)
 %line 334+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm3, xmm4
+	punpckhdq xmm4, xmm3
 ; e3 = unpackhi32(r2, r3)
 %line 335+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm1, xmm5
+	punpckhdq xmm1, xmm2
 ; da = unpacklo64(e0, e1)
 %line 336+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm6, xmm2
-	punpcklqdq xmm6, xmm0
+	movdqa xmm5, xmm6
+	punpcklqdq xmm5, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 337+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm2, xmm0
+	punpckhqdq xmm6, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 338+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm4, xmm3
-	punpcklqdq xmm4, xmm1
+	movdqa xmm3, xmm4
+	punpcklqdq xmm3, xmm1
 ; db = unpackhi64(e2, e3)
 %line 339+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm3, xmm1
+	punpckhqdq xmm4, xmm1
 ; i = 10
 %line 340+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	mov r8, 10
-	movdqa xmm5, xmm6
-	movdqa xmm6, xmm3
 align 32
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 342+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm1, xmm6, 57
+	pshufd xmm1, xmm4, 57
 ; dd = shuffle32(dd, 0x93)
 %line 343+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm2, xmm2, 147
+	pshufd xmm2, xmm6, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 344+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm3, xmm4, 78
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + dd
 %line 345+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm4, xmm5
@@ -1130,17 +1118,17 @@ align 32
 	pxor xmm5, xmm4
 ; db = shuffle32(db, 0x93)
 %line 357+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm6, xmm1, 147
+	pshufd xmm4, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 358+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm2, xmm2, 57
+	pshufd xmm6, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 359+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm4, xmm3, 78
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 360+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm1, xmm5
-	paddd xmm1, xmm6
+	paddd xmm1, xmm4
 ; 4x e0 <<<= 7
 %line 361+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm1
@@ -1149,10 +1137,10 @@ align 32
 	por xmm1, xmm0
 ; dd ^= e0
 %line 362+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm2, xmm1
+	pxor xmm6, xmm1
 ; 4x e1 = dd + da
 %line 363+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm2
+	movdqa xmm1, xmm6
 	paddd xmm1, xmm5
 ; 4x e1 <<<= 9
 %line 364+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
@@ -1162,11 +1150,11 @@ align 32
 	por xmm1, xmm0
 ; dc ^= e1
 %line 365+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm4, xmm1
+	pxor xmm3, xmm1
 ; 4x e2 = dc + dd
 %line 366+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm4
-	paddd xmm1, xmm2
+	movdqa xmm1, xmm3
+	paddd xmm1, xmm6
 ; 4x e2 <<<= 13
 %line 367+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm1
@@ -1175,11 +1163,11 @@ align 32
 	por xmm1, xmm0
 ; db ^= e2
 %line 368+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm1
+	pxor xmm4, xmm1
 ; 4x e3 = db + dc
 %line 369+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm6
-	paddd xmm1, xmm4
+	movdqa xmm1, xmm4
+	paddd xmm1, xmm3
 ; 4x e3 <<<= 18
 %line 370+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqa xmm0, xmm1
@@ -1197,55 +1185,53 @@ align 32
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 374+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm3, xmm6
-	movdqa xmm6, xmm5
-	movdqa xmm5, xmm6
-	punpckldq xmm5, xmm2
+	movdqa xmm2, xmm5
+	punpckldq xmm2, xmm6
 ; e1 = unpacklo32(dc, db)
 %line 375+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm4
-	punpckldq xmm0, xmm3
+	movdqa xmm0, xmm3
+	punpckldq xmm0, xmm4
 ; e2 = unpackhi32(da, dd)
 %line 376+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm6, xmm2
+	punpckhdq xmm5, xmm6
 ; e3 = unpackhi32(dc, db)
 %line 377+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhdq xmm4, xmm3
+	punpckhdq xmm3, xmm4
 ; r0 = unpacklo64(e0, e1)
 %line 378+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm1, xmm5
+	movdqa xmm1, xmm2
 	punpcklqdq xmm1, xmm0
 ; r1 = unpackhi64(e0, e1)
 %line 379+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm5, xmm0
+	punpckhqdq xmm2, xmm0
 ; r2 = unpacklo64(e2, e3)
 %line 380+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqa xmm0, xmm6
-	punpcklqdq xmm0, xmm4
+	movdqa xmm0, xmm5
+	punpcklqdq xmm0, xmm3
 ; r3 = unpackhi64(e2, e3)
 %line 381+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	punpckhqdq xmm6, xmm4
+	punpckhqdq xmm5, xmm3
 ; r1 = shuffle32(r1, 0x93)
 %line 382+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm5, xmm5, 147
+	pshufd xmm2, xmm2, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 383+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 384+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pshufd xmm6, xmm6, 57
+	pshufd xmm5, xmm5, 57
 ; e0 = mem128[x + 0]
 %line 385+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rcx]
+	movdqu xmm3, [rcx]
 ; 4x r0 += e0
 %line 386+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm1, xmm2
+	paddd xmm1, xmm3
 ; e0 = mem128[m + 0]
 %line 387+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu xmm2, [rsi]
+	movdqu xmm3, [rsi]
 ; r0 ^= e0
 %line 388+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm1, xmm2
+	pxor xmm1, xmm3
 ; mem128[c + 0] = r0
 %line 389+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu [rdi], xmm1
@@ -1254,16 +1240,16 @@ align 32
 	movdqu xmm1, [rcx + 16]
 ; 4x r1 += e1
 %line 391+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm5, xmm1
+	paddd xmm2, xmm1
 ; e1 = mem128[m + 16]
 %line 392+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm1, [rsi + 16]
 ; r1 ^= e1
 %line 393+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm5, xmm1
+	pxor xmm2, xmm1
 ; mem128[c + 16] = r1
 %line 394+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 16], xmm5
+	movdqu [rdi + 16], xmm2
 ; e2 = mem128[x + 32]
 %line 395+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm1, [rcx + 32]
@@ -1284,16 +1270,16 @@ align 32
 	movdqu xmm0, [rcx + 48]
 ; 4x r3 += e3
 %line 401+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	paddd xmm6, xmm0
+	paddd xmm5, xmm0
 ; e3 = mem128[m + 48]
 %line 402+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	movdqu xmm0, [rsi + 48]
 ; r3 ^= e3
 %line 403+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	pxor xmm6, xmm0
+	pxor xmm5, xmm0
 ; mem128[c + 48] = r3
 %line 404+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	movdqu [rdi + 48], xmm6
+	movdqu [rdi + 48], xmm5
 ; ctr = mem64[x + 32]
 %line 405+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
 	mov r8, [rcx + 32]
@@ -1318,7 +1304,7 @@ align 32
 .Ldone:
 ; leave
 %line 414+0 specs/salsa20/generated/salsa20_amd64_sse2_r20.q
-	add rsp, 328
+	add rsp, 296
 	ret
 .end:
 

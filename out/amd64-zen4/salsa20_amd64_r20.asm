@@ -14,7 +14,7 @@ qhasm_kernel_salsa20_amd64_zen4_blocks:
 	push r13
 	push r14
 	push r15
-	sub rsp, 120
+	sub rsp, 104
 ; =? n - 0
 %line 32+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	cmp rdx, 0
@@ -37,95 +37,84 @@ align 32
 .Lblock:
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9d, [rcx]
+	mov r8d, [rcx]
+	mov [rsp + 40], r8
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14d, [rcx + 4]
+	mov r8d, [rcx + 4]
+	mov [rsp + 48], r8
 ; x2 = mem32[x + 8]
 %line 42+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13d, [rcx + 8]
+	mov r8d, [rcx + 8]
+	mov [rsp + 56], r8
 ; x3 = mem32[x + 12]
 %line 43+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r12d, [rcx + 12]
+	mov r8d, [rcx + 12]
+	mov [rsp + 64], r8
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ebp, [rcx + 16]
+	mov r8d, [rcx + 16]
+	mov [rsp + 80], r8
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ebx, [rcx + 20]
+	mov r10d, [rcx + 20]
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov edx, [rcx + 24]
+	mov r11d, [rcx + 24]
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov eax, [rcx + 28]
+	mov ebp, [rcx + 28]
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov edi, [rcx + 32]
+	mov esi, [rcx + 32]
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov esi, [rcx + 36]
+	mov ebx, [rcx + 36]
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r11d, [rcx + 40]
+	mov edi, [rcx + 40]
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r10d, [rcx + 44]
+	mov r13d, [rcx + 44]
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rcx + 48]
-	mov [rsp + 40], r8
+	mov eax, [rcx + 48]
 ; x13 = mem32[x + 52]
 %line 53+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rcx + 52]
-	mov [rsp + 48], r8
+	mov edx, [rcx + 52]
 ; x14 = mem32[x + 56]
 %line 54+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rcx + 56]
-	mov [rsp + 56], r8
+	mov r9d, [rcx + 56]
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rcx + 60]
-	mov [rsp + 64], r8
+	mov r12d, [rcx + 60]
 ; i = 10
 %line 56+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, 10
 ; i_s = i
 %line 57+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 32], r8
-	mov [rsp + 72], r9
-	mov [rsp + 80], r14
-	mov [rsp + 88], r13
-	mov [rsp + 96], r12
-	mov [rsp + 104], rbp
-	mov rcx, rsi
-	mov rbp, r11
-	mov rsi, r10
-	mov r9, [rsp + 40]
-	mov r10, [rsp + 48]
-	mov r12, [rsp + 56]
-	mov r11, [rsp + 64]
 align 32
 .Ldoubleround:
 ; (uint32) t0 = x0 + x12
 %line 60+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 72]
-	lea r14d, [r8 + r9]
+	mov r8, [rsp + 40]
+	lea r14d, [r8 + rax]
 ; (uint32) t1 = x5 + x1
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 80]
-	lea r15d, [rbx + r8]
+	mov r8, [rsp + 48]
+	lea r15d, [r10 + r8]
 ; (uint32) t2 = x10 + x6
 %line 62+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [rbp + rdx]
+	lea ecx, [rdi + r11]
 ; (uint32) t3 = x15 + x11
 %line 63+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r11 + rsi]
-	mov [rsp + 48], r8
+	lea r8d, [r12 + r13]
+	mov [rsp + 88], r8
 ; i = i_s
 %line 156+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
-	mov [rsp + 40], r8
+	mov [rsp + 72], r8
 ; (uint32) t0 <<<= 7
 %line 64+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
@@ -134,73 +123,73 @@ align 32
 	rol r15d, 7
 ; (uint32) x4 ^= t0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 104]
+	mov r8, [rsp + 80]
 	xor r8d, r14d
-	mov [rsp + 104], r8
+	mov [rsp + 80], r8
 ; (uint32) x9 ^= t1
 %line 69+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r15d
+	xor ebx, r15d
 ; (uint32) t2 <<<= 7
 %line 66+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 7
+	rol ecx, 7
 ; (uint32) t3 <<<= 7
 %line 67+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 48]
+	mov r15, [rsp + 88]
 	rol r15d, 7
 ; (uint32) x14 ^= t2
 %line 70+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r13d
+	xor r9d, ecx
 ; (uint32) x3 ^= t3
 %line 71+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14, [rsp + 96]
+	mov r14, [rsp + 64]
 	xor r14d, r15d
-	mov [rsp + 96], r14
+	mov [rsp + 64], r14
 ; (uint32) t0 = x4 + x0
 %line 72+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13, [rsp + 72]
-	lea r15d, [r8 + r13]
+	mov rcx, [rsp + 40]
+	lea r15d, [r8 + rcx]
 ; (uint32) t1 = x9 + x5
 %line 73+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [rcx + rbx]
+	lea ecx, [rbx + r10]
 ; (uint32) t0 <<<= 9
 %line 76+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 9
 ; (uint32) t1 <<<= 9
 %line 77+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 9
+	rol ecx, 9
 ; (uint32) t2 = x14 + x10
 %line 74+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r12 + rbp]
+	lea r8d, [r9 + rdi]
 ; (uint32) t3 = x3 + x15
 %line 75+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [r14 + r11]
+	lea r14d, [r14 + r12]
 ; (uint32) x8 ^= t0
 %line 80+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r15d
+	xor esi, r15d
 ; (uint32) x13 ^= t1
 %line 81+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r13d
+	xor edx, ecx
 ; (uint32) t2 <<<= 9
 %line 78+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
 ; (uint32) x2 ^= t2
 %line 82+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13, [rsp + 88]
-	xor r13d, r8d
-	mov [rsp + 88], r13
+	mov rcx, [rsp + 56]
+	xor ecx, r8d
+	mov [rsp + 56], rcx
 ; (uint32) t3 <<<= 9
 %line 79+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 9
 ; (uint32) t0 = x8 + x4
 %line 84+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 104]
-	lea r15d, [rdi + r8]
+	mov r8, [rsp + 80]
+	lea r15d, [rsi + r8]
 ; (uint32) t1 = x13 + x9
 %line 85+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r10 + rcx]
+	lea r8d, [rdx + rbx]
 ; (uint32) x7 ^= t3
 %line 83+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, r14d
+	xor ebp, r14d
 ; (uint32) t0 <<<= 13
 %line 88+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 13
@@ -209,78 +198,78 @@ align 32
 	rol r8d, 13
 ; (uint32) t2 = x2 + x14
 %line 86+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [r13 + r12]
+	lea ecx, [rcx + r9]
 ; (uint32) x12 ^= t0
 %line 92+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, r15d
+	xor eax, r15d
 ; (uint32) x1 ^= t1
 %line 93+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14, [rsp + 80]
+	mov r14, [rsp + 48]
 	xor r14d, r8d
-	mov [rsp + 80], r14
+	mov [rsp + 48], r14
 ; (uint32) t2 <<<= 13
 %line 90+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 13
+	rol ecx, 13
 ; (uint32) t3 = x7 + x3
 %line 87+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 96]
-	lea r8d, [rax + r8]
+	mov r8, [rsp + 64]
+	lea r8d, [rbp + r8]
 ; (uint32) x6 ^= t2
 %line 94+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r13d
+	xor r11d, ecx
 ; (uint32) t3 <<<= 13
 %line 91+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) t0 = x12 + x8
 %line 96+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [r9 + rdi]
+	lea ecx, [rax + rsi]
 ; (uint32) t1 = x1 + x13
 %line 97+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [r14 + r10]
+	lea r14d, [r14 + rdx]
 ; (uint32) x11 ^= t3
 %line 95+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, r8d
+	xor r13d, r8d
 ; (uint32) t0 <<<= 18
 %line 100+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 18
+	rol ecx, 18
 ; (uint32) t1 <<<= 18
 %line 101+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 18
 ; (uint32) t2 = x6 + x2
 %line 98+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 88]
-	lea r8d, [rdx + r8]
+	mov r8, [rsp + 56]
+	lea r8d, [r11 + r8]
 ; (uint32) x0 ^= t0
 %line 104+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 72]
-	xor r15d, r13d
-	mov [rsp + 72], r15
+	mov r15, [rsp + 40]
+	xor r15d, ecx
+	mov [rsp + 40], r15
 ; (uint32) x5 ^= t1
 %line 105+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, r14d
+	xor r10d, r14d
 ; (uint32) t2 <<<= 18
 %line 102+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) t3 = x11 + x7
 %line 99+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [rsi + rax]
+	lea ecx, [r13 + rbp]
 ; (uint32) x10 ^= t2
 %line 106+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r8d
+	xor edi, r8d
 ; (uint32) t3 <<<= 18
 %line 103+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 18
+	rol ecx, 18
 ; (uint32) t0 = x0 + x3
 %line 108+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 96]
+	mov r8, [rsp + 64]
 	lea r14d, [r15 + r8]
 ; (uint32) t1 = x5 + x4
 %line 109+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 104]
-	lea r8d, [rbx + r8]
+	mov r8, [rsp + 80]
+	lea r8d, [r10 + r8]
 ; (uint32) x15 ^= t3
 %line 107+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r13d
+	xor r12d, ecx
 ; (uint32) t0 <<<= 7
 %line 112+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
@@ -289,37 +278,37 @@ align 32
 	rol r8d, 7
 ; (uint32) t2 = x10 + x9
 %line 110+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [rbp + rcx]
+	lea r15d, [rdi + rbx]
 ; (uint32) x1 ^= t0
 %line 116+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13, [rsp + 80]
-	xor r13d, r14d
-	mov [rsp + 80], r13
+	mov rcx, [rsp + 48]
+	xor ecx, r14d
+	mov [rsp + 48], rcx
 ; (uint32) x6 ^= t1
 %line 117+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r8d
+	xor r11d, r8d
 ; (uint32) t2 <<<= 7
 %line 114+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 7
 ; (uint32) t3 = x15 + x14
 %line 111+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [r11 + r12]
+	lea r14d, [r12 + r9]
 ; (uint32) x11 ^= t2
 %line 118+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, r15d
+	xor r13d, r15d
 ; (uint32) t3 <<<= 7
 %line 115+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
 ; (uint32) t0 = x1 + x0
 %line 120+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 72]
-	lea r15d, [r13 + r8]
+	mov r8, [rsp + 40]
+	lea r15d, [rcx + r8]
 ; (uint32) t1 = x6 + x5
 %line 121+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdx + rbx]
+	lea r8d, [r11 + r10]
 ; (uint32) x12 ^= t3
 %line 119+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, r14d
+	xor eax, r14d
 ; (uint32) t0 <<<= 9
 %line 124+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 9
@@ -328,78 +317,78 @@ align 32
 	rol r8d, 9
 ; (uint32) t2 = x11 + x10
 %line 122+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [rsi + rbp]
+	lea r14d, [r13 + rdi]
 ; (uint32) x2 ^= t0
 %line 128+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13, [rsp + 88]
-	xor r13d, r15d
-	mov [rsp + 88], r13
+	mov rcx, [rsp + 56]
+	xor ecx, r15d
+	mov [rsp + 56], rcx
 ; (uint32) x7 ^= t1
 %line 129+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, r8d
+	xor ebp, r8d
 ; (uint32) t2 <<<= 9
 %line 126+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 9
 ; (uint32) t3 = x12 + x15
 %line 123+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [r9 + r11]
+	lea r15d, [rax + r12]
 ; (uint32) x8 ^= t2
 %line 130+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r14d
+	xor esi, r14d
 ; (uint32) t3 <<<= 9
 %line 127+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 9
 ; (uint32) t0 = x2 + x1
 %line 132+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 80]
-	lea r14d, [r13 + r8]
+	mov r8, [rsp + 48]
+	lea r14d, [rcx + r8]
 ; (uint32) t1 = x7 + x6
 %line 133+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [rax + rdx]
+	lea ecx, [rbp + r11]
 ; (uint32) x13 ^= t3
 %line 131+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r15d
+	xor edx, r15d
 ; (uint32) t0 <<<= 13
 %line 136+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 13
 ; (uint32) t1 <<<= 13
 %line 137+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 13
+	rol ecx, 13
 ; (uint32) t2 = x8 + x11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [rdi + rsi]
+	lea r8d, [rsi + r13]
 ; (uint32) x3 ^= t0
 %line 140+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 96]
+	mov r15, [rsp + 64]
 	xor r15d, r14d
-	mov [rsp + 96], r15
+	mov [rsp + 64], r15
 ; (uint32) x4 ^= t1
 %line 141+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14, [rsp + 104]
-	xor r14d, r13d
-	mov [rsp + 104], r14
+	mov r14, [rsp + 80]
+	xor r14d, ecx
+	mov [rsp + 80], r14
 ; (uint32) t2 <<<= 13
 %line 138+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) t3 = x13 + x12
 %line 135+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [r10 + r9]
+	lea ecx, [rdx + rax]
 ; (uint32) x9 ^= t2
 %line 142+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r8d
+	xor ebx, r8d
 ; (uint32) t3 <<<= 13
 %line 139+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 13
+	rol ecx, 13
 ; (uint32) t0 = x3 + x2
 %line 144+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 88]
+	mov r8, [rsp + 56]
 	lea r8d, [r15 + r8]
 ; (uint32) t1 = x4 + x7
 %line 145+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [r14 + rax]
+	lea r14d, [r14 + rbp]
 ; (uint32) x14 ^= t3
 %line 143+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r13d
+	xor r9d, ecx
 ; (uint32) t0 <<<= 18
 %line 148+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
@@ -408,33 +397,33 @@ align 32
 	rol r14d, 18
 ; (uint32) t2 = x9 + x8
 %line 146+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [rcx + rdi]
+	lea ecx, [rbx + rsi]
 ; (uint32) x0 ^= t0
 %line 152+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 72]
+	mov r15, [rsp + 40]
 	xor r15d, r8d
-	mov [rsp + 72], r15
+	mov [rsp + 40], r15
 ; (uint32) x5 ^= t1
 %line 153+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, r14d
+	xor r10d, r14d
 ; (uint32) t2 <<<= 18
 %line 150+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 18
+	rol ecx, 18
 ; (uint32) t3 = x14 + x13
 %line 147+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r12 + r10]
+	lea r8d, [r9 + rdx]
 ; (uint32) x10 ^= t2
 %line 154+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r13d
+	xor edi, ecx
 ; (uint32) t3 <<<= 18
 %line 151+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 18
 ; (uint32) x15 ^= t3
 %line 155+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r8d
+	xor r12d, r8d
 ; =? i -= 1
 %line 157+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 40]
+	mov r8, [rsp + 72]
 	sub r8, 1
 ; i_s = i
 %line 158+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -444,194 +433,183 @@ align 32
 	jne .Ldoubleround
 ; x = x_s
 %line 161+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 64], r11
-	mov [rsp + 56], r12
-	mov [rsp + 48], r10
-	mov [rsp + 40], r9
-	mov r10, rsi
-	mov r11, rbp
-	mov rsi, rcx
-	mov rbp, [rsp + 104]
-	mov r12, [rsp + 96]
-	mov r13, [rsp + 88]
-	mov r14, [rsp + 80]
-	mov r9, [rsp + 72]
 	mov rcx, [rsp + 24]
 ; m = m_s
 %line 162+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 8]
+	mov r14, [rsp + 8]
 ; c = c_s
 %line 163+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 0]
+	mov r15, [rsp + 0]
 ; (uint32) x0 += mem32[x + 0]
 %line 164+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r9d, [rcx]
+	mov r8, [rsp + 40]
+	add r8d, [rcx]
 ; (uint32) x0 ^= mem32[m + 0]
 %line 165+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15]
+	xor r8d, [r14]
 ; mem32[c + 0] = x0
 %line 166+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8], r9d
+	mov dword [r15], r8d
 ; (uint32) x1 += mem32[x + 4]
 %line 167+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r14d, [rcx + 4]
+	mov r8, [rsp + 48]
+	add r8d, [rcx + 4]
 ; (uint32) x1 ^= mem32[m + 4]
 %line 168+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, [r15 + 4]
+	xor r8d, [r14 + 4]
 ; mem32[c + 4] = x1
 %line 169+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 4], r14d
+	mov dword [r15 + 4], r8d
 ; (uint32) x2 += mem32[x + 8]
 %line 170+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r13d, [rcx + 8]
+	mov r8, [rsp + 56]
+	add r8d, [rcx + 8]
 ; (uint32) x2 ^= mem32[m + 8]
 %line 171+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, [r15 + 8]
+	xor r8d, [r14 + 8]
 ; mem32[c + 8] = x2
 %line 172+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 8], r13d
+	mov dword [r15 + 8], r8d
 ; (uint32) x3 += mem32[x + 12]
 %line 173+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r12d, [rcx + 12]
+	mov r8, [rsp + 64]
+	add r8d, [rcx + 12]
 ; (uint32) x3 ^= mem32[m + 12]
 %line 174+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, [r15 + 12]
+	xor r8d, [r14 + 12]
 ; mem32[c + 12] = x3
 %line 175+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 12], r12d
+	mov dword [r15 + 12], r8d
 ; (uint32) x4 += mem32[x + 16]
 %line 176+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add ebp, [rcx + 16]
+	mov r8, [rsp + 80]
+	add r8d, [rcx + 16]
 ; (uint32) x4 ^= mem32[m + 16]
 %line 177+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, [r15 + 16]
+	xor r8d, [r14 + 16]
 ; mem32[c + 16] = x4
 %line 178+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 16], ebp
+	mov dword [r15 + 16], r8d
 ; (uint32) x5 += mem32[x + 20]
 %line 179+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add ebx, [rcx + 20]
+	add r10d, [rcx + 20]
 ; (uint32) x5 ^= mem32[m + 20]
 %line 180+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, [r15 + 20]
+	xor r10d, [r14 + 20]
 ; mem32[c + 20] = x5
 %line 181+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 20], ebx
+	mov dword [r15 + 20], r10d
 ; (uint32) x6 += mem32[x + 24]
 %line 182+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add edx, [rcx + 24]
+	add r11d, [rcx + 24]
 ; (uint32) x6 ^= mem32[m + 24]
 %line 183+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, [r15 + 24]
+	xor r11d, [r14 + 24]
 ; mem32[c + 24] = x6
 %line 184+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 24], edx
+	mov dword [r15 + 24], r11d
 ; (uint32) x7 += mem32[x + 28]
 %line 185+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add eax, [rcx + 28]
+	add ebp, [rcx + 28]
 ; (uint32) x7 ^= mem32[m + 28]
 %line 186+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, [r15 + 28]
+	xor ebp, [r14 + 28]
 ; mem32[c + 28] = x7
 %line 187+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 28], eax
+	mov dword [r15 + 28], ebp
 ; (uint32) x8 += mem32[x + 32]
 %line 188+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add edi, [rcx + 32]
+	add esi, [rcx + 32]
 ; (uint32) x8 ^= mem32[m + 32]
 %line 189+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, [r15 + 32]
+	xor esi, [r14 + 32]
 ; mem32[c + 32] = x8
 %line 190+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 32], edi
+	mov dword [r15 + 32], esi
 ; (uint32) x9 += mem32[x + 36]
 %line 191+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add esi, [rcx + 36]
+	add ebx, [rcx + 36]
 ; (uint32) x9 ^= mem32[m + 36]
 %line 192+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, [r15 + 36]
+	xor ebx, [r14 + 36]
 ; mem32[c + 36] = x9
 %line 193+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 36], esi
+	mov dword [r15 + 36], ebx
 ; (uint32) x10 += mem32[x + 40]
 %line 194+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r11d, [rcx + 40]
+	add edi, [rcx + 40]
 ; (uint32) x10 ^= mem32[m + 40]
 %line 195+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, [r15 + 40]
+	xor edi, [r14 + 40]
 ; mem32[c + 40] = x10
 %line 196+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 40], r11d
+	mov dword [r15 + 40], edi
 ; (uint32) x11 += mem32[x + 44]
 %line 197+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r10d, [rcx + 44]
+	add r13d, [rcx + 44]
 ; (uint32) x11 ^= mem32[m + 44]
 %line 198+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, [r15 + 44]
+	xor r13d, [r14 + 44]
 ; mem32[c + 44] = x11
 %line 199+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 44], r10d
+	mov dword [r15 + 44], r13d
 ; (uint32) x12 += mem32[x + 48]
 %line 200+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 40]
-	add r9d, [rcx + 48]
+	add eax, [rcx + 48]
 ; (uint32) x12 ^= mem32[m + 48]
 %line 201+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15 + 48]
+	xor eax, [r14 + 48]
 ; mem32[c + 48] = x12
 %line 202+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 48], r9d
+	mov dword [r15 + 48], eax
 ; (uint32) x13 += mem32[x + 52]
 %line 203+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 48]
-	add r9d, [rcx + 52]
+	add edx, [rcx + 52]
 ; (uint32) x13 ^= mem32[m + 52]
 %line 204+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15 + 52]
+	xor edx, [r14 + 52]
 ; mem32[c + 52] = x13
 %line 205+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 52], r9d
+	mov dword [r15 + 52], edx
 ; (uint32) x14 += mem32[x + 56]
 %line 206+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 56]
 	add r9d, [rcx + 56]
 ; (uint32) x14 ^= mem32[m + 56]
 %line 207+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15 + 56]
+	xor r9d, [r14 + 56]
 ; mem32[c + 56] = x14
 %line 208+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 56], r9d
+	mov dword [r15 + 56], r9d
 ; (uint32) x15 += mem32[x + 60]
 %line 209+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 64]
-	add r9d, [rcx + 60]
+	add r12d, [rcx + 60]
 ; (uint32) x15 ^= mem32[m + 60]
 %line 210+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15 + 60]
+	xor r12d, [r14 + 60]
 ; mem32[c + 60] = x15
 %line 211+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 60], r9d
+	mov dword [r15 + 60], r12d
 ; ctr = mem64[x + 32]
 %line 212+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rcx + 32]
+	mov r8, [rcx + 32]
 ; ctr += 1
 %line 213+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r9, 1
+	add r8, 1
 ; mem64[x + 32] = ctr
 %line 214+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rcx + 32], r9
+	mov [rcx + 32], r8
 ; c += 64
 %line 215+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r8, 64
+	add r15, 64
 ; m += 64
 %line 216+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r15, 64
+	add r14, 64
 ; c_s = c
 %line 217+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 0], r8
+	mov [rsp + 0], r15
 ; m_s = m
 %line 218+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 8], r15
+	mov [rsp + 8], r14
 ; n = n_s
 %line 219+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
@@ -647,7 +625,7 @@ align 32
 .Ldone:
 ; leave
 %line 224+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add rsp, 120
+	add rsp, 104
 	pop r15
 	pop r14
 	pop r13

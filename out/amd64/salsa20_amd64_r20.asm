@@ -14,7 +14,7 @@ qhasm_kernel_salsa20_amd64_blocks:
 	push r13
 	push r14
 	push r15
-	sub rsp, 136
+	sub rsp, 104
 ; =? n - 0
 %line 32+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	cmp rdx, 0
@@ -37,92 +37,81 @@ align 32
 .Lblock:
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9d, [rcx]
+	mov r8d, [rcx]
+	mov [rsp + 40], r8
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14d, [rcx + 4]
+	mov r8d, [rcx + 4]
+	mov [rsp + 48], r8
 ; x2 = mem32[x + 8]
 %line 42+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13d, [rcx + 8]
+	mov r8d, [rcx + 8]
+	mov [rsp + 56], r8
 ; x3 = mem32[x + 12]
 %line 43+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r12d, [rcx + 12]
+	mov r8d, [rcx + 12]
+	mov [rsp + 64], r8
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ebp, [rcx + 16]
+	mov r8d, [rcx + 16]
+	mov [rsp + 72], r8
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov ebx, [rcx + 20]
+	mov r8d, [rcx + 20]
+	mov [rsp + 80], r8
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov edx, [rcx + 24]
+	mov r13d, [rcx + 24]
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov eax, [rcx + 28]
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov edi, [rcx + 32]
+	mov r11d, [rcx + 32]
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov esi, [rcx + 36]
+	mov edx, [rcx + 36]
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r11d, [rcx + 40]
+	mov edi, [rcx + 40]
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r10d, [rcx + 44]
+	mov r12d, [rcx + 44]
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rcx + 48]
-	mov [rsp + 40], r8
+	mov ebp, [rcx + 48]
 ; x13 = mem32[x + 52]
 %line 53+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rcx + 52]
-	mov [rsp + 48], r8
+	mov r10d, [rcx + 52]
 ; x14 = mem32[x + 56]
 %line 54+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rcx + 56]
-	mov [rsp + 56], r8
+	mov esi, [rcx + 56]
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8d, [rcx + 60]
-	mov [rsp + 64], r8
+	mov ebx, [rcx + 60]
 ; i = 10
 %line 56+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, 10
 ; i_s = i
 %line 57+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov [rsp + 32], r8
-	mov [rsp + 72], r9
-	mov [rsp + 80], r14
-	mov [rsp + 88], r13
-	mov [rsp + 96], r12
-	mov [rsp + 104], rbp
-	mov [rsp + 112], rbx
-	mov rcx, rdi
-	mov rbx, rsi
-	mov rbp, r11
-	mov r12, [rsp + 40]
-	mov r11, [rsp + 48]
-	mov rsi, [rsp + 56]
-	mov rdi, [rsp + 64]
 align 32
 .Ldoubleround:
 ; (uint32) t0 = x0 + x12
 %line 60+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 72]
-	lea r14d, [r8 + r12]
+	mov r8, [rsp + 40]
+	lea r14d, [r8 + rbp]
 ; (uint32) t1 = x5 + x1
 %line 61+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 80]
-	mov r9, [rsp + 112]
+	mov r8, [rsp + 48]
+	mov r9, [rsp + 80]
 	lea r8d, [r9 + r8]
 ; (uint32) t2 = x10 + x6
 %line 62+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [rbp + rdx]
+	lea r9d, [rdi + r13]
 ; (uint32) t3 = x15 + x11
 %line 63+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [rdi + r10]
+	lea r15d, [rbx + r12]
 ; (uint32) t0 <<<= 7
 %line 64+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
@@ -137,37 +126,37 @@ align 32
 	rol r15d, 7
 ; (uint32) x4 ^= t0
 %line 68+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13, [rsp + 104]
-	xor r13d, r14d
-	mov [rsp + 104], r13
+	mov rcx, [rsp + 72]
+	xor ecx, r14d
+	mov [rsp + 72], rcx
 ; (uint32) x9 ^= t1
 %line 69+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, r8d
+	xor edx, r8d
 ; (uint32) x14 ^= t2
 %line 70+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, r9d
 ; (uint32) x3 ^= t3
 %line 71+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 96]
+	mov r9, [rsp + 64]
 	xor r9d, r15d
-	mov [rsp + 96], r9
+	mov [rsp + 64], r9
 ; (uint32) t0 = x4 + x0
 %line 72+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 72]
-	lea r13d, [r13 + r8]
+	mov r8, [rsp + 40]
+	lea ecx, [rcx + r8]
 ; (uint32) t1 = x9 + x5
 %line 73+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 112]
-	lea r8d, [rbx + r8]
+	mov r8, [rsp + 80]
+	lea r8d, [rdx + r8]
 ; (uint32) t2 = x14 + x10
 %line 74+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [rsi + rbp]
+	lea r14d, [rsi + rdi]
 ; (uint32) t3 = x3 + x15
 %line 75+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [r9 + rdi]
+	lea r9d, [r9 + rbx]
 ; (uint32) t0 <<<= 9
 %line 76+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 9
+	rol ecx, 9
 ; (uint32) t1 <<<= 9
 %line 77+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 9
@@ -179,31 +168,31 @@ align 32
 	rol r9d, 9
 ; (uint32) x8 ^= t0
 %line 80+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r13d
+	xor r11d, ecx
 ; (uint32) x13 ^= t1
 %line 81+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r8d
+	xor r10d, r8d
 ; (uint32) x2 ^= t2
 %line 82+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13, [rsp + 88]
-	xor r13d, r14d
-	mov [rsp + 88], r13
+	mov rcx, [rsp + 56]
+	xor ecx, r14d
+	mov [rsp + 56], rcx
 ; (uint32) x7 ^= t3
 %line 83+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, r9d
 ; (uint32) t0 = x8 + x4
 %line 84+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 104]
-	lea r9d, [rcx + r8]
+	mov r8, [rsp + 72]
+	lea r9d, [r11 + r8]
 ; (uint32) t1 = x13 + x9
 %line 85+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [r11 + rbx]
+	lea r14d, [r10 + rdx]
 ; (uint32) t2 = x2 + x14
 %line 86+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [r13 + rsi]
+	lea ecx, [rcx + rsi]
 ; (uint32) t3 = x7 + x3
 %line 87+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 96]
+	mov r8, [rsp + 64]
 	lea r8d, [rax + r8]
 ; (uint32) t0 <<<= 13
 %line 88+0 specs/salsa20/generated/salsa20_amd64_r20.q
@@ -213,40 +202,40 @@ align 32
 	rol r14d, 13
 ; (uint32) t2 <<<= 13
 %line 90+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 13
+	rol ecx, 13
 ; (uint32) t3 <<<= 13
 %line 91+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
 ; (uint32) x12 ^= t0
 %line 92+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r9d
+	xor ebp, r9d
 ; (uint32) x1 ^= t1
 %line 93+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 80]
+	mov r9, [rsp + 48]
 	xor r9d, r14d
-	mov [rsp + 80], r9
+	mov [rsp + 48], r9
 ; (uint32) x6 ^= t2
 %line 94+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r13d
+	xor r13d, ecx
 ; (uint32) x11 ^= t3
 %line 95+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r8d
+	xor r12d, r8d
 ; (uint32) t0 = x12 + x8
 %line 96+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [r12 + rcx]
+	lea ecx, [rbp + r11]
 ; (uint32) t1 = x1 + x13
 %line 97+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [r9 + r11]
+	lea r14d, [r9 + r10]
 ; (uint32) t2 = x6 + x2
 %line 98+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 88]
-	lea r15d, [rdx + r8]
+	mov r8, [rsp + 56]
+	lea r15d, [r13 + r8]
 ; (uint32) t3 = x11 + x7
 %line 99+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r8d, [r10 + rax]
+	lea r8d, [r12 + rax]
 ; (uint32) t0 <<<= 18
 %line 100+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 18
+	rol ecx, 18
 ; (uint32) t1 <<<= 18
 %line 101+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 18
@@ -258,34 +247,34 @@ align 32
 	rol r8d, 18
 ; (uint32) x0 ^= t0
 %line 104+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 72]
-	xor r9d, r13d
-	mov [rsp + 72], r9
+	mov r9, [rsp + 40]
+	xor r9d, ecx
+	mov [rsp + 40], r9
 ; (uint32) x5 ^= t1
 %line 105+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13, [rsp + 112]
-	xor r13d, r14d
-	mov [rsp + 112], r13
+	mov rcx, [rsp + 80]
+	xor ecx, r14d
+	mov [rsp + 80], rcx
 ; (uint32) x10 ^= t2
 %line 106+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r15d
+	xor edi, r15d
 ; (uint32) x15 ^= t3
 %line 107+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r8d
+	xor ebx, r8d
 ; (uint32) t0 = x0 + x3
 %line 108+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 96]
+	mov r8, [rsp + 64]
 	lea r14d, [r9 + r8]
 ; (uint32) t1 = x5 + x4
 %line 109+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 104]
-	lea r8d, [r13 + r8]
+	mov r8, [rsp + 72]
+	lea r8d, [rcx + r8]
 ; (uint32) t2 = x10 + x9
 %line 110+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [rbp + rbx]
+	lea r9d, [rdi + rdx]
 ; (uint32) t3 = x15 + x14
 %line 111+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [rdi + rsi]
+	lea ecx, [rbx + rsi]
 ; (uint32) t0 <<<= 7
 %line 112+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 7
@@ -297,35 +286,35 @@ align 32
 	rol r9d, 7
 ; (uint32) t3 <<<= 7
 %line 115+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 7
+	rol ecx, 7
 ; (uint32) x1 ^= t0
 %line 116+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 80]
+	mov r15, [rsp + 48]
 	xor r15d, r14d
-	mov [rsp + 80], r15
+	mov [rsp + 48], r15
 ; (uint32) x6 ^= t1
 %line 117+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, r8d
+	xor r13d, r8d
 ; (uint32) x11 ^= t2
 %line 118+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, r9d
+	xor r12d, r9d
 ; (uint32) x12 ^= t3
 %line 119+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, r13d
+	xor ebp, ecx
 ; (uint32) t0 = x1 + x0
 %line 120+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 72]
+	mov r8, [rsp + 40]
 	lea r15d, [r15 + r8]
 ; (uint32) t1 = x6 + x5
 %line 121+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 112]
-	lea r8d, [rdx + r8]
+	mov r8, [rsp + 80]
+	lea r8d, [r13 + r8]
 ; (uint32) t2 = x11 + x10
 %line 122+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [r10 + rbp]
+	lea r9d, [r12 + rdi]
 ; (uint32) t3 = x12 + x15
 %line 123+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [r12 + rdi]
+	lea ecx, [rbp + rbx]
 ; (uint32) t0 <<<= 9
 %line 124+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r15d, 9
@@ -337,34 +326,34 @@ align 32
 	rol r9d, 9
 ; (uint32) t3 <<<= 9
 %line 127+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 9
+	rol ecx, 9
 ; (uint32) x2 ^= t0
 %line 128+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r14, [rsp + 88]
+	mov r14, [rsp + 56]
 	xor r14d, r15d
-	mov [rsp + 88], r14
+	mov [rsp + 56], r14
 ; (uint32) x7 ^= t1
 %line 129+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor eax, r8d
 ; (uint32) x8 ^= t2
 %line 130+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ecx, r9d
+	xor r11d, r9d
 ; (uint32) x13 ^= t3
 %line 131+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, r13d
+	xor r10d, ecx
 ; (uint32) t0 = x2 + x1
 %line 132+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 80]
+	mov r8, [rsp + 48]
 	lea r8d, [r14 + r8]
 ; (uint32) t1 = x7 + x6
 %line 133+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r15d, [rax + rdx]
+	lea r15d, [rax + r13]
 ; (uint32) t2 = x8 + x11
 %line 134+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r14d, [rcx + r10]
+	lea r14d, [r11 + r12]
 ; (uint32) t3 = x13 + x12
 %line 135+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [r11 + r12]
+	lea r9d, [r10 + rbp]
 ; (uint32) t0 <<<= 13
 %line 136+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r8d, 13
@@ -379,33 +368,33 @@ align 32
 	rol r9d, 13
 ; (uint32) x3 ^= t0
 %line 140+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r13, [rsp + 96]
-	xor r13d, r8d
-	mov [rsp + 96], r13
+	mov rcx, [rsp + 64]
+	xor ecx, r8d
+	mov [rsp + 64], rcx
 ; (uint32) x4 ^= t1
 %line 141+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 104]
+	mov r8, [rsp + 72]
 	xor r8d, r15d
-	mov [rsp + 104], r8
+	mov [rsp + 72], r8
 ; (uint32) x9 ^= t2
 %line 142+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, r14d
+	xor edx, r14d
 ; (uint32) x14 ^= t3
 %line 143+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	xor esi, r9d
 ; (uint32) t0 = x3 + x2
 %line 144+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 88]
-	lea r14d, [r13 + r9]
+	mov r9, [rsp + 56]
+	lea r14d, [rcx + r9]
 ; (uint32) t1 = x4 + x7
 %line 145+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	lea r15d, [r8 + rax]
 ; (uint32) t2 = x9 + x8
 %line 146+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r13d, [rbx + rcx]
+	lea ecx, [rdx + r11]
 ; (uint32) t3 = x14 + x13
 %line 147+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	lea r9d, [rsi + r11]
+	lea r9d, [rsi + r10]
 ; (uint32) t0 <<<= 18
 %line 148+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r14d, 18
@@ -414,26 +403,26 @@ align 32
 	rol r15d, 18
 ; (uint32) t2 <<<= 18
 %line 150+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	rol r13d, 18
+	rol ecx, 18
 ; (uint32) t3 <<<= 18
 %line 151+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	rol r9d, 18
 ; (uint32) x0 ^= t0
 %line 152+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 72]
+	mov r8, [rsp + 40]
 	xor r8d, r14d
-	mov [rsp + 72], r8
+	mov [rsp + 40], r8
 ; (uint32) x5 ^= t1
 %line 153+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 112]
+	mov r8, [rsp + 80]
 	xor r8d, r15d
-	mov [rsp + 112], r8
+	mov [rsp + 80], r8
 ; (uint32) x10 ^= t2
 %line 154+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, r13d
+	xor edi, ecx
 ; (uint32) x15 ^= t3
 %line 155+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, r9d
+	xor ebx, r9d
 ; i = i_s
 %line 156+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 32]
@@ -448,195 +437,184 @@ align 32
 	jne .Ldoubleround
 ; x = x_s
 %line 161+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 64], rdi
-	mov [rsp + 56], rsi
-	mov [rsp + 48], r11
-	mov [rsp + 40], r12
-	mov r11, rbp
-	mov rsi, rbx
-	mov rdi, rcx
-	mov rbx, [rsp + 112]
-	mov rbp, [rsp + 104]
-	mov r12, [rsp + 96]
-	mov r13, [rsp + 88]
-	mov r14, [rsp + 80]
-	mov r9, [rsp + 72]
 	mov rcx, [rsp + 24]
 ; m = m_s
 %line 162+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r15, [rsp + 8]
+	mov r9, [rsp + 8]
 ; c = c_s
 %line 163+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r8, [rsp + 0]
+	mov r14, [rsp + 0]
 ; (uint32) x0 += mem32[x + 0]
 %line 164+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r9d, [rcx]
+	mov r8, [rsp + 40]
+	add r8d, [rcx]
 ; (uint32) x0 ^= mem32[m + 0]
 %line 165+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15]
+	xor r8d, [r9]
 ; mem32[c + 0] = x0
 %line 166+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8], r9d
+	mov dword [r14], r8d
 ; (uint32) x1 += mem32[x + 4]
 %line 167+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r14d, [rcx + 4]
+	mov r8, [rsp + 48]
+	add r8d, [rcx + 4]
 ; (uint32) x1 ^= mem32[m + 4]
 %line 168+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r14d, [r15 + 4]
+	xor r8d, [r9 + 4]
 ; mem32[c + 4] = x1
 %line 169+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 4], r14d
+	mov dword [r14 + 4], r8d
 ; (uint32) x2 += mem32[x + 8]
 %line 170+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r13d, [rcx + 8]
+	mov r8, [rsp + 56]
+	add r8d, [rcx + 8]
 ; (uint32) x2 ^= mem32[m + 8]
 %line 171+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r13d, [r15 + 8]
+	xor r8d, [r9 + 8]
 ; mem32[c + 8] = x2
 %line 172+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 8], r13d
+	mov dword [r14 + 8], r8d
 ; (uint32) x3 += mem32[x + 12]
 %line 173+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r12d, [rcx + 12]
+	mov r8, [rsp + 64]
+	add r8d, [rcx + 12]
 ; (uint32) x3 ^= mem32[m + 12]
 %line 174+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r12d, [r15 + 12]
+	xor r8d, [r9 + 12]
 ; mem32[c + 12] = x3
 %line 175+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 12], r12d
+	mov dword [r14 + 12], r8d
 ; (uint32) x4 += mem32[x + 16]
 %line 176+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add ebp, [rcx + 16]
+	mov r8, [rsp + 72]
+	add r8d, [rcx + 16]
 ; (uint32) x4 ^= mem32[m + 16]
 %line 177+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebp, [r15 + 16]
+	xor r8d, [r9 + 16]
 ; mem32[c + 16] = x4
 %line 178+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 16], ebp
+	mov dword [r14 + 16], r8d
 ; (uint32) x5 += mem32[x + 20]
 %line 179+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add ebx, [rcx + 20]
+	mov r8, [rsp + 80]
+	add r8d, [rcx + 20]
 ; (uint32) x5 ^= mem32[m + 20]
 %line 180+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor ebx, [r15 + 20]
+	xor r8d, [r9 + 20]
 ; mem32[c + 20] = x5
 %line 181+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 20], ebx
+	mov dword [r14 + 20], r8d
 ; (uint32) x6 += mem32[x + 24]
 %line 182+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add edx, [rcx + 24]
+	add r13d, [rcx + 24]
 ; (uint32) x6 ^= mem32[m + 24]
 %line 183+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edx, [r15 + 24]
+	xor r13d, [r9 + 24]
 ; mem32[c + 24] = x6
 %line 184+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 24], edx
+	mov dword [r14 + 24], r13d
 ; (uint32) x7 += mem32[x + 28]
 %line 185+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	add eax, [rcx + 28]
 ; (uint32) x7 ^= mem32[m + 28]
 %line 186+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor eax, [r15 + 28]
+	xor eax, [r9 + 28]
 ; mem32[c + 28] = x7
 %line 187+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 28], eax
+	mov dword [r14 + 28], eax
 ; (uint32) x8 += mem32[x + 32]
 %line 188+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add edi, [rcx + 32]
+	add r11d, [rcx + 32]
 ; (uint32) x8 ^= mem32[m + 32]
 %line 189+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor edi, [r15 + 32]
+	xor r11d, [r9 + 32]
 ; mem32[c + 32] = x8
 %line 190+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 32], edi
+	mov dword [r14 + 32], r11d
 ; (uint32) x9 += mem32[x + 36]
 %line 191+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add esi, [rcx + 36]
+	add edx, [rcx + 36]
 ; (uint32) x9 ^= mem32[m + 36]
 %line 192+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor esi, [r15 + 36]
+	xor edx, [r9 + 36]
 ; mem32[c + 36] = x9
 %line 193+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 36], esi
+	mov dword [r14 + 36], edx
 ; (uint32) x10 += mem32[x + 40]
 %line 194+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r11d, [rcx + 40]
+	add edi, [rcx + 40]
 ; (uint32) x10 ^= mem32[m + 40]
 %line 195+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r11d, [r15 + 40]
+	xor edi, [r9 + 40]
 ; mem32[c + 40] = x10
 %line 196+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 40], r11d
+	mov dword [r14 + 40], edi
 ; (uint32) x11 += mem32[x + 44]
 %line 197+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r10d, [rcx + 44]
+	add r12d, [rcx + 44]
 ; (uint32) x11 ^= mem32[m + 44]
 %line 198+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r10d, [r15 + 44]
+	xor r12d, [r9 + 44]
 ; mem32[c + 44] = x11
 %line 199+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 44], r10d
+	mov dword [r14 + 44], r12d
 ; (uint32) x12 += mem32[x + 48]
 %line 200+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 40]
-	add r9d, [rcx + 48]
+	add ebp, [rcx + 48]
 ; (uint32) x12 ^= mem32[m + 48]
 %line 201+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15 + 48]
+	xor ebp, [r9 + 48]
 ; mem32[c + 48] = x12
 %line 202+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 48], r9d
+	mov dword [r14 + 48], ebp
 ; (uint32) x13 += mem32[x + 52]
 %line 203+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 48]
-	add r9d, [rcx + 52]
+	add r10d, [rcx + 52]
 ; (uint32) x13 ^= mem32[m + 52]
 %line 204+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15 + 52]
+	xor r10d, [r9 + 52]
 ; mem32[c + 52] = x13
 %line 205+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 52], r9d
+	mov dword [r14 + 52], r10d
 ; (uint32) x14 += mem32[x + 56]
 %line 206+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 56]
-	add r9d, [rcx + 56]
+	add esi, [rcx + 56]
 ; (uint32) x14 ^= mem32[m + 56]
 %line 207+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15 + 56]
+	xor esi, [r9 + 56]
 ; mem32[c + 56] = x14
 %line 208+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 56], r9d
+	mov dword [r14 + 56], esi
 ; (uint32) x15 += mem32[x + 60]
 %line 209+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rsp + 64]
-	add r9d, [rcx + 60]
+	add ebx, [rcx + 60]
 ; (uint32) x15 ^= mem32[m + 60]
 %line 210+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	xor r9d, [r15 + 60]
+	xor ebx, [r9 + 60]
 ; mem32[c + 60] = x15
 %line 211+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov dword [r8 + 60], r9d
+	mov dword [r14 + 60], ebx
 ; ctr = mem64[x + 32]
 %line 212+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov r9, [rcx + 32]
+	mov r8, [rcx + 32]
 ; ctr += 1
 %line 213+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r9, 1
+	add r8, 1
 ; mem64[x + 32] = ctr
 %line 214+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rcx + 32], r9
+	mov [rcx + 32], r8
 ; c += 64
 %line 215+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r8, 64
+	add r14, 64
 ; m += 64
 %line 216+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add r15, 64
+	add r9, 64
 ; c_s = c
 %line 217+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 0], r8
+	mov [rsp + 0], r14
 ; m_s = m
 %line 218+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	mov [rsp + 8], r15
+	mov [rsp + 8], r9
 ; n = n_s
 %line 219+0 specs/salsa20/generated/salsa20_amd64_r20.q
 	mov r8, [rsp + 16]
@@ -652,7 +630,7 @@ align 32
 .Ldone:
 ; leave
 %line 224+0 specs/salsa20/generated/salsa20_amd64_r20.q
-	add rsp, 136
+	add rsp, 104
 	pop r15
 	pop r14
 	pop r13

@@ -32,16 +32,16 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	beq %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.done
 # 4x k7 = 7
 	.loc 1 70
-	vspltisw %v5, 7
+	vspltisw %v9, 7
 # 4x k9 = 9
 	.loc 1 71
-	vspltisw %v6, 9
+	vspltisw %v10, 9
 # 4x k13 = 13
 	.loc 1 72
-	vspltisw %v7, 13
+	vspltisw %v11, 13
 # 4x k18 = -14
 	.loc 1 73
-	vspltisw %v8, -14
+	vspltisw %v12, -14
 # base = &buf
 	.loc 1 75
 	la %r8, 16(%r1)
@@ -233,13 +233,13 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	lvx %v3, %r12, %r4
 # 4x z0 = v0 [ 0 ]
 	.loc 1 139
-	vspltw %v9, %v0, 0
+	vspltw %v13, %v0, 0
 # 4x z1 = v0 [ 1 ]
 	.loc 1 140
-	vspltw %v10, %v0, 1
+	vspltw %v14, %v0, 1
 # 4x z2 = v0 [ 2 ]
 	.loc 1 141
-	vspltw %v19, %v0, 2
+	vspltw %v15, %v0, 2
 # 4x z3 = v0 [ 3 ]
 	.loc 1 142
 	vspltw %v23, %v0, 3
@@ -248,66 +248,66 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vspltw %v20, %v1, 0
 # 4x z5 = v1 [ 1 ]
 	.loc 1 144
-	vspltw %v11, %v1, 1
+	vspltw %v8, %v1, 1
 # 4x z6 = v1 [ 2 ]
 	.loc 1 145
-	vspltw %v12, %v1, 2
+	vspltw %v16, %v1, 2
 # 4x z7 = v1 [ 3 ]
 	.loc 1 146
-	vspltw %v18, %v1, 3
+	vspltw %v6, %v1, 3
 # z8 = mem128[q]
 	.loc 1 147
-	lvx %v17, 0, %r3
+	lvx %v7, 0, %r3
 # z9 = mem128[q + 16]
 	.loc 1 148
 	li %r4, 16
 	lvx %v21, %r3, %r4
 # 4x z10 = v2 [ 2 ]
 	.loc 1 149
-	vspltw %v13, %v2, 2
+	vspltw %v17, %v2, 2
 # 4x z11 = v2 [ 3 ]
 	.loc 1 150
-	vspltw %v14, %v2, 3
+	vspltw %v4, %v2, 3
 # 4x z12 = v3 [ 0 ]
 	.loc 1 151
-	vspltw %v15, %v3, 0
+	vspltw %v5, %v3, 0
 # 4x z13 = v3 [ 1 ]
 	.loc 1 152
-	vspltw %v16, %v3, 1
+	vspltw %v18, %v3, 1
 # 4x z14 = v3 [ 2 ]
 	.loc 1 153
 	vspltw %v22, %v3, 2
 # 4x z15 = v3 [ 3 ]
 	.loc 1 154
-	vspltw %v4, %v3, 3
+	vspltw %v19, %v3, 3
 # i = 6
 	.loc 1 155
 	li %r3, 6
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.doubleround:
 # 4x e0 = z0 + z12
 	.loc 1 158
-	vadduwm %v0, %v9, %v15
+	vadduwm %v0, %v13, %v5
 # 4x e1 = z5 + z1
 	.loc 1 159
-	vadduwm %v1, %v11, %v10
+	vadduwm %v1, %v8, %v14
 # 4x e2 = z10 + z6
 	.loc 1 160
-	vadduwm %v2, %v13, %v12
+	vadduwm %v2, %v17, %v16
 # 4x e3 = z15 + z11
 	.loc 1 161
-	vadduwm %v3, %v4, %v14
+	vadduwm %v3, %v19, %v4
 # 4x e0 = e0 <<< k7
 	.loc 1 162
-	vrlw %v0, %v0, %v5
+	vrlw %v0, %v0, %v9
 # 4x e1 = e1 <<< k7
 	.loc 1 163
-	vrlw %v1, %v1, %v5
+	vrlw %v1, %v1, %v9
 # 4x e2 = e2 <<< k7
 	.loc 1 164
-	vrlw %v2, %v2, %v5
+	vrlw %v2, %v2, %v9
 # 4x e3 = e3 <<< k7
 	.loc 1 165
-	vrlw %v3, %v3, %v5
+	vrlw %v3, %v3, %v9
 # z4 ^= e0
 	.loc 1 166
 	vxor %v20, %v20, %v0
@@ -322,208 +322,208 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vxor %v23, %v23, %v3
 # 4x e0 = z4 + z0
 	.loc 1 170
-	vadduwm %v0, %v20, %v9
+	vadduwm %v0, %v20, %v13
 # 4x e1 = z9 + z5
 	.loc 1 171
-	vadduwm %v1, %v21, %v11
+	vadduwm %v1, %v21, %v8
 # 4x e2 = z14 + z10
 	.loc 1 172
-	vadduwm %v2, %v22, %v13
+	vadduwm %v2, %v22, %v17
 # 4x e3 = z3 + z15
 	.loc 1 173
-	vadduwm %v3, %v23, %v4
+	vadduwm %v3, %v23, %v19
 # 4x e0 = e0 <<< k9
 	.loc 1 174
-	vrlw %v0, %v0, %v6
+	vrlw %v0, %v0, %v10
 # 4x e1 = e1 <<< k9
 	.loc 1 175
-	vrlw %v1, %v1, %v6
+	vrlw %v1, %v1, %v10
 # 4x e2 = e2 <<< k9
 	.loc 1 176
-	vrlw %v2, %v2, %v6
+	vrlw %v2, %v2, %v10
 # 4x e3 = e3 <<< k9
 	.loc 1 177
-	vrlw %v3, %v3, %v6
+	vrlw %v3, %v3, %v10
 # z8 ^= e0
 	.loc 1 178
-	vxor %v17, %v17, %v0
+	vxor %v7, %v7, %v0
 # z13 ^= e1
 	.loc 1 179
-	vxor %v16, %v16, %v1
+	vxor %v18, %v18, %v1
 # z2 ^= e2
 	.loc 1 180
-	vxor %v19, %v19, %v2
+	vxor %v15, %v15, %v2
 # z7 ^= e3
 	.loc 1 181
-	vxor %v18, %v18, %v3
+	vxor %v6, %v6, %v3
 # 4x e0 = z8 + z4
 	.loc 1 182
-	vadduwm %v0, %v17, %v20
+	vadduwm %v0, %v7, %v20
 # 4x e1 = z13 + z9
 	.loc 1 183
-	vadduwm %v1, %v16, %v21
+	vadduwm %v1, %v18, %v21
 # 4x e2 = z2 + z14
 	.loc 1 184
-	vadduwm %v2, %v19, %v22
+	vadduwm %v2, %v15, %v22
 # 4x e3 = z7 + z3
 	.loc 1 185
-	vadduwm %v3, %v18, %v23
+	vadduwm %v3, %v6, %v23
 # 4x e0 = e0 <<< k13
 	.loc 1 186
-	vrlw %v0, %v0, %v7
+	vrlw %v0, %v0, %v11
 # 4x e1 = e1 <<< k13
 	.loc 1 187
-	vrlw %v1, %v1, %v7
+	vrlw %v1, %v1, %v11
 # 4x e2 = e2 <<< k13
 	.loc 1 188
-	vrlw %v2, %v2, %v7
+	vrlw %v2, %v2, %v11
 # 4x e3 = e3 <<< k13
 	.loc 1 189
-	vrlw %v3, %v3, %v7
+	vrlw %v3, %v3, %v11
 # z12 ^= e0
 	.loc 1 190
-	vxor %v15, %v15, %v0
+	vxor %v5, %v5, %v0
 # z1 ^= e1
 	.loc 1 191
-	vxor %v10, %v10, %v1
+	vxor %v14, %v14, %v1
 # z6 ^= e2
 	.loc 1 192
-	vxor %v12, %v12, %v2
+	vxor %v16, %v16, %v2
 # z11 ^= e3
 	.loc 1 193
-	vxor %v14, %v14, %v3
+	vxor %v4, %v4, %v3
 # 4x e0 = z12 + z8
 	.loc 1 194
-	vadduwm %v0, %v15, %v17
+	vadduwm %v0, %v5, %v7
 # 4x e1 = z1 + z13
 	.loc 1 195
-	vadduwm %v1, %v10, %v16
+	vadduwm %v1, %v14, %v18
 # 4x e2 = z6 + z2
 	.loc 1 196
-	vadduwm %v2, %v12, %v19
+	vadduwm %v2, %v16, %v15
 # 4x e3 = z11 + z7
 	.loc 1 197
-	vadduwm %v3, %v14, %v18
+	vadduwm %v3, %v4, %v6
 # 4x e0 = e0 <<< k18
 	.loc 1 198
-	vrlw %v0, %v0, %v8
+	vrlw %v0, %v0, %v12
 # 4x e1 = e1 <<< k18
 	.loc 1 199
-	vrlw %v1, %v1, %v8
+	vrlw %v1, %v1, %v12
 # 4x e2 = e2 <<< k18
 	.loc 1 200
-	vrlw %v2, %v2, %v8
+	vrlw %v2, %v2, %v12
 # 4x e3 = e3 <<< k18
 	.loc 1 201
-	vrlw %v3, %v3, %v8
+	vrlw %v3, %v3, %v12
 # z0 ^= e0
 	.loc 1 202
-	vxor %v9, %v9, %v0
+	vxor %v13, %v13, %v0
 # z5 ^= e1
 	.loc 1 203
-	vxor %v11, %v11, %v1
+	vxor %v8, %v8, %v1
 # z10 ^= e2
 	.loc 1 204
-	vxor %v13, %v13, %v2
+	vxor %v17, %v17, %v2
 # z15 ^= e3
 	.loc 1 205
-	vxor %v4, %v4, %v3
+	vxor %v19, %v19, %v3
 # 4x e0 = z0 + z3
 	.loc 1 206
-	vadduwm %v0, %v9, %v23
+	vadduwm %v0, %v13, %v23
 # 4x e1 = z5 + z4
 	.loc 1 207
-	vadduwm %v1, %v11, %v20
+	vadduwm %v1, %v8, %v20
 # 4x e2 = z10 + z9
 	.loc 1 208
-	vadduwm %v2, %v13, %v21
+	vadduwm %v2, %v17, %v21
 # 4x e3 = z15 + z14
 	.loc 1 209
-	vadduwm %v3, %v4, %v22
+	vadduwm %v3, %v19, %v22
 # 4x e0 = e0 <<< k7
 	.loc 1 210
-	vrlw %v0, %v0, %v5
+	vrlw %v0, %v0, %v9
 # 4x e1 = e1 <<< k7
 	.loc 1 211
-	vrlw %v1, %v1, %v5
+	vrlw %v1, %v1, %v9
 # 4x e2 = e2 <<< k7
 	.loc 1 212
-	vrlw %v2, %v2, %v5
+	vrlw %v2, %v2, %v9
 # 4x e3 = e3 <<< k7
 	.loc 1 213
-	vrlw %v3, %v3, %v5
+	vrlw %v3, %v3, %v9
 # z1 ^= e0
 	.loc 1 214
-	vxor %v10, %v10, %v0
+	vxor %v14, %v14, %v0
 # z6 ^= e1
 	.loc 1 215
-	vxor %v12, %v12, %v1
+	vxor %v16, %v16, %v1
 # z11 ^= e2
 	.loc 1 216
-	vxor %v14, %v14, %v2
+	vxor %v4, %v4, %v2
 # z12 ^= e3
 	.loc 1 217
-	vxor %v15, %v15, %v3
+	vxor %v5, %v5, %v3
 # 4x e0 = z1 + z0
 	.loc 1 218
-	vadduwm %v0, %v10, %v9
+	vadduwm %v0, %v14, %v13
 # 4x e1 = z6 + z5
 	.loc 1 219
-	vadduwm %v1, %v12, %v11
+	vadduwm %v1, %v16, %v8
 # 4x e2 = z11 + z10
 	.loc 1 220
-	vadduwm %v2, %v14, %v13
+	vadduwm %v2, %v4, %v17
 # 4x e3 = z12 + z15
 	.loc 1 221
-	vadduwm %v3, %v15, %v4
+	vadduwm %v3, %v5, %v19
 # 4x e0 = e0 <<< k9
 	.loc 1 222
-	vrlw %v0, %v0, %v6
+	vrlw %v0, %v0, %v10
 # 4x e1 = e1 <<< k9
 	.loc 1 223
-	vrlw %v1, %v1, %v6
+	vrlw %v1, %v1, %v10
 # 4x e2 = e2 <<< k9
 	.loc 1 224
-	vrlw %v2, %v2, %v6
+	vrlw %v2, %v2, %v10
 # 4x e3 = e3 <<< k9
 	.loc 1 225
-	vrlw %v3, %v3, %v6
+	vrlw %v3, %v3, %v10
 # z2 ^= e0
 	.loc 1 226
-	vxor %v19, %v19, %v0
+	vxor %v15, %v15, %v0
 # z7 ^= e1
 	.loc 1 227
-	vxor %v18, %v18, %v1
+	vxor %v6, %v6, %v1
 # z8 ^= e2
 	.loc 1 228
-	vxor %v17, %v17, %v2
+	vxor %v7, %v7, %v2
 # z13 ^= e3
 	.loc 1 229
-	vxor %v16, %v16, %v3
+	vxor %v18, %v18, %v3
 # 4x e0 = z2 + z1
 	.loc 1 230
-	vadduwm %v0, %v19, %v10
+	vadduwm %v0, %v15, %v14
 # 4x e1 = z7 + z6
 	.loc 1 231
-	vadduwm %v1, %v18, %v12
+	vadduwm %v1, %v6, %v16
 # 4x e2 = z8 + z11
 	.loc 1 232
-	vadduwm %v2, %v17, %v14
+	vadduwm %v2, %v7, %v4
 # 4x e3 = z13 + z12
 	.loc 1 233
-	vadduwm %v3, %v16, %v15
+	vadduwm %v3, %v18, %v5
 # 4x e0 = e0 <<< k13
 	.loc 1 234
-	vrlw %v0, %v0, %v7
+	vrlw %v0, %v0, %v11
 # 4x e1 = e1 <<< k13
 	.loc 1 235
-	vrlw %v1, %v1, %v7
+	vrlw %v1, %v1, %v11
 # 4x e2 = e2 <<< k13
 	.loc 1 236
-	vrlw %v2, %v2, %v7
+	vrlw %v2, %v2, %v11
 # 4x e3 = e3 <<< k13
 	.loc 1 237
-	vrlw %v3, %v3, %v7
+	vrlw %v3, %v3, %v11
 # z3 ^= e0
 	.loc 1 238
 	vxor %v23, %v23, %v0
@@ -538,40 +538,40 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vxor %v22, %v22, %v3
 # 4x e0 = z3 + z2
 	.loc 1 242
-	vadduwm %v0, %v23, %v19
+	vadduwm %v0, %v23, %v15
 # 4x e1 = z4 + z7
 	.loc 1 243
-	vadduwm %v1, %v20, %v18
+	vadduwm %v1, %v20, %v6
 # 4x e2 = z9 + z8
 	.loc 1 244
-	vadduwm %v2, %v21, %v17
+	vadduwm %v2, %v21, %v7
 # 4x e3 = z14 + z13
 	.loc 1 245
-	vadduwm %v3, %v22, %v16
+	vadduwm %v3, %v22, %v18
 # 4x e0 = e0 <<< k18
 	.loc 1 246
-	vrlw %v0, %v0, %v8
+	vrlw %v0, %v0, %v12
 # 4x e1 = e1 <<< k18
 	.loc 1 247
-	vrlw %v1, %v1, %v8
+	vrlw %v1, %v1, %v12
 # 4x e2 = e2 <<< k18
 	.loc 1 248
-	vrlw %v2, %v2, %v8
+	vrlw %v2, %v2, %v12
 # 4x e3 = e3 <<< k18
 	.loc 1 249
-	vrlw %v3, %v3, %v8
+	vrlw %v3, %v3, %v12
 # z0 ^= e0
 	.loc 1 250
-	vxor %v9, %v9, %v0
+	vxor %v13, %v13, %v0
 # z5 ^= e1
 	.loc 1 251
-	vxor %v11, %v11, %v1
+	vxor %v8, %v8, %v1
 # z10 ^= e2
 	.loc 1 252
-	vxor %v13, %v13, %v2
+	vxor %v17, %v17, %v2
 # z15 ^= e3
 	.loc 1 253
-	vxor %v4, %v4, %v3
+	vxor %v19, %v19, %v3
 # i -= 1
 	.loc 1 254
 	addi %r3, %r3, -1
@@ -610,40 +610,40 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vspltw %v1, %v0, 0
 # 4x z0 = z0 + e0
 	.loc 1 267
-	vadduwm %v1, %v9, %v1
+	vadduwm %v13, %v13, %v1
 # mem128[bp] = z0
 	.loc 1 268
-	stvx %v1, 0, %r30
+	stvx %v13, 0, %r30
 # 4x e0 = v0 [ 1 ]
 	.loc 1 269
 	vspltw %v1, %v0, 1
 # 4x z1 = z1 + e0
 	.loc 1 270
-	vadduwm %v1, %v10, %v1
+	vadduwm %v14, %v14, %v1
 # mem128[bp + 16] = z1
 	.loc 1 271
 	li %r3, 16
-	stvx %v1, %r30, %r3
+	stvx %v14, %r30, %r3
 # 4x e0 = v0 [ 2 ]
 	.loc 1 272
 	vspltw %v1, %v0, 2
 # 4x z2 = z2 + e0
 	.loc 1 273
-	vadduwm %v1, %v19, %v1
+	vadduwm %v15, %v15, %v1
 # mem128[bp + 32] = z2
 	.loc 1 274
 	li %r3, 32
-	stvx %v1, %r30, %r3
+	stvx %v15, %r30, %r3
 # 4x e0 = v0 [ 3 ]
 	.loc 1 275
 	vspltw %v0, %v0, 3
 # 4x z3 = z3 + e0
 	.loc 1 276
-	vadduwm %v0, %v23, %v0
+	vadduwm %v23, %v23, %v0
 # mem128[bp + 48] = z3
 	.loc 1 277
 	li %r3, 48
-	stvx %v0, %r30, %r3
+	stvx %v23, %r30, %r3
 # 4x e0 = v1 [ 0 ]
 	.loc 1 278
 	vspltw %v0, %v24, 0
@@ -659,41 +659,41 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vspltw %v0, %v24, 1
 # 4x z5 = z5 + e0
 	.loc 1 282
-	vadduwm %v11, %v11, %v0
+	vadduwm %v8, %v8, %v0
 # mem128[bp + 80] = z5
 	.loc 1 283
 	li %r3, 80
-	stvx %v11, %r30, %r3
+	stvx %v8, %r30, %r3
 # 4x e0 = v1 [ 2 ]
 	.loc 1 284
 	vspltw %v0, %v24, 2
 # 4x z6 = z6 + e0
 	.loc 1 285
-	vadduwm %v12, %v12, %v0
+	vadduwm %v16, %v16, %v0
 # mem128[bp + 96] = z6
 	.loc 1 286
 	li %r3, 96
-	stvx %v12, %r30, %r3
+	stvx %v16, %r30, %r3
 # 4x e0 = v1 [ 3 ]
 	.loc 1 287
 	vspltw %v0, %v24, 3
 # 4x z7 = z7 + e0
 	.loc 1 288
-	vadduwm %v18, %v18, %v0
+	vadduwm %v6, %v6, %v0
 # mem128[bp + 112] = z7
 	.loc 1 289
 	li %r3, 112
-	stvx %v18, %r30, %r3
+	stvx %v6, %r30, %r3
 # e0 = mem128[q]
 	.loc 1 290
 	lvx %v0, 0, %r4
 # 4x z8 = z8 + e0
 	.loc 1 291
-	vadduwm %v17, %v17, %v0
+	vadduwm %v7, %v7, %v0
 # mem128[bp + 128] = z8
 	.loc 1 292
 	li %r3, 128
-	stvx %v17, %r30, %r3
+	stvx %v7, %r30, %r3
 # e0 = mem128[q + 16]
 	.loc 1 293
 	li %r3, 16
@@ -710,41 +710,41 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vspltw %v0, %v3, 2
 # 4x z10 = z10 + e0
 	.loc 1 297
-	vadduwm %v13, %v13, %v0
+	vadduwm %v17, %v17, %v0
 # mem128[bp + 160] = z10
 	.loc 1 298
 	li %r3, 160
-	stvx %v13, %r30, %r3
+	stvx %v17, %r30, %r3
 # 4x e0 = v2 [ 3 ]
 	.loc 1 299
 	vspltw %v0, %v3, 3
 # 4x z11 = z11 + e0
 	.loc 1 300
-	vadduwm %v14, %v14, %v0
+	vadduwm %v4, %v4, %v0
 # mem128[bp + 176] = z11
 	.loc 1 301
 	li %r3, 176
-	stvx %v14, %r30, %r3
+	stvx %v4, %r30, %r3
 # 4x e0 = v3 [ 0 ]
 	.loc 1 302
 	vspltw %v0, %v2, 0
 # 4x z12 = z12 + e0
 	.loc 1 303
-	vadduwm %v15, %v15, %v0
+	vadduwm %v5, %v5, %v0
 # mem128[bp + 192] = z12
 	.loc 1 304
 	li %r3, 192
-	stvx %v15, %r30, %r3
+	stvx %v5, %r30, %r3
 # 4x e0 = v3 [ 1 ]
 	.loc 1 305
 	vspltw %v0, %v2, 1
 # 4x z13 = z13 + e0
 	.loc 1 306
-	vadduwm %v16, %v16, %v0
+	vadduwm %v18, %v18, %v0
 # mem128[bp + 208] = z13
 	.loc 1 307
 	li %r3, 208
-	stvx %v16, %r30, %r3
+	stvx %v18, %r30, %r3
 # 4x e0 = v3 [ 2 ]
 	.loc 1 308
 	vspltw %v0, %v2, 2
@@ -760,11 +760,11 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vspltw %v0, %v2, 3
 # 4x z15 = z15 + e0
 	.loc 1 312
-	vadduwm %v4, %v4, %v0
+	vadduwm %v19, %v19, %v0
 # mem128[bp + 240] = z15
 	.loc 1 313
 	li %r3, 240
-	stvx %v4, %r30, %r3
+	stvx %v19, %r30, %r3
 # nb = 4
 	.loc 1 316
 	li %r29, 4

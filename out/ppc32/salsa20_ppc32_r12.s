@@ -7,24 +7,23 @@
 	.type qhasm_kernel_salsa12_ppc32_blocks, @function
 	.p2align 5
 qhasm_kernel_salsa12_ppc32_blocks:
-	stwu %r1, -96(%r1)
-	stw %r15, 16(%r1)
-	stw %r16, 20(%r1)
-	stw %r17, 24(%r1)
-	stw %r18, 28(%r1)
-	stw %r19, 32(%r1)
-	stw %r20, 36(%r1)
-	stw %r21, 40(%r1)
-	stw %r22, 44(%r1)
-	stw %r23, 48(%r1)
-	stw %r24, 52(%r1)
-	stw %r25, 56(%r1)
-	stw %r26, 60(%r1)
-	stw %r27, 64(%r1)
-	stw %r28, 68(%r1)
-	stw %r29, 72(%r1)
-	stw %r30, 76(%r1)
-	stw %r31, 80(%r1)
+	stwu %r1, -80(%r1)
+	stw %r16, 16(%r1)
+	stw %r17, 20(%r1)
+	stw %r18, 24(%r1)
+	stw %r19, 28(%r1)
+	stw %r20, 32(%r1)
+	stw %r21, 36(%r1)
+	stw %r22, 40(%r1)
+	stw %r23, 44(%r1)
+	stw %r24, 48(%r1)
+	stw %r25, 52(%r1)
+	stw %r26, 56(%r1)
+	stw %r27, 60(%r1)
+	stw %r28, 64(%r1)
+	stw %r29, 68(%r1)
+	stw %r30, 72(%r1)
+	stw %r31, 76(%r1)
 # w = nhi | nlo
 	.loc 1 34
 	or %r8, %r5, %r6
@@ -37,111 +36,108 @@ qhasm_kernel_salsa12_ppc32_blocks:
 .Lqhasm_kernel_salsa12_ppc32_blocks.block:
 # x0 = mem32[x + 0]
 	.loc 1 39
-	mr %r25, %r6
-	mr %r26, %r5
-	mr %r22, %r4
-	mr %r23, %r3
-	lwz %r3, 0(%r7)
+	mr %r21, %r6
+	mr %r22, %r5
+	mr %r18, %r4
+	mr %r12, %r3
+	lwz %r17, 0(%r7)
 # x1 = mem32[x + 4]
 	.loc 1 40
-	lwz %r11, 4(%r7)
+	lwz %r19, 4(%r7)
 # x2 = mem32[x + 8]
 	.loc 1 41
-	lwz %r12, 8(%r7)
+	lwz %r20, 8(%r7)
 # x3 = mem32[x + 12]
 	.loc 1 42
-	lwz %r17, 12(%r7)
+	lwz %r11, 12(%r7)
 # x4 = mem32[x + 16]
 	.loc 1 43
-	lwz %r6, 16(%r7)
+	lwz %r10, 16(%r7)
 # x5 = mem32[x + 20]
 	.loc 1 44
-	lwz %r31, 20(%r7)
+	lwz %r23, 20(%r7)
 # x6 = mem32[x + 24]
 	.loc 1 45
-	lwz %r30, 24(%r7)
+	lwz %r24, 24(%r7)
 # x7 = mem32[x + 28]
 	.loc 1 46
-	lwz %r29, 28(%r7)
+	lwz %r25, 28(%r7)
 # x8 = mem32[x + 32]
 	.loc 1 47
-	lwz %r28, 32(%r7)
+	lwz %r26, 32(%r7)
 # x9 = mem32[x + 36]
 	.loc 1 48
-	lwz %r16, 36(%r7)
+	lwz %r9, 36(%r7)
 # x10 = mem32[x + 40]
 	.loc 1 49
 	lwz %r27, 40(%r7)
 # x11 = mem32[x + 44]
 	.loc 1 50
-	lwz %r24, 44(%r7)
+	lwz %r28, 44(%r7)
 # x12 = mem32[x + 48]
 	.loc 1 51
-	lwz %r21, 48(%r7)
+	lwz %r29, 48(%r7)
 # x13 = mem32[x + 52]
 	.loc 1 52
-	lwz %r19, 52(%r7)
+	lwz %r30, 52(%r7)
 # x14 = mem32[x + 56]
 	.loc 1 53
 	lwz %r8, 56(%r7)
 # x15 = mem32[x + 60]
 	.loc 1 54
-	lwz %r18, 60(%r7)
+	lwz %r31, 60(%r7)
 # i = 6
 	.loc 1 55
-	mr %r20, %r7
-	li %r9, 6
-	mr %r10, %r3
-	mr %r7, %r16
+	li %r6, 6
 .Lqhasm_kernel_salsa12_ppc32_blocks.doubleround:
 # t0 = x0 + x12
 	.loc 1 58
-	add %r3, %r10, %r21
+	add %r3, %r17, %r29
 # t1 = x5 + x1
 	.loc 1 59
-	add %r4, %r31, %r11
+	add %r4, %r23, %r19
 # t2 = x10 + x6
 	.loc 1 60
-	add %r5, %r27, %r30
+	add %r5, %r27, %r24
 # t3 = x15 + x11
 	.loc 1 61
-	add %r16, %r18, %r24
+	add %r16, %r31, %r28
 # t0 = t0 <<< 7
 	.loc 1 62
-	rotlwi %r15, %r3, 7
+	rotlwi %r3, %r3, 7
 # t1 = t1 <<< 7
 	.loc 1 63
 	rotlwi %r4, %r4, 7
 # t2 = t2 <<< 7
 	.loc 1 64
-	rotlwi %r3, %r5, 7
+	rotlwi %r5, %r5, 7
 # t3 = t3 <<< 7
 	.loc 1 65
 	rotlwi %r16, %r16, 7
 # x4 ^= t0
 	.loc 1 66
-	xor %r6, %r6, %r15
+	xor %r10, %r10, %r3
 # x9 ^= t1
 	.loc 1 67
-	xor %r5, %r7, %r4
+	xor %r9, %r9, %r4
 # x14 ^= t2
 	.loc 1 68
-	xor %r8, %r8, %r3
+	xor %r8, %r8, %r5
 # x3 ^= t3
 	.loc 1 69
-	xor %r17, %r17, %r16
+	xor %r11, %r11, %r16
 # t0 = x4 + x0
 	.loc 1 70
-	add %r3, %r6, %r10
+	add %r3, %r10, %r17
 # t1 = x9 + x5
 	.loc 1 71
-	add %r4, %r5, %r31
+	add %r4, %r9, %r23
 # t2 = x14 + x10
 	.loc 1 72
-	add %r7, %r8, %r27
+	add %r5, %r8, %r27
 # t3 = x3 + x15
 	.loc 1 73
-	add %r16, %r17, %r18
+	add %r16, %r11, %r31
 # t0 = t0 <<< 9
 	.loc 1 74
 	rotlwi %r3, %r3, 9
@@ -150,34 +146,34 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	rotlwi %r4, %r4, 9
 # t2 = t2 <<< 9
 	.loc 1 76
-	rotlwi %r7, %r7, 9
+	rotlwi %r5, %r5, 9
 # t3 = t3 <<< 9
 	.loc 1 77
 	rotlwi %r16, %r16, 9
 # x8 ^= t0
 	.loc 1 78
-	xor %r28, %r28, %r3
+	xor %r26, %r26, %r3
 # x13 ^= t1
 	.loc 1 79
-	xor %r19, %r19, %r4
+	xor %r30, %r30, %r4
 # x2 ^= t2
 	.loc 1 80
-	xor %r12, %r12, %r7
+	xor %r20, %r20, %r5
 # x7 ^= t3
 	.loc 1 81
-	xor %r29, %r29, %r16
+	xor %r25, %r25, %r16
 # t0 = x8 + x4
 	.loc 1 82
-	add %r3, %r28, %r6
+	add %r3, %r26, %r10
 # t1 = x13 + x9
 	.loc 1 83
-	add %r4, %r19, %r5
+	add %r4, %r30, %r9
 # t2 = x2 + x14
 	.loc 1 84
-	add %r7, %r12, %r8
+	add %r5, %r20, %r8
 # t3 = x7 + x3
 	.loc 1 85
-	add %r16, %r29, %r17
+	add %r16, %r25, %r11
 # t0 = t0 <<< 13
 	.loc 1 86
 	rotlwi %r3, %r3, 13
@@ -186,34 +182,34 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	rotlwi %r4, %r4, 13
 # t2 = t2 <<< 13
 	.loc 1 88
-	rotlwi %r7, %r7, 13
+	rotlwi %r5, %r5, 13
 # t3 = t3 <<< 13
 	.loc 1 89
 	rotlwi %r16, %r16, 13
 # x12 ^= t0
 	.loc 1 90
-	xor %r21, %r21, %r3
+	xor %r29, %r29, %r3
 # x1 ^= t1
 	.loc 1 91
-	xor %r11, %r11, %r4
+	xor %r19, %r19, %r4
 # x6 ^= t2
 	.loc 1 92
-	xor %r30, %r30, %r7
+	xor %r24, %r24, %r5
 # x11 ^= t3
 	.loc 1 93
-	xor %r24, %r24, %r16
+	xor %r28, %r28, %r16
 # t0 = x12 + x8
 	.loc 1 94
-	add %r3, %r21, %r28
+	add %r3, %r29, %r26
 # t1 = x1 + x13
 	.loc 1 95
-	add %r4, %r11, %r19
+	add %r4, %r19, %r30
 # t2 = x6 + x2
 	.loc 1 96
-	add %r16, %r30, %r12
+	add %r16, %r24, %r20
 # t3 = x11 + x7
 	.loc 1 97
-	add %r7, %r24, %r29
+	add %r5, %r28, %r25
 # t0 = t0 <<< 18
 	.loc 1 98
 	rotlwi %r3, %r3, 18
@@ -225,139 +221,139 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	rotlwi %r16, %r16, 18
 # t3 = t3 <<< 18
 	.loc 1 101
-	rotlwi %r7, %r7, 18
+	rotlwi %r5, %r5, 18
 # x0 ^= t0
 	.loc 1 102
-	xor %r10, %r10, %r3
+	xor %r17, %r17, %r3
 # x5 ^= t1
 	.loc 1 103
-	xor %r31, %r31, %r4
+	xor %r23, %r23, %r4
 # x10 ^= t2
 	.loc 1 104
 	xor %r27, %r27, %r16
 # x15 ^= t3
 	.loc 1 105
-	xor %r3, %r18, %r7
+	xor %r3, %r31, %r5
 # t0 = x0 + x3
 	.loc 1 106
-	add %r4, %r10, %r17
+	add %r4, %r17, %r11
 # t1 = x5 + x4
 	.loc 1 107
-	add %r7, %r31, %r6
+	add %r5, %r23, %r10
 # t2 = x10 + x9
 	.loc 1 108
-	add %r16, %r27, %r5
+	add %r16, %r27, %r9
 # t3 = x15 + x14
 	.loc 1 109
-	add %r18, %r3, %r8
+	add %r31, %r3, %r8
 # t0 = t0 <<< 7
 	.loc 1 110
 	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 111
-	rotlwi %r7, %r7, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 112
 	rotlwi %r16, %r16, 7
 # t3 = t3 <<< 7
 	.loc 1 113
-	rotlwi %r18, %r18, 7
+	rotlwi %r31, %r31, 7
 # x1 ^= t0
 	.loc 1 114
-	xor %r11, %r11, %r4
+	xor %r19, %r19, %r4
 # x6 ^= t1
 	.loc 1 115
-	xor %r30, %r30, %r7
+	xor %r24, %r24, %r5
 # x11 ^= t2
 	.loc 1 116
-	xor %r24, %r24, %r16
+	xor %r28, %r28, %r16
 # x12 ^= t3
 	.loc 1 117
-	xor %r21, %r21, %r18
+	xor %r29, %r29, %r31
 # t0 = x1 + x0
 	.loc 1 118
-	add %r4, %r11, %r10
+	add %r4, %r19, %r17
 # t1 = x6 + x5
 	.loc 1 119
-	add %r7, %r30, %r31
+	add %r5, %r24, %r23
 # t2 = x11 + x10
 	.loc 1 120
-	add %r16, %r24, %r27
+	add %r16, %r28, %r27
 # t3 = x12 + x15
 	.loc 1 121
-	add %r18, %r21, %r3
+	add %r31, %r29, %r3
 # t0 = t0 <<< 9
 	.loc 1 122
 	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 123
-	rotlwi %r7, %r7, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 124
 	rotlwi %r16, %r16, 9
 # t3 = t3 <<< 9
 	.loc 1 125
-	rotlwi %r18, %r18, 9
+	rotlwi %r31, %r31, 9
 # x2 ^= t0
 	.loc 1 126
-	xor %r12, %r12, %r4
+	xor %r20, %r20, %r4
 # x7 ^= t1
 	.loc 1 127
-	xor %r29, %r29, %r7
+	xor %r25, %r25, %r5
 # x8 ^= t2
 	.loc 1 128
-	xor %r28, %r28, %r16
+	xor %r26, %r26, %r16
 # x13 ^= t3
 	.loc 1 129
-	xor %r19, %r19, %r18
+	xor %r30, %r30, %r31
 # t0 = x2 + x1
 	.loc 1 130
-	add %r4, %r12, %r11
+	add %r4, %r20, %r19
 # t1 = x7 + x6
 	.loc 1 131
-	add %r7, %r29, %r30
+	add %r5, %r25, %r24
 # t2 = x8 + x11
 	.loc 1 132
-	add %r16, %r28, %r24
+	add %r16, %r26, %r28
 # t3 = x13 + x12
 	.loc 1 133
-	add %r18, %r19, %r21
+	add %r31, %r30, %r29
 # t0 = t0 <<< 13
 	.loc 1 134
 	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 135
-	rotlwi %r7, %r7, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 136
 	rotlwi %r16, %r16, 13
 # t3 = t3 <<< 13
 	.loc 1 137
-	rotlwi %r18, %r18, 13
+	rotlwi %r31, %r31, 13
 # x3 ^= t0
 	.loc 1 138
-	xor %r17, %r17, %r4
+	xor %r11, %r11, %r4
 # x4 ^= t1
 	.loc 1 139
-	xor %r6, %r6, %r7
+	xor %r10, %r10, %r5
 # x9 ^= t2
 	.loc 1 140
-	xor %r7, %r5, %r16
+	xor %r9, %r9, %r16
 # x14 ^= t3
 	.loc 1 141
-	xor %r8, %r8, %r18
+	xor %r8, %r8, %r31
 # t0 = x3 + x2
 	.loc 1 142
-	add %r4, %r17, %r12
+	add %r4, %r11, %r20
 # t1 = x4 + x7
 	.loc 1 143
-	add %r5, %r6, %r29
+	add %r5, %r10, %r25
 # t2 = x9 + x8
 	.loc 1 144
-	add %r16, %r7, %r28
+	add %r16, %r9, %r26
 # t3 = x14 + x13
 	.loc 1 145
-	add %r18, %r8, %r19
+	add %r31, %r8, %r30
 # t0 = t0 <<< 18
 	.loc 1 146
 	rotlwi %r4, %r4, 18
@@ -369,126 +365,123 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	rotlwi %r16, %r16, 18
 # t3 = t3 <<< 18
 	.loc 1 149
-	rotlwi %r18, %r18, 18
+	rotlwi %r31, %r31, 18
 # x0 ^= t0
 	.loc 1 150
-	xor %r10, %r10, %r4
+	xor %r17, %r17, %r4
 # x5 ^= t1
 	.loc 1 151
-	xor %r31, %r31, %r5
+	xor %r23, %r23, %r5
 # x10 ^= t2
 	.loc 1 152
 	xor %r27, %r27, %r16
 # x15 ^= t3
 	.loc 1 153
-	xor %r18, %r3, %r18
+	xor %r31, %r3, %r31
 # i -= 1
 	.loc 1 154
-	addi %r9, %r9, -1
+	addi %r6, %r6, -1
 # =? i - 0
 	.loc 1 155
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r6, 0
 # goto doubleround if !=
 	.loc 1 156
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_blocks.doubleround
 # w = mem32[x + 0]
 	.loc 1 159
-	mr %r16, %r7
-	mr %r3, %r10
-	mr %r7, %r20
-	lwz %r4, 0(%r7)
+	lwz %r3, 0(%r7)
 # x0 += w
 	.loc 1 160
-	add %r3, %r3, %r4
+	add %r17, %r17, %r3
 # w = mem32le[m]
 	.loc 1 161
-	mr %r4, %r22
-	lwbrx %r5, 0, %r4
+	mr %r4, %r18
+	lwbrx %r3, 0, %r4
 # x0 ^= w
 	.loc 1 162
-	xor %r5, %r3, %r5
+	xor %r17, %r17, %r3
 # mem32le[c] = x0
 	.loc 1 163
-	mr %r3, %r23
-	stwbrx %r5, 0, %r3
+	mr %r3, %r12
+	stwbrx %r17, 0, %r3
 # w = mem32[x + 4]
 	.loc 1 164
 	lwz %r5, 4(%r7)
 # x1 += w
 	.loc 1 165
-	add %r11, %r11, %r5
+	add %r19, %r19, %r5
 # o = 4
 	.loc 1 166
 	li %r5, 4
 # w = mem32le[m + o]
 	.loc 1 167
-	lwbrx %r9, %r4,%r5
+	lwbrx %r6, %r4,%r5
 # x1 ^= w
 	.loc 1 168
-	xor %r11, %r11, %r9
+	xor %r19, %r19, %r6
 # mem32le[c + o] = x1
 	.loc 1 169
-	stwbrx %r11, %r3,%r5
+	stwbrx %r19, %r3,%r5
 # w = mem32[x + 8]
 	.loc 1 170
 	lwz %r5, 8(%r7)
 # x2 += w
 	.loc 1 171
-	add %r12, %r12, %r5
+	add %r20, %r20, %r5
 # o = 8
 	.loc 1 172
 	li %r5, 8
 # w = mem32le[m + o]
 	.loc 1 173
-	lwbrx %r9, %r4,%r5
+	lwbrx %r6, %r4,%r5
 # x2 ^= w
 	.loc 1 174
-	xor %r12, %r12, %r9
+	xor %r20, %r20, %r6
 # mem32le[c + o] = x2
 	.loc 1 175
-	stwbrx %r12, %r3,%r5
+	stwbrx %r20, %r3,%r5
 # w = mem32[x + 12]
 	.loc 1 176
 	lwz %r5, 12(%r7)
 # x3 += w
 	.loc 1 177
-	add %r17, %r17, %r5
+	add %r11, %r11, %r5
 # o = 12
 	.loc 1 178
 	li %r5, 12
 # w = mem32le[m + o]
 	.loc 1 179
-	lwbrx %r9, %r4,%r5
+	lwbrx %r6, %r4,%r5
 # x3 ^= w
 	.loc 1 180
-	xor %r17, %r17, %r9
+	xor %r11, %r11, %r6
 # mem32le[c + o] = x3
 	.loc 1 181
-	stwbrx %r17, %r3,%r5
+	stwbrx %r11, %r3,%r5
 # w = mem32[x + 16]
 	.loc 1 182
 	lwz %r5, 16(%r7)
 # x4 += w
 	.loc 1 183
-	add %r6, %r6, %r5
+	add %r10, %r10, %r5
 # o = 16
 	.loc 1 184
 	li %r5, 16
 # w = mem32le[m + o]
 	.loc 1 185
-	lwbrx %r9, %r4,%r5
+	lwbrx %r6, %r4,%r5
 # x4 ^= w
 	.loc 1 186
-	xor %r6, %r6, %r9
+	xor %r10, %r10, %r6
 # mem32le[c + o] = x4
 	.loc 1 187
-	stwbrx %r6, %r3,%r5
+	stwbrx %r10, %r3,%r5
 # w = mem32[x + 20]
 	.loc 1 188
 	lwz %r5, 20(%r7)
 # x5 += w
 	.loc 1 189
-	add %r31, %r31, %r5
+	add %r23, %r23, %r5
 # o = 20
 	.loc 1 190
 	li %r5, 20
@@ -497,16 +490,16 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x5 ^= w
 	.loc 1 192
-	xor %r31, %r31, %r6
+	xor %r23, %r23, %r6
 # mem32le[c + o] = x5
 	.loc 1 193
-	stwbrx %r31, %r3,%r5
+	stwbrx %r23, %r3,%r5
 # w = mem32[x + 24]
 	.loc 1 194
 	lwz %r5, 24(%r7)
 # x6 += w
 	.loc 1 195
-	add %r30, %r30, %r5
+	add %r24, %r24, %r5
 # o = 24
 	.loc 1 196
 	li %r5, 24
@@ -515,16 +508,16 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x6 ^= w
 	.loc 1 198
-	xor %r30, %r30, %r6
+	xor %r24, %r24, %r6
 # mem32le[c + o] = x6
 	.loc 1 199
-	stwbrx %r30, %r3,%r5
+	stwbrx %r24, %r3,%r5
 # w = mem32[x + 28]
 	.loc 1 200
 	lwz %r5, 28(%r7)
 # x7 += w
 	.loc 1 201
-	add %r29, %r29, %r5
+	add %r25, %r25, %r5
 # o = 28
 	.loc 1 202
 	li %r5, 28
@@ -533,16 +526,16 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x7 ^= w
 	.loc 1 204
-	xor %r29, %r29, %r6
+	xor %r25, %r25, %r6
 # mem32le[c + o] = x7
 	.loc 1 205
-	stwbrx %r29, %r3,%r5
+	stwbrx %r25, %r3,%r5
 # w = mem32[x + 32]
 	.loc 1 206
 	lwz %r5, 32(%r7)
 # x8 += w
 	.loc 1 207
-	add %r28, %r28, %r5
+	add %r26, %r26, %r5
 # o = 32
 	.loc 1 208
 	li %r5, 32
@@ -551,16 +544,16 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x8 ^= w
 	.loc 1 210
-	xor %r28, %r28, %r6
+	xor %r26, %r26, %r6
 # mem32le[c + o] = x8
 	.loc 1 211
-	stwbrx %r28, %r3,%r5
+	stwbrx %r26, %r3,%r5
 # w = mem32[x + 36]
 	.loc 1 212
 	lwz %r5, 36(%r7)
 # x9 += w
 	.loc 1 213
-	add %r16, %r16, %r5
+	add %r9, %r9, %r5
 # o = 36
 	.loc 1 214
 	li %r5, 36
@@ -569,10 +562,10 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x9 ^= w
 	.loc 1 216
-	xor %r16, %r16, %r6
+	xor %r9, %r9, %r6
 # mem32le[c + o] = x9
 	.loc 1 217
-	stwbrx %r16, %r3,%r5
+	stwbrx %r9, %r3,%r5
 # w = mem32[x + 40]
 	.loc 1 218
 	lwz %r5, 40(%r7)
@@ -596,7 +589,7 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwz %r5, 44(%r7)
 # x11 += w
 	.loc 1 225
-	add %r24, %r24, %r5
+	add %r28, %r28, %r5
 # o = 44
 	.loc 1 226
 	li %r5, 44
@@ -605,16 +598,16 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x11 ^= w
 	.loc 1 228
-	xor %r24, %r24, %r6
+	xor %r28, %r28, %r6
 # mem32le[c + o] = x11
 	.loc 1 229
-	stwbrx %r24, %r3,%r5
+	stwbrx %r28, %r3,%r5
 # w = mem32[x + 48]
 	.loc 1 230
 	lwz %r5, 48(%r7)
 # x12 += w
 	.loc 1 231
-	add %r21, %r21, %r5
+	add %r29, %r29, %r5
 # o = 48
 	.loc 1 232
 	li %r5, 48
@@ -623,16 +616,16 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x12 ^= w
 	.loc 1 234
-	xor %r21, %r21, %r6
+	xor %r29, %r29, %r6
 # mem32le[c + o] = x12
 	.loc 1 235
-	stwbrx %r21, %r3,%r5
+	stwbrx %r29, %r3,%r5
 # w = mem32[x + 52]
 	.loc 1 236
 	lwz %r5, 52(%r7)
 # x13 += w
 	.loc 1 237
-	add %r19, %r19, %r5
+	add %r30, %r30, %r5
 # o = 52
 	.loc 1 238
 	li %r5, 52
@@ -641,10 +634,10 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x13 ^= w
 	.loc 1 240
-	xor %r19, %r19, %r6
+	xor %r30, %r30, %r6
 # mem32le[c + o] = x13
 	.loc 1 241
-	stwbrx %r19, %r3,%r5
+	stwbrx %r30, %r3,%r5
 # w = mem32[x + 56]
 	.loc 1 242
 	lwz %r5, 56(%r7)
@@ -668,7 +661,7 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwz %r5, 60(%r7)
 # x15 += w
 	.loc 1 249
-	add %r18, %r18, %r5
+	add %r31, %r31, %r5
 # o = 60
 	.loc 1 250
 	li %r5, 60
@@ -677,10 +670,10 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	lwbrx %r6, %r4,%r5
 # x15 ^= w
 	.loc 1 252
-	xor %r18, %r18, %r6
+	xor %r31, %r31, %r6
 # mem32le[c + o] = x15
 	.loc 1 253
-	stwbrx %r18, %r3,%r5
+	stwbrx %r31, %r3,%r5
 # w = mem32[x + 32]
 	.loc 1 255
 	lwz %r5, 32(%r7)
@@ -707,14 +700,14 @@ qhasm_kernel_salsa12_ppc32_blocks:
 	addi %r4, %r4, 64
 # carry? nlo = nlo + -1
 	.loc 1 264
-	mr %r6, %r25
+	mr %r6, %r21
 	addic %r6, %r6, -1
 # w = -1
 	.loc 1 265
 	li %r8, -1
 # nhi = nhi + w + carry
 	.loc 1 266
-	mr %r5, %r26
+	mr %r5, %r22
 	adde %r5, %r5, %r8
 # w = nhi | nlo
 	.loc 1 267
@@ -728,24 +721,23 @@ qhasm_kernel_salsa12_ppc32_blocks:
 .Lqhasm_kernel_salsa12_ppc32_blocks.done:
 # leave
 	.loc 1 271
-	lwz %r15, 16(%r1)
-	lwz %r16, 20(%r1)
-	lwz %r17, 24(%r1)
-	lwz %r18, 28(%r1)
-	lwz %r19, 32(%r1)
-	lwz %r20, 36(%r1)
-	lwz %r21, 40(%r1)
-	lwz %r22, 44(%r1)
-	lwz %r23, 48(%r1)
-	lwz %r24, 52(%r1)
-	lwz %r25, 56(%r1)
-	lwz %r26, 60(%r1)
-	lwz %r27, 64(%r1)
-	lwz %r28, 68(%r1)
-	lwz %r29, 72(%r1)
-	lwz %r30, 76(%r1)
-	lwz %r31, 80(%r1)
-	addi %r1, %r1, 96
+	lwz %r16, 16(%r1)
+	lwz %r17, 20(%r1)
+	lwz %r18, 24(%r1)
+	lwz %r19, 28(%r1)
+	lwz %r20, 32(%r1)
+	lwz %r21, 36(%r1)
+	lwz %r22, 40(%r1)
+	lwz %r23, 44(%r1)
+	lwz %r24, 48(%r1)
+	lwz %r25, 52(%r1)
+	lwz %r26, 56(%r1)
+	lwz %r27, 60(%r1)
+	lwz %r28, 64(%r1)
+	lwz %r29, 68(%r1)
+	lwz %r30, 72(%r1)
+	lwz %r31, 76(%r1)
+	addi %r1, %r1, 80
 	blr
 	.size qhasm_kernel_salsa12_ppc32_blocks, .-qhasm_kernel_salsa12_ppc32_blocks
 

@@ -36,73 +36,72 @@ qhasm_kernel_salsa12_ppc64_blocks:
 .Lqhasm_kernel_salsa12_ppc64_blocks.block:
 # x0 = mem32[x + 0]
 	.loc 1 39
-	mr %r25, %r5
-	mr %r21, %r4
-	mr %r22, %r3
-	lwz %r3, 0(%r6)
+	mr %r24, %r5
+	mr %r20, %r4
+	mr %r7, %r3
+	lwz %r19, 0(%r6)
 # x1 = mem32[x + 4]
 	.loc 1 40
-	lwz %r28, 4(%r6)
+	lwz %r21, 4(%r6)
 # x2 = mem32[x + 8]
 	.loc 1 41
-	lwz %r27, 8(%r6)
+	lwz %r22, 8(%r6)
 # x3 = mem32[x + 12]
 	.loc 1 42
 	lwz %r23, 12(%r6)
 # x4 = mem32[x + 16]
 	.loc 1 43
-	lwz %r17, 16(%r6)
+	lwz %r25, 16(%r6)
 # x5 = mem32[x + 20]
 	.loc 1 44
-	lwz %r11, 20(%r6)
+	lwz %r26, 20(%r6)
 # x6 = mem32[x + 24]
 	.loc 1 45
-	lwz %r8, 24(%r6)
+	lwz %r27, 24(%r6)
 # x7 = mem32[x + 28]
 	.loc 1 46
-	lwz %r10, 28(%r6)
+	lwz %r28, 28(%r6)
 # x8 = mem32[x + 32]
 	.loc 1 47
-	lwz %r31, 32(%r6)
+	lwz %r29, 32(%r6)
 # x9 = mem32[x + 36]
 	.loc 1 48
-	lwz %r19, 36(%r6)
+	lwz %r30, 36(%r6)
 # x10 = mem32[x + 40]
 	.loc 1 49
-	lwz %r29, 40(%r6)
+	lwz %r31, 40(%r6)
 # x11 = mem32[x + 44]
 	.loc 1 50
-	lwz %r30, 44(%r6)
+	lwz %r12, 44(%r6)
 # x12 = mem32[x + 48]
 	.loc 1 51
-	lwz %r26, 48(%r6)
+	lwz %r11, 48(%r6)
 # x13 = mem32[x + 52]
 	.loc 1 52
-	lwz %r9, 52(%r6)
+	lwz %r10, 52(%r6)
 # x14 = mem32[x + 56]
 	.loc 1 53
-	lwz %r20, 56(%r6)
+	lwz %r9, 56(%r6)
 # x15 = mem32[x + 60]
 	.loc 1 54
-	lwz %r12, 60(%r6)
+	lwz %r8, 60(%r6)
 # i = 6
 	.loc 1 55
-	mr %r18, %r6
-	li %r24, 6
-	mr %r7, %r3
+	mr %r17, %r6
+	li %r18, 6
 .Lqhasm_kernel_salsa12_ppc64_blocks.doubleround:
 # t0 = x0 + x12
 	.loc 1 58
-	add %r3, %r7, %r26
+	add %r3, %r19, %r11
 # t1 = x5 + x1
 	.loc 1 59
-	add %r4, %r11, %r28
+	add %r4, %r26, %r21
 # t2 = x10 + x6
 	.loc 1 60
-	add %r5, %r29, %r8
+	add %r5, %r31, %r27
 # t3 = x15 + x11
 	.loc 1 61
-	add %r6, %r12, %r30
+	add %r6, %r8, %r12
 # t0 = t0 <<< 7
 	.loc 1 62
 	rotlwi %r3, %r3, 7
@@ -117,28 +116,28 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	rotlwi %r6, %r6, 7
 # x4 ^= t0
 	.loc 1 66
-	xor %r17, %r17, %r3
+	xor %r25, %r25, %r3
 # x9 ^= t1
 	.loc 1 67
-	xor %r19, %r19, %r4
+	xor %r30, %r30, %r4
 # x14 ^= t2
 	.loc 1 68
-	xor %r20, %r20, %r5
+	xor %r9, %r9, %r5
 # x3 ^= t3
 	.loc 1 69
 	xor %r23, %r23, %r6
 # t0 = x4 + x0
 	.loc 1 70
-	add %r3, %r17, %r7
+	add %r3, %r25, %r19
 # t1 = x9 + x5
 	.loc 1 71
-	add %r4, %r19, %r11
+	add %r4, %r30, %r26
 # t2 = x14 + x10
 	.loc 1 72
-	add %r5, %r20, %r29
+	add %r5, %r9, %r31
 # t3 = x3 + x15
 	.loc 1 73
-	add %r6, %r23, %r12
+	add %r6, %r23, %r8
 # t0 = t0 <<< 9
 	.loc 1 74
 	rotlwi %r3, %r3, 9
@@ -153,28 +152,28 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	rotlwi %r6, %r6, 9
 # x8 ^= t0
 	.loc 1 78
-	xor %r31, %r31, %r3
+	xor %r29, %r29, %r3
 # x13 ^= t1
 	.loc 1 79
-	xor %r9, %r9, %r4
+	xor %r10, %r10, %r4
 # x2 ^= t2
 	.loc 1 80
-	xor %r27, %r27, %r5
+	xor %r22, %r22, %r5
 # x7 ^= t3
 	.loc 1 81
-	xor %r10, %r10, %r6
+	xor %r28, %r28, %r6
 # t0 = x8 + x4
 	.loc 1 82
-	add %r3, %r31, %r17
+	add %r3, %r29, %r25
 # t1 = x13 + x9
 	.loc 1 83
-	add %r4, %r9, %r19
+	add %r4, %r10, %r30
 # t2 = x2 + x14
 	.loc 1 84
-	add %r5, %r27, %r20
+	add %r5, %r22, %r9
 # t3 = x7 + x3
 	.loc 1 85
-	add %r6, %r10, %r23
+	add %r6, %r28, %r23
 # t0 = t0 <<< 13
 	.loc 1 86
 	rotlwi %r3, %r3, 13
@@ -189,28 +188,28 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	rotlwi %r6, %r6, 13
 # x12 ^= t0
 	.loc 1 90
-	xor %r26, %r26, %r3
+	xor %r11, %r11, %r3
 # x1 ^= t1
 	.loc 1 91
-	xor %r28, %r28, %r4
+	xor %r21, %r21, %r4
 # x6 ^= t2
 	.loc 1 92
-	xor %r8, %r8, %r5
+	xor %r27, %r27, %r5
 # x11 ^= t3
 	.loc 1 93
-	xor %r30, %r30, %r6
+	xor %r12, %r12, %r6
 # t0 = x12 + x8
 	.loc 1 94
-	add %r3, %r26, %r31
+	add %r3, %r11, %r29
 # t1 = x1 + x13
 	.loc 1 95
-	add %r4, %r28, %r9
+	add %r4, %r21, %r10
 # t2 = x6 + x2
 	.loc 1 96
-	add %r5, %r8, %r27
+	add %r5, %r27, %r22
 # t3 = x11 + x7
 	.loc 1 97
-	add %r6, %r30, %r10
+	add %r6, %r12, %r28
 # t0 = t0 <<< 18
 	.loc 1 98
 	rotlwi %r3, %r3, 18
@@ -225,28 +224,28 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	rotlwi %r6, %r6, 18
 # x0 ^= t0
 	.loc 1 102
-	xor %r7, %r7, %r3
+	xor %r19, %r19, %r3
 # x5 ^= t1
 	.loc 1 103
-	xor %r11, %r11, %r4
+	xor %r26, %r26, %r4
 # x10 ^= t2
 	.loc 1 104
-	xor %r29, %r29, %r5
+	xor %r31, %r31, %r5
 # x15 ^= t3
 	.loc 1 105
-	xor %r12, %r12, %r6
+	xor %r8, %r8, %r6
 # t0 = x0 + x3
 	.loc 1 106
-	add %r3, %r7, %r23
+	add %r3, %r19, %r23
 # t1 = x5 + x4
 	.loc 1 107
-	add %r4, %r11, %r17
+	add %r4, %r26, %r25
 # t2 = x10 + x9
 	.loc 1 108
-	add %r5, %r29, %r19
+	add %r5, %r31, %r30
 # t3 = x15 + x14
 	.loc 1 109
-	add %r6, %r12, %r20
+	add %r6, %r8, %r9
 # t0 = t0 <<< 7
 	.loc 1 110
 	rotlwi %r3, %r3, 7
@@ -261,28 +260,28 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	rotlwi %r6, %r6, 7
 # x1 ^= t0
 	.loc 1 114
-	xor %r28, %r28, %r3
+	xor %r21, %r21, %r3
 # x6 ^= t1
 	.loc 1 115
-	xor %r8, %r8, %r4
+	xor %r27, %r27, %r4
 # x11 ^= t2
 	.loc 1 116
-	xor %r30, %r30, %r5
+	xor %r12, %r12, %r5
 # x12 ^= t3
 	.loc 1 117
-	xor %r26, %r26, %r6
+	xor %r11, %r11, %r6
 # t0 = x1 + x0
 	.loc 1 118
-	add %r3, %r28, %r7
+	add %r3, %r21, %r19
 # t1 = x6 + x5
 	.loc 1 119
-	add %r4, %r8, %r11
+	add %r4, %r27, %r26
 # t2 = x11 + x10
 	.loc 1 120
-	add %r5, %r30, %r29
+	add %r5, %r12, %r31
 # t3 = x12 + x15
 	.loc 1 121
-	add %r6, %r26, %r12
+	add %r6, %r11, %r8
 # t0 = t0 <<< 9
 	.loc 1 122
 	rotlwi %r3, %r3, 9
@@ -297,28 +296,28 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	rotlwi %r6, %r6, 9
 # x2 ^= t0
 	.loc 1 126
-	xor %r27, %r27, %r3
+	xor %r22, %r22, %r3
 # x7 ^= t1
 	.loc 1 127
-	xor %r10, %r10, %r4
+	xor %r28, %r28, %r4
 # x8 ^= t2
 	.loc 1 128
-	xor %r31, %r31, %r5
+	xor %r29, %r29, %r5
 # x13 ^= t3
 	.loc 1 129
-	xor %r9, %r9, %r6
+	xor %r10, %r10, %r6
 # t0 = x2 + x1
 	.loc 1 130
-	add %r3, %r27, %r28
+	add %r3, %r22, %r21
 # t1 = x7 + x6
 	.loc 1 131
-	add %r4, %r10, %r8
+	add %r4, %r28, %r27
 # t2 = x8 + x11
 	.loc 1 132
-	add %r5, %r31, %r30
+	add %r5, %r29, %r12
 # t3 = x13 + x12
 	.loc 1 133
-	add %r6, %r9, %r26
+	add %r6, %r10, %r11
 # t0 = t0 <<< 13
 	.loc 1 134
 	rotlwi %r3, %r3, 13
@@ -336,25 +335,25 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	xor %r23, %r23, %r3
 # x4 ^= t1
 	.loc 1 139
-	xor %r17, %r17, %r4
+	xor %r25, %r25, %r4
 # x9 ^= t2
 	.loc 1 140
-	xor %r19, %r19, %r5
+	xor %r30, %r30, %r5
 # x14 ^= t3
 	.loc 1 141
-	xor %r20, %r20, %r6
+	xor %r9, %r9, %r6
 # t0 = x3 + x2
 	.loc 1 142
-	add %r3, %r23, %r27
+	add %r3, %r23, %r22
 # t1 = x4 + x7
 	.loc 1 143
-	add %r4, %r17, %r10
+	add %r4, %r25, %r28
 # t2 = x9 + x8
 	.loc 1 144
-	add %r5, %r19, %r31
+	add %r5, %r30, %r29
 # t3 = x14 + x13
 	.loc 1 145
-	add %r6, %r20, %r9
+	add %r6, %r9, %r10
 # t0 = t0 <<< 18
 	.loc 1 146
 	rotlwi %r3, %r3, 18
@@ -369,50 +368,49 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	rotlwi %r6, %r6, 18
 # x0 ^= t0
 	.loc 1 150
-	xor %r7, %r7, %r3
+	xor %r19, %r19, %r3
 # x5 ^= t1
 	.loc 1 151
-	xor %r11, %r11, %r4
+	xor %r26, %r26, %r4
 # x10 ^= t2
 	.loc 1 152
-	xor %r29, %r29, %r5
+	xor %r31, %r31, %r5
 # x15 ^= t3
 	.loc 1 153
-	xor %r12, %r12, %r6
+	xor %r8, %r8, %r6
 # i -= 1
 	.loc 1 154
-	addi %r24, %r24, -1
+	addi %r18, %r18, -1
 # =? i - 0
 	.loc 1 155
-	cmpldi %cr0, %r24, 0
+	cmpldi %cr0, %r18, 0
 # goto doubleround if !=
 	.loc 1 156
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc64_blocks.doubleround
 # w = mem32[x + 0]
 	.loc 1 159
-	mr %r3, %r7
-	mr %r6, %r18
-	lwz %r4, 0(%r6)
+	mr %r6, %r17
+	lwz %r3, 0(%r6)
 # x0 += w
 	.loc 1 160
-	add %r3, %r3, %r4
+	add %r19, %r19, %r3
 # w = mem32le[m]
 	.loc 1 161
-	mr %r4, %r21
-	lwbrx %r5, 0, %r4
+	mr %r4, %r20
+	lwbrx %r3, 0, %r4
 # x0 ^= w
 	.loc 1 162
-	xor %r5, %r3, %r5
+	xor %r19, %r19, %r3
 # mem32le[c] = x0
 	.loc 1 163
-	mr %r3, %r22
-	stwbrx %r5, 0, %r3
+	mr %r3, %r7
+	stwbrx %r19, 0, %r3
 # w = mem32[x + 4]
 	.loc 1 164
 	lwz %r5, 4(%r6)
 # x1 += w
 	.loc 1 165
-	add %r28, %r28, %r5
+	add %r21, %r21, %r5
 # o = 4
 	.loc 1 166
 	li %r5, 4
@@ -421,16 +419,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x1 ^= w
 	.loc 1 168
-	xor %r28, %r28, %r7
+	xor %r21, %r21, %r7
 # mem32le[c + o] = x1
 	.loc 1 169
-	stwbrx %r28, %r3,%r5
+	stwbrx %r21, %r3,%r5
 # w = mem32[x + 8]
 	.loc 1 170
 	lwz %r5, 8(%r6)
 # x2 += w
 	.loc 1 171
-	add %r27, %r27, %r5
+	add %r22, %r22, %r5
 # o = 8
 	.loc 1 172
 	li %r5, 8
@@ -439,10 +437,10 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x2 ^= w
 	.loc 1 174
-	xor %r27, %r27, %r7
+	xor %r22, %r22, %r7
 # mem32le[c + o] = x2
 	.loc 1 175
-	stwbrx %r27, %r3,%r5
+	stwbrx %r22, %r3,%r5
 # w = mem32[x + 12]
 	.loc 1 176
 	lwz %r5, 12(%r6)
@@ -466,7 +464,7 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwz %r5, 16(%r6)
 # x4 += w
 	.loc 1 183
-	add %r17, %r17, %r5
+	add %r25, %r25, %r5
 # o = 16
 	.loc 1 184
 	li %r5, 16
@@ -475,16 +473,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x4 ^= w
 	.loc 1 186
-	xor %r17, %r17, %r7
+	xor %r25, %r25, %r7
 # mem32le[c + o] = x4
 	.loc 1 187
-	stwbrx %r17, %r3,%r5
+	stwbrx %r25, %r3,%r5
 # w = mem32[x + 20]
 	.loc 1 188
 	lwz %r5, 20(%r6)
 # x5 += w
 	.loc 1 189
-	add %r11, %r11, %r5
+	add %r26, %r26, %r5
 # o = 20
 	.loc 1 190
 	li %r5, 20
@@ -493,16 +491,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x5 ^= w
 	.loc 1 192
-	xor %r11, %r11, %r7
+	xor %r26, %r26, %r7
 # mem32le[c + o] = x5
 	.loc 1 193
-	stwbrx %r11, %r3,%r5
+	stwbrx %r26, %r3,%r5
 # w = mem32[x + 24]
 	.loc 1 194
 	lwz %r5, 24(%r6)
 # x6 += w
 	.loc 1 195
-	add %r8, %r8, %r5
+	add %r27, %r27, %r5
 # o = 24
 	.loc 1 196
 	li %r5, 24
@@ -511,16 +509,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x6 ^= w
 	.loc 1 198
-	xor %r8, %r8, %r7
+	xor %r27, %r27, %r7
 # mem32le[c + o] = x6
 	.loc 1 199
-	stwbrx %r8, %r3,%r5
+	stwbrx %r27, %r3,%r5
 # w = mem32[x + 28]
 	.loc 1 200
 	lwz %r5, 28(%r6)
 # x7 += w
 	.loc 1 201
-	add %r10, %r10, %r5
+	add %r28, %r28, %r5
 # o = 28
 	.loc 1 202
 	li %r5, 28
@@ -529,16 +527,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x7 ^= w
 	.loc 1 204
-	xor %r10, %r10, %r7
+	xor %r28, %r28, %r7
 # mem32le[c + o] = x7
 	.loc 1 205
-	stwbrx %r10, %r3,%r5
+	stwbrx %r28, %r3,%r5
 # w = mem32[x + 32]
 	.loc 1 206
 	lwz %r5, 32(%r6)
 # x8 += w
 	.loc 1 207
-	add %r31, %r31, %r5
+	add %r29, %r29, %r5
 # o = 32
 	.loc 1 208
 	li %r5, 32
@@ -547,16 +545,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x8 ^= w
 	.loc 1 210
-	xor %r31, %r31, %r7
+	xor %r29, %r29, %r7
 # mem32le[c + o] = x8
 	.loc 1 211
-	stwbrx %r31, %r3,%r5
+	stwbrx %r29, %r3,%r5
 # w = mem32[x + 36]
 	.loc 1 212
 	lwz %r5, 36(%r6)
 # x9 += w
 	.loc 1 213
-	add %r19, %r19, %r5
+	add %r30, %r30, %r5
 # o = 36
 	.loc 1 214
 	li %r5, 36
@@ -565,16 +563,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x9 ^= w
 	.loc 1 216
-	xor %r19, %r19, %r7
+	xor %r30, %r30, %r7
 # mem32le[c + o] = x9
 	.loc 1 217
-	stwbrx %r19, %r3,%r5
+	stwbrx %r30, %r3,%r5
 # w = mem32[x + 40]
 	.loc 1 218
 	lwz %r5, 40(%r6)
 # x10 += w
 	.loc 1 219
-	add %r29, %r29, %r5
+	add %r31, %r31, %r5
 # o = 40
 	.loc 1 220
 	li %r5, 40
@@ -583,16 +581,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x10 ^= w
 	.loc 1 222
-	xor %r29, %r29, %r7
+	xor %r31, %r31, %r7
 # mem32le[c + o] = x10
 	.loc 1 223
-	stwbrx %r29, %r3,%r5
+	stwbrx %r31, %r3,%r5
 # w = mem32[x + 44]
 	.loc 1 224
 	lwz %r5, 44(%r6)
 # x11 += w
 	.loc 1 225
-	add %r30, %r30, %r5
+	add %r12, %r12, %r5
 # o = 44
 	.loc 1 226
 	li %r5, 44
@@ -601,16 +599,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x11 ^= w
 	.loc 1 228
-	xor %r30, %r30, %r7
+	xor %r12, %r12, %r7
 # mem32le[c + o] = x11
 	.loc 1 229
-	stwbrx %r30, %r3,%r5
+	stwbrx %r12, %r3,%r5
 # w = mem32[x + 48]
 	.loc 1 230
 	lwz %r5, 48(%r6)
 # x12 += w
 	.loc 1 231
-	add %r26, %r26, %r5
+	add %r11, %r11, %r5
 # o = 48
 	.loc 1 232
 	li %r5, 48
@@ -619,16 +617,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x12 ^= w
 	.loc 1 234
-	xor %r26, %r26, %r7
+	xor %r11, %r11, %r7
 # mem32le[c + o] = x12
 	.loc 1 235
-	stwbrx %r26, %r3,%r5
+	stwbrx %r11, %r3,%r5
 # w = mem32[x + 52]
 	.loc 1 236
 	lwz %r5, 52(%r6)
 # x13 += w
 	.loc 1 237
-	add %r9, %r9, %r5
+	add %r10, %r10, %r5
 # o = 52
 	.loc 1 238
 	li %r5, 52
@@ -637,16 +635,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x13 ^= w
 	.loc 1 240
-	xor %r9, %r9, %r7
+	xor %r10, %r10, %r7
 # mem32le[c + o] = x13
 	.loc 1 241
-	stwbrx %r9, %r3,%r5
+	stwbrx %r10, %r3,%r5
 # w = mem32[x + 56]
 	.loc 1 242
 	lwz %r5, 56(%r6)
 # x14 += w
 	.loc 1 243
-	add %r20, %r20, %r5
+	add %r9, %r9, %r5
 # o = 56
 	.loc 1 244
 	li %r5, 56
@@ -655,16 +653,16 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x14 ^= w
 	.loc 1 246
-	xor %r20, %r20, %r7
+	xor %r9, %r9, %r7
 # mem32le[c + o] = x14
 	.loc 1 247
-	stwbrx %r20, %r3,%r5
+	stwbrx %r9, %r3,%r5
 # w = mem32[x + 60]
 	.loc 1 248
 	lwz %r5, 60(%r6)
 # x15 += w
 	.loc 1 249
-	add %r12, %r12, %r5
+	add %r8, %r8, %r5
 # o = 60
 	.loc 1 250
 	li %r5, 60
@@ -673,10 +671,10 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	lwbrx %r7, %r4,%r5
 # x15 ^= w
 	.loc 1 252
-	xor %r12, %r12, %r7
+	xor %r8, %r8, %r7
 # mem32le[c + o] = x15
 	.loc 1 253
-	stwbrx %r12, %r3,%r5
+	stwbrx %r8, %r3,%r5
 # ctr = mem32[x + 32]
 	.loc 1 255
 	lwz %r5, 32(%r6)
@@ -709,7 +707,7 @@ qhasm_kernel_salsa12_ppc64_blocks:
 	addi %r4, %r4, 64
 # n -= 1
 	.loc 1 265
-	mr %r5, %r25
+	mr %r5, %r24
 	addi %r5, %r5, -1
 # =? n - 0
 	.loc 1 266

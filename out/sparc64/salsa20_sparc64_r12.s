@@ -30,71 +30,68 @@ qhasm_kernel_salsa12_sparc64_blocks:
 .Lqhasm_kernel_salsa12_sparc64_blocks.block:
 ! x0 = mem32[x + 0]
 	.loc 1 46
-	lduw [%i3], %o0
+	lduw [%i3], %o5
 ! x1 = mem32[x + 4]
 	.loc 1 47
-	lduw [%i3 + 4], %o1
+	lduw [%i3 + 4], %o7
 ! x2 = mem32[x + 8]
 	.loc 1 48
-	lduw [%i3 + 8], %i0
+	lduw [%i3 + 8], %l0
 ! x3 = mem32[x + 12]
 	.loc 1 49
-	lduw [%i3 + 12], %o3
+	lduw [%i3 + 12], %l1
 ! x4 = mem32[x + 16]
 	.loc 1 50
-	lduw [%i3 + 16], %l5
+	lduw [%i3 + 16], %l2
 ! x5 = mem32[x + 20]
 	.loc 1 51
-	lduw [%i3 + 20], %l1
+	lduw [%i3 + 20], %l3
 ! x6 = mem32[x + 24]
 	.loc 1 52
-	lduw [%i3 + 24], %o5
+	lduw [%i3 + 24], %l4
 ! x7 = mem32[x + 28]
 	.loc 1 53
-	lduw [%i3 + 28], %l0
+	lduw [%i3 + 28], %l5
 ! x8 = mem32[x + 32]
 	.loc 1 54
-	lduw [%i3 + 32], %l3
+	lduw [%i3 + 32], %l6
 ! x9 = mem32[x + 36]
 	.loc 1 55
-	lduw [%i3 + 36], %g1
+	lduw [%i3 + 36], %l7
 ! x10 = mem32[x + 40]
 	.loc 1 56
-	lduw [%i3 + 40], %l6
+	lduw [%i3 + 40], %i0
 ! x11 = mem32[x + 44]
 	.loc 1 57
-	lduw [%i3 + 44], %l4
+	lduw [%i3 + 44], %i1
 ! x12 = mem32[x + 48]
 	.loc 1 58
-	lduw [%i3 + 48], %i1
+	lduw [%i3 + 48], %i2
 ! x13 = mem32[x + 52]
 	.loc 1 59
-	lduw [%i3 + 52], %o7
+	lduw [%i3 + 52], %i4
 ! x14 = mem32[x + 56]
 	.loc 1 60
-	lduw [%i3 + 56], %i4
+	lduw [%i3 + 56], %i5
 ! x15 = mem32[x + 60]
 	.loc 1 61
-	lduw [%i3 + 60], %l2
+	lduw [%i3 + 60], %g1
 ! i = 6
 	.loc 1 62
-	mov 6, %i2
-	mov %o0, %i5
-	mov %o1, %l7
-	mov %o3, %i3
+	mov 6, %i3
 .Lqhasm_kernel_salsa12_sparc64_blocks.doubleround:
 ! t0 = x0 + x12
 	.loc 1 65
-	add %i5, %i1, %o0
+	add %o5, %i2, %o0
 ! t1 = x5 + x1
 	.loc 1 66
-	add %l1, %l7, %g4
+	add %l3, %o7, %g4
 ! t2 = x10 + x6
 	.loc 1 67
-	add %l6, %o5, %o4
+	add %i0, %l4, %o4
 ! t3 = x15 + x11
 	.loc 1 68
-	add %l2, %l4, %o3
+	add %g1, %i1, %o3
 ! t0 = t0 <<< 7
 	.loc 1 69
 	sll %o0, 7, %o1
@@ -117,28 +114,28 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	or %o4, %o0, %o4
 ! x4 ^= t0
 	.loc 1 73
-	xor %l5, %o2, %l5
+	xor %l2, %o2, %l2
 ! x9 ^= t1
 	.loc 1 74
-	xor %g1, %o1, %g1
+	xor %l7, %o1, %l7
 ! x14 ^= t2
 	.loc 1 75
-	xor %i4, %g4, %i4
+	xor %i5, %g4, %i5
 ! x3 ^= t3
 	.loc 1 76
-	xor %i3, %o4, %i3
+	xor %l1, %o4, %l1
 ! t0 = x4 + x0
 	.loc 1 77
-	add %l5, %i5, %o1
+	add %l2, %o5, %o1
 ! t1 = x9 + x5
 	.loc 1 78
-	add %g1, %l1, %g4
+	add %l7, %l3, %g4
 ! t2 = x14 + x10
 	.loc 1 79
-	add %i4, %l6, %o4
+	add %i5, %i0, %o4
 ! t3 = x3 + x15
 	.loc 1 80
-	add %i3, %l2, %o3
+	add %l1, %g1, %o3
 ! t0 = t0 <<< 9
 	.loc 1 81
 	sll %o1, 9, %o0
@@ -161,28 +158,28 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	or %o4, %o0, %o4
 ! x8 ^= t0
 	.loc 1 85
-	xor %l3, %o2, %l3
+	xor %l6, %o2, %l6
 ! x13 ^= t1
 	.loc 1 86
-	xor %o7, %o1, %o7
+	xor %i4, %o1, %i4
 ! x2 ^= t2
 	.loc 1 87
-	xor %i0, %g4, %i0
+	xor %l0, %g4, %l0
 ! x7 ^= t3
 	.loc 1 88
-	xor %l0, %o4, %l0
+	xor %l5, %o4, %l5
 ! t0 = x8 + x4
 	.loc 1 89
-	add %l3, %l5, %o1
+	add %l6, %l2, %o1
 ! t1 = x13 + x9
 	.loc 1 90
-	add %o7, %g1, %g4
+	add %i4, %l7, %g4
 ! t2 = x2 + x14
 	.loc 1 91
-	add %i0, %i4, %o4
+	add %l0, %i5, %o4
 ! t3 = x7 + x3
 	.loc 1 92
-	add %l0, %i3, %o3
+	add %l5, %l1, %o3
 ! t0 = t0 <<< 13
 	.loc 1 93
 	sll %o1, 13, %o0
@@ -205,28 +202,28 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	or %o4, %o0, %o4
 ! x12 ^= t0
 	.loc 1 97
-	xor %i1, %o2, %i1
+	xor %i2, %o2, %i2
 ! x1 ^= t1
 	.loc 1 98
-	xor %l7, %o1, %l7
+	xor %o7, %o1, %o7
 ! x6 ^= t2
 	.loc 1 99
-	xor %o5, %g4, %o5
+	xor %l4, %g4, %l4
 ! x11 ^= t3
 	.loc 1 100
-	xor %l4, %o4, %l4
+	xor %i1, %o4, %i1
 ! t0 = x12 + x8
 	.loc 1 101
-	add %i1, %l3, %o1
+	add %i2, %l6, %o1
 ! t1 = x1 + x13
 	.loc 1 102
-	add %l7, %o7, %g4
+	add %o7, %i4, %g4
 ! t2 = x6 + x2
 	.loc 1 103
-	add %o5, %i0, %o3
+	add %l4, %l0, %o3
 ! t3 = x11 + x7
 	.loc 1 104
-	add %l4, %l0, %o4
+	add %i1, %l5, %o4
 ! t0 = t0 <<< 18
 	.loc 1 105
 	sll %o1, 18, %o0
@@ -249,28 +246,28 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	or %o3, %g4, %o3
 ! x0 ^= t0
 	.loc 1 109
-	xor %i5, %o2, %i5
+	xor %o5, %o2, %o5
 ! x5 ^= t1
 	.loc 1 110
-	xor %l1, %o1, %l1
+	xor %l3, %o1, %l3
 ! x10 ^= t2
 	.loc 1 111
-	xor %l6, %o0, %l6
+	xor %i0, %o0, %i0
 ! x15 ^= t3
 	.loc 1 112
-	xor %l2, %o3, %l2
+	xor %g1, %o3, %g1
 ! t0 = x0 + x3
 	.loc 1 113
-	add %i5, %i3, %o1
+	add %o5, %l1, %o1
 ! t1 = x5 + x4
 	.loc 1 114
-	add %l1, %l5, %g4
+	add %l3, %l2, %g4
 ! t2 = x10 + x9
 	.loc 1 115
-	add %l6, %g1, %o3
+	add %i0, %l7, %o3
 ! t3 = x15 + x14
 	.loc 1 116
-	add %l2, %i4, %o4
+	add %g1, %i5, %o4
 ! t0 = t0 <<< 7
 	.loc 1 117
 	sll %o1, 7, %o0
@@ -293,28 +290,28 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	or %o3, %g4, %o3
 ! x1 ^= t0
 	.loc 1 121
-	xor %l7, %o2, %l7
+	xor %o7, %o2, %o7
 ! x6 ^= t1
 	.loc 1 122
-	xor %o5, %o1, %o5
+	xor %l4, %o1, %l4
 ! x11 ^= t2
 	.loc 1 123
-	xor %l4, %o0, %l4
+	xor %i1, %o0, %i1
 ! x12 ^= t3
 	.loc 1 124
-	xor %i1, %o3, %i1
+	xor %i2, %o3, %i2
 ! t0 = x1 + x0
 	.loc 1 125
-	add %l7, %i5, %o1
+	add %o7, %o5, %o1
 ! t1 = x6 + x5
 	.loc 1 126
-	add %o5, %l1, %g4
+	add %l4, %l3, %g4
 ! t2 = x11 + x10
 	.loc 1 127
-	add %l4, %l6, %o3
+	add %i1, %i0, %o3
 ! t3 = x12 + x15
 	.loc 1 128
-	add %i1, %l2, %o4
+	add %i2, %g1, %o4
 ! t0 = t0 <<< 9
 	.loc 1 129
 	sll %o1, 9, %o0
@@ -337,28 +334,28 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	or %o3, %g4, %o3
 ! x2 ^= t0
 	.loc 1 133
-	xor %i0, %o2, %i0
+	xor %l0, %o2, %l0
 ! x7 ^= t1
 	.loc 1 134
-	xor %l0, %o1, %l0
+	xor %l5, %o1, %l5
 ! x8 ^= t2
 	.loc 1 135
-	xor %l3, %o0, %l3
+	xor %l6, %o0, %l6
 ! x13 ^= t3
 	.loc 1 136
-	xor %o7, %o3, %o7
+	xor %i4, %o3, %i4
 ! t0 = x2 + x1
 	.loc 1 137
-	add %i0, %l7, %o1
+	add %l0, %o7, %o1
 ! t1 = x7 + x6
 	.loc 1 138
-	add %l0, %o5, %g4
+	add %l5, %l4, %g4
 ! t2 = x8 + x11
 	.loc 1 139
-	add %l3, %l4, %o3
+	add %l6, %i1, %o3
 ! t3 = x13 + x12
 	.loc 1 140
-	add %o7, %i1, %o4
+	add %i4, %i2, %o4
 ! t0 = t0 <<< 13
 	.loc 1 141
 	sll %o1, 13, %o0
@@ -381,28 +378,28 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	or %o3, %g4, %o3
 ! x3 ^= t0
 	.loc 1 145
-	xor %i3, %o2, %i3
+	xor %l1, %o2, %l1
 ! x4 ^= t1
 	.loc 1 146
-	xor %l5, %o1, %l5
+	xor %l2, %o1, %l2
 ! x9 ^= t2
 	.loc 1 147
-	xor %g1, %o0, %g1
+	xor %l7, %o0, %l7
 ! x14 ^= t3
 	.loc 1 148
-	xor %i4, %o3, %i4
+	xor %i5, %o3, %i5
 ! t0 = x3 + x2
 	.loc 1 149
-	add %i3, %i0, %o1
+	add %l1, %l0, %o1
 ! t1 = x4 + x7
 	.loc 1 150
-	add %l5, %l0, %g4
+	add %l2, %l5, %g4
 ! t2 = x9 + x8
 	.loc 1 151
-	add %g1, %l3, %o3
+	add %l7, %l6, %o3
 ! t3 = x14 + x13
 	.loc 1 152
-	add %i4, %o7, %o4
+	add %i5, %i4, %o4
 ! t0 = t0 <<< 18
 	.loc 1 153
 	sll %o1, 18, %o0
@@ -425,137 +422,134 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	or %o3, %g4, %o3
 ! x0 ^= t0
 	.loc 1 157
-	xor %i5, %o2, %i5
+	xor %o5, %o2, %o5
 ! x5 ^= t1
 	.loc 1 158
-	xor %l1, %o1, %l1
+	xor %l3, %o1, %l3
 ! x10 ^= t2
 	.loc 1 159
-	xor %l6, %o0, %l6
+	xor %i0, %o0, %i0
 ! x15 ^= t3
 	.loc 1 160
-	xor %l2, %o3, %l2
+	xor %g1, %o3, %g1
 ! i -= 1
 	.loc 1 161
-	sub %i2, 1, %i2
+	sub %i3, 1, %i3
 ! =? i - 0
 	.loc 1 162
-	cmp %i2, 0
+	cmp %i3, 0
 ! goto doubleround if !=
 	.loc 1 163
 	bne,pt %xcc, .Lqhasm_kernel_salsa12_sparc64_blocks.doubleround
 	nop
 ! x = x_s
 	.loc 1 166
-	mov %i3, %o3
-	mov %l7, %o1
-	mov %i5, %o0
 	ldx [%fp + 2039], %i3
 ! m = m_s
 	.loc 1 167
-	ldx [%fp + 2023], %o4
+	ldx [%fp + 2023], %o2
 ! c = c_s
 	.loc 1 168
-	ldx [%fp + 2015], %l7
+	ldx [%fp + 2015], %o3
 ! w = mem32[x + 0]
 	.loc 1 169
-	lduw [%i3], %o2
+	lduw [%i3], %o0
 ! x0 += w
 	.loc 1 170
-	add %o0, %o2, %o2
+	add %o5, %o0, %o5
 ! w = mem32[x + 4]
 	.loc 1 171
 	lduw [%i3 + 4], %o0
 ! x1 += w
 	.loc 1 172
-	add %o1, %o0, %o1
+	add %o7, %o0, %o7
 ! w = mem32[x + 8]
 	.loc 1 173
 	lduw [%i3 + 8], %o0
 ! x2 += w
 	.loc 1 174
-	add %i0, %o0, %i0
+	add %l0, %o0, %l0
 ! w = mem32[x + 12]
 	.loc 1 175
 	lduw [%i3 + 12], %o0
 ! x3 += w
 	.loc 1 176
-	add %o3, %o0, %o3
+	add %l1, %o0, %l1
 ! w = mem32[x + 16]
 	.loc 1 177
 	lduw [%i3 + 16], %o0
 ! x4 += w
 	.loc 1 178
-	add %l5, %o0, %l5
+	add %l2, %o0, %l2
 ! w = mem32[x + 20]
 	.loc 1 179
 	lduw [%i3 + 20], %o0
 ! x5 += w
 	.loc 1 180
-	add %l1, %o0, %l1
+	add %l3, %o0, %l3
 ! w = mem32[x + 24]
 	.loc 1 181
 	lduw [%i3 + 24], %o0
 ! x6 += w
 	.loc 1 182
-	add %o5, %o0, %o5
+	add %l4, %o0, %l4
 ! w = mem32[x + 28]
 	.loc 1 183
 	lduw [%i3 + 28], %o0
 ! x7 += w
 	.loc 1 184
-	add %l0, %o0, %l0
+	add %l5, %o0, %l5
 ! w = mem32[x + 32]
 	.loc 1 185
 	lduw [%i3 + 32], %o0
 ! x8 += w
 	.loc 1 186
-	add %l3, %o0, %l3
+	add %l6, %o0, %l6
 ! w = mem32[x + 36]
 	.loc 1 187
 	lduw [%i3 + 36], %o0
 ! x9 += w
 	.loc 1 188
-	add %g1, %o0, %g1
+	add %l7, %o0, %l7
 ! w = mem32[x + 40]
 	.loc 1 189
 	lduw [%i3 + 40], %o0
 ! x10 += w
 	.loc 1 190
-	add %l6, %o0, %l6
+	add %i0, %o0, %i0
 ! w = mem32[x + 44]
 	.loc 1 191
 	lduw [%i3 + 44], %o0
 ! x11 += w
 	.loc 1 192
-	add %l4, %o0, %l4
+	add %i1, %o0, %i1
 ! w = mem32[x + 48]
 	.loc 1 193
 	lduw [%i3 + 48], %o0
 ! x12 += w
 	.loc 1 194
-	add %i1, %o0, %i1
+	add %i2, %o0, %i2
 ! w = mem32[x + 52]
 	.loc 1 195
 	lduw [%i3 + 52], %o0
 ! x13 += w
 	.loc 1 196
-	add %o7, %o0, %o7
+	add %i4, %o0, %i4
 ! w = mem32[x + 56]
 	.loc 1 197
 	lduw [%i3 + 56], %o0
 ! x14 += w
 	.loc 1 198
-	add %i4, %o0, %i4
+	add %i5, %o0, %i5
 ! w = mem32[x + 60]
 	.loc 1 199
 	lduw [%i3 + 60], %o0
 ! x15 += w
 	.loc 1 200
-	add %l2, %o0, %l2
+	add %g1, %o0, %g1
 ! o = c | m
 	.loc 1 202
-	or %l7, %o4, %o0
+	or %o3, %o2, %o0
 ! o &= 3
 	.loc 1 203
 	and %o0, 3, %o0
@@ -568,193 +562,193 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	nop
 ! w = mem32le[m]
 	.loc 1 206
-	lduwa [%o4] 0x88, %o0
+	lduwa [%o2] 0x88, %o0
 ! x0 ^= w
 	.loc 1 207
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! mem32le[c] = x0
 	.loc 1 208
-	stwa %o2, [%l7] 0x88
+	stwa %o5, [%o3] 0x88
 ! o = 4
 	.loc 1 209
 	mov 4, %o0
 ! w = mem32le[m + o]
 	.loc 1 210
-	lduwa [%o4 + %o0] 0x88, %o2
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x1 ^= w
 	.loc 1 211
-	xor %o1, %o2, %o1
+	xor %o7, %o1, %o7
 ! mem32le[c + o] = x1
 	.loc 1 212
-	stwa %o1, [%l7 + %o0] 0x88
+	stwa %o7, [%o3 + %o0] 0x88
 ! o = 8
 	.loc 1 213
 	mov 8, %o0
 ! w = mem32le[m + o]
 	.loc 1 214
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x2 ^= w
 	.loc 1 215
-	xor %i0, %o1, %i0
+	xor %l0, %o1, %l0
 ! mem32le[c + o] = x2
 	.loc 1 216
-	stwa %i0, [%l7 + %o0] 0x88
+	stwa %l0, [%o3 + %o0] 0x88
 ! o = 12
 	.loc 1 217
 	mov 12, %o0
 ! w = mem32le[m + o]
 	.loc 1 218
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x3 ^= w
 	.loc 1 219
-	xor %o3, %o1, %o3
+	xor %l1, %o1, %l1
 ! mem32le[c + o] = x3
 	.loc 1 220
-	stwa %o3, [%l7 + %o0] 0x88
+	stwa %l1, [%o3 + %o0] 0x88
 ! o = 16
 	.loc 1 221
 	mov 16, %o0
 ! w = mem32le[m + o]
 	.loc 1 222
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x4 ^= w
 	.loc 1 223
-	xor %l5, %o1, %l5
+	xor %l2, %o1, %l2
 ! mem32le[c + o] = x4
 	.loc 1 224
-	stwa %l5, [%l7 + %o0] 0x88
+	stwa %l2, [%o3 + %o0] 0x88
 ! o = 20
 	.loc 1 225
 	mov 20, %o0
 ! w = mem32le[m + o]
 	.loc 1 226
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x5 ^= w
 	.loc 1 227
-	xor %l1, %o1, %l1
+	xor %l3, %o1, %l3
 ! mem32le[c + o] = x5
 	.loc 1 228
-	stwa %l1, [%l7 + %o0] 0x88
+	stwa %l3, [%o3 + %o0] 0x88
 ! o = 24
 	.loc 1 229
 	mov 24, %o0
 ! w = mem32le[m + o]
 	.loc 1 230
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x6 ^= w
 	.loc 1 231
-	xor %o5, %o1, %o5
+	xor %l4, %o1, %l4
 ! mem32le[c + o] = x6
 	.loc 1 232
-	stwa %o5, [%l7 + %o0] 0x88
+	stwa %l4, [%o3 + %o0] 0x88
 ! o = 28
 	.loc 1 233
 	mov 28, %o0
 ! w = mem32le[m + o]
 	.loc 1 234
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x7 ^= w
 	.loc 1 235
-	xor %l0, %o1, %l0
+	xor %l5, %o1, %l5
 ! mem32le[c + o] = x7
 	.loc 1 236
-	stwa %l0, [%l7 + %o0] 0x88
+	stwa %l5, [%o3 + %o0] 0x88
 ! o = 32
 	.loc 1 237
 	mov 32, %o0
 ! w = mem32le[m + o]
 	.loc 1 238
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x8 ^= w
 	.loc 1 239
-	xor %l3, %o1, %l3
+	xor %l6, %o1, %l6
 ! mem32le[c + o] = x8
 	.loc 1 240
-	stwa %l3, [%l7 + %o0] 0x88
+	stwa %l6, [%o3 + %o0] 0x88
 ! o = 36
 	.loc 1 241
 	mov 36, %o0
 ! w = mem32le[m + o]
 	.loc 1 242
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x9 ^= w
 	.loc 1 243
-	xor %g1, %o1, %g1
+	xor %l7, %o1, %l7
 ! mem32le[c + o] = x9
 	.loc 1 244
-	stwa %g1, [%l7 + %o0] 0x88
+	stwa %l7, [%o3 + %o0] 0x88
 ! o = 40
 	.loc 1 245
 	mov 40, %o0
 ! w = mem32le[m + o]
 	.loc 1 246
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x10 ^= w
 	.loc 1 247
-	xor %l6, %o1, %l6
+	xor %i0, %o1, %i0
 ! mem32le[c + o] = x10
 	.loc 1 248
-	stwa %l6, [%l7 + %o0] 0x88
+	stwa %i0, [%o3 + %o0] 0x88
 ! o = 44
 	.loc 1 249
 	mov 44, %o0
 ! w = mem32le[m + o]
 	.loc 1 250
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x11 ^= w
 	.loc 1 251
-	xor %l4, %o1, %l4
+	xor %i1, %o1, %i1
 ! mem32le[c + o] = x11
 	.loc 1 252
-	stwa %l4, [%l7 + %o0] 0x88
+	stwa %i1, [%o3 + %o0] 0x88
 ! o = 48
 	.loc 1 253
 	mov 48, %o0
 ! w = mem32le[m + o]
 	.loc 1 254
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x12 ^= w
 	.loc 1 255
-	xor %i1, %o1, %i1
+	xor %i2, %o1, %i2
 ! mem32le[c + o] = x12
 	.loc 1 256
-	stwa %i1, [%l7 + %o0] 0x88
+	stwa %i2, [%o3 + %o0] 0x88
 ! o = 52
 	.loc 1 257
 	mov 52, %o0
 ! w = mem32le[m + o]
 	.loc 1 258
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x13 ^= w
 	.loc 1 259
-	xor %o7, %o1, %o7
+	xor %i4, %o1, %i4
 ! mem32le[c + o] = x13
 	.loc 1 260
-	stwa %o7, [%l7 + %o0] 0x88
+	stwa %i4, [%o3 + %o0] 0x88
 ! o = 56
 	.loc 1 261
 	mov 56, %o0
 ! w = mem32le[m + o]
 	.loc 1 262
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x14 ^= w
 	.loc 1 263
-	xor %i4, %o1, %i4
+	xor %i5, %o1, %i5
 ! mem32le[c + o] = x14
 	.loc 1 264
-	stwa %i4, [%l7 + %o0] 0x88
+	stwa %i5, [%o3 + %o0] 0x88
 ! o = 60
 	.loc 1 265
 	mov 60, %o0
 ! w = mem32le[m + o]
 	.loc 1 266
-	lduwa [%o4 + %o0] 0x88, %o1
+	lduwa [%o2 + %o0] 0x88, %o1
 ! x15 ^= w
 	.loc 1 267
-	xor %l2, %o1, %l2
+	xor %g1, %o1, %g1
 ! mem32le[c + o] = x15
 	.loc 1 268
-	stwa %l2, [%l7 + %o0] 0x88
+	stwa %g1, [%o3 + %o0] 0x88
 ! goto counter
 	.loc 1 269
 	ba,pt %xcc, .Lqhasm_kernel_salsa12_sparc64_blocks.counter
@@ -762,724 +756,724 @@ qhasm_kernel_salsa12_sparc64_blocks:
 .Lqhasm_kernel_salsa12_sparc64_blocks.unaligned:
 ! u = mem8[m + 0]
 	.loc 1 272
-	ldub [%o4], %o0
+	ldub [%o2], %o0
 ! u ^= x0
 	.loc 1 273
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem8[c + 0] = u
 	.loc 1 274
-	stb %o0, [%l7]
+	stb %o0, [%o3]
 ! u = mem8[m + 1]
 	.loc 1 275
-	ldub [%o4 + 1], %o0
+	ldub [%o2 + 1], %o0
 ! w = x0 >> 8
 	.loc 1 276
-	srl %o2, 8, %i2
+	srl %o5, 8, %o1
 ! u ^= w
 	.loc 1 277
-	xor %o0, %i2, %o0
+	xor %o0, %o1, %o0
 ! mem8[c + 1] = u
 	.loc 1 278
-	stb %o0, [%l7 + 1]
+	stb %o0, [%o3 + 1]
 ! u = mem8[m + 2]
 	.loc 1 279
-	ldub [%o4 + 2], %o0
+	ldub [%o2 + 2], %o0
 ! w = x0 >> 16
 	.loc 1 280
-	srl %o2, 16, %i2
+	srl %o5, 16, %o1
 ! u ^= w
 	.loc 1 281
-	xor %o0, %i2, %o0
+	xor %o0, %o1, %o0
 ! mem8[c + 2] = u
 	.loc 1 282
-	stb %o0, [%l7 + 2]
+	stb %o0, [%o3 + 2]
 ! u = mem8[m + 3]
 	.loc 1 283
-	ldub [%o4 + 3], %o0
+	ldub [%o2 + 3], %o0
 ! w = x0 >> 24
 	.loc 1 284
-	srl %o2, 24, %o2
+	srl %o5, 24, %o1
 ! u ^= w
 	.loc 1 285
-	xor %o0, %o2, %o0
+	xor %o0, %o1, %o0
 ! mem8[c + 3] = u
 	.loc 1 286
-	stb %o0, [%l7 + 3]
+	stb %o0, [%o3 + 3]
 ! u = mem8[m + 4]
 	.loc 1 287
-	ldub [%o4 + 4], %o0
+	ldub [%o2 + 4], %o0
 ! u ^= x1
 	.loc 1 288
-	xor %o0, %o1, %o0
+	xor %o0, %o7, %o0
 ! mem8[c + 4] = u
 	.loc 1 289
-	stb %o0, [%l7 + 4]
+	stb %o0, [%o3 + 4]
 ! u = mem8[m + 5]
 	.loc 1 290
-	ldub [%o4 + 5], %o0
+	ldub [%o2 + 5], %o0
 ! w = x1 >> 8
 	.loc 1 291
-	srl %o1, 8, %o2
+	srl %o7, 8, %o1
 ! u ^= w
 	.loc 1 292
-	xor %o0, %o2, %o0
+	xor %o0, %o1, %o0
 ! mem8[c + 5] = u
 	.loc 1 293
-	stb %o0, [%l7 + 5]
+	stb %o0, [%o3 + 5]
 ! u = mem8[m + 6]
 	.loc 1 294
-	ldub [%o4 + 6], %o0
+	ldub [%o2 + 6], %o0
 ! w = x1 >> 16
 	.loc 1 295
-	srl %o1, 16, %o2
+	srl %o7, 16, %o1
 ! u ^= w
 	.loc 1 296
-	xor %o0, %o2, %o0
+	xor %o0, %o1, %o0
 ! mem8[c + 6] = u
 	.loc 1 297
-	stb %o0, [%l7 + 6]
+	stb %o0, [%o3 + 6]
 ! u = mem8[m + 7]
 	.loc 1 298
-	ldub [%o4 + 7], %o0
+	ldub [%o2 + 7], %o0
 ! w = x1 >> 24
 	.loc 1 299
-	srl %o1, 24, %o1
+	srl %o7, 24, %o1
 ! u ^= w
 	.loc 1 300
 	xor %o0, %o1, %o0
 ! mem8[c + 7] = u
 	.loc 1 301
-	stb %o0, [%l7 + 7]
+	stb %o0, [%o3 + 7]
 ! u = mem8[m + 8]
 	.loc 1 302
-	ldub [%o4 + 8], %o0
+	ldub [%o2 + 8], %o0
 ! u ^= x2
 	.loc 1 303
-	xor %o0, %i0, %o0
+	xor %o0, %l0, %o0
 ! mem8[c + 8] = u
 	.loc 1 304
-	stb %o0, [%l7 + 8]
+	stb %o0, [%o3 + 8]
 ! u = mem8[m + 9]
 	.loc 1 305
-	ldub [%o4 + 9], %o0
+	ldub [%o2 + 9], %o0
 ! w = x2 >> 8
 	.loc 1 306
-	srl %i0, 8, %o1
+	srl %l0, 8, %o1
 ! u ^= w
 	.loc 1 307
 	xor %o0, %o1, %o0
 ! mem8[c + 9] = u
 	.loc 1 308
-	stb %o0, [%l7 + 9]
+	stb %o0, [%o3 + 9]
 ! u = mem8[m + 10]
 	.loc 1 309
-	ldub [%o4 + 10], %o0
+	ldub [%o2 + 10], %o0
 ! w = x2 >> 16
 	.loc 1 310
-	srl %i0, 16, %o1
+	srl %l0, 16, %o1
 ! u ^= w
 	.loc 1 311
 	xor %o0, %o1, %o0
 ! mem8[c + 10] = u
 	.loc 1 312
-	stb %o0, [%l7 + 10]
+	stb %o0, [%o3 + 10]
 ! u = mem8[m + 11]
 	.loc 1 313
-	ldub [%o4 + 11], %o0
+	ldub [%o2 + 11], %o0
 ! w = x2 >> 24
 	.loc 1 314
-	srl %i0, 24, %o1
+	srl %l0, 24, %o1
 ! u ^= w
 	.loc 1 315
 	xor %o0, %o1, %o0
 ! mem8[c + 11] = u
 	.loc 1 316
-	stb %o0, [%l7 + 11]
+	stb %o0, [%o3 + 11]
 ! u = mem8[m + 12]
 	.loc 1 317
-	ldub [%o4 + 12], %o0
+	ldub [%o2 + 12], %o0
 ! u ^= x3
 	.loc 1 318
-	xor %o0, %o3, %o0
+	xor %o0, %l1, %o0
 ! mem8[c + 12] = u
 	.loc 1 319
-	stb %o0, [%l7 + 12]
+	stb %o0, [%o3 + 12]
 ! u = mem8[m + 13]
 	.loc 1 320
-	ldub [%o4 + 13], %o0
+	ldub [%o2 + 13], %o0
 ! w = x3 >> 8
 	.loc 1 321
-	srl %o3, 8, %o1
+	srl %l1, 8, %o1
 ! u ^= w
 	.loc 1 322
 	xor %o0, %o1, %o0
 ! mem8[c + 13] = u
 	.loc 1 323
-	stb %o0, [%l7 + 13]
+	stb %o0, [%o3 + 13]
 ! u = mem8[m + 14]
 	.loc 1 324
-	ldub [%o4 + 14], %o0
+	ldub [%o2 + 14], %o0
 ! w = x3 >> 16
 	.loc 1 325
-	srl %o3, 16, %o1
+	srl %l1, 16, %o1
 ! u ^= w
 	.loc 1 326
 	xor %o0, %o1, %o0
 ! mem8[c + 14] = u
 	.loc 1 327
-	stb %o0, [%l7 + 14]
+	stb %o0, [%o3 + 14]
 ! u = mem8[m + 15]
 	.loc 1 328
-	ldub [%o4 + 15], %o0
+	ldub [%o2 + 15], %o0
 ! w = x3 >> 24
 	.loc 1 329
-	srl %o3, 24, %o1
+	srl %l1, 24, %o1
 ! u ^= w
 	.loc 1 330
 	xor %o0, %o1, %o0
 ! mem8[c + 15] = u
 	.loc 1 331
-	stb %o0, [%l7 + 15]
+	stb %o0, [%o3 + 15]
 ! u = mem8[m + 16]
 	.loc 1 332
-	ldub [%o4 + 16], %o0
+	ldub [%o2 + 16], %o0
 ! u ^= x4
 	.loc 1 333
-	xor %o0, %l5, %o0
+	xor %o0, %l2, %o0
 ! mem8[c + 16] = u
 	.loc 1 334
-	stb %o0, [%l7 + 16]
+	stb %o0, [%o3 + 16]
 ! u = mem8[m + 17]
 	.loc 1 335
-	ldub [%o4 + 17], %o0
+	ldub [%o2 + 17], %o0
 ! w = x4 >> 8
 	.loc 1 336
-	srl %l5, 8, %o1
+	srl %l2, 8, %o1
 ! u ^= w
 	.loc 1 337
 	xor %o0, %o1, %o0
 ! mem8[c + 17] = u
 	.loc 1 338
-	stb %o0, [%l7 + 17]
+	stb %o0, [%o3 + 17]
 ! u = mem8[m + 18]
 	.loc 1 339
-	ldub [%o4 + 18], %o0
+	ldub [%o2 + 18], %o0
 ! w = x4 >> 16
 	.loc 1 340
-	srl %l5, 16, %o1
+	srl %l2, 16, %o1
 ! u ^= w
 	.loc 1 341
 	xor %o0, %o1, %o0
 ! mem8[c + 18] = u
 	.loc 1 342
-	stb %o0, [%l7 + 18]
+	stb %o0, [%o3 + 18]
 ! u = mem8[m + 19]
 	.loc 1 343
-	ldub [%o4 + 19], %o0
+	ldub [%o2 + 19], %o0
 ! w = x4 >> 24
 	.loc 1 344
-	srl %l5, 24, %o1
+	srl %l2, 24, %o1
 ! u ^= w
 	.loc 1 345
 	xor %o0, %o1, %o0
 ! mem8[c + 19] = u
 	.loc 1 346
-	stb %o0, [%l7 + 19]
+	stb %o0, [%o3 + 19]
 ! u = mem8[m + 20]
 	.loc 1 347
-	ldub [%o4 + 20], %o0
+	ldub [%o2 + 20], %o0
 ! u ^= x5
 	.loc 1 348
-	xor %o0, %l1, %o0
+	xor %o0, %l3, %o0
 ! mem8[c + 20] = u
 	.loc 1 349
-	stb %o0, [%l7 + 20]
+	stb %o0, [%o3 + 20]
 ! u = mem8[m + 21]
 	.loc 1 350
-	ldub [%o4 + 21], %o0
+	ldub [%o2 + 21], %o0
 ! w = x5 >> 8
 	.loc 1 351
-	srl %l1, 8, %o1
+	srl %l3, 8, %o1
 ! u ^= w
 	.loc 1 352
 	xor %o0, %o1, %o0
 ! mem8[c + 21] = u
 	.loc 1 353
-	stb %o0, [%l7 + 21]
+	stb %o0, [%o3 + 21]
 ! u = mem8[m + 22]
 	.loc 1 354
-	ldub [%o4 + 22], %o0
+	ldub [%o2 + 22], %o0
 ! w = x5 >> 16
 	.loc 1 355
-	srl %l1, 16, %o1
+	srl %l3, 16, %o1
 ! u ^= w
 	.loc 1 356
 	xor %o0, %o1, %o0
 ! mem8[c + 22] = u
 	.loc 1 357
-	stb %o0, [%l7 + 22]
+	stb %o0, [%o3 + 22]
 ! u = mem8[m + 23]
 	.loc 1 358
-	ldub [%o4 + 23], %o0
+	ldub [%o2 + 23], %o0
 ! w = x5 >> 24
 	.loc 1 359
-	srl %l1, 24, %o1
+	srl %l3, 24, %o1
 ! u ^= w
 	.loc 1 360
 	xor %o0, %o1, %o0
 ! mem8[c + 23] = u
 	.loc 1 361
-	stb %o0, [%l7 + 23]
+	stb %o0, [%o3 + 23]
 ! u = mem8[m + 24]
 	.loc 1 362
-	ldub [%o4 + 24], %o0
+	ldub [%o2 + 24], %o0
 ! u ^= x6
 	.loc 1 363
-	xor %o0, %o5, %o0
+	xor %o0, %l4, %o0
 ! mem8[c + 24] = u
 	.loc 1 364
-	stb %o0, [%l7 + 24]
+	stb %o0, [%o3 + 24]
 ! u = mem8[m + 25]
 	.loc 1 365
-	ldub [%o4 + 25], %o0
+	ldub [%o2 + 25], %o0
 ! w = x6 >> 8
 	.loc 1 366
-	srl %o5, 8, %o1
+	srl %l4, 8, %o1
 ! u ^= w
 	.loc 1 367
 	xor %o0, %o1, %o0
 ! mem8[c + 25] = u
 	.loc 1 368
-	stb %o0, [%l7 + 25]
+	stb %o0, [%o3 + 25]
 ! u = mem8[m + 26]
 	.loc 1 369
-	ldub [%o4 + 26], %o0
+	ldub [%o2 + 26], %o0
 ! w = x6 >> 16
 	.loc 1 370
-	srl %o5, 16, %o1
+	srl %l4, 16, %o1
 ! u ^= w
 	.loc 1 371
 	xor %o0, %o1, %o0
 ! mem8[c + 26] = u
 	.loc 1 372
-	stb %o0, [%l7 + 26]
+	stb %o0, [%o3 + 26]
 ! u = mem8[m + 27]
 	.loc 1 373
-	ldub [%o4 + 27], %o0
+	ldub [%o2 + 27], %o0
 ! w = x6 >> 24
 	.loc 1 374
-	srl %o5, 24, %o1
+	srl %l4, 24, %o1
 ! u ^= w
 	.loc 1 375
 	xor %o0, %o1, %o0
 ! mem8[c + 27] = u
 	.loc 1 376
-	stb %o0, [%l7 + 27]
+	stb %o0, [%o3 + 27]
 ! u = mem8[m + 28]
 	.loc 1 377
-	ldub [%o4 + 28], %o0
+	ldub [%o2 + 28], %o0
 ! u ^= x7
 	.loc 1 378
-	xor %o0, %l0, %o0
+	xor %o0, %l5, %o0
 ! mem8[c + 28] = u
 	.loc 1 379
-	stb %o0, [%l7 + 28]
+	stb %o0, [%o3 + 28]
 ! u = mem8[m + 29]
 	.loc 1 380
-	ldub [%o4 + 29], %o0
+	ldub [%o2 + 29], %o0
 ! w = x7 >> 8
 	.loc 1 381
-	srl %l0, 8, %o1
+	srl %l5, 8, %o1
 ! u ^= w
 	.loc 1 382
 	xor %o0, %o1, %o0
 ! mem8[c + 29] = u
 	.loc 1 383
-	stb %o0, [%l7 + 29]
+	stb %o0, [%o3 + 29]
 ! u = mem8[m + 30]
 	.loc 1 384
-	ldub [%o4 + 30], %o0
+	ldub [%o2 + 30], %o0
 ! w = x7 >> 16
 	.loc 1 385
-	srl %l0, 16, %o1
+	srl %l5, 16, %o1
 ! u ^= w
 	.loc 1 386
 	xor %o0, %o1, %o0
 ! mem8[c + 30] = u
 	.loc 1 387
-	stb %o0, [%l7 + 30]
+	stb %o0, [%o3 + 30]
 ! u = mem8[m + 31]
 	.loc 1 388
-	ldub [%o4 + 31], %o0
+	ldub [%o2 + 31], %o0
 ! w = x7 >> 24
 	.loc 1 389
-	srl %l0, 24, %o1
+	srl %l5, 24, %o1
 ! u ^= w
 	.loc 1 390
 	xor %o0, %o1, %o0
 ! mem8[c + 31] = u
 	.loc 1 391
-	stb %o0, [%l7 + 31]
+	stb %o0, [%o3 + 31]
 ! u = mem8[m + 32]
 	.loc 1 392
-	ldub [%o4 + 32], %o0
+	ldub [%o2 + 32], %o0
 ! u ^= x8
 	.loc 1 393
-	xor %o0, %l3, %o0
+	xor %o0, %l6, %o0
 ! mem8[c + 32] = u
 	.loc 1 394
-	stb %o0, [%l7 + 32]
+	stb %o0, [%o3 + 32]
 ! u = mem8[m + 33]
 	.loc 1 395
-	ldub [%o4 + 33], %o0
+	ldub [%o2 + 33], %o0
 ! w = x8 >> 8
 	.loc 1 396
-	srl %l3, 8, %o1
+	srl %l6, 8, %o1
 ! u ^= w
 	.loc 1 397
 	xor %o0, %o1, %o0
 ! mem8[c + 33] = u
 	.loc 1 398
-	stb %o0, [%l7 + 33]
+	stb %o0, [%o3 + 33]
 ! u = mem8[m + 34]
 	.loc 1 399
-	ldub [%o4 + 34], %o0
+	ldub [%o2 + 34], %o0
 ! w = x8 >> 16
 	.loc 1 400
-	srl %l3, 16, %o1
+	srl %l6, 16, %o1
 ! u ^= w
 	.loc 1 401
 	xor %o0, %o1, %o0
 ! mem8[c + 34] = u
 	.loc 1 402
-	stb %o0, [%l7 + 34]
+	stb %o0, [%o3 + 34]
 ! u = mem8[m + 35]
 	.loc 1 403
-	ldub [%o4 + 35], %o0
+	ldub [%o2 + 35], %o0
 ! w = x8 >> 24
 	.loc 1 404
-	srl %l3, 24, %o1
+	srl %l6, 24, %o1
 ! u ^= w
 	.loc 1 405
 	xor %o0, %o1, %o0
 ! mem8[c + 35] = u
 	.loc 1 406
-	stb %o0, [%l7 + 35]
+	stb %o0, [%o3 + 35]
 ! u = mem8[m + 36]
 	.loc 1 407
-	ldub [%o4 + 36], %o0
+	ldub [%o2 + 36], %o0
 ! u ^= x9
 	.loc 1 408
-	xor %o0, %g1, %o0
+	xor %o0, %l7, %o0
 ! mem8[c + 36] = u
 	.loc 1 409
-	stb %o0, [%l7 + 36]
+	stb %o0, [%o3 + 36]
 ! u = mem8[m + 37]
 	.loc 1 410
-	ldub [%o4 + 37], %o0
+	ldub [%o2 + 37], %o0
 ! w = x9 >> 8
 	.loc 1 411
-	srl %g1, 8, %o1
+	srl %l7, 8, %o1
 ! u ^= w
 	.loc 1 412
 	xor %o0, %o1, %o0
 ! mem8[c + 37] = u
 	.loc 1 413
-	stb %o0, [%l7 + 37]
+	stb %o0, [%o3 + 37]
 ! u = mem8[m + 38]
 	.loc 1 414
-	ldub [%o4 + 38], %o0
+	ldub [%o2 + 38], %o0
 ! w = x9 >> 16
 	.loc 1 415
-	srl %g1, 16, %o1
+	srl %l7, 16, %o1
 ! u ^= w
 	.loc 1 416
 	xor %o0, %o1, %o0
 ! mem8[c + 38] = u
 	.loc 1 417
-	stb %o0, [%l7 + 38]
+	stb %o0, [%o3 + 38]
 ! u = mem8[m + 39]
 	.loc 1 418
-	ldub [%o4 + 39], %o0
+	ldub [%o2 + 39], %o0
 ! w = x9 >> 24
 	.loc 1 419
-	srl %g1, 24, %o1
+	srl %l7, 24, %o1
 ! u ^= w
 	.loc 1 420
 	xor %o0, %o1, %o0
 ! mem8[c + 39] = u
 	.loc 1 421
-	stb %o0, [%l7 + 39]
+	stb %o0, [%o3 + 39]
 ! u = mem8[m + 40]
 	.loc 1 422
-	ldub [%o4 + 40], %o0
+	ldub [%o2 + 40], %o0
 ! u ^= x10
 	.loc 1 423
-	xor %o0, %l6, %o0
+	xor %o0, %i0, %o0
 ! mem8[c + 40] = u
 	.loc 1 424
-	stb %o0, [%l7 + 40]
+	stb %o0, [%o3 + 40]
 ! u = mem8[m + 41]
 	.loc 1 425
-	ldub [%o4 + 41], %o0
+	ldub [%o2 + 41], %o0
 ! w = x10 >> 8
 	.loc 1 426
-	srl %l6, 8, %o1
+	srl %i0, 8, %o1
 ! u ^= w
 	.loc 1 427
 	xor %o0, %o1, %o0
 ! mem8[c + 41] = u
 	.loc 1 428
-	stb %o0, [%l7 + 41]
+	stb %o0, [%o3 + 41]
 ! u = mem8[m + 42]
 	.loc 1 429
-	ldub [%o4 + 42], %o0
+	ldub [%o2 + 42], %o0
 ! w = x10 >> 16
 	.loc 1 430
-	srl %l6, 16, %o1
+	srl %i0, 16, %o1
 ! u ^= w
 	.loc 1 431
 	xor %o0, %o1, %o0
 ! mem8[c + 42] = u
 	.loc 1 432
-	stb %o0, [%l7 + 42]
+	stb %o0, [%o3 + 42]
 ! u = mem8[m + 43]
 	.loc 1 433
-	ldub [%o4 + 43], %o0
+	ldub [%o2 + 43], %o0
 ! w = x10 >> 24
 	.loc 1 434
-	srl %l6, 24, %o1
+	srl %i0, 24, %o1
 ! u ^= w
 	.loc 1 435
 	xor %o0, %o1, %o0
 ! mem8[c + 43] = u
 	.loc 1 436
-	stb %o0, [%l7 + 43]
+	stb %o0, [%o3 + 43]
 ! u = mem8[m + 44]
 	.loc 1 437
-	ldub [%o4 + 44], %o0
+	ldub [%o2 + 44], %o0
 ! u ^= x11
 	.loc 1 438
-	xor %o0, %l4, %o0
+	xor %o0, %i1, %o0
 ! mem8[c + 44] = u
 	.loc 1 439
-	stb %o0, [%l7 + 44]
+	stb %o0, [%o3 + 44]
 ! u = mem8[m + 45]
 	.loc 1 440
-	ldub [%o4 + 45], %o0
+	ldub [%o2 + 45], %o0
 ! w = x11 >> 8
 	.loc 1 441
-	srl %l4, 8, %o1
+	srl %i1, 8, %o1
 ! u ^= w
 	.loc 1 442
 	xor %o0, %o1, %o0
 ! mem8[c + 45] = u
 	.loc 1 443
-	stb %o0, [%l7 + 45]
+	stb %o0, [%o3 + 45]
 ! u = mem8[m + 46]
 	.loc 1 444
-	ldub [%o4 + 46], %o0
+	ldub [%o2 + 46], %o0
 ! w = x11 >> 16
 	.loc 1 445
-	srl %l4, 16, %o1
+	srl %i1, 16, %o1
 ! u ^= w
 	.loc 1 446
 	xor %o0, %o1, %o0
 ! mem8[c + 46] = u
 	.loc 1 447
-	stb %o0, [%l7 + 46]
+	stb %o0, [%o3 + 46]
 ! u = mem8[m + 47]
 	.loc 1 448
-	ldub [%o4 + 47], %o0
+	ldub [%o2 + 47], %o0
 ! w = x11 >> 24
 	.loc 1 449
-	srl %l4, 24, %o1
+	srl %i1, 24, %o1
 ! u ^= w
 	.loc 1 450
 	xor %o0, %o1, %o0
 ! mem8[c + 47] = u
 	.loc 1 451
-	stb %o0, [%l7 + 47]
+	stb %o0, [%o3 + 47]
 ! u = mem8[m + 48]
 	.loc 1 452
-	ldub [%o4 + 48], %o0
+	ldub [%o2 + 48], %o0
 ! u ^= x12
 	.loc 1 453
-	xor %o0, %i1, %o0
+	xor %o0, %i2, %o0
 ! mem8[c + 48] = u
 	.loc 1 454
-	stb %o0, [%l7 + 48]
+	stb %o0, [%o3 + 48]
 ! u = mem8[m + 49]
 	.loc 1 455
-	ldub [%o4 + 49], %o0
+	ldub [%o2 + 49], %o0
 ! w = x12 >> 8
 	.loc 1 456
-	srl %i1, 8, %o1
+	srl %i2, 8, %o1
 ! u ^= w
 	.loc 1 457
 	xor %o0, %o1, %o0
 ! mem8[c + 49] = u
 	.loc 1 458
-	stb %o0, [%l7 + 49]
+	stb %o0, [%o3 + 49]
 ! u = mem8[m + 50]
 	.loc 1 459
-	ldub [%o4 + 50], %o0
+	ldub [%o2 + 50], %o0
 ! w = x12 >> 16
 	.loc 1 460
-	srl %i1, 16, %o1
+	srl %i2, 16, %o1
 ! u ^= w
 	.loc 1 461
 	xor %o0, %o1, %o0
 ! mem8[c + 50] = u
 	.loc 1 462
-	stb %o0, [%l7 + 50]
+	stb %o0, [%o3 + 50]
 ! u = mem8[m + 51]
 	.loc 1 463
-	ldub [%o4 + 51], %o0
+	ldub [%o2 + 51], %o0
 ! w = x12 >> 24
 	.loc 1 464
-	srl %i1, 24, %o1
+	srl %i2, 24, %o1
 ! u ^= w
 	.loc 1 465
 	xor %o0, %o1, %o0
 ! mem8[c + 51] = u
 	.loc 1 466
-	stb %o0, [%l7 + 51]
+	stb %o0, [%o3 + 51]
 ! u = mem8[m + 52]
 	.loc 1 467
-	ldub [%o4 + 52], %o0
+	ldub [%o2 + 52], %o0
 ! u ^= x13
 	.loc 1 468
-	xor %o0, %o7, %o0
+	xor %o0, %i4, %o0
 ! mem8[c + 52] = u
 	.loc 1 469
-	stb %o0, [%l7 + 52]
+	stb %o0, [%o3 + 52]
 ! u = mem8[m + 53]
 	.loc 1 470
-	ldub [%o4 + 53], %o0
+	ldub [%o2 + 53], %o0
 ! w = x13 >> 8
 	.loc 1 471
-	srl %o7, 8, %o1
+	srl %i4, 8, %o1
 ! u ^= w
 	.loc 1 472
 	xor %o0, %o1, %o0
 ! mem8[c + 53] = u
 	.loc 1 473
-	stb %o0, [%l7 + 53]
+	stb %o0, [%o3 + 53]
 ! u = mem8[m + 54]
 	.loc 1 474
-	ldub [%o4 + 54], %o0
+	ldub [%o2 + 54], %o0
 ! w = x13 >> 16
 	.loc 1 475
-	srl %o7, 16, %o1
+	srl %i4, 16, %o1
 ! u ^= w
 	.loc 1 476
 	xor %o0, %o1, %o0
 ! mem8[c + 54] = u
 	.loc 1 477
-	stb %o0, [%l7 + 54]
+	stb %o0, [%o3 + 54]
 ! u = mem8[m + 55]
 	.loc 1 478
-	ldub [%o4 + 55], %o0
+	ldub [%o2 + 55], %o0
 ! w = x13 >> 24
 	.loc 1 479
-	srl %o7, 24, %o1
+	srl %i4, 24, %o1
 ! u ^= w
 	.loc 1 480
 	xor %o0, %o1, %o0
 ! mem8[c + 55] = u
 	.loc 1 481
-	stb %o0, [%l7 + 55]
+	stb %o0, [%o3 + 55]
 ! u = mem8[m + 56]
 	.loc 1 482
-	ldub [%o4 + 56], %o0
+	ldub [%o2 + 56], %o0
 ! u ^= x14
 	.loc 1 483
-	xor %o0, %i4, %o0
+	xor %o0, %i5, %o0
 ! mem8[c + 56] = u
 	.loc 1 484
-	stb %o0, [%l7 + 56]
+	stb %o0, [%o3 + 56]
 ! u = mem8[m + 57]
 	.loc 1 485
-	ldub [%o4 + 57], %o0
+	ldub [%o2 + 57], %o0
 ! w = x14 >> 8
 	.loc 1 486
-	srl %i4, 8, %o1
+	srl %i5, 8, %o1
 ! u ^= w
 	.loc 1 487
 	xor %o0, %o1, %o0
 ! mem8[c + 57] = u
 	.loc 1 488
-	stb %o0, [%l7 + 57]
+	stb %o0, [%o3 + 57]
 ! u = mem8[m + 58]
 	.loc 1 489
-	ldub [%o4 + 58], %o0
+	ldub [%o2 + 58], %o0
 ! w = x14 >> 16
 	.loc 1 490
-	srl %i4, 16, %o1
+	srl %i5, 16, %o1
 ! u ^= w
 	.loc 1 491
 	xor %o0, %o1, %o0
 ! mem8[c + 58] = u
 	.loc 1 492
-	stb %o0, [%l7 + 58]
+	stb %o0, [%o3 + 58]
 ! u = mem8[m + 59]
 	.loc 1 493
-	ldub [%o4 + 59], %o0
+	ldub [%o2 + 59], %o0
 ! w = x14 >> 24
 	.loc 1 494
-	srl %i4, 24, %o1
+	srl %i5, 24, %o1
 ! u ^= w
 	.loc 1 495
 	xor %o0, %o1, %o0
 ! mem8[c + 59] = u
 	.loc 1 496
-	stb %o0, [%l7 + 59]
+	stb %o0, [%o3 + 59]
 ! u = mem8[m + 60]
 	.loc 1 497
-	ldub [%o4 + 60], %o0
+	ldub [%o2 + 60], %o0
 ! u ^= x15
 	.loc 1 498
-	xor %o0, %l2, %o0
+	xor %o0, %g1, %o0
 ! mem8[c + 60] = u
 	.loc 1 499
-	stb %o0, [%l7 + 60]
+	stb %o0, [%o3 + 60]
 ! u = mem8[m + 61]
 	.loc 1 500
-	ldub [%o4 + 61], %o0
+	ldub [%o2 + 61], %o0
 ! w = x15 >> 8
 	.loc 1 501
-	srl %l2, 8, %o1
+	srl %g1, 8, %o1
 ! u ^= w
 	.loc 1 502
 	xor %o0, %o1, %o0
 ! mem8[c + 61] = u
 	.loc 1 503
-	stb %o0, [%l7 + 61]
+	stb %o0, [%o3 + 61]
 ! u = mem8[m + 62]
 	.loc 1 504
-	ldub [%o4 + 62], %o0
+	ldub [%o2 + 62], %o0
 ! w = x15 >> 16
 	.loc 1 505
-	srl %l2, 16, %o1
+	srl %g1, 16, %o1
 ! u ^= w
 	.loc 1 506
 	xor %o0, %o1, %o0
 ! mem8[c + 62] = u
 	.loc 1 507
-	stb %o0, [%l7 + 62]
+	stb %o0, [%o3 + 62]
 ! u = mem8[m + 63]
 	.loc 1 508
-	ldub [%o4 + 63], %o0
+	ldub [%o2 + 63], %o0
 ! w = x15 >> 24
 	.loc 1 509
-	srl %l2, 24, %o1
+	srl %g1, 24, %o1
 ! u ^= w
 	.loc 1 510
 	xor %o0, %o1, %o0
 ! mem8[c + 63] = u
 	.loc 1 511
-	stb %o0, [%l7 + 63]
+	stb %o0, [%o3 + 63]
 .Lqhasm_kernel_salsa12_sparc64_blocks.counter:
 ! ctr = mem32[x + 32]
 	.loc 1 514
@@ -1507,16 +1501,16 @@ qhasm_kernel_salsa12_sparc64_blocks:
 	stw %o0, [%i3 + 36]
 ! c += 64
 	.loc 1 522
-	add %l7, 64, %l7
+	add %o3, 64, %o3
 ! m += 64
 	.loc 1 523
-	add %o4, 64, %o4
+	add %o2, 64, %o2
 ! c_s = c
 	.loc 1 524
-	stx %l7, [%fp + 2015]
+	stx %o3, [%fp + 2015]
 ! m_s = m
 	.loc 1 525
-	stx %o4, [%fp + 2023]
+	stx %o2, [%fp + 2023]
 ! n = n_s
 	.loc 1 526
 	ldx [%fp + 2031], %o0

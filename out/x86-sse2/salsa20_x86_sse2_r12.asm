@@ -9,14 +9,14 @@ align 32
 qhasm_kernel_salsa12_x86_sse2_blocks:
 	push esi
 	push edi
-	sub esp, 548
+	sub esp, 484
 ; input c m n nhi x
 %line 55+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	mov edx, [esp + 560]
-	mov esi, [esp + 564]
-	mov eax, [esp + 568]
-	mov ecx, [esp + 572]
-	mov edi, [esp + 576]
+	mov edx, [esp + 496]
+	mov esi, [esp + 500]
+	mov eax, [esp + 504]
+	mov ecx, [esp + 508]
+	mov edi, [esp + 512]
 ; unsigned<? n - 4
 %line 58+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	cmp eax, 4
@@ -185,91 +185,78 @@ align 32
 %line 111+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm2
 	punpcklqdq xmm0, xmm1
-	movdqa xmm6, xmm0
+	movdqa xmm5, xmm0
 ; z9 = unpackhi64(q0, q1)
 %line 112+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhqdq xmm2, xmm1
-	movdqa xmm3, xmm2
+	movdqa xmm4, xmm2
 ; s8 = z8
 %line 113+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [esp + 128], xmm6
+	movdqu [esp + 128], xmm5
 ; s9 = z9
 %line 114+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [esp + 144], xmm3
+	movdqu [esp + 144], xmm4
 ; z0 = s0
 %line 115+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 0]
+	movdqu xmm0, [esp + 0]
+	movdqu [esp + 304], xmm0
 ; z1 = s1
 %line 116+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm1, [esp + 16]
+	movdqu xmm0, [esp + 16]
+	movdqu [esp + 288], xmm0
 ; z2 = s2
 %line 117+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm2, [esp + 32]
+	movdqu xmm0, [esp + 32]
+	movdqu [esp + 320], xmm0
 ; z3 = s3
 %line 118+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm4, [esp + 48]
+	movdqu xmm0, [esp + 48]
+	movdqu [esp + 336], xmm0
 ; z4 = s4
 %line 119+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 64]
-	movdqu [esp + 528], xmm0
+	movdqu [esp + 352], xmm0
 ; z5 = s5
 %line 120+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 80]
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 368], xmm0
 ; z6 = s6
 %line 121+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 96]
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 384], xmm0
 ; z7 = s7
 %line 122+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 112]
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 400], xmm0
 ; z10 = s10
 %line 123+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 160]
-	movdqu [esp + 336], xmm0
+	movdqu [esp + 416], xmm0
 ; z11 = s11
 %line 124+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 176]
-	movdqu [esp + 352], xmm0
+	movdqu [esp + 432], xmm0
 ; z12 = s12
 %line 125+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 192]
-	movdqu [esp + 368], xmm0
+	movdqu xmm2, [esp + 192]
 ; z13 = s13
 %line 126+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 208]
-	movdqu [esp + 384], xmm0
+	movdqu xmm1, [esp + 208]
 ; z14 = s14
 %line 127+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 224]
-	movdqu [esp + 400], xmm0
+	movdqu xmm6, [esp + 224]
 ; z15 = s15
 %line 128+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 240]
-	movdqu [esp + 416], xmm0
+	movdqu xmm3, [esp + 240]
 ; i = 6
 %line 129+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	mov eax, 6
-	movdqu [esp + 432], xmm6
-	movdqu [esp + 448], xmm3
-	movdqu [esp + 464], xmm7
-	movdqu [esp + 480], xmm1
-	movdqu [esp + 496], xmm2
-	movdqu [esp + 512], xmm4
-	movdqu xmm0, [esp + 528]
-	movdqu xmm5, [esp + 336]
-	movdqu xmm3, [esp + 352]
-	movdqu xmm4, [esp + 368]
-	movdqu xmm1, [esp + 384]
-	movdqu xmm6, [esp + 400]
-	movdqu xmm2, [esp + 416]
 align 32
 .Lrounds4:
 ; 4x t0 = z0 + z12
 %line 131+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 464]
-	paddd xmm7, xmm4
+	movdqu xmm7, [esp + 304]
+	paddd xmm7, xmm2
 ; 4x t0 <<<= 7
 %line 132+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -278,13 +265,13 @@ align 32
 	por xmm7, xmm0
 ; z4 ^= t0
 %line 133+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 528]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm7
-	movdqu [esp + 528], xmm0
+	movdqu [esp + 352], xmm0
 ; 4x t1 = z5 + z1
 %line 134+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 320]
-	movdqu xmm0, [esp + 480]
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 288]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 135+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -294,13 +281,11 @@ align 32
 	por xmm7, xmm0
 ; z9 ^= t1
 %line 136+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm0, xmm7
-	movdqu [esp + 448], xmm0
+	pxor xmm4, xmm7
 ; 4x t0 = z10 + z6
 %line 137+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 416]
+	movdqu xmm0, [esp + 384]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 7
 %line 138+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -313,8 +298,9 @@ align 32
 	pxor xmm6, xmm7
 ; 4x t1 = z15 + z11
 %line 140+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm7, xmm2
-	paddd xmm7, xmm3
+	movdqa xmm7, xmm3
+	movdqu xmm0, [esp + 432]
+	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 141+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -323,13 +309,13 @@ align 32
 	por xmm7, xmm0
 ; z3 ^= t1
 %line 142+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 512]
+	movdqu xmm0, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 512], xmm0
+	movdqu [esp + 336], xmm0
 ; 4x t0 = z4 + z0
 %line 143+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 528]
-	movdqu xmm0, [esp + 464]
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 304]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 144+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -339,13 +325,11 @@ align 32
 	por xmm7, xmm0
 ; z8 ^= t0
 %line 145+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm0, xmm7
-	movdqu [esp + 432], xmm0
+	pxor xmm5, xmm7
 ; 4x t1 = z9 + z5
 %line 146+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 448]
-	movdqu xmm0, [esp + 320]
+	movdqa xmm7, xmm4
+	movdqu xmm0, [esp + 368]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 9
 %line 147+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -359,7 +343,8 @@ align 32
 ; 4x t0 = z14 + z10
 %line 149+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm6
-	paddd xmm7, xmm5
+	movdqu xmm0, [esp + 416]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 150+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -368,13 +353,13 @@ align 32
 	por xmm7, xmm0
 ; z2 ^= t0
 %line 151+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 496]
+	movdqu xmm0, [esp + 320]
 	pxor xmm0, xmm7
-	movdqu [esp + 496], xmm0
+	movdqu [esp + 320], xmm0
 ; 4x t1 = z3 + z15
 %line 152+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 512]
-	paddd xmm7, xmm2
+	movdqu xmm7, [esp + 336]
+	paddd xmm7, xmm3
 ; 4x t1 <<<= 9
 %line 153+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -383,13 +368,13 @@ align 32
 	por xmm7, xmm0
 ; z7 ^= t1
 %line 154+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 288]
+	movdqu xmm0, [esp + 400]
 	pxor xmm0, xmm7
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 400], xmm0
 ; 4x t0 = z8 + z4
 %line 155+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 432]
-	movdqu xmm0, [esp + 528]
+	movdqa xmm7, xmm5
+	movdqu xmm0, [esp + 352]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 156+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -399,12 +384,11 @@ align 32
 	por xmm7, xmm0
 ; z12 ^= t0
 %line 157+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm4, xmm7
+	pxor xmm2, xmm7
 ; 4x t1 = z13 + z9
 %line 158+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm1
-	movdqu xmm0, [esp + 448]
-	paddd xmm7, xmm0
+	paddd xmm7, xmm4
 ; 4x t1 <<<= 13
 %line 159+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -413,12 +397,12 @@ align 32
 	por xmm7, xmm0
 ; z1 ^= t1
 %line 160+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm7
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 288], xmm0
 ; 4x t0 = z2 + z14
 %line 161+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 496]
+	movdqu xmm7, [esp + 320]
 	paddd xmm7, xmm6
 ; 4x t0 <<<= 13
 %line 162+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -428,13 +412,13 @@ align 32
 	por xmm7, xmm0
 ; z6 ^= t0
 %line 163+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 304]
+	movdqu xmm0, [esp + 384]
 	pxor xmm0, xmm7
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 384], xmm0
 ; 4x t1 = z7 + z3
 %line 164+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 288]
-	movdqu xmm0, [esp + 512]
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 336]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 13
 %line 165+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -444,12 +428,13 @@ align 32
 	por xmm7, xmm0
 ; z11 ^= t1
 %line 166+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm3, xmm7
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm7
+	movdqu [esp + 432], xmm0
 ; 4x t0 = z12 + z8
 %line 167+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm7, xmm4
-	movdqu xmm0, [esp + 432]
-	paddd xmm7, xmm0
+	movdqa xmm7, xmm2
+	paddd xmm7, xmm5
 ; 4x t0 <<<= 18
 %line 168+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -458,12 +443,12 @@ align 32
 	por xmm7, xmm0
 ; z0 ^= t0
 %line 169+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm7
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 304], xmm0
 ; 4x t1 = z1 + z13
 %line 170+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 480]
+	movdqu xmm7, [esp + 288]
 	paddd xmm7, xmm1
 ; 4x t1 <<<= 18
 %line 171+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -473,13 +458,13 @@ align 32
 	por xmm7, xmm0
 ; z5 ^= t1
 %line 172+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 320]
+	movdqu xmm0, [esp + 368]
 	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 368], xmm0
 ; 4x t0 = z6 + z2
 %line 173+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 304]
-	movdqu xmm0, [esp + 496]
+	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 320]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 18
 %line 174+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -489,11 +474,13 @@ align 32
 	por xmm7, xmm0
 ; z10 ^= t0
 %line 175+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm5, xmm7
+	movdqu xmm0, [esp + 416]
+	pxor xmm0, xmm7
+	movdqu [esp + 416], xmm0
 ; 4x t1 = z11 + z7
 %line 176+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm7, xmm3
-	movdqu xmm0, [esp + 288]
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 400]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 18
 %line 177+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -503,11 +490,11 @@ align 32
 	por xmm7, xmm0
 ; z15 ^= t1
 %line 178+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm2, xmm7
+	pxor xmm3, xmm7
 ; 4x t0 = z0 + z3
 %line 179+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 464]
-	movdqu xmm0, [esp + 512]
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 336]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 7
 %line 180+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -517,13 +504,13 @@ align 32
 	por xmm7, xmm0
 ; z1 ^= t0
 %line 181+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 480]
+	movdqu xmm0, [esp + 288]
 	pxor xmm0, xmm7
-	movdqu [esp + 480], xmm0
+	movdqu [esp + 288], xmm0
 ; 4x t1 = z5 + z4
 %line 182+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 320]
-	movdqu xmm0, [esp + 528]
+	movdqu xmm7, [esp + 368]
+	movdqu xmm0, [esp + 352]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 7
 %line 183+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -533,14 +520,13 @@ align 32
 	por xmm7, xmm0
 ; z6 ^= t1
 %line 184+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 304]
+	movdqu xmm0, [esp + 384]
 	pxor xmm0, xmm7
-	movdqu [esp + 304], xmm0
+	movdqu [esp + 384], xmm0
 ; 4x t0 = z10 + z9
 %line 185+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm7, xmm5
-	movdqu xmm0, [esp + 448]
-	paddd xmm7, xmm0
+	movdqu xmm7, [esp + 416]
+	paddd xmm7, xmm4
 ; 4x t0 <<<= 7
 %line 186+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -549,10 +535,12 @@ align 32
 	por xmm7, xmm0
 ; z11 ^= t0
 %line 187+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm3, xmm7
+	movdqu xmm0, [esp + 432]
+	pxor xmm0, xmm7
+	movdqu [esp + 432], xmm0
 ; 4x t1 = z15 + z14
 %line 188+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm7, xmm2
+	movdqa xmm7, xmm3
 	paddd xmm7, xmm6
 ; 4x t1 <<<= 7
 %line 189+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -562,11 +550,11 @@ align 32
 	por xmm7, xmm0
 ; z12 ^= t1
 %line 190+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm4, xmm7
+	pxor xmm2, xmm7
 ; 4x t0 = z1 + z0
 %line 191+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 480]
-	movdqu xmm0, [esp + 464]
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 304]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 192+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -576,13 +564,13 @@ align 32
 	por xmm7, xmm0
 ; z2 ^= t0
 %line 193+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 496]
+	movdqu xmm0, [esp + 320]
 	pxor xmm0, xmm7
-	movdqu [esp + 496], xmm0
+	movdqu [esp + 320], xmm0
 ; 4x t1 = z6 + z5
 %line 194+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 304]
-	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 384]
+	movdqu xmm0, [esp + 368]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 9
 %line 195+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -592,13 +580,14 @@ align 32
 	por xmm7, xmm0
 ; z7 ^= t1
 %line 196+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 288]
+	movdqu xmm0, [esp + 400]
 	pxor xmm0, xmm7
-	movdqu [esp + 288], xmm0
+	movdqu [esp + 400], xmm0
 ; 4x t0 = z11 + z10
 %line 197+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm7, xmm3
-	paddd xmm7, xmm5
+	movdqu xmm7, [esp + 432]
+	movdqu xmm0, [esp + 416]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 9
 %line 198+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -607,13 +596,11 @@ align 32
 	por xmm7, xmm0
 ; z8 ^= t0
 %line 199+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 432]
-	pxor xmm0, xmm7
-	movdqu [esp + 432], xmm0
+	pxor xmm5, xmm7
 ; 4x t1 = z12 + z15
 %line 200+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm7, xmm4
-	paddd xmm7, xmm2
+	movdqa xmm7, xmm2
+	paddd xmm7, xmm3
 ; 4x t1 <<<= 9
 %line 201+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -625,8 +612,8 @@ align 32
 	pxor xmm1, xmm7
 ; 4x t0 = z2 + z1
 %line 203+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 496]
-	movdqu xmm0, [esp + 480]
+	movdqu xmm7, [esp + 320]
+	movdqu xmm0, [esp + 288]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 204+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -636,13 +623,13 @@ align 32
 	por xmm7, xmm0
 ; z3 ^= t0
 %line 205+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 512]
+	movdqu xmm0, [esp + 336]
 	pxor xmm0, xmm7
-	movdqu [esp + 512], xmm0
+	movdqu [esp + 336], xmm0
 ; 4x t1 = z7 + z6
 %line 206+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 288]
-	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 400]
+	movdqu xmm0, [esp + 384]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 13
 %line 207+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -652,13 +639,14 @@ align 32
 	por xmm7, xmm0
 ; z4 ^= t1
 %line 208+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 528]
+	movdqu xmm0, [esp + 352]
 	pxor xmm0, xmm7
-	movdqu [esp + 528], xmm0
+	movdqu [esp + 352], xmm0
 ; 4x t0 = z8 + z11
 %line 209+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 432]
-	paddd xmm7, xmm3
+	movdqa xmm7, xmm5
+	movdqu xmm0, [esp + 432]
+	paddd xmm7, xmm0
 ; 4x t0 <<<= 13
 %line 210+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -667,13 +655,11 @@ align 32
 	por xmm7, xmm0
 ; z9 ^= t0
 %line 211+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 448]
-	pxor xmm0, xmm7
-	movdqu [esp + 448], xmm0
+	pxor xmm4, xmm7
 ; 4x t1 = z13 + z12
 %line 212+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm1
-	paddd xmm7, xmm4
+	paddd xmm7, xmm2
 ; 4x t1 <<<= 13
 %line 213+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -685,8 +671,8 @@ align 32
 	pxor xmm6, xmm7
 ; 4x t0 = z3 + z2
 %line 215+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 512]
-	movdqu xmm0, [esp + 496]
+	movdqu xmm7, [esp + 336]
+	movdqu xmm0, [esp + 320]
 	paddd xmm7, xmm0
 ; 4x t0 <<<= 18
 %line 216+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -696,13 +682,13 @@ align 32
 	por xmm7, xmm0
 ; z0 ^= t0
 %line 217+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 464]
+	movdqu xmm0, [esp + 304]
 	pxor xmm0, xmm7
-	movdqu [esp + 464], xmm0
+	movdqu [esp + 304], xmm0
 ; 4x t1 = z4 + z7
 %line 218+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 528]
-	movdqu xmm0, [esp + 288]
+	movdqu xmm7, [esp + 352]
+	movdqu xmm0, [esp + 400]
 	paddd xmm7, xmm0
 ; 4x t1 <<<= 18
 %line 219+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -712,14 +698,13 @@ align 32
 	por xmm7, xmm0
 ; z5 ^= t1
 %line 220+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 320]
+	movdqu xmm0, [esp + 368]
 	pxor xmm0, xmm7
-	movdqu [esp + 320], xmm0
+	movdqu [esp + 368], xmm0
 ; 4x t0 = z9 + z8
 %line 221+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 448]
-	movdqu xmm0, [esp + 432]
-	paddd xmm7, xmm0
+	movdqa xmm7, xmm4
+	paddd xmm7, xmm5
 ; 4x t0 <<<= 18
 %line 222+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm7
@@ -728,7 +713,9 @@ align 32
 	por xmm7, xmm0
 ; z10 ^= t0
 %line 223+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm5, xmm7
+	movdqu xmm0, [esp + 416]
+	pxor xmm0, xmm7
+	movdqu [esp + 416], xmm0
 ; 4x t1 = z14 + z13
 %line 224+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm7, xmm6
@@ -741,7 +728,7 @@ align 32
 	por xmm7, xmm0
 ; z15 ^= t1
 %line 226+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm2, xmm7
+	pxor xmm3, xmm7
 ; =? i -= 1
 %line 227+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	sub eax, 1
@@ -750,156 +737,163 @@ align 32
 	jne .Lrounds4
 ; 4x z0 += s0
 %line 230+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [esp + 416], xmm2
-	movdqu [esp + 400], xmm6
-	movdqu [esp + 384], xmm1
-	movdqu [esp + 368], xmm4
-	movdqu [esp + 352], xmm3
-	movdqu [esp + 336], xmm5
-	movdqu xmm5, [esp + 528]
-	movdqu xmm4, [esp + 512]
-	movdqu xmm2, [esp + 496]
-	movdqu xmm1, [esp + 480]
-	movdqu xmm7, [esp + 464]
-	movdqu xmm3, [esp + 448]
-	movdqu xmm6, [esp + 432]
+	movdqu xmm7, [esp + 304]
 	movdqu xmm0, [esp + 0]
 	paddd xmm7, xmm0
+	movdqu [esp + 304], xmm7
 ; 4x z1 += s1
 %line 231+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
+	movdqu xmm7, [esp + 288]
 	movdqu xmm0, [esp + 16]
-	paddd xmm1, xmm0
+	paddd xmm7, xmm0
+	movdqu [esp + 288], xmm7
 ; 4x z2 += s2
 %line 232+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
+	movdqu xmm7, [esp + 320]
 	movdqu xmm0, [esp + 32]
-	paddd xmm2, xmm0
+	paddd xmm7, xmm0
+	movdqu [esp + 320], xmm7
 ; 4x z3 += s3
 %line 233+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
+	movdqu xmm7, [esp + 336]
 	movdqu xmm0, [esp + 48]
-	paddd xmm4, xmm0
+	paddd xmm7, xmm0
+	movdqu [esp + 336], xmm7
 ; 4x z4 += s4
 %line 234+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
+	movdqu xmm7, [esp + 352]
 	movdqu xmm0, [esp + 64]
-	paddd xmm5, xmm0
-	movdqu [esp + 528], xmm5
+	paddd xmm7, xmm0
+	movdqu [esp + 352], xmm7
 ; 4x z5 += s5
 %line 235+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 320]
+	movdqu xmm7, [esp + 368]
 	movdqu xmm0, [esp + 80]
-	paddd xmm5, xmm0
-	movdqu [esp + 320], xmm5
+	paddd xmm7, xmm0
+	movdqu [esp + 368], xmm7
 ; 4x z6 += s6
 %line 236+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 304]
+	movdqu xmm7, [esp + 384]
 	movdqu xmm0, [esp + 96]
-	paddd xmm5, xmm0
-	movdqu [esp + 304], xmm5
+	paddd xmm7, xmm0
+	movdqu [esp + 384], xmm7
 ; 4x z7 += s7
 %line 237+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 288]
+	movdqu xmm7, [esp + 400]
 	movdqu xmm0, [esp + 112]
-	paddd xmm5, xmm0
-	movdqu [esp + 288], xmm5
+	paddd xmm7, xmm0
+	movdqu [esp + 400], xmm7
 ; 4x z8 += s8
 %line 238+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 128]
-	paddd xmm6, xmm0
+	paddd xmm5, xmm0
 ; 4x z9 += s9
 %line 239+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esp + 144]
-	paddd xmm3, xmm0
+	paddd xmm4, xmm0
 ; 4x z10 += s10
 %line 240+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 336]
+	movdqu xmm7, [esp + 416]
 	movdqu xmm0, [esp + 160]
-	paddd xmm5, xmm0
-	movdqu [esp + 336], xmm5
+	paddd xmm7, xmm0
+	movdqu [esp + 416], xmm7
 ; 4x z11 += s11
 %line 241+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 352]
+	movdqu xmm7, [esp + 432]
 	movdqu xmm0, [esp + 176]
-	paddd xmm5, xmm0
-	movdqu [esp + 352], xmm5
+	paddd xmm7, xmm0
+	movdqu [esp + 432], xmm7
 ; 4x z12 += s12
 %line 242+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 368]
 	movdqu xmm0, [esp + 192]
-	paddd xmm5, xmm0
-	movdqu [esp + 368], xmm5
+	paddd xmm2, xmm0
 ; 4x z13 += s13
 %line 243+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 384]
 	movdqu xmm0, [esp + 208]
-	paddd xmm5, xmm0
-	movdqu [esp + 384], xmm5
+	paddd xmm1, xmm0
 ; 4x z14 += s14
 %line 244+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 400]
 	movdqu xmm0, [esp + 224]
-	paddd xmm5, xmm0
-	movdqu [esp + 400], xmm5
+	paddd xmm6, xmm0
 ; 4x z15 += s15
 %line 245+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 416]
 	movdqu xmm0, [esp + 240]
-	paddd xmm5, xmm0
-	movdqu [esp + 416], xmm5
+	paddd xmm3, xmm0
 ; u0 = unpacklo32(z0, z1)
 %line 246+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm7
-	punpckldq xmm0, xmm1
-	movdqa xmm5, xmm0
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 288]
+	punpckldq xmm0, xmm7
+	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z0, z1)
 %line 247+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhdq xmm7, xmm1
+	movdqu xmm0, [esp + 304]
+	punpckhdq xmm0, xmm7
+	movdqu [esp + 304], xmm0
 ; u2 = unpacklo32(z2, z3)
 %line 248+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm1, xmm2
-	punpckldq xmm1, xmm4
+	movdqu xmm0, [esp + 320]
+	movdqu xmm7, [esp + 336]
+	punpckldq xmm0, xmm7
+	movdqu [esp + 448], xmm0
 ; u3 = unpackhi32(z2, z3)
 %line 249+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhdq xmm2, xmm4
+	movdqu xmm0, [esp + 320]
+	punpckhdq xmm0, xmm7
+	movdqu [esp + 320], xmm0
 ; o = unpacklo64(u0, u2)
 %line 250+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm5
-	punpcklqdq xmm0, xmm1
+	movdqu xmm0, [esp + 288]
+	movdqu xmm7, [esp + 448]
+	punpcklqdq xmm0, xmm7
+	movdqu [esp + 464], xmm0
 ; t0 = mem128[m + 0]
 %line 251+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm4, [esi]
+	movdqu xmm0, [esi]
+	movdqu [esp + 336], xmm0
 ; o ^= t0
 %line 252+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm0, xmm4
+	movdqu xmm0, [esp + 464]
+	movdqu xmm7, [esp + 336]
+	pxor xmm0, xmm7
 ; mem128[c + 0] = o
 %line 253+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu [edx], xmm0
 ; o = unpackhi64(u0, u2)
 %line 254+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm5, xmm1
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 448]
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 64]
 %line 255+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esi + 64]
 ; o ^= t0
 %line 256+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm5, xmm0
+	pxor xmm7, xmm0
 ; mem128[c + 64] = o
 %line 257+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 64], xmm5
+	movdqu [edx + 64], xmm7
 ; o = unpacklo64(u1, u3)
 %line 258+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm7
-	punpcklqdq xmm0, xmm2
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 320]
+	punpcklqdq xmm0, xmm7
+	movdqu [esp + 288], xmm0
 ; t0 = mem128[m + 128]
 %line 259+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm1, [esi + 128]
+	movdqu xmm0, [esi + 128]
 ; o ^= t0
 %line 260+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm0, xmm1
+	movdqu xmm7, [esp + 288]
+	pxor xmm7, xmm0
 ; mem128[c + 128] = o
 %line 261+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 128], xmm0
+	movdqu [edx + 128], xmm7
 ; o = unpackhi64(u1, u3)
 %line 262+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm7, xmm2
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 320]
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 192]
 %line 263+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esi + 192]
@@ -911,159 +905,176 @@ align 32
 	movdqu [edx + 192], xmm7
 ; u0 = unpacklo32(z4, z5)
 %line 266+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 528]
-	movdqu xmm0, [esp + 320]
-	punpckldq xmm5, xmm0
+	movdqu xmm0, [esp + 352]
+	movdqu xmm7, [esp + 368]
+	punpckldq xmm0, xmm7
+	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z4, z5)
 %line 267+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm4, [esp + 528]
-	punpckhdq xmm4, xmm0
+	movdqu xmm0, [esp + 352]
+	punpckhdq xmm0, xmm7
+	movdqu [esp + 304], xmm0
 ; u2 = unpacklo32(z6, z7)
 %line 268+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm7, [esp + 304]
-	movdqu xmm0, [esp + 288]
-	punpckldq xmm7, xmm0
+	movdqu xmm0, [esp + 384]
+	movdqu xmm7, [esp + 400]
+	punpckldq xmm0, xmm7
+	movdqu [esp + 352], xmm0
 ; u3 = unpackhi32(z6, z7)
 %line 269+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm2, [esp + 304]
-	punpckhdq xmm2, xmm0
+	movdqu xmm0, [esp + 384]
+	punpckhdq xmm0, xmm7
+	movdqu [esp + 320], xmm0
 ; o = unpacklo64(u0, u2)
 %line 270+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm5
+	movdqu xmm0, [esp + 288]
+	movdqu xmm7, [esp + 352]
 	punpcklqdq xmm0, xmm7
+	movdqu [esp + 368], xmm0
 ; t0 = mem128[m + 16]
 %line 271+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm0, [esi + 16]
+	movdqu [esp + 336], xmm0
 ; o ^= t0
 %line 272+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm0, xmm1
+	movdqu xmm0, [esp + 368]
+	movdqu xmm7, [esp + 336]
+	pxor xmm0, xmm7
 ; mem128[c + 16] = o
 %line 273+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu [edx + 16], xmm0
 ; o = unpackhi64(u0, u2)
 %line 274+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm5, xmm7
+	movdqu xmm7, [esp + 288]
+	movdqu xmm0, [esp + 352]
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 80]
 %line 275+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esi + 80]
 ; o ^= t0
 %line 276+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm5, xmm0
+	pxor xmm7, xmm0
 ; mem128[c + 80] = o
 %line 277+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 80], xmm5
+	movdqu [edx + 80], xmm7
 ; o = unpacklo64(u1, u3)
 %line 278+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm4
-	punpcklqdq xmm0, xmm2
+	movdqu xmm0, [esp + 304]
+	movdqu xmm7, [esp + 320]
+	punpcklqdq xmm0, xmm7
+	movdqu [esp + 288], xmm0
 ; t0 = mem128[m + 144]
 %line 279+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm1, [esi + 144]
+	movdqu xmm0, [esi + 144]
 ; o ^= t0
 %line 280+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm0, xmm1
+	movdqu xmm7, [esp + 288]
+	pxor xmm7, xmm0
 ; mem128[c + 144] = o
 %line 281+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 144], xmm0
+	movdqu [edx + 144], xmm7
 ; o = unpackhi64(u1, u3)
 %line 282+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm4, xmm2
+	movdqu xmm7, [esp + 304]
+	movdqu xmm0, [esp + 320]
+	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 208]
 %line 283+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esi + 208]
 ; o ^= t0
 %line 284+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm4, xmm0
+	pxor xmm7, xmm0
 ; mem128[c + 208] = o
 %line 285+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 208], xmm4
+	movdqu [edx + 208], xmm7
 ; u0 = unpacklo32(z8, z9)
 %line 286+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm4, xmm6
-	punpckldq xmm4, xmm3
+	movdqa xmm0, xmm5
+	punpckldq xmm0, xmm4
+	movdqu [esp + 288], xmm0
 ; u1 = unpackhi32(z8, z9)
 %line 287+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhdq xmm6, xmm3
+	punpckhdq xmm5, xmm4
+	movdqu [esp + 304], xmm5
 ; u2 = unpacklo32(z10, z11)
 %line 288+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 336]
-	movdqu xmm1, [esp + 352]
-	punpckldq xmm0, xmm1
+	movdqu xmm4, [esp + 416]
+	movdqu xmm0, [esp + 432]
+	punpckldq xmm4, xmm0
 ; u3 = unpackhi32(z10, z11)
 %line 289+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm3, [esp + 336]
-	punpckhdq xmm3, xmm1
+	movdqu xmm5, [esp + 416]
+	punpckhdq xmm5, xmm0
 ; o = unpacklo64(u0, u2)
 %line 290+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm1, xmm4
-	punpcklqdq xmm1, xmm0
+	movdqu xmm0, [esp + 288]
+	punpcklqdq xmm0, xmm4
 ; t0 = mem128[m + 32]
 %line 291+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm2, [esi + 32]
+	movdqu xmm7, [esi + 32]
 ; o ^= t0
 %line 292+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm1, xmm2
+	pxor xmm0, xmm7
 ; mem128[c + 32] = o
 %line 293+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 32], xmm1
+	movdqu [edx + 32], xmm0
 ; o = unpackhi64(u0, u2)
 %line 294+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm4, xmm0
+	movdqu xmm0, [esp + 288]
+	punpckhqdq xmm0, xmm4
 ; t0 = mem128[m + 96]
 %line 295+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esi + 96]
+	movdqu xmm4, [esi + 96]
 ; o ^= t0
 %line 296+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm4, xmm0
+	pxor xmm0, xmm4
 ; mem128[c + 96] = o
 %line 297+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 96], xmm4
+	movdqu [edx + 96], xmm0
 ; o = unpacklo64(u1, u3)
 %line 298+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm6
-	punpcklqdq xmm0, xmm3
+	movdqu xmm0, [esp + 304]
+	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 299+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm1, [esi + 160]
+	movdqu xmm4, [esi + 160]
 ; o ^= t0
 %line 300+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm0, xmm1
+	pxor xmm0, xmm4
 ; mem128[c + 160] = o
 %line 301+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu [edx + 160], xmm0
 ; o = unpackhi64(u1, u3)
 %line 302+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm6, xmm3
+	movdqu xmm0, [esp + 304]
+	punpckhqdq xmm0, xmm5
 ; t0 = mem128[m + 224]
 %line 303+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esi + 224]
+	movdqu xmm4, [esi + 224]
 ; o ^= t0
 %line 304+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm6, xmm0
+	pxor xmm0, xmm4
 ; mem128[c + 224] = o
 %line 305+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 224], xmm6
+	movdqu [edx + 224], xmm0
 ; u0 = unpacklo32(z12, z13)
 %line 306+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm5, [esp + 368]
-	movdqu xmm0, [esp + 384]
-	punpckldq xmm5, xmm0
+	movdqa xmm4, xmm2
+	punpckldq xmm4, xmm1
 ; u1 = unpackhi32(z12, z13)
 %line 307+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm3, [esp + 368]
-	punpckhdq xmm3, xmm0
+	movdqa xmm5, xmm2
+	punpckhdq xmm5, xmm1
 ; u2 = unpacklo32(z14, z15)
 %line 308+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm0, [esp + 400]
-	movdqu xmm1, [esp + 416]
-	punpckldq xmm0, xmm1
+	movdqa xmm0, xmm6
+	punpckldq xmm0, xmm3
 ; u3 = unpackhi32(z14, z15)
 %line 309+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu xmm4, [esp + 400]
-	punpckhdq xmm4, xmm1
+	punpckhdq xmm6, xmm3
 ; o = unpacklo64(u0, u2)
 %line 310+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm1, xmm5
+	movdqa xmm1, xmm4
 	punpcklqdq xmm1, xmm0
 ; t0 = mem128[m + 48]
 %line 311+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -1076,20 +1087,20 @@ align 32
 	movdqu [edx + 48], xmm1
 ; o = unpackhi64(u0, u2)
 %line 314+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm5, xmm0
+	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 112]
 %line 315+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esi + 112]
 ; o ^= t0
 %line 316+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm5, xmm0
+	pxor xmm4, xmm0
 ; mem128[c + 112] = o
 %line 317+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 112], xmm5
+	movdqu [edx + 112], xmm4
 ; o = unpacklo64(u1, u3)
 %line 318+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm3
-	punpcklqdq xmm0, xmm4
+	movdqa xmm0, xmm5
+	punpcklqdq xmm0, xmm6
 ; t0 = mem128[m + 176]
 %line 319+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm1, [esi + 176]
@@ -1101,16 +1112,16 @@ align 32
 	movdqu [edx + 176], xmm0
 ; o = unpackhi64(u1, u3)
 %line 322+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm3, xmm4
+	punpckhqdq xmm5, xmm6
 ; t0 = mem128[m + 240]
 %line 323+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esi + 240]
 ; o ^= t0
 %line 324+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm3, xmm0
+	pxor xmm5, xmm0
 ; mem128[c + 240] = o
 %line 325+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 240], xmm3
+	movdqu [edx + 240], xmm5
 ; ctr = mem32[x + 32]
 %line 326+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	mov eax, [edi + 32]
@@ -1180,12 +1191,12 @@ align 32
 %line 349+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm3
 	punpckldq xmm0, xmm4
-	movdqa xmm1, xmm0
+	movdqa xmm2, xmm0
 ; e1 = unpacklo32(r2, r3)
 %line 350+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
 	punpckldq xmm0, xmm6
-	movdqa xmm2, xmm0
+	movdqa xmm1, xmm0
 ; e2 = unpackhi32(r0, r1)
 %line 351+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhdq xmm3, xmm4
@@ -1194,13 +1205,13 @@ align 32
 	punpckhdq xmm5, xmm6
 ; da = unpacklo64(e0, e1)
 %line 353+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm1
-	punpcklqdq xmm0, xmm2
+	movdqa xmm0, xmm2
+	punpcklqdq xmm0, xmm1
 	movdqa xmm4, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 354+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm1
-	punpckhqdq xmm0, xmm2
+	movdqa xmm0, xmm2
+	punpckhqdq xmm0, xmm1
 	movdqa xmm1, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 355+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -1209,25 +1220,24 @@ align 32
 ; db = unpackhi64(e2, e3)
 %line 356+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	punpckhqdq xmm3, xmm5
+	movdqa xmm5, xmm3
 ; i = 6
 %line 357+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	mov eax, 6
-	movdqa xmm2, xmm4
-	movdqa xmm4, xmm0
 align 32
 .Lrounds1:
 ; db = shuffle32(db, 0x39)
 %line 359+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm3, xmm3, 57
+	pshufd xmm2, xmm5, 57
 ; dd = shuffle32(dd, 0x93)
 %line 360+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 361+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm4, xmm4, 78
+	pshufd xmm3, xmm0, 78
 ; 4x e0 = da + dd
 %line 362+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm2
+	movdqa xmm5, xmm4
 	paddd xmm5, xmm1
 ; 4x e0 <<<= 7
 %line 363+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
@@ -1237,11 +1247,11 @@ align 32
 	por xmm5, xmm0
 ; db ^= e0
 %line 364+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm3, xmm5
+	pxor xmm2, xmm5
 ; 4x e1 = db + da
 %line 365+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm3
-	paddd xmm5, xmm2
+	movdqa xmm5, xmm2
+	paddd xmm5, xmm4
 ; 4x e1 <<<= 9
 %line 366+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
@@ -1250,11 +1260,11 @@ align 32
 	por xmm5, xmm0
 ; dc ^= e1
 %line 367+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm4, xmm5
+	pxor xmm3, xmm5
 ; 4x e2 = dc + db
 %line 368+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm4
-	paddd xmm5, xmm3
+	movdqa xmm5, xmm3
+	paddd xmm5, xmm2
 ; 4x e2 <<<= 13
 %line 369+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
@@ -1267,7 +1277,7 @@ align 32
 ; 4x e3 = dd + dc
 %line 371+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm5, xmm1
-	paddd xmm5, xmm4
+	paddd xmm5, xmm3
 ; 4x e3 <<<= 18
 %line 372+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm0, xmm5
@@ -1276,68 +1286,68 @@ align 32
 	por xmm5, xmm0
 ; da ^= e3
 %line 373+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm2, xmm5
+	pxor xmm4, xmm5
 ; db = shuffle32(db, 0x93)
 %line 374+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm3, xmm3, 147
+	pshufd xmm5, xmm2, 147
 ; dd = shuffle32(dd, 0x39)
 %line 375+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 376+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm4, xmm4, 78
+	pshufd xmm0, xmm3, 78
 ; 4x e0 = da + db
 %line 377+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm2
-	paddd xmm5, xmm3
+	movdqa xmm3, xmm4
+	paddd xmm3, xmm5
 ; 4x e0 <<<= 7
 %line 378+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm5
-	pslld xmm5, 7
-	psrld xmm0, 25
-	por xmm5, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 7
+	psrld xmm2, 25
+	por xmm3, xmm2
 ; dd ^= e0
 %line 379+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm1, xmm5
+	pxor xmm1, xmm3
 ; 4x e1 = dd + da
 %line 380+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm1
-	paddd xmm5, xmm2
+	movdqa xmm3, xmm1
+	paddd xmm3, xmm4
 ; 4x e1 <<<= 9
 %line 381+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm5
-	pslld xmm5, 9
-	psrld xmm0, 23
-	por xmm5, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 9
+	psrld xmm2, 23
+	por xmm3, xmm2
 ; dc ^= e1
 %line 382+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm4, xmm5
+	pxor xmm0, xmm3
 ; 4x e2 = dc + dd
 %line 383+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm4
-	paddd xmm5, xmm1
+	movdqa xmm3, xmm0
+	paddd xmm3, xmm1
 ; 4x e2 <<<= 13
 %line 384+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm5
-	pslld xmm5, 13
-	psrld xmm0, 19
-	por xmm5, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 13
+	psrld xmm2, 19
+	por xmm3, xmm2
 ; db ^= e2
 %line 385+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm3, xmm5
+	pxor xmm5, xmm3
 ; 4x e3 = db + dc
 %line 386+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm5, xmm3
-	paddd xmm5, xmm4
+	movdqa xmm3, xmm5
+	paddd xmm3, xmm0
 ; 4x e3 <<<= 18
 %line 387+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm5
-	pslld xmm5, 18
-	psrld xmm0, 14
-	por xmm5, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 18
+	psrld xmm2, 14
+	por xmm3, xmm2
 ; da ^= e3
 %line 388+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm2, xmm5
+	pxor xmm4, xmm3
 ; =? i -= 1
 %line 389+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	sub eax, 1
@@ -1346,28 +1356,26 @@ align 32
 	jne .Lrounds1
 ; e0 = unpacklo32(da, dd)
 %line 391+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm0, xmm4
-	movdqa xmm4, xmm2
-	movdqa xmm5, xmm4
-	punpckldq xmm5, xmm1
+	movdqa xmm3, xmm4
+	punpckldq xmm3, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 392+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm6, xmm0
-	punpckldq xmm6, xmm3
+	punpckldq xmm6, xmm5
 ; e2 = unpackhi32(da, dd)
 %line 393+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm2, xmm4
 	punpckhdq xmm2, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 394+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhdq xmm0, xmm3
+	punpckhdq xmm0, xmm5
 ; r0 = unpacklo64(e0, e1)
 %line 395+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqa xmm3, xmm5
-	punpcklqdq xmm3, xmm6
+	movdqa xmm4, xmm3
+	punpcklqdq xmm4, xmm6
 ; r1 = unpackhi64(e0, e1)
 %line 396+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	punpckhqdq xmm5, xmm6
+	punpckhqdq xmm3, xmm6
 ; r2 = unpacklo64(e2, e3)
 %line 397+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqa xmm1, xmm2
@@ -1377,7 +1385,7 @@ align 32
 	punpckhqdq xmm2, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 399+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pshufd xmm5, xmm5, 147
+	pshufd xmm3, xmm3, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 400+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	pshufd xmm1, xmm1, 78
@@ -1389,31 +1397,31 @@ align 32
 	movdqu xmm0, [edi]
 ; 4x r0 += e0
 %line 403+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	paddd xmm3, xmm0
+	paddd xmm4, xmm0
 ; e0 = mem128[m + 0]
 %line 404+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esi]
 ; r0 ^= e0
 %line 405+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm3, xmm0
+	pxor xmm4, xmm0
 ; mem128[c + 0] = r0
 %line 406+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx], xmm3
+	movdqu [edx], xmm4
 ; e1 = mem128[x + 16]
 %line 407+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [edi + 16]
 ; 4x r1 += e1
 %line 408+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	paddd xmm5, xmm0
+	paddd xmm3, xmm0
 ; e1 = mem128[m + 16]
 %line 409+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [esi + 16]
 ; r1 ^= e1
 %line 410+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	pxor xmm5, xmm0
+	pxor xmm3, xmm0
 ; mem128[c + 16] = r1
 %line 411+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	movdqu [edx + 16], xmm5
+	movdqu [edx + 16], xmm3
 ; e2 = mem128[x + 32]
 %line 412+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
 	movdqu xmm0, [edi + 32]
@@ -1478,7 +1486,7 @@ align 32
 .Ldone:
 ; leave
 %line 434+0 specs/salsa20/generated/salsa20_x86_sse2_r12.q
-	add esp, 548
+	add esp, 484
 	pop edi
 	pop esi
 	ret

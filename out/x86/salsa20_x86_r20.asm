@@ -14,11 +14,13 @@ qhasm_kernel_salsa20_x86_blocks:
 	sub esp, 92
 ; input c m n nhi x
 %line 33+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [esp + 112]
-	mov esi, [esp + 116]
+	mov eax, [esp + 112]
+	mov [esp + 0], eax
+	mov eax, [esp + 116]
+	mov [esp + 4], eax
 	mov eax, [esp + 120]
 	mov ecx, [esp + 124]
-	mov ecx, [esp + 128]
+	mov edi, [esp + 128]
 ; =? n - 0
 %line 36+0 specs/salsa20/generated/salsa20_x86_r20.q
 	cmp eax, 0
@@ -29,86 +31,77 @@ align 32
 .Lblock:
 ; x0 = mem32[x + 0]
 %line 40+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [esp + 56], eax
-	mov [esp + 52], esi
-	mov [esp + 48], edx
-	mov ebp, [ecx]
+	mov [esp + 52], eax
+	mov eax, [edi]
+	mov [esp + 8], eax
 ; x1 = mem32[x + 4]
 %line 41+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebx, [ecx + 4]
+	mov eax, [edi + 4]
+	mov [esp + 12], eax
 ; x2 = mem32[x + 8]
 %line 42+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [ecx + 8]
+	mov eax, [edi + 8]
+	mov [esp + 16], eax
 ; x3 = mem32[x + 12]
 %line 43+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [ecx + 12]
+	mov eax, [edi + 12]
+	mov [esp + 20], eax
 ; x4 = mem32[x + 16]
 %line 44+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 16]
-	mov [esp + 24], edx
+	mov eax, [edi + 16]
+	mov [esp + 24], eax
 ; x5 = mem32[x + 20]
 %line 45+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 20]
-	mov [esp + 20], edx
+	mov eax, [edi + 20]
+	mov [esp + 28], eax
 ; x6 = mem32[x + 24]
 %line 46+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 24]
-	mov [esp + 16], edx
+	mov eax, [edi + 24]
+	mov [esp + 32], eax
 ; x7 = mem32[x + 28]
 %line 47+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 28]
-	mov [esp + 12], edx
+	mov eax, [edi + 28]
+	mov [esp + 36], eax
 ; x8 = mem32[x + 32]
 %line 48+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 32]
-	mov [esp + 8], edx
+	mov eax, [edi + 32]
+	mov [esp + 40], eax
 ; x9 = mem32[x + 36]
 %line 49+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 36]
-	mov [esp + 4], edx
+	mov eax, [edi + 36]
+	mov [esp + 44], eax
 ; x10 = mem32[x + 40]
 %line 50+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 40]
-	mov [esp + 28], edx
+	mov eax, [edi + 40]
+	mov [esp + 60], eax
 ; x11 = mem32[x + 44]
 %line 51+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 44]
-	mov [esp + 32], edx
+	mov eax, [edi + 44]
+	mov [esp + 64], eax
 ; x12 = mem32[x + 48]
 %line 52+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 48]
-	mov [esp + 36], edx
+	mov eax, [edi + 48]
+	mov [esp + 68], eax
 ; x13 = mem32[x + 52]
 %line 53+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 52]
-	mov [esp + 40], edx
+	mov ecx, [edi + 52]
 ; x14 = mem32[x + 56]
 %line 54+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 56]
-	mov [esp + 44], edx
+	mov esi, [edi + 56]
 ; x15 = mem32[x + 60]
 %line 55+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [ecx + 60]
+	mov edx, [edi + 60]
 ; i = 10
 %line 56+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [esp + 60], ecx
-	mov ecx, 10
-	mov [esp + 0], ecx
-	mov [esp + 64], ebp
-	mov [esp + 68], ebx
-	mov [esp + 72], edi
-	mov [esp + 76], eax
-	mov eax, [esp + 28]
-	mov eax, [esp + 32]
-	mov eax, [esp + 36]
-	mov ecx, [esp + 40]
-	mov esi, [esp + 44]
+	mov [esp + 56], edi
+	mov eax, 10
+	mov [esp + 48], eax
 align 32
 .Ldoubleround:
 ; t = x0 + x12
 %line 59+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebx, [esp + 36]
-	mov eax, [esp + 64]
+	mov ebx, [esp + 68]
+	mov eax, [esp + 8]
 	lea eax, [eax + ebx]
 ; t <<<= 7
 %line 60+0 specs/salsa20/generated/salsa20_x86_r20.q
@@ -120,16 +113,16 @@ align 32
 	mov [esp + 24], ebp
 ; t = x4 + x0
 %line 62+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 64]
+	mov eax, [esp + 8]
 	lea eax, [ebp + eax]
 ; t <<<= 9
 %line 63+0 specs/salsa20/generated/salsa20_x86_r20.q
 	rol eax, 9
 ; x8 ^= t
 %line 64+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 8]
+	mov edi, [esp + 40]
 	xor edi, eax
-	mov [esp + 8], edi
+	mov [esp + 40], edi
 ; t = x8 + x4
 %line 65+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [edi + ebp]
@@ -139,7 +132,7 @@ align 32
 ; x12 ^= t
 %line 67+0 specs/salsa20/generated/salsa20_x86_r20.q
 	xor ebx, eax
-	mov [esp + 36], ebx
+	mov [esp + 68], ebx
 ; t = x12 + x8
 %line 68+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebx + edi]
@@ -148,22 +141,22 @@ align 32
 	rol eax, 18
 ; x0 ^= t
 %line 70+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 64]
+	mov edi, [esp + 8]
 	xor edi, eax
-	mov [esp + 64], edi
+	mov [esp + 8], edi
 ; t = x5 + x1
 %line 71+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebx, [esp + 20]
-	mov ebp, [esp + 68]
+	mov ebx, [esp + 28]
+	mov ebp, [esp + 12]
 	lea eax, [ebx + ebp]
 ; t <<<= 7
 %line 72+0 specs/salsa20/generated/salsa20_x86_r20.q
 	rol eax, 7
 ; x9 ^= t
 %line 73+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 4]
+	mov edi, [esp + 44]
 	xor edi, eax
-	mov [esp + 4], edi
+	mov [esp + 44], edi
 ; t = x9 + x5
 %line 74+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [edi + ebx]
@@ -182,7 +175,7 @@ align 32
 ; x1 ^= t
 %line 79+0 specs/salsa20/generated/salsa20_x86_r20.q
 	xor ebp, eax
-	mov [esp + 68], ebp
+	mov [esp + 12], ebp
 ; t = x1 + x13
 %line 80+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebp + ecx]
@@ -192,11 +185,11 @@ align 32
 ; x5 ^= t
 %line 82+0 specs/salsa20/generated/salsa20_x86_r20.q
 	xor ebx, eax
-	mov [esp + 20], ebx
+	mov [esp + 28], ebx
 ; t = x10 + x6
 %line 83+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 16]
-	mov ebx, [esp + 28]
+	mov edi, [esp + 32]
+	mov ebx, [esp + 60]
 	lea eax, [ebx + edi]
 ; t <<<= 7
 %line 84+0 specs/salsa20/generated/salsa20_x86_r20.q
@@ -212,9 +205,9 @@ align 32
 	rol eax, 9
 ; x2 ^= t
 %line 88+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebx, [esp + 72]
+	mov ebx, [esp + 16]
 	xor ebx, eax
-	mov [esp + 72], ebx
+	mov [esp + 16], ebx
 ; t = x2 + x14
 %line 89+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebx + esi]
@@ -224,7 +217,7 @@ align 32
 ; x6 ^= t
 %line 91+0 specs/salsa20/generated/salsa20_x86_r20.q
 	xor edi, eax
-	mov [esp + 16], edi
+	mov [esp + 32], edi
 ; t = x6 + x2
 %line 92+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [edi + ebx]
@@ -233,21 +226,21 @@ align 32
 	rol eax, 18
 ; x10 ^= t
 %line 94+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 28]
+	mov edi, [esp + 60]
 	xor edi, eax
-	mov [esp + 28], edi
+	mov [esp + 60], edi
 ; t = x15 + x11
 %line 95+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 32]
+	mov edi, [esp + 64]
 	lea eax, [edx + edi]
 ; t <<<= 7
 %line 96+0 specs/salsa20/generated/salsa20_x86_r20.q
 	rol eax, 7
 ; x3 ^= t
 %line 97+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebx, [esp + 76]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 76], ebx
+	mov [esp + 20], ebx
 ; t = x3 + x15
 %line 98+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebx + edx]
@@ -256,9 +249,9 @@ align 32
 	rol eax, 9
 ; x7 ^= t
 %line 100+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebp, [esp + 12]
+	mov ebp, [esp + 36]
 	xor ebp, eax
-	mov [esp + 12], ebp
+	mov [esp + 36], ebp
 ; t = x7 + x3
 %line 101+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebp + ebx]
@@ -268,7 +261,7 @@ align 32
 ; x11 ^= t
 %line 103+0 specs/salsa20/generated/salsa20_x86_r20.q
 	xor edi, eax
-	mov [esp + 32], edi
+	mov [esp + 64], edi
 ; t = x11 + x7
 %line 104+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [edi + ebp]
@@ -280,16 +273,16 @@ align 32
 	xor edx, eax
 ; t = x0 + x3
 %line 107+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 64]
+	mov edi, [esp + 8]
 	lea eax, [edi + ebx]
 ; t <<<= 7
 %line 108+0 specs/salsa20/generated/salsa20_x86_r20.q
 	rol eax, 7
 ; x1 ^= t
 %line 109+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebx, [esp + 68]
+	mov ebx, [esp + 12]
 	xor ebx, eax
-	mov [esp + 68], ebx
+	mov [esp + 12], ebx
 ; t = x1 + x0
 %line 110+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebx + edi]
@@ -298,9 +291,9 @@ align 32
 	rol eax, 9
 ; x2 ^= t
 %line 112+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebp, [esp + 72]
+	mov ebp, [esp + 16]
 	xor ebp, eax
-	mov [esp + 72], ebp
+	mov [esp + 16], ebp
 ; t = x2 + x1
 %line 113+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebp + ebx]
@@ -309,9 +302,9 @@ align 32
 	rol eax, 13
 ; x3 ^= t
 %line 115+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebx, [esp + 76]
+	mov ebx, [esp + 20]
 	xor ebx, eax
-	mov [esp + 76], ebx
+	mov [esp + 20], ebx
 ; t = x3 + x2
 %line 116+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebx + ebp]
@@ -321,32 +314,32 @@ align 32
 ; x0 ^= t
 %line 118+0 specs/salsa20/generated/salsa20_x86_r20.q
 	xor edi, eax
-	mov [esp + 64], edi
+	mov [esp + 8], edi
 ; t = x5 + x4
 %line 119+0 specs/salsa20/generated/salsa20_x86_r20.q
 	mov ebx, [esp + 24]
-	mov eax, [esp + 20]
+	mov eax, [esp + 28]
 	lea eax, [eax + ebx]
 ; t <<<= 7
 %line 120+0 specs/salsa20/generated/salsa20_x86_r20.q
 	rol eax, 7
 ; x6 ^= t
 %line 121+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebp, [esp + 16]
+	mov ebp, [esp + 32]
 	xor ebp, eax
-	mov [esp + 16], ebp
+	mov [esp + 32], ebp
 ; t = x6 + x5
 %line 122+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 20]
+	mov eax, [esp + 28]
 	lea eax, [ebp + eax]
 ; t <<<= 9
 %line 123+0 specs/salsa20/generated/salsa20_x86_r20.q
 	rol eax, 9
 ; x7 ^= t
 %line 124+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 12]
+	mov edi, [esp + 36]
 	xor edi, eax
-	mov [esp + 12], edi
+	mov [esp + 36], edi
 ; t = x7 + x6
 %line 125+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [edi + ebp]
@@ -365,22 +358,22 @@ align 32
 	rol eax, 18
 ; x5 ^= t
 %line 130+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 20]
+	mov edi, [esp + 28]
 	xor edi, eax
-	mov [esp + 20], edi
+	mov [esp + 28], edi
 ; t = x10 + x9
 %line 131+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 4]
-	mov ebp, [esp + 28]
+	mov edi, [esp + 44]
+	mov ebp, [esp + 60]
 	lea eax, [ebp + edi]
 ; t <<<= 7
 %line 132+0 specs/salsa20/generated/salsa20_x86_r20.q
 	rol eax, 7
 ; x11 ^= t
 %line 133+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebx, [esp + 32]
+	mov ebx, [esp + 64]
 	xor ebx, eax
-	mov [esp + 32], ebx
+	mov [esp + 64], ebx
 ; t = x11 + x10
 %line 134+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebx + ebp]
@@ -389,9 +382,9 @@ align 32
 	rol eax, 9
 ; x8 ^= t
 %line 136+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov ebp, [esp + 8]
+	mov ebp, [esp + 40]
 	xor ebp, eax
-	mov [esp + 8], ebp
+	mov [esp + 40], ebp
 ; t = x8 + x11
 %line 137+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [ebp + ebx]
@@ -401,7 +394,7 @@ align 32
 ; x9 ^= t
 %line 139+0 specs/salsa20/generated/salsa20_x86_r20.q
 	xor edi, eax
-	mov [esp + 4], edi
+	mov [esp + 44], edi
 ; t = x9 + x8
 %line 140+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [edi + ebp]
@@ -410,9 +403,9 @@ align 32
 	rol eax, 18
 ; x10 ^= t
 %line 142+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 28]
+	mov edi, [esp + 60]
 	xor edi, eax
-	mov [esp + 28], edi
+	mov [esp + 60], edi
 ; t = x15 + x14
 %line 143+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [edx + esi]
@@ -421,9 +414,9 @@ align 32
 	rol eax, 7
 ; x12 ^= t
 %line 145+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edi, [esp + 36]
+	mov edi, [esp + 68]
 	xor edi, eax
-	mov [esp + 36], edi
+	mov [esp + 68], edi
 ; t = x12 + x15
 %line 146+0 specs/salsa20/generated/salsa20_x86_r20.q
 	lea eax, [edi + edx]
@@ -453,208 +446,233 @@ align 32
 	xor edx, eax
 ; =? i -= 1
 %line 155+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 0]
+	mov eax, [esp + 48]
 	sub eax, 1
-	mov [esp + 0], eax
+	mov [esp + 48], eax
 ; goto doubleround if !=
 %line 156+0 specs/salsa20/generated/salsa20_x86_r20.q
 	jne .Ldoubleround
 ; x0 += mem32[x + 0]
 %line 158+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [esp + 0], edx
-	mov [esp + 44], esi
-	mov [esp + 40], ecx
-	mov eax, [esp + 36]
-	mov eax, [esp + 32]
-	mov eax, [esp + 28]
-	mov eax, [esp + 76]
-	mov edi, [esp + 72]
-	mov ebx, [esp + 68]
-	mov ebp, [esp + 64]
-	mov ecx, [esp + 60]
-	add ebp, [ecx]
+	mov edi, [esp + 56]
+	mov eax, [esp + 8]
+	add eax, [edi]
 ; x0 ^= mem32[m + 0]
 %line 159+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov esi, [esp + 52]
-	xor ebp, [esi]
+	mov ebx, [esp + 4]
+	xor eax, [ebx]
 ; mem32[c + 0] = x0
 %line 160+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov edx, [esp + 48]
-	mov [edx], ebp
+	mov ebx, [esp + 0]
+	mov [ebx], eax
 ; x1 += mem32[x + 4]
 %line 161+0 specs/salsa20/generated/salsa20_x86_r20.q
-	add ebx, [ecx + 4]
+	mov eax, [esp + 12]
+	add eax, [edi + 4]
 ; x1 ^= mem32[m + 4]
 %line 162+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor ebx, [esi + 4]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 4]
 ; mem32[c + 4] = x1
 %line 163+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 4], ebx
+	mov ebx, [esp + 0]
+	mov [ebx + 4], eax
 ; x2 += mem32[x + 8]
 %line 164+0 specs/salsa20/generated/salsa20_x86_r20.q
-	add edi, [ecx + 8]
+	mov eax, [esp + 16]
+	add eax, [edi + 8]
 ; x2 ^= mem32[m + 8]
 %line 165+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor edi, [esi + 8]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 8]
 ; mem32[c + 8] = x2
 %line 166+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 8], edi
+	mov ebx, [esp + 0]
+	mov [ebx + 8], eax
 ; x3 += mem32[x + 12]
 %line 167+0 specs/salsa20/generated/salsa20_x86_r20.q
-	add eax, [ecx + 12]
+	mov eax, [esp + 20]
+	add eax, [edi + 12]
 ; x3 ^= mem32[m + 12]
 %line 168+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 12]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 12]
 ; mem32[c + 12] = x3
 %line 169+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 12], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 12], eax
 ; x4 += mem32[x + 16]
 %line 170+0 specs/salsa20/generated/salsa20_x86_r20.q
 	mov eax, [esp + 24]
-	add eax, [ecx + 16]
+	add eax, [edi + 16]
 ; x4 ^= mem32[m + 16]
 %line 171+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 16]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 16]
 ; mem32[c + 16] = x4
 %line 172+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 16], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 16], eax
 ; x5 += mem32[x + 20]
 %line 173+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 20]
-	add eax, [ecx + 20]
+	mov eax, [esp + 28]
+	add eax, [edi + 20]
 ; x5 ^= mem32[m + 20]
 %line 174+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 20]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 20]
 ; mem32[c + 20] = x5
 %line 175+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 20], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 20], eax
 ; x6 += mem32[x + 24]
 %line 176+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 16]
-	add eax, [ecx + 24]
+	mov eax, [esp + 32]
+	add eax, [edi + 24]
 ; x6 ^= mem32[m + 24]
 %line 177+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 24]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 24]
 ; mem32[c + 24] = x6
 %line 178+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 24], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 24], eax
 ; x7 += mem32[x + 28]
 %line 179+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 12]
-	add eax, [ecx + 28]
+	mov eax, [esp + 36]
+	add eax, [edi + 28]
 ; x7 ^= mem32[m + 28]
 %line 180+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 28]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 28]
 ; mem32[c + 28] = x7
 %line 181+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 28], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 28], eax
 ; x8 += mem32[x + 32]
 %line 182+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 8]
-	add eax, [ecx + 32]
+	mov eax, [esp + 40]
+	add eax, [edi + 32]
 ; x8 ^= mem32[m + 32]
 %line 183+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 32]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 32]
 ; mem32[c + 32] = x8
 %line 184+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 32], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 32], eax
 ; x9 += mem32[x + 36]
 %line 185+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 4]
-	add eax, [ecx + 36]
+	mov eax, [esp + 44]
+	add eax, [edi + 36]
 ; x9 ^= mem32[m + 36]
 %line 186+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 36]
+	mov ebx, [esp + 4]
+	xor eax, [ebx + 36]
 ; mem32[c + 36] = x9
 %line 187+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 36], eax
+	mov ebx, [esp + 0]
+	mov [ebx + 36], eax
 ; x10 += mem32[x + 40]
 %line 188+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 28]
-	add eax, [ecx + 40]
+	mov ebx, [esp + 60]
+	add ebx, [edi + 40]
 ; x10 ^= mem32[m + 40]
 %line 189+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 40]
+	mov eax, [esp + 4]
+	xor ebx, [eax + 40]
 ; mem32[c + 40] = x10
 %line 190+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 40], eax
+	mov eax, [esp + 0]
+	mov [eax + 40], ebx
 ; x11 += mem32[x + 44]
 %line 191+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 32]
-	add eax, [ecx + 44]
+	mov ebx, [esp + 64]
+	add ebx, [edi + 44]
 ; x11 ^= mem32[m + 44]
 %line 192+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 44]
+	mov eax, [esp + 4]
+	xor ebx, [eax + 44]
 ; mem32[c + 44] = x11
 %line 193+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 44], eax
+	mov eax, [esp + 0]
+	mov [eax + 44], ebx
 ; x12 += mem32[x + 48]
 %line 194+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 36]
-	add eax, [ecx + 48]
+	mov ebx, [esp + 68]
+	add ebx, [edi + 48]
 ; x12 ^= mem32[m + 48]
 %line 195+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 48]
+	mov eax, [esp + 4]
+	xor ebx, [eax + 48]
 ; mem32[c + 48] = x12
 %line 196+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 48], eax
+	mov eax, [esp + 0]
+	mov [eax + 48], ebx
 ; x13 += mem32[x + 52]
 %line 197+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 40]
-	add eax, [ecx + 52]
+	add ecx, [edi + 52]
 ; x13 ^= mem32[m + 52]
 %line 198+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 52]
+	mov eax, [esp + 4]
+	xor ecx, [eax + 52]
 ; mem32[c + 52] = x13
 %line 199+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 52], eax
+	mov eax, [esp + 0]
+	mov [eax + 52], ecx
 ; x14 += mem32[x + 56]
 %line 200+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 44]
-	add eax, [ecx + 56]
+	add esi, [edi + 56]
 ; x14 ^= mem32[m + 56]
 %line 201+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 56]
+	mov eax, [esp + 4]
+	xor esi, [eax + 56]
 ; mem32[c + 56] = x14
 %line 202+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 56], eax
+	mov eax, [esp + 0]
+	mov [eax + 56], esi
 ; x15 += mem32[x + 60]
 %line 203+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 0]
-	add eax, [ecx + 60]
+	add edx, [edi + 60]
 ; x15 ^= mem32[m + 60]
 %line 204+0 specs/salsa20/generated/salsa20_x86_r20.q
-	xor eax, [esi + 60]
+	mov eax, [esp + 4]
+	xor edx, [eax + 60]
 ; mem32[c + 60] = x15
 %line 205+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [edx + 60], eax
+	mov eax, [esp + 0]
+	mov [eax + 60], edx
 ; ctr = mem32[x + 32]
 %line 206+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [ecx + 32]
+	mov eax, [edi + 32]
 ; carry? ctr += 1
 %line 207+0 specs/salsa20/generated/salsa20_x86_r20.q
 	add eax, 1
 ; mem32[x + 32] = ctr
 %line 208+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [ecx + 32], eax
+	mov [edi + 32], eax
 ; ctr = mem32[x + 36]
 %line 209+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [ecx + 36]
+	mov eax, [edi + 36]
 ; ctr += 0 + carry
 %line 210+0 specs/salsa20/generated/salsa20_x86_r20.q
 	adc eax, 0
 ; mem32[x + 36] = ctr
 %line 211+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov [ecx + 36], eax
+	mov [edi + 36], eax
 ; c += 64
 %line 212+0 specs/salsa20/generated/salsa20_x86_r20.q
-	add edx, 64
+	mov eax, [esp + 0]
+	add eax, 64
+	mov [esp + 0], eax
 ; m += 64
 %line 213+0 specs/salsa20/generated/salsa20_x86_r20.q
-	add esi, 64
+	mov eax, [esp + 4]
+	add eax, 64
+	mov [esp + 4], eax
 ; =? n -= 1
 %line 214+0 specs/salsa20/generated/salsa20_x86_r20.q
-	mov eax, [esp + 56]
+	mov eax, [esp + 52]
 	sub eax, 1
 ; goto block if !=
 %line 215+0 specs/salsa20/generated/salsa20_x86_r20.q
