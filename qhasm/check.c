@@ -172,7 +172,9 @@ static void addop(Stmt *s, int *cap, SOp o)
 {
 	if (s->nop >= MAXOP)
 		err(o.pos, "too many operands");
-	GROW(s->op, s->nop, *cap);
+	/* exactly sized: a long block has millions of statements */
+	(void)cap;
+	s->op = xrealloc(s->op, (s->nop + 1) * sizeof *s->op);
 	s->op[s->nop++] = o;
 }
 
@@ -245,7 +247,7 @@ static void pins(Fn *fn, Stmt *s)
 		i = next;
 	}
 	*p = 0;
-	s->shape = fstrndup(shape, p - shape);
+	s->shape = fintern(shape, p - shape);
 }
 
 static void pinput(Fn *fn, Stmt *s, const Target *tg)

@@ -67,7 +67,14 @@ void canon(Tok *t, int n, Tok **out, int *nout)
 			d--;
 	}
 	int lhs = k - d;
-	Tok *o = falloc((n + lhs + 1) * sizeof *o);
+	/* a scratch buffer: every caller is done with the result before the
+	 * next call */
+	static Tok *o;
+	static int ocap;
+	if (ocap < n + lhs + 1) {
+		ocap = 2 * (n + lhs + 1);
+		o = xrealloc(o, ocap * sizeof *o);
+	}
 	int m = 0;
 	for (int i = 0; i < k; i++)
 		o[m++] = t[i];
@@ -76,7 +83,7 @@ void canon(Tok *t, int n, Tok **out, int *nout)
 	for (int i = d; i < k; i++)
 		o[m++] = t[i];
 	o[m] = t[k];
-	o[m++].s = fstrndup(t[k].s, strlen(t[k].s) - 1);
+	o[m++].s = fintern(t[k].s, strlen(t[k].s) - 1);
 	for (int i = k + 1; i < n; i++)
 		o[m++] = t[i];
 	*out = o;
