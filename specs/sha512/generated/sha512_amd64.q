@@ -3,8 +3,7 @@
 # 80 rounds fully unrolled, the eight working variables in registers (their
 # names rotate instead of the values moving), the message schedule
 # computed on the fly in a 16-word window of stack slots, K in a read-only
-# table.  Sigma1(e) = ((e >>> 23 ^ e) >>> 4 ^ e) >>> 14 and
-# Sigma0(a) = ((a >>> 5 ^ a) >>> 6 ^ a) >>> 28 (two rotations fewer).
+# table; the round is sha512_round.q.inc (BMI2=1: rorx for the Sigmas).
 # Template for gen/sha512.py.
 
 int64 st in n
@@ -79,9 +78,13 @@ block:
   in = in_s
   x = mem64be[in + 0]
   w0 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k0 + 0]
   v7 += x
-  v7 += mem64[sha512_k0 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -89,13 +92,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -113,9 +110,13 @@ block:
   in = in_s
   x = mem64be[in + 8]
   w1 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k0 + 8]
   v6 += x
-  v6 += mem64[sha512_k0 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -123,13 +124,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -147,9 +142,13 @@ block:
   in = in_s
   x = mem64be[in + 16]
   w2 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k0 + 16]
   v5 += x
-  v5 += mem64[sha512_k0 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -157,13 +156,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -181,9 +174,13 @@ block:
   in = in_s
   x = mem64be[in + 24]
   w3 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k0 + 24]
   v4 += x
-  v4 += mem64[sha512_k0 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -191,13 +188,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -215,9 +206,13 @@ block:
   in = in_s
   x = mem64be[in + 32]
   w4 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k4 + 0]
   v3 += x
-  v3 += mem64[sha512_k4 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -225,13 +220,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -249,9 +238,13 @@ block:
   in = in_s
   x = mem64be[in + 40]
   w5 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k4 + 8]
   v2 += x
-  v2 += mem64[sha512_k4 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -259,13 +252,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -283,9 +270,13 @@ block:
   in = in_s
   x = mem64be[in + 48]
   w6 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k4 + 16]
   v1 += x
-  v1 += mem64[sha512_k4 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -293,13 +284,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -317,9 +302,13 @@ block:
   in = in_s
   x = mem64be[in + 56]
   w7 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k4 + 24]
   v0 += x
-  v0 += mem64[sha512_k4 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -327,13 +316,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -351,9 +334,13 @@ block:
   in = in_s
   x = mem64be[in + 64]
   w8 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k8 + 0]
   v7 += x
-  v7 += mem64[sha512_k8 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -361,13 +348,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -385,9 +366,13 @@ block:
   in = in_s
   x = mem64be[in + 72]
   w9 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k8 + 8]
   v6 += x
-  v6 += mem64[sha512_k8 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -395,13 +380,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -419,9 +398,13 @@ block:
   in = in_s
   x = mem64be[in + 80]
   w10 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k8 + 16]
   v5 += x
-  v5 += mem64[sha512_k8 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -429,13 +412,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -453,9 +430,13 @@ block:
   in = in_s
   x = mem64be[in + 88]
   w11 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k8 + 24]
   v4 += x
-  v4 += mem64[sha512_k8 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -463,13 +444,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -487,9 +462,13 @@ block:
   in = in_s
   x = mem64be[in + 96]
   w12 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k12 + 0]
   v3 += x
-  v3 += mem64[sha512_k12 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -497,13 +476,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -521,9 +494,13 @@ block:
   in = in_s
   x = mem64be[in + 104]
   w13 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k12 + 8]
   v2 += x
-  v2 += mem64[sha512_k12 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -531,13 +508,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -555,9 +526,13 @@ block:
   in = in_s
   x = mem64be[in + 112]
   w14 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k12 + 16]
   v1 += x
-  v1 += mem64[sha512_k12 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -565,13 +540,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -589,9 +558,13 @@ block:
   in = in_s
   x = mem64be[in + 120]
   w15 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k12 + 24]
   v0 += x
-  v0 += mem64[sha512_k12 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -599,13 +572,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -641,9 +608,13 @@ block:
   x += z
   x += w0
   w0 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k16 + 0]
   v7 += x
-  v7 += mem64[sha512_k16 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -651,13 +622,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -693,9 +658,13 @@ block:
   x += z
   x += w1
   w1 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k16 + 8]
   v6 += x
-  v6 += mem64[sha512_k16 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -703,13 +672,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -745,9 +708,13 @@ block:
   x += z
   x += w2
   w2 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k16 + 16]
   v5 += x
-  v5 += mem64[sha512_k16 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -755,13 +722,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -797,9 +758,13 @@ block:
   x += z
   x += w3
   w3 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k16 + 24]
   v4 += x
-  v4 += mem64[sha512_k16 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -807,13 +772,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -849,9 +808,13 @@ block:
   x += z
   x += w4
   w4 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k20 + 0]
   v3 += x
-  v3 += mem64[sha512_k20 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -859,13 +822,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -901,9 +858,13 @@ block:
   x += z
   x += w5
   w5 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k20 + 8]
   v2 += x
-  v2 += mem64[sha512_k20 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -911,13 +872,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -953,9 +908,13 @@ block:
   x += z
   x += w6
   w6 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k20 + 16]
   v1 += x
-  v1 += mem64[sha512_k20 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -963,13 +922,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -1005,9 +958,13 @@ block:
   x += z
   x += w7
   w7 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k20 + 24]
   v0 += x
-  v0 += mem64[sha512_k20 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -1015,13 +972,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -1057,9 +1008,13 @@ block:
   x += z
   x += w8
   w8 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k24 + 0]
   v7 += x
-  v7 += mem64[sha512_k24 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -1067,13 +1022,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -1109,9 +1058,13 @@ block:
   x += z
   x += w9
   w9 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k24 + 8]
   v6 += x
-  v6 += mem64[sha512_k24 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -1119,13 +1072,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -1161,9 +1108,13 @@ block:
   x += z
   x += w10
   w10 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k24 + 16]
   v5 += x
-  v5 += mem64[sha512_k24 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -1171,13 +1122,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -1213,9 +1158,13 @@ block:
   x += z
   x += w11
   w11 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k24 + 24]
   v4 += x
-  v4 += mem64[sha512_k24 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -1223,13 +1172,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -1265,9 +1208,13 @@ block:
   x += z
   x += w12
   w12 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k28 + 0]
   v3 += x
-  v3 += mem64[sha512_k28 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -1275,13 +1222,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -1317,9 +1258,13 @@ block:
   x += z
   x += w13
   w13 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k28 + 8]
   v2 += x
-  v2 += mem64[sha512_k28 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -1327,13 +1272,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -1369,9 +1308,13 @@ block:
   x += z
   x += w14
   w14 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k28 + 16]
   v1 += x
-  v1 += mem64[sha512_k28 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -1379,13 +1322,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -1421,9 +1358,13 @@ block:
   x += z
   x += w15
   w15 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k28 + 24]
   v0 += x
-  v0 += mem64[sha512_k28 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -1431,13 +1372,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -1473,9 +1408,13 @@ block:
   x += z
   x += w0
   w0 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k32 + 0]
   v7 += x
-  v7 += mem64[sha512_k32 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -1483,13 +1422,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -1525,9 +1458,13 @@ block:
   x += z
   x += w1
   w1 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k32 + 8]
   v6 += x
-  v6 += mem64[sha512_k32 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -1535,13 +1472,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -1577,9 +1508,13 @@ block:
   x += z
   x += w2
   w2 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k32 + 16]
   v5 += x
-  v5 += mem64[sha512_k32 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -1587,13 +1522,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -1629,9 +1558,13 @@ block:
   x += z
   x += w3
   w3 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k32 + 24]
   v4 += x
-  v4 += mem64[sha512_k32 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -1639,13 +1572,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -1681,9 +1608,13 @@ block:
   x += z
   x += w4
   w4 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k36 + 0]
   v3 += x
-  v3 += mem64[sha512_k36 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -1691,13 +1622,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -1733,9 +1658,13 @@ block:
   x += z
   x += w5
   w5 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k36 + 8]
   v2 += x
-  v2 += mem64[sha512_k36 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -1743,13 +1672,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -1785,9 +1708,13 @@ block:
   x += z
   x += w6
   w6 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k36 + 16]
   v1 += x
-  v1 += mem64[sha512_k36 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -1795,13 +1722,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -1837,9 +1758,13 @@ block:
   x += z
   x += w7
   w7 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k36 + 24]
   v0 += x
-  v0 += mem64[sha512_k36 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -1847,13 +1772,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -1889,9 +1808,13 @@ block:
   x += z
   x += w8
   w8 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k40 + 0]
   v7 += x
-  v7 += mem64[sha512_k40 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -1899,13 +1822,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -1941,9 +1858,13 @@ block:
   x += z
   x += w9
   w9 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k40 + 8]
   v6 += x
-  v6 += mem64[sha512_k40 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -1951,13 +1872,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -1993,9 +1908,13 @@ block:
   x += z
   x += w10
   w10 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k40 + 16]
   v5 += x
-  v5 += mem64[sha512_k40 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -2003,13 +1922,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -2045,9 +1958,13 @@ block:
   x += z
   x += w11
   w11 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k40 + 24]
   v4 += x
-  v4 += mem64[sha512_k40 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -2055,13 +1972,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -2097,9 +2008,13 @@ block:
   x += z
   x += w12
   w12 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k44 + 0]
   v3 += x
-  v3 += mem64[sha512_k44 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -2107,13 +2022,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -2149,9 +2058,13 @@ block:
   x += z
   x += w13
   w13 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k44 + 8]
   v2 += x
-  v2 += mem64[sha512_k44 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -2159,13 +2072,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -2201,9 +2108,13 @@ block:
   x += z
   x += w14
   w14 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k44 + 16]
   v1 += x
-  v1 += mem64[sha512_k44 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -2211,13 +2122,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -2253,9 +2158,13 @@ block:
   x += z
   x += w15
   w15 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k44 + 24]
   v0 += x
-  v0 += mem64[sha512_k44 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -2263,13 +2172,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -2305,9 +2208,13 @@ block:
   x += z
   x += w0
   w0 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k48 + 0]
   v7 += x
-  v7 += mem64[sha512_k48 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -2315,13 +2222,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -2357,9 +2258,13 @@ block:
   x += z
   x += w1
   w1 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k48 + 8]
   v6 += x
-  v6 += mem64[sha512_k48 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -2367,13 +2272,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -2409,9 +2308,13 @@ block:
   x += z
   x += w2
   w2 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k48 + 16]
   v5 += x
-  v5 += mem64[sha512_k48 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -2419,13 +2322,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -2461,9 +2358,13 @@ block:
   x += z
   x += w3
   w3 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k48 + 24]
   v4 += x
-  v4 += mem64[sha512_k48 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -2471,13 +2372,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -2513,9 +2408,13 @@ block:
   x += z
   x += w4
   w4 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k52 + 0]
   v3 += x
-  v3 += mem64[sha512_k52 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -2523,13 +2422,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -2565,9 +2458,13 @@ block:
   x += z
   x += w5
   w5 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k52 + 8]
   v2 += x
-  v2 += mem64[sha512_k52 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -2575,13 +2472,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -2617,9 +2508,13 @@ block:
   x += z
   x += w6
   w6 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k52 + 16]
   v1 += x
-  v1 += mem64[sha512_k52 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -2627,13 +2522,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -2669,9 +2558,13 @@ block:
   x += z
   x += w7
   w7 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k52 + 24]
   v0 += x
-  v0 += mem64[sha512_k52 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -2679,13 +2572,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -2721,9 +2608,13 @@ block:
   x += z
   x += w8
   w8 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k56 + 0]
   v7 += x
-  v7 += mem64[sha512_k56 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -2731,13 +2622,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -2773,9 +2658,13 @@ block:
   x += z
   x += w9
   w9 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k56 + 8]
   v6 += x
-  v6 += mem64[sha512_k56 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -2783,13 +2672,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -2825,9 +2708,13 @@ block:
   x += z
   x += w10
   w10 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k56 + 16]
   v5 += x
-  v5 += mem64[sha512_k56 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -2835,13 +2722,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -2877,9 +2758,13 @@ block:
   x += z
   x += w11
   w11 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k56 + 24]
   v4 += x
-  v4 += mem64[sha512_k56 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -2887,13 +2772,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -2929,9 +2808,13 @@ block:
   x += z
   x += w12
   w12 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k60 + 0]
   v3 += x
-  v3 += mem64[sha512_k60 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -2939,13 +2822,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -2981,9 +2858,13 @@ block:
   x += z
   x += w13
   w13 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k60 + 8]
   v2 += x
-  v2 += mem64[sha512_k60 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -2991,13 +2872,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -3033,9 +2908,13 @@ block:
   x += z
   x += w14
   w14 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k60 + 16]
   v1 += x
-  v1 += mem64[sha512_k60 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -3043,13 +2922,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -3085,9 +2958,13 @@ block:
   x += z
   x += w15
   w15 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k60 + 24]
   v0 += x
-  v0 += mem64[sha512_k60 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -3095,13 +2972,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -3137,9 +3008,13 @@ block:
   x += z
   x += w0
   w0 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k64 + 0]
   v7 += x
-  v7 += mem64[sha512_k64 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -3147,13 +3022,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -3189,9 +3058,13 @@ block:
   x += z
   x += w1
   w1 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k64 + 8]
   v6 += x
-  v6 += mem64[sha512_k64 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -3199,13 +3072,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -3241,9 +3108,13 @@ block:
   x += z
   x += w2
   w2 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k64 + 16]
   v5 += x
-  v5 += mem64[sha512_k64 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -3251,13 +3122,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -3293,9 +3158,13 @@ block:
   x += z
   x += w3
   w3 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k64 + 24]
   v4 += x
-  v4 += mem64[sha512_k64 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -3303,13 +3172,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -3345,9 +3208,13 @@ block:
   x += z
   x += w4
   w4 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k68 + 0]
   v3 += x
-  v3 += mem64[sha512_k68 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -3355,13 +3222,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -3397,9 +3258,13 @@ block:
   x += z
   x += w5
   w5 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k68 + 8]
   v2 += x
-  v2 += mem64[sha512_k68 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -3407,13 +3272,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -3449,9 +3308,13 @@ block:
   x += z
   x += w6
   w6 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k68 + 16]
   v1 += x
-  v1 += mem64[sha512_k68 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -3459,13 +3322,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -3501,9 +3358,13 @@ block:
   x += z
   x += w7
   w7 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k68 + 24]
   v0 += x
-  v0 += mem64[sha512_k68 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -3511,13 +3372,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
@@ -3553,9 +3408,13 @@ block:
   x += z
   x += w8
   w8 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k72 + 0]
   v7 += x
-  v7 += mem64[sha512_k72 + 0]
+  c = v5
+  c ^= v6
+  c &= v4
+  c ^= v6
+  v7 += c
   s = v4
   s >>>= 23
   s ^= v4
@@ -3563,13 +3422,7 @@ block:
   s ^= v4
   s >>>= 14
   v7 += s
-  c = v5
-  c ^= v6
-  c &= v4
-  c ^= v6
-  v7 += c
   v3 += v7
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v0
   s >>>= 5
   s ^= v0
@@ -3605,9 +3458,13 @@ block:
   x += z
   x += w9
   w9 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k72 + 8]
   v6 += x
-  v6 += mem64[sha512_k72 + 8]
+  c = v4
+  c ^= v5
+  c &= v3
+  c ^= v5
+  v6 += c
   s = v3
   s >>>= 23
   s ^= v3
@@ -3615,13 +3472,7 @@ block:
   s ^= v3
   s >>>= 14
   v6 += s
-  c = v4
-  c ^= v5
-  c &= v3
-  c ^= v5
-  v6 += c
   v2 += v6
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v7
   s >>>= 5
   s ^= v7
@@ -3657,9 +3508,13 @@ block:
   x += z
   x += w10
   w10 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k72 + 16]
   v5 += x
-  v5 += mem64[sha512_k72 + 16]
+  c = v3
+  c ^= v4
+  c &= v2
+  c ^= v4
+  v5 += c
   s = v2
   s >>>= 23
   s ^= v2
@@ -3667,13 +3522,7 @@ block:
   s ^= v2
   s >>>= 14
   v5 += s
-  c = v3
-  c ^= v4
-  c &= v2
-  c ^= v4
-  v5 += c
   v1 += v5
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v6
   s >>>= 5
   s ^= v6
@@ -3709,9 +3558,13 @@ block:
   x += z
   x += w11
   w11 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k72 + 24]
   v4 += x
-  v4 += mem64[sha512_k72 + 24]
+  c = v2
+  c ^= v3
+  c &= v1
+  c ^= v3
+  v4 += c
   s = v1
   s >>>= 23
   s ^= v1
@@ -3719,13 +3572,7 @@ block:
   s ^= v1
   s >>>= 14
   v4 += s
-  c = v2
-  c ^= v3
-  c &= v1
-  c ^= v3
-  v4 += c
   v0 += v4
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v5
   s >>>= 5
   s ^= v5
@@ -3761,9 +3608,13 @@ block:
   x += z
   x += w12
   w12 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k76 + 0]
   v3 += x
-  v3 += mem64[sha512_k76 + 0]
+  c = v1
+  c ^= v2
+  c &= v0
+  c ^= v2
+  v3 += c
   s = v0
   s >>>= 23
   s ^= v0
@@ -3771,13 +3622,7 @@ block:
   s ^= v0
   s >>>= 14
   v3 += s
-  c = v1
-  c ^= v2
-  c &= v0
-  c ^= v2
-  v3 += c
   v7 += v3
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v4
   s >>>= 5
   s ^= v4
@@ -3813,9 +3658,13 @@ block:
   x += z
   x += w13
   w13 = x
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k76 + 8]
   v2 += x
-  v2 += mem64[sha512_k76 + 8]
+  c = v0
+  c ^= v1
+  c &= v7
+  c ^= v1
+  v2 += c
   s = v7
   s >>>= 23
   s ^= v7
@@ -3823,13 +3672,7 @@ block:
   s ^= v7
   s >>>= 14
   v2 += s
-  c = v0
-  c ^= v1
-  c &= v7
-  c ^= v1
-  v2 += c
   v6 += v2
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v3
   s >>>= 5
   s ^= v3
@@ -3864,9 +3707,13 @@ block:
   z ^= y
   x += z
   x += w14
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k76 + 16]
   v1 += x
-  v1 += mem64[sha512_k76 + 16]
+  c = v7
+  c ^= v0
+  c &= v6
+  c ^= v0
+  v1 += c
   s = v6
   s >>>= 23
   s ^= v6
@@ -3874,13 +3721,7 @@ block:
   s ^= v6
   s >>>= 14
   v1 += s
-  c = v7
-  c ^= v0
-  c &= v6
-  c ^= v0
-  v1 += c
   v5 += v1
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v2
   s >>>= 5
   s ^= v2
@@ -3915,9 +3756,13 @@ block:
   z ^= y
   x += z
   x += w15
-  # T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t]; d += T1; h = T1 + T2
+  x += mem64[sha512_k76 + 24]
   v0 += x
-  v0 += mem64[sha512_k76 + 24]
+  c = v6
+  c ^= v7
+  c &= v5
+  c ^= v7
+  v0 += c
   s = v5
   s >>>= 23
   s ^= v5
@@ -3925,13 +3770,7 @@ block:
   s ^= v5
   s >>>= 14
   v0 += s
-  c = v6
-  c ^= v7
-  c &= v5
-  c ^= v7
-  v0 += c
   v4 += v0
-  # T2 = Sigma0(a) + Maj(a, b, c), Maj = ((a | b) & c) | (a & b)
   s = v1
   s >>>= 5
   s ^= v1
