@@ -11,7 +11,8 @@ qhasm_kernel_sha512_amd64_avx_blocks:
 	push rbx
 	push rbp
 	push r12
-	sub rsp, 672
+	push r13
+	sub rsp, 680
 ; =? n - 0
 %line 44+0 specs/sha512/generated/sha512_amd64_avx.q
 	cmp rdx, 0
@@ -314,25 +315,25 @@ align 32
 ; v7 += s
 %line 148+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; c = v0
+; mj1 = v1
 %line 149+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
+	mov r8, rax
+; mj1 ^= v2
 %line 150+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
+	xor r8, rcx
+; mj0 = v0
 %line 151+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
+	mov rsi, r11
+; mj0 ^= v1
 %line 152+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
+	xor rsi, rax
+; mj1 &= mj0
 %line 153+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
+	and r8, rsi
+; mj1 ^= v1
 %line 154+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
+	xor r8, rax
+; v7 += mj1
 %line 155+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; v6 += mem64[p + 8]
@@ -392,8603 +393,8130 @@ align 32
 ; v6 += s
 %line 174+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; c = v7
+; mj1 = v7
 %line 175+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
+	mov r13, rdi
+; mj1 ^= v0
 %line 176+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
+	xor r13, r11
+; mj0 &= mj1
 %line 177+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
+	and rsi, r13
+; mj0 ^= v0
 %line 178+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
+	xor rsi, r11
+; v6 += mj0
 %line 179+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 180+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 181+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
+	add r12, rsi
 ; y = alignr(x2, x1, 8)
-%line 183+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 181+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm5, xmm4, 8
 ; 2x z = y >> 1
-%line 184+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 182+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 185+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 183+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 184+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 185+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
 %line 186+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
+; 2x u = y << 56
 %line 187+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
+	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
 %line 188+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
-%line 189+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
-%line 190+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 191+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 189+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 192+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 190+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x1 = x1 + z
-%line 193+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 191+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm1
 ; y = alignr(x6, x5, 8)
-%line 194+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 192+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm9, xmm8, 8
 ; 2x x1 = x1 + y
-%line 195+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 193+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm0
 ; 2x z = q >> 19
-%line 198+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 196+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm3, 19
 ; 2x u = q << 45
-%line 199+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 197+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm3, 45
+; z = z ^ u
+%line 198+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 199+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm3, 61
 ; z = z ^ u
 %line 200+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
+; 2x u = q << 3
 %line 201+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm3, 61
+	vpsllq xmm1, xmm3, 3
 ; z = z ^ u
 %line 202+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
+; 2x u = q >> 6
 %line 203+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm3, 3
+	vpsrlq xmm1, xmm3, 6
 ; z = z ^ u
 %line 204+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 205+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm3, 6
-; z = z ^ u
-%line 206+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
 ; 2x x1 = x1 + z
-%line 207+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 205+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm0
 ; kt = mem128[sha512_avx_k + 144]
-%line 208+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 206+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 144]
 ; 2x kt = x1 + kt
-%line 209+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 207+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm4, xmm0
 ; mem128[p + 144] = kt
-%line 210+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 208+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 144], xmm0
 ; v5 += mem64[p + 16]
-%line 211+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 209+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, [r10 + 16]
 ; c = v3
-%line 212+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 210+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdx
+; c ^= v4
+%line 211+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; c &= v2
+%line 212+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rcx
 ; c ^= v4
 %line 213+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
-; c &= v2
-%line 214+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; c ^= v4
-%line 215+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
 ; v5 += c
-%line 216+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 214+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; s = v2 >>> 14
-%line 217+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 215+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
 ; c = v2 >>> 18
-%line 218+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 216+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
+; s ^= c
+%line 217+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v2 >>> 41
+%line 218+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 41
 ; s ^= c
 %line 219+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
-%line 220+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 41
-; s ^= c
-%line 221+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
 ; v5 += s
-%line 222+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 220+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; v1 += v5
-%line 223+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 221+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
 ; s = v6 >>> 28
-%line 224+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 222+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
 ; c = v6 >>> 34
-%line 225+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 223+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
+; s ^= c
+%line 224+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v6 >>> 39
+%line 225+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 39
 ; s ^= c
 %line 226+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
-%line 227+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 39
-; s ^= c
-%line 228+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
 ; v5 += s
+%line 227+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; mj0 = v6
+%line 228+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
 %line 229+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; c = v6
+	xor rsi, rdi
+; mj1 &= mj0
 %line 230+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
+	and r13, rsi
+; mj1 ^= v7
 %line 231+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
+	xor r13, rdi
+; v5 += mj1
 %line 232+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 233+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 234+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 235+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 236+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
+	add rbp, r13
 ; v4 += mem64[p + 24]
-%line 237+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 233+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, [r10 + 24]
 ; c = v2
-%line 238+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 234+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rcx
 ; c ^= v3
-%line 239+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 235+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; c &= v1
-%line 240+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 236+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rax
 ; c ^= v3
-%line 241+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 237+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; v4 += c
-%line 242+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 238+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; s = v1 >>> 14
-%line 243+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 239+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
 ; c = v1 >>> 18
-%line 244+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 240+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 245+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 241+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 246+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 242+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 247+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 243+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 248+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 244+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; v0 += v4
-%line 249+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 245+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
 ; s = v5 >>> 28
-%line 250+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 246+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
 ; c = v5 >>> 34
-%line 251+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 247+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 252+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 248+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 253+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 249+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 254+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 250+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
+%line 251+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; mj1 = v5
+%line 252+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rbp
+; mj1 ^= v6
+%line 253+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r12
+; mj0 &= mj1
+%line 254+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v6
 %line 255+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; c = v5
+	xor rsi, r12
+; v4 += mj0
 %line 256+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 257+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 258+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 259+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 260+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 261+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 262+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
+	add rbx, rsi
 ; y = alignr(x3, x2, 8)
-%line 264+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 258+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm6, xmm5, 8
 ; 2x z = y >> 1
-%line 265+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 259+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 266+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 260+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 267+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 261+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 268+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 262+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 269+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 263+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 270+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 264+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 271+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 265+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 272+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 266+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 273+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 267+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x2 = x2 + z
-%line 274+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 268+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm1
 ; y = alignr(x7, x6, 8)
-%line 275+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 269+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm10, xmm9, 8
 ; 2x x2 = x2 + y
-%line 276+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 270+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm0
 ; 2x z = q >> 19
-%line 279+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 273+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm4, 19
 ; 2x u = q << 45
-%line 280+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 274+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm4, 45
+; z = z ^ u
+%line 275+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 276+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm4, 61
+; z = z ^ u
+%line 277+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 278+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm4, 3
+; z = z ^ u
+%line 279+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 280+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm4, 6
 ; z = z ^ u
 %line 281+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
-%line 282+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm4, 61
-; z = z ^ u
-%line 283+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
-%line 284+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm4, 3
-; z = z ^ u
-%line 285+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 286+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm4, 6
-; z = z ^ u
-%line 287+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
 ; 2x x2 = x2 + z
-%line 288+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 282+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm0
 ; kt = mem128[sha512_avx_k + 160]
-%line 289+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 283+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 160]
 ; 2x kt = x2 + kt
-%line 290+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 284+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm5, xmm0
 ; mem128[p + 160] = kt
-%line 291+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 285+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 160], xmm0
 ; v3 += mem64[p + 32]
-%line 292+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 286+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, [r10 + 32]
 ; c = v1
-%line 293+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 287+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rax
 ; c ^= v2
-%line 294+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 288+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; c &= v0
-%line 295+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 289+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r11
 ; c ^= v2
-%line 296+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 290+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; v3 += c
+%line 291+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; s = v0 >>> 14
+%line 292+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r11, 14
+; c = v0 >>> 18
+%line 293+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 18
+; s ^= c
+%line 294+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v0 >>> 41
+%line 295+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 41
+; s ^= c
+%line 296+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
 %line 297+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
-%line 298+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r11, 14
-; c = v0 >>> 18
-%line 299+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 18
-; s ^= c
-%line 300+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v0 >>> 41
-%line 301+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 41
-; s ^= c
-%line 302+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v3 += s
-%line 303+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
 ; v7 += v3
-%line 304+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 298+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
 ; s = v4 >>> 28
-%line 305+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 299+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
 ; c = v4 >>> 34
-%line 306+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 300+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 307+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 301+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 308+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 302+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 309+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 303+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 310+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 304+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; c = v4
-%line 311+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
-%line 312+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
-%line 313+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
-%line 314+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
-%line 315+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
-%line 316+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
-%line 317+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
+; mj0 = v4
+%line 305+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 306+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 307+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 308+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 309+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
 ; v2 += mem64[p + 40]
-%line 318+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 310+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, [r10 + 40]
 ; c = v0
-%line 319+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 311+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r11
 ; c ^= v1
-%line 320+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 312+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; c &= v7
-%line 321+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 313+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdi
 ; c ^= v1
-%line 322+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 314+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; v2 += c
-%line 323+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 315+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; s = v7 >>> 14
-%line 324+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 316+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 325+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 317+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 326+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 318+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 327+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 319+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 328+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 320+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 329+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 321+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; v6 += v2
-%line 330+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 322+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
 ; s = v3 >>> 28
-%line 331+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 323+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
 ; c = v3 >>> 34
-%line 332+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 324+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 333+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 325+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 334+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 326+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 335+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 327+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 336+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 328+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; c = v3
-%line 337+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 338+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 339+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 340+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 341+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 342+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 343+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
+; mj1 = v3
+%line 329+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 330+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 331+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 332+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 333+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
 ; y = alignr(x4, x3, 8)
-%line 345+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 335+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm7, xmm6, 8
 ; 2x z = y >> 1
-%line 346+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 336+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 347+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 337+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 348+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 338+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 349+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 339+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 350+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 340+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 351+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 341+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 352+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 342+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 353+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 343+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 354+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 344+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x3 = x3 + z
-%line 355+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 345+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm1
 ; y = alignr(x0, x7, 8)
-%line 356+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 346+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm3, xmm10, 8
 ; 2x x3 = x3 + y
-%line 357+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 347+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm0
 ; 2x z = q >> 19
-%line 360+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 350+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm5, 19
 ; 2x u = q << 45
-%line 361+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 351+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm5, 45
 ; z = z ^ u
-%line 362+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 352+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 363+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 353+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm5, 61
 ; z = z ^ u
-%line 364+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 354+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 365+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 355+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm5, 3
 ; z = z ^ u
-%line 366+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 356+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 367+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 357+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm5, 6
 ; z = z ^ u
-%line 368+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 358+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x3 = x3 + z
-%line 369+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 359+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm0
 ; kt = mem128[sha512_avx_k + 176]
-%line 370+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 360+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 176]
 ; 2x kt = x3 + kt
-%line 371+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 361+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm6, xmm0
 ; mem128[p + 176] = kt
-%line 372+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 362+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 176], xmm0
 ; v1 += mem64[p + 48]
-%line 373+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 363+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, [r10 + 48]
 ; c = v7
-%line 374+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 364+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdi
 ; c ^= v0
-%line 375+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 365+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; c &= v6
-%line 376+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 366+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r12
 ; c ^= v0
-%line 377+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 367+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; v1 += c
-%line 378+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 368+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; s = v6 >>> 14
-%line 379+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 369+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
 ; c = v6 >>> 18
-%line 380+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 370+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
-%line 381+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 371+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 382+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 372+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
-%line 383+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 373+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v1 += s
-%line 384+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 374+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; v5 += v1
-%line 385+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 375+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
 ; s = v2 >>> 28
-%line 386+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 376+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
 ; c = v2 >>> 34
-%line 387+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 377+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 388+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 378+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 389+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 379+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 390+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 380+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v1 += s
-%line 391+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 381+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; c = v2
-%line 392+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
-%line 393+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
-%line 394+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 395+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 396+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 397+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 398+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
+; mj0 = v2
+%line 382+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rcx
+; mj0 ^= v3
+%line 383+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdx
+; mj1 &= mj0
+%line 384+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v3
+%line 385+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdx
+; v1 += mj1
+%line 386+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r13
 ; v0 += mem64[p + 56]
-%line 399+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 387+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, [r10 + 56]
 ; c = v6
-%line 400+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 388+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r12
 ; c ^= v7
-%line 401+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 389+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; c &= v5
-%line 402+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 390+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbp
 ; c ^= v7
-%line 403+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 391+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; v0 += c
-%line 404+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 392+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; s = v5 >>> 14
-%line 405+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 393+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
 ; c = v5 >>> 18
-%line 406+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 394+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 407+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 395+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 408+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 396+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 409+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 397+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v0 += s
-%line 410+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 398+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; v4 += v0
-%line 411+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 399+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
 ; s = v1 >>> 28
-%line 412+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 400+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
 ; c = v1 >>> 34
-%line 413+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 401+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 414+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 402+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 415+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 403+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 416+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 404+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v0 += s
-%line 417+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 405+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; c = v1
-%line 418+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 419+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 420+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 421+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 422+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 423+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 424+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
+; mj1 = v1
+%line 406+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rax
+; mj1 ^= v2
+%line 407+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rcx
+; mj0 &= mj1
+%line 408+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v2
+%line 409+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rcx
+; v0 += mj0
+%line 410+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rsi
 ; y = alignr(x5, x4, 8)
-%line 426+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 412+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm8, xmm7, 8
 ; 2x z = y >> 1
-%line 427+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 413+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 428+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 414+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 429+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 415+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 430+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 416+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 431+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 417+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 432+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 418+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 433+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 419+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 434+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 420+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 435+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 421+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x4 = x4 + z
-%line 436+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 422+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm7, xmm7, xmm1
 ; y = alignr(x1, x0, 8)
-%line 437+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 423+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm4, xmm3, 8
 ; 2x x4 = x4 + y
-%line 438+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 424+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm7, xmm7, xmm0
 ; 2x z = q >> 19
-%line 441+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 427+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm6, 19
 ; 2x u = q << 45
-%line 442+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 428+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm6, 45
 ; z = z ^ u
-%line 443+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 429+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 444+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 430+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm6, 61
 ; z = z ^ u
-%line 445+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 431+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 446+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 432+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm6, 3
 ; z = z ^ u
-%line 447+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 433+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 448+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 434+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm6, 6
 ; z = z ^ u
-%line 449+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 435+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x4 = x4 + z
-%line 450+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 436+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm7, xmm7, xmm0
 ; kt = mem128[sha512_avx_k + 192]
-%line 451+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 437+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 192]
 ; 2x kt = x4 + kt
-%line 452+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 438+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm7, xmm0
 ; mem128[p + 192] = kt
-%line 453+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 439+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 192], xmm0
 ; v7 += mem64[p + 64]
-%line 454+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 440+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, [r10 + 64]
 ; c = v5
-%line 455+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 441+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbp
 ; c ^= v6
-%line 456+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 442+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; c &= v4
-%line 457+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 443+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbx
 ; c ^= v6
-%line 458+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 444+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; v7 += c
-%line 459+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 445+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 460+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 446+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
 ; c = v4 >>> 18
-%line 461+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 447+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 462+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 448+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 463+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 449+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 464+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 450+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 465+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 451+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; v3 += v7
-%line 466+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 452+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
 ; s = v0 >>> 28
-%line 467+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 453+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
 ; c = v0 >>> 34
-%line 468+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 454+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 469+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 455+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 470+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 456+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 471+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 457+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 472+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 458+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; c = v0
-%line 473+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
-%line 474+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
-%line 475+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
-%line 476+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
-%line 477+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
-%line 478+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
-%line 479+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
+; mj0 = v0
+%line 459+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r11
+; mj0 ^= v1
+%line 460+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rax
+; mj1 &= mj0
+%line 461+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v1
+%line 462+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rax
+; v7 += mj1
+%line 463+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r13
 ; v6 += mem64[p + 72]
-%line 480+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 464+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, [r10 + 72]
 ; c = v4
-%line 481+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 465+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbx
 ; c ^= v5
-%line 482+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 466+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; c &= v3
-%line 483+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 467+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdx
 ; c ^= v5
-%line 484+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 468+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; v6 += c
-%line 485+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 469+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; s = v3 >>> 14
-%line 486+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 470+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
 ; c = v3 >>> 18
-%line 487+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 471+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 488+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 472+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 489+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 473+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 490+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 474+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 491+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 475+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; v2 += v6
-%line 492+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 476+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
 ; s = v7 >>> 28
-%line 493+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 477+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 494+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 478+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 495+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 479+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 496+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 480+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 497+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 481+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 498+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 482+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; c = v7
-%line 499+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
-%line 500+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
-%line 501+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
-%line 502+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
-%line 503+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 504+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 505+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
+; mj1 = v7
+%line 483+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdi
+; mj1 ^= v0
+%line 484+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r11
+; mj0 &= mj1
+%line 485+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v0
+%line 486+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r11
+; v6 += mj0
+%line 487+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rsi
 ; y = alignr(x6, x5, 8)
-%line 507+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 489+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm9, xmm8, 8
 ; 2x z = y >> 1
-%line 508+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 490+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 509+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 491+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 510+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 492+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 511+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 493+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 512+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 494+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 513+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 495+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 514+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 496+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 515+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 497+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 516+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 498+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x5 = x5 + z
-%line 517+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 499+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm8, xmm8, xmm1
 ; y = alignr(x2, x1, 8)
-%line 518+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 500+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm5, xmm4, 8
 ; 2x x5 = x5 + y
-%line 519+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 501+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm8, xmm8, xmm0
 ; 2x z = q >> 19
-%line 522+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 504+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm7, 19
 ; 2x u = q << 45
-%line 523+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 505+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm7, 45
 ; z = z ^ u
-%line 524+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 506+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 525+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 507+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm7, 61
 ; z = z ^ u
-%line 526+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 508+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 527+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 509+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm7, 3
 ; z = z ^ u
-%line 528+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 510+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 529+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 511+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm7, 6
 ; z = z ^ u
-%line 530+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 512+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x5 = x5 + z
-%line 531+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 513+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm8, xmm8, xmm0
 ; kt = mem128[sha512_avx_k + 208]
-%line 532+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 514+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 208]
 ; 2x kt = x5 + kt
-%line 533+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 515+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm8, xmm0
 ; mem128[p + 208] = kt
-%line 534+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 516+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 208], xmm0
 ; v5 += mem64[p + 80]
-%line 535+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 517+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, [r10 + 80]
 ; c = v3
-%line 536+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 518+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdx
 ; c ^= v4
-%line 537+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 519+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
 ; c &= v2
-%line 538+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 520+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rcx
 ; c ^= v4
-%line 539+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 521+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
 ; v5 += c
-%line 540+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 522+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; s = v2 >>> 14
-%line 541+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 523+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
 ; c = v2 >>> 18
-%line 542+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 524+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 543+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 525+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 544+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 526+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 545+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 527+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v5 += s
-%line 546+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 528+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; v1 += v5
-%line 547+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 529+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
 ; s = v6 >>> 28
-%line 548+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 530+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
 ; c = v6 >>> 34
-%line 549+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 531+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
-%line 550+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 532+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 551+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 533+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
-%line 552+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 534+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v5 += s
-%line 553+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 535+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; c = v6
-%line 554+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
-%line 555+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
-%line 556+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 557+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 558+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 559+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 560+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
+; mj0 = v6
+%line 536+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
+%line 537+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 538+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v7
+%line 539+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdi
+; v5 += mj1
+%line 540+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r13
 ; v4 += mem64[p + 88]
-%line 561+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 541+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, [r10 + 88]
 ; c = v2
-%line 562+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 542+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rcx
 ; c ^= v3
-%line 563+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 543+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; c &= v1
-%line 564+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 544+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rax
 ; c ^= v3
-%line 565+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 545+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; v4 += c
-%line 566+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 546+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; s = v1 >>> 14
-%line 567+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 547+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
 ; c = v1 >>> 18
-%line 568+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 548+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 569+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 549+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 570+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 550+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 571+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 551+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 572+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 552+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; v0 += v4
-%line 573+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 553+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
 ; s = v5 >>> 28
-%line 574+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 554+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
 ; c = v5 >>> 34
-%line 575+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 555+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 576+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 556+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 577+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 557+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 578+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 558+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 579+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 559+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; c = v5
-%line 580+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 581+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 582+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 583+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 584+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 585+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 586+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
+; mj1 = v5
+%line 560+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rbp
+; mj1 ^= v6
+%line 561+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r12
+; mj0 &= mj1
+%line 562+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v6
+%line 563+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r12
+; v4 += mj0
+%line 564+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, rsi
 ; y = alignr(x7, x6, 8)
-%line 588+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 566+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm10, xmm9, 8
 ; 2x z = y >> 1
-%line 589+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 567+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 590+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 568+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 591+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 569+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 592+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 570+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 593+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 571+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 594+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 572+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 595+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 573+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 596+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 574+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 597+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 575+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x6 = x6 + z
-%line 598+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 576+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm1
 ; y = alignr(x3, x2, 8)
-%line 599+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 577+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm6, xmm5, 8
 ; 2x x6 = x6 + y
-%line 600+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 578+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm0
 ; 2x z = q >> 19
-%line 603+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 581+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm8, 19
 ; 2x u = q << 45
-%line 604+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 582+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm8, 45
 ; z = z ^ u
-%line 605+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 583+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 606+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 584+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm8, 61
 ; z = z ^ u
-%line 607+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 585+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 608+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 586+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm8, 3
 ; z = z ^ u
-%line 609+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 587+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 610+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 588+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm8, 6
 ; z = z ^ u
-%line 611+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 589+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x6 = x6 + z
-%line 612+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 590+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm0
 ; kt = mem128[sha512_avx_k + 224]
-%line 613+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 591+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 224]
 ; 2x kt = x6 + kt
-%line 614+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 592+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm9, xmm0
 ; mem128[p + 224] = kt
-%line 615+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 593+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 224], xmm0
 ; v3 += mem64[p + 96]
-%line 616+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 594+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, [r10 + 96]
 ; c = v1
-%line 617+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 595+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rax
 ; c ^= v2
-%line 618+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 596+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; c &= v0
-%line 619+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 597+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r11
 ; c ^= v2
-%line 620+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 598+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; v3 += c
-%line 621+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 599+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; s = v0 >>> 14
-%line 622+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 600+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
 ; c = v0 >>> 18
-%line 623+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 601+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 624+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 602+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 625+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 603+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
+; s ^= c
+%line 604+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
+%line 605+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; v7 += v3
+%line 606+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, rdx
+; s = v4 >>> 28
+%line 607+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbx, 28
+; c = v4 >>> 34
+%line 608+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 34
+; s ^= c
+%line 609+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v4 >>> 39
+%line 610+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 39
+; s ^= c
+%line 611+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
+%line 612+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; mj0 = v4
+%line 613+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 614+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 615+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 616+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 617+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
+; v2 += mem64[p + 104]
+%line 618+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, [r10 + 104]
+; c = v0
+%line 619+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, r11
+; c ^= v1
+%line 620+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rax
+; c &= v7
+%line 621+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rdi
+; c ^= v1
+%line 622+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rax
+; v2 += c
+%line 623+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; s = v7 >>> 14
+%line 624+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdi, 14
+; c = v7 >>> 18
+%line 625+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 18
 ; s ^= c
 %line 626+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v3 += s
+; c = v7 >>> 41
 %line 627+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v7 += v3
-%line 628+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, rdx
-; s = v4 >>> 28
-%line 629+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbx, 28
-; c = v4 >>> 34
-%line 630+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 34
+	rorx r9, rdi, 41
 ; s ^= c
-%line 631+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 628+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; v2 += s
+%line 629+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; v6 += v2
+%line 630+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rcx
+; s = v3 >>> 28
+%line 631+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdx, 28
+; c = v3 >>> 34
 %line 632+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 39
+	rorx r9, rdx, 34
 ; s ^= c
 %line 633+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v3 += s
-%line 634+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; c = v4
-%line 635+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
-%line 636+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
-%line 637+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
-%line 638+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
-%line 639+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
-%line 640+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
-%line 641+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v2 += mem64[p + 104]
-%line 642+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, [r10 + 104]
-; c = v0
-%line 643+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c ^= v1
-%line 644+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; c &= v7
-%line 645+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; c ^= v1
-%line 646+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; v2 += c
-%line 647+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; s = v7 >>> 14
-%line 648+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 14
-; c = v7 >>> 18
-%line 649+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 18
-; s ^= c
-%line 650+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v7 >>> 41
-%line 651+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 41
-; s ^= c
-%line 652+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
-%line 653+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; v6 += v2
-%line 654+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, rcx
-; s = v3 >>> 28
-%line 655+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 28
-; c = v3 >>> 34
-%line 656+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 34
-; s ^= c
-%line 657+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
 ; c = v3 >>> 39
-%line 658+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 634+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 659+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 635+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 660+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 636+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; c = v3
-%line 661+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 662+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 663+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 664+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 665+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 666+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 667+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
+; mj1 = v3
+%line 637+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 638+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 639+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 640+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 641+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
 ; y = alignr(x0, x7, 8)
-%line 669+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 643+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm3, xmm10, 8
 ; 2x z = y >> 1
-%line 670+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 644+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 671+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 645+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 672+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 646+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 673+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 647+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 674+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 648+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 675+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 649+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 676+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 650+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 677+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 651+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 678+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 652+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x7 = x7 + z
-%line 679+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 653+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm10, xmm10, xmm1
 ; y = alignr(x4, x3, 8)
-%line 680+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 654+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm7, xmm6, 8
 ; 2x x7 = x7 + y
-%line 681+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 655+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm10, xmm10, xmm0
 ; 2x z = q >> 19
-%line 684+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 658+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm9, 19
 ; 2x u = q << 45
-%line 685+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 659+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm9, 45
 ; z = z ^ u
-%line 686+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 660+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 687+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 661+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm9, 61
 ; z = z ^ u
-%line 688+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 662+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 689+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 663+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm9, 3
 ; z = z ^ u
-%line 690+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 664+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 691+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 665+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm9, 6
 ; z = z ^ u
-%line 692+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 666+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x7 = x7 + z
-%line 693+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 667+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm10, xmm10, xmm0
 ; kt = mem128[sha512_avx_k + 240]
-%line 694+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 668+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 240]
 ; 2x kt = x7 + kt
-%line 695+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 669+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm10, xmm0
 ; mem128[p + 240] = kt
-%line 696+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 670+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 240], xmm0
 ; v1 += mem64[p + 112]
-%line 697+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 671+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, [r10 + 112]
 ; c = v7
-%line 698+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 672+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdi
 ; c ^= v0
-%line 699+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 673+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; c &= v6
-%line 700+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 674+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r12
 ; c ^= v0
-%line 701+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 675+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; v1 += c
-%line 702+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 676+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; s = v6 >>> 14
-%line 703+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 677+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
 ; c = v6 >>> 18
-%line 704+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 678+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
+; s ^= c
+%line 679+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v6 >>> 41
+%line 680+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 41
+; s ^= c
+%line 681+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v1 += s
+%line 682+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; v5 += v1
+%line 683+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, rax
+; s = v2 >>> 28
+%line 684+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rcx, 28
+; c = v2 >>> 34
+%line 685+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 34
+; s ^= c
+%line 686+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v2 >>> 39
+%line 687+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 39
+; s ^= c
+%line 688+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v1 += s
+%line 689+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; mj0 = v2
+%line 690+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rcx
+; mj0 ^= v3
+%line 691+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdx
+; mj1 &= mj0
+%line 692+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v3
+%line 693+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdx
+; v1 += mj1
+%line 694+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r13
+; v0 += mem64[p + 120]
+%line 695+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, [r10 + 120]
+; c = v6
+%line 696+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, r12
+; c ^= v7
+%line 697+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdi
+; c &= v5
+%line 698+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rbp
+; c ^= v7
+%line 699+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdi
+; v0 += c
+%line 700+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; s = v5 >>> 14
+%line 701+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbp, 14
+; c = v5 >>> 18
+%line 702+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 18
+; s ^= c
+%line 703+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v5 >>> 41
+%line 704+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 41
 ; s ^= c
 %line 705+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; v0 += s
 %line 706+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 41
-; s ^= c
+	add r11, r8
+; v4 += v0
 %line 707+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
+	add rbx, r11
+; s = v1 >>> 28
 %line 708+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v5 += v1
+	rorx r8, rax, 28
+; c = v1 >>> 34
 %line 709+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, rax
-; s = v2 >>> 28
+	rorx r9, rax, 34
+; s ^= c
 %line 710+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 28
-; c = v2 >>> 34
+	xor r8, r9
+; c = v1 >>> 39
 %line 711+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 34
+	rorx r9, rax, 39
 ; s ^= c
 %line 712+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; v0 += s
 %line 713+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 39
-; s ^= c
+	add r11, r8
+; mj1 = v1
 %line 714+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
+	mov r13, rax
+; mj1 ^= v2
 %line 715+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; c = v2
+	xor r13, rcx
+; mj0 &= mj1
 %line 716+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
+	and rsi, r13
+; mj0 ^= v2
 %line 717+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
+	xor rsi, rcx
+; v0 += mj0
 %line 718+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 719+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 720+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 721+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 722+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v0 += mem64[p + 120]
-%line 723+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, [r10 + 120]
-; c = v6
-%line 724+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c ^= v7
-%line 725+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; c &= v5
-%line 726+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; c ^= v7
-%line 727+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; v0 += c
-%line 728+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; s = v5 >>> 14
-%line 729+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 14
-; c = v5 >>> 18
-%line 730+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 18
-; s ^= c
-%line 731+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 41
-%line 732+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 41
-; s ^= c
-%line 733+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 734+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; v4 += v0
-%line 735+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r11
-; s = v1 >>> 28
-%line 736+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 28
-; c = v1 >>> 34
-%line 737+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 34
-; s ^= c
-%line 738+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 39
-%line 739+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 39
-; s ^= c
-%line 740+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 741+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; c = v1
-%line 742+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 743+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 744+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 745+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 746+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 747+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 748+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
+	add r11, rsi
 ; y = alignr(x1, x0, 8)
-%line 750+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 720+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm4, xmm3, 8
 ; 2x z = y >> 1
-%line 751+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 721+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 752+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 722+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 753+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 723+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 754+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 724+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 755+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 725+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 756+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 726+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 757+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 727+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 758+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 728+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 759+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 729+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x0 = x0 + z
-%line 760+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 730+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm3, xmm3, xmm1
 ; y = alignr(x5, x4, 8)
-%line 761+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 731+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm8, xmm7, 8
 ; 2x x0 = x0 + y
-%line 762+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 732+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm3, xmm3, xmm0
 ; 2x z = q >> 19
-%line 765+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 735+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm10, 19
 ; 2x u = q << 45
-%line 766+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 736+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm10, 45
 ; z = z ^ u
-%line 767+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 737+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 768+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 738+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm10, 61
 ; z = z ^ u
-%line 769+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 739+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 770+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 740+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm10, 3
 ; z = z ^ u
-%line 771+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 741+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 772+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 742+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm10, 6
 ; z = z ^ u
-%line 773+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 743+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x0 = x0 + z
-%line 774+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 744+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm3, xmm3, xmm0
 ; kt = mem128[sha512_avx_k + 256]
-%line 775+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 745+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 256]
 ; 2x kt = x0 + kt
-%line 776+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 746+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm3, xmm0
 ; mem128[p + 256] = kt
-%line 777+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 747+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 256], xmm0
 ; v7 += mem64[p + 128]
-%line 778+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 748+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, [r10 + 128]
 ; c = v5
-%line 779+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 749+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbp
 ; c ^= v6
-%line 780+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 750+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; c &= v4
-%line 781+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 751+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbx
 ; c ^= v6
-%line 782+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 752+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; v7 += c
-%line 783+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 753+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 784+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 754+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
 ; c = v4 >>> 18
-%line 785+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 755+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 786+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 756+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 787+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 757+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 788+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 758+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 789+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 759+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; v3 += v7
-%line 790+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 760+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
 ; s = v0 >>> 28
-%line 791+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 761+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
 ; c = v0 >>> 34
-%line 792+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 762+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 793+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 763+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 794+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 764+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 795+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 765+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 796+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 766+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; c = v0
-%line 797+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
-%line 798+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
-%line 799+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
-%line 800+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
-%line 801+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
-%line 802+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
-%line 803+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
+; mj0 = v0
+%line 767+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r11
+; mj0 ^= v1
+%line 768+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rax
+; mj1 &= mj0
+%line 769+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v1
+%line 770+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rax
+; v7 += mj1
+%line 771+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r13
 ; v6 += mem64[p + 136]
-%line 804+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 772+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, [r10 + 136]
 ; c = v4
-%line 805+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 773+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbx
 ; c ^= v5
-%line 806+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 774+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; c &= v3
-%line 807+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 775+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdx
 ; c ^= v5
-%line 808+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 776+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; v6 += c
-%line 809+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 777+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; s = v3 >>> 14
-%line 810+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 778+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
 ; c = v3 >>> 18
-%line 811+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 779+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 812+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 780+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 813+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 781+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 814+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 782+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 815+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 783+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; v2 += v6
-%line 816+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 784+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
 ; s = v7 >>> 28
-%line 817+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 785+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 818+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 786+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 819+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 787+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 820+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 788+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 821+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 789+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 822+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 790+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; c = v7
-%line 823+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
-%line 824+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
-%line 825+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
-%line 826+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
-%line 827+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 828+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 829+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
+; mj1 = v7
+%line 791+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdi
+; mj1 ^= v0
+%line 792+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r11
+; mj0 &= mj1
+%line 793+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v0
+%line 794+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r11
+; v6 += mj0
+%line 795+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rsi
 ; y = alignr(x2, x1, 8)
-%line 831+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 797+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm5, xmm4, 8
 ; 2x z = y >> 1
-%line 832+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 798+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 833+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 799+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 834+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 800+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 835+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 801+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 836+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 802+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 837+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 803+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 838+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 804+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 839+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 805+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 840+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 806+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x1 = x1 + z
-%line 841+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 807+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm1
 ; y = alignr(x6, x5, 8)
-%line 842+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 808+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm9, xmm8, 8
 ; 2x x1 = x1 + y
-%line 843+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 809+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm0
 ; 2x z = q >> 19
-%line 846+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 812+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm3, 19
 ; 2x u = q << 45
-%line 847+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 813+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm3, 45
 ; z = z ^ u
-%line 848+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 814+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 849+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 815+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm3, 61
 ; z = z ^ u
-%line 850+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 816+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 851+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 817+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm3, 3
 ; z = z ^ u
-%line 852+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 818+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 853+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 819+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm3, 6
 ; z = z ^ u
-%line 854+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 820+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x1 = x1 + z
-%line 855+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 821+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm0
 ; kt = mem128[sha512_avx_k + 272]
-%line 856+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 822+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 272]
 ; 2x kt = x1 + kt
-%line 857+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 823+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm4, xmm0
 ; mem128[p + 272] = kt
-%line 858+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 824+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 272], xmm0
 ; v5 += mem64[p + 144]
-%line 859+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 825+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, [r10 + 144]
 ; c = v3
-%line 860+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 826+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdx
 ; c ^= v4
-%line 861+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 827+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
 ; c &= v2
-%line 862+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 828+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rcx
 ; c ^= v4
-%line 863+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 829+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
 ; v5 += c
-%line 864+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 830+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; s = v2 >>> 14
-%line 865+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 831+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
 ; c = v2 >>> 18
-%line 866+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 832+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 867+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 833+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 868+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 834+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 869+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 835+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v5 += s
-%line 870+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 836+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; v1 += v5
-%line 871+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 837+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
 ; s = v6 >>> 28
-%line 872+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 838+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
 ; c = v6 >>> 34
-%line 873+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 839+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
-%line 874+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 840+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 875+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 841+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
-%line 876+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 842+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v5 += s
-%line 877+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 843+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; c = v6
-%line 878+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
-%line 879+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
-%line 880+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 881+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 882+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 883+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 884+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
+; mj0 = v6
+%line 844+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
+%line 845+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 846+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v7
+%line 847+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdi
+; v5 += mj1
+%line 848+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r13
 ; v4 += mem64[p + 152]
-%line 885+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 849+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, [r10 + 152]
 ; c = v2
-%line 886+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 850+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rcx
 ; c ^= v3
-%line 887+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 851+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; c &= v1
-%line 888+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 852+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rax
 ; c ^= v3
-%line 889+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 853+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; v4 += c
-%line 890+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 854+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; s = v1 >>> 14
-%line 891+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 855+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
 ; c = v1 >>> 18
-%line 892+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 856+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 893+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 857+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 894+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 858+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 895+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 859+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 896+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 860+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; v0 += v4
-%line 897+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 861+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
 ; s = v5 >>> 28
-%line 898+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 862+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
 ; c = v5 >>> 34
-%line 899+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 863+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 900+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 864+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 901+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 865+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 902+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 866+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 903+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 867+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; c = v5
-%line 904+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 905+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 906+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 907+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 908+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 909+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 910+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
+; mj1 = v5
+%line 868+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rbp
+; mj1 ^= v6
+%line 869+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r12
+; mj0 &= mj1
+%line 870+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v6
+%line 871+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r12
+; v4 += mj0
+%line 872+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, rsi
 ; y = alignr(x3, x2, 8)
-%line 912+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 874+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm6, xmm5, 8
 ; 2x z = y >> 1
-%line 913+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 875+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 914+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 876+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 915+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 877+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 916+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 878+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 917+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 879+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 918+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 880+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 919+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 881+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 920+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 882+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 921+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 883+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x2 = x2 + z
-%line 922+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 884+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm1
 ; y = alignr(x7, x6, 8)
-%line 923+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 885+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm10, xmm9, 8
 ; 2x x2 = x2 + y
-%line 924+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 886+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm0
 ; 2x z = q >> 19
-%line 927+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 889+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm4, 19
 ; 2x u = q << 45
-%line 928+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 890+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm4, 45
 ; z = z ^ u
-%line 929+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 891+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 930+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 892+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm4, 61
 ; z = z ^ u
-%line 931+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 893+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 932+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 894+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm4, 3
 ; z = z ^ u
-%line 933+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 895+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 934+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 896+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm4, 6
 ; z = z ^ u
-%line 935+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 897+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x2 = x2 + z
-%line 936+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 898+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm0
 ; kt = mem128[sha512_avx_k + 288]
-%line 937+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 899+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 288]
 ; 2x kt = x2 + kt
-%line 938+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 900+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm5, xmm0
 ; mem128[p + 288] = kt
-%line 939+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 901+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 288], xmm0
 ; v3 += mem64[p + 160]
-%line 940+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 902+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, [r10 + 160]
 ; c = v1
-%line 941+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 903+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rax
 ; c ^= v2
-%line 942+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 904+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; c &= v0
-%line 943+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 905+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r11
 ; c ^= v2
-%line 944+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 906+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; v3 += c
-%line 945+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 907+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; s = v0 >>> 14
-%line 946+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 908+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
 ; c = v0 >>> 18
-%line 947+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 909+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 948+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 910+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 949+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 911+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 950+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 912+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 951+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 913+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; v7 += v3
-%line 952+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 914+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
 ; s = v4 >>> 28
-%line 953+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 915+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
 ; c = v4 >>> 34
-%line 954+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 916+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 955+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 917+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 956+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 918+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 957+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 919+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 958+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 920+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; c = v4
-%line 959+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
-%line 960+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
-%line 961+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
-%line 962+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
-%line 963+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
-%line 964+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
-%line 965+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
+; mj0 = v4
+%line 921+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 922+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 923+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 924+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 925+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
 ; v2 += mem64[p + 168]
-%line 966+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 926+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, [r10 + 168]
 ; c = v0
-%line 967+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 927+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r11
 ; c ^= v1
-%line 968+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 928+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; c &= v7
-%line 969+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 929+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdi
 ; c ^= v1
-%line 970+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 930+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; v2 += c
-%line 971+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 931+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; s = v7 >>> 14
-%line 972+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 932+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 973+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 933+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 974+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 934+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 975+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 935+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 976+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 936+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 977+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 937+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; v6 += v2
-%line 978+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 938+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
 ; s = v3 >>> 28
-%line 979+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 939+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
 ; c = v3 >>> 34
-%line 980+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 940+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 981+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 941+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 982+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 942+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 983+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 943+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 984+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 944+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; c = v3
-%line 985+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 986+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 987+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 988+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 989+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 990+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 991+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
+; mj1 = v3
+%line 945+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 946+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 947+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 948+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 949+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
 ; y = alignr(x4, x3, 8)
-%line 993+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 951+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm7, xmm6, 8
 ; 2x z = y >> 1
-%line 994+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 952+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 995+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 953+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 996+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 954+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 997+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 955+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 998+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 956+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 999+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 957+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 1000+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 958+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 1001+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 959+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 1002+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 960+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x3 = x3 + z
-%line 1003+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 961+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm1
 ; y = alignr(x0, x7, 8)
-%line 1004+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 962+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm3, xmm10, 8
 ; 2x x3 = x3 + y
-%line 1005+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 963+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm0
 ; 2x z = q >> 19
-%line 1008+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 966+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm5, 19
 ; 2x u = q << 45
-%line 1009+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 967+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm5, 45
 ; z = z ^ u
-%line 1010+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 968+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 1011+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 969+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm5, 61
 ; z = z ^ u
-%line 1012+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 970+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 1013+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 971+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm5, 3
 ; z = z ^ u
-%line 1014+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 972+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 1015+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 973+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm5, 6
 ; z = z ^ u
-%line 1016+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 974+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x3 = x3 + z
-%line 1017+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 975+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm0
 ; kt = mem128[sha512_avx_k + 304]
-%line 1018+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 976+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 304]
 ; 2x kt = x3 + kt
-%line 1019+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 977+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm6, xmm0
 ; mem128[p + 304] = kt
-%line 1020+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 978+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 304], xmm0
 ; v1 += mem64[p + 176]
-%line 1021+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 979+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, [r10 + 176]
 ; c = v7
-%line 1022+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 980+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdi
 ; c ^= v0
-%line 1023+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 981+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; c &= v6
-%line 1024+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 982+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r12
 ; c ^= v0
-%line 1025+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 983+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; v1 += c
-%line 1026+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 984+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; s = v6 >>> 14
-%line 1027+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 985+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
 ; c = v6 >>> 18
-%line 1028+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 986+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
-%line 1029+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 987+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 1030+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 988+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
-%line 1031+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 989+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v1 += s
-%line 1032+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 990+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; v5 += v1
-%line 1033+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 991+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
 ; s = v2 >>> 28
-%line 1034+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 992+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
 ; c = v2 >>> 34
-%line 1035+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 993+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 1036+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 994+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 1037+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 995+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 1038+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 996+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v1 += s
-%line 1039+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 997+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; c = v2
-%line 1040+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
-%line 1041+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
-%line 1042+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 1043+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 1044+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 1045+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 1046+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
+; mj0 = v2
+%line 998+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rcx
+; mj0 ^= v3
+%line 999+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdx
+; mj1 &= mj0
+%line 1000+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v3
+%line 1001+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdx
+; v1 += mj1
+%line 1002+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r13
 ; v0 += mem64[p + 184]
-%line 1047+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1003+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, [r10 + 184]
 ; c = v6
-%line 1048+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1004+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r12
 ; c ^= v7
-%line 1049+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1005+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; c &= v5
-%line 1050+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1006+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbp
 ; c ^= v7
-%line 1051+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1007+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; v0 += c
-%line 1052+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1008+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; s = v5 >>> 14
-%line 1053+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1009+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
 ; c = v5 >>> 18
-%line 1054+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1010+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 1055+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1011+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 1056+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1012+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 1057+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1013+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v0 += s
-%line 1058+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1014+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; v4 += v0
-%line 1059+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1015+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
 ; s = v1 >>> 28
-%line 1060+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1016+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
 ; c = v1 >>> 34
-%line 1061+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1017+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 1062+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1018+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 1063+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1019+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
+; s ^= c
+%line 1020+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v0 += s
+%line 1021+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; mj1 = v1
+%line 1022+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rax
+; mj1 ^= v2
+%line 1023+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rcx
+; mj0 &= mj1
+%line 1024+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v2
+%line 1025+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rcx
+; v0 += mj0
+%line 1026+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rsi
+; y = alignr(x5, x4, 8)
+%line 1028+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm8, xmm7, 8
+; 2x z = y >> 1
+%line 1029+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm0, 1
+; 2x u = y << 63
+%line 1030+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 1031+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 1032+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
+; z = z ^ u
+%line 1033+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y << 56
+%line 1034+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 56
+; z = z ^ u
+%line 1035+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 7
+%line 1036+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm0, 7
+; z = z ^ u
+%line 1037+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm0
+; 2x x4 = x4 + z
+%line 1038+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm7, xmm7, xmm1
+; y = alignr(x1, x0, 8)
+%line 1039+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm4, xmm3, 8
+; 2x x4 = x4 + y
+%line 1040+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm7, xmm7, xmm0
+; 2x z = q >> 19
+%line 1043+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm6, 19
+; 2x u = q << 45
+%line 1044+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm6, 45
+; z = z ^ u
+%line 1045+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 1046+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm6, 61
+; z = z ^ u
+%line 1047+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 1048+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm6, 3
+; z = z ^ u
+%line 1049+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 1050+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm6, 6
+; z = z ^ u
+%line 1051+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x x4 = x4 + z
+%line 1052+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm7, xmm7, xmm0
+; kt = mem128[sha512_avx_k + 320]
+%line 1053+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 320]
+; 2x kt = x4 + kt
+%line 1054+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm7, xmm0
+; mem128[p + 320] = kt
+%line 1055+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 320], xmm0
+; v7 += mem64[p + 192]
+%line 1056+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, [r10 + 192]
+; c = v5
+%line 1057+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rbp
+; c ^= v6
+%line 1058+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r12
+; c &= v4
+%line 1059+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rbx
+; c ^= v6
+%line 1060+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r12
+; v7 += c
+%line 1061+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; s = v4 >>> 14
+%line 1062+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbx, 14
+; c = v4 >>> 18
+%line 1063+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 18
 ; s ^= c
 %line 1064+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v0 += s
-%line 1065+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; c = v1
-%line 1066+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 1067+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 1068+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 1069+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 1070+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 1071+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 1072+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; y = alignr(x5, x4, 8)
-%line 1074+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm8, xmm7, 8
-; 2x z = y >> 1
-%line 1075+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm0, 1
-; 2x u = y << 63
-%line 1076+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 63
-; z = z ^ u
-%line 1077+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
-%line 1078+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
-; z = z ^ u
-%line 1079+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
-%line 1080+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
-%line 1081+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 7
-%line 1082+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm0, 7
-; z = z ^ u
-%line 1083+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x4 = x4 + z
-%line 1084+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm7, xmm7, xmm1
-; y = alignr(x1, x0, 8)
-%line 1085+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm4, xmm3, 8
-; 2x x4 = x4 + y
-%line 1086+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm7, xmm7, xmm0
-; 2x z = q >> 19
-%line 1089+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm6, 19
-; 2x u = q << 45
-%line 1090+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm6, 45
-; z = z ^ u
-%line 1091+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
-%line 1092+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm6, 61
-; z = z ^ u
-%line 1093+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
-%line 1094+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm6, 3
-; z = z ^ u
-%line 1095+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 1096+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm6, 6
-; z = z ^ u
-%line 1097+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x4 = x4 + z
-%line 1098+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm7, xmm7, xmm0
-; kt = mem128[sha512_avx_k + 320]
-%line 1099+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 320]
-; 2x kt = x4 + kt
-%line 1100+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm7, xmm0
-; mem128[p + 320] = kt
-%line 1101+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 320], xmm0
-; v7 += mem64[p + 192]
-%line 1102+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, [r10 + 192]
-; c = v5
-%line 1103+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c ^= v6
-%line 1104+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r12
-; c &= v4
-%line 1105+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; c ^= v6
-%line 1106+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r12
-; v7 += c
-%line 1107+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; s = v4 >>> 14
-%line 1108+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbx, 14
-; c = v4 >>> 18
-%line 1109+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 18
-; s ^= c
-%line 1110+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
 ; c = v4 >>> 41
-%line 1111+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1065+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 1112+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1066+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 1113+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1067+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; v3 += v7
-%line 1114+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1068+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
 ; s = v0 >>> 28
-%line 1115+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1069+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
 ; c = v0 >>> 34
-%line 1116+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1070+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 1117+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1071+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 1118+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1072+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 1119+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1073+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 1120+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1074+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; c = v0
-%line 1121+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
-%line 1122+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
-%line 1123+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
-%line 1124+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
-%line 1125+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
-%line 1126+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
-%line 1127+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
+; mj0 = v0
+%line 1075+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r11
+; mj0 ^= v1
+%line 1076+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rax
+; mj1 &= mj0
+%line 1077+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v1
+%line 1078+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rax
+; v7 += mj1
+%line 1079+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r13
 ; v6 += mem64[p + 200]
-%line 1128+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1080+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, [r10 + 200]
 ; c = v4
-%line 1129+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1081+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbx
 ; c ^= v5
-%line 1130+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1082+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; c &= v3
-%line 1131+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1083+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdx
 ; c ^= v5
-%line 1132+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1084+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; v6 += c
-%line 1133+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1085+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; s = v3 >>> 14
-%line 1134+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1086+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
 ; c = v3 >>> 18
-%line 1135+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1087+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 1136+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1088+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 1137+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1089+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 1138+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1090+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 1139+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1091+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; v2 += v6
-%line 1140+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1092+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
 ; s = v7 >>> 28
-%line 1141+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1093+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 1142+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1094+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
+; s ^= c
+%line 1095+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v7 >>> 39
+%line 1096+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 39
+; s ^= c
+%line 1097+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v6 += s
+%line 1098+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; mj1 = v7
+%line 1099+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdi
+; mj1 ^= v0
+%line 1100+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r11
+; mj0 &= mj1
+%line 1101+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v0
+%line 1102+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r11
+; v6 += mj0
+%line 1103+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rsi
+; y = alignr(x6, x5, 8)
+%line 1105+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm9, xmm8, 8
+; 2x z = y >> 1
+%line 1106+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm0, 1
+; 2x u = y << 63
+%line 1107+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 1108+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 1109+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
+; z = z ^ u
+%line 1110+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y << 56
+%line 1111+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 56
+; z = z ^ u
+%line 1112+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 7
+%line 1113+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm0, 7
+; z = z ^ u
+%line 1114+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm0
+; 2x x5 = x5 + z
+%line 1115+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm8, xmm8, xmm1
+; y = alignr(x2, x1, 8)
+%line 1116+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm5, xmm4, 8
+; 2x x5 = x5 + y
+%line 1117+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm8, xmm8, xmm0
+; 2x z = q >> 19
+%line 1120+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm7, 19
+; 2x u = q << 45
+%line 1121+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm7, 45
+; z = z ^ u
+%line 1122+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 1123+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm7, 61
+; z = z ^ u
+%line 1124+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 1125+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm7, 3
+; z = z ^ u
+%line 1126+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 1127+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm7, 6
+; z = z ^ u
+%line 1128+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x x5 = x5 + z
+%line 1129+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm8, xmm8, xmm0
+; kt = mem128[sha512_avx_k + 336]
+%line 1130+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 336]
+; 2x kt = x5 + kt
+%line 1131+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm8, xmm0
+; mem128[p + 336] = kt
+%line 1132+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 336], xmm0
+; v5 += mem64[p + 208]
+%line 1133+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, [r10 + 208]
+; c = v3
+%line 1134+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rdx
+; c ^= v4
+%line 1135+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; c &= v2
+%line 1136+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rcx
+; c ^= v4
+%line 1137+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; v5 += c
+%line 1138+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; s = v2 >>> 14
+%line 1139+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rcx, 14
+; c = v2 >>> 18
+%line 1140+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 18
+; s ^= c
+%line 1141+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v2 >>> 41
+%line 1142+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 41
 ; s ^= c
 %line 1143+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
-%line 1144+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 39
-; s ^= c
-%line 1145+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v6 += s
-%line 1146+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; c = v7
-%line 1147+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
-%line 1148+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
-%line 1149+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
-%line 1150+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
-%line 1151+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 1152+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 1153+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; y = alignr(x6, x5, 8)
-%line 1155+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm9, xmm8, 8
-; 2x z = y >> 1
-%line 1156+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm0, 1
-; 2x u = y << 63
-%line 1157+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 63
-; z = z ^ u
-%line 1158+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
-%line 1159+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
-; z = z ^ u
-%line 1160+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
-%line 1161+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
-%line 1162+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 7
-%line 1163+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm0, 7
-; z = z ^ u
-%line 1164+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x5 = x5 + z
-%line 1165+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm8, xmm8, xmm1
-; y = alignr(x2, x1, 8)
-%line 1166+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm5, xmm4, 8
-; 2x x5 = x5 + y
-%line 1167+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm8, xmm8, xmm0
-; 2x z = q >> 19
-%line 1170+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm7, 19
-; 2x u = q << 45
-%line 1171+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm7, 45
-; z = z ^ u
-%line 1172+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
-%line 1173+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm7, 61
-; z = z ^ u
-%line 1174+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
-%line 1175+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm7, 3
-; z = z ^ u
-%line 1176+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 1177+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm7, 6
-; z = z ^ u
-%line 1178+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x5 = x5 + z
-%line 1179+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm8, xmm8, xmm0
-; kt = mem128[sha512_avx_k + 336]
-%line 1180+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 336]
-; 2x kt = x5 + kt
-%line 1181+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm8, xmm0
-; mem128[p + 336] = kt
-%line 1182+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 336], xmm0
-; v5 += mem64[p + 208]
-%line 1183+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, [r10 + 208]
-; c = v3
-%line 1184+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c ^= v4
-%line 1185+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; c &= v2
-%line 1186+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; c ^= v4
-%line 1187+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; v5 += c
-%line 1188+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; s = v2 >>> 14
-%line 1189+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 14
-; c = v2 >>> 18
-%line 1190+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 18
-; s ^= c
-%line 1191+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 41
-%line 1192+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 41
-; s ^= c
-%line 1193+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
 ; v5 += s
-%line 1194+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1144+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; v1 += v5
-%line 1195+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1145+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
 ; s = v6 >>> 28
-%line 1196+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1146+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
 ; c = v6 >>> 34
-%line 1197+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1147+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
-%line 1198+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1148+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 1199+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1149+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
-%line 1200+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1150+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v5 += s
-%line 1201+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1151+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; c = v6
-%line 1202+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
-%line 1203+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
-%line 1204+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 1205+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 1206+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 1207+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 1208+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
+; mj0 = v6
+%line 1152+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
+%line 1153+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 1154+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v7
+%line 1155+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdi
+; v5 += mj1
+%line 1156+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r13
 ; v4 += mem64[p + 216]
-%line 1209+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1157+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, [r10 + 216]
 ; c = v2
-%line 1210+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1158+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rcx
 ; c ^= v3
-%line 1211+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1159+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; c &= v1
-%line 1212+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1160+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rax
 ; c ^= v3
-%line 1213+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1161+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; v4 += c
-%line 1214+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1162+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; s = v1 >>> 14
-%line 1215+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1163+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
 ; c = v1 >>> 18
-%line 1216+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1164+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 1217+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1165+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 1218+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1166+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 1219+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1167+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 1220+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1168+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; v0 += v4
-%line 1221+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1169+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
 ; s = v5 >>> 28
-%line 1222+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1170+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
 ; c = v5 >>> 34
-%line 1223+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1171+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 1224+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1172+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 1225+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1173+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 1226+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1174+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 1227+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1175+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; c = v5
-%line 1228+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 1229+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 1230+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 1231+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 1232+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 1233+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 1234+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
+; mj1 = v5
+%line 1176+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rbp
+; mj1 ^= v6
+%line 1177+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r12
+; mj0 &= mj1
+%line 1178+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v6
+%line 1179+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r12
+; v4 += mj0
+%line 1180+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, rsi
 ; y = alignr(x7, x6, 8)
-%line 1236+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1182+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm10, xmm9, 8
 ; 2x z = y >> 1
-%line 1237+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1183+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 1238+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1184+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 1239+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1185+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 1240+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1186+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 1241+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1187+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 1242+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1188+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 1243+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1189+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 1244+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1190+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 1245+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1191+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x6 = x6 + z
-%line 1246+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1192+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm1
 ; y = alignr(x3, x2, 8)
-%line 1247+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1193+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm6, xmm5, 8
 ; 2x x6 = x6 + y
-%line 1248+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1194+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm0
 ; 2x z = q >> 19
-%line 1251+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1197+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm8, 19
 ; 2x u = q << 45
-%line 1252+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1198+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm8, 45
 ; z = z ^ u
-%line 1253+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1199+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 1254+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1200+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm8, 61
 ; z = z ^ u
-%line 1255+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1201+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 1256+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1202+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm8, 3
 ; z = z ^ u
-%line 1257+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1203+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 1258+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1204+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm8, 6
 ; z = z ^ u
-%line 1259+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1205+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x6 = x6 + z
-%line 1260+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1206+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm0
 ; kt = mem128[sha512_avx_k + 352]
-%line 1261+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1207+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 352]
 ; 2x kt = x6 + kt
-%line 1262+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1208+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm9, xmm0
 ; mem128[p + 352] = kt
-%line 1263+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1209+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 352], xmm0
 ; v3 += mem64[p + 224]
-%line 1264+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1210+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, [r10 + 224]
 ; c = v1
-%line 1265+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1211+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rax
 ; c ^= v2
-%line 1266+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1212+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; c &= v0
-%line 1267+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1213+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r11
 ; c ^= v2
-%line 1268+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1214+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; v3 += c
-%line 1269+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1215+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; s = v0 >>> 14
-%line 1270+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1216+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
 ; c = v0 >>> 18
-%line 1271+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1217+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 1272+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1218+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 1273+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1219+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 1274+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1220+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 1275+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1221+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; v7 += v3
-%line 1276+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1222+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
 ; s = v4 >>> 28
-%line 1277+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1223+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
 ; c = v4 >>> 34
-%line 1278+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1224+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 1279+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1225+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 1280+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1226+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 1281+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1227+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 1282+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1228+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; c = v4
-%line 1283+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
-%line 1284+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
-%line 1285+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
-%line 1286+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
-%line 1287+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
-%line 1288+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
-%line 1289+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
+; mj0 = v4
+%line 1229+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 1230+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 1231+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 1232+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 1233+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
 ; v2 += mem64[p + 232]
-%line 1290+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1234+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, [r10 + 232]
 ; c = v0
-%line 1291+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1235+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r11
 ; c ^= v1
-%line 1292+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1236+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; c &= v7
-%line 1293+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1237+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdi
 ; c ^= v1
-%line 1294+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1238+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; v2 += c
-%line 1295+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1239+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; s = v7 >>> 14
-%line 1296+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1240+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 1297+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1241+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 1298+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1242+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 1299+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1243+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 1300+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1244+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 1301+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1245+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; v6 += v2
-%line 1302+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1246+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
 ; s = v3 >>> 28
-%line 1303+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1247+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
 ; c = v3 >>> 34
-%line 1304+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1248+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 1305+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1249+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 1306+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1250+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 1307+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1251+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 1308+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1252+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; c = v3
-%line 1309+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 1310+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 1311+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 1312+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 1313+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 1314+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 1315+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
+; mj1 = v3
+%line 1253+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 1254+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 1255+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 1256+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 1257+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
 ; y = alignr(x0, x7, 8)
-%line 1317+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1259+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm3, xmm10, 8
 ; 2x z = y >> 1
-%line 1318+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1260+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 1319+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1261+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 1320+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1262+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 1321+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1263+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 1322+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1264+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 1323+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1265+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 1324+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1266+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 1325+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1267+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 1326+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1268+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x7 = x7 + z
-%line 1327+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1269+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm10, xmm10, xmm1
 ; y = alignr(x4, x3, 8)
-%line 1328+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1270+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm7, xmm6, 8
 ; 2x x7 = x7 + y
-%line 1329+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1271+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm10, xmm10, xmm0
 ; 2x z = q >> 19
-%line 1332+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1274+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm9, 19
 ; 2x u = q << 45
-%line 1333+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1275+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm9, 45
 ; z = z ^ u
-%line 1334+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1276+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 1335+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1277+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm9, 61
 ; z = z ^ u
-%line 1336+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1278+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 1337+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1279+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm9, 3
 ; z = z ^ u
-%line 1338+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1280+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 1339+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1281+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm9, 6
 ; z = z ^ u
-%line 1340+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1282+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x7 = x7 + z
-%line 1341+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1283+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm10, xmm10, xmm0
 ; kt = mem128[sha512_avx_k + 368]
-%line 1342+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1284+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 368]
 ; 2x kt = x7 + kt
-%line 1343+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1285+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm10, xmm0
 ; mem128[p + 368] = kt
-%line 1344+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1286+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 368], xmm0
 ; v1 += mem64[p + 240]
-%line 1345+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1287+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, [r10 + 240]
 ; c = v7
-%line 1346+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1288+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdi
 ; c ^= v0
-%line 1347+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1289+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; c &= v6
-%line 1348+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1290+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r12
 ; c ^= v0
-%line 1349+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1291+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; v1 += c
-%line 1350+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1292+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; s = v6 >>> 14
-%line 1351+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1293+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
 ; c = v6 >>> 18
-%line 1352+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1294+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
-%line 1353+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1295+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 1354+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1296+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
-%line 1355+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1297+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v1 += s
-%line 1356+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1298+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; v5 += v1
-%line 1357+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1299+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
 ; s = v2 >>> 28
-%line 1358+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1300+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
 ; c = v2 >>> 34
-%line 1359+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1301+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 1360+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1302+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 1361+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1303+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 1362+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1304+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v1 += s
-%line 1363+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1305+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; c = v2
-%line 1364+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
-%line 1365+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
-%line 1366+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 1367+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 1368+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 1369+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 1370+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
+; mj0 = v2
+%line 1306+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rcx
+; mj0 ^= v3
+%line 1307+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdx
+; mj1 &= mj0
+%line 1308+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v3
+%line 1309+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdx
+; v1 += mj1
+%line 1310+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r13
 ; v0 += mem64[p + 248]
-%line 1371+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1311+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, [r10 + 248]
 ; c = v6
-%line 1372+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1312+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r12
 ; c ^= v7
-%line 1373+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1313+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; c &= v5
-%line 1374+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1314+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbp
 ; c ^= v7
-%line 1375+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1315+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; v0 += c
-%line 1376+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1316+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; s = v5 >>> 14
-%line 1377+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1317+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
 ; c = v5 >>> 18
-%line 1378+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1318+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
+; s ^= c
+%line 1319+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v5 >>> 41
+%line 1320+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 41
+; s ^= c
+%line 1321+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v0 += s
+%line 1322+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; v4 += v0
+%line 1323+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r11
+; s = v1 >>> 28
+%line 1324+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rax, 28
+; c = v1 >>> 34
+%line 1325+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 34
+; s ^= c
+%line 1326+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v1 >>> 39
+%line 1327+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 39
+; s ^= c
+%line 1328+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v0 += s
+%line 1329+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; mj1 = v1
+%line 1330+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rax
+; mj1 ^= v2
+%line 1331+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rcx
+; mj0 &= mj1
+%line 1332+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v2
+%line 1333+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rcx
+; v0 += mj0
+%line 1334+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rsi
+; y = alignr(x1, x0, 8)
+%line 1336+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm4, xmm3, 8
+; 2x z = y >> 1
+%line 1337+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm0, 1
+; 2x u = y << 63
+%line 1338+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 1339+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 1340+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
+; z = z ^ u
+%line 1341+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y << 56
+%line 1342+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 56
+; z = z ^ u
+%line 1343+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 7
+%line 1344+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm0, 7
+; z = z ^ u
+%line 1345+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm0
+; 2x x0 = x0 + z
+%line 1346+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm3, xmm3, xmm1
+; y = alignr(x5, x4, 8)
+%line 1347+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm8, xmm7, 8
+; 2x x0 = x0 + y
+%line 1348+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm3, xmm3, xmm0
+; 2x z = q >> 19
+%line 1351+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm10, 19
+; 2x u = q << 45
+%line 1352+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm10, 45
+; z = z ^ u
+%line 1353+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 1354+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm10, 61
+; z = z ^ u
+%line 1355+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 1356+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm10, 3
+; z = z ^ u
+%line 1357+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 1358+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm10, 6
+; z = z ^ u
+%line 1359+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x x0 = x0 + z
+%line 1360+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm3, xmm3, xmm0
+; kt = mem128[sha512_avx_k + 384]
+%line 1361+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 384]
+; 2x kt = x0 + kt
+%line 1362+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm3, xmm0
+; mem128[p + 384] = kt
+%line 1363+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 384], xmm0
+; v7 += mem64[p + 256]
+%line 1364+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, [r10 + 256]
+; c = v5
+%line 1365+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rbp
+; c ^= v6
+%line 1366+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r12
+; c &= v4
+%line 1367+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rbx
+; c ^= v6
+%line 1368+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r12
+; v7 += c
+%line 1369+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; s = v4 >>> 14
+%line 1370+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbx, 14
+; c = v4 >>> 18
+%line 1371+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 18
+; s ^= c
+%line 1372+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v4 >>> 41
+%line 1373+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 41
+; s ^= c
+%line 1374+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v7 += s
+%line 1375+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; v3 += v7
+%line 1376+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, rdi
+; s = v0 >>> 28
+%line 1377+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r11, 28
+; c = v0 >>> 34
+%line 1378+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 34
 ; s ^= c
 %line 1379+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v0 >>> 39
 %line 1380+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 41
+	rorx r9, r11, 39
 ; s ^= c
 %line 1381+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v0 += s
+; v7 += s
 %line 1382+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; v4 += v0
+	add rdi, r8
+; mj0 = v0
 %line 1383+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r11
-; s = v1 >>> 28
+	mov rsi, r11
+; mj0 ^= v1
 %line 1384+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 28
-; c = v1 >>> 34
+	xor rsi, rax
+; mj1 &= mj0
 %line 1385+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 34
-; s ^= c
+	and r13, rsi
+; mj1 ^= v1
 %line 1386+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 39
+	xor r13, rax
+; v7 += mj1
 %line 1387+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 39
-; s ^= c
-%line 1388+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 1389+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; c = v1
-%line 1390+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 1391+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 1392+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 1393+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 1394+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 1395+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 1396+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; y = alignr(x1, x0, 8)
-%line 1398+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm4, xmm3, 8
-; 2x z = y >> 1
-%line 1399+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm0, 1
-; 2x u = y << 63
-%line 1400+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 63
-; z = z ^ u
-%line 1401+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
-%line 1402+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
-; z = z ^ u
-%line 1403+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
-%line 1404+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
-%line 1405+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 7
-%line 1406+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm0, 7
-; z = z ^ u
-%line 1407+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x0 = x0 + z
-%line 1408+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm3, xmm3, xmm1
-; y = alignr(x5, x4, 8)
-%line 1409+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm8, xmm7, 8
-; 2x x0 = x0 + y
-%line 1410+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm3, xmm3, xmm0
-; 2x z = q >> 19
-%line 1413+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm10, 19
-; 2x u = q << 45
-%line 1414+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm10, 45
-; z = z ^ u
-%line 1415+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
-%line 1416+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm10, 61
-; z = z ^ u
-%line 1417+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
-%line 1418+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm10, 3
-; z = z ^ u
-%line 1419+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 1420+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm10, 6
-; z = z ^ u
-%line 1421+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x0 = x0 + z
-%line 1422+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm3, xmm3, xmm0
-; kt = mem128[sha512_avx_k + 384]
-%line 1423+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 384]
-; 2x kt = x0 + kt
-%line 1424+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm3, xmm0
-; mem128[p + 384] = kt
-%line 1425+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 384], xmm0
-; v7 += mem64[p + 256]
-%line 1426+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, [r10 + 256]
-; c = v5
-%line 1427+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c ^= v6
-%line 1428+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r12
-; c &= v4
-%line 1429+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; c ^= v6
-%line 1430+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r12
-; v7 += c
-%line 1431+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; s = v4 >>> 14
-%line 1432+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbx, 14
-; c = v4 >>> 18
-%line 1433+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 18
-; s ^= c
-%line 1434+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v4 >>> 41
-%line 1435+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 41
-; s ^= c
-%line 1436+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v7 += s
-%line 1437+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; v3 += v7
-%line 1438+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, rdi
-; s = v0 >>> 28
-%line 1439+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r11, 28
-; c = v0 >>> 34
-%line 1440+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 34
-; s ^= c
-%line 1441+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v0 >>> 39
-%line 1442+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 39
-; s ^= c
-%line 1443+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v7 += s
-%line 1444+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; c = v0
-%line 1445+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
-%line 1446+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
-%line 1447+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
-%line 1448+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
-%line 1449+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
-%line 1450+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
-%line 1451+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
+	add rdi, r13
 ; v6 += mem64[p + 264]
-%line 1452+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1388+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, [r10 + 264]
 ; c = v4
-%line 1453+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1389+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbx
 ; c ^= v5
-%line 1454+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1390+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; c &= v3
-%line 1455+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1391+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdx
 ; c ^= v5
-%line 1456+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1392+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; v6 += c
-%line 1457+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1393+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; s = v3 >>> 14
-%line 1458+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1394+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
 ; c = v3 >>> 18
-%line 1459+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1395+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 1460+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1396+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 1461+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1397+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 1462+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1398+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 1463+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1399+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; v2 += v6
-%line 1464+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1400+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
 ; s = v7 >>> 28
-%line 1465+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1401+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 1466+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1402+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 1467+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1403+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 1468+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1404+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 1469+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1405+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 1470+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1406+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; c = v7
-%line 1471+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
-%line 1472+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
-%line 1473+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
-%line 1474+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
-%line 1475+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 1476+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 1477+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
+; mj1 = v7
+%line 1407+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdi
+; mj1 ^= v0
+%line 1408+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r11
+; mj0 &= mj1
+%line 1409+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v0
+%line 1410+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r11
+; v6 += mj0
+%line 1411+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rsi
 ; y = alignr(x2, x1, 8)
-%line 1479+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1413+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm5, xmm4, 8
 ; 2x z = y >> 1
-%line 1480+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1414+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 1481+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1415+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 1482+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1416+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 1483+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1417+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 1484+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1418+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 1485+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1419+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 1486+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1420+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 1487+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1421+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 1488+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1422+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x1 = x1 + z
-%line 1489+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1423+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm1
 ; y = alignr(x6, x5, 8)
-%line 1490+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1424+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm9, xmm8, 8
 ; 2x x1 = x1 + y
-%line 1491+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1425+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm0
 ; 2x z = q >> 19
-%line 1494+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1428+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm3, 19
 ; 2x u = q << 45
-%line 1495+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1429+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm3, 45
 ; z = z ^ u
-%line 1496+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1430+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 1497+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1431+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm3, 61
 ; z = z ^ u
-%line 1498+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1432+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 1499+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1433+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm3, 3
 ; z = z ^ u
-%line 1500+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1434+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 1501+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1435+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm3, 6
 ; z = z ^ u
-%line 1502+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1436+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x1 = x1 + z
-%line 1503+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1437+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm4, xmm4, xmm0
 ; kt = mem128[sha512_avx_k + 400]
-%line 1504+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1438+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 400]
 ; 2x kt = x1 + kt
-%line 1505+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1439+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm4, xmm0
 ; mem128[p + 400] = kt
-%line 1506+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1440+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 400], xmm0
 ; v5 += mem64[p + 272]
-%line 1507+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1441+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, [r10 + 272]
 ; c = v3
-%line 1508+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1442+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdx
 ; c ^= v4
-%line 1509+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1443+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
 ; c &= v2
-%line 1510+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1444+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rcx
 ; c ^= v4
-%line 1511+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1445+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
 ; v5 += c
-%line 1512+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1446+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; s = v2 >>> 14
-%line 1513+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1447+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
 ; c = v2 >>> 18
-%line 1514+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1448+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 1515+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1449+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 1516+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1450+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 1517+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1451+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v5 += s
-%line 1518+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1452+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; v1 += v5
-%line 1519+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1453+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
 ; s = v6 >>> 28
-%line 1520+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1454+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
 ; c = v6 >>> 34
-%line 1521+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1455+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
-%line 1522+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1456+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 1523+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1457+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
-%line 1524+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1458+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v5 += s
-%line 1525+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1459+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; c = v6
-%line 1526+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
-%line 1527+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
-%line 1528+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 1529+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 1530+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 1531+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 1532+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
+; mj0 = v6
+%line 1460+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
+%line 1461+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 1462+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v7
+%line 1463+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdi
+; v5 += mj1
+%line 1464+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r13
 ; v4 += mem64[p + 280]
-%line 1533+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1465+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, [r10 + 280]
 ; c = v2
-%line 1534+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1466+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rcx
 ; c ^= v3
-%line 1535+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1467+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; c &= v1
-%line 1536+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1468+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rax
 ; c ^= v3
-%line 1537+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1469+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdx
 ; v4 += c
-%line 1538+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1470+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; s = v1 >>> 14
-%line 1539+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1471+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
 ; c = v1 >>> 18
-%line 1540+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1472+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 1541+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1473+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 1542+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1474+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 1543+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1475+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 1544+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1476+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; v0 += v4
-%line 1545+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1477+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
 ; s = v5 >>> 28
-%line 1546+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1478+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
 ; c = v5 >>> 34
-%line 1547+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1479+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 1548+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1480+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 1549+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1481+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
+; s ^= c
+%line 1482+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v4 += s
+%line 1483+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; mj1 = v5
+%line 1484+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rbp
+; mj1 ^= v6
+%line 1485+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r12
+; mj0 &= mj1
+%line 1486+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v6
+%line 1487+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r12
+; v4 += mj0
+%line 1488+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, rsi
+; y = alignr(x3, x2, 8)
+%line 1490+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm6, xmm5, 8
+; 2x z = y >> 1
+%line 1491+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm0, 1
+; 2x u = y << 63
+%line 1492+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 1493+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 1494+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
+; z = z ^ u
+%line 1495+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y << 56
+%line 1496+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 56
+; z = z ^ u
+%line 1497+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 7
+%line 1498+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm0, 7
+; z = z ^ u
+%line 1499+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm0
+; 2x x2 = x2 + z
+%line 1500+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm5, xmm5, xmm1
+; y = alignr(x7, x6, 8)
+%line 1501+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm10, xmm9, 8
+; 2x x2 = x2 + y
+%line 1502+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm5, xmm5, xmm0
+; 2x z = q >> 19
+%line 1505+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm4, 19
+; 2x u = q << 45
+%line 1506+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm4, 45
+; z = z ^ u
+%line 1507+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 1508+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm4, 61
+; z = z ^ u
+%line 1509+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 1510+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm4, 3
+; z = z ^ u
+%line 1511+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 1512+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm4, 6
+; z = z ^ u
+%line 1513+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x x2 = x2 + z
+%line 1514+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm5, xmm5, xmm0
+; kt = mem128[sha512_avx_k + 416]
+%line 1515+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 416]
+; 2x kt = x2 + kt
+%line 1516+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm5, xmm0
+; mem128[p + 416] = kt
+%line 1517+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 416], xmm0
+; v3 += mem64[p + 288]
+%line 1518+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, [r10 + 288]
+; c = v1
+%line 1519+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rax
+; c ^= v2
+%line 1520+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rcx
+; c &= v0
+%line 1521+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, r11
+; c ^= v2
+%line 1522+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rcx
+; v3 += c
+%line 1523+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; s = v0 >>> 14
+%line 1524+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r11, 14
+; c = v0 >>> 18
+%line 1525+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 18
+; s ^= c
+%line 1526+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v0 >>> 41
+%line 1527+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 41
+; s ^= c
+%line 1528+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
+%line 1529+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; v7 += v3
+%line 1530+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, rdx
+; s = v4 >>> 28
+%line 1531+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbx, 28
+; c = v4 >>> 34
+%line 1532+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 34
+; s ^= c
+%line 1533+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v4 >>> 39
+%line 1534+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 39
+; s ^= c
+%line 1535+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
+%line 1536+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; mj0 = v4
+%line 1537+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 1538+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 1539+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 1540+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 1541+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
+; v2 += mem64[p + 296]
+%line 1542+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, [r10 + 296]
+; c = v0
+%line 1543+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, r11
+; c ^= v1
+%line 1544+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rax
+; c &= v7
+%line 1545+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rdi
+; c ^= v1
+%line 1546+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rax
+; v2 += c
+%line 1547+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; s = v7 >>> 14
+%line 1548+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdi, 14
+; c = v7 >>> 18
+%line 1549+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 18
 ; s ^= c
 %line 1550+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v4 += s
+; c = v7 >>> 41
 %line 1551+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; c = v5
+	rorx r9, rdi, 41
+; s ^= c
 %line 1552+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
+	xor r8, r9
+; v2 += s
 %line 1553+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
+	add rcx, r8
+; v6 += v2
 %line 1554+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
+	add r12, rcx
+; s = v3 >>> 28
 %line 1555+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
+	rorx r8, rdx, 28
+; c = v3 >>> 34
 %line 1556+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
+	rorx r9, rdx, 34
+; s ^= c
 %line 1557+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
+	xor r8, r9
+; c = v3 >>> 39
 %line 1558+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; y = alignr(x3, x2, 8)
+	rorx r9, rdx, 39
+; s ^= c
+%line 1559+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v2 += s
 %line 1560+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm6, xmm5, 8
-; 2x z = y >> 1
+	add rcx, r8
+; mj1 = v3
 %line 1561+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 1562+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 1563+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 1564+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 1565+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
+; y = alignr(x4, x3, 8)
+%line 1567+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm7, xmm6, 8
+; 2x z = y >> 1
+%line 1568+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 1562+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1569+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 1563+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1570+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 1564+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1571+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 1565+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1572+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 1566+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1573+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 1567+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1574+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 1568+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1575+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 1569+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x2 = x2 + z
-%line 1570+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm5, xmm5, xmm1
-; y = alignr(x7, x6, 8)
-%line 1571+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm10, xmm9, 8
-; 2x x2 = x2 + y
-%line 1572+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm5, xmm5, xmm0
-; 2x z = q >> 19
-%line 1575+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm4, 19
-; 2x u = q << 45
 %line 1576+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm4, 45
-; z = z ^ u
+	vpxor xmm1, xmm1, xmm0
+; 2x x3 = x3 + z
 %line 1577+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm6, xmm6, xmm1
+; y = alignr(x0, x7, 8)
+%line 1578+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm3, xmm10, 8
+; 2x x3 = x3 + y
+%line 1579+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm6, xmm6, xmm0
+; 2x z = q >> 19
+%line 1582+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm5, 19
+; 2x u = q << 45
+%line 1583+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm5, 45
+; z = z ^ u
+%line 1584+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 1578+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm4, 61
+%line 1585+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm5, 61
 ; z = z ^ u
-%line 1579+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1586+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 1580+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm4, 3
+%line 1587+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm5, 3
 ; z = z ^ u
-%line 1581+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1588+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 1582+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm4, 6
-; z = z ^ u
-%line 1583+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x2 = x2 + z
-%line 1584+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm5, xmm5, xmm0
-; kt = mem128[sha512_avx_k + 416]
-%line 1585+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 416]
-; 2x kt = x2 + kt
-%line 1586+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm5, xmm0
-; mem128[p + 416] = kt
-%line 1587+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 416], xmm0
-; v3 += mem64[p + 288]
-%line 1588+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, [r10 + 288]
-; c = v1
 %line 1589+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c ^= v2
+	vpsrlq xmm1, xmm5, 6
+; z = z ^ u
 %line 1590+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rcx
-; c &= v0
+	vpxor xmm0, xmm0, xmm1
+; 2x x3 = x3 + z
 %line 1591+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; c ^= v2
+	vpaddq xmm6, xmm6, xmm0
+; kt = mem128[sha512_avx_k + 432]
 %line 1592+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rcx
-; v3 += c
+	vmovdqu xmm0, [rel sha512_avx_k + 432]
+; 2x kt = x3 + kt
 %line 1593+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; s = v0 >>> 14
+	vpaddq xmm0, xmm6, xmm0
+; mem128[p + 432] = kt
 %line 1594+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r11, 14
-; c = v0 >>> 18
+	vmovdqu [r10 + 432], xmm0
+; v1 += mem64[p + 304]
 %line 1595+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 18
-; s ^= c
+	add rax, [r10 + 304]
+; c = v7
 %line 1596+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v0 >>> 41
+	mov r8, rdi
+; c ^= v0
 %line 1597+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 41
-; s ^= c
+	xor r8, r11
+; c &= v6
 %line 1598+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v3 += s
+	and r8, r12
+; c ^= v0
 %line 1599+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v7 += v3
+	xor r8, r11
+; v1 += c
 %line 1600+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, rdx
-; s = v4 >>> 28
+	add rax, r8
+; s = v6 >>> 14
 %line 1601+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbx, 28
-; c = v4 >>> 34
+	rorx r8, r12, 14
+; c = v6 >>> 18
 %line 1602+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 34
+	rorx r9, r12, 18
 ; s ^= c
 %line 1603+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v6 >>> 41
 %line 1604+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 39
+	rorx r9, r12, 41
 ; s ^= c
 %line 1605+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v3 += s
+; v1 += s
 %line 1606+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; c = v4
+	add rax, r8
+; v5 += v1
 %line 1607+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
+	add rbp, rax
+; s = v2 >>> 28
 %line 1608+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
+	rorx r8, rcx, 28
+; c = v2 >>> 34
 %line 1609+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
+	rorx r9, rcx, 34
+; s ^= c
 %line 1610+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
+	xor r8, r9
+; c = v2 >>> 39
 %line 1611+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
+	rorx r9, rcx, 39
+; s ^= c
 %line 1612+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
+	xor r8, r9
+; v1 += s
 %line 1613+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v2 += mem64[p + 296]
+	add rax, r8
+; mj0 = v2
 %line 1614+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, [r10 + 296]
-; c = v0
+	mov rsi, rcx
+; mj0 ^= v3
 %line 1615+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c ^= v1
+	xor rsi, rdx
+; mj1 &= mj0
 %line 1616+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; c &= v7
+	and r13, rsi
+; mj1 ^= v3
 %line 1617+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; c ^= v1
+	xor r13, rdx
+; v1 += mj1
 %line 1618+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; v2 += c
+	add rax, r13
+; v0 += mem64[p + 312]
 %line 1619+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; s = v7 >>> 14
+	add r11, [r10 + 312]
+; c = v6
 %line 1620+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 14
-; c = v7 >>> 18
+	mov r8, r12
+; c ^= v7
 %line 1621+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 18
-; s ^= c
+	xor r8, rdi
+; c &= v5
 %line 1622+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v7 >>> 41
+	and r8, rbp
+; c ^= v7
 %line 1623+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 41
-; s ^= c
+	xor r8, rdi
+; v0 += c
 %line 1624+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
+	add r11, r8
+; s = v5 >>> 14
 %line 1625+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; v6 += v2
+	rorx r8, rbp, 14
+; c = v5 >>> 18
 %line 1626+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, rcx
-; s = v3 >>> 28
+	rorx r9, rbp, 18
+; s ^= c
 %line 1627+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 28
-; c = v3 >>> 34
+	xor r8, r9
+; c = v5 >>> 41
 %line 1628+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 34
+	rorx r9, rbp, 41
 ; s ^= c
 %line 1629+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
-%line 1630+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 39
-; s ^= c
-%line 1631+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
-%line 1632+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; c = v3
-%line 1633+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 1634+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 1635+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 1636+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 1637+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 1638+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 1639+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; y = alignr(x4, x3, 8)
-%line 1641+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm7, xmm6, 8
-; 2x z = y >> 1
-%line 1642+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm0, 1
-; 2x u = y << 63
-%line 1643+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 63
-; z = z ^ u
-%line 1644+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
-%line 1645+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
-; z = z ^ u
-%line 1646+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
-%line 1647+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
-%line 1648+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 7
-%line 1649+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm0, 7
-; z = z ^ u
-%line 1650+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x3 = x3 + z
-%line 1651+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm6, xmm6, xmm1
-; y = alignr(x0, x7, 8)
-%line 1652+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm3, xmm10, 8
-; 2x x3 = x3 + y
-%line 1653+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm6, xmm6, xmm0
-; 2x z = q >> 19
-%line 1656+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm5, 19
-; 2x u = q << 45
-%line 1657+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm5, 45
-; z = z ^ u
-%line 1658+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
-%line 1659+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm5, 61
-; z = z ^ u
-%line 1660+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
-%line 1661+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm5, 3
-; z = z ^ u
-%line 1662+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 1663+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm5, 6
-; z = z ^ u
-%line 1664+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x3 = x3 + z
-%line 1665+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm6, xmm6, xmm0
-; kt = mem128[sha512_avx_k + 432]
-%line 1666+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 432]
-; 2x kt = x3 + kt
-%line 1667+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm6, xmm0
-; mem128[p + 432] = kt
-%line 1668+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 432], xmm0
-; v1 += mem64[p + 304]
-%line 1669+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, [r10 + 304]
-; c = v7
-%line 1670+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c ^= v0
-%line 1671+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r11
-; c &= v6
-%line 1672+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; c ^= v0
-%line 1673+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r11
-; v1 += c
-%line 1674+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; s = v6 >>> 14
-%line 1675+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 14
-; c = v6 >>> 18
-%line 1676+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 18
-; s ^= c
-%line 1677+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v6 >>> 41
-%line 1678+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 41
-; s ^= c
-%line 1679+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
-%line 1680+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v5 += v1
-%line 1681+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, rax
-; s = v2 >>> 28
-%line 1682+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 28
-; c = v2 >>> 34
-%line 1683+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 34
-; s ^= c
-%line 1684+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 39
-%line 1685+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 39
-; s ^= c
-%line 1686+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
-%line 1687+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; c = v2
-%line 1688+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
-%line 1689+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
-%line 1690+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 1691+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 1692+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 1693+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 1694+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v0 += mem64[p + 312]
-%line 1695+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, [r10 + 312]
-; c = v6
-%line 1696+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c ^= v7
-%line 1697+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; c &= v5
-%line 1698+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; c ^= v7
-%line 1699+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; v0 += c
-%line 1700+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; s = v5 >>> 14
-%line 1701+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 14
-; c = v5 >>> 18
-%line 1702+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 18
-; s ^= c
-%line 1703+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 41
-%line 1704+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 41
-; s ^= c
-%line 1705+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
 ; v0 += s
-%line 1706+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1630+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; v4 += v0
-%line 1707+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1631+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
 ; s = v1 >>> 28
-%line 1708+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1632+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
 ; c = v1 >>> 34
-%line 1709+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1633+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 1710+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1634+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 1711+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1635+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 1712+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1636+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v0 += s
-%line 1713+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1637+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; c = v1
-%line 1714+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 1715+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 1716+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 1717+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 1718+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 1719+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 1720+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
+; mj1 = v1
+%line 1638+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rax
+; mj1 ^= v2
+%line 1639+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rcx
+; mj0 &= mj1
+%line 1640+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v2
+%line 1641+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rcx
+; v0 += mj0
+%line 1642+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rsi
 ; y = alignr(x5, x4, 8)
-%line 1722+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1644+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm8, xmm7, 8
 ; 2x z = y >> 1
-%line 1723+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1645+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 1724+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1646+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 1725+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1647+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 1726+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1648+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 1727+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1649+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 1728+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1650+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 1729+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1651+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 1730+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1652+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 1731+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1653+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x4 = x4 + z
-%line 1732+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1654+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm7, xmm7, xmm1
 ; y = alignr(x1, x0, 8)
-%line 1733+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1655+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm4, xmm3, 8
 ; 2x x4 = x4 + y
-%line 1734+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1656+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm7, xmm7, xmm0
 ; 2x z = q >> 19
-%line 1737+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1659+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm6, 19
 ; 2x u = q << 45
-%line 1738+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1660+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm6, 45
 ; z = z ^ u
-%line 1739+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1661+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 1740+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1662+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm6, 61
 ; z = z ^ u
-%line 1741+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1663+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 1742+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1664+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm6, 3
 ; z = z ^ u
-%line 1743+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1665+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 1744+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1666+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm6, 6
 ; z = z ^ u
-%line 1745+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1667+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x4 = x4 + z
-%line 1746+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1668+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm7, xmm7, xmm0
 ; kt = mem128[sha512_avx_k + 448]
-%line 1747+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1669+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 448]
 ; 2x kt = x4 + kt
-%line 1748+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1670+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm7, xmm0
 ; mem128[p + 448] = kt
-%line 1749+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1671+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 448], xmm0
 ; v7 += mem64[p + 320]
-%line 1750+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1672+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, [r10 + 320]
 ; c = v5
-%line 1751+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1673+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbp
 ; c ^= v6
-%line 1752+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1674+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; c &= v4
-%line 1753+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1675+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbx
 ; c ^= v6
-%line 1754+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1676+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; v7 += c
-%line 1755+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1677+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 1756+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1678+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
 ; c = v4 >>> 18
-%line 1757+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1679+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 1758+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1680+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 1759+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1681+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 1760+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1682+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 1761+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1683+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; v3 += v7
-%line 1762+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1684+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
 ; s = v0 >>> 28
-%line 1763+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1685+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
 ; c = v0 >>> 34
-%line 1764+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1686+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 1765+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1687+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 1766+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1688+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 1767+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1689+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 1768+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1690+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; c = v0
-%line 1769+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
-%line 1770+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
-%line 1771+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
-%line 1772+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
-%line 1773+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
-%line 1774+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
-%line 1775+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
+; mj0 = v0
+%line 1691+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r11
+; mj0 ^= v1
+%line 1692+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rax
+; mj1 &= mj0
+%line 1693+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v1
+%line 1694+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rax
+; v7 += mj1
+%line 1695+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r13
 ; v6 += mem64[p + 328]
-%line 1776+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1696+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, [r10 + 328]
 ; c = v4
-%line 1777+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1697+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbx
 ; c ^= v5
-%line 1778+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1698+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; c &= v3
-%line 1779+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1699+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdx
 ; c ^= v5
-%line 1780+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1700+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbp
 ; v6 += c
-%line 1781+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1701+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; s = v3 >>> 14
-%line 1782+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1702+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
 ; c = v3 >>> 18
-%line 1783+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1703+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 1784+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1704+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 1785+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1705+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 1786+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1706+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 1787+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1707+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
 ; v2 += v6
-%line 1788+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1708+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
 ; s = v7 >>> 28
-%line 1789+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1709+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 1790+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1710+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 1791+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1711+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 1792+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1712+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 1793+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1713+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v6 += s
-%line 1794+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1714+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; c = v7
-%line 1795+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
-%line 1796+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
-%line 1797+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
-%line 1798+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
-%line 1799+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 1800+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 1801+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
+; mj1 = v7
+%line 1715+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdi
+; mj1 ^= v0
+%line 1716+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r11
+; mj0 &= mj1
+%line 1717+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v0
+%line 1718+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r11
+; v6 += mj0
+%line 1719+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rsi
 ; y = alignr(x6, x5, 8)
-%line 1803+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1721+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm9, xmm8, 8
 ; 2x z = y >> 1
-%line 1804+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1722+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 1805+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1723+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 1806+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1724+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 1807+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1725+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 1808+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1726+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 1809+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1727+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 1810+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1728+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 1811+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1729+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 1812+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1730+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x5 = x5 + z
-%line 1813+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1731+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm8, xmm8, xmm1
 ; y = alignr(x2, x1, 8)
-%line 1814+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1732+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm5, xmm4, 8
 ; 2x x5 = x5 + y
-%line 1815+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1733+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm8, xmm8, xmm0
 ; 2x z = q >> 19
-%line 1818+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1736+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm7, 19
 ; 2x u = q << 45
-%line 1819+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1737+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm7, 45
 ; z = z ^ u
-%line 1820+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1738+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 1821+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1739+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm7, 61
 ; z = z ^ u
-%line 1822+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1740+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 1823+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1741+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm7, 3
 ; z = z ^ u
-%line 1824+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1742+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 1825+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1743+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm7, 6
 ; z = z ^ u
-%line 1826+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1744+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x5 = x5 + z
-%line 1827+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1745+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm8, xmm8, xmm0
 ; kt = mem128[sha512_avx_k + 464]
-%line 1828+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1746+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 464]
 ; 2x kt = x5 + kt
-%line 1829+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1747+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm8, xmm0
 ; mem128[p + 464] = kt
-%line 1830+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1748+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 464], xmm0
 ; v5 += mem64[p + 336]
-%line 1831+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1749+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, [r10 + 336]
 ; c = v3
-%line 1832+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1750+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdx
 ; c ^= v4
-%line 1833+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1751+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
 ; c &= v2
-%line 1834+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1752+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rcx
 ; c ^= v4
-%line 1835+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1753+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rbx
 ; v5 += c
-%line 1836+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1754+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
 ; s = v2 >>> 14
-%line 1837+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1755+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
 ; c = v2 >>> 18
-%line 1838+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1756+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 1839+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1757+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 1840+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1758+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
+; s ^= c
+%line 1759+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v5 += s
+%line 1760+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; v1 += v5
+%line 1761+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, rbp
+; s = v6 >>> 28
+%line 1762+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r12, 28
+; c = v6 >>> 34
+%line 1763+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 34
+; s ^= c
+%line 1764+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v6 >>> 39
+%line 1765+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 39
+; s ^= c
+%line 1766+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v5 += s
+%line 1767+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; mj0 = v6
+%line 1768+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
+%line 1769+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 1770+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v7
+%line 1771+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdi
+; v5 += mj1
+%line 1772+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r13
+; v4 += mem64[p + 344]
+%line 1773+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, [r10 + 344]
+; c = v2
+%line 1774+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rcx
+; c ^= v3
+%line 1775+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdx
+; c &= v1
+%line 1776+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rax
+; c ^= v3
+%line 1777+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdx
+; v4 += c
+%line 1778+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; s = v1 >>> 14
+%line 1779+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rax, 14
+; c = v1 >>> 18
+%line 1780+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 18
+; s ^= c
+%line 1781+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v1 >>> 41
+%line 1782+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 41
+; s ^= c
+%line 1783+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v4 += s
+%line 1784+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; v0 += v4
+%line 1785+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rbx
+; s = v5 >>> 28
+%line 1786+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbp, 28
+; c = v5 >>> 34
+%line 1787+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 34
+; s ^= c
+%line 1788+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v5 >>> 39
+%line 1789+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 39
+; s ^= c
+%line 1790+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v4 += s
+%line 1791+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; mj1 = v5
+%line 1792+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rbp
+; mj1 ^= v6
+%line 1793+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r12
+; mj0 &= mj1
+%line 1794+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v6
+%line 1795+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r12
+; v4 += mj0
+%line 1796+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, rsi
+; y = alignr(x7, x6, 8)
+%line 1798+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm10, xmm9, 8
+; 2x z = y >> 1
+%line 1799+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm0, 1
+; 2x u = y << 63
+%line 1800+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 1801+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 1802+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
+; z = z ^ u
+%line 1803+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y << 56
+%line 1804+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 56
+; z = z ^ u
+%line 1805+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 7
+%line 1806+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm0, 7
+; z = z ^ u
+%line 1807+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm0
+; 2x x6 = x6 + z
+%line 1808+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm9, xmm9, xmm1
+; y = alignr(x3, x2, 8)
+%line 1809+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm6, xmm5, 8
+; 2x x6 = x6 + y
+%line 1810+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm9, xmm9, xmm0
+; 2x z = q >> 19
+%line 1813+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm8, 19
+; 2x u = q << 45
+%line 1814+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm8, 45
+; z = z ^ u
+%line 1815+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 1816+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm8, 61
+; z = z ^ u
+%line 1817+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 1818+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm8, 3
+; z = z ^ u
+%line 1819+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 1820+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm8, 6
+; z = z ^ u
+%line 1821+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x x6 = x6 + z
+%line 1822+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm9, xmm9, xmm0
+; kt = mem128[sha512_avx_k + 480]
+%line 1823+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 480]
+; 2x kt = x6 + kt
+%line 1824+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm9, xmm0
+; mem128[p + 480] = kt
+%line 1825+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 480], xmm0
+; v3 += mem64[p + 352]
+%line 1826+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, [r10 + 352]
+; c = v1
+%line 1827+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rax
+; c ^= v2
+%line 1828+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rcx
+; c &= v0
+%line 1829+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, r11
+; c ^= v2
+%line 1830+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rcx
+; v3 += c
+%line 1831+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; s = v0 >>> 14
+%line 1832+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r11, 14
+; c = v0 >>> 18
+%line 1833+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 18
+; s ^= c
+%line 1834+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v0 >>> 41
+%line 1835+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 41
+; s ^= c
+%line 1836+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
+%line 1837+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; v7 += v3
+%line 1838+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, rdx
+; s = v4 >>> 28
+%line 1839+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbx, 28
+; c = v4 >>> 34
+%line 1840+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 34
 ; s ^= c
 %line 1841+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v5 += s
+; c = v4 >>> 39
 %line 1842+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v1 += v5
+	rorx r9, rbx, 39
+; s ^= c
 %line 1843+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, rbp
-; s = v6 >>> 28
+	xor r8, r9
+; v3 += s
 %line 1844+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 28
-; c = v6 >>> 34
+	add rdx, r8
+; mj0 = v4
 %line 1845+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 34
-; s ^= c
+	mov rsi, rbx
+; mj0 ^= v5
 %line 1846+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v6 >>> 39
+	xor rsi, rbp
+; mj1 &= mj0
 %line 1847+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 39
-; s ^= c
+	and r13, rsi
+; mj1 ^= v5
 %line 1848+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
+	xor r13, rbp
+; v3 += mj1
 %line 1849+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; c = v6
+	add rdx, r13
+; v2 += mem64[p + 360]
 %line 1850+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
+	add rcx, [r10 + 360]
+; c = v0
 %line 1851+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
+	mov r8, r11
+; c ^= v1
 %line 1852+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
+	xor r8, rax
+; c &= v7
 %line 1853+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
+	and r8, rdi
+; c ^= v1
 %line 1854+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
+	xor r8, rax
+; v2 += c
 %line 1855+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
+	add rcx, r8
+; s = v7 >>> 14
 %line 1856+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v4 += mem64[p + 344]
+	rorx r8, rdi, 14
+; c = v7 >>> 18
 %line 1857+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, [r10 + 344]
-; c = v2
+	rorx r9, rdi, 18
+; s ^= c
 %line 1858+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c ^= v3
+	xor r8, r9
+; c = v7 >>> 41
 %line 1859+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; c &= v1
+	rorx r9, rdi, 41
+; s ^= c
 %line 1860+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; c ^= v3
+	xor r8, r9
+; v2 += s
 %line 1861+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; v4 += c
+	add rcx, r8
+; v6 += v2
 %line 1862+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; s = v1 >>> 14
+	add r12, rcx
+; s = v3 >>> 28
 %line 1863+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 14
-; c = v1 >>> 18
+	rorx r8, rdx, 28
+; c = v3 >>> 34
 %line 1864+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 18
+	rorx r9, rdx, 34
 ; s ^= c
 %line 1865+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v3 >>> 39
 %line 1866+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 41
+	rorx r9, rdx, 39
 ; s ^= c
 %line 1867+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v4 += s
+; v2 += s
 %line 1868+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; v0 += v4
+	add rcx, r8
+; mj1 = v3
 %line 1869+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, rbx
-; s = v5 >>> 28
+	mov r13, rdx
+; mj1 ^= v4
 %line 1870+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 28
-; c = v5 >>> 34
+	xor r13, rbx
+; mj0 &= mj1
 %line 1871+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 34
-; s ^= c
+	and rsi, r13
+; mj0 ^= v4
 %line 1872+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 39
+	xor rsi, rbx
+; v2 += mj0
 %line 1873+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 39
-; s ^= c
-%line 1874+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v4 += s
+	add rcx, rsi
+; y = alignr(x0, x7, 8)
 %line 1875+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; c = v5
-%line 1876+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 1877+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 1878+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 1879+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 1880+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 1881+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 1882+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; y = alignr(x7, x6, 8)
-%line 1884+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm10, xmm9, 8
+	vpalignr xmm0, xmm3, xmm10, 8
 ; 2x z = y >> 1
-%line 1885+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1876+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 1886+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1877+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 1887+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1878+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 1888+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1879+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 1889+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1880+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 1890+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1881+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 1891+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1882+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 1892+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1883+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 1893+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1884+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
-; 2x x6 = x6 + z
-%line 1894+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm9, xmm9, xmm1
-; y = alignr(x3, x2, 8)
-%line 1895+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm6, xmm5, 8
-; 2x x6 = x6 + y
-%line 1896+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm9, xmm9, xmm0
+; 2x x7 = x7 + z
+%line 1885+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm10, xmm10, xmm1
+; y = alignr(x4, x3, 8)
+%line 1886+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm7, xmm6, 8
+; 2x x7 = x7 + y
+%line 1887+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm10, xmm10, xmm0
 ; 2x z = q >> 19
-%line 1899+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm8, 19
+%line 1890+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm9, 19
 ; 2x u = q << 45
-%line 1900+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm8, 45
+%line 1891+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm9, 45
 ; z = z ^ u
-%line 1901+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1892+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 1902+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm8, 61
+%line 1893+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm9, 61
 ; z = z ^ u
-%line 1903+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1894+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 1904+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm8, 3
+%line 1895+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm9, 3
 ; z = z ^ u
-%line 1905+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1896+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 1906+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm8, 6
+%line 1897+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm9, 6
 ; z = z ^ u
-%line 1907+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1898+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
-; 2x x6 = x6 + z
+; 2x x7 = x7 + z
+%line 1899+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm10, xmm10, xmm0
+; kt = mem128[sha512_avx_k + 496]
+%line 1900+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 496]
+; 2x kt = x7 + kt
+%line 1901+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm10, xmm0
+; mem128[p + 496] = kt
+%line 1902+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 496], xmm0
+; v1 += mem64[p + 368]
+%line 1903+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, [r10 + 368]
+; c = v7
+%line 1904+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rdi
+; c ^= v0
+%line 1905+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r11
+; c &= v6
+%line 1906+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, r12
+; c ^= v0
+%line 1907+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r11
+; v1 += c
 %line 1908+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm9, xmm9, xmm0
-; kt = mem128[sha512_avx_k + 480]
+	add rax, r8
+; s = v6 >>> 14
 %line 1909+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 480]
-; 2x kt = x6 + kt
+	rorx r8, r12, 14
+; c = v6 >>> 18
 %line 1910+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm9, xmm0
-; mem128[p + 480] = kt
+	rorx r9, r12, 18
+; s ^= c
 %line 1911+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 480], xmm0
-; v3 += mem64[p + 352]
+	xor r8, r9
+; c = v6 >>> 41
 %line 1912+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, [r10 + 352]
-; c = v1
+	rorx r9, r12, 41
+; s ^= c
 %line 1913+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c ^= v2
+	xor r8, r9
+; v1 += s
 %line 1914+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rcx
-; c &= v0
+	add rax, r8
+; v5 += v1
 %line 1915+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; c ^= v2
+	add rbp, rax
+; s = v2 >>> 28
 %line 1916+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rcx
-; v3 += c
+	rorx r8, rcx, 28
+; c = v2 >>> 34
 %line 1917+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; s = v0 >>> 14
+	rorx r9, rcx, 34
+; s ^= c
 %line 1918+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r11, 14
-; c = v0 >>> 18
+	xor r8, r9
+; c = v2 >>> 39
 %line 1919+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 18
+	rorx r9, rcx, 39
 ; s ^= c
 %line 1920+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; v1 += s
 %line 1921+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 41
-; s ^= c
+	add rax, r8
+; mj0 = v2
 %line 1922+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v3 += s
+	mov rsi, rcx
+; mj0 ^= v3
 %line 1923+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v7 += v3
+	xor rsi, rdx
+; mj1 &= mj0
 %line 1924+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, rdx
-; s = v4 >>> 28
+	and r13, rsi
+; mj1 ^= v3
 %line 1925+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbx, 28
-; c = v4 >>> 34
+	xor r13, rdx
+; v1 += mj1
 %line 1926+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 34
-; s ^= c
-%line 1927+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v4 >>> 39
-%line 1928+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 39
-; s ^= c
-%line 1929+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v3 += s
-%line 1930+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; c = v4
-%line 1931+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
-%line 1932+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
-%line 1933+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
-%line 1934+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
-%line 1935+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
-%line 1936+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
-%line 1937+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v2 += mem64[p + 360]
-%line 1938+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, [r10 + 360]
-; c = v0
-%line 1939+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c ^= v1
-%line 1940+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; c &= v7
-%line 1941+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; c ^= v1
-%line 1942+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; v2 += c
-%line 1943+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; s = v7 >>> 14
-%line 1944+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 14
-; c = v7 >>> 18
-%line 1945+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 18
-; s ^= c
-%line 1946+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v7 >>> 41
-%line 1947+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 41
-; s ^= c
-%line 1948+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
-%line 1949+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; v6 += v2
-%line 1950+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, rcx
-; s = v3 >>> 28
-%line 1951+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 28
-; c = v3 >>> 34
-%line 1952+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 34
-; s ^= c
-%line 1953+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v3 >>> 39
-%line 1954+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 39
-; s ^= c
-%line 1955+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
-%line 1956+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; c = v3
-%line 1957+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 1958+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 1959+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 1960+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 1961+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 1962+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 1963+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; y = alignr(x0, x7, 8)
-%line 1965+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm3, xmm10, 8
-; 2x z = y >> 1
-%line 1966+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm0, 1
-; 2x u = y << 63
-%line 1967+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 63
-; z = z ^ u
-%line 1968+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
-%line 1969+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
-; z = z ^ u
-%line 1970+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
-%line 1971+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
-%line 1972+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 7
-%line 1973+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm0, 7
-; z = z ^ u
-%line 1974+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x7 = x7 + z
-%line 1975+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm10, xmm10, xmm1
-; y = alignr(x4, x3, 8)
-%line 1976+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm7, xmm6, 8
-; 2x x7 = x7 + y
-%line 1977+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm10, xmm10, xmm0
-; 2x z = q >> 19
-%line 1980+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm9, 19
-; 2x u = q << 45
-%line 1981+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm9, 45
-; z = z ^ u
-%line 1982+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
-%line 1983+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm9, 61
-; z = z ^ u
-%line 1984+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
-%line 1985+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm9, 3
-; z = z ^ u
-%line 1986+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 1987+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm9, 6
-; z = z ^ u
-%line 1988+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x7 = x7 + z
-%line 1989+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm10, xmm10, xmm0
-; kt = mem128[sha512_avx_k + 496]
-%line 1990+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 496]
-; 2x kt = x7 + kt
-%line 1991+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm10, xmm0
-; mem128[p + 496] = kt
-%line 1992+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 496], xmm0
-; v1 += mem64[p + 368]
-%line 1993+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, [r10 + 368]
-; c = v7
-%line 1994+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c ^= v0
-%line 1995+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r11
-; c &= v6
-%line 1996+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; c ^= v0
-%line 1997+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r11
-; v1 += c
-%line 1998+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; s = v6 >>> 14
-%line 1999+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 14
-; c = v6 >>> 18
-%line 2000+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 18
-; s ^= c
-%line 2001+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v6 >>> 41
-%line 2002+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 41
-; s ^= c
-%line 2003+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
-%line 2004+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v5 += v1
-%line 2005+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, rax
-; s = v2 >>> 28
-%line 2006+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 28
-; c = v2 >>> 34
-%line 2007+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 34
-; s ^= c
-%line 2008+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 39
-%line 2009+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 39
-; s ^= c
-%line 2010+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
-%line 2011+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; c = v2
-%line 2012+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
-%line 2013+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
-%line 2014+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 2015+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 2016+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 2017+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 2018+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
+	add rax, r13
 ; v0 += mem64[p + 376]
-%line 2019+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1927+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, [r10 + 376]
 ; c = v6
-%line 2020+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1928+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r12
 ; c ^= v7
-%line 2021+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1929+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; c &= v5
-%line 2022+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1930+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbp
 ; c ^= v7
-%line 2023+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1931+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; v0 += c
-%line 2024+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1932+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; s = v5 >>> 14
-%line 2025+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1933+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
 ; c = v5 >>> 18
-%line 2026+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1934+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 2027+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1935+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 2028+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1936+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 2029+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1937+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v0 += s
-%line 2030+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1938+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; v4 += v0
-%line 2031+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1939+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
 ; s = v1 >>> 28
-%line 2032+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1940+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
 ; c = v1 >>> 34
-%line 2033+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1941+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 2034+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1942+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 2035+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1943+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 2036+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1944+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v0 += s
-%line 2037+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1945+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; c = v1
-%line 2038+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 2039+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 2040+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 2041+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 2042+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 2043+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 2044+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
+; mj1 = v1
+%line 1946+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rax
+; mj1 ^= v2
+%line 1947+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rcx
+; mj0 &= mj1
+%line 1948+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v2
+%line 1949+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rcx
+; v0 += mj0
+%line 1950+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rsi
 ; y = alignr(x1, x0, 8)
-%line 2046+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1952+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm4, xmm3, 8
 ; 2x z = y >> 1
-%line 2047+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1953+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 2048+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1954+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 2049+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1955+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 2050+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1956+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 2051+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1957+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 2052+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1958+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 2053+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1959+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 2054+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1960+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 2055+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1961+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x0 = x0 + z
-%line 2056+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1962+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm3, xmm3, xmm1
 ; y = alignr(x5, x4, 8)
-%line 2057+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1963+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm8, xmm7, 8
 ; 2x x0 = x0 + y
-%line 2058+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1964+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm3, xmm3, xmm0
 ; 2x z = q >> 19
-%line 2061+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1967+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm10, 19
 ; 2x u = q << 45
-%line 2062+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1968+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm10, 45
 ; z = z ^ u
-%line 2063+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1969+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 2064+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1970+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm10, 61
 ; z = z ^ u
-%line 2065+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1971+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 2066+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1972+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm10, 3
 ; z = z ^ u
-%line 2067+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1973+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 2068+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1974+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm10, 6
 ; z = z ^ u
-%line 2069+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1975+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x0 = x0 + z
-%line 2070+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1976+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm3, xmm3, xmm0
 ; kt = mem128[sha512_avx_k + 512]
-%line 2071+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1977+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 512]
 ; 2x kt = x0 + kt
-%line 2072+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1978+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm3, xmm0
 ; mem128[p + 512] = kt
-%line 2073+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1979+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 512], xmm0
 ; v7 += mem64[p + 384]
-%line 2074+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1980+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, [r10 + 384]
 ; c = v5
-%line 2075+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1981+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbp
 ; c ^= v6
-%line 2076+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1982+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; c &= v4
-%line 2077+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1983+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbx
 ; c ^= v6
-%line 2078+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1984+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; v7 += c
-%line 2079+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1985+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 2080+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1986+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
 ; c = v4 >>> 18
-%line 2081+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1987+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 2082+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1988+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 2083+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1989+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 2084+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1990+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v7 += s
-%line 2085+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1991+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; v3 += v7
-%line 2086+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1992+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
 ; s = v0 >>> 28
-%line 2087+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1993+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
 ; c = v0 >>> 34
-%line 2088+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 1994+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
+; s ^= c
+%line 1995+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v0 >>> 39
+%line 1996+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 39
+; s ^= c
+%line 1997+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v7 += s
+%line 1998+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; mj0 = v0
+%line 1999+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r11
+; mj0 ^= v1
+%line 2000+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rax
+; mj1 &= mj0
+%line 2001+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v1
+%line 2002+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rax
+; v7 += mj1
+%line 2003+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r13
+; v6 += mem64[p + 392]
+%line 2004+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, [r10 + 392]
+; c = v4
+%line 2005+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rbx
+; c ^= v5
+%line 2006+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbp
+; c &= v3
+%line 2007+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rdx
+; c ^= v5
+%line 2008+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbp
+; v6 += c
+%line 2009+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; s = v3 >>> 14
+%line 2010+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdx, 14
+; c = v3 >>> 18
+%line 2011+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 18
+; s ^= c
+%line 2012+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v3 >>> 41
+%line 2013+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 41
+; s ^= c
+%line 2014+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v6 += s
+%line 2015+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; v2 += v6
+%line 2016+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r12
+; s = v7 >>> 28
+%line 2017+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdi, 28
+; c = v7 >>> 34
+%line 2018+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 34
+; s ^= c
+%line 2019+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v7 >>> 39
+%line 2020+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 39
+; s ^= c
+%line 2021+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v6 += s
+%line 2022+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; mj1 = v7
+%line 2023+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdi
+; mj1 ^= v0
+%line 2024+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r11
+; mj0 &= mj1
+%line 2025+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v0
+%line 2026+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r11
+; v6 += mj0
+%line 2027+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rsi
+; y = alignr(x2, x1, 8)
+%line 2029+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm5, xmm4, 8
+; 2x z = y >> 1
+%line 2030+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm0, 1
+; 2x u = y << 63
+%line 2031+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 2032+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 2033+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
+; z = z ^ u
+%line 2034+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y << 56
+%line 2035+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 56
+; z = z ^ u
+%line 2036+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 7
+%line 2037+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm0, 7
+; z = z ^ u
+%line 2038+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm0
+; 2x x1 = x1 + z
+%line 2039+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm4, xmm4, xmm1
+; y = alignr(x6, x5, 8)
+%line 2040+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm9, xmm8, 8
+; 2x x1 = x1 + y
+%line 2041+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm4, xmm4, xmm0
+; 2x z = q >> 19
+%line 2044+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm3, 19
+; 2x u = q << 45
+%line 2045+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm3, 45
+; z = z ^ u
+%line 2046+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 2047+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm3, 61
+; z = z ^ u
+%line 2048+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 2049+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm3, 3
+; z = z ^ u
+%line 2050+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 2051+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm3, 6
+; z = z ^ u
+%line 2052+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x x1 = x1 + z
+%line 2053+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm4, xmm4, xmm0
+; kt = mem128[sha512_avx_k + 528]
+%line 2054+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 528]
+; 2x kt = x1 + kt
+%line 2055+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm4, xmm0
+; mem128[p + 528] = kt
+%line 2056+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 528], xmm0
+; v5 += mem64[p + 400]
+%line 2057+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, [r10 + 400]
+; c = v3
+%line 2058+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rdx
+; c ^= v4
+%line 2059+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; c &= v2
+%line 2060+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rcx
+; c ^= v4
+%line 2061+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; v5 += c
+%line 2062+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; s = v2 >>> 14
+%line 2063+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rcx, 14
+; c = v2 >>> 18
+%line 2064+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 18
+; s ^= c
+%line 2065+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v2 >>> 41
+%line 2066+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 41
+; s ^= c
+%line 2067+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v5 += s
+%line 2068+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; v1 += v5
+%line 2069+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, rbp
+; s = v6 >>> 28
+%line 2070+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r12, 28
+; c = v6 >>> 34
+%line 2071+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 34
+; s ^= c
+%line 2072+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v6 >>> 39
+%line 2073+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 39
+; s ^= c
+%line 2074+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v5 += s
+%line 2075+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; mj0 = v6
+%line 2076+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
+%line 2077+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 2078+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v7
+%line 2079+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdi
+; v5 += mj1
+%line 2080+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r13
+; v4 += mem64[p + 408]
+%line 2081+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, [r10 + 408]
+; c = v2
+%line 2082+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rcx
+; c ^= v3
+%line 2083+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdx
+; c &= v1
+%line 2084+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rax
+; c ^= v3
+%line 2085+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdx
+; v4 += c
+%line 2086+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; s = v1 >>> 14
+%line 2087+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rax, 14
+; c = v1 >>> 18
+%line 2088+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 18
 ; s ^= c
 %line 2089+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v1 >>> 41
 %line 2090+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 39
+	rorx r9, rax, 41
 ; s ^= c
 %line 2091+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v7 += s
-%line 2092+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; c = v0
-%line 2093+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
-%line 2094+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
-%line 2095+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
-%line 2096+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
-%line 2097+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
-%line 2098+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
-%line 2099+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; v6 += mem64[p + 392]
-%line 2100+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, [r10 + 392]
-; c = v4
-%line 2101+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c ^= v5
-%line 2102+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbp
-; c &= v3
-%line 2103+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; c ^= v5
-%line 2104+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbp
-; v6 += c
-%line 2105+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; s = v3 >>> 14
-%line 2106+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 14
-; c = v3 >>> 18
-%line 2107+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 18
-; s ^= c
-%line 2108+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v3 >>> 41
-%line 2109+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 41
-; s ^= c
-%line 2110+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v6 += s
-%line 2111+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; v2 += v6
-%line 2112+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r12
-; s = v7 >>> 28
-%line 2113+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 28
-; c = v7 >>> 34
-%line 2114+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 34
-; s ^= c
-%line 2115+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v7 >>> 39
-%line 2116+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 39
-; s ^= c
-%line 2117+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v6 += s
-%line 2118+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; c = v7
-%line 2119+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
-%line 2120+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
-%line 2121+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
-%line 2122+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
-%line 2123+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 2124+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 2125+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; y = alignr(x2, x1, 8)
-%line 2127+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm5, xmm4, 8
-; 2x z = y >> 1
-%line 2128+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm0, 1
-; 2x u = y << 63
-%line 2129+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 63
-; z = z ^ u
-%line 2130+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
-%line 2131+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
-; z = z ^ u
-%line 2132+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
-%line 2133+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
-%line 2134+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 7
-%line 2135+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm0, 7
-; z = z ^ u
-%line 2136+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x1 = x1 + z
-%line 2137+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm4, xmm4, xmm1
-; y = alignr(x6, x5, 8)
-%line 2138+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm9, xmm8, 8
-; 2x x1 = x1 + y
-%line 2139+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm4, xmm4, xmm0
-; 2x z = q >> 19
-%line 2142+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm3, 19
-; 2x u = q << 45
-%line 2143+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm3, 45
-; z = z ^ u
-%line 2144+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
-%line 2145+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm3, 61
-; z = z ^ u
-%line 2146+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
-%line 2147+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm3, 3
-; z = z ^ u
-%line 2148+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 2149+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm3, 6
-; z = z ^ u
-%line 2150+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x1 = x1 + z
-%line 2151+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm4, xmm4, xmm0
-; kt = mem128[sha512_avx_k + 528]
-%line 2152+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 528]
-; 2x kt = x1 + kt
-%line 2153+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm4, xmm0
-; mem128[p + 528] = kt
-%line 2154+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 528], xmm0
-; v5 += mem64[p + 400]
-%line 2155+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, [r10 + 400]
-; c = v3
-%line 2156+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c ^= v4
-%line 2157+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; c &= v2
-%line 2158+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; c ^= v4
-%line 2159+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; v5 += c
-%line 2160+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; s = v2 >>> 14
-%line 2161+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 14
-; c = v2 >>> 18
-%line 2162+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 18
-; s ^= c
-%line 2163+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 41
-%line 2164+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 41
-; s ^= c
-%line 2165+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
-%line 2166+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v1 += v5
-%line 2167+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, rbp
-; s = v6 >>> 28
-%line 2168+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 28
-; c = v6 >>> 34
-%line 2169+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 34
-; s ^= c
-%line 2170+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v6 >>> 39
-%line 2171+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 39
-; s ^= c
-%line 2172+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
-%line 2173+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; c = v6
-%line 2174+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
-%line 2175+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
-%line 2176+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 2177+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 2178+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 2179+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 2180+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v4 += mem64[p + 408]
-%line 2181+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, [r10 + 408]
-; c = v2
-%line 2182+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c ^= v3
-%line 2183+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; c &= v1
-%line 2184+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; c ^= v3
-%line 2185+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; v4 += c
-%line 2186+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; s = v1 >>> 14
-%line 2187+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 14
-; c = v1 >>> 18
-%line 2188+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 18
-; s ^= c
-%line 2189+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 41
-%line 2190+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 41
-; s ^= c
-%line 2191+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
 ; v4 += s
-%line 2192+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2092+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
 ; v0 += v4
-%line 2193+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2093+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
 ; s = v5 >>> 28
-%line 2194+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2094+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
 ; c = v5 >>> 34
-%line 2195+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2095+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 2196+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2096+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 2197+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2097+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 2198+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2098+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v4 += s
-%line 2199+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2099+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; c = v5
-%line 2200+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 2201+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 2202+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 2203+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 2204+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 2205+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 2206+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
+; mj1 = v5
+%line 2100+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rbp
+; mj1 ^= v6
+%line 2101+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r12
+; mj0 &= mj1
+%line 2102+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v6
+%line 2103+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r12
+; v4 += mj0
+%line 2104+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, rsi
 ; y = alignr(x3, x2, 8)
-%line 2208+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2106+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm6, xmm5, 8
 ; 2x z = y >> 1
-%line 2209+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2107+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 2210+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2108+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 2211+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2109+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 2212+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2110+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 2213+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2111+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 2214+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2112+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 2215+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2113+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 2216+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2114+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 2217+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2115+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x2 = x2 + z
-%line 2218+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2116+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm1
 ; y = alignr(x7, x6, 8)
-%line 2219+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2117+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm10, xmm9, 8
 ; 2x x2 = x2 + y
-%line 2220+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2118+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm0
 ; 2x z = q >> 19
-%line 2223+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2121+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm4, 19
 ; 2x u = q << 45
-%line 2224+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2122+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm4, 45
 ; z = z ^ u
-%line 2225+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2123+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 2226+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2124+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm4, 61
 ; z = z ^ u
-%line 2227+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2125+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 2228+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2126+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm4, 3
 ; z = z ^ u
-%line 2229+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2127+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 2230+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2128+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm4, 6
 ; z = z ^ u
-%line 2231+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2129+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x2 = x2 + z
-%line 2232+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2130+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm5, xmm5, xmm0
 ; kt = mem128[sha512_avx_k + 544]
-%line 2233+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2131+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 544]
 ; 2x kt = x2 + kt
-%line 2234+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2132+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm5, xmm0
 ; mem128[p + 544] = kt
-%line 2235+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2133+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 544], xmm0
 ; v3 += mem64[p + 416]
-%line 2236+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2134+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, [r10 + 416]
 ; c = v1
-%line 2237+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2135+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rax
 ; c ^= v2
-%line 2238+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2136+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; c &= v0
-%line 2239+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2137+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r11
 ; c ^= v2
-%line 2240+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2138+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; v3 += c
-%line 2241+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2139+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; s = v0 >>> 14
-%line 2242+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2140+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
 ; c = v0 >>> 18
-%line 2243+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2141+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 2244+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2142+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 2245+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2143+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 2246+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2144+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 2247+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2145+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; v7 += v3
-%line 2248+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2146+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
 ; s = v4 >>> 28
-%line 2249+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2147+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
 ; c = v4 >>> 34
-%line 2250+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2148+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 2251+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2149+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 2252+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2150+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 2253+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2151+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 2254+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2152+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; c = v4
-%line 2255+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
-%line 2256+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
-%line 2257+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
-%line 2258+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
-%line 2259+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
-%line 2260+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
-%line 2261+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
+; mj0 = v4
+%line 2153+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 2154+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 2155+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 2156+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 2157+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
 ; v2 += mem64[p + 424]
-%line 2262+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2158+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, [r10 + 424]
 ; c = v0
-%line 2263+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2159+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r11
 ; c ^= v1
-%line 2264+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2160+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; c &= v7
-%line 2265+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2161+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdi
 ; c ^= v1
-%line 2266+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2162+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; v2 += c
-%line 2267+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2163+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; s = v7 >>> 14
-%line 2268+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2164+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 2269+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2165+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 2270+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2166+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 2271+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2167+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 2272+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2168+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 2273+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2169+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; v6 += v2
-%line 2274+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2170+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
 ; s = v3 >>> 28
-%line 2275+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2171+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
 ; c = v3 >>> 34
-%line 2276+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2172+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 2277+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2173+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 2278+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2174+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 2279+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2175+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 2280+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2176+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; c = v3
-%line 2281+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 2282+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 2283+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 2284+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 2285+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 2286+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 2287+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
+; mj1 = v3
+%line 2177+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 2178+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 2179+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 2180+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 2181+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
 ; y = alignr(x4, x3, 8)
-%line 2289+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2183+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm7, xmm6, 8
 ; 2x z = y >> 1
-%line 2290+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2184+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 2291+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2185+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 2292+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2186+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 2293+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2187+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 2294+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2188+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 2295+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2189+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 2296+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2190+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 2297+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2191+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 2298+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2192+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x3 = x3 + z
-%line 2299+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2193+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm1
 ; y = alignr(x0, x7, 8)
-%line 2300+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2194+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm3, xmm10, 8
 ; 2x x3 = x3 + y
-%line 2301+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2195+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm0
 ; 2x z = q >> 19
-%line 2304+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2198+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm5, 19
 ; 2x u = q << 45
-%line 2305+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2199+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm5, 45
 ; z = z ^ u
-%line 2306+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2200+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 2307+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2201+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm5, 61
 ; z = z ^ u
-%line 2308+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2202+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 2309+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2203+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm5, 3
 ; z = z ^ u
-%line 2310+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2204+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 2311+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2205+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm5, 6
 ; z = z ^ u
-%line 2312+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2206+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x3 = x3 + z
-%line 2313+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2207+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm6, xmm6, xmm0
 ; kt = mem128[sha512_avx_k + 560]
-%line 2314+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2208+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 560]
 ; 2x kt = x3 + kt
-%line 2315+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2209+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm6, xmm0
 ; mem128[p + 560] = kt
-%line 2316+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2210+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 560], xmm0
 ; v1 += mem64[p + 432]
-%line 2317+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2211+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, [r10 + 432]
 ; c = v7
-%line 2318+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2212+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdi
 ; c ^= v0
-%line 2319+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2213+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; c &= v6
-%line 2320+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2214+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r12
 ; c ^= v0
-%line 2321+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2215+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; v1 += c
-%line 2322+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2216+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; s = v6 >>> 14
-%line 2323+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2217+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
 ; c = v6 >>> 18
-%line 2324+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2218+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
-%line 2325+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2219+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 2326+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2220+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
+; s ^= c
+%line 2221+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v1 += s
+%line 2222+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; v5 += v1
+%line 2223+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, rax
+; s = v2 >>> 28
+%line 2224+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rcx, 28
+; c = v2 >>> 34
+%line 2225+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 34
+; s ^= c
+%line 2226+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v2 >>> 39
+%line 2227+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 39
+; s ^= c
+%line 2228+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v1 += s
+%line 2229+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; mj0 = v2
+%line 2230+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rcx
+; mj0 ^= v3
+%line 2231+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdx
+; mj1 &= mj0
+%line 2232+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v3
+%line 2233+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdx
+; v1 += mj1
+%line 2234+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r13
+; v0 += mem64[p + 440]
+%line 2235+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, [r10 + 440]
+; c = v6
+%line 2236+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, r12
+; c ^= v7
+%line 2237+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdi
+; c &= v5
+%line 2238+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rbp
+; c ^= v7
+%line 2239+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdi
+; v0 += c
+%line 2240+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; s = v5 >>> 14
+%line 2241+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbp, 14
+; c = v5 >>> 18
+%line 2242+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 18
+; s ^= c
+%line 2243+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v5 >>> 41
+%line 2244+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 41
+; s ^= c
+%line 2245+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v0 += s
+%line 2246+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; v4 += v0
+%line 2247+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r11
+; s = v1 >>> 28
+%line 2248+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rax, 28
+; c = v1 >>> 34
+%line 2249+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 34
+; s ^= c
+%line 2250+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v1 >>> 39
+%line 2251+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 39
+; s ^= c
+%line 2252+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v0 += s
+%line 2253+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; mj1 = v1
+%line 2254+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rax
+; mj1 ^= v2
+%line 2255+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rcx
+; mj0 &= mj1
+%line 2256+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v2
+%line 2257+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rcx
+; v0 += mj0
+%line 2258+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rsi
+; y = alignr(x5, x4, 8)
+%line 2260+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm8, xmm7, 8
+; 2x z = y >> 1
+%line 2261+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm0, 1
+; 2x u = y << 63
+%line 2262+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 2263+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 2264+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
+; z = z ^ u
+%line 2265+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y << 56
+%line 2266+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 56
+; z = z ^ u
+%line 2267+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 7
+%line 2268+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm0, 7
+; z = z ^ u
+%line 2269+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm0
+; 2x x4 = x4 + z
+%line 2270+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm7, xmm7, xmm1
+; y = alignr(x1, x0, 8)
+%line 2271+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm4, xmm3, 8
+; 2x x4 = x4 + y
+%line 2272+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm7, xmm7, xmm0
+; 2x z = q >> 19
+%line 2275+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm6, 19
+; 2x u = q << 45
+%line 2276+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm6, 45
+; z = z ^ u
+%line 2277+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 2278+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm6, 61
+; z = z ^ u
+%line 2279+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 2280+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm6, 3
+; z = z ^ u
+%line 2281+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 2282+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm6, 6
+; z = z ^ u
+%line 2283+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x x4 = x4 + z
+%line 2284+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm7, xmm7, xmm0
+; kt = mem128[sha512_avx_k + 576]
+%line 2285+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 576]
+; 2x kt = x4 + kt
+%line 2286+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm7, xmm0
+; mem128[p + 576] = kt
+%line 2287+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 576], xmm0
+; v7 += mem64[p + 448]
+%line 2288+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, [r10 + 448]
+; c = v5
+%line 2289+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rbp
+; c ^= v6
+%line 2290+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r12
+; c &= v4
+%line 2291+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rbx
+; c ^= v6
+%line 2292+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r12
+; v7 += c
+%line 2293+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; s = v4 >>> 14
+%line 2294+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbx, 14
+; c = v4 >>> 18
+%line 2295+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 18
+; s ^= c
+%line 2296+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v4 >>> 41
+%line 2297+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 41
+; s ^= c
+%line 2298+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v7 += s
+%line 2299+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; v3 += v7
+%line 2300+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, rdi
+; s = v0 >>> 28
+%line 2301+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r11, 28
+; c = v0 >>> 34
+%line 2302+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 34
+; s ^= c
+%line 2303+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v0 >>> 39
+%line 2304+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 39
+; s ^= c
+%line 2305+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v7 += s
+%line 2306+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; mj0 = v0
+%line 2307+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r11
+; mj0 ^= v1
+%line 2308+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rax
+; mj1 &= mj0
+%line 2309+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v1
+%line 2310+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rax
+; v7 += mj1
+%line 2311+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r13
+; v6 += mem64[p + 456]
+%line 2312+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, [r10 + 456]
+; c = v4
+%line 2313+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rbx
+; c ^= v5
+%line 2314+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbp
+; c &= v3
+%line 2315+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rdx
+; c ^= v5
+%line 2316+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbp
+; v6 += c
+%line 2317+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; s = v3 >>> 14
+%line 2318+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdx, 14
+; c = v3 >>> 18
+%line 2319+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 18
+; s ^= c
+%line 2320+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v3 >>> 41
+%line 2321+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 41
+; s ^= c
+%line 2322+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v6 += s
+%line 2323+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; v2 += v6
+%line 2324+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r12
+; s = v7 >>> 28
+%line 2325+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdi, 28
+; c = v7 >>> 34
+%line 2326+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 34
 ; s ^= c
 %line 2327+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v1 += s
+; c = v7 >>> 39
 %line 2328+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v5 += v1
+	rorx r9, rdi, 39
+; s ^= c
 %line 2329+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, rax
-; s = v2 >>> 28
+	xor r8, r9
+; v6 += s
 %line 2330+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 28
-; c = v2 >>> 34
+	add r12, r8
+; mj1 = v7
 %line 2331+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 34
-; s ^= c
+	mov r13, rdi
+; mj1 ^= v0
 %line 2332+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 39
+	xor r13, r11
+; mj0 &= mj1
 %line 2333+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 39
-; s ^= c
+	and rsi, r13
+; mj0 ^= v0
 %line 2334+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
+	xor rsi, r11
+; v6 += mj0
 %line 2335+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; c = v2
-%line 2336+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
+	add r12, rsi
+; y = alignr(x6, x5, 8)
 %line 2337+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
-%line 2338+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 2339+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 2340+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 2341+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 2342+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v0 += mem64[p + 440]
-%line 2343+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, [r10 + 440]
-; c = v6
-%line 2344+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c ^= v7
-%line 2345+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; c &= v5
-%line 2346+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; c ^= v7
-%line 2347+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; v0 += c
-%line 2348+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; s = v5 >>> 14
-%line 2349+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 14
-; c = v5 >>> 18
-%line 2350+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 18
-; s ^= c
-%line 2351+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 41
-%line 2352+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 41
-; s ^= c
-%line 2353+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 2354+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; v4 += v0
-%line 2355+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r11
-; s = v1 >>> 28
-%line 2356+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 28
-; c = v1 >>> 34
-%line 2357+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 34
-; s ^= c
-%line 2358+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 39
-%line 2359+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 39
-; s ^= c
-%line 2360+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 2361+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; c = v1
-%line 2362+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 2363+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 2364+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 2365+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 2366+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 2367+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 2368+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; y = alignr(x5, x4, 8)
-%line 2370+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm8, xmm7, 8
+	vpalignr xmm0, xmm9, xmm8, 8
 ; 2x z = y >> 1
-%line 2371+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2338+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 2372+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2339+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 2373+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2340+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 2374+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2341+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 2375+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2342+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 2376+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2343+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 2377+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2344+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 2378+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2345+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 2379+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2346+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
-; 2x x4 = x4 + z
-%line 2380+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm7, xmm7, xmm1
-; y = alignr(x1, x0, 8)
-%line 2381+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm4, xmm3, 8
-; 2x x4 = x4 + y
-%line 2382+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm7, xmm7, xmm0
+; 2x x5 = x5 + z
+%line 2347+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm8, xmm8, xmm1
+; y = alignr(x2, x1, 8)
+%line 2348+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm5, xmm4, 8
+; 2x x5 = x5 + y
+%line 2349+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm8, xmm8, xmm0
 ; 2x z = q >> 19
-%line 2385+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm6, 19
+%line 2352+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm7, 19
 ; 2x u = q << 45
-%line 2386+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm6, 45
+%line 2353+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm7, 45
 ; z = z ^ u
-%line 2387+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2354+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 2388+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm6, 61
+%line 2355+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm7, 61
 ; z = z ^ u
-%line 2389+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2356+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 2390+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm6, 3
+%line 2357+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm7, 3
 ; z = z ^ u
-%line 2391+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2358+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 2392+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm6, 6
+%line 2359+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm7, 6
 ; z = z ^ u
-%line 2393+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2360+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
-; 2x x4 = x4 + z
+; 2x x5 = x5 + z
+%line 2361+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm8, xmm8, xmm0
+; kt = mem128[sha512_avx_k + 592]
+%line 2362+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 592]
+; 2x kt = x5 + kt
+%line 2363+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm8, xmm0
+; mem128[p + 592] = kt
+%line 2364+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 592], xmm0
+; v5 += mem64[p + 464]
+%line 2365+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, [r10 + 464]
+; c = v3
+%line 2366+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rdx
+; c ^= v4
+%line 2367+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; c &= v2
+%line 2368+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rcx
+; c ^= v4
+%line 2369+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; v5 += c
+%line 2370+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; s = v2 >>> 14
+%line 2371+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rcx, 14
+; c = v2 >>> 18
+%line 2372+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 18
+; s ^= c
+%line 2373+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v2 >>> 41
+%line 2374+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 41
+; s ^= c
+%line 2375+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v5 += s
+%line 2376+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; v1 += v5
+%line 2377+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, rbp
+; s = v6 >>> 28
+%line 2378+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r12, 28
+; c = v6 >>> 34
+%line 2379+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 34
+; s ^= c
+%line 2380+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v6 >>> 39
+%line 2381+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 39
+; s ^= c
+%line 2382+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v5 += s
+%line 2383+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; mj0 = v6
+%line 2384+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
+%line 2385+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 2386+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v7
+%line 2387+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdi
+; v5 += mj1
+%line 2388+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r13
+; v4 += mem64[p + 472]
+%line 2389+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, [r10 + 472]
+; c = v2
+%line 2390+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rcx
+; c ^= v3
+%line 2391+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdx
+; c &= v1
+%line 2392+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rax
+; c ^= v3
+%line 2393+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdx
+; v4 += c
 %line 2394+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm7, xmm7, xmm0
-; kt = mem128[sha512_avx_k + 576]
+	add rbx, r8
+; s = v1 >>> 14
 %line 2395+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 576]
-; 2x kt = x4 + kt
+	rorx r8, rax, 14
+; c = v1 >>> 18
 %line 2396+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm7, xmm0
-; mem128[p + 576] = kt
+	rorx r9, rax, 18
+; s ^= c
 %line 2397+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 576], xmm0
-; v7 += mem64[p + 448]
+	xor r8, r9
+; c = v1 >>> 41
 %line 2398+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, [r10 + 448]
-; c = v5
+	rorx r9, rax, 41
+; s ^= c
 %line 2399+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c ^= v6
+	xor r8, r9
+; v4 += s
 %line 2400+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r12
-; c &= v4
+	add rbx, r8
+; v0 += v4
 %line 2401+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; c ^= v6
+	add r11, rbx
+; s = v5 >>> 28
 %line 2402+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r12
-; v7 += c
+	rorx r8, rbp, 28
+; c = v5 >>> 34
 %line 2403+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; s = v4 >>> 14
+	rorx r9, rbp, 34
+; s ^= c
 %line 2404+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbx, 14
-; c = v4 >>> 18
+	xor r8, r9
+; c = v5 >>> 39
 %line 2405+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 18
+	rorx r9, rbp, 39
 ; s ^= c
 %line 2406+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; v4 += s
 %line 2407+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 41
-; s ^= c
+	add rbx, r8
+; mj1 = v5
 %line 2408+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v7 += s
+	mov r13, rbp
+; mj1 ^= v6
 %line 2409+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; v3 += v7
+	xor r13, r12
+; mj0 &= mj1
 %line 2410+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, rdi
-; s = v0 >>> 28
+	and rsi, r13
+; mj0 ^= v6
 %line 2411+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r11, 28
-; c = v0 >>> 34
+	xor rsi, r12
+; v4 += mj0
 %line 2412+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 34
-; s ^= c
-%line 2413+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v0 >>> 39
-%line 2414+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 39
-; s ^= c
-%line 2415+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v7 += s
-%line 2416+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; c = v0
-%line 2417+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
-%line 2418+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
-%line 2419+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
-%line 2420+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
-%line 2421+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
-%line 2422+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
-%line 2423+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; v6 += mem64[p + 456]
-%line 2424+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, [r10 + 456]
-; c = v4
-%line 2425+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c ^= v5
-%line 2426+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbp
-; c &= v3
-%line 2427+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; c ^= v5
-%line 2428+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbp
-; v6 += c
-%line 2429+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; s = v3 >>> 14
-%line 2430+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 14
-; c = v3 >>> 18
-%line 2431+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 18
-; s ^= c
-%line 2432+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v3 >>> 41
-%line 2433+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 41
-; s ^= c
-%line 2434+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v6 += s
-%line 2435+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; v2 += v6
-%line 2436+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r12
-; s = v7 >>> 28
-%line 2437+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 28
-; c = v7 >>> 34
-%line 2438+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 34
-; s ^= c
-%line 2439+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v7 >>> 39
-%line 2440+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 39
-; s ^= c
-%line 2441+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v6 += s
-%line 2442+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; c = v7
-%line 2443+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
-%line 2444+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
-%line 2445+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
-%line 2446+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
-%line 2447+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 2448+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 2449+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; y = alignr(x6, x5, 8)
-%line 2451+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm9, xmm8, 8
-; 2x z = y >> 1
-%line 2452+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm0, 1
-; 2x u = y << 63
-%line 2453+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 63
-; z = z ^ u
-%line 2454+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
-%line 2455+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
-; z = z ^ u
-%line 2456+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
-%line 2457+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
-%line 2458+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 7
-%line 2459+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm0, 7
-; z = z ^ u
-%line 2460+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x5 = x5 + z
-%line 2461+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm8, xmm8, xmm1
-; y = alignr(x2, x1, 8)
-%line 2462+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm5, xmm4, 8
-; 2x x5 = x5 + y
-%line 2463+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm8, xmm8, xmm0
-; 2x z = q >> 19
-%line 2466+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm7, 19
-; 2x u = q << 45
-%line 2467+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm7, 45
-; z = z ^ u
-%line 2468+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
-%line 2469+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm7, 61
-; z = z ^ u
-%line 2470+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
-%line 2471+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm7, 3
-; z = z ^ u
-%line 2472+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
-%line 2473+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm7, 6
-; z = z ^ u
-%line 2474+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x5 = x5 + z
-%line 2475+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm8, xmm8, xmm0
-; kt = mem128[sha512_avx_k + 592]
-%line 2476+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 592]
-; 2x kt = x5 + kt
-%line 2477+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm8, xmm0
-; mem128[p + 592] = kt
-%line 2478+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 592], xmm0
-; v5 += mem64[p + 464]
-%line 2479+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, [r10 + 464]
-; c = v3
-%line 2480+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c ^= v4
-%line 2481+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; c &= v2
-%line 2482+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; c ^= v4
-%line 2483+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; v5 += c
-%line 2484+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; s = v2 >>> 14
-%line 2485+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 14
-; c = v2 >>> 18
-%line 2486+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 18
-; s ^= c
-%line 2487+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 41
-%line 2488+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 41
-; s ^= c
-%line 2489+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
-%line 2490+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v1 += v5
-%line 2491+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, rbp
-; s = v6 >>> 28
-%line 2492+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 28
-; c = v6 >>> 34
-%line 2493+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 34
-; s ^= c
-%line 2494+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v6 >>> 39
-%line 2495+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 39
-; s ^= c
-%line 2496+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
-%line 2497+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; c = v6
-%line 2498+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
-%line 2499+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
-%line 2500+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 2501+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 2502+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 2503+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 2504+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v4 += mem64[p + 472]
-%line 2505+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, [r10 + 472]
-; c = v2
-%line 2506+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c ^= v3
-%line 2507+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; c &= v1
-%line 2508+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; c ^= v3
-%line 2509+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; v4 += c
-%line 2510+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; s = v1 >>> 14
-%line 2511+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 14
-; c = v1 >>> 18
-%line 2512+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 18
-; s ^= c
-%line 2513+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 41
-%line 2514+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 41
-; s ^= c
-%line 2515+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v4 += s
-%line 2516+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; v0 += v4
-%line 2517+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, rbx
-; s = v5 >>> 28
-%line 2518+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 28
-; c = v5 >>> 34
-%line 2519+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 34
-; s ^= c
-%line 2520+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 39
-%line 2521+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 39
-; s ^= c
-%line 2522+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v4 += s
-%line 2523+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; c = v5
-%line 2524+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 2525+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 2526+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 2527+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 2528+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 2529+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 2530+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
+	add rbx, rsi
 ; y = alignr(x7, x6, 8)
-%line 2532+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2414+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm10, xmm9, 8
 ; 2x z = y >> 1
-%line 2533+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2415+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm0, 1
 ; 2x u = y << 63
-%line 2534+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2416+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 63
 ; z = z ^ u
-%line 2535+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2417+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 8
-%line 2536+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2418+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm2, xmm0, 8
 ; z = z ^ u
-%line 2537+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2419+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y << 56
-%line 2538+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2420+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm2, xmm0, 56
 ; z = z ^ u
-%line 2539+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2421+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm2
 ; 2x u = y >> 7
-%line 2540+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2422+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm0, 7
 ; z = z ^ u
-%line 2541+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2423+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm1, xmm1, xmm0
 ; 2x x6 = x6 + z
-%line 2542+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2424+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm1
 ; y = alignr(x3, x2, 8)
-%line 2543+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2425+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpalignr xmm0, xmm6, xmm5, 8
 ; 2x x6 = x6 + y
-%line 2544+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2426+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm0
 ; 2x z = q >> 19
-%line 2547+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2429+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm0, xmm8, 19
 ; 2x u = q << 45
-%line 2548+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2430+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm8, 45
 ; z = z ^ u
-%line 2549+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2431+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 61
-%line 2550+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2432+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm8, 61
 ; z = z ^ u
-%line 2551+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2433+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q << 3
-%line 2552+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2434+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsllq xmm1, xmm8, 3
 ; z = z ^ u
-%line 2553+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2435+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x u = q >> 6
-%line 2554+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2436+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpsrlq xmm1, xmm8, 6
 ; z = z ^ u
-%line 2555+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2437+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpxor xmm0, xmm0, xmm1
 ; 2x x6 = x6 + z
-%line 2556+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2438+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm9, xmm9, xmm0
 ; kt = mem128[sha512_avx_k + 608]
-%line 2557+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2439+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu xmm0, [rel sha512_avx_k + 608]
 ; 2x kt = x6 + kt
-%line 2558+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2440+0 specs/sha512/generated/sha512_amd64_avx.q
 	vpaddq xmm0, xmm9, xmm0
 ; mem128[p + 608] = kt
-%line 2559+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2441+0 specs/sha512/generated/sha512_amd64_avx.q
 	vmovdqu [r10 + 608], xmm0
 ; v3 += mem64[p + 480]
-%line 2560+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2442+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, [r10 + 480]
 ; c = v1
-%line 2561+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2443+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rax
 ; c ^= v2
-%line 2562+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2444+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; c &= v0
-%line 2563+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2445+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r11
 ; c ^= v2
-%line 2564+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2446+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; v3 += c
-%line 2565+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2447+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; s = v0 >>> 14
-%line 2566+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2448+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
 ; c = v0 >>> 18
-%line 2567+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2449+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 2568+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2450+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 2569+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2451+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 2570+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2452+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 2571+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2453+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; v7 += v3
-%line 2572+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2454+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
 ; s = v4 >>> 28
-%line 2573+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2455+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
 ; c = v4 >>> 34
-%line 2574+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2456+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
+; s ^= c
+%line 2457+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v4 >>> 39
+%line 2458+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 39
+; s ^= c
+%line 2459+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
+%line 2460+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; mj0 = v4
+%line 2461+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 2462+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 2463+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 2464+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 2465+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
+; v2 += mem64[p + 488]
+%line 2466+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, [r10 + 488]
+; c = v0
+%line 2467+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, r11
+; c ^= v1
+%line 2468+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rax
+; c &= v7
+%line 2469+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rdi
+; c ^= v1
+%line 2470+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rax
+; v2 += c
+%line 2471+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; s = v7 >>> 14
+%line 2472+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdi, 14
+; c = v7 >>> 18
+%line 2473+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 18
+; s ^= c
+%line 2474+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v7 >>> 41
+%line 2475+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 41
+; s ^= c
+%line 2476+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v2 += s
+%line 2477+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; v6 += v2
+%line 2478+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rcx
+; s = v3 >>> 28
+%line 2479+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdx, 28
+; c = v3 >>> 34
+%line 2480+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 34
+; s ^= c
+%line 2481+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v3 >>> 39
+%line 2482+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 39
+; s ^= c
+%line 2483+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v2 += s
+%line 2484+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; mj1 = v3
+%line 2485+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 2486+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 2487+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 2488+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 2489+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
+; y = alignr(x0, x7, 8)
+%line 2491+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm3, xmm10, 8
+; 2x z = y >> 1
+%line 2492+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm0, 1
+; 2x u = y << 63
+%line 2493+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 63
+; z = z ^ u
+%line 2494+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 8
+%line 2495+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm2, xmm0, 8
+; z = z ^ u
+%line 2496+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y << 56
+%line 2497+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm2, xmm0, 56
+; z = z ^ u
+%line 2498+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm2
+; 2x u = y >> 7
+%line 2499+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm0, 7
+; z = z ^ u
+%line 2500+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm1, xmm1, xmm0
+; 2x x7 = x7 + z
+%line 2501+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm10, xmm10, xmm1
+; y = alignr(x4, x3, 8)
+%line 2502+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpalignr xmm0, xmm7, xmm6, 8
+; 2x x7 = x7 + y
+%line 2503+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm10, xmm10, xmm0
+; 2x z = q >> 19
+%line 2506+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm0, xmm9, 19
+; 2x u = q << 45
+%line 2507+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm9, 45
+; z = z ^ u
+%line 2508+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 61
+%line 2509+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm9, 61
+; z = z ^ u
+%line 2510+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q << 3
+%line 2511+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsllq xmm1, xmm9, 3
+; z = z ^ u
+%line 2512+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x u = q >> 6
+%line 2513+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpsrlq xmm1, xmm9, 6
+; z = z ^ u
+%line 2514+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpxor xmm0, xmm0, xmm1
+; 2x x7 = x7 + z
+%line 2515+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm10, xmm10, xmm0
+; kt = mem128[sha512_avx_k + 624]
+%line 2516+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu xmm0, [rel sha512_avx_k + 624]
+; 2x kt = x7 + kt
+%line 2517+0 specs/sha512/generated/sha512_amd64_avx.q
+	vpaddq xmm0, xmm10, xmm0
+; mem128[p + 624] = kt
+%line 2518+0 specs/sha512/generated/sha512_amd64_avx.q
+	vmovdqu [r10 + 624], xmm0
+; v1 += mem64[p + 496]
+%line 2519+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, [r10 + 496]
+; c = v7
+%line 2520+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rdi
+; c ^= v0
+%line 2521+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r11
+; c &= v6
+%line 2522+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, r12
+; c ^= v0
+%line 2523+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r11
+; v1 += c
+%line 2524+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; s = v6 >>> 14
+%line 2525+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r12, 14
+; c = v6 >>> 18
+%line 2526+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 18
+; s ^= c
+%line 2527+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v6 >>> 41
+%line 2528+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 41
+; s ^= c
+%line 2529+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v1 += s
+%line 2530+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; v5 += v1
+%line 2531+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, rax
+; s = v2 >>> 28
+%line 2532+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rcx, 28
+; c = v2 >>> 34
+%line 2533+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 34
+; s ^= c
+%line 2534+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v2 >>> 39
+%line 2535+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 39
+; s ^= c
+%line 2536+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v1 += s
+%line 2537+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; mj0 = v2
+%line 2538+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rcx
+; mj0 ^= v3
+%line 2539+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdx
+; mj1 &= mj0
+%line 2540+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v3
+%line 2541+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdx
+; v1 += mj1
+%line 2542+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r13
+; v0 += mem64[p + 504]
+%line 2543+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, [r10 + 504]
+; c = v6
+%line 2544+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, r12
+; c ^= v7
+%line 2545+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdi
+; c &= v5
+%line 2546+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rbp
+; c ^= v7
+%line 2547+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdi
+; v0 += c
+%line 2548+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; s = v5 >>> 14
+%line 2549+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbp, 14
+; c = v5 >>> 18
+%line 2550+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 18
+; s ^= c
+%line 2551+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v5 >>> 41
+%line 2552+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 41
+; s ^= c
+%line 2553+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v0 += s
+%line 2554+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; v4 += v0
+%line 2555+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r11
+; s = v1 >>> 28
+%line 2556+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rax, 28
+; c = v1 >>> 34
+%line 2557+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 34
+; s ^= c
+%line 2558+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v1 >>> 39
+%line 2559+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 39
+; s ^= c
+%line 2560+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v0 += s
+%line 2561+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, r8
+; mj1 = v1
+%line 2562+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rax
+; mj1 ^= v2
+%line 2563+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rcx
+; mj0 &= mj1
+%line 2564+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v2
+%line 2565+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rcx
+; v0 += mj0
+%line 2566+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rsi
+; v7 += mem64[p + 512]
+%line 2567+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, [r10 + 512]
+; c = v5
+%line 2568+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rbp
+; c ^= v6
+%line 2569+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r12
+; c &= v4
+%line 2570+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rbx
+; c ^= v6
+%line 2571+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r12
+; v7 += c
+%line 2572+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; s = v4 >>> 14
+%line 2573+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbx, 14
+; c = v4 >>> 18
+%line 2574+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 18
 ; s ^= c
 %line 2575+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 >>> 41
 %line 2576+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 39
+	rorx r9, rbx, 41
 ; s ^= c
 %line 2577+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v3 += s
+; v7 += s
 %line 2578+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; c = v4
+	add rdi, r8
+; v3 += v7
 %line 2579+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
+	add rdx, rdi
+; s = v0 >>> 28
 %line 2580+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
+	rorx r8, r11, 28
+; c = v0 >>> 34
 %line 2581+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
+	rorx r9, r11, 34
+; s ^= c
 %line 2582+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
+	xor r8, r9
+; c = v0 >>> 39
 %line 2583+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
+	rorx r9, r11, 39
+; s ^= c
 %line 2584+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
+	xor r8, r9
+; v7 += s
 %line 2585+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v2 += mem64[p + 488]
+	add rdi, r8
+; mj0 = v0
 %line 2586+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, [r10 + 488]
-; c = v0
+	mov rsi, r11
+; mj0 ^= v1
 %line 2587+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c ^= v1
+	xor rsi, rax
+; mj1 &= mj0
 %line 2588+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; c &= v7
+	and r13, rsi
+; mj1 ^= v1
 %line 2589+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; c ^= v1
+	xor r13, rax
+; v7 += mj1
 %line 2590+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; v2 += c
+	add rdi, r13
+; v6 += mem64[p + 520]
 %line 2591+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; s = v7 >>> 14
+	add r12, [r10 + 520]
+; c = v4
 %line 2592+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 14
-; c = v7 >>> 18
+	mov r8, rbx
+; c ^= v5
 %line 2593+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 18
-; s ^= c
+	xor r8, rbp
+; c &= v3
 %line 2594+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v7 >>> 41
+	and r8, rdx
+; c ^= v5
 %line 2595+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 41
-; s ^= c
+	xor r8, rbp
+; v6 += c
 %line 2596+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
+	add r12, r8
+; s = v3 >>> 14
 %line 2597+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; v6 += v2
+	rorx r8, rdx, 14
+; c = v3 >>> 18
 %line 2598+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, rcx
-; s = v3 >>> 28
+	rorx r9, rdx, 18
+; s ^= c
 %line 2599+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 28
-; c = v3 >>> 34
+	xor r8, r9
+; c = v3 >>> 41
 %line 2600+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 34
+	rorx r9, rdx, 41
 ; s ^= c
 %line 2601+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; v6 += s
 %line 2602+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 39
-; s ^= c
+	add r12, r8
+; v2 += v6
 %line 2603+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
+	add rcx, r12
+; s = v7 >>> 28
 %line 2604+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; c = v3
+	rorx r8, rdi, 28
+; c = v7 >>> 34
 %line 2605+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
+	rorx r9, rdi, 34
+; s ^= c
 %line 2606+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
+	xor r8, r9
+; c = v7 >>> 39
 %line 2607+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
+	rorx r9, rdi, 39
+; s ^= c
 %line 2608+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
+	xor r8, r9
+; v6 += s
 %line 2609+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
+	add r12, r8
+; mj1 = v7
 %line 2610+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
+	mov r13, rdi
+; mj1 ^= v0
 %line 2611+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; y = alignr(x0, x7, 8)
+	xor r13, r11
+; mj0 &= mj1
+%line 2612+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v0
 %line 2613+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm3, xmm10, 8
-; 2x z = y >> 1
+	xor rsi, r11
+; v6 += mj0
 %line 2614+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm0, 1
-; 2x u = y << 63
+	add r12, rsi
+; v5 += mem64[p + 528]
 %line 2615+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 63
-; z = z ^ u
+	add rbp, [r10 + 528]
+; c = v3
 %line 2616+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 8
+	mov r8, rdx
+; c ^= v4
 %line 2617+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm2, xmm0, 8
-; z = z ^ u
+	xor r8, rbx
+; c &= v2
 %line 2618+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y << 56
+	and r8, rcx
+; c ^= v4
 %line 2619+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm2, xmm0, 56
-; z = z ^ u
+	xor r8, rbx
+; v5 += c
 %line 2620+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm2
-; 2x u = y >> 7
+	add rbp, r8
+; s = v2 >>> 14
 %line 2621+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm0, 7
-; z = z ^ u
+	rorx r8, rcx, 14
+; c = v2 >>> 18
 %line 2622+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm1, xmm1, xmm0
-; 2x x7 = x7 + z
+	rorx r9, rcx, 18
+; s ^= c
 %line 2623+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm10, xmm10, xmm1
-; y = alignr(x4, x3, 8)
+	xor r8, r9
+; c = v2 >>> 41
 %line 2624+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpalignr xmm0, xmm7, xmm6, 8
-; 2x x7 = x7 + y
+	rorx r9, rcx, 41
+; s ^= c
 %line 2625+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm10, xmm10, xmm0
-; 2x z = q >> 19
+	xor r8, r9
+; v5 += s
+%line 2626+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; v1 += v5
+%line 2627+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, rbp
+; s = v6 >>> 28
 %line 2628+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm0, xmm9, 19
-; 2x u = q << 45
+	rorx r8, r12, 28
+; c = v6 >>> 34
 %line 2629+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm9, 45
-; z = z ^ u
+	rorx r9, r12, 34
+; s ^= c
 %line 2630+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 61
+	xor r8, r9
+; c = v6 >>> 39
 %line 2631+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm9, 61
-; z = z ^ u
+	rorx r9, r12, 39
+; s ^= c
 %line 2632+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q << 3
+	xor r8, r9
+; v5 += s
 %line 2633+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsllq xmm1, xmm9, 3
-; z = z ^ u
+	add rbp, r8
+; mj0 = v6
 %line 2634+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x u = q >> 6
+	mov rsi, r12
+; mj0 ^= v7
 %line 2635+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpsrlq xmm1, xmm9, 6
-; z = z ^ u
+	xor rsi, rdi
+; mj1 &= mj0
 %line 2636+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpxor xmm0, xmm0, xmm1
-; 2x x7 = x7 + z
+	and r13, rsi
+; mj1 ^= v7
 %line 2637+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm10, xmm10, xmm0
-; kt = mem128[sha512_avx_k + 624]
+	xor r13, rdi
+; v5 += mj1
 %line 2638+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu xmm0, [rel sha512_avx_k + 624]
-; 2x kt = x7 + kt
+	add rbp, r13
+; v4 += mem64[p + 536]
 %line 2639+0 specs/sha512/generated/sha512_amd64_avx.q
-	vpaddq xmm0, xmm10, xmm0
-; mem128[p + 624] = kt
+	add rbx, [r10 + 536]
+; c = v2
 %line 2640+0 specs/sha512/generated/sha512_amd64_avx.q
-	vmovdqu [r10 + 624], xmm0
-; v1 += mem64[p + 496]
+	mov r8, rcx
+; c ^= v3
 %line 2641+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, [r10 + 496]
-; c = v7
+	xor r8, rdx
+; c &= v1
 %line 2642+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c ^= v0
+	and r8, rax
+; c ^= v3
 %line 2643+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r11
-; c &= v6
+	xor r8, rdx
+; v4 += c
 %line 2644+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; c ^= v0
+	add rbx, r8
+; s = v1 >>> 14
 %line 2645+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r11
-; v1 += c
+	rorx r8, rax, 14
+; c = v1 >>> 18
 %line 2646+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; s = v6 >>> 14
+	rorx r9, rax, 18
+; s ^= c
 %line 2647+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 14
-; c = v6 >>> 18
+	xor r8, r9
+; c = v1 >>> 41
 %line 2648+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 18
+	rorx r9, rax, 41
 ; s ^= c
 %line 2649+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; v4 += s
 %line 2650+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 41
-; s ^= c
+	add rbx, r8
+; v0 += v4
 %line 2651+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
+	add r11, rbx
+; s = v5 >>> 28
 %line 2652+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v5 += v1
+	rorx r8, rbp, 28
+; c = v5 >>> 34
 %line 2653+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, rax
-; s = v2 >>> 28
+	rorx r9, rbp, 34
+; s ^= c
 %line 2654+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 28
-; c = v2 >>> 34
+	xor r8, r9
+; c = v5 >>> 39
 %line 2655+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 34
+	rorx r9, rbp, 39
 ; s ^= c
 %line 2656+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; v4 += s
 %line 2657+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 39
-; s ^= c
+	add rbx, r8
+; mj1 = v5
 %line 2658+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
+	mov r13, rbp
+; mj1 ^= v6
 %line 2659+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; c = v2
+	xor r13, r12
+; mj0 &= mj1
 %line 2660+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
+	and rsi, r13
+; mj0 ^= v6
 %line 2661+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
+	xor rsi, r12
+; v4 += mj0
 %line 2662+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 2663+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 2664+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 2665+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 2666+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v0 += mem64[p + 504]
-%line 2667+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, [r10 + 504]
-; c = v6
-%line 2668+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c ^= v7
-%line 2669+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; c &= v5
-%line 2670+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; c ^= v7
-%line 2671+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; v0 += c
-%line 2672+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; s = v5 >>> 14
-%line 2673+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 14
-; c = v5 >>> 18
-%line 2674+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 18
-; s ^= c
-%line 2675+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 41
-%line 2676+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 41
-; s ^= c
-%line 2677+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 2678+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; v4 += v0
-%line 2679+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r11
-; s = v1 >>> 28
-%line 2680+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 28
-; c = v1 >>> 34
-%line 2681+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 34
-; s ^= c
-%line 2682+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 39
-%line 2683+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 39
-; s ^= c
-%line 2684+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 2685+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; c = v1
-%line 2686+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 2687+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 2688+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 2689+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 2690+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 2691+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 2692+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; v7 += mem64[p + 512]
-%line 2693+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, [r10 + 512]
-; c = v5
-%line 2694+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c ^= v6
-%line 2695+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r12
-; c &= v4
-%line 2696+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; c ^= v6
-%line 2697+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r12
-; v7 += c
-%line 2698+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; s = v4 >>> 14
-%line 2699+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbx, 14
-; c = v4 >>> 18
-%line 2700+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 18
-; s ^= c
-%line 2701+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v4 >>> 41
-%line 2702+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 41
-; s ^= c
-%line 2703+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v7 += s
-%line 2704+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; v3 += v7
-%line 2705+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, rdi
-; s = v0 >>> 28
-%line 2706+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r11, 28
-; c = v0 >>> 34
-%line 2707+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 34
-; s ^= c
-%line 2708+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v0 >>> 39
-%line 2709+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 39
-; s ^= c
-%line 2710+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v7 += s
-%line 2711+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; c = v0
-%line 2712+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
-%line 2713+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
-%line 2714+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
-%line 2715+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
-%line 2716+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
-%line 2717+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
-%line 2718+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; v6 += mem64[p + 520]
-%line 2719+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, [r10 + 520]
-; c = v4
-%line 2720+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c ^= v5
-%line 2721+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbp
-; c &= v3
-%line 2722+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; c ^= v5
-%line 2723+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbp
-; v6 += c
-%line 2724+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; s = v3 >>> 14
-%line 2725+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 14
-; c = v3 >>> 18
-%line 2726+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 18
-; s ^= c
-%line 2727+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v3 >>> 41
-%line 2728+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 41
-; s ^= c
-%line 2729+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v6 += s
-%line 2730+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; v2 += v6
-%line 2731+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r12
-; s = v7 >>> 28
-%line 2732+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 28
-; c = v7 >>> 34
-%line 2733+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 34
-; s ^= c
-%line 2734+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v7 >>> 39
-%line 2735+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 39
-; s ^= c
-%line 2736+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v6 += s
-%line 2737+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; c = v7
-%line 2738+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
-%line 2739+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
-%line 2740+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
-%line 2741+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
-%line 2742+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 2743+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 2744+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; v5 += mem64[p + 528]
-%line 2745+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, [r10 + 528]
-; c = v3
-%line 2746+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c ^= v4
-%line 2747+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; c &= v2
-%line 2748+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; c ^= v4
-%line 2749+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; v5 += c
-%line 2750+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; s = v2 >>> 14
-%line 2751+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 14
-; c = v2 >>> 18
-%line 2752+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 18
-; s ^= c
-%line 2753+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 41
-%line 2754+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 41
-; s ^= c
-%line 2755+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
-%line 2756+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v1 += v5
-%line 2757+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, rbp
-; s = v6 >>> 28
-%line 2758+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 28
-; c = v6 >>> 34
-%line 2759+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 34
-; s ^= c
-%line 2760+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v6 >>> 39
-%line 2761+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 39
-; s ^= c
-%line 2762+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
-%line 2763+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; c = v6
-%line 2764+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
-%line 2765+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
-%line 2766+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 2767+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 2768+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 2769+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 2770+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v4 += mem64[p + 536]
-%line 2771+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, [r10 + 536]
-; c = v2
-%line 2772+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c ^= v3
-%line 2773+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; c &= v1
-%line 2774+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; c ^= v3
-%line 2775+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; v4 += c
-%line 2776+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; s = v1 >>> 14
-%line 2777+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 14
-; c = v1 >>> 18
-%line 2778+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 18
-; s ^= c
-%line 2779+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 41
-%line 2780+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 41
-; s ^= c
-%line 2781+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v4 += s
-%line 2782+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; v0 += v4
-%line 2783+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, rbx
-; s = v5 >>> 28
-%line 2784+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 28
-; c = v5 >>> 34
-%line 2785+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 34
-; s ^= c
-%line 2786+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 39
-%line 2787+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 39
-; s ^= c
-%line 2788+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v4 += s
-%line 2789+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; c = v5
-%line 2790+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 2791+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 2792+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 2793+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 2794+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 2795+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 2796+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
+	add rbx, rsi
 ; v3 += mem64[p + 544]
-%line 2797+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2663+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, [r10 + 544]
 ; c = v1
-%line 2798+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2664+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rax
 ; c ^= v2
-%line 2799+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2665+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; c &= v0
-%line 2800+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2666+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r11
 ; c ^= v2
-%line 2801+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2667+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rcx
 ; v3 += c
-%line 2802+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2668+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; s = v0 >>> 14
-%line 2803+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2669+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
 ; c = v0 >>> 18
-%line 2804+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2670+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 2805+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2671+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 2806+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2672+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 2807+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2673+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 2808+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2674+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
 ; v7 += v3
-%line 2809+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2675+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
 ; s = v4 >>> 28
-%line 2810+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2676+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
 ; c = v4 >>> 34
-%line 2811+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2677+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 2812+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2678+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 2813+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2679+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 2814+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2680+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v3 += s
-%line 2815+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2681+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; c = v4
-%line 2816+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
-%line 2817+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
-%line 2818+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
-%line 2819+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
-%line 2820+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
-%line 2821+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
-%line 2822+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
+; mj0 = v4
+%line 2682+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 2683+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 2684+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 2685+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 2686+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
 ; v2 += mem64[p + 552]
-%line 2823+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2687+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, [r10 + 552]
 ; c = v0
-%line 2824+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2688+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r11
 ; c ^= v1
-%line 2825+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2689+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; c &= v7
-%line 2826+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2690+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rdi
 ; c ^= v1
-%line 2827+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2691+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rax
 ; v2 += c
-%line 2828+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2692+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; s = v7 >>> 14
-%line 2829+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2693+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 2830+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2694+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 2831+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2695+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 2832+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2696+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 2833+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2697+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 2834+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2698+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
 ; v6 += v2
-%line 2835+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2699+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
 ; s = v3 >>> 28
-%line 2836+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2700+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
 ; c = v3 >>> 34
-%line 2837+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2701+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 2838+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2702+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 2839+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2703+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 2840+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2704+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v2 += s
-%line 2841+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2705+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; c = v3
-%line 2842+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 2843+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 2844+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 2845+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 2846+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 2847+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 2848+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
+; mj1 = v3
+%line 2706+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 2707+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 2708+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 2709+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 2710+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
 ; v1 += mem64[p + 560]
-%line 2849+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2711+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, [r10 + 560]
 ; c = v7
-%line 2850+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2712+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rdi
 ; c ^= v0
-%line 2851+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2713+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; c &= v6
-%line 2852+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2714+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, r12
 ; c ^= v0
-%line 2853+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2715+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r11
 ; v1 += c
-%line 2854+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2716+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; s = v6 >>> 14
-%line 2855+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2717+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
 ; c = v6 >>> 18
-%line 2856+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2718+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
-%line 2857+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2719+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 2858+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2720+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
-%line 2859+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2721+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v1 += s
-%line 2860+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2722+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
 ; v5 += v1
-%line 2861+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2723+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
 ; s = v2 >>> 28
-%line 2862+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2724+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
 ; c = v2 >>> 34
-%line 2863+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2725+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 2864+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2726+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 2865+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2727+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 2866+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2728+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v1 += s
-%line 2867+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2729+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; c = v2
-%line 2868+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
-%line 2869+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
-%line 2870+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 2871+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 2872+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 2873+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 2874+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
+; mj0 = v2
+%line 2730+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rcx
+; mj0 ^= v3
+%line 2731+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdx
+; mj1 &= mj0
+%line 2732+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v3
+%line 2733+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdx
+; v1 += mj1
+%line 2734+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r13
 ; v0 += mem64[p + 568]
-%line 2875+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2735+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, [r10 + 568]
 ; c = v6
-%line 2876+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2736+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, r12
 ; c ^= v7
-%line 2877+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2737+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; c &= v5
-%line 2878+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2738+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbp
 ; c ^= v7
-%line 2879+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2739+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, rdi
 ; v0 += c
-%line 2880+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2740+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; s = v5 >>> 14
-%line 2881+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2741+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
 ; c = v5 >>> 18
-%line 2882+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2742+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 2883+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2743+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 2884+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2744+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 2885+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2745+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v0 += s
-%line 2886+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2746+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
 ; v4 += v0
-%line 2887+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2747+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
 ; s = v1 >>> 28
-%line 2888+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2748+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
 ; c = v1 >>> 34
-%line 2889+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2749+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 2890+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2750+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 2891+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2751+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 2892+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2752+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; v0 += s
-%line 2893+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2753+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; c = v1
-%line 2894+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 2895+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 2896+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 2897+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 2898+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 2899+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 2900+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
+; mj1 = v1
+%line 2754+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rax
+; mj1 ^= v2
+%line 2755+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rcx
+; mj0 &= mj1
+%line 2756+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v2
+%line 2757+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rcx
+; v0 += mj0
+%line 2758+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rsi
 ; v7 += mem64[p + 576]
-%line 2901+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2759+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, [r10 + 576]
 ; c = v5
-%line 2902+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2760+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, rbp
 ; c ^= v6
-%line 2903+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2761+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; c &= v4
-%line 2904+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2762+0 specs/sha512/generated/sha512_amd64_avx.q
 	and r8, rbx
 ; c ^= v6
-%line 2905+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2763+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r12
 ; v7 += c
-%line 2906+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2764+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 2907+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2765+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
 ; c = v4 >>> 18
-%line 2908+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2766+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 2909+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2767+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 2910+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2768+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
+; s ^= c
+%line 2769+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v7 += s
+%line 2770+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; v3 += v7
+%line 2771+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, rdi
+; s = v0 >>> 28
+%line 2772+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r11, 28
+; c = v0 >>> 34
+%line 2773+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 34
+; s ^= c
+%line 2774+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v0 >>> 39
+%line 2775+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 39
+; s ^= c
+%line 2776+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v7 += s
+%line 2777+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r8
+; mj0 = v0
+%line 2778+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r11
+; mj0 ^= v1
+%line 2779+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rax
+; mj1 &= mj0
+%line 2780+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v1
+%line 2781+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rax
+; v7 += mj1
+%line 2782+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, r13
+; v6 += mem64[p + 584]
+%line 2783+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, [r10 + 584]
+; c = v4
+%line 2784+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rbx
+; c ^= v5
+%line 2785+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbp
+; c &= v3
+%line 2786+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rdx
+; c ^= v5
+%line 2787+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbp
+; v6 += c
+%line 2788+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; s = v3 >>> 14
+%line 2789+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdx, 14
+; c = v3 >>> 18
+%line 2790+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 18
+; s ^= c
+%line 2791+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v3 >>> 41
+%line 2792+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 41
+; s ^= c
+%line 2793+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v6 += s
+%line 2794+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; v2 += v6
+%line 2795+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r12
+; s = v7 >>> 28
+%line 2796+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdi, 28
+; c = v7 >>> 34
+%line 2797+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 34
+; s ^= c
+%line 2798+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v7 >>> 39
+%line 2799+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 39
+; s ^= c
+%line 2800+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v6 += s
+%line 2801+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, r8
+; mj1 = v7
+%line 2802+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdi
+; mj1 ^= v0
+%line 2803+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r11
+; mj0 &= mj1
+%line 2804+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v0
+%line 2805+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r11
+; v6 += mj0
+%line 2806+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rsi
+; v5 += mem64[p + 592]
+%line 2807+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, [r10 + 592]
+; c = v3
+%line 2808+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rdx
+; c ^= v4
+%line 2809+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; c &= v2
+%line 2810+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rcx
+; c ^= v4
+%line 2811+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rbx
+; v5 += c
+%line 2812+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; s = v2 >>> 14
+%line 2813+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rcx, 14
+; c = v2 >>> 18
+%line 2814+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 18
+; s ^= c
+%line 2815+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v2 >>> 41
+%line 2816+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rcx, 41
+; s ^= c
+%line 2817+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v5 += s
+%line 2818+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; v1 += v5
+%line 2819+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, rbp
+; s = v6 >>> 28
+%line 2820+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r12, 28
+; c = v6 >>> 34
+%line 2821+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 34
+; s ^= c
+%line 2822+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v6 >>> 39
+%line 2823+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 39
+; s ^= c
+%line 2824+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v5 += s
+%line 2825+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r8
+; mj0 = v6
+%line 2826+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, r12
+; mj0 ^= v7
+%line 2827+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 2828+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v7
+%line 2829+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rdi
+; v5 += mj1
+%line 2830+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, r13
+; v4 += mem64[p + 600]
+%line 2831+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, [r10 + 600]
+; c = v2
+%line 2832+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rcx
+; c ^= v3
+%line 2833+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdx
+; c &= v1
+%line 2834+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rax
+; c ^= v3
+%line 2835+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rdx
+; v4 += c
+%line 2836+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; s = v1 >>> 14
+%line 2837+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rax, 14
+; c = v1 >>> 18
+%line 2838+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 18
+; s ^= c
+%line 2839+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v1 >>> 41
+%line 2840+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rax, 41
+; s ^= c
+%line 2841+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v4 += s
+%line 2842+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; v0 += v4
+%line 2843+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r11, rbx
+; s = v5 >>> 28
+%line 2844+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbp, 28
+; c = v5 >>> 34
+%line 2845+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 34
+; s ^= c
+%line 2846+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v5 >>> 39
+%line 2847+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbp, 39
+; s ^= c
+%line 2848+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v4 += s
+%line 2849+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, r8
+; mj1 = v5
+%line 2850+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rbp
+; mj1 ^= v6
+%line 2851+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, r12
+; mj0 &= mj1
+%line 2852+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v6
+%line 2853+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, r12
+; v4 += mj0
+%line 2854+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbx, rsi
+; v3 += mem64[p + 608]
+%line 2855+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, [r10 + 608]
+; c = v1
+%line 2856+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rax
+; c ^= v2
+%line 2857+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rcx
+; c &= v0
+%line 2858+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, r11
+; c ^= v2
+%line 2859+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rcx
+; v3 += c
+%line 2860+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; s = v0 >>> 14
+%line 2861+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r11, 14
+; c = v0 >>> 18
+%line 2862+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 18
+; s ^= c
+%line 2863+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v0 >>> 41
+%line 2864+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r11, 41
+; s ^= c
+%line 2865+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
+%line 2866+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; v7 += v3
+%line 2867+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdi, rdx
+; s = v4 >>> 28
+%line 2868+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rbx, 28
+; c = v4 >>> 34
+%line 2869+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 34
+; s ^= c
+%line 2870+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v4 >>> 39
+%line 2871+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rbx, 39
+; s ^= c
+%line 2872+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v3 += s
+%line 2873+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r8
+; mj0 = v4
+%line 2874+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov rsi, rbx
+; mj0 ^= v5
+%line 2875+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbp
+; mj1 &= mj0
+%line 2876+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r13, rsi
+; mj1 ^= v5
+%line 2877+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbp
+; v3 += mj1
+%line 2878+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rdx, r13
+; v2 += mem64[p + 616]
+%line 2879+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, [r10 + 616]
+; c = v0
+%line 2880+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, r11
+; c ^= v1
+%line 2881+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rax
+; c &= v7
+%line 2882+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, rdi
+; c ^= v1
+%line 2883+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, rax
+; v2 += c
+%line 2884+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; s = v7 >>> 14
+%line 2885+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdi, 14
+; c = v7 >>> 18
+%line 2886+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 18
+; s ^= c
+%line 2887+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v7 >>> 41
+%line 2888+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdi, 41
+; s ^= c
+%line 2889+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v2 += s
+%line 2890+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; v6 += v2
+%line 2891+0 specs/sha512/generated/sha512_amd64_avx.q
+	add r12, rcx
+; s = v3 >>> 28
+%line 2892+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rdx, 28
+; c = v3 >>> 34
+%line 2893+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 34
+; s ^= c
+%line 2894+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; c = v3 >>> 39
+%line 2895+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, rdx, 39
+; s ^= c
+%line 2896+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r9
+; v2 += s
+%line 2897+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, r8
+; mj1 = v3
+%line 2898+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r13, rdx
+; mj1 ^= v4
+%line 2899+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r13, rbx
+; mj0 &= mj1
+%line 2900+0 specs/sha512/generated/sha512_amd64_avx.q
+	and rsi, r13
+; mj0 ^= v4
+%line 2901+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor rsi, rbx
+; v2 += mj0
+%line 2902+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rcx, rsi
+; v1 += mem64[p + 624]
+%line 2903+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, [r10 + 624]
+; c = v7
+%line 2904+0 specs/sha512/generated/sha512_amd64_avx.q
+	mov r8, rdi
+; c ^= v0
+%line 2905+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r11
+; c &= v6
+%line 2906+0 specs/sha512/generated/sha512_amd64_avx.q
+	and r8, r12
+; c ^= v0
+%line 2907+0 specs/sha512/generated/sha512_amd64_avx.q
+	xor r8, r11
+; v1 += c
+%line 2908+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; s = v6 >>> 14
+%line 2909+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, r12, 14
+; c = v6 >>> 18
+%line 2910+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r9, r12, 18
 ; s ^= c
 %line 2911+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v7 += s
+; c = v6 >>> 41
 %line 2912+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; v3 += v7
-%line 2913+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, rdi
-; s = v0 >>> 28
-%line 2914+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r11, 28
-; c = v0 >>> 34
-%line 2915+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 34
+	rorx r9, r12, 41
 ; s ^= c
-%line 2916+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2913+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; v1 += s
+%line 2914+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rax, r8
+; v5 += v1
+%line 2915+0 specs/sha512/generated/sha512_amd64_avx.q
+	add rbp, rax
+; s = v2 >>> 28
+%line 2916+0 specs/sha512/generated/sha512_amd64_avx.q
+	rorx r8, rcx, 28
+; c = v2 >>> 34
 %line 2917+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 39
+	rorx r9, rcx, 34
 ; s ^= c
 %line 2918+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v7 += s
+; c = v2 >>> 39
 %line 2919+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; c = v0
+	rorx r9, rcx, 39
+; s ^= c
 %line 2920+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c |= v1
+	xor r8, r9
+; v1 += s
 %line 2921+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rax
-; c &= v2
+	add rax, r8
+; mj0 = v2
 %line 2922+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; s = v0
+	mov rsi, rcx
+; mj0 ^= v3
 %line 2923+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r11
-; s &= v1
+	xor rsi, rdx
+; mj1 &= mj0
 %line 2924+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rax
-; c |= s
+	and r13, rsi
+; mj1 ^= v3
 %line 2925+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v7 += c
+	xor r13, rdx
+; v1 += mj1
 %line 2926+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, r8
-; v6 += mem64[p + 584]
+	add rax, r13
+; v0 += mem64[p + 632]
 %line 2927+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, [r10 + 584]
-; c = v4
+	add r11, [r10 + 632]
+; c = v6
 %line 2928+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c ^= v5
+	mov r8, r12
+; c ^= v7
 %line 2929+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbp
-; c &= v3
+	xor r8, rdi
+; c &= v5
 %line 2930+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; c ^= v5
+	and r8, rbp
+; c ^= v7
 %line 2931+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbp
-; v6 += c
+	xor r8, rdi
+; v0 += c
 %line 2932+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; s = v3 >>> 14
+	add r11, r8
+; s = v5 >>> 14
 %line 2933+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 14
-; c = v3 >>> 18
+	rorx r8, rbp, 14
+; c = v5 >>> 18
 %line 2934+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 18
+	rorx r9, rbp, 18
 ; s ^= c
 %line 2935+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v5 >>> 41
 %line 2936+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 41
+	rorx r9, rbp, 41
 ; s ^= c
 %line 2937+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v6 += s
+; v0 += s
 %line 2938+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; v2 += v6
+	add r11, r8
+; v4 += v0
 %line 2939+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r12
-; s = v7 >>> 28
+	add rbx, r11
+; s = v1 >>> 28
 %line 2940+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 28
-; c = v7 >>> 34
+	rorx r8, rax, 28
+; c = v1 >>> 34
 %line 2941+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 34
+	rorx r9, rax, 34
 ; s ^= c
 %line 2942+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v1 >>> 39
 %line 2943+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 39
+	rorx r9, rax, 39
 ; s ^= c
 %line 2944+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; v6 += s
+; v0 += s
 %line 2945+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; c = v7
+	add r11, r8
+; mj1 = v1
 %line 2946+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c |= v0
+	mov r8, rax
+; mj1 ^= v2
 %line 2947+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r11
-; c &= v1
+	xor r8, rcx
+; mj0 &= mj1
 %line 2948+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; s = v7
+	and rsi, r8
+; mj0 ^= v2
 %line 2949+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdi
-; s &= v0
+	xor rsi, rcx
+; v0 += mj0
 %line 2950+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r11
-; c |= s
-%line 2951+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v6 += c
-%line 2952+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, r8
-; v5 += mem64[p + 592]
-%line 2953+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, [r10 + 592]
-; c = v3
-%line 2954+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c ^= v4
-%line 2955+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; c &= v2
-%line 2956+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rcx
-; c ^= v4
-%line 2957+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rbx
-; v5 += c
-%line 2958+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; s = v2 >>> 14
-%line 2959+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 14
-; c = v2 >>> 18
-%line 2960+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 18
-; s ^= c
-%line 2961+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 41
-%line 2962+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 41
-; s ^= c
-%line 2963+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
-%line 2964+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v1 += v5
-%line 2965+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, rbp
-; s = v6 >>> 28
-%line 2966+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 28
-; c = v6 >>> 34
-%line 2967+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 34
-; s ^= c
-%line 2968+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v6 >>> 39
-%line 2969+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 39
-; s ^= c
-%line 2970+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v5 += s
-%line 2971+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; c = v6
-%line 2972+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c |= v7
-%line 2973+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdi
-; c &= v0
-%line 2974+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; s = v6
-%line 2975+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, r12
-; s &= v7
-%line 2976+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdi
-; c |= s
-%line 2977+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v5 += c
-%line 2978+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, r8
-; v4 += mem64[p + 600]
-%line 2979+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, [r10 + 600]
-; c = v2
-%line 2980+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c ^= v3
-%line 2981+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; c &= v1
-%line 2982+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rax
-; c ^= v3
-%line 2983+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdx
-; v4 += c
-%line 2984+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; s = v1 >>> 14
-%line 2985+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 14
-; c = v1 >>> 18
-%line 2986+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 18
-; s ^= c
-%line 2987+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 41
-%line 2988+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 41
-; s ^= c
-%line 2989+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v4 += s
-%line 2990+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; v0 += v4
-%line 2991+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, rbx
-; s = v5 >>> 28
-%line 2992+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 28
-; c = v5 >>> 34
-%line 2993+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 34
-; s ^= c
-%line 2994+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 39
-%line 2995+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 39
-; s ^= c
-%line 2996+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v4 += s
-%line 2997+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; c = v5
-%line 2998+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbp
-; c |= v6
-%line 2999+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r12
-; c &= v7
-%line 3000+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; s = v5
-%line 3001+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbp
-; s &= v6
-%line 3002+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, r12
-; c |= s
-%line 3003+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v4 += c
-%line 3004+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r8
-; v3 += mem64[p + 608]
-%line 3005+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, [r10 + 608]
-; c = v1
-%line 3006+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c ^= v2
-%line 3007+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rcx
-; c &= v0
-%line 3008+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r11
-; c ^= v2
-%line 3009+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rcx
-; v3 += c
-%line 3010+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; s = v0 >>> 14
-%line 3011+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r11, 14
-; c = v0 >>> 18
-%line 3012+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 18
-; s ^= c
-%line 3013+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v0 >>> 41
-%line 3014+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r11, 41
-; s ^= c
-%line 3015+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v3 += s
-%line 3016+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v7 += v3
-%line 3017+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdi, rdx
-; s = v4 >>> 28
-%line 3018+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbx, 28
-; c = v4 >>> 34
-%line 3019+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 34
-; s ^= c
-%line 3020+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v4 >>> 39
-%line 3021+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbx, 39
-; s ^= c
-%line 3022+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v3 += s
-%line 3023+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; c = v4
-%line 3024+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rbx
-; c |= v5
-%line 3025+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbp
-; c &= v6
-%line 3026+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; s = v4
-%line 3027+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rbx
-; s &= v5
-%line 3028+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbp
-; c |= s
-%line 3029+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v3 += c
-%line 3030+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rdx, r8
-; v2 += mem64[p + 616]
-%line 3031+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, [r10 + 616]
-; c = v0
-%line 3032+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r11
-; c ^= v1
-%line 3033+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; c &= v7
-%line 3034+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdi
-; c ^= v1
-%line 3035+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rax
-; v2 += c
-%line 3036+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; s = v7 >>> 14
-%line 3037+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdi, 14
-; c = v7 >>> 18
-%line 3038+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 18
-; s ^= c
-%line 3039+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v7 >>> 41
-%line 3040+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdi, 41
-; s ^= c
-%line 3041+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
-%line 3042+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; v6 += v2
-%line 3043+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r12, rcx
-; s = v3 >>> 28
-%line 3044+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rdx, 28
-; c = v3 >>> 34
-%line 3045+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 34
-; s ^= c
-%line 3046+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v3 >>> 39
-%line 3047+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rdx, 39
-; s ^= c
-%line 3048+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v2 += s
-%line 3049+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; c = v3
-%line 3050+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdx
-; c |= v4
-%line 3051+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rbx
-; c &= v5
-%line 3052+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; s = v3
-%line 3053+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rdx
-; s &= v4
-%line 3054+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rbx
-; c |= s
-%line 3055+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v2 += c
-%line 3056+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rcx, r8
-; v1 += mem64[p + 624]
-%line 3057+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, [r10 + 624]
-; c = v7
-%line 3058+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rdi
-; c ^= v0
-%line 3059+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r11
-; c &= v6
-%line 3060+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, r12
-; c ^= v0
-%line 3061+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r11
-; v1 += c
-%line 3062+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; s = v6 >>> 14
-%line 3063+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, r12, 14
-; c = v6 >>> 18
-%line 3064+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 18
-; s ^= c
-%line 3065+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v6 >>> 41
-%line 3066+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, r12, 41
-; s ^= c
-%line 3067+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
-%line 3068+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v5 += v1
-%line 3069+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbp, rax
-; s = v2 >>> 28
-%line 3070+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rcx, 28
-; c = v2 >>> 34
-%line 3071+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 34
-; s ^= c
-%line 3072+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v2 >>> 39
-%line 3073+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rcx, 39
-; s ^= c
-%line 3074+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v1 += s
-%line 3075+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; c = v2
-%line 3076+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rcx
-; c |= v3
-%line 3077+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rdx
-; c &= v4
-%line 3078+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbx
-; s = v2
-%line 3079+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rcx
-; s &= v3
-%line 3080+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rdx
-; c |= s
-%line 3081+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v1 += c
-%line 3082+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rax, r8
-; v0 += mem64[p + 632]
-%line 3083+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, [r10 + 632]
-; c = v6
-%line 3084+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, r12
-; c ^= v7
-%line 3085+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; c &= v5
-%line 3086+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rbp
-; c ^= v7
-%line 3087+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, rdi
-; v0 += c
-%line 3088+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; s = v5 >>> 14
-%line 3089+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rbp, 14
-; c = v5 >>> 18
-%line 3090+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 18
-; s ^= c
-%line 3091+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v5 >>> 41
-%line 3092+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rbp, 41
-; s ^= c
-%line 3093+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 3094+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; v4 += v0
-%line 3095+0 specs/sha512/generated/sha512_amd64_avx.q
-	add rbx, r11
-; s = v1 >>> 28
-%line 3096+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r8, rax, 28
-; c = v1 >>> 34
-%line 3097+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 34
-; s ^= c
-%line 3098+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; c = v1 >>> 39
-%line 3099+0 specs/sha512/generated/sha512_amd64_avx.q
-	rorx r9, rax, 39
-; s ^= c
-%line 3100+0 specs/sha512/generated/sha512_amd64_avx.q
-	xor r8, r9
-; v0 += s
-%line 3101+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
-; c = v1
-%line 3102+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r8, rax
-; c |= v2
-%line 3103+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, rcx
-; c &= v3
-%line 3104+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r8, rdx
-; s = v1
-%line 3105+0 specs/sha512/generated/sha512_amd64_avx.q
-	mov r9, rax
-; s &= v2
-%line 3106+0 specs/sha512/generated/sha512_amd64_avx.q
-	and r9, rcx
-; c |= s
-%line 3107+0 specs/sha512/generated/sha512_amd64_avx.q
-	or r8, r9
-; v0 += c
-%line 3108+0 specs/sha512/generated/sha512_amd64_avx.q
-	add r11, r8
+	add r11, rsi
 ; st = st_s
-%line 3110+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2952+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, [rsp + 640]
 ; v0 += mem64[st + 0]
-%line 3111+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2953+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, [r8]
 ; mem64[st + 0] = v0
-%line 3112+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2954+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [r8], r11
 ; v1 += mem64[st + 8]
-%line 3113+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2955+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, [r8 + 8]
 ; mem64[st + 8] = v1
-%line 3114+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2956+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [r8 + 8], rax
 ; v2 += mem64[st + 16]
-%line 3115+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2957+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, [r8 + 16]
 ; mem64[st + 16] = v2
-%line 3116+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2958+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [r8 + 16], rcx
 ; v3 += mem64[st + 24]
-%line 3117+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2959+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, [r8 + 24]
 ; mem64[st + 24] = v3
-%line 3118+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2960+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [r8 + 24], rdx
 ; v4 += mem64[st + 32]
-%line 3119+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2961+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, [r8 + 32]
 ; mem64[st + 32] = v4
-%line 3120+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2962+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [r8 + 32], rbx
 ; v5 += mem64[st + 40]
-%line 3121+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2963+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, [r8 + 40]
 ; mem64[st + 40] = v5
-%line 3122+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2964+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [r8 + 40], rbp
 ; v6 += mem64[st + 48]
-%line 3123+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2965+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, [r8 + 48]
 ; mem64[st + 48] = v6
-%line 3124+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2966+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [r8 + 48], r12
 ; v7 += mem64[st + 56]
-%line 3125+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2967+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, [r8 + 56]
 ; mem64[st + 56] = v7
-%line 3126+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2968+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [r8 + 56], rdi
 ; in = in_s
-%line 3127+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2969+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov rsi, [rsp + 648]
 ; in += 128
-%line 3128+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2970+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rsi, 128
 ; n = n_s
-%line 3129+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2971+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov r8, [rsp + 656]
 ; =? n -= 1
-%line 3130+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2972+0 specs/sha512/generated/sha512_amd64_avx.q
 	sub r8, 1
 ; n_s = n
-%line 3131+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2973+0 specs/sha512/generated/sha512_amd64_avx.q
 	mov [rsp + 656], r8
 ; goto block if !=
-%line 3132+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2974+0 specs/sha512/generated/sha512_amd64_avx.q
 	jne .Lblock
 .Ldone:
 ; leave
-%line 3134+0 specs/sha512/generated/sha512_amd64_avx.q
+%line 2976+0 specs/sha512/generated/sha512_amd64_avx.q
 	vzeroupper
-	add rsp, 672
+	add rsp, 680
+	pop r13
 	pop r12
 	pop rbp
 	pop rbx

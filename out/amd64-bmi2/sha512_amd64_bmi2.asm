@@ -11,7 +11,8 @@ qhasm_kernel_sha512_amd64_bmi2_blocks:
 	push rbx
 	push rbp
 	push r12
-	sub rsp, 160
+	push r13
+	sub rsp, 168
 ; =? n - 0
 %line 64+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	cmp rdx, 0
@@ -123,25 +124,25 @@ align 32
 ; v7 += s
 %line 101+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; c = v0
+; mj1 = v1
 %line 102+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
+	mov r8, r11
+; mj1 ^= v2
 %line 103+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
+	xor r8, rax
+; mj0 = v0
 %line 104+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
+	mov rsi, r10
+; mj0 ^= v1
 %line 105+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
+	xor rsi, r11
+; mj1 &= mj0
 %line 106+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
+	and r8, rsi
+; mj1 ^= v1
 %line 107+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
+	xor r8, r11
+; v7 += mj1
 %line 108+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; in = in_s
@@ -214,2432 +215,2429 @@ align 32
 ; v6 += s
 %line 131+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; c = v7
+; mj1 = v7
 %line 132+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
+	mov r12, rdi
+; mj1 ^= v0
 %line 133+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
+	xor r12, r10
+; mj0 &= mj1
 %line 134+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
+	and rsi, r12
+; mj0 ^= v0
 %line 135+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
+	xor rsi, r10
+; v6 += mj0
 %line 136+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 137+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 138+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
+	add rbp, rsi
 ; in = in_s
-%line 139+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 137+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 16]
-%line 140+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 138+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 16]
 	bswap r9
 ; w2 = x
-%line 141+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 139+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 40], r9
 ; x += mem64[sha512_k0 + 16]
-%line 142+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 140+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k0 + 16]
 ; v5 += x
-%line 143+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 141+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r9
 ; c = v3
-%line 144+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 142+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rcx
+; c ^= v4
+%line 143+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rdx
+; c &= v2
+%line 144+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r8, rax
 ; c ^= v4
 %line 145+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
-; c &= v2
-%line 146+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; c ^= v4
-%line 147+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdx
 ; v5 += c
-%line 148+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 146+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; s = v2 >>> 14
-%line 149+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 147+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
 ; c = v2 >>> 18
-%line 150+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 148+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
+; s ^= c
+%line 149+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v2 >>> 41
+%line 150+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rax, 41
 ; s ^= c
 %line 151+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
-%line 152+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 41
-; s ^= c
-%line 153+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
 ; v5 += s
-%line 154+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 152+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; v1 += v5
-%line 155+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 153+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
 ; s = v6 >>> 28
-%line 156+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 154+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
 ; c = v6 >>> 34
-%line 157+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 155+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
+; s ^= c
+%line 156+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v6 >>> 39
+%line 157+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbp, 39
 ; s ^= c
 %line 158+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
-%line 159+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 39
-; s ^= c
-%line 160+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
 ; v5 += s
+%line 159+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r8
+; mj0 = v6
+%line 160+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, rbp
+; mj0 ^= v7
 %line 161+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; c = v6
+	xor rsi, rdi
+; mj1 &= mj0
 %line 162+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
+	and r12, rsi
+; mj1 ^= v7
 %line 163+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
+	xor r12, rdi
+; v5 += mj1
 %line 164+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 165+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 166+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 167+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 168+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+	add rbx, r12
 ; in = in_s
-%line 169+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 165+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 24]
-%line 170+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 166+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 24]
 	bswap r9
 ; w3 = x
-%line 171+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 167+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 48], r9
 ; x += mem64[sha512_k0 + 24]
-%line 172+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 168+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k0 + 24]
 ; v4 += x
-%line 173+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 169+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r9
 ; c = v2
-%line 174+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 170+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 175+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 171+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 176+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 172+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 177+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 173+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 178+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 174+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 179+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 175+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 180+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 176+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 181+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 177+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 182+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 178+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 183+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 179+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 184+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 180+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 185+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 181+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 186+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 182+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 187+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 183+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 188+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 184+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 189+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 185+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 190+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 186+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
+%line 187+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r8
+; mj1 = v5
+%line 188+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 189+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 190+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and rsi, r12
+; mj0 ^= v6
 %line 191+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
-; c = v5
+	xor rsi, rbp
+; v4 += mj0
 %line 192+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 193+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 194+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 195+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 196+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 197+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 198+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+	add rdx, rsi
 ; in = in_s
-%line 199+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 193+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 32]
-%line 200+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 194+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 32]
 	bswap r9
 ; w4 = x
-%line 201+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 195+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 56], r9
 ; x += mem64[sha512_k4 + 0]
-%line 202+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 196+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k4]
 ; v3 += x
-%line 203+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 197+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r9
 ; c = v1
-%line 204+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 198+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 205+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 199+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 206+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 200+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 207+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 201+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 208+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 202+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 209+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 203+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 210+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 204+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 211+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 205+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 212+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 206+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 213+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 207+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 214+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 208+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 215+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 209+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 216+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 210+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 217+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 211+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 218+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 212+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 219+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 213+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 220+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 214+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 221+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 215+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 222+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 223+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 224+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 225+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 226+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 227+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 228+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 216+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, rdx
+; mj0 ^= v5
+%line 217+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rbx
+; mj1 &= mj0
+%line 218+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, rsi
+; mj1 ^= v5
+%line 219+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 220+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; in = in_s
-%line 229+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 221+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 40]
-%line 230+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 222+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 40]
 	bswap r9
 ; w5 = x
-%line 231+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 223+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 64], r9
 ; x += mem64[sha512_k4 + 8]
-%line 232+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 224+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k4 + 8]
 ; v2 += x
-%line 233+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 225+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r9
 ; c = v0
-%line 234+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 226+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 235+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 227+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 236+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 228+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 237+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 229+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 238+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 230+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 239+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 231+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 240+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 232+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 241+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 233+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 242+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 234+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 243+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 235+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 244+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 236+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 245+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 237+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 246+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 238+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 247+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 239+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 248+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 240+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 249+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 241+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 250+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 242+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 251+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 243+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 252+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 253+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 254+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 255+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 256+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 257+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 258+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 244+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 245+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 246+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and rsi, r12
+; mj0 ^= v4
+%line 247+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rdx
+; v2 += mj0
+%line 248+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, rsi
 ; in = in_s
-%line 259+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 249+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 48]
-%line 260+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 250+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 48]
 	bswap r9
 ; w6 = x
-%line 261+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 251+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 72], r9
 ; x += mem64[sha512_k4 + 16]
-%line 262+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 252+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k4 + 16]
 ; v1 += x
-%line 263+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 253+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r9
 ; c = v7
-%line 264+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 254+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 265+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 255+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 266+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 256+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 267+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 257+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 268+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 258+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 269+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 259+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 270+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 260+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 271+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 261+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 272+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 262+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 273+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 263+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 274+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 264+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; v5 += v1
-%line 275+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 265+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
 ; s = v2 >>> 28
-%line 276+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 266+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
 ; c = v2 >>> 34
-%line 277+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 267+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 278+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 268+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 279+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 269+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 280+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 270+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 281+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 271+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; c = v2
-%line 282+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
-%line 283+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
-%line 284+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
-%line 285+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
-%line 286+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 287+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
-%line 288+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
+; mj0 = v2
+%line 272+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, rax
+; mj0 ^= v3
+%line 273+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rcx
+; mj1 &= mj0
+%line 274+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, rsi
+; mj1 ^= v3
+%line 275+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 276+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
 ; in = in_s
-%line 289+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 277+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 56]
-%line 290+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 278+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 56]
 	bswap r9
 ; w7 = x
-%line 291+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 279+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 80], r9
 ; x += mem64[sha512_k4 + 24]
-%line 292+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 280+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k4 + 24]
 ; v0 += x
-%line 293+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 281+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r9
 ; c = v6
-%line 294+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 282+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbp
 ; c ^= v7
-%line 295+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 283+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; c &= v5
-%line 296+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 284+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbx
 ; c ^= v7
-%line 297+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 285+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; v0 += c
-%line 298+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 286+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; s = v5 >>> 14
-%line 299+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 287+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
 ; c = v5 >>> 18
-%line 300+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 288+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 301+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 289+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 302+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 290+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 303+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 291+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 304+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 292+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; v4 += v0
-%line 305+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 293+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
 ; s = v1 >>> 28
-%line 306+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 294+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
 ; c = v1 >>> 34
-%line 307+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 295+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 308+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 296+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 309+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 297+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 310+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 298+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 311+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 299+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; c = v1
-%line 312+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
-%line 313+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
-%line 314+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
-%line 315+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
-%line 316+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 317+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
-%line 318+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
+; mj1 = v1
+%line 300+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 301+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 302+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and rsi, r12
+; mj0 ^= v2
+%line 303+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rax
+; v0 += mj0
+%line 304+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, rsi
 ; in = in_s
-%line 319+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 305+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 64]
-%line 320+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 306+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 64]
 	bswap r9
 ; w8 = x
-%line 321+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 307+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 88], r9
 ; x += mem64[sha512_k8 + 0]
-%line 322+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 308+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k8]
 ; v7 += x
-%line 323+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 309+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r9
 ; c = v5
-%line 324+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 310+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbx
 ; c ^= v6
-%line 325+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 311+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; c &= v4
-%line 326+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 312+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdx
 ; c ^= v6
-%line 327+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 313+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; v7 += c
-%line 328+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 314+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 329+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 315+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
 ; c = v4 >>> 18
-%line 330+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 316+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 331+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 317+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 332+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 318+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 333+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 319+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 334+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 320+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; v3 += v7
-%line 335+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 321+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
 ; s = v0 >>> 28
-%line 336+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 322+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
 ; c = v0 >>> 34
-%line 337+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 323+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
-%line 338+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 324+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 339+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 325+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
-%line 340+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 326+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 341+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 327+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; c = v0
-%line 342+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
-%line 343+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
-%line 344+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
-%line 345+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
-%line 346+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 347+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
-%line 348+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
+; mj0 = v0
+%line 328+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r10
+; mj0 ^= v1
+%line 329+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r11
+; mj1 &= mj0
+%line 330+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, rsi
+; mj1 ^= v1
+%line 331+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r11
+; v7 += mj1
+%line 332+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r12
 ; in = in_s
-%line 349+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 333+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 72]
-%line 350+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 334+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 72]
 	bswap r9
 ; w9 = x
-%line 351+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 335+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 96], r9
 ; x += mem64[sha512_k8 + 8]
-%line 352+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 336+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k8 + 8]
 ; v6 += x
-%line 353+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 337+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r9
 ; c = v4
-%line 354+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 338+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdx
 ; c ^= v5
-%line 355+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 339+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; c &= v3
-%line 356+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 340+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rcx
 ; c ^= v5
-%line 357+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 341+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; v6 += c
-%line 358+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 342+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; s = v3 >>> 14
-%line 359+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 343+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
 ; c = v3 >>> 18
-%line 360+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 344+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 361+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 345+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 362+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 346+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 363+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 347+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 364+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 348+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; v2 += v6
-%line 365+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 349+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
 ; s = v7 >>> 28
-%line 366+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 350+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 367+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 351+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 368+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 352+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 369+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 353+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 370+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 354+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 371+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 355+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; c = v7
-%line 372+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
-%line 373+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
-%line 374+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 375+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 376+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 377+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 378+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
+; mj1 = v7
+%line 356+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rdi
+; mj1 ^= v0
+%line 357+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r10
+; mj0 &= mj1
+%line 358+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and rsi, r12
+; mj0 ^= v0
+%line 359+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r10
+; v6 += mj0
+%line 360+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbp, rsi
 ; in = in_s
-%line 379+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 361+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 80]
-%line 380+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 362+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 80]
 	bswap r9
 ; w10 = x
-%line 381+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 363+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 104], r9
 ; x += mem64[sha512_k8 + 16]
-%line 382+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 364+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k8 + 16]
 ; v5 += x
-%line 383+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 365+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r9
 ; c = v3
-%line 384+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 366+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rcx
 ; c ^= v4
-%line 385+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 367+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; c &= v2
-%line 386+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 368+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rax
 ; c ^= v4
-%line 387+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 369+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; v5 += c
-%line 388+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 370+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; s = v2 >>> 14
-%line 389+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 371+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
 ; c = v2 >>> 18
-%line 390+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 372+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 391+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 373+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 392+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 374+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 393+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 375+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 394+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 376+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; v1 += v5
-%line 395+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 377+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
 ; s = v6 >>> 28
-%line 396+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 378+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
 ; c = v6 >>> 34
-%line 397+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 379+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 398+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 380+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 399+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 381+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 400+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 382+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 401+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 383+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; c = v6
-%line 402+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 403+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 404+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 405+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 406+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 407+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 408+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+; mj0 = v6
+%line 384+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, rbp
+; mj0 ^= v7
+%line 385+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rdi
+; mj1 &= mj0
+%line 386+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, rsi
+; mj1 ^= v7
+%line 387+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdi
+; v5 += mj1
+%line 388+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r12
 ; in = in_s
-%line 409+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 389+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 88]
-%line 410+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 390+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 88]
 	bswap r9
 ; w11 = x
-%line 411+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 391+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 112], r9
 ; x += mem64[sha512_k8 + 24]
-%line 412+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 392+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k8 + 24]
 ; v4 += x
-%line 413+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 393+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r9
 ; c = v2
-%line 414+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 394+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 415+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 395+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 416+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 396+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 417+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 397+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 418+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 398+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 419+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 399+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 420+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 400+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 421+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 401+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 422+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 402+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 423+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 403+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 424+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 404+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 425+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 405+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 426+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 406+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 427+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 407+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 428+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 408+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 429+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 409+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 430+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 410+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 431+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 411+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 432+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 433+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 434+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 435+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 436+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 437+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 438+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 412+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 413+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 414+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and rsi, r12
+; mj0 ^= v6
+%line 415+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rbp
+; v4 += mj0
+%line 416+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, rsi
 ; in = in_s
-%line 439+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 417+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 96]
-%line 440+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 418+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 96]
 	bswap r9
 ; w12 = x
-%line 441+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 419+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 120], r9
 ; x += mem64[sha512_k12 + 0]
-%line 442+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 420+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k12]
 ; v3 += x
-%line 443+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 421+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r9
 ; c = v1
-%line 444+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 422+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 445+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 423+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 446+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 424+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 447+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 425+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 448+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 426+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 449+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 427+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 450+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 428+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 451+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 429+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 452+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 430+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 453+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 431+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 454+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 432+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 455+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 433+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 456+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 434+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 457+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 435+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 458+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 436+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 459+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 437+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 460+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 438+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 461+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 439+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 462+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 463+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 464+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 465+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 466+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 467+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 468+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 440+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, rdx
+; mj0 ^= v5
+%line 441+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rbx
+; mj1 &= mj0
+%line 442+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, rsi
+; mj1 ^= v5
+%line 443+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 444+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; in = in_s
-%line 469+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 445+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 104]
-%line 470+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 446+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 104]
 	bswap r9
 ; w13 = x
-%line 471+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 447+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 128], r9
 ; x += mem64[sha512_k12 + 8]
-%line 472+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 448+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k12 + 8]
 ; v2 += x
-%line 473+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 449+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r9
 ; c = v0
-%line 474+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 450+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 475+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 451+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 476+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 452+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 477+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 453+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 478+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 454+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 479+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 455+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 480+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 456+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 481+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 457+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 482+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 458+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 483+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 459+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 484+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 460+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 485+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 461+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 486+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 462+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 487+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 463+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 488+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 464+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 489+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 465+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 490+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 466+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 491+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 467+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 492+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 493+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 494+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 495+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 496+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 497+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 498+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 468+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 469+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 470+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and rsi, r12
+; mj0 ^= v4
+%line 471+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rdx
+; v2 += mj0
+%line 472+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, rsi
 ; in = in_s
-%line 499+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 473+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 112]
-%line 500+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 474+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 112]
 	bswap r9
 ; w14 = x
-%line 501+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 475+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 136], r9
 ; x += mem64[sha512_k12 + 16]
-%line 502+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 476+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k12 + 16]
 ; v1 += x
-%line 503+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 477+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r9
 ; c = v7
-%line 504+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 478+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 505+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 479+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 506+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 480+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 507+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 481+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 508+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 482+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 509+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 483+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 510+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 484+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 511+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 485+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 512+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 486+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 513+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 487+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 514+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 488+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; v5 += v1
-%line 515+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 489+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
 ; s = v2 >>> 28
-%line 516+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 490+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
 ; c = v2 >>> 34
-%line 517+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 491+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 518+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 492+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 519+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 493+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 520+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 494+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 521+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 495+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; c = v2
-%line 522+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
-%line 523+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
-%line 524+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
-%line 525+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
-%line 526+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 527+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
-%line 528+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
+; mj0 = v2
+%line 496+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, rax
+; mj0 ^= v3
+%line 497+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rcx
+; mj1 &= mj0
+%line 498+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, rsi
+; mj1 ^= v3
+%line 499+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 500+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
 ; in = in_s
-%line 529+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 501+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 8]
 ; x = mem64be[in + 120]
-%line 530+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 502+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [r8 + 120]
 	bswap r9
 ; w15 = x
-%line 531+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 503+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 144], r9
 ; x += mem64[sha512_k12 + 24]
-%line 532+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 504+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r9, [rel sha512_k12 + 24]
 ; v0 += x
-%line 533+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 505+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r9
 ; c = v6
-%line 534+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 506+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbp
 ; c ^= v7
-%line 535+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 507+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; c &= v5
-%line 536+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 508+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbx
 ; c ^= v7
-%line 537+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 509+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; v0 += c
-%line 538+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 510+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; s = v5 >>> 14
-%line 539+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 511+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
 ; c = v5 >>> 18
-%line 540+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 512+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 541+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 513+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 542+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 514+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 543+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 515+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 544+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 516+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; v4 += v0
-%line 545+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 517+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
 ; s = v1 >>> 28
-%line 546+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 518+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
 ; c = v1 >>> 34
-%line 547+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 519+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 548+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 520+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 549+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 521+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 550+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 522+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 551+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 523+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; c = v1
-%line 552+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
-%line 553+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
-%line 554+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
-%line 555+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
-%line 556+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 557+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
-%line 558+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
+; mj1 = v1
+%line 524+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 525+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 526+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and rsi, r12
+; mj0 ^= v2
+%line 527+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, rax
+; v0 += mj0
+%line 528+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, rsi
 ; x = w14
-%line 560+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 530+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, [rsp + 136]
 ; y = x
-%line 561+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 531+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rsi
 ; x >>>= 19
-%line 562+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 532+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 19
 ; z = y
-%line 563+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 533+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; z >>>= 61
-%line 564+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 534+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r9, 61
 ; x ^= z
-%line 565+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 535+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; y >>= 6
-%line 566+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 536+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r8, 6
 ; x ^= y
-%line 567+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 537+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r8
 ; x += w9
-%line 568+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 538+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rsi, [rsp + 96]
 ; y = w1
-%line 569+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 539+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 32]
 ; z = y
-%line 570+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 540+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; z >>>= 1
-%line 571+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 1
+%line 541+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 1
 ; u = y
-%line 572+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 542+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r9
 ; u >>>= 8
-%line 573+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 543+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 8
 ; z ^= u
-%line 574+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r12, r8
+%line 544+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r8
 ; y >>= 7
-%line 575+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 545+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 576+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r12, r9
+%line 546+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r9
 ; x += z
-%line 577+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rsi, r12
+%line 547+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rsi, r13
 ; x += w0
-%line 578+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 548+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rsi, [rsp + 24]
 ; w0 = x
-%line 579+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 549+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 24], rsi
 ; x += mem64[sha512_k16 + 0]
-%line 580+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 550+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rsi, [rel sha512_k16]
 ; v7 += x
-%line 581+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 551+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rsi
 ; c = v5
-%line 582+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 552+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbx
 ; c ^= v6
-%line 583+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 553+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; c &= v4
-%line 584+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 554+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdx
 ; c ^= v6
-%line 585+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 555+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; v7 += c
-%line 586+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 556+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 587+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 557+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
 ; c = v4 >>> 18
-%line 588+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 558+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 589+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 559+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 590+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 560+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 591+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 561+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 592+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 562+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; v3 += v7
-%line 593+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 563+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
 ; s = v0 >>> 28
-%line 594+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 564+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
 ; c = v0 >>> 34
-%line 595+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 565+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
-%line 596+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 566+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 597+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 567+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
-%line 598+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 568+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 599+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 569+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; c = v0
-%line 600+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
-%line 601+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
-%line 602+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
-%line 603+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
-%line 604+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 605+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
-%line 606+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
+; mj0 = v0
+%line 570+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r10
+; mj0 ^= v1
+%line 571+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r11
+; mj1 &= mj0
+%line 572+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v1
+%line 573+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r11
+; v7 += mj1
+%line 574+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r12
 ; x = w15
-%line 608+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 576+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 144]
 ; y = x
-%line 609+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 577+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 610+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 578+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 611+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 579+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 612+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 580+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 613+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 581+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 614+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 582+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 615+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 583+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w10
-%line 616+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 584+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 104]
 ; y = w2
-%line 617+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 585+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 40]
 ; z = y
-%line 618+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 586+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 619+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 587+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 620+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 588+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 621+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 589+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 622+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 590+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 623+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 591+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 624+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 592+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 625+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 593+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w1
-%line 626+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 594+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 32]
 ; w1 = x
-%line 627+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 595+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 32], r8
 ; x += mem64[sha512_k16 + 8]
-%line 628+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 596+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k16 + 8]
 ; v6 += x
-%line 629+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 597+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; c = v4
-%line 630+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 598+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdx
 ; c ^= v5
-%line 631+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 599+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; c &= v3
-%line 632+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 600+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rcx
 ; c ^= v5
-%line 633+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 601+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; v6 += c
-%line 634+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 602+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; s = v3 >>> 14
-%line 635+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 603+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
 ; c = v3 >>> 18
-%line 636+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 604+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 637+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 605+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 638+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 606+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 639+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 607+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 640+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 608+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; v2 += v6
-%line 641+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 609+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
 ; s = v7 >>> 28
-%line 642+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 610+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 643+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 611+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 644+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 612+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 645+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 613+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 646+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 614+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 647+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 615+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; c = v7
-%line 648+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
-%line 649+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
-%line 650+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 651+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 652+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 653+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 654+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
+; mj1 = v7
+%line 616+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rdi
+; mj1 ^= v0
+%line 617+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r10
+; mj0 &= mj1
+%line 618+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v0
+%line 619+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r10
+; v6 += mj0
+%line 620+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbp, r13
 ; x = w0
-%line 656+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 622+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 24]
 ; y = x
-%line 657+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 623+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 658+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 624+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 659+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 625+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 660+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 626+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 661+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 627+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 662+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 628+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 663+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 629+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w11
-%line 664+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 630+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 112]
 ; y = w3
-%line 665+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 631+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 48]
 ; z = y
-%line 666+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 632+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 667+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 633+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 668+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 634+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 669+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 635+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 670+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 636+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 671+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 637+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 672+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 638+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 673+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 639+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w2
-%line 674+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 640+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 40]
 ; w2 = x
-%line 675+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 641+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 40], r8
 ; x += mem64[sha512_k16 + 16]
-%line 676+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 642+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k16 + 16]
 ; v5 += x
-%line 677+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 643+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; c = v3
-%line 678+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 644+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rcx
 ; c ^= v4
-%line 679+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 645+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; c &= v2
-%line 680+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 646+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rax
 ; c ^= v4
-%line 681+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 647+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; v5 += c
-%line 682+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 648+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; s = v2 >>> 14
-%line 683+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 649+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
 ; c = v2 >>> 18
-%line 684+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 650+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 685+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 651+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 686+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 652+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 687+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 653+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 688+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 654+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; v1 += v5
-%line 689+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 655+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
 ; s = v6 >>> 28
-%line 690+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 656+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
 ; c = v6 >>> 34
-%line 691+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 657+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 692+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 658+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 693+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 659+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 694+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 660+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 695+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 661+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; c = v6
-%line 696+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 697+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 698+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 699+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 700+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 701+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 702+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+; mj0 = v6
+%line 662+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rbp
+; mj0 ^= v7
+%line 663+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdi
+; mj1 &= mj0
+%line 664+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v7
+%line 665+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdi
+; v5 += mj1
+%line 666+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r12
 ; x = w1
-%line 704+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 668+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 32]
 ; y = x
-%line 705+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 669+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 706+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 670+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 707+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 671+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 708+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 672+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 709+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 673+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 710+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 674+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 711+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 675+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w12
-%line 712+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 676+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 120]
 ; y = w4
-%line 713+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 677+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 56]
 ; z = y
-%line 714+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 678+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 715+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 679+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 716+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 680+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 717+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 681+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 718+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 682+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 719+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 683+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 720+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 684+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 721+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 685+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w3
-%line 722+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 686+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 48]
 ; w3 = x
-%line 723+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 687+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 48], r8
 ; x += mem64[sha512_k16 + 24]
-%line 724+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 688+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k16 + 24]
 ; v4 += x
-%line 725+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 689+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; c = v2
-%line 726+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 690+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 727+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 691+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 728+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 692+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 729+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 693+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 730+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 694+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 731+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 695+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 732+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 696+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 733+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 697+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 734+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 698+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 735+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 699+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 736+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 700+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 737+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 701+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 738+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 702+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 739+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 703+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 740+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 704+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 741+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 705+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 742+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 706+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 743+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 707+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 744+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 745+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 746+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 747+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 748+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 749+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 750+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 708+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 709+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 710+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v6
+%line 711+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbp
+; v4 += mj0
+%line 712+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r13
 ; x = w2
-%line 752+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 714+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 40]
 ; y = x
-%line 753+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 715+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 754+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 716+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 755+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 717+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 756+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 718+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 757+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 719+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 758+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 720+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 759+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 721+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w13
-%line 760+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 722+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 128]
 ; y = w5
-%line 761+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 723+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 64]
 ; z = y
-%line 762+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 724+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 763+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 725+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 764+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 726+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 765+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 727+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 766+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 728+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 767+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 729+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 768+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 730+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 769+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 731+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w4
-%line 770+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 732+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 56]
 ; w4 = x
-%line 771+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 733+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 56], r8
 ; x += mem64[sha512_k20 + 0]
-%line 772+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 734+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k20]
 ; v3 += x
-%line 773+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 735+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; c = v1
-%line 774+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 736+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 775+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 737+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 776+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 738+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 777+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 739+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 778+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 740+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 779+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 741+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 780+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 742+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 781+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 743+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 782+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 744+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 783+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 745+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 784+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 746+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 785+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 747+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 786+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 748+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 787+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 749+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 788+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 750+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 789+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 751+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 790+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 752+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 791+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 753+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 792+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 793+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 794+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 795+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 796+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 797+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 798+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 754+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rdx
+; mj0 ^= v5
+%line 755+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbx
+; mj1 &= mj0
+%line 756+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v5
+%line 757+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 758+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; x = w3
-%line 800+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 760+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 48]
 ; y = x
-%line 801+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 761+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 802+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 762+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 803+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 763+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 804+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 764+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 805+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 765+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 806+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 766+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 807+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 767+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w14
-%line 808+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 768+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 136]
 ; y = w6
-%line 809+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 769+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 72]
 ; z = y
-%line 810+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 770+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 811+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 771+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 812+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 772+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 813+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 773+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 814+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 774+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 815+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 775+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 816+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 776+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 817+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 777+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w5
-%line 818+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 778+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 64]
 ; w5 = x
-%line 819+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 779+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 64], r8
 ; x += mem64[sha512_k20 + 8]
-%line 820+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 780+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k20 + 8]
 ; v2 += x
-%line 821+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 781+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; c = v0
-%line 822+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 782+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 823+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 783+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 824+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 784+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 825+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 785+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 826+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 786+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 827+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 787+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 828+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 788+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 829+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 789+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 830+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 790+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 831+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 791+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 832+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 792+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 833+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 793+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 834+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 794+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 835+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 795+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 836+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 796+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 837+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 797+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 838+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 798+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 839+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 799+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 840+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 841+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 842+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 843+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 844+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 845+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 846+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 800+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 801+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 802+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v4
+%line 803+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdx
+; v2 += mj0
+%line 804+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r13
 ; x = w4
-%line 848+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 806+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 56]
 ; y = x
-%line 849+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 807+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 850+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 808+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 851+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 809+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 852+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 810+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 853+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 811+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 854+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 812+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 855+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 813+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w15
-%line 856+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 814+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 144]
 ; y = w7
-%line 857+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 815+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 80]
 ; z = y
-%line 858+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 816+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 859+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 817+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 860+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 818+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 861+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 819+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 862+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 820+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 863+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 821+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 864+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 822+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 865+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 823+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w6
-%line 866+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 824+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 72]
 ; w6 = x
-%line 867+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 825+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 72], r8
 ; x += mem64[sha512_k20 + 16]
-%line 868+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 826+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k20 + 16]
 ; v1 += x
-%line 869+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 827+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; c = v7
-%line 870+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 828+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 871+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 829+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 872+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 830+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 873+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 831+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 874+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 832+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 875+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 833+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 876+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 834+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 877+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 835+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 878+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 836+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 879+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 837+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 880+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 838+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; v5 += v1
-%line 881+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 839+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
 ; s = v2 >>> 28
-%line 882+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 840+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
 ; c = v2 >>> 34
-%line 883+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 841+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 884+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 842+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 885+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 843+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 886+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 844+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 887+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 845+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; c = v2
-%line 888+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
-%line 889+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
-%line 890+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
-%line 891+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
-%line 892+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 893+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
-%line 894+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
+; mj0 = v2
+%line 846+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rax
+; mj0 ^= v3
+%line 847+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rcx
+; mj1 &= mj0
+%line 848+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v3
+%line 849+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 850+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
 ; x = w5
-%line 896+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 852+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 64]
 ; y = x
-%line 897+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 853+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 898+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 854+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 899+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 855+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 900+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 856+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 901+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 857+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 902+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 858+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 903+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 859+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w0
-%line 904+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 860+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 24]
 ; y = w8
-%line 905+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 861+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 88]
 ; z = y
-%line 906+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 862+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 907+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 863+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 908+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 864+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 909+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 865+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 910+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 866+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 911+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 867+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 912+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 868+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 913+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 869+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w7
-%line 914+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 870+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 80]
 ; w7 = x
-%line 915+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 871+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 80], r8
 ; x += mem64[sha512_k20 + 24]
-%line 916+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 872+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k20 + 24]
 ; v0 += x
-%line 917+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 873+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; c = v6
-%line 918+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 874+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbp
 ; c ^= v7
-%line 919+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 875+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; c &= v5
-%line 920+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 876+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbx
 ; c ^= v7
-%line 921+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 877+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; v0 += c
-%line 922+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 878+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; s = v5 >>> 14
-%line 923+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 879+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
 ; c = v5 >>> 18
-%line 924+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 880+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 925+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 881+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 926+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 882+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
+; s ^= c
+%line 883+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v0 += s
+%line 884+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; v4 += v0
+%line 885+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r10
+; s = v1 >>> 28
+%line 886+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, r11, 28
+; c = v1 >>> 34
+%line 887+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, r11, 34
+; s ^= c
+%line 888+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v1 >>> 39
+%line 889+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, r11, 39
+; s ^= c
+%line 890+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v0 += s
+%line 891+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; mj1 = v1
+%line 892+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 893+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 894+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v2
+%line 895+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rax
+; v0 += mj0
+%line 896+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r13
+; x = w6
+%line 898+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, [rsp + 72]
+; y = x
+%line 899+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, r8
+; x >>>= 19
+%line 900+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r8, 19
+; z = y
+%line 901+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 61
+%line 902+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 61
+; x ^= z
+%line 903+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rsi
+; y >>= 6
+%line 904+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 6
+; x ^= y
+%line 905+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; x += w1
+%line 906+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 32]
+; y = w9
+%line 907+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 96]
+; z = y
+%line 908+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 1
+%line 909+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 1
+; u = y
+%line 910+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
+; u >>>= 8
+%line 911+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
+; z ^= u
+%line 912+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
+; y >>= 7
+%line 913+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 7
+; z ^= y
+%line 914+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r9
+; x += z
+%line 915+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, rsi
+; x += w8
+%line 916+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 88]
+; w8 = x
+%line 917+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 88], r8
+; x += mem64[sha512_k24 + 0]
+%line 918+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rel sha512_k24]
+; v7 += x
+%line 919+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; c = v5
+%line 920+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, rbx
+; c ^= v6
+%line 921+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rbp
+; c &= v4
+%line 922+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r8, rdx
+; c ^= v6
+%line 923+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rbp
+; v7 += c
+%line 924+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; s = v4 >>> 14
+%line 925+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rdx, 14
+; c = v4 >>> 18
+%line 926+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rdx, 18
 ; s ^= c
 %line 927+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v0 += s
+; c = v4 >>> 41
 %line 928+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; v4 += v0
-%line 929+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r10
-; s = v1 >>> 28
-%line 930+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, r11, 28
-; c = v1 >>> 34
-%line 931+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r11, 34
+	rorx r9, rdx, 41
 ; s ^= c
-%line 932+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 929+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; v7 += s
+%line 930+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; v3 += v7
+%line 931+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, rdi
+; s = v0 >>> 28
+%line 932+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, r10, 28
+; c = v0 >>> 34
 %line 933+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r11, 39
+	rorx r9, r10, 34
 ; s ^= c
 %line 934+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v0 += s
+; c = v0 >>> 39
 %line 935+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; c = v1
+	rorx r9, r10, 39
+; s ^= c
 %line 936+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
+	xor r8, r9
+; v7 += s
 %line 937+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
+	add rdi, r8
+; mj0 = v0
 %line 938+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
+	mov r13, r10
+; mj0 ^= v1
 %line 939+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
+	xor r13, r11
+; mj1 &= mj0
 %line 940+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
+	and r12, r13
+; mj1 ^= v1
 %line 941+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
+	xor r12, r11
+; v7 += mj1
 %line 942+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; x = w6
+	add rdi, r12
+; x = w7
 %line 944+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 72]
+	mov r8, [rsp + 80]
 ; y = x
 %line 945+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
@@ -2661,12 +2659,12 @@ align 32
 ; x ^= y
 %line 951+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; x += w1
+; x += w2
 %line 952+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 32]
-; y = w9
+	add r8, [rsp + 40]
+; y = w10
 %line 953+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 96]
+	mov r9, [rsp + 104]
 ; z = y
 %line 954+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
@@ -2691,3198 +2689,3195 @@ align 32
 ; x += z
 %line 961+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
-; x += w8
+; x += w9
 %line 962+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 88]
-; w8 = x
+	add r8, [rsp + 96]
+; w9 = x
 %line 963+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 88], r8
-; x += mem64[sha512_k24 + 0]
+	mov [rsp + 96], r8
+; x += mem64[sha512_k24 + 8]
 %line 964+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k24]
-; v7 += x
+	add r8, [rel sha512_k24 + 8]
+; v6 += x
 %line 965+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; c = v5
+	add rbp, r8
+; c = v4
 %line 966+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c ^= v6
+	mov r8, rdx
+; c ^= v5
 %line 967+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbp
-; c &= v4
+	xor r8, rbx
+; c &= v3
 %line 968+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; c ^= v6
+	and r8, rcx
+; c ^= v5
 %line 969+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbp
-; v7 += c
+	xor r8, rbx
+; v6 += c
 %line 970+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; s = v4 >>> 14
+	add rbp, r8
+; s = v3 >>> 14
 %line 971+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rdx, 14
-; c = v4 >>> 18
+	rorx r8, rcx, 14
+; c = v3 >>> 18
 %line 972+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdx, 18
+	rorx r9, rcx, 18
 ; s ^= c
 %line 973+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v3 >>> 41
 %line 974+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdx, 41
+	rorx r9, rcx, 41
 ; s ^= c
 %line 975+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v7 += s
+; v6 += s
 %line 976+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; v3 += v7
+	add rbp, r8
+; v2 += v6
 %line 977+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, rdi
-; s = v0 >>> 28
+	add rax, rbp
+; s = v7 >>> 28
 %line 978+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, r10, 28
-; c = v0 >>> 34
+	rorx r8, rdi, 28
+; c = v7 >>> 34
 %line 979+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r10, 34
+	rorx r9, rdi, 34
 ; s ^= c
 %line 980+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v7 >>> 39
 %line 981+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r10, 39
+	rorx r9, rdi, 39
 ; s ^= c
 %line 982+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v7 += s
+; v6 += s
 %line 983+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; c = v0
+	add rbp, r8
+; mj1 = v7
 %line 984+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
+	mov r12, rdi
+; mj1 ^= v0
 %line 985+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
+	xor r12, r10
+; mj0 &= mj1
 %line 986+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
+	and r13, r12
+; mj0 ^= v0
 %line 987+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
+	xor r13, r10
+; v6 += mj0
 %line 988+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 989+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
+	add rbp, r13
+; x = w8
 %line 990+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; x = w7
-%line 992+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 80]
+	mov r8, [rsp + 88]
 ; y = x
-%line 993+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 991+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 994+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 992+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 995+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 993+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 996+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 994+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 997+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 995+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 998+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 996+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 999+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 997+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; x += w2
-%line 1000+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 40]
-; y = w10
-%line 1001+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 104]
+; x += w3
+%line 998+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 48]
+; y = w11
+%line 999+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 112]
 ; z = y
-%line 1002+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1000+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1003+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1001+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1004+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1002+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1005+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1003+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1006+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1004+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1007+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1005+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1008+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1006+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1009+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1007+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
-; x += w9
+; x += w10
+%line 1008+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 104]
+; w10 = x
+%line 1009+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 104], r8
+; x += mem64[sha512_k24 + 16]
 %line 1010+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 96]
-; w9 = x
+	add r8, [rel sha512_k24 + 16]
+; v5 += x
 %line 1011+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 96], r8
-; x += mem64[sha512_k24 + 8]
+	add rbx, r8
+; c = v3
 %line 1012+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k24 + 8]
-; v6 += x
+	mov r8, rcx
+; c ^= v4
 %line 1013+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; c = v4
+	xor r8, rdx
+; c &= v2
 %line 1014+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c ^= v5
+	and r8, rax
+; c ^= v4
 %line 1015+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbx
-; c &= v3
+	xor r8, rdx
+; v5 += c
 %line 1016+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; c ^= v5
+	add rbx, r8
+; s = v2 >>> 14
 %line 1017+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbx
-; v6 += c
+	rorx r8, rax, 14
+; c = v2 >>> 18
 %line 1018+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; s = v3 >>> 14
+	rorx r9, rax, 18
+; s ^= c
 %line 1019+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rcx, 14
-; c = v3 >>> 18
+	xor r8, r9
+; c = v2 >>> 41
 %line 1020+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rcx, 18
+	rorx r9, rax, 41
 ; s ^= c
 %line 1021+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; v5 += s
 %line 1022+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rcx, 41
-; s ^= c
+	add rbx, r8
+; v1 += v5
 %line 1023+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v6 += s
+	add r11, rbx
+; s = v6 >>> 28
 %line 1024+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; v2 += v6
+	rorx r8, rbp, 28
+; c = v6 >>> 34
 %line 1025+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, rbp
-; s = v7 >>> 28
+	rorx r9, rbp, 34
+; s ^= c
 %line 1026+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rdi, 28
-; c = v7 >>> 34
+	xor r8, r9
+; c = v6 >>> 39
 %line 1027+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdi, 34
+	rorx r9, rbp, 39
 ; s ^= c
 %line 1028+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; v5 += s
 %line 1029+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdi, 39
-; s ^= c
+	add rbx, r8
+; mj0 = v6
 %line 1030+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v6 += s
+	mov r13, rbp
+; mj0 ^= v7
 %line 1031+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; c = v7
+	xor r13, rdi
+; mj1 &= mj0
 %line 1032+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
+	and r12, r13
+; mj1 ^= v7
 %line 1033+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
+	xor r12, rdi
+; v5 += mj1
 %line 1034+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 1035+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 1036+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 1037+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 1038+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; x = w8
-%line 1040+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 88]
-; y = x
-%line 1041+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r8
-; x >>>= 19
-%line 1042+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r8, 19
-; z = y
-%line 1043+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 61
-%line 1044+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 61
-; x ^= z
-%line 1045+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rsi
-; y >>= 6
-%line 1046+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 6
-; x ^= y
-%line 1047+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; x += w3
-%line 1048+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 48]
-; y = w11
-%line 1049+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 112]
-; z = y
-%line 1050+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 1
-%line 1051+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 1
-; u = y
-%line 1052+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
-; u >>>= 8
-%line 1053+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
-; z ^= u
-%line 1054+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
-; y >>= 7
-%line 1055+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 7
-; z ^= y
-%line 1056+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r9
-; x += z
-%line 1057+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, rsi
-; x += w10
-%line 1058+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 104]
-; w10 = x
-%line 1059+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 104], r8
-; x += mem64[sha512_k24 + 16]
-%line 1060+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k24 + 16]
-; v5 += x
-%line 1061+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; c = v3
-%line 1062+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c ^= v4
-%line 1063+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdx
-; c &= v2
-%line 1064+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; c ^= v4
-%line 1065+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdx
-; v5 += c
-%line 1066+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; s = v2 >>> 14
-%line 1067+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rax, 14
-; c = v2 >>> 18
-%line 1068+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 18
-; s ^= c
-%line 1069+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v2 >>> 41
-%line 1070+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 41
-; s ^= c
-%line 1071+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v5 += s
-%line 1072+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; v1 += v5
-%line 1073+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, rbx
-; s = v6 >>> 28
-%line 1074+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rbp, 28
-; c = v6 >>> 34
-%line 1075+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 34
-; s ^= c
-%line 1076+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v6 >>> 39
-%line 1077+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 39
-; s ^= c
-%line 1078+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v5 += s
-%line 1079+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; c = v6
-%line 1080+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 1081+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 1082+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 1083+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 1084+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 1085+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 1086+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+	add rbx, r12
 ; x = w9
-%line 1088+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1036+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 96]
 ; y = x
-%line 1089+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1037+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1090+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1038+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1091+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1039+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1092+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1040+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1093+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1041+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1094+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1042+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1095+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1043+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w4
-%line 1096+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1044+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 56]
 ; y = w12
-%line 1097+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1045+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 120]
 ; z = y
-%line 1098+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1046+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1099+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1047+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1100+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1048+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1101+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1049+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1102+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1050+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1103+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1051+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1104+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1052+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1105+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1053+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w11
-%line 1106+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1054+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 112]
 ; w11 = x
-%line 1107+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1055+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 112], r8
 ; x += mem64[sha512_k24 + 24]
-%line 1108+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1056+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k24 + 24]
 ; v4 += x
-%line 1109+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1057+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; c = v2
-%line 1110+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1058+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 1111+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1059+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 1112+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1060+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 1113+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1061+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 1114+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1062+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 1115+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1063+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 1116+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1064+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 1117+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1065+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 1118+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1066+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 1119+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1067+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 1120+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1068+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 1121+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1069+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 1122+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1070+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 1123+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1071+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 1124+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1072+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 1125+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1073+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 1126+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1074+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 1127+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1075+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 1128+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 1129+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 1130+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 1131+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 1132+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 1133+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 1134+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 1076+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 1077+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 1078+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v6
+%line 1079+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbp
+; v4 += mj0
+%line 1080+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r13
 ; x = w10
-%line 1136+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1082+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 104]
 ; y = x
-%line 1137+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1083+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1138+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1084+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1139+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1085+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1140+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1086+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1141+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1087+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1142+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1088+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1143+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1089+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w5
-%line 1144+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1090+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 64]
 ; y = w13
-%line 1145+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1091+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 128]
 ; z = y
-%line 1146+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1092+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1147+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1093+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1148+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1094+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1149+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1095+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1150+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1096+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1151+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1097+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1152+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1098+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1153+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1099+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w12
-%line 1154+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1100+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 120]
 ; w12 = x
-%line 1155+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1101+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 120], r8
 ; x += mem64[sha512_k28 + 0]
-%line 1156+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1102+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k28]
 ; v3 += x
-%line 1157+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1103+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; c = v1
-%line 1158+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1104+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 1159+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1105+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 1160+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1106+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 1161+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1107+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 1162+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1108+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 1163+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1109+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 1164+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1110+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 1165+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1111+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 1166+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1112+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 1167+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1113+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 1168+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1114+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 1169+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1115+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 1170+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1116+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 1171+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1117+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 1172+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1118+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 1173+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1119+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 1174+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1120+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 1175+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1121+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 1176+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 1177+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 1178+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 1179+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 1180+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 1181+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 1182+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 1122+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rdx
+; mj0 ^= v5
+%line 1123+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbx
+; mj1 &= mj0
+%line 1124+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v5
+%line 1125+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 1126+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; x = w11
-%line 1184+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1128+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 112]
 ; y = x
-%line 1185+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1129+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1186+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1130+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1187+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1131+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1188+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1132+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1189+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1133+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1190+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1134+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1191+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1135+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w6
-%line 1192+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1136+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 72]
 ; y = w14
-%line 1193+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1137+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 136]
 ; z = y
-%line 1194+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1138+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1195+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1139+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1196+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1140+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1197+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1141+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1198+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1142+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1199+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1143+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1200+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1144+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1201+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1145+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w13
-%line 1202+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1146+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 128]
 ; w13 = x
-%line 1203+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1147+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 128], r8
 ; x += mem64[sha512_k28 + 8]
-%line 1204+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1148+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k28 + 8]
 ; v2 += x
-%line 1205+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1149+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; c = v0
-%line 1206+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1150+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 1207+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1151+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 1208+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1152+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 1209+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1153+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 1210+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1154+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 1211+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1155+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 1212+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1156+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 1213+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1157+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 1214+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1158+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 1215+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1159+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 1216+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1160+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 1217+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1161+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 1218+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1162+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 1219+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1163+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 1220+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1164+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 1221+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1165+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 1222+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1166+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 1223+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1167+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 1224+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 1225+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 1226+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 1227+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 1228+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 1229+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 1230+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 1168+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 1169+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 1170+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v4
+%line 1171+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdx
+; v2 += mj0
+%line 1172+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r13
 ; x = w12
-%line 1232+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1174+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 120]
 ; y = x
-%line 1233+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1175+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1234+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1176+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1235+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1177+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1236+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1178+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1237+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1179+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1238+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1180+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1239+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1181+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w7
-%line 1240+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1182+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 80]
 ; y = w15
-%line 1241+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1183+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 144]
 ; z = y
-%line 1242+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1184+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1243+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1185+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1244+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1186+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1245+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1187+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1246+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1188+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1247+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1189+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1248+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1190+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1249+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1191+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w14
-%line 1250+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1192+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 136]
 ; w14 = x
-%line 1251+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1193+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 136], r8
 ; x += mem64[sha512_k28 + 16]
-%line 1252+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1194+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k28 + 16]
 ; v1 += x
-%line 1253+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1195+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; c = v7
-%line 1254+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1196+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 1255+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1197+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 1256+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1198+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 1257+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1199+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 1258+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1200+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 1259+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1201+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 1260+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1202+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 1261+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1203+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 1262+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1204+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 1263+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1205+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 1264+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1206+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; v5 += v1
-%line 1265+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1207+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
 ; s = v2 >>> 28
-%line 1266+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1208+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
 ; c = v2 >>> 34
-%line 1267+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1209+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 1268+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1210+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 1269+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1211+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 1270+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1212+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 1271+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1213+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; c = v2
-%line 1272+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
-%line 1273+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
-%line 1274+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
-%line 1275+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
-%line 1276+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 1277+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
-%line 1278+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
+; mj0 = v2
+%line 1214+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rax
+; mj0 ^= v3
+%line 1215+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rcx
+; mj1 &= mj0
+%line 1216+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v3
+%line 1217+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 1218+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
 ; x = w13
-%line 1280+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1220+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 128]
 ; y = x
-%line 1281+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1221+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1282+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1222+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1283+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1223+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1284+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1224+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1285+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1225+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1286+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1226+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1287+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1227+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w8
-%line 1288+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1228+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 88]
 ; y = w0
-%line 1289+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1229+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 24]
 ; z = y
-%line 1290+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1230+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1291+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1231+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1292+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1232+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1293+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1233+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1294+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1234+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1295+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1235+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1296+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1236+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1297+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1237+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w15
-%line 1298+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1238+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 144]
 ; w15 = x
-%line 1299+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1239+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 144], r8
 ; x += mem64[sha512_k28 + 24]
-%line 1300+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1240+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k28 + 24]
 ; v0 += x
-%line 1301+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1241+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; c = v6
-%line 1302+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1242+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbp
 ; c ^= v7
-%line 1303+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1243+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; c &= v5
-%line 1304+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1244+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbx
 ; c ^= v7
-%line 1305+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1245+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; v0 += c
-%line 1306+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1246+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; s = v5 >>> 14
-%line 1307+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1247+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
 ; c = v5 >>> 18
-%line 1308+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1248+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 1309+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1249+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 1310+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1250+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 1311+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1251+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 1312+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1252+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; v4 += v0
-%line 1313+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1253+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
 ; s = v1 >>> 28
-%line 1314+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1254+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
 ; c = v1 >>> 34
-%line 1315+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1255+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 1316+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1256+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 1317+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1257+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 1318+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1258+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 1319+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1259+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; c = v1
-%line 1320+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
-%line 1321+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
-%line 1322+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
-%line 1323+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
-%line 1324+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 1325+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
-%line 1326+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
+; mj1 = v1
+%line 1260+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 1261+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 1262+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v2
+%line 1263+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rax
+; v0 += mj0
+%line 1264+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r13
 ; x = w14
-%line 1328+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1266+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 136]
 ; y = x
-%line 1329+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1267+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1330+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1268+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1331+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1269+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1332+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1270+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1333+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1271+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1334+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1272+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1335+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1273+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w9
-%line 1336+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1274+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 96]
 ; y = w1
-%line 1337+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1275+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 32]
 ; z = y
-%line 1338+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1276+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1339+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1277+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1340+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1278+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1341+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1279+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1342+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1280+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1343+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1281+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1344+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1282+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1345+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1283+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w0
-%line 1346+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1284+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 24]
 ; w0 = x
-%line 1347+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1285+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 24], r8
 ; x += mem64[sha512_k32 + 0]
-%line 1348+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1286+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k32]
 ; v7 += x
-%line 1349+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1287+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; c = v5
-%line 1350+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1288+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbx
 ; c ^= v6
-%line 1351+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1289+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; c &= v4
-%line 1352+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1290+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdx
 ; c ^= v6
-%line 1353+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1291+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; v7 += c
-%line 1354+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1292+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 1355+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1293+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
 ; c = v4 >>> 18
-%line 1356+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1294+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 1357+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1295+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 1358+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1296+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 1359+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1297+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 1360+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1298+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; v3 += v7
-%line 1361+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1299+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
 ; s = v0 >>> 28
-%line 1362+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1300+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
 ; c = v0 >>> 34
-%line 1363+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1301+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
-%line 1364+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1302+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 1365+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1303+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
-%line 1366+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1304+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 1367+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1305+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; c = v0
-%line 1368+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
-%line 1369+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
-%line 1370+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
-%line 1371+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
-%line 1372+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 1373+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
-%line 1374+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
+; mj0 = v0
+%line 1306+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r10
+; mj0 ^= v1
+%line 1307+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r11
+; mj1 &= mj0
+%line 1308+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v1
+%line 1309+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r11
+; v7 += mj1
+%line 1310+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r12
 ; x = w15
-%line 1376+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1312+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 144]
 ; y = x
-%line 1377+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1313+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1378+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1314+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1379+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1315+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1380+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1316+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1381+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1317+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1382+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1318+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1383+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1319+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w10
-%line 1384+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1320+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 104]
 ; y = w2
-%line 1385+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1321+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 40]
 ; z = y
-%line 1386+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1322+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1387+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1323+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1388+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1324+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1389+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1325+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1390+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1326+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1391+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1327+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1392+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1328+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1393+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1329+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w1
-%line 1394+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1330+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 32]
 ; w1 = x
-%line 1395+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1331+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 32], r8
 ; x += mem64[sha512_k32 + 8]
-%line 1396+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1332+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k32 + 8]
 ; v6 += x
-%line 1397+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1333+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; c = v4
-%line 1398+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1334+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdx
 ; c ^= v5
-%line 1399+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1335+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; c &= v3
-%line 1400+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1336+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rcx
 ; c ^= v5
-%line 1401+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1337+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; v6 += c
-%line 1402+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1338+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; s = v3 >>> 14
-%line 1403+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1339+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
 ; c = v3 >>> 18
-%line 1404+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1340+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 1405+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1341+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 1406+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1342+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 1407+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1343+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 1408+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1344+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; v2 += v6
-%line 1409+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1345+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
 ; s = v7 >>> 28
-%line 1410+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1346+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 1411+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1347+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 1412+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1348+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 1413+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1349+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 1414+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1350+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 1415+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1351+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; c = v7
-%line 1416+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
-%line 1417+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
-%line 1418+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 1419+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 1420+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 1421+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 1422+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
+; mj1 = v7
+%line 1352+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rdi
+; mj1 ^= v0
+%line 1353+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r10
+; mj0 &= mj1
+%line 1354+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v0
+%line 1355+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r10
+; v6 += mj0
+%line 1356+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbp, r13
 ; x = w0
-%line 1424+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1358+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 24]
 ; y = x
-%line 1425+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1359+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1426+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1360+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1427+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1361+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1428+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1362+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1429+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1363+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1430+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1364+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1431+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1365+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w11
-%line 1432+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1366+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 112]
 ; y = w3
-%line 1433+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1367+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 48]
 ; z = y
-%line 1434+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1368+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1435+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1369+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1436+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1370+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1437+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1371+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1438+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1372+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1439+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1373+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1440+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1374+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1441+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1375+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w2
-%line 1442+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1376+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 40]
 ; w2 = x
-%line 1443+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1377+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 40], r8
 ; x += mem64[sha512_k32 + 16]
-%line 1444+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1378+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k32 + 16]
 ; v5 += x
-%line 1445+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1379+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; c = v3
-%line 1446+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1380+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rcx
 ; c ^= v4
-%line 1447+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1381+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; c &= v2
-%line 1448+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1382+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rax
 ; c ^= v4
-%line 1449+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1383+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; v5 += c
-%line 1450+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1384+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; s = v2 >>> 14
-%line 1451+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1385+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
 ; c = v2 >>> 18
-%line 1452+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1386+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 1453+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1387+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 1454+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1388+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 1455+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1389+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 1456+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1390+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; v1 += v5
-%line 1457+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1391+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
 ; s = v6 >>> 28
-%line 1458+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1392+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
 ; c = v6 >>> 34
-%line 1459+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1393+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 1460+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1394+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 1461+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1395+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 1462+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1396+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 1463+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1397+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; c = v6
-%line 1464+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 1465+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 1466+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 1467+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 1468+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 1469+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 1470+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+; mj0 = v6
+%line 1398+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rbp
+; mj0 ^= v7
+%line 1399+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdi
+; mj1 &= mj0
+%line 1400+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v7
+%line 1401+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdi
+; v5 += mj1
+%line 1402+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r12
 ; x = w1
-%line 1472+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1404+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 32]
 ; y = x
-%line 1473+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1405+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1474+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1406+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1475+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1407+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1476+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1408+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1477+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1409+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1478+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1410+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1479+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1411+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w12
-%line 1480+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1412+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 120]
 ; y = w4
-%line 1481+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1413+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 56]
 ; z = y
-%line 1482+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1414+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1483+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1415+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1484+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1416+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1485+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1417+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1486+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1418+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1487+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1419+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1488+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1420+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1489+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1421+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w3
-%line 1490+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1422+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 48]
 ; w3 = x
-%line 1491+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1423+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 48], r8
 ; x += mem64[sha512_k32 + 24]
-%line 1492+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1424+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k32 + 24]
 ; v4 += x
-%line 1493+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1425+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; c = v2
-%line 1494+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1426+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 1495+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1427+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 1496+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1428+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 1497+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1429+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 1498+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1430+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 1499+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1431+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 1500+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1432+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 1501+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1433+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 1502+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1434+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 1503+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1435+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 1504+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1436+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 1505+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1437+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 1506+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1438+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 1507+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1439+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 1508+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1440+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 1509+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1441+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 1510+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1442+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 1511+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1443+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 1512+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 1513+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 1514+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 1515+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 1516+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 1517+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 1518+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 1444+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 1445+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 1446+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v6
+%line 1447+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbp
+; v4 += mj0
+%line 1448+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r13
 ; x = w2
-%line 1520+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1450+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 40]
 ; y = x
-%line 1521+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1451+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1522+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1452+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1523+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1453+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1524+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1454+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1525+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1455+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1526+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1456+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1527+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1457+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w13
-%line 1528+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1458+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 128]
 ; y = w5
-%line 1529+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1459+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 64]
 ; z = y
-%line 1530+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1460+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1531+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1461+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1532+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1462+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1533+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1463+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1534+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1464+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1535+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1465+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1536+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1466+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1537+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1467+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w4
-%line 1538+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1468+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 56]
 ; w4 = x
-%line 1539+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1469+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 56], r8
 ; x += mem64[sha512_k36 + 0]
-%line 1540+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1470+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k36]
 ; v3 += x
-%line 1541+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1471+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; c = v1
-%line 1542+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1472+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 1543+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1473+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 1544+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1474+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 1545+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1475+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 1546+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1476+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 1547+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1477+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 1548+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1478+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 1549+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1479+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 1550+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1480+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 1551+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1481+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 1552+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1482+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 1553+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1483+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 1554+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1484+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 1555+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1485+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 1556+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1486+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 1557+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1487+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 1558+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1488+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 1559+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1489+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 1560+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 1561+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 1562+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 1563+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 1564+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 1565+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 1566+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 1490+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rdx
+; mj0 ^= v5
+%line 1491+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbx
+; mj1 &= mj0
+%line 1492+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v5
+%line 1493+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 1494+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; x = w3
-%line 1568+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1496+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 48]
 ; y = x
-%line 1569+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1497+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1570+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1498+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1571+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1499+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1572+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1500+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1573+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1501+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1574+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1502+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1575+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1503+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w14
-%line 1576+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1504+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 136]
 ; y = w6
-%line 1577+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1505+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 72]
 ; z = y
-%line 1578+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1506+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1579+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1507+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1580+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1508+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1581+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1509+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1582+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1510+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1583+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1511+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1584+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1512+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1585+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1513+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w5
-%line 1586+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1514+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 64]
 ; w5 = x
-%line 1587+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1515+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 64], r8
 ; x += mem64[sha512_k36 + 8]
-%line 1588+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1516+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k36 + 8]
 ; v2 += x
-%line 1589+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1517+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; c = v0
-%line 1590+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1518+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 1591+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1519+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 1592+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1520+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 1593+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1521+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 1594+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1522+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 1595+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1523+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 1596+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1524+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 1597+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1525+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 1598+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1526+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 1599+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1527+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 1600+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1528+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 1601+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1529+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 1602+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1530+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 1603+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1531+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 1604+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1532+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 1605+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1533+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 1606+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1534+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 1607+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1535+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 1608+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 1609+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 1610+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 1611+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 1612+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 1613+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 1614+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 1536+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 1537+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 1538+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v4
+%line 1539+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdx
+; v2 += mj0
+%line 1540+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r13
 ; x = w4
-%line 1616+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1542+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 56]
 ; y = x
-%line 1617+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1543+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1618+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1544+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1619+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1545+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1620+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1546+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1621+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1547+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1622+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1548+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1623+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1549+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w15
-%line 1624+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1550+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 144]
 ; y = w7
-%line 1625+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1551+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 80]
 ; z = y
-%line 1626+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1552+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1627+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1553+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1628+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1554+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1629+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1555+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1630+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1556+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1631+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1557+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1632+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1558+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1633+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1559+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w6
-%line 1634+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1560+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 72]
 ; w6 = x
-%line 1635+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1561+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 72], r8
 ; x += mem64[sha512_k36 + 16]
-%line 1636+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1562+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k36 + 16]
 ; v1 += x
-%line 1637+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1563+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; c = v7
-%line 1638+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1564+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 1639+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1565+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 1640+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1566+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 1641+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1567+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 1642+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1568+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 1643+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1569+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 1644+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1570+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 1645+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1571+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 1646+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1572+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 1647+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1573+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 1648+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1574+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; v5 += v1
-%line 1649+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1575+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
 ; s = v2 >>> 28
-%line 1650+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1576+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
 ; c = v2 >>> 34
-%line 1651+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1577+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 1652+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1578+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 1653+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1579+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 1654+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1580+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 1655+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1581+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; c = v2
+; mj0 = v2
+%line 1582+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rax
+; mj0 ^= v3
+%line 1583+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rcx
+; mj1 &= mj0
+%line 1584+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v3
+%line 1585+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 1586+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
+; x = w5
+%line 1588+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, [rsp + 64]
+; y = x
+%line 1589+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, r8
+; x >>>= 19
+%line 1590+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r8, 19
+; z = y
+%line 1591+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 61
+%line 1592+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 61
+; x ^= z
+%line 1593+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rsi
+; y >>= 6
+%line 1594+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 6
+; x ^= y
+%line 1595+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; x += w0
+%line 1596+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 24]
+; y = w8
+%line 1597+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 88]
+; z = y
+%line 1598+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 1
+%line 1599+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 1
+; u = y
+%line 1600+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r9
+; u >>>= 8
+%line 1601+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r12, 8
+; z ^= u
+%line 1602+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r12
+; y >>= 7
+%line 1603+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 7
+; z ^= y
+%line 1604+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r9
+; x += z
+%line 1605+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, rsi
+; x += w7
+%line 1606+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 80]
+; w7 = x
+%line 1607+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 80], r8
+; x += mem64[sha512_k36 + 24]
+%line 1608+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rel sha512_k36 + 24]
+; v0 += x
+%line 1609+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; c = v6
+%line 1610+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, rbp
+; c ^= v7
+%line 1611+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rdi
+; c &= v5
+%line 1612+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r8, rbx
+; c ^= v7
+%line 1613+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rdi
+; v0 += c
+%line 1614+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; s = v5 >>> 14
+%line 1615+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rbx, 14
+; c = v5 >>> 18
+%line 1616+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbx, 18
+; s ^= c
+%line 1617+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v5 >>> 41
+%line 1618+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbx, 41
+; s ^= c
+%line 1619+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v0 += s
+%line 1620+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; v4 += v0
+%line 1621+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r10
+; s = v1 >>> 28
+%line 1622+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, r11, 28
+; c = v1 >>> 34
+%line 1623+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, r11, 34
+; s ^= c
+%line 1624+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v1 >>> 39
+%line 1625+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, r11, 39
+; s ^= c
+%line 1626+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v0 += s
+%line 1627+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; mj1 = v1
+%line 1628+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 1629+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 1630+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v2
+%line 1631+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rax
+; v0 += mj0
+%line 1632+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r13
+; x = w6
+%line 1634+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, [rsp + 72]
+; y = x
+%line 1635+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, r8
+; x >>>= 19
+%line 1636+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r8, 19
+; z = y
+%line 1637+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 61
+%line 1638+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 61
+; x ^= z
+%line 1639+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rsi
+; y >>= 6
+%line 1640+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 6
+; x ^= y
+%line 1641+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; x += w1
+%line 1642+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 32]
+; y = w9
+%line 1643+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 96]
+; z = y
+%line 1644+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 1
+%line 1645+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 1
+; u = y
+%line 1646+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
+; u >>>= 8
+%line 1647+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
+; z ^= u
+%line 1648+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
+; y >>= 7
+%line 1649+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 7
+; z ^= y
+%line 1650+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r9
+; x += z
+%line 1651+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, rsi
+; x += w8
+%line 1652+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 88]
+; w8 = x
+%line 1653+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 88], r8
+; x += mem64[sha512_k40 + 0]
+%line 1654+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rel sha512_k40]
+; v7 += x
+%line 1655+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; c = v5
 %line 1656+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
+	mov r8, rbx
+; c ^= v6
 %line 1657+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
+	xor r8, rbp
 ; c &= v4
 %line 1658+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdx
-; s = v2
+; c ^= v6
 %line 1659+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
-%line 1660+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 1661+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
-%line 1662+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; x = w5
-%line 1664+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 64]
-; y = x
-%line 1665+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r8
-; x >>>= 19
-%line 1666+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r8, 19
-; z = y
-%line 1667+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 61
-%line 1668+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 61
-; x ^= z
-%line 1669+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rsi
-; y >>= 6
-%line 1670+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 6
-; x ^= y
-%line 1671+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; x += w0
-%line 1672+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 24]
-; y = w8
-%line 1673+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 88]
-; z = y
-%line 1674+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 1
-%line 1675+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 1
-; u = y
-%line 1676+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
-; u >>>= 8
-%line 1677+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
-; z ^= u
-%line 1678+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
-; y >>= 7
-%line 1679+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 7
-; z ^= y
-%line 1680+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r9
-; x += z
-%line 1681+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, rsi
-; x += w7
-%line 1682+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 80]
-; w7 = x
-%line 1683+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 80], r8
-; x += mem64[sha512_k36 + 24]
-%line 1684+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k36 + 24]
-; v0 += x
-%line 1685+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; c = v6
-%line 1686+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c ^= v7
-%line 1687+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdi
-; c &= v5
-%line 1688+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; c ^= v7
-%line 1689+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdi
-; v0 += c
-%line 1690+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; s = v5 >>> 14
-%line 1691+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rbx, 14
-; c = v5 >>> 18
-%line 1692+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbx, 18
-; s ^= c
-%line 1693+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v5 >>> 41
-%line 1694+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbx, 41
-; s ^= c
-%line 1695+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v0 += s
-%line 1696+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; v4 += v0
-%line 1697+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r10
-; s = v1 >>> 28
-%line 1698+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, r11, 28
-; c = v1 >>> 34
-%line 1699+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r11, 34
-; s ^= c
-%line 1700+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v1 >>> 39
-%line 1701+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r11, 39
-; s ^= c
-%line 1702+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v0 += s
-%line 1703+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; c = v1
-%line 1704+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
-%line 1705+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
-%line 1706+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
-%line 1707+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
-%line 1708+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 1709+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
-%line 1710+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; x = w6
-%line 1712+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 72]
-; y = x
-%line 1713+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r8
-; x >>>= 19
-%line 1714+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r8, 19
-; z = y
-%line 1715+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 61
-%line 1716+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 61
-; x ^= z
-%line 1717+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rsi
-; y >>= 6
-%line 1718+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 6
-; x ^= y
-%line 1719+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; x += w1
-%line 1720+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 32]
-; y = w9
-%line 1721+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 96]
-; z = y
-%line 1722+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 1
-%line 1723+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 1
-; u = y
-%line 1724+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
-; u >>>= 8
-%line 1725+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
-; z ^= u
-%line 1726+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
-; y >>= 7
-%line 1727+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 7
-; z ^= y
-%line 1728+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r9
-; x += z
-%line 1729+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, rsi
-; x += w8
-%line 1730+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 88]
-; w8 = x
-%line 1731+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 88], r8
-; x += mem64[sha512_k40 + 0]
-%line 1732+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k40]
-; v7 += x
-%line 1733+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; c = v5
-%line 1734+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c ^= v6
-%line 1735+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbp
-; c &= v4
-%line 1736+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; c ^= v6
-%line 1737+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; v7 += c
-%line 1738+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1660+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 1739+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1661+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
 ; c = v4 >>> 18
-%line 1740+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1662+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 1741+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1663+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 1742+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1664+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 1743+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1665+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 1744+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1666+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; v3 += v7
-%line 1745+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1667+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
 ; s = v0 >>> 28
-%line 1746+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1668+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
 ; c = v0 >>> 34
-%line 1747+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1669+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
-%line 1748+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1670+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 1749+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1671+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
-%line 1750+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1672+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 1751+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1673+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; c = v0
-%line 1752+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
-%line 1753+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
-%line 1754+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
-%line 1755+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
-%line 1756+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 1757+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
-%line 1758+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
+; mj0 = v0
+%line 1674+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r10
+; mj0 ^= v1
+%line 1675+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r11
+; mj1 &= mj0
+%line 1676+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v1
+%line 1677+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r11
+; v7 += mj1
+%line 1678+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r12
 ; x = w7
-%line 1760+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1680+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 80]
 ; y = x
-%line 1761+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1681+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1762+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1682+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1763+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1683+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1764+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1684+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1765+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1685+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1766+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1686+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1767+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1687+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w2
-%line 1768+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1688+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 40]
 ; y = w10
-%line 1769+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1689+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 104]
 ; z = y
-%line 1770+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1690+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1771+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1691+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1772+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1692+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1773+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1693+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1774+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1694+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1775+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1695+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1776+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1696+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1777+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1697+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w9
-%line 1778+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1698+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 96]
 ; w9 = x
-%line 1779+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1699+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 96], r8
 ; x += mem64[sha512_k40 + 8]
-%line 1780+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1700+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k40 + 8]
 ; v6 += x
-%line 1781+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1701+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; c = v4
-%line 1782+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1702+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdx
 ; c ^= v5
-%line 1783+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1703+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; c &= v3
-%line 1784+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1704+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rcx
 ; c ^= v5
-%line 1785+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1705+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; v6 += c
-%line 1786+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1706+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; s = v3 >>> 14
-%line 1787+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1707+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
 ; c = v3 >>> 18
-%line 1788+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1708+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 1789+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1709+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 1790+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1710+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 1791+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1711+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 1792+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1712+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; v2 += v6
-%line 1793+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1713+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
 ; s = v7 >>> 28
-%line 1794+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1714+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 1795+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1715+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 1796+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1716+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 1797+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1717+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 1798+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1718+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 1799+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1719+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; c = v7
-%line 1800+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
-%line 1801+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
-%line 1802+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 1803+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 1804+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 1805+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 1806+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
+; mj1 = v7
+%line 1720+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rdi
+; mj1 ^= v0
+%line 1721+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r10
+; mj0 &= mj1
+%line 1722+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v0
+%line 1723+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r10
+; v6 += mj0
+%line 1724+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbp, r13
 ; x = w8
-%line 1808+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1726+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 88]
 ; y = x
-%line 1809+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1727+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1810+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1728+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1811+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1729+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1812+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1730+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1813+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1731+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1814+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1732+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1815+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1733+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w3
-%line 1816+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1734+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 48]
 ; y = w11
-%line 1817+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1735+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 112]
 ; z = y
-%line 1818+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1736+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1819+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1737+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1820+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1738+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1821+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1739+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1822+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1740+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1823+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1741+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1824+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1742+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1825+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1743+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w10
-%line 1826+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1744+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 104]
 ; w10 = x
-%line 1827+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1745+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 104], r8
 ; x += mem64[sha512_k40 + 16]
-%line 1828+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1746+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k40 + 16]
 ; v5 += x
-%line 1829+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1747+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; c = v3
-%line 1830+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1748+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rcx
 ; c ^= v4
-%line 1831+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1749+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; c &= v2
-%line 1832+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1750+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rax
 ; c ^= v4
-%line 1833+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1751+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; v5 += c
-%line 1834+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1752+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; s = v2 >>> 14
-%line 1835+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1753+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
 ; c = v2 >>> 18
-%line 1836+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1754+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 1837+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1755+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 1838+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1756+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 1839+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1757+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 1840+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1758+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; v1 += v5
-%line 1841+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1759+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
 ; s = v6 >>> 28
-%line 1842+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1760+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
 ; c = v6 >>> 34
-%line 1843+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1761+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 1844+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1762+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 1845+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1763+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 1846+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1764+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 1847+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1765+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; c = v6
-%line 1848+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 1849+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 1850+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 1851+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 1852+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 1853+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 1854+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+; mj0 = v6
+%line 1766+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rbp
+; mj0 ^= v7
+%line 1767+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdi
+; mj1 &= mj0
+%line 1768+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v7
+%line 1769+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdi
+; v5 += mj1
+%line 1770+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r12
 ; x = w9
-%line 1856+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1772+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 96]
 ; y = x
-%line 1857+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1773+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1858+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1774+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1859+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1775+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1860+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1776+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1861+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1777+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1862+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1778+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1863+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1779+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w4
-%line 1864+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1780+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 56]
 ; y = w12
-%line 1865+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1781+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 120]
 ; z = y
-%line 1866+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1782+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1867+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1783+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1868+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1784+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1869+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1785+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1870+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1786+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1871+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1787+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1872+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1788+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1873+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1789+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w11
-%line 1874+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1790+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 112]
 ; w11 = x
-%line 1875+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1791+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 112], r8
 ; x += mem64[sha512_k40 + 24]
-%line 1876+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1792+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k40 + 24]
 ; v4 += x
-%line 1877+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1793+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; c = v2
-%line 1878+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1794+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 1879+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1795+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 1880+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1796+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 1881+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1797+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 1882+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1798+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 1883+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1799+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 1884+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1800+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 1885+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1801+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 1886+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1802+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 1887+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1803+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 1888+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1804+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 1889+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1805+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 1890+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1806+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 1891+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1807+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 1892+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1808+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 1893+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1809+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 1894+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1810+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 1895+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1811+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 1896+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 1897+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 1898+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 1899+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 1900+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 1901+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 1902+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 1812+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 1813+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 1814+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v6
+%line 1815+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbp
+; v4 += mj0
+%line 1816+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r13
 ; x = w10
-%line 1904+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1818+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 104]
 ; y = x
-%line 1905+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1819+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1906+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1820+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1907+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1821+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1908+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1822+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1909+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1823+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1910+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1824+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1911+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1825+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w5
-%line 1912+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1826+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 64]
 ; y = w13
-%line 1913+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1827+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 128]
 ; z = y
-%line 1914+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1828+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1915+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1829+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1916+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1830+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 1917+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1831+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 1918+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1832+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 1919+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1833+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1920+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1834+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1921+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1835+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w12
-%line 1922+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1836+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 120]
 ; w12 = x
-%line 1923+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1837+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 120], r8
 ; x += mem64[sha512_k44 + 0]
-%line 1924+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1838+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k44]
 ; v3 += x
-%line 1925+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1839+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; c = v1
-%line 1926+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1840+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 1927+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1841+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 1928+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1842+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 1929+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1843+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 1930+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1844+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 1931+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1845+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 1932+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1846+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 1933+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1847+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 1934+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1848+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 1935+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1849+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 1936+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1850+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 1937+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1851+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 1938+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1852+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 1939+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1853+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 1940+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1854+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 1941+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1855+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 1942+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1856+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 1943+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1857+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 1944+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 1945+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 1946+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 1947+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 1948+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 1949+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 1950+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 1858+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rdx
+; mj0 ^= v5
+%line 1859+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbx
+; mj1 &= mj0
+%line 1860+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v5
+%line 1861+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 1862+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; x = w11
-%line 1952+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1864+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 112]
 ; y = x
-%line 1953+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1865+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 1954+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1866+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 1955+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1867+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 1956+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1868+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 1957+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1869+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 1958+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1870+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 1959+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1871+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w6
-%line 1960+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1872+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 72]
 ; y = w14
-%line 1961+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1873+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 136]
 ; z = y
-%line 1962+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1874+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 1963+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1875+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 1964+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1876+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 1965+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1877+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 1966+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1878+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 1967+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1879+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 1968+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1880+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 1969+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1881+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w13
-%line 1970+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1882+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 128]
 ; w13 = x
-%line 1971+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1883+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 128], r8
 ; x += mem64[sha512_k44 + 8]
-%line 1972+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1884+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k44 + 8]
 ; v2 += x
-%line 1973+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1885+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; c = v0
-%line 1974+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1886+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 1975+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1887+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 1976+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1888+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 1977+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1889+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 1978+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1890+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 1979+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1891+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 1980+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1892+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 1981+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1893+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 1982+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1894+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 1983+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1895+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 1984+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1896+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 1985+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1897+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 1986+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1898+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 1987+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1899+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 1988+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1900+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 1989+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1901+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 1990+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1902+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 1991+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1903+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 1992+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 1993+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 1994+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 1995+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 1996+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 1997+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 1998+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 1904+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 1905+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 1906+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v4
+%line 1907+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdx
+; v2 += mj0
+%line 1908+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r13
 ; x = w12
-%line 2000+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1910+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 120]
 ; y = x
-%line 2001+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1911+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2002+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1912+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2003+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1913+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2004+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1914+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2005+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1915+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2006+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1916+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2007+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1917+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w7
-%line 2008+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1918+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 80]
 ; y = w15
-%line 2009+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1919+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 144]
 ; z = y
-%line 2010+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1920+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2011+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1921+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2012+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 1922+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2013+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 1923+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2014+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 1924+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2015+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1925+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2016+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1926+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2017+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1927+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w14
-%line 2018+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1928+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 136]
 ; w14 = x
-%line 2019+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1929+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 136], r8
 ; x += mem64[sha512_k44 + 16]
-%line 2020+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1930+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k44 + 16]
 ; v1 += x
-%line 2021+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1931+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; c = v7
-%line 2022+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1932+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 2023+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1933+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 2024+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1934+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 2025+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1935+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 2026+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1936+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 2027+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1937+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 2028+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1938+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 2029+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1939+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 2030+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 1940+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
+; s ^= c
+%line 1941+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v1 += s
+%line 1942+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r8
+; v5 += v1
+%line 1943+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r11
+; s = v2 >>> 28
+%line 1944+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rax, 28
+; c = v2 >>> 34
+%line 1945+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rax, 34
+; s ^= c
+%line 1946+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v2 >>> 39
+%line 1947+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rax, 39
+; s ^= c
+%line 1948+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v1 += s
+%line 1949+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r8
+; mj0 = v2
+%line 1950+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rax
+; mj0 ^= v3
+%line 1951+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rcx
+; mj1 &= mj0
+%line 1952+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v3
+%line 1953+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 1954+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
+; x = w13
+%line 1956+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, [rsp + 128]
+; y = x
+%line 1957+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, r8
+; x >>>= 19
+%line 1958+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r8, 19
+; z = y
+%line 1959+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 61
+%line 1960+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 61
+; x ^= z
+%line 1961+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rsi
+; y >>= 6
+%line 1962+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 6
+; x ^= y
+%line 1963+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; x += w8
+%line 1964+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 88]
+; y = w0
+%line 1965+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 24]
+; z = y
+%line 1966+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 1
+%line 1967+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 1
+; u = y
+%line 1968+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r9
+; u >>>= 8
+%line 1969+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r12, 8
+; z ^= u
+%line 1970+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r12
+; y >>= 7
+%line 1971+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 7
+; z ^= y
+%line 1972+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r9
+; x += z
+%line 1973+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, rsi
+; x += w15
+%line 1974+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 144]
+; w15 = x
+%line 1975+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 144], r8
+; x += mem64[sha512_k44 + 24]
+%line 1976+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rel sha512_k44 + 24]
+; v0 += x
+%line 1977+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; c = v6
+%line 1978+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, rbp
+; c ^= v7
+%line 1979+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rdi
+; c &= v5
+%line 1980+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r8, rbx
+; c ^= v7
+%line 1981+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rdi
+; v0 += c
+%line 1982+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; s = v5 >>> 14
+%line 1983+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rbx, 14
+; c = v5 >>> 18
+%line 1984+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbx, 18
+; s ^= c
+%line 1985+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v5 >>> 41
+%line 1986+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbx, 41
+; s ^= c
+%line 1987+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v0 += s
+%line 1988+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; v4 += v0
+%line 1989+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r10
+; s = v1 >>> 28
+%line 1990+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, r11, 28
+; c = v1 >>> 34
+%line 1991+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, r11, 34
+; s ^= c
+%line 1992+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v1 >>> 39
+%line 1993+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, r11, 39
+; s ^= c
+%line 1994+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v0 += s
+%line 1995+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; mj1 = v1
+%line 1996+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 1997+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 1998+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v2
+%line 1999+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rax
+; v0 += mj0
+%line 2000+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r13
+; x = w14
+%line 2002+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, [rsp + 136]
+; y = x
+%line 2003+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, r8
+; x >>>= 19
+%line 2004+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r8, 19
+; z = y
+%line 2005+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 61
+%line 2006+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 61
+; x ^= z
+%line 2007+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rsi
+; y >>= 6
+%line 2008+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 6
+; x ^= y
+%line 2009+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; x += w9
+%line 2010+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 96]
+; y = w1
+%line 2011+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 32]
+; z = y
+%line 2012+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 1
+%line 2013+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 1
+; u = y
+%line 2014+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
+; u >>>= 8
+%line 2015+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
+; z ^= u
+%line 2016+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
+; y >>= 7
+%line 2017+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 7
+; z ^= y
+%line 2018+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r9
+; x += z
+%line 2019+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, rsi
+; x += w0
+%line 2020+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 24]
+; w0 = x
+%line 2021+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 24], r8
+; x += mem64[sha512_k48 + 0]
+%line 2022+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rel sha512_k48]
+; v7 += x
+%line 2023+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; c = v5
+%line 2024+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, rbx
+; c ^= v6
+%line 2025+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rbp
+; c &= v4
+%line 2026+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r8, rdx
+; c ^= v6
+%line 2027+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rbp
+; v7 += c
+%line 2028+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; s = v4 >>> 14
+%line 2029+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rdx, 14
+; c = v4 >>> 18
+%line 2030+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rdx, 18
 ; s ^= c
 %line 2031+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v1 += s
+; c = v4 >>> 41
 %line 2032+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; v5 += v1
-%line 2033+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r11
-; s = v2 >>> 28
-%line 2034+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rax, 28
-; c = v2 >>> 34
-%line 2035+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 34
+	rorx r9, rdx, 41
 ; s ^= c
-%line 2036+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2033+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; v7 += s
+%line 2034+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; v3 += v7
+%line 2035+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, rdi
+; s = v0 >>> 28
+%line 2036+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, r10, 28
+; c = v0 >>> 34
 %line 2037+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 39
+	rorx r9, r10, 34
 ; s ^= c
 %line 2038+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v1 += s
+; c = v0 >>> 39
 %line 2039+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; c = v2
+	rorx r9, r10, 39
+; s ^= c
 %line 2040+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
+	xor r8, r9
+; v7 += s
 %line 2041+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
+	add rdi, r8
+; mj0 = v0
 %line 2042+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
+	mov r13, r10
+; mj0 ^= v1
 %line 2043+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
+	xor r13, r11
+; mj1 &= mj0
 %line 2044+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
+	and r12, r13
+; mj1 ^= v1
 %line 2045+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
+	xor r12, r11
+; v7 += mj1
 %line 2046+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; x = w13
+	add rdi, r12
+; x = w15
 %line 2048+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 128]
+	mov r8, [rsp + 144]
 ; y = x
 %line 2049+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
@@ -5904,12 +5899,12 @@ align 32
 ; x ^= y
 %line 2055+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; x += w8
+; x += w10
 %line 2056+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 88]
-; y = w0
+	add r8, [rsp + 104]
+; y = w2
 %line 2057+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 24]
+	mov r9, [rsp + 40]
 ; z = y
 %line 2058+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
@@ -5934,3198 +5929,3195 @@ align 32
 ; x += z
 %line 2065+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
-; x += w15
+; x += w1
 %line 2066+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 144]
-; w15 = x
+	add r8, [rsp + 32]
+; w1 = x
 %line 2067+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 144], r8
-; x += mem64[sha512_k44 + 24]
+	mov [rsp + 32], r8
+; x += mem64[sha512_k48 + 8]
 %line 2068+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k44 + 24]
-; v0 += x
+	add r8, [rel sha512_k48 + 8]
+; v6 += x
 %line 2069+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; c = v6
+	add rbp, r8
+; c = v4
 %line 2070+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c ^= v7
+	mov r8, rdx
+; c ^= v5
 %line 2071+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdi
-; c &= v5
+	xor r8, rbx
+; c &= v3
 %line 2072+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; c ^= v7
+	and r8, rcx
+; c ^= v5
 %line 2073+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdi
-; v0 += c
+	xor r8, rbx
+; v6 += c
 %line 2074+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; s = v5 >>> 14
+	add rbp, r8
+; s = v3 >>> 14
 %line 2075+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rbx, 14
-; c = v5 >>> 18
+	rorx r8, rcx, 14
+; c = v3 >>> 18
 %line 2076+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbx, 18
+	rorx r9, rcx, 18
 ; s ^= c
 %line 2077+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v3 >>> 41
 %line 2078+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbx, 41
+	rorx r9, rcx, 41
 ; s ^= c
 %line 2079+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v0 += s
+; v6 += s
 %line 2080+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; v4 += v0
+	add rbp, r8
+; v2 += v6
 %line 2081+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r10
-; s = v1 >>> 28
+	add rax, rbp
+; s = v7 >>> 28
 %line 2082+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, r11, 28
-; c = v1 >>> 34
+	rorx r8, rdi, 28
+; c = v7 >>> 34
 %line 2083+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r11, 34
+	rorx r9, rdi, 34
 ; s ^= c
 %line 2084+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v7 >>> 39
 %line 2085+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r11, 39
+	rorx r9, rdi, 39
 ; s ^= c
 %line 2086+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v0 += s
+; v6 += s
 %line 2087+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; c = v1
+	add rbp, r8
+; mj1 = v7
 %line 2088+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
+	mov r12, rdi
+; mj1 ^= v0
 %line 2089+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
+	xor r12, r10
+; mj0 &= mj1
 %line 2090+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
+	and r13, r12
+; mj0 ^= v0
 %line 2091+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
+	xor r13, r10
+; v6 += mj0
 %line 2092+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 2093+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
+	add rbp, r13
+; x = w0
 %line 2094+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; x = w14
-%line 2096+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 136]
+	mov r8, [rsp + 24]
 ; y = x
-%line 2097+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2095+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2098+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2096+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2099+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2097+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2100+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2098+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2101+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2099+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2102+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2100+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2103+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2101+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; x += w9
-%line 2104+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 96]
-; y = w1
-%line 2105+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 32]
+; x += w11
+%line 2102+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 112]
+; y = w3
+%line 2103+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 48]
 ; z = y
-%line 2106+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2104+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2107+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2105+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2108+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2106+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2109+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2107+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2110+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2108+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2111+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2109+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2112+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2110+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2113+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2111+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
-; x += w0
+; x += w2
+%line 2112+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 40]
+; w2 = x
+%line 2113+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 40], r8
+; x += mem64[sha512_k48 + 16]
 %line 2114+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 24]
-; w0 = x
+	add r8, [rel sha512_k48 + 16]
+; v5 += x
 %line 2115+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 24], r8
-; x += mem64[sha512_k48 + 0]
+	add rbx, r8
+; c = v3
 %line 2116+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k48]
-; v7 += x
+	mov r8, rcx
+; c ^= v4
 %line 2117+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; c = v5
+	xor r8, rdx
+; c &= v2
 %line 2118+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c ^= v6
+	and r8, rax
+; c ^= v4
 %line 2119+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbp
-; c &= v4
+	xor r8, rdx
+; v5 += c
 %line 2120+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; c ^= v6
+	add rbx, r8
+; s = v2 >>> 14
 %line 2121+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbp
-; v7 += c
+	rorx r8, rax, 14
+; c = v2 >>> 18
 %line 2122+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; s = v4 >>> 14
+	rorx r9, rax, 18
+; s ^= c
 %line 2123+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rdx, 14
-; c = v4 >>> 18
+	xor r8, r9
+; c = v2 >>> 41
 %line 2124+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdx, 18
+	rorx r9, rax, 41
 ; s ^= c
 %line 2125+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; v5 += s
 %line 2126+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdx, 41
-; s ^= c
+	add rbx, r8
+; v1 += v5
 %line 2127+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v7 += s
+	add r11, rbx
+; s = v6 >>> 28
 %line 2128+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; v3 += v7
+	rorx r8, rbp, 28
+; c = v6 >>> 34
 %line 2129+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, rdi
-; s = v0 >>> 28
+	rorx r9, rbp, 34
+; s ^= c
 %line 2130+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, r10, 28
-; c = v0 >>> 34
+	xor r8, r9
+; c = v6 >>> 39
 %line 2131+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r10, 34
+	rorx r9, rbp, 39
 ; s ^= c
 %line 2132+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; v5 += s
 %line 2133+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r10, 39
-; s ^= c
+	add rbx, r8
+; mj0 = v6
 %line 2134+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v7 += s
+	mov r13, rbp
+; mj0 ^= v7
 %line 2135+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; c = v0
+	xor r13, rdi
+; mj1 &= mj0
 %line 2136+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
+	and r12, r13
+; mj1 ^= v7
 %line 2137+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
+	xor r12, rdi
+; v5 += mj1
 %line 2138+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
-%line 2139+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
-%line 2140+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 2141+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
-%line 2142+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; x = w15
-%line 2144+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 144]
-; y = x
-%line 2145+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r8
-; x >>>= 19
-%line 2146+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r8, 19
-; z = y
-%line 2147+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 61
-%line 2148+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 61
-; x ^= z
-%line 2149+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rsi
-; y >>= 6
-%line 2150+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 6
-; x ^= y
-%line 2151+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; x += w10
-%line 2152+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 104]
-; y = w2
-%line 2153+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 40]
-; z = y
-%line 2154+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 1
-%line 2155+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 1
-; u = y
-%line 2156+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
-; u >>>= 8
-%line 2157+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
-; z ^= u
-%line 2158+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
-; y >>= 7
-%line 2159+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 7
-; z ^= y
-%line 2160+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r9
-; x += z
-%line 2161+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, rsi
-; x += w1
-%line 2162+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 32]
-; w1 = x
-%line 2163+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 32], r8
-; x += mem64[sha512_k48 + 8]
-%line 2164+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k48 + 8]
-; v6 += x
-%line 2165+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; c = v4
-%line 2166+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c ^= v5
-%line 2167+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbx
-; c &= v3
-%line 2168+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; c ^= v5
-%line 2169+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbx
-; v6 += c
-%line 2170+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; s = v3 >>> 14
-%line 2171+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rcx, 14
-; c = v3 >>> 18
-%line 2172+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rcx, 18
-; s ^= c
-%line 2173+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v3 >>> 41
-%line 2174+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rcx, 41
-; s ^= c
-%line 2175+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v6 += s
-%line 2176+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; v2 += v6
-%line 2177+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, rbp
-; s = v7 >>> 28
-%line 2178+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rdi, 28
-; c = v7 >>> 34
-%line 2179+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdi, 34
-; s ^= c
-%line 2180+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v7 >>> 39
-%line 2181+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdi, 39
-; s ^= c
-%line 2182+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v6 += s
-%line 2183+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; c = v7
-%line 2184+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
-%line 2185+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
-%line 2186+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 2187+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 2188+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 2189+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 2190+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; x = w0
-%line 2192+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 24]
-; y = x
-%line 2193+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r8
-; x >>>= 19
-%line 2194+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r8, 19
-; z = y
-%line 2195+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 61
-%line 2196+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 61
-; x ^= z
-%line 2197+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rsi
-; y >>= 6
-%line 2198+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 6
-; x ^= y
-%line 2199+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; x += w11
-%line 2200+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 112]
-; y = w3
-%line 2201+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 48]
-; z = y
-%line 2202+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 1
-%line 2203+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 1
-; u = y
-%line 2204+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
-; u >>>= 8
-%line 2205+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
-; z ^= u
-%line 2206+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
-; y >>= 7
-%line 2207+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 7
-; z ^= y
-%line 2208+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r9
-; x += z
-%line 2209+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, rsi
-; x += w2
-%line 2210+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 40]
-; w2 = x
-%line 2211+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 40], r8
-; x += mem64[sha512_k48 + 16]
-%line 2212+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k48 + 16]
-; v5 += x
-%line 2213+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; c = v3
-%line 2214+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c ^= v4
-%line 2215+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdx
-; c &= v2
-%line 2216+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; c ^= v4
-%line 2217+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdx
-; v5 += c
-%line 2218+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; s = v2 >>> 14
-%line 2219+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rax, 14
-; c = v2 >>> 18
-%line 2220+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 18
-; s ^= c
-%line 2221+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v2 >>> 41
-%line 2222+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 41
-; s ^= c
-%line 2223+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v5 += s
-%line 2224+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; v1 += v5
-%line 2225+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, rbx
-; s = v6 >>> 28
-%line 2226+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rbp, 28
-; c = v6 >>> 34
-%line 2227+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 34
-; s ^= c
-%line 2228+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v6 >>> 39
-%line 2229+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 39
-; s ^= c
-%line 2230+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v5 += s
-%line 2231+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; c = v6
-%line 2232+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 2233+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 2234+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 2235+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 2236+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 2237+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 2238+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+	add rbx, r12
 ; x = w1
-%line 2240+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2140+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 32]
 ; y = x
-%line 2241+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2141+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2242+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2142+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2243+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2143+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2244+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2144+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2245+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2145+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2246+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2146+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2247+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2147+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w12
-%line 2248+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2148+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 120]
 ; y = w4
-%line 2249+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2149+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 56]
 ; z = y
-%line 2250+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2150+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2251+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2151+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2252+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2152+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 2253+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2153+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 2254+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2154+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 2255+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2155+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2256+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2156+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2257+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2157+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w3
-%line 2258+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2158+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 48]
 ; w3 = x
-%line 2259+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2159+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 48], r8
 ; x += mem64[sha512_k48 + 24]
-%line 2260+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2160+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k48 + 24]
 ; v4 += x
-%line 2261+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2161+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; c = v2
-%line 2262+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2162+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 2263+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2163+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 2264+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2164+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 2265+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2165+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 2266+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2166+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 2267+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2167+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 2268+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2168+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 2269+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2169+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 2270+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2170+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 2271+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2171+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 2272+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2172+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 2273+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2173+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 2274+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2174+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 2275+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2175+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 2276+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2176+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 2277+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2177+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 2278+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2178+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 2279+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2179+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 2280+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 2281+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 2282+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 2283+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 2284+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 2285+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 2286+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 2180+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 2181+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 2182+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v6
+%line 2183+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbp
+; v4 += mj0
+%line 2184+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r13
 ; x = w2
-%line 2288+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2186+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 40]
 ; y = x
-%line 2289+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2187+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2290+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2188+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2291+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2189+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2292+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2190+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2293+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2191+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2294+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2192+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2295+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2193+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w13
-%line 2296+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2194+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 128]
 ; y = w5
-%line 2297+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2195+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 64]
 ; z = y
-%line 2298+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2196+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2299+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2197+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2300+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2198+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2301+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2199+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2302+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2200+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2303+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2201+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2304+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2202+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2305+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2203+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w4
-%line 2306+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2204+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 56]
 ; w4 = x
-%line 2307+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2205+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 56], r8
 ; x += mem64[sha512_k52 + 0]
-%line 2308+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2206+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k52]
 ; v3 += x
-%line 2309+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2207+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; c = v1
-%line 2310+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2208+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 2311+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2209+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 2312+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2210+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 2313+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2211+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 2314+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2212+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 2315+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2213+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 2316+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2214+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 2317+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2215+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 2318+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2216+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 2319+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2217+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 2320+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2218+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 2321+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2219+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 2322+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2220+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 2323+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2221+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 2324+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2222+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 2325+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2223+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 2326+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2224+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 2327+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2225+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 2328+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 2329+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 2330+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 2331+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 2332+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 2333+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 2334+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 2226+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rdx
+; mj0 ^= v5
+%line 2227+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbx
+; mj1 &= mj0
+%line 2228+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v5
+%line 2229+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 2230+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; x = w3
-%line 2336+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2232+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 48]
 ; y = x
-%line 2337+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2233+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2338+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2234+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2339+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2235+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2340+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2236+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2341+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2237+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2342+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2238+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2343+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2239+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w14
-%line 2344+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2240+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 136]
 ; y = w6
-%line 2345+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2241+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 72]
 ; z = y
-%line 2346+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2242+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2347+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2243+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2348+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2244+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 2349+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2245+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 2350+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2246+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 2351+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2247+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2352+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2248+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2353+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2249+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w5
-%line 2354+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2250+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 64]
 ; w5 = x
-%line 2355+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2251+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 64], r8
 ; x += mem64[sha512_k52 + 8]
-%line 2356+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2252+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k52 + 8]
 ; v2 += x
-%line 2357+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2253+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; c = v0
-%line 2358+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2254+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 2359+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2255+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 2360+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2256+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 2361+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2257+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 2362+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2258+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 2363+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2259+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 2364+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2260+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 2365+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2261+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 2366+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2262+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 2367+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2263+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 2368+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2264+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 2369+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2265+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 2370+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2266+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 2371+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2267+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 2372+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2268+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 2373+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2269+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 2374+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2270+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 2375+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2271+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 2376+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 2377+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 2378+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 2379+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 2380+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 2381+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 2382+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 2272+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 2273+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 2274+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v4
+%line 2275+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdx
+; v2 += mj0
+%line 2276+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r13
 ; x = w4
-%line 2384+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2278+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 56]
 ; y = x
-%line 2385+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2279+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2386+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2280+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2387+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2281+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2388+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2282+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2389+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2283+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2390+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2284+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2391+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2285+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w15
-%line 2392+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2286+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 144]
 ; y = w7
-%line 2393+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2287+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 80]
 ; z = y
-%line 2394+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2288+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2395+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2289+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2396+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2290+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2397+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2291+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2398+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2292+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2399+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2293+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2400+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2294+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2401+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2295+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w6
-%line 2402+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2296+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 72]
 ; w6 = x
-%line 2403+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2297+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 72], r8
 ; x += mem64[sha512_k52 + 16]
-%line 2404+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2298+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k52 + 16]
 ; v1 += x
-%line 2405+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2299+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; c = v7
-%line 2406+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2300+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 2407+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2301+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 2408+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2302+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 2409+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2303+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 2410+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2304+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 2411+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2305+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 2412+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2306+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 2413+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2307+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 2414+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2308+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 2415+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2309+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 2416+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2310+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; v5 += v1
-%line 2417+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2311+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
 ; s = v2 >>> 28
-%line 2418+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2312+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
 ; c = v2 >>> 34
-%line 2419+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2313+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 2420+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2314+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 2421+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2315+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 2422+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2316+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 2423+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2317+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; c = v2
-%line 2424+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
-%line 2425+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
-%line 2426+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
-%line 2427+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
-%line 2428+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 2429+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
-%line 2430+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
+; mj0 = v2
+%line 2318+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rax
+; mj0 ^= v3
+%line 2319+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rcx
+; mj1 &= mj0
+%line 2320+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v3
+%line 2321+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 2322+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
 ; x = w5
-%line 2432+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2324+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 64]
 ; y = x
-%line 2433+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2325+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2434+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2326+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2435+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2327+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2436+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2328+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2437+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2329+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2438+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2330+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2439+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2331+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w0
-%line 2440+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2332+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 24]
 ; y = w8
-%line 2441+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2333+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 88]
 ; z = y
-%line 2442+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2334+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2443+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2335+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2444+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2336+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 2445+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2337+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 2446+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2338+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 2447+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2339+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2448+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2340+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2449+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2341+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w7
-%line 2450+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2342+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 80]
 ; w7 = x
-%line 2451+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2343+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 80], r8
 ; x += mem64[sha512_k52 + 24]
-%line 2452+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2344+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k52 + 24]
 ; v0 += x
-%line 2453+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2345+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; c = v6
-%line 2454+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2346+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbp
 ; c ^= v7
-%line 2455+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2347+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; c &= v5
-%line 2456+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2348+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbx
 ; c ^= v7
-%line 2457+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2349+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; v0 += c
-%line 2458+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2350+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; s = v5 >>> 14
-%line 2459+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2351+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
 ; c = v5 >>> 18
-%line 2460+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2352+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 2461+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2353+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 2462+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2354+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 2463+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2355+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 2464+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2356+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; v4 += v0
-%line 2465+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2357+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
 ; s = v1 >>> 28
-%line 2466+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2358+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
 ; c = v1 >>> 34
-%line 2467+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2359+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 2468+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2360+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 2469+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2361+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 2470+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2362+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 2471+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2363+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; c = v1
-%line 2472+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
-%line 2473+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
-%line 2474+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
-%line 2475+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
-%line 2476+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 2477+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
-%line 2478+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
+; mj1 = v1
+%line 2364+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 2365+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 2366+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v2
+%line 2367+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rax
+; v0 += mj0
+%line 2368+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r13
 ; x = w6
-%line 2480+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2370+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 72]
 ; y = x
-%line 2481+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2371+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2482+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2372+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2483+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2373+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2484+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2374+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2485+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2375+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2486+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2376+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2487+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2377+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w1
-%line 2488+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2378+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 32]
 ; y = w9
-%line 2489+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2379+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 96]
 ; z = y
-%line 2490+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2380+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2491+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2381+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2492+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2382+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2493+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2383+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2494+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2384+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2495+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2385+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2496+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2386+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2497+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2387+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w8
-%line 2498+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2388+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 88]
 ; w8 = x
-%line 2499+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2389+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 88], r8
 ; x += mem64[sha512_k56 + 0]
-%line 2500+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2390+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k56]
 ; v7 += x
-%line 2501+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2391+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; c = v5
-%line 2502+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2392+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbx
 ; c ^= v6
-%line 2503+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2393+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; c &= v4
-%line 2504+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2394+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdx
 ; c ^= v6
-%line 2505+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2395+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; v7 += c
-%line 2506+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2396+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 2507+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2397+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
 ; c = v4 >>> 18
-%line 2508+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2398+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 2509+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2399+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 2510+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2400+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 2511+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2401+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 2512+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2402+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; v3 += v7
-%line 2513+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2403+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
 ; s = v0 >>> 28
-%line 2514+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2404+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
 ; c = v0 >>> 34
-%line 2515+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2405+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
-%line 2516+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2406+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 2517+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2407+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
-%line 2518+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2408+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 2519+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2409+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; c = v0
-%line 2520+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
-%line 2521+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
-%line 2522+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
-%line 2523+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
-%line 2524+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 2525+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
-%line 2526+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
+; mj0 = v0
+%line 2410+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r10
+; mj0 ^= v1
+%line 2411+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r11
+; mj1 &= mj0
+%line 2412+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v1
+%line 2413+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r11
+; v7 += mj1
+%line 2414+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r12
 ; x = w7
-%line 2528+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2416+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 80]
 ; y = x
-%line 2529+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2417+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2530+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2418+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2531+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2419+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2532+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2420+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2533+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2421+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2534+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2422+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2535+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2423+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w2
-%line 2536+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2424+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 40]
 ; y = w10
-%line 2537+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2425+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 104]
 ; z = y
-%line 2538+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2426+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2539+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2427+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2540+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2428+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 2541+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2429+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 2542+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2430+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 2543+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2431+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2544+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2432+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2545+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2433+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w9
-%line 2546+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2434+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 96]
 ; w9 = x
-%line 2547+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2435+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 96], r8
 ; x += mem64[sha512_k56 + 8]
-%line 2548+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2436+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k56 + 8]
 ; v6 += x
-%line 2549+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2437+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; c = v4
-%line 2550+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2438+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdx
 ; c ^= v5
-%line 2551+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2439+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; c &= v3
-%line 2552+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2440+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rcx
 ; c ^= v5
-%line 2553+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2441+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; v6 += c
-%line 2554+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2442+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; s = v3 >>> 14
-%line 2555+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2443+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
 ; c = v3 >>> 18
-%line 2556+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2444+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 2557+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2445+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 2558+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2446+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 2559+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2447+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 2560+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2448+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; v2 += v6
-%line 2561+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2449+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
 ; s = v7 >>> 28
-%line 2562+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2450+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 2563+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2451+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 2564+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2452+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 2565+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2453+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 2566+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2454+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 2567+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2455+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; c = v7
-%line 2568+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
-%line 2569+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
-%line 2570+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 2571+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 2572+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 2573+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 2574+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
+; mj1 = v7
+%line 2456+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rdi
+; mj1 ^= v0
+%line 2457+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r10
+; mj0 &= mj1
+%line 2458+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v0
+%line 2459+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r10
+; v6 += mj0
+%line 2460+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbp, r13
 ; x = w8
-%line 2576+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2462+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 88]
 ; y = x
-%line 2577+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2463+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2578+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2464+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2579+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2465+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2580+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2466+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2581+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2467+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2582+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2468+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2583+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2469+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w3
-%line 2584+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2470+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 48]
 ; y = w11
-%line 2585+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2471+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 112]
 ; z = y
-%line 2586+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2472+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2587+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2473+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2588+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2474+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2589+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2475+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2590+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2476+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2591+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2477+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2592+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2478+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2593+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2479+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w10
-%line 2594+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2480+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 104]
 ; w10 = x
-%line 2595+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2481+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 104], r8
 ; x += mem64[sha512_k56 + 16]
-%line 2596+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2482+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k56 + 16]
 ; v5 += x
-%line 2597+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2483+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; c = v3
-%line 2598+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2484+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rcx
 ; c ^= v4
-%line 2599+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2485+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; c &= v2
-%line 2600+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2486+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rax
 ; c ^= v4
-%line 2601+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2487+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; v5 += c
-%line 2602+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2488+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; s = v2 >>> 14
-%line 2603+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2489+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
 ; c = v2 >>> 18
-%line 2604+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2490+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 2605+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2491+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 2606+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2492+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 2607+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2493+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 2608+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2494+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; v1 += v5
-%line 2609+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2495+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
 ; s = v6 >>> 28
-%line 2610+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2496+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
 ; c = v6 >>> 34
-%line 2611+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2497+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 2612+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2498+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 2613+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2499+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 2614+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2500+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 2615+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2501+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; c = v6
-%line 2616+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 2617+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 2618+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 2619+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 2620+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 2621+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 2622+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+; mj0 = v6
+%line 2502+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rbp
+; mj0 ^= v7
+%line 2503+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdi
+; mj1 &= mj0
+%line 2504+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v7
+%line 2505+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdi
+; v5 += mj1
+%line 2506+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r12
 ; x = w9
-%line 2624+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2508+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 96]
 ; y = x
-%line 2625+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2509+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2626+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2510+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2627+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2511+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2628+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2512+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2629+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2513+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2630+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2514+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2631+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2515+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w4
-%line 2632+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2516+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 56]
 ; y = w12
-%line 2633+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2517+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 120]
 ; z = y
-%line 2634+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2518+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2635+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2519+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2636+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2520+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 2637+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2521+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 2638+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2522+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 2639+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2523+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2640+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2524+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2641+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2525+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w11
-%line 2642+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2526+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 112]
 ; w11 = x
-%line 2643+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2527+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 112], r8
 ; x += mem64[sha512_k56 + 24]
-%line 2644+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2528+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k56 + 24]
 ; v4 += x
-%line 2645+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2529+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; c = v2
-%line 2646+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2530+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 2647+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2531+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 2648+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2532+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 2649+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2533+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 2650+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2534+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 2651+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2535+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 2652+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2536+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 2653+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2537+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 2654+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2538+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 2655+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2539+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 2656+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2540+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 2657+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2541+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 2658+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2542+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 2659+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2543+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 2660+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2544+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 2661+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2545+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 2662+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2546+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 2663+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2547+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 2664+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 2665+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 2666+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 2667+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 2668+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 2669+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 2670+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 2548+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 2549+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 2550+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v6
+%line 2551+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbp
+; v4 += mj0
+%line 2552+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r13
 ; x = w10
-%line 2672+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2554+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 104]
 ; y = x
-%line 2673+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2555+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2674+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2556+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2675+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2557+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2676+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2558+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2677+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2559+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2678+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2560+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2679+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2561+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w5
-%line 2680+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2562+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 64]
 ; y = w13
-%line 2681+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2563+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 128]
 ; z = y
-%line 2682+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2564+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2683+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2565+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2684+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2566+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2685+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2567+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2686+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2568+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2687+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2569+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2688+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2570+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2689+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2571+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w12
-%line 2690+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2572+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 120]
 ; w12 = x
-%line 2691+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2573+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 120], r8
 ; x += mem64[sha512_k60 + 0]
-%line 2692+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2574+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k60]
 ; v3 += x
-%line 2693+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2575+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; c = v1
-%line 2694+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2576+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 2695+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2577+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 2696+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2578+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 2697+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2579+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 2698+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2580+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 2699+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2581+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 2700+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2582+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 2701+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2583+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 2702+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2584+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 2703+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2585+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 2704+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2586+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 2705+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2587+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 2706+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2588+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 2707+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2589+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 2708+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2590+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 2709+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2591+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 2710+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2592+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 2711+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2593+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 2712+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 2713+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 2714+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 2715+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 2716+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 2717+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 2718+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 2594+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rdx
+; mj0 ^= v5
+%line 2595+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbx
+; mj1 &= mj0
+%line 2596+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v5
+%line 2597+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 2598+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; x = w11
-%line 2720+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2600+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 112]
 ; y = x
-%line 2721+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2601+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2722+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2602+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2723+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2603+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2724+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2604+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2725+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2605+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2726+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2606+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2727+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2607+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w6
-%line 2728+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2608+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 72]
 ; y = w14
-%line 2729+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2609+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 136]
 ; z = y
-%line 2730+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2610+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2731+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2611+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2732+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2612+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 2733+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2613+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 2734+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2614+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 2735+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2615+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2736+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2616+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2737+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2617+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w13
-%line 2738+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2618+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 128]
 ; w13 = x
-%line 2739+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2619+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 128], r8
 ; x += mem64[sha512_k60 + 8]
-%line 2740+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2620+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k60 + 8]
 ; v2 += x
-%line 2741+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2621+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; c = v0
-%line 2742+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2622+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 2743+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2623+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 2744+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2624+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 2745+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2625+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 2746+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2626+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 2747+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2627+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 2748+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2628+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 2749+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2629+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 2750+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2630+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 2751+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2631+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 2752+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2632+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 2753+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2633+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 2754+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2634+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 2755+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2635+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 2756+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2636+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 2757+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2637+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 2758+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2638+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 2759+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2639+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 2760+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 2761+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 2762+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 2763+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 2764+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 2765+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 2766+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 2640+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 2641+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 2642+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v4
+%line 2643+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdx
+; v2 += mj0
+%line 2644+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r13
 ; x = w12
-%line 2768+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2646+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 120]
 ; y = x
-%line 2769+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2647+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2770+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2648+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2771+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2649+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2772+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2650+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2773+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2651+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2774+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2652+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2775+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2653+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w7
-%line 2776+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2654+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 80]
 ; y = w15
-%line 2777+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2655+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 144]
 ; z = y
-%line 2778+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2656+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2779+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2657+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2780+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2658+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2781+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2659+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2782+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2660+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2783+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2661+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2784+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2662+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2785+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2663+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w14
-%line 2786+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2664+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 136]
 ; w14 = x
-%line 2787+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2665+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 136], r8
 ; x += mem64[sha512_k60 + 16]
-%line 2788+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2666+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k60 + 16]
 ; v1 += x
-%line 2789+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2667+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; c = v7
-%line 2790+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2668+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 2791+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2669+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 2792+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2670+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 2793+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2671+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 2794+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2672+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 2795+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2673+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 2796+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2674+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 2797+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2675+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 2798+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2676+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 2799+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2677+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 2800+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2678+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; v5 += v1
-%line 2801+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2679+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
 ; s = v2 >>> 28
-%line 2802+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2680+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
 ; c = v2 >>> 34
-%line 2803+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2681+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 2804+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2682+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 2805+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2683+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 2806+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2684+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 2807+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2685+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; c = v2
-%line 2808+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
-%line 2809+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
-%line 2810+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
-%line 2811+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
-%line 2812+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 2813+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
-%line 2814+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
+; mj0 = v2
+%line 2686+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rax
+; mj0 ^= v3
+%line 2687+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rcx
+; mj1 &= mj0
+%line 2688+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v3
+%line 2689+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 2690+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
 ; x = w13
-%line 2816+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2692+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 128]
 ; y = x
-%line 2817+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2693+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2818+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2694+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2819+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2695+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2820+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2696+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2821+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2697+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2822+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2698+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2823+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2699+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w8
-%line 2824+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2700+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 88]
 ; y = w0
-%line 2825+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2701+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 24]
 ; z = y
-%line 2826+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2702+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2827+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2703+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2828+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2704+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 2829+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2705+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 2830+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2706+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 2831+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2707+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2832+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2708+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2833+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2709+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w15
-%line 2834+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2710+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 144]
 ; w15 = x
-%line 2835+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2711+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 144], r8
 ; x += mem64[sha512_k60 + 24]
-%line 2836+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2712+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k60 + 24]
 ; v0 += x
-%line 2837+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2713+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; c = v6
-%line 2838+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2714+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbp
 ; c ^= v7
-%line 2839+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2715+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; c &= v5
-%line 2840+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2716+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbx
 ; c ^= v7
-%line 2841+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2717+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; v0 += c
-%line 2842+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2718+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; s = v5 >>> 14
-%line 2843+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2719+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
 ; c = v5 >>> 18
-%line 2844+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2720+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 2845+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2721+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 2846+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2722+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 2847+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2723+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 2848+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2724+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; v4 += v0
-%line 2849+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2725+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
 ; s = v1 >>> 28
-%line 2850+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2726+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
 ; c = v1 >>> 34
-%line 2851+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2727+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 2852+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2728+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 2853+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2729+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 2854+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2730+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 2855+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2731+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; c = v1
-%line 2856+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
-%line 2857+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
-%line 2858+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
-%line 2859+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
-%line 2860+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 2861+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
-%line 2862+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
+; mj1 = v1
+%line 2732+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 2733+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 2734+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v2
+%line 2735+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rax
+; v0 += mj0
+%line 2736+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r13
 ; x = w14
-%line 2864+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2738+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 136]
 ; y = x
-%line 2865+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2739+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2866+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2740+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2867+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2741+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2868+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2742+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2869+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2743+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2870+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2744+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2871+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2745+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w9
-%line 2872+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2746+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 96]
 ; y = w1
-%line 2873+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2747+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 32]
 ; z = y
-%line 2874+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2748+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2875+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2749+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2876+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2750+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2877+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2751+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2878+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2752+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2879+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2753+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2880+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2754+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2881+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2755+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w0
-%line 2882+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2756+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 24]
 ; w0 = x
-%line 2883+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2757+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 24], r8
 ; x += mem64[sha512_k64 + 0]
-%line 2884+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2758+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k64]
 ; v7 += x
-%line 2885+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2759+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; c = v5
-%line 2886+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2760+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbx
 ; c ^= v6
-%line 2887+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2761+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; c &= v4
-%line 2888+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2762+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdx
 ; c ^= v6
-%line 2889+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2763+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbp
 ; v7 += c
-%line 2890+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2764+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; s = v4 >>> 14
-%line 2891+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2765+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
 ; c = v4 >>> 18
-%line 2892+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2766+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
-%line 2893+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2767+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 41
-%line 2894+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2768+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
-%line 2895+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2769+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 2896+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2770+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
 ; v3 += v7
-%line 2897+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2771+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
 ; s = v0 >>> 28
-%line 2898+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2772+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
 ; c = v0 >>> 34
-%line 2899+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2773+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
-%line 2900+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2774+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 39
-%line 2901+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2775+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
-%line 2902+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2776+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v7 += s
-%line 2903+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2777+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; c = v0
-%line 2904+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
-%line 2905+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
-%line 2906+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
-%line 2907+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
-%line 2908+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 2909+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
-%line 2910+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
+; mj0 = v0
+%line 2778+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r10
+; mj0 ^= v1
+%line 2779+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r11
+; mj1 &= mj0
+%line 2780+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v1
+%line 2781+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r11
+; v7 += mj1
+%line 2782+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r12
 ; x = w15
-%line 2912+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2784+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 144]
 ; y = x
-%line 2913+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2785+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2914+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2786+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2915+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2787+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2916+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2788+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2917+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2789+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2918+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2790+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2919+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2791+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w10
-%line 2920+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2792+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 104]
 ; y = w2
-%line 2921+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2793+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 40]
 ; z = y
-%line 2922+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2794+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2923+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2795+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2924+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2796+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 2925+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2797+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 2926+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2798+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 2927+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2799+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2928+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2800+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2929+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2801+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w1
-%line 2930+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2802+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 32]
 ; w1 = x
-%line 2931+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2803+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 32], r8
 ; x += mem64[sha512_k64 + 8]
-%line 2932+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2804+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k64 + 8]
 ; v6 += x
-%line 2933+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2805+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; c = v4
-%line 2934+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2806+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdx
 ; c ^= v5
-%line 2935+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2807+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; c &= v3
-%line 2936+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2808+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rcx
 ; c ^= v5
-%line 2937+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2809+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rbx
 ; v6 += c
-%line 2938+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2810+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; s = v3 >>> 14
-%line 2939+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2811+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
 ; c = v3 >>> 18
-%line 2940+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2812+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
-%line 2941+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2813+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 41
-%line 2942+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2814+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
-%line 2943+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2815+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 2944+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2816+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
 ; v2 += v6
-%line 2945+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2817+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
 ; s = v7 >>> 28
-%line 2946+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2818+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
 ; c = v7 >>> 34
-%line 2947+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2819+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
-%line 2948+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2820+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 39
-%line 2949+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2821+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
-%line 2950+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2822+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v6 += s
-%line 2951+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2823+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; c = v7
-%line 2952+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
-%line 2953+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
-%line 2954+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 2955+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 2956+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 2957+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 2958+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
+; mj1 = v7
+%line 2824+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rdi
+; mj1 ^= v0
+%line 2825+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, r10
+; mj0 &= mj1
+%line 2826+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v0
+%line 2827+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, r10
+; v6 += mj0
+%line 2828+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbp, r13
 ; x = w0
-%line 2960+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2830+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 24]
 ; y = x
-%line 2961+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2831+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 2962+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2832+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 2963+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2833+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 2964+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2834+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 2965+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2835+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 2966+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2836+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 2967+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2837+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w11
-%line 2968+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2838+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 112]
 ; y = w3
-%line 2969+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2839+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 48]
 ; z = y
-%line 2970+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2840+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 2971+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2841+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 2972+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2842+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 2973+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2843+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 2974+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2844+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 2975+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2845+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 2976+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2846+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 2977+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2847+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w2
-%line 2978+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2848+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 40]
 ; w2 = x
-%line 2979+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2849+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 40], r8
 ; x += mem64[sha512_k64 + 16]
-%line 2980+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2850+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k64 + 16]
 ; v5 += x
-%line 2981+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2851+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; c = v3
-%line 2982+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2852+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rcx
 ; c ^= v4
-%line 2983+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2853+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; c &= v2
-%line 2984+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2854+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rax
 ; c ^= v4
-%line 2985+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2855+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdx
 ; v5 += c
-%line 2986+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2856+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; s = v2 >>> 14
-%line 2987+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2857+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
 ; c = v2 >>> 18
-%line 2988+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2858+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
-%line 2989+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2859+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 41
-%line 2990+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2860+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
-%line 2991+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2861+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 2992+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2862+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
 ; v1 += v5
-%line 2993+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2863+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
 ; s = v6 >>> 28
-%line 2994+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2864+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
 ; c = v6 >>> 34
-%line 2995+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2865+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
-%line 2996+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2866+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 39
-%line 2997+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2867+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
-%line 2998+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2868+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v5 += s
-%line 2999+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2869+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; c = v6
-%line 3000+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 3001+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 3002+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 3003+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 3004+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 3005+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 3006+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+; mj0 = v6
+%line 2870+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rbp
+; mj0 ^= v7
+%line 2871+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdi
+; mj1 &= mj0
+%line 2872+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v7
+%line 2873+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdi
+; v5 += mj1
+%line 2874+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r12
 ; x = w1
-%line 3008+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2876+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 32]
 ; y = x
-%line 3009+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2877+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3010+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2878+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3011+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2879+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3012+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2880+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3013+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2881+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3014+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2882+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3015+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2883+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w12
-%line 3016+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2884+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 120]
 ; y = w4
-%line 3017+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2885+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 56]
 ; z = y
-%line 3018+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2886+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3019+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2887+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3020+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2888+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 3021+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2889+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 3022+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2890+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 3023+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2891+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3024+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2892+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3025+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2893+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w3
-%line 3026+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2894+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 48]
 ; w3 = x
-%line 3027+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2895+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 48], r8
 ; x += mem64[sha512_k64 + 24]
-%line 3028+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2896+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k64 + 24]
 ; v4 += x
-%line 3029+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2897+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; c = v2
-%line 3030+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2898+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 3031+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2899+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 3032+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2900+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 3033+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2901+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 3034+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2902+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 3035+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2903+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 3036+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2904+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 3037+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2905+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 3038+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2906+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 3039+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2907+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 3040+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2908+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 3041+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2909+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 3042+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2910+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 3043+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2911+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 3044+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2912+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 3045+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2913+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 3046+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2914+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 3047+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2915+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 3048+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 3049+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 3050+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 3051+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 3052+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 3053+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 3054+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 2916+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 2917+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 2918+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v6
+%line 2919+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbp
+; v4 += mj0
+%line 2920+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r13
 ; x = w2
-%line 3056+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2922+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 40]
 ; y = x
-%line 3057+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2923+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3058+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2924+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3059+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2925+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3060+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2926+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3061+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2927+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3062+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2928+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3063+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2929+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w13
-%line 3064+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2930+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 128]
 ; y = w5
-%line 3065+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2931+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 64]
 ; z = y
-%line 3066+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2932+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3067+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2933+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3068+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 2934+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 3069+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 2935+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 3070+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 2936+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 3071+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2937+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3072+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2938+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3073+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2939+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w4
-%line 3074+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2940+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 56]
 ; w4 = x
-%line 3075+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2941+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 56], r8
 ; x += mem64[sha512_k68 + 0]
-%line 3076+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2942+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k68]
 ; v3 += x
-%line 3077+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2943+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; c = v1
-%line 3078+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2944+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 3079+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2945+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 3080+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2946+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 3081+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2947+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 3082+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2948+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 3083+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2949+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 3084+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2950+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 3085+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2951+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 3086+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2952+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 3087+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2953+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 3088+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2954+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 3089+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2955+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 3090+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2956+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 3091+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2957+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 3092+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2958+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 3093+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2959+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 3094+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2960+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 3095+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2961+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 3096+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 3097+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 3098+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 3099+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 3100+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 3101+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 3102+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 2962+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rdx
+; mj0 ^= v5
+%line 2963+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbx
+; mj1 &= mj0
+%line 2964+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v5
+%line 2965+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 2966+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; x = w3
-%line 3104+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2968+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 48]
 ; y = x
-%line 3105+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2969+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3106+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2970+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3107+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2971+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3108+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2972+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3109+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2973+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3110+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2974+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3111+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2975+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w14
-%line 3112+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2976+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 136]
 ; y = w6
-%line 3113+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2977+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 72]
 ; z = y
-%line 3114+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2978+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3115+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2979+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3116+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2980+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 3117+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2981+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 3118+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2982+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 3119+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2983+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3120+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2984+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3121+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2985+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w5
-%line 3122+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2986+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 64]
 ; w5 = x
-%line 3123+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2987+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 64], r8
 ; x += mem64[sha512_k68 + 8]
-%line 3124+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2988+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k68 + 8]
 ; v2 += x
-%line 3125+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2989+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; c = v0
-%line 3126+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2990+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 3127+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2991+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 3128+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2992+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 3129+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2993+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 3130+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2994+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 3131+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2995+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 3132+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2996+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 3133+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2997+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 3134+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 2998+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
+; s ^= c
+%line 2999+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v2 += s
+%line 3000+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r8
+; v6 += v2
+%line 3001+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbp, rax
+; s = v3 >>> 28
+%line 3002+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rcx, 28
+; c = v3 >>> 34
+%line 3003+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rcx, 34
+; s ^= c
+%line 3004+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v3 >>> 39
+%line 3005+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rcx, 39
+; s ^= c
+%line 3006+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v2 += s
+%line 3007+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r8
+; mj1 = v3
+%line 3008+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 3009+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 3010+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v4
+%line 3011+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdx
+; v2 += mj0
+%line 3012+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r13
+; x = w4
+%line 3014+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, [rsp + 56]
+; y = x
+%line 3015+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, r8
+; x >>>= 19
+%line 3016+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r8, 19
+; z = y
+%line 3017+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 61
+%line 3018+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 61
+; x ^= z
+%line 3019+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rsi
+; y >>= 6
+%line 3020+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 6
+; x ^= y
+%line 3021+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; x += w15
+%line 3022+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 144]
+; y = w7
+%line 3023+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 80]
+; z = y
+%line 3024+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 1
+%line 3025+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 1
+; u = y
+%line 3026+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
+; u >>>= 8
+%line 3027+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
+; z ^= u
+%line 3028+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
+; y >>= 7
+%line 3029+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 7
+; z ^= y
+%line 3030+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r9
+; x += z
+%line 3031+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, rsi
+; x += w6
+%line 3032+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 72]
+; w6 = x
+%line 3033+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 72], r8
+; x += mem64[sha512_k68 + 16]
+%line 3034+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rel sha512_k68 + 16]
+; v1 += x
+%line 3035+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r8
+; c = v7
+%line 3036+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, rdi
+; c ^= v0
+%line 3037+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r10
+; c &= v6
+%line 3038+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r8, rbp
+; c ^= v0
+%line 3039+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r10
+; v1 += c
+%line 3040+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r8
+; s = v6 >>> 14
+%line 3041+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rbp, 14
+; c = v6 >>> 18
+%line 3042+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbp, 18
+; s ^= c
+%line 3043+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v6 >>> 41
+%line 3044+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbp, 41
+; s ^= c
+%line 3045+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v1 += s
+%line 3046+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r8
+; v5 += v1
+%line 3047+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rbx, r11
+; s = v2 >>> 28
+%line 3048+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rax, 28
+; c = v2 >>> 34
+%line 3049+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rax, 34
+; s ^= c
+%line 3050+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v2 >>> 39
+%line 3051+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rax, 39
+; s ^= c
+%line 3052+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v1 += s
+%line 3053+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r8
+; mj0 = v2
+%line 3054+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rax
+; mj0 ^= v3
+%line 3055+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rcx
+; mj1 &= mj0
+%line 3056+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v3
+%line 3057+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 3058+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
+; x = w5
+%line 3060+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, [rsp + 64]
+; y = x
+%line 3061+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, r8
+; x >>>= 19
+%line 3062+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r8, 19
+; z = y
+%line 3063+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 61
+%line 3064+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 61
+; x ^= z
+%line 3065+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rsi
+; y >>= 6
+%line 3066+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 6
+; x ^= y
+%line 3067+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; x += w0
+%line 3068+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 24]
+; y = w8
+%line 3069+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 88]
+; z = y
+%line 3070+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 1
+%line 3071+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 1
+; u = y
+%line 3072+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r9
+; u >>>= 8
+%line 3073+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r12, 8
+; z ^= u
+%line 3074+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r12
+; y >>= 7
+%line 3075+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 7
+; z ^= y
+%line 3076+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r9
+; x += z
+%line 3077+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, rsi
+; x += w7
+%line 3078+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 80]
+; w7 = x
+%line 3079+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 80], r8
+; x += mem64[sha512_k68 + 24]
+%line 3080+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rel sha512_k68 + 24]
+; v0 += x
+%line 3081+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; c = v6
+%line 3082+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, rbp
+; c ^= v7
+%line 3083+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rdi
+; c &= v5
+%line 3084+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r8, rbx
+; c ^= v7
+%line 3085+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rdi
+; v0 += c
+%line 3086+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; s = v5 >>> 14
+%line 3087+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rbx, 14
+; c = v5 >>> 18
+%line 3088+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbx, 18
+; s ^= c
+%line 3089+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v5 >>> 41
+%line 3090+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rbx, 41
+; s ^= c
+%line 3091+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v0 += s
+%line 3092+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; v4 += v0
+%line 3093+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r10
+; s = v1 >>> 28
+%line 3094+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, r11, 28
+; c = v1 >>> 34
+%line 3095+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, r11, 34
+; s ^= c
+%line 3096+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; c = v1 >>> 39
+%line 3097+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, r11, 39
+; s ^= c
+%line 3098+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; v0 += s
+%line 3099+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r8
+; mj1 = v1
+%line 3100+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, r11
+; mj1 ^= v2
+%line 3101+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rax
+; mj0 &= mj1
+%line 3102+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v2
+%line 3103+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rax
+; v0 += mj0
+%line 3104+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r13
+; x = w6
+%line 3106+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, [rsp + 72]
+; y = x
+%line 3107+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, r8
+; x >>>= 19
+%line 3108+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r8, 19
+; z = y
+%line 3109+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 61
+%line 3110+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 61
+; x ^= z
+%line 3111+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rsi
+; y >>= 6
+%line 3112+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 6
+; x ^= y
+%line 3113+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, r9
+; x += w1
+%line 3114+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 32]
+; y = w9
+%line 3115+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 96]
+; z = y
+%line 3116+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov rsi, r9
+; z >>>= 1
+%line 3117+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror rsi, 1
+; u = y
+%line 3118+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
+; u >>>= 8
+%line 3119+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
+; z ^= u
+%line 3120+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
+; y >>= 7
+%line 3121+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	shr r9, 7
+; z ^= y
+%line 3122+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r9
+; x += z
+%line 3123+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, rsi
+; x += w8
+%line 3124+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 88]
+; w8 = x
+%line 3125+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 88], r8
+; x += mem64[sha512_k72 + 0]
+%line 3126+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rel sha512_k72]
+; v7 += x
+%line 3127+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; c = v5
+%line 3128+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r8, rbx
+; c ^= v6
+%line 3129+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rbp
+; c &= v4
+%line 3130+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r8, rdx
+; c ^= v6
+%line 3131+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rbp
+; v7 += c
+%line 3132+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; s = v4 >>> 14
+%line 3133+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, rdx, 14
+; c = v4 >>> 18
+%line 3134+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r9, rdx, 18
 ; s ^= c
 %line 3135+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v2 += s
+; c = v4 >>> 41
 %line 3136+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
-; v6 += v2
-%line 3137+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, rax
-; s = v3 >>> 28
-%line 3138+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rcx, 28
-; c = v3 >>> 34
-%line 3139+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rcx, 34
+	rorx r9, rdx, 41
 ; s ^= c
-%line 3140+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3137+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; v7 += s
+%line 3138+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdi, r8
+; v3 += v7
+%line 3139+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, rdi
+; s = v0 >>> 28
+%line 3140+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	rorx r8, r10, 28
+; c = v0 >>> 34
 %line 3141+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rcx, 39
+	rorx r9, r10, 34
 ; s ^= c
 %line 3142+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v2 += s
+; c = v0 >>> 39
 %line 3143+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
-; c = v3
+	rorx r9, r10, 39
+; s ^= c
 %line 3144+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
+	xor r8, r9
+; v7 += s
 %line 3145+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
+	add rdi, r8
+; mj0 = v0
 %line 3146+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
+	mov r13, r10
+; mj0 ^= v1
 %line 3147+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
+	xor r13, r11
+; mj1 &= mj0
 %line 3148+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
+	and r12, r13
+; mj1 ^= v1
 %line 3149+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
+	xor r12, r11
+; v7 += mj1
 %line 3150+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
-; x = w4
+	add rdi, r12
+; x = w7
 %line 3152+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 56]
+	mov r8, [rsp + 80]
 ; y = x
 %line 3153+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
@@ -9147,12 +9139,12 @@ align 32
 ; x ^= y
 %line 3159+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; x += w15
+; x += w2
 %line 3160+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 144]
-; y = w7
+	add r8, [rsp + 40]
+; y = w10
 %line 3161+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 80]
+	mov r9, [rsp + 104]
 ; z = y
 %line 3162+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
@@ -9177,1429 +9169,965 @@ align 32
 ; x += z
 %line 3169+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
-; x += w6
+; x += w9
 %line 3170+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 72]
-; w6 = x
+	add r8, [rsp + 96]
+; w9 = x
 %line 3171+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 72], r8
-; x += mem64[sha512_k68 + 16]
+	mov [rsp + 96], r8
+; x += mem64[sha512_k72 + 8]
 %line 3172+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k68 + 16]
-; v1 += x
+	add r8, [rel sha512_k72 + 8]
+; v6 += x
 %line 3173+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; c = v7
+	add rbp, r8
+; c = v4
 %line 3174+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c ^= v0
+	mov r8, rdx
+; c ^= v5
 %line 3175+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r10
-; c &= v6
+	xor r8, rbx
+; c &= v3
 %line 3176+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; c ^= v0
+	and r8, rcx
+; c ^= v5
 %line 3177+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r10
-; v1 += c
+	xor r8, rbx
+; v6 += c
 %line 3178+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; s = v6 >>> 14
+	add rbp, r8
+; s = v3 >>> 14
 %line 3179+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rbp, 14
-; c = v6 >>> 18
+	rorx r8, rcx, 14
+; c = v3 >>> 18
 %line 3180+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 18
+	rorx r9, rcx, 18
 ; s ^= c
 %line 3181+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v3 >>> 41
 %line 3182+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 41
+	rorx r9, rcx, 41
 ; s ^= c
 %line 3183+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v1 += s
+; v6 += s
 %line 3184+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; v5 += v1
+	add rbp, r8
+; v2 += v6
 %line 3185+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r11
-; s = v2 >>> 28
+	add rax, rbp
+; s = v7 >>> 28
 %line 3186+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rax, 28
-; c = v2 >>> 34
+	rorx r8, rdi, 28
+; c = v7 >>> 34
 %line 3187+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 34
+	rorx r9, rdi, 34
 ; s ^= c
 %line 3188+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v7 >>> 39
 %line 3189+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 39
+	rorx r9, rdi, 39
 ; s ^= c
 %line 3190+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; v1 += s
+; v6 += s
 %line 3191+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; c = v2
+	add rbp, r8
+; mj1 = v7
 %line 3192+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
+	mov r12, rdi
+; mj1 ^= v0
 %line 3193+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
+	xor r12, r10
+; mj0 &= mj1
 %line 3194+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
+	and r13, r12
+; mj0 ^= v0
 %line 3195+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
+	xor r13, r10
+; v6 += mj0
 %line 3196+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 3197+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
+	add rbp, r13
+; x = w8
 %line 3198+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
-; x = w5
-%line 3200+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 64]
+	mov r8, [rsp + 88]
 ; y = x
-%line 3201+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3199+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3202+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3200+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3203+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3201+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3204+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3202+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3205+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3203+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3206+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3204+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3207+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3205+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; x += w0
-%line 3208+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 24]
-; y = w8
-%line 3209+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 88]
+; x += w3
+%line 3206+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 48]
+; y = w11
+%line 3207+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r9, [rsp + 112]
 ; z = y
-%line 3210+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3208+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3211+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3209+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3212+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 3210+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 3213+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 3211+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 3214+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 3212+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 3215+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3213+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3216+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3214+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3217+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3215+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
-; x += w7
+; x += w10
+%line 3216+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r8, [rsp + 104]
+; w10 = x
+%line 3217+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov [rsp + 104], r8
+; x += mem64[sha512_k72 + 16]
 %line 3218+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 80]
-; w7 = x
+	add r8, [rel sha512_k72 + 16]
+; v5 += x
 %line 3219+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 80], r8
-; x += mem64[sha512_k68 + 24]
+	add rbx, r8
+; c = v3
 %line 3220+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k68 + 24]
-; v0 += x
+	mov r8, rcx
+; c ^= v4
 %line 3221+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; c = v6
+	xor r8, rdx
+; c &= v2
 %line 3222+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c ^= v7
+	and r8, rax
+; c ^= v4
 %line 3223+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdi
-; c &= v5
+	xor r8, rdx
+; v5 += c
 %line 3224+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; c ^= v7
+	add rbx, r8
+; s = v2 >>> 14
 %line 3225+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdi
-; v0 += c
+	rorx r8, rax, 14
+; c = v2 >>> 18
 %line 3226+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; s = v5 >>> 14
+	rorx r9, rax, 18
+; s ^= c
 %line 3227+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rbx, 14
-; c = v5 >>> 18
+	xor r8, r9
+; c = v2 >>> 41
 %line 3228+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbx, 18
+	rorx r9, rax, 41
 ; s ^= c
 %line 3229+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; v5 += s
 %line 3230+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbx, 41
-; s ^= c
+	add rbx, r8
+; v1 += v5
 %line 3231+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v0 += s
+	add r11, rbx
+; s = v6 >>> 28
 %line 3232+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; v4 += v0
+	rorx r8, rbp, 28
+; c = v6 >>> 34
 %line 3233+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r10
-; s = v1 >>> 28
+	rorx r9, rbp, 34
+; s ^= c
 %line 3234+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, r11, 28
-; c = v1 >>> 34
+	xor r8, r9
+; c = v6 >>> 39
 %line 3235+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r11, 34
+	rorx r9, rbp, 39
 ; s ^= c
 %line 3236+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; v5 += s
 %line 3237+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r11, 39
-; s ^= c
+	add rbx, r8
+; mj0 = v6
 %line 3238+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v0 += s
+	mov r13, rbp
+; mj0 ^= v7
 %line 3239+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; c = v1
+	xor r13, rdi
+; mj1 &= mj0
 %line 3240+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r11
-; c |= v2
+	and r12, r13
+; mj1 ^= v7
 %line 3241+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
+	xor r12, rdi
+; v5 += mj1
 %line 3242+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
-%line 3243+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
-%line 3244+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 3245+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
-%line 3246+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
-; x = w6
-%line 3248+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 72]
-; y = x
-%line 3249+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r8
-; x >>>= 19
-%line 3250+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r8, 19
-; z = y
-%line 3251+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 61
-%line 3252+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 61
-; x ^= z
-%line 3253+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rsi
-; y >>= 6
-%line 3254+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 6
-; x ^= y
-%line 3255+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; x += w1
-%line 3256+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 32]
-; y = w9
-%line 3257+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 96]
-; z = y
-%line 3258+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 1
-%line 3259+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 1
-; u = y
-%line 3260+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
-; u >>>= 8
-%line 3261+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
-; z ^= u
-%line 3262+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
-; y >>= 7
-%line 3263+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 7
-; z ^= y
-%line 3264+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r9
-; x += z
-%line 3265+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, rsi
-; x += w8
-%line 3266+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 88]
-; w8 = x
-%line 3267+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 88], r8
-; x += mem64[sha512_k72 + 0]
-%line 3268+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k72]
-; v7 += x
-%line 3269+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; c = v5
-%line 3270+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c ^= v6
-%line 3271+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbp
-; c &= v4
-%line 3272+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; c ^= v6
-%line 3273+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbp
-; v7 += c
-%line 3274+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; s = v4 >>> 14
-%line 3275+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rdx, 14
-; c = v4 >>> 18
-%line 3276+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdx, 18
-; s ^= c
-%line 3277+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v4 >>> 41
-%line 3278+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdx, 41
-; s ^= c
-%line 3279+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v7 += s
-%line 3280+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; v3 += v7
-%line 3281+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, rdi
-; s = v0 >>> 28
-%line 3282+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, r10, 28
-; c = v0 >>> 34
-%line 3283+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r10, 34
-; s ^= c
-%line 3284+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v0 >>> 39
-%line 3285+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, r10, 39
-; s ^= c
-%line 3286+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v7 += s
-%line 3287+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; c = v0
-%line 3288+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, r10
-; c |= v1
-%line 3289+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r11
-; c &= v2
-%line 3290+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; s = v0
-%line 3291+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r10
-; s &= v1
-%line 3292+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r11
-; c |= s
-%line 3293+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v7 += c
-%line 3294+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdi, r8
-; x = w7
-%line 3296+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 80]
-; y = x
-%line 3297+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r8
-; x >>>= 19
-%line 3298+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r8, 19
-; z = y
-%line 3299+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 61
-%line 3300+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 61
-; x ^= z
-%line 3301+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rsi
-; y >>= 6
-%line 3302+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 6
-; x ^= y
-%line 3303+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; x += w2
-%line 3304+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 40]
-; y = w10
-%line 3305+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 104]
-; z = y
-%line 3306+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 1
-%line 3307+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 1
-; u = y
-%line 3308+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
-; u >>>= 8
-%line 3309+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
-; z ^= u
-%line 3310+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
-; y >>= 7
-%line 3311+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 7
-; z ^= y
-%line 3312+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r9
-; x += z
-%line 3313+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, rsi
-; x += w9
-%line 3314+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 96]
-; w9 = x
-%line 3315+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 96], r8
-; x += mem64[sha512_k72 + 8]
-%line 3316+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k72 + 8]
-; v6 += x
-%line 3317+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; c = v4
-%line 3318+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c ^= v5
-%line 3319+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbx
-; c &= v3
-%line 3320+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; c ^= v5
-%line 3321+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rbx
-; v6 += c
-%line 3322+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; s = v3 >>> 14
-%line 3323+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rcx, 14
-; c = v3 >>> 18
-%line 3324+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rcx, 18
-; s ^= c
-%line 3325+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v3 >>> 41
-%line 3326+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rcx, 41
-; s ^= c
-%line 3327+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v6 += s
-%line 3328+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; v2 += v6
-%line 3329+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, rbp
-; s = v7 >>> 28
-%line 3330+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rdi, 28
-; c = v7 >>> 34
-%line 3331+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdi, 34
-; s ^= c
-%line 3332+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v7 >>> 39
-%line 3333+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rdi, 39
-; s ^= c
-%line 3334+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v6 += s
-%line 3335+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; c = v7
-%line 3336+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdi
-; c |= v0
-%line 3337+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r10
-; c &= v1
-%line 3338+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r11
-; s = v7
-%line 3339+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdi
-; s &= v0
-%line 3340+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, r10
-; c |= s
-%line 3341+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v6 += c
-%line 3342+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbp, r8
-; x = w8
-%line 3344+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, [rsp + 88]
-; y = x
-%line 3345+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r8
-; x >>>= 19
-%line 3346+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r8, 19
-; z = y
-%line 3347+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 61
-%line 3348+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 61
-; x ^= z
-%line 3349+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rsi
-; y >>= 6
-%line 3350+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 6
-; x ^= y
-%line 3351+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; x += w3
-%line 3352+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 48]
-; y = w11
-%line 3353+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, [rsp + 112]
-; z = y
-%line 3354+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov rsi, r9
-; z >>>= 1
-%line 3355+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror rsi, 1
-; u = y
-%line 3356+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
-; u >>>= 8
-%line 3357+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
-; z ^= u
-%line 3358+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
-; y >>= 7
-%line 3359+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	shr r9, 7
-; z ^= y
-%line 3360+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r9
-; x += z
-%line 3361+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, rsi
-; x += w10
-%line 3362+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rsp + 104]
-; w10 = x
-%line 3363+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov [rsp + 104], r8
-; x += mem64[sha512_k72 + 16]
-%line 3364+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r8, [rel sha512_k72 + 16]
-; v5 += x
-%line 3365+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; c = v3
-%line 3366+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c ^= v4
-%line 3367+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdx
-; c &= v2
-%line 3368+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rax
-; c ^= v4
-%line 3369+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, rdx
-; v5 += c
-%line 3370+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; s = v2 >>> 14
-%line 3371+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rax, 14
-; c = v2 >>> 18
-%line 3372+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 18
-; s ^= c
-%line 3373+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v2 >>> 41
-%line 3374+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rax, 41
-; s ^= c
-%line 3375+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v5 += s
-%line 3376+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; v1 += v5
-%line 3377+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, rbx
-; s = v6 >>> 28
-%line 3378+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r8, rbp, 28
-; c = v6 >>> 34
-%line 3379+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 34
-; s ^= c
-%line 3380+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; c = v6 >>> 39
-%line 3381+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	rorx r9, rbp, 39
-; s ^= c
-%line 3382+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor r8, r9
-; v5 += s
-%line 3383+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
-; c = v6
-%line 3384+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbp
-; c |= v7
-%line 3385+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdi
-; c &= v0
-%line 3386+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, r10
-; s = v6
-%line 3387+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbp
-; s &= v7
-%line 3388+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdi
-; c |= s
-%line 3389+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v5 += c
-%line 3390+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rbx, r8
+	add rbx, r12
 ; x = w9
-%line 3392+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3244+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 96]
 ; y = x
-%line 3393+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3245+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3394+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3246+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3395+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3247+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3396+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3248+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3397+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3249+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3398+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3250+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3399+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3251+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w4
-%line 3400+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3252+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 56]
 ; y = w12
-%line 3401+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3253+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 120]
 ; z = y
-%line 3402+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3254+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3403+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3255+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3404+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3256+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 3405+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3257+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 3406+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3258+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 3407+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3259+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3408+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3260+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3409+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3261+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w11
-%line 3410+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3262+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 112]
 ; w11 = x
-%line 3411+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3263+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 112], r8
 ; x += mem64[sha512_k72 + 24]
-%line 3412+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3264+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k72 + 24]
 ; v4 += x
-%line 3413+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3265+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; c = v2
-%line 3414+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3266+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rax
 ; c ^= v3
-%line 3415+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3267+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; c &= v1
-%line 3416+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3268+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r11
 ; c ^= v3
-%line 3417+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3269+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rcx
 ; v4 += c
-%line 3418+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3270+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; s = v1 >>> 14
-%line 3419+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3271+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
 ; c = v1 >>> 18
-%line 3420+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3272+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
-%line 3421+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3273+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 41
-%line 3422+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3274+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
-%line 3423+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3275+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 3424+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3276+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
 ; v0 += v4
-%line 3425+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3277+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
 ; s = v5 >>> 28
-%line 3426+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3278+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
 ; c = v5 >>> 34
-%line 3427+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3279+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
-%line 3428+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3280+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 39
-%line 3429+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3281+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
-%line 3430+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3282+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v4 += s
-%line 3431+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3283+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; c = v5
-%line 3432+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rbx
-; c |= v6
-%line 3433+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbp
-; c &= v7
-%line 3434+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdi
-; s = v5
-%line 3435+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rbx
-; s &= v6
-%line 3436+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbp
-; c |= s
-%line 3437+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v4 += c
-%line 3438+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rdx, r8
+; mj1 = v5
+%line 3284+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rbx
+; mj1 ^= v6
+%line 3285+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbp
+; mj0 &= mj1
+%line 3286+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v6
+%line 3287+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbp
+; v4 += mj0
+%line 3288+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rdx, r13
 ; x = w10
-%line 3440+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3290+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 104]
 ; y = x
-%line 3441+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3291+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3442+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3292+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3443+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3293+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3444+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3294+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3445+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3295+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3446+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3296+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3447+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3297+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w5
-%line 3448+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3298+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 64]
 ; y = w13
-%line 3449+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3299+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 128]
 ; z = y
-%line 3450+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3300+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3451+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3301+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3452+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 3302+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 3453+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 3303+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 3454+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 3304+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 3455+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3305+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3456+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3306+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3457+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3307+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w12
-%line 3458+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3308+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 120]
 ; w12 = x
-%line 3459+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3309+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 120], r8
 ; x += mem64[sha512_k76 + 0]
-%line 3460+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3310+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k76]
 ; v3 += x
-%line 3461+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3311+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; c = v1
-%line 3462+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3312+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
 ; c ^= v2
-%line 3463+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3313+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; c &= v0
-%line 3464+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3314+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, r10
 ; c ^= v2
-%line 3465+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3315+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rax
 ; v3 += c
-%line 3466+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3316+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; s = v0 >>> 14
-%line 3467+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3317+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
 ; c = v0 >>> 18
-%line 3468+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3318+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
-%line 3469+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3319+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v0 >>> 41
-%line 3470+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3320+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
-%line 3471+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3321+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 3472+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3322+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
 ; v7 += v3
-%line 3473+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3323+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
 ; s = v4 >>> 28
-%line 3474+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3324+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
 ; c = v4 >>> 34
-%line 3475+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3325+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
-%line 3476+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3326+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v4 >>> 39
-%line 3477+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3327+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
-%line 3478+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3328+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v3 += s
-%line 3479+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3329+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; c = v4
-%line 3480+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rdx
-; c |= v5
-%line 3481+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rbx
-; c &= v6
-%line 3482+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbp
-; s = v4
-%line 3483+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rdx
-; s &= v5
-%line 3484+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rbx
-; c |= s
-%line 3485+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v3 += c
-%line 3486+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rcx, r8
+; mj0 = v4
+%line 3330+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rdx
+; mj0 ^= v5
+%line 3331+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rbx
+; mj1 &= mj0
+%line 3332+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v5
+%line 3333+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rbx
+; v3 += mj1
+%line 3334+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rcx, r12
 ; x = w11
-%line 3488+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3336+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 112]
 ; y = x
-%line 3489+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3337+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3490+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3338+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3491+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3339+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3492+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3340+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3493+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3341+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3494+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3342+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3495+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3343+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w6
-%line 3496+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3344+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 72]
 ; y = w14
-%line 3497+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3345+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 136]
 ; z = y
-%line 3498+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3346+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3499+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3347+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3500+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3348+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 3501+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3349+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 3502+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3350+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 3503+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3351+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3504+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3352+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3505+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3353+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w13
-%line 3506+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3354+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 128]
 ; w13 = x
-%line 3507+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3355+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 128], r8
 ; x += mem64[sha512_k76 + 8]
-%line 3508+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3356+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k76 + 8]
 ; v2 += x
-%line 3509+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3357+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; c = v0
-%line 3510+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3358+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r10
 ; c ^= v1
-%line 3511+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3359+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; c &= v7
-%line 3512+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3360+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rdi
 ; c ^= v1
-%line 3513+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3361+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r11
 ; v2 += c
-%line 3514+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3362+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; s = v7 >>> 14
-%line 3515+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3363+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
 ; c = v7 >>> 18
-%line 3516+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3364+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
-%line 3517+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3365+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v7 >>> 41
-%line 3518+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3366+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
-%line 3519+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3367+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 3520+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3368+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
 ; v6 += v2
-%line 3521+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3369+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
 ; s = v3 >>> 28
-%line 3522+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3370+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
 ; c = v3 >>> 34
-%line 3523+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3371+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
-%line 3524+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3372+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v3 >>> 39
-%line 3525+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3373+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
-%line 3526+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3374+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v2 += s
-%line 3527+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3375+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; c = v3
-%line 3528+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rcx
-; c |= v4
-%line 3529+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rdx
-; c &= v5
-%line 3530+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rbx
-; s = v3
-%line 3531+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rcx
-; s &= v4
-%line 3532+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rdx
-; c |= s
-%line 3533+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v2 += c
-%line 3534+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rax, r8
+; mj1 = v3
+%line 3376+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r12, rcx
+; mj1 ^= v4
+%line 3377+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rdx
+; mj0 &= mj1
+%line 3378+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r12
+; mj0 ^= v4
+%line 3379+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rdx
+; v2 += mj0
+%line 3380+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rax, r13
 ; x = w12
-%line 3536+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3382+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 120]
 ; y = x
-%line 3537+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3383+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3538+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3384+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3539+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3385+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3540+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3386+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3541+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3387+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3542+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3388+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3543+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3389+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w7
-%line 3544+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3390+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 80]
 ; y = w15
-%line 3545+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3391+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 144]
 ; z = y
-%line 3546+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3392+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3547+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3393+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3548+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r12, r9
+%line 3394+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, r9
 ; u >>>= 8
-%line 3549+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	ror r12, 8
+%line 3395+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	ror r13, 8
 ; z ^= u
-%line 3550+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	xor rsi, r12
+%line 3396+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor rsi, r13
 ; y >>= 7
-%line 3551+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3397+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3552+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3398+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3553+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3399+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w14
-%line 3554+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3400+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 136]
 ; x += mem64[sha512_k76 + 16]
-%line 3555+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3401+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k76 + 16]
 ; v1 += x
-%line 3556+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3402+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; c = v7
-%line 3557+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3403+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rdi
 ; c ^= v0
-%line 3558+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3404+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; c &= v6
-%line 3559+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3405+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbp
 ; c ^= v0
-%line 3560+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3406+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r10
 ; v1 += c
-%line 3561+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3407+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; s = v6 >>> 14
-%line 3562+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3408+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
 ; c = v6 >>> 18
-%line 3563+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3409+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
-%line 3564+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3410+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v6 >>> 41
-%line 3565+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3411+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
-%line 3566+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3412+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 3567+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3413+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
 ; v5 += v1
-%line 3568+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3414+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
 ; s = v2 >>> 28
-%line 3569+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3415+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
 ; c = v2 >>> 34
-%line 3570+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3416+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
-%line 3571+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3417+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v2 >>> 39
-%line 3572+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3418+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
-%line 3573+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3419+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v1 += s
-%line 3574+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3420+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; c = v2
-%line 3575+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r8, rax
-; c |= v3
-%line 3576+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rcx
-; c &= v4
-%line 3577+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rdx
-; s = v2
-%line 3578+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, rax
-; s &= v3
-%line 3579+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rcx
-; c |= s
-%line 3580+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v1 += c
-%line 3581+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r11, r8
+; mj0 = v2
+%line 3421+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	mov r13, rax
+; mj0 ^= v3
+%line 3422+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rcx
+; mj1 &= mj0
+%line 3423+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r12, r13
+; mj1 ^= v3
+%line 3424+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r12, rcx
+; v1 += mj1
+%line 3425+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r11, r12
 ; x = w13
-%line 3583+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3427+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 128]
 ; y = x
-%line 3584+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3428+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, r8
 ; x >>>= 19
-%line 3585+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3429+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r8, 19
 ; z = y
-%line 3586+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3430+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 61
-%line 3587+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3431+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 61
 ; x ^= z
-%line 3588+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3432+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rsi
 ; y >>= 6
-%line 3589+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3433+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 6
 ; x ^= y
-%line 3590+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3434+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; x += w8
-%line 3591+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3435+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 88]
 ; y = w0
-%line 3592+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3436+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r9, [rsp + 24]
 ; z = y
-%line 3593+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3437+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, r9
 ; z >>>= 1
-%line 3594+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3438+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror rsi, 1
 ; u = y
-%line 3595+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3439+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r12, r9
 ; u >>>= 8
-%line 3596+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3440+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	ror r12, 8
 ; z ^= u
-%line 3597+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3441+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r12
 ; y >>= 7
-%line 3598+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3442+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	shr r9, 7
 ; z ^= y
-%line 3599+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3443+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor rsi, r9
 ; x += z
-%line 3600+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3444+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, rsi
 ; x += w15
-%line 3601+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3445+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rsp + 144]
 ; x += mem64[sha512_k76 + 24]
-%line 3602+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3446+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r8, [rel sha512_k76 + 24]
 ; v0 += x
-%line 3603+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3447+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; c = v6
-%line 3604+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3448+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, rbp
 ; c ^= v7
-%line 3605+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3449+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; c &= v5
-%line 3606+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3450+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	and r8, rbx
 ; c ^= v7
-%line 3607+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3451+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, rdi
 ; v0 += c
-%line 3608+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3452+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; s = v5 >>> 14
-%line 3609+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3453+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
 ; c = v5 >>> 18
-%line 3610+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3454+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
-%line 3611+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3455+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v5 >>> 41
-%line 3612+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3456+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
-%line 3613+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3457+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 3614+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3458+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
 ; v4 += v0
-%line 3615+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3459+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
 ; s = v1 >>> 28
-%line 3616+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3460+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
 ; c = v1 >>> 34
-%line 3617+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3461+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
-%line 3618+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3462+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; c = v1 >>> 39
-%line 3619+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3463+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
-%line 3620+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3464+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
 ; v0 += s
-%line 3621+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3465+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; c = v1
-%line 3622+0 specs/sha512/generated/sha512_amd64_bmi2.q
+; mj1 = v1
+%line 3466+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, r11
-; c |= v2
-%line 3623+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, rax
-; c &= v3
-%line 3624+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r8, rcx
-; s = v1
-%line 3625+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	mov r9, r11
-; s &= v2
-%line 3626+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	and r9, rax
-; c |= s
-%line 3627+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	or r8, r9
-; v0 += c
-%line 3628+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add r10, r8
+; mj1 ^= v2
+%line 3467+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r8, rax
+; mj0 &= mj1
+%line 3468+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	and r13, r8
+; mj0 ^= v2
+%line 3469+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	xor r13, rax
+; v0 += mj0
+%line 3470+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add r10, r13
 ; st = st_s
-%line 3630+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3472+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 0]
 ; v0 += mem64[st + 0]
-%line 3631+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3473+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, [r8]
 ; mem64[st + 0] = v0
-%line 3632+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3474+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [r8], r10
 ; v1 += mem64[st + 8]
-%line 3633+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3475+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, [r8 + 8]
 ; mem64[st + 8] = v1
-%line 3634+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3476+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [r8 + 8], r11
 ; v2 += mem64[st + 16]
-%line 3635+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3477+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, [r8 + 16]
 ; mem64[st + 16] = v2
-%line 3636+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3478+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [r8 + 16], rax
 ; v3 += mem64[st + 24]
-%line 3637+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3479+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, [r8 + 24]
 ; mem64[st + 24] = v3
-%line 3638+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3480+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [r8 + 24], rcx
 ; v4 += mem64[st + 32]
-%line 3639+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3481+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, [r8 + 32]
 ; mem64[st + 32] = v4
-%line 3640+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3482+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [r8 + 32], rdx
 ; v5 += mem64[st + 40]
-%line 3641+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3483+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, [r8 + 40]
 ; mem64[st + 40] = v5
-%line 3642+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3484+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [r8 + 40], rbx
 ; v6 += mem64[st + 48]
-%line 3643+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3485+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, [r8 + 48]
 ; mem64[st + 48] = v6
-%line 3644+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3486+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [r8 + 48], rbp
 ; v7 += mem64[st + 56]
-%line 3645+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3487+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, [r8 + 56]
 ; mem64[st + 56] = v7
-%line 3646+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3488+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [r8 + 56], rdi
 ; in = in_s
-%line 3647+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3489+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov rsi, [rsp + 8]
 ; in += 128
-%line 3648+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3490+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rsi, 128
 ; n = n_s
-%line 3649+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3491+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov r8, [rsp + 16]
 ; =? n -= 1
-%line 3650+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3492+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	sub r8, 1
 ; n_s = n
-%line 3651+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3493+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	mov [rsp + 16], r8
 ; goto block if !=
-%line 3652+0 specs/sha512/generated/sha512_amd64_bmi2.q
+%line 3494+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	jne .Lblock
 .Ldone:
 ; leave
-%line 3654+0 specs/sha512/generated/sha512_amd64_bmi2.q
-	add rsp, 160
+%line 3496+0 specs/sha512/generated/sha512_amd64_bmi2.q
+	add rsp, 168
+	pop r13
 	pop r12
 	pop rbp
 	pop rbx
