@@ -276,16 +276,16 @@ align 32
 ; v7 += c
 %line 135+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 136+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 137+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 138+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 139+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -297,16 +297,16 @@ align 32
 ; v3 += v7
 %line 142+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 143+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 144+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 145+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 146+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -354,16 +354,16 @@ align 32
 ; v6 += c
 %line 161+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 162+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 163+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 164+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 165+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -375,16 +375,16 @@ align 32
 ; v2 += v6
 %line 168+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 169+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 170+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 171+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 172+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -504,16 +504,16 @@ align 32
 ; v5 += c
 %line 214+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 215+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 216+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 217+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 218+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -525,16 +525,16 @@ align 32
 ; v1 += v5
 %line 221+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 222+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 223+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 224+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 225+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -576,16 +576,16 @@ align 32
 ; v4 += c
 %line 238+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 239+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 240+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 241+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 242+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -597,16 +597,16 @@ align 32
 ; v0 += v4
 %line 245+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 246+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 247+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 248+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 249+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -726,16 +726,16 @@ align 32
 ; v3 += c
 %line 291+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 292+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 293+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 294+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 295+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -747,16 +747,16 @@ align 32
 ; v7 += v3
 %line 298+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 299+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 300+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 301+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 302+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -798,16 +798,16 @@ align 32
 ; v2 += c
 %line 315+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 316+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 317+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 318+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 319+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -819,16 +819,16 @@ align 32
 ; v6 += v2
 %line 322+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 323+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 324+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 325+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 326+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -948,16 +948,16 @@ align 32
 ; v1 += c
 %line 368+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 369+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 370+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 371+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 372+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -969,16 +969,16 @@ align 32
 ; v5 += v1
 %line 375+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 376+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 377+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 378+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 379+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -1020,16 +1020,16 @@ align 32
 ; v0 += c
 %line 392+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 393+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 394+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 395+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 396+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -1041,16 +1041,16 @@ align 32
 ; v4 += v0
 %line 399+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 400+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 401+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 402+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 403+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -1170,16 +1170,16 @@ align 32
 ; v7 += c
 %line 445+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 446+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 447+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 448+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 449+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -1191,16 +1191,16 @@ align 32
 ; v3 += v7
 %line 452+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 453+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 454+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 455+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 456+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -1242,16 +1242,16 @@ align 32
 ; v6 += c
 %line 469+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 470+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 471+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 472+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 473+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -1263,16 +1263,16 @@ align 32
 ; v2 += v6
 %line 476+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 477+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 478+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 479+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 480+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -1392,16 +1392,16 @@ align 32
 ; v5 += c
 %line 522+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 523+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 524+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 525+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 526+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -1413,16 +1413,16 @@ align 32
 ; v1 += v5
 %line 529+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 530+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 531+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 532+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 533+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -1464,16 +1464,16 @@ align 32
 ; v4 += c
 %line 546+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 547+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 548+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 549+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 550+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -1485,16 +1485,16 @@ align 32
 ; v0 += v4
 %line 553+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 554+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 555+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 556+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 557+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -1614,16 +1614,16 @@ align 32
 ; v3 += c
 %line 599+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 600+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 601+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 602+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 603+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -1635,16 +1635,16 @@ align 32
 ; v7 += v3
 %line 606+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 607+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 608+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 609+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 610+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -1686,16 +1686,16 @@ align 32
 ; v2 += c
 %line 623+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 624+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 625+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 626+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 627+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -1707,16 +1707,16 @@ align 32
 ; v6 += v2
 %line 630+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 631+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 632+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 633+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 634+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -1836,16 +1836,16 @@ align 32
 ; v1 += c
 %line 676+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 677+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 678+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 679+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 680+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -1857,16 +1857,16 @@ align 32
 ; v5 += v1
 %line 683+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 684+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 685+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 686+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 687+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -1908,16 +1908,16 @@ align 32
 ; v0 += c
 %line 700+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 701+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 702+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 703+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 704+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -1929,16 +1929,16 @@ align 32
 ; v4 += v0
 %line 707+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 708+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 709+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 710+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 711+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -2058,16 +2058,16 @@ align 32
 ; v7 += c
 %line 753+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 754+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 755+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 756+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 757+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -2079,16 +2079,16 @@ align 32
 ; v3 += v7
 %line 760+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 761+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 762+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 763+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 764+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -2130,16 +2130,16 @@ align 32
 ; v6 += c
 %line 777+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 778+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 779+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 780+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 781+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -2151,16 +2151,16 @@ align 32
 ; v2 += v6
 %line 784+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 785+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 786+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 787+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 788+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -2280,16 +2280,16 @@ align 32
 ; v5 += c
 %line 830+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 831+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 832+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 833+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 834+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -2301,16 +2301,16 @@ align 32
 ; v1 += v5
 %line 837+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 838+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 839+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 840+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 841+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -2352,16 +2352,16 @@ align 32
 ; v4 += c
 %line 854+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 855+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 856+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 857+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 858+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -2373,16 +2373,16 @@ align 32
 ; v0 += v4
 %line 861+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 862+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 863+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 864+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 865+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -2502,16 +2502,16 @@ align 32
 ; v3 += c
 %line 907+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 908+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 909+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 910+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 911+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -2523,16 +2523,16 @@ align 32
 ; v7 += v3
 %line 914+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 915+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 916+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 917+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 918+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -2574,16 +2574,16 @@ align 32
 ; v2 += c
 %line 931+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 932+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 933+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 934+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 935+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -2595,16 +2595,16 @@ align 32
 ; v6 += v2
 %line 938+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 939+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 940+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 941+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 942+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -2724,16 +2724,16 @@ align 32
 ; v1 += c
 %line 984+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 985+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 986+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 987+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 988+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -2745,16 +2745,16 @@ align 32
 ; v5 += v1
 %line 991+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 992+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 993+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 994+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 995+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -2796,16 +2796,16 @@ align 32
 ; v0 += c
 %line 1008+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 1009+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 1010+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 1011+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 1012+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -2817,16 +2817,16 @@ align 32
 ; v4 += v0
 %line 1015+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 1016+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 1017+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 1018+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 1019+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -2946,16 +2946,16 @@ align 32
 ; v7 += c
 %line 1061+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 1062+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 1063+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 1064+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 1065+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -2967,16 +2967,16 @@ align 32
 ; v3 += v7
 %line 1068+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 1069+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 1070+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 1071+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 1072+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -3018,16 +3018,16 @@ align 32
 ; v6 += c
 %line 1085+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 1086+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 1087+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 1088+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 1089+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -3039,16 +3039,16 @@ align 32
 ; v2 += v6
 %line 1092+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 1093+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 1094+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 1095+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 1096+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -3168,16 +3168,16 @@ align 32
 ; v5 += c
 %line 1138+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 1139+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 1140+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 1141+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 1142+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -3189,16 +3189,16 @@ align 32
 ; v1 += v5
 %line 1145+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 1146+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 1147+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 1148+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 1149+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -3240,16 +3240,16 @@ align 32
 ; v4 += c
 %line 1162+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 1163+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 1164+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 1165+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 1166+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -3261,16 +3261,16 @@ align 32
 ; v0 += v4
 %line 1169+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 1170+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 1171+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 1172+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 1173+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -3390,16 +3390,16 @@ align 32
 ; v3 += c
 %line 1215+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 1216+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 1217+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 1218+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 1219+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -3411,16 +3411,16 @@ align 32
 ; v7 += v3
 %line 1222+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 1223+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 1224+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 1225+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 1226+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -3462,16 +3462,16 @@ align 32
 ; v2 += c
 %line 1239+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 1240+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 1241+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 1242+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 1243+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -3483,16 +3483,16 @@ align 32
 ; v6 += v2
 %line 1246+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 1247+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 1248+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 1249+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 1250+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -3612,16 +3612,16 @@ align 32
 ; v1 += c
 %line 1292+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 1293+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 1294+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 1295+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 1296+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -3633,16 +3633,16 @@ align 32
 ; v5 += v1
 %line 1299+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 1300+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 1301+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 1302+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 1303+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -3684,16 +3684,16 @@ align 32
 ; v0 += c
 %line 1316+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 1317+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 1318+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 1319+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 1320+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -3705,16 +3705,16 @@ align 32
 ; v4 += v0
 %line 1323+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 1324+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 1325+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 1326+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 1327+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -3834,16 +3834,16 @@ align 32
 ; v7 += c
 %line 1369+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 1370+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 1371+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 1372+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 1373+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -3855,16 +3855,16 @@ align 32
 ; v3 += v7
 %line 1376+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 1377+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 1378+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 1379+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 1380+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -3906,16 +3906,16 @@ align 32
 ; v6 += c
 %line 1393+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 1394+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 1395+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 1396+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 1397+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -3927,16 +3927,16 @@ align 32
 ; v2 += v6
 %line 1400+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 1401+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 1402+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 1403+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 1404+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -4056,16 +4056,16 @@ align 32
 ; v5 += c
 %line 1446+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 1447+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 1448+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 1449+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 1450+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -4077,16 +4077,16 @@ align 32
 ; v1 += v5
 %line 1453+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 1454+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 1455+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 1456+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 1457+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -4128,16 +4128,16 @@ align 32
 ; v4 += c
 %line 1470+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 1471+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 1472+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 1473+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 1474+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -4149,16 +4149,16 @@ align 32
 ; v0 += v4
 %line 1477+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 1478+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 1479+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 1480+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 1481+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -4278,16 +4278,16 @@ align 32
 ; v3 += c
 %line 1523+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 1524+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 1525+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 1526+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 1527+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -4299,16 +4299,16 @@ align 32
 ; v7 += v3
 %line 1530+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 1531+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 1532+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 1533+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 1534+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -4350,16 +4350,16 @@ align 32
 ; v2 += c
 %line 1547+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 1548+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 1549+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 1550+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 1551+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -4371,16 +4371,16 @@ align 32
 ; v6 += v2
 %line 1554+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 1555+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 1556+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 1557+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 1558+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -4500,16 +4500,16 @@ align 32
 ; v1 += c
 %line 1600+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 1601+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 1602+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 1603+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 1604+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -4521,16 +4521,16 @@ align 32
 ; v5 += v1
 %line 1607+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 1608+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 1609+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 1610+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 1611+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -4572,16 +4572,16 @@ align 32
 ; v0 += c
 %line 1624+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 1625+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 1626+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 1627+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 1628+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -4593,16 +4593,16 @@ align 32
 ; v4 += v0
 %line 1631+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 1632+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 1633+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 1634+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 1635+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -4722,16 +4722,16 @@ align 32
 ; v7 += c
 %line 1677+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 1678+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 1679+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 1680+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 1681+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -4743,16 +4743,16 @@ align 32
 ; v3 += v7
 %line 1684+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 1685+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 1686+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 1687+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 1688+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -4794,16 +4794,16 @@ align 32
 ; v6 += c
 %line 1701+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 1702+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 1703+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 1704+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 1705+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -4815,16 +4815,16 @@ align 32
 ; v2 += v6
 %line 1708+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 1709+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 1710+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 1711+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 1712+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -4944,16 +4944,16 @@ align 32
 ; v5 += c
 %line 1754+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 1755+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 1756+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 1757+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 1758+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -4965,16 +4965,16 @@ align 32
 ; v1 += v5
 %line 1761+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 1762+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 1763+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 1764+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 1765+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -5016,16 +5016,16 @@ align 32
 ; v4 += c
 %line 1778+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 1779+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 1780+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 1781+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 1782+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -5037,16 +5037,16 @@ align 32
 ; v0 += v4
 %line 1785+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 1786+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 1787+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 1788+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 1789+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -5166,16 +5166,16 @@ align 32
 ; v3 += c
 %line 1831+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 1832+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 1833+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 1834+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 1835+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -5187,16 +5187,16 @@ align 32
 ; v7 += v3
 %line 1838+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 1839+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 1840+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 1841+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 1842+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -5238,16 +5238,16 @@ align 32
 ; v2 += c
 %line 1855+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 1856+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 1857+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 1858+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 1859+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -5259,16 +5259,16 @@ align 32
 ; v6 += v2
 %line 1862+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 1863+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 1864+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 1865+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 1866+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -5388,16 +5388,16 @@ align 32
 ; v1 += c
 %line 1908+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 1909+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 1910+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 1911+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 1912+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -5409,16 +5409,16 @@ align 32
 ; v5 += v1
 %line 1915+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 1916+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 1917+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 1918+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 1919+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -5460,16 +5460,16 @@ align 32
 ; v0 += c
 %line 1932+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 1933+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 1934+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 1935+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 1936+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -5481,16 +5481,16 @@ align 32
 ; v4 += v0
 %line 1939+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 1940+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 1941+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 1942+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 1943+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -5610,16 +5610,16 @@ align 32
 ; v7 += c
 %line 1985+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 1986+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 1987+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 1988+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 1989+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -5631,16 +5631,16 @@ align 32
 ; v3 += v7
 %line 1992+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 1993+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 1994+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 1995+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 1996+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -5682,16 +5682,16 @@ align 32
 ; v6 += c
 %line 2009+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 2010+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 2011+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 2012+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 2013+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -5703,16 +5703,16 @@ align 32
 ; v2 += v6
 %line 2016+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 2017+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 2018+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 2019+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 2020+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -5832,16 +5832,16 @@ align 32
 ; v5 += c
 %line 2062+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 2063+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 2064+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 2065+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 2066+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -5853,16 +5853,16 @@ align 32
 ; v1 += v5
 %line 2069+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 2070+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 2071+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 2072+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 2073+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -5904,16 +5904,16 @@ align 32
 ; v4 += c
 %line 2086+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 2087+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 2088+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 2089+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 2090+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -5925,16 +5925,16 @@ align 32
 ; v0 += v4
 %line 2093+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 2094+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 2095+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 2096+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 2097+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -6054,16 +6054,16 @@ align 32
 ; v3 += c
 %line 2139+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 2140+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 2141+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 2142+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 2143+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -6075,16 +6075,16 @@ align 32
 ; v7 += v3
 %line 2146+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 2147+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 2148+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 2149+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 2150+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -6126,16 +6126,16 @@ align 32
 ; v2 += c
 %line 2163+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 2164+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 2165+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 2166+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 2167+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -6147,16 +6147,16 @@ align 32
 ; v6 += v2
 %line 2170+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 2171+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 2172+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 2173+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 2174+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -6276,16 +6276,16 @@ align 32
 ; v1 += c
 %line 2216+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 2217+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 2218+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 2219+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 2220+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -6297,16 +6297,16 @@ align 32
 ; v5 += v1
 %line 2223+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 2224+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 2225+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 2226+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 2227+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -6348,16 +6348,16 @@ align 32
 ; v0 += c
 %line 2240+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 2241+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 2242+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 2243+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 2244+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -6369,16 +6369,16 @@ align 32
 ; v4 += v0
 %line 2247+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 2248+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 2249+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 2250+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 2251+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -6498,16 +6498,16 @@ align 32
 ; v7 += c
 %line 2293+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 2294+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 2295+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 2296+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 2297+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -6519,16 +6519,16 @@ align 32
 ; v3 += v7
 %line 2300+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 2301+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 2302+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 2303+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 2304+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -6570,16 +6570,16 @@ align 32
 ; v6 += c
 %line 2317+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 2318+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 2319+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 2320+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 2321+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -6591,16 +6591,16 @@ align 32
 ; v2 += v6
 %line 2324+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 2325+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 2326+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 2327+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 2328+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -6720,16 +6720,16 @@ align 32
 ; v5 += c
 %line 2370+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 2371+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 2372+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 2373+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 2374+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -6741,16 +6741,16 @@ align 32
 ; v1 += v5
 %line 2377+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 2378+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 2379+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 2380+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 2381+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -6792,16 +6792,16 @@ align 32
 ; v4 += c
 %line 2394+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 2395+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 2396+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 2397+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 2398+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -6813,16 +6813,16 @@ align 32
 ; v0 += v4
 %line 2401+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 2402+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 2403+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 2404+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 2405+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -6942,16 +6942,16 @@ align 32
 ; v3 += c
 %line 2447+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 2448+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 2449+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 2450+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 2451+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -6963,16 +6963,16 @@ align 32
 ; v7 += v3
 %line 2454+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 2455+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 2456+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 2457+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 2458+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -7014,16 +7014,16 @@ align 32
 ; v2 += c
 %line 2471+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 2472+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 2473+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 2474+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 2475+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -7035,16 +7035,16 @@ align 32
 ; v6 += v2
 %line 2478+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 2479+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 2480+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 2481+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 2482+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -7164,16 +7164,16 @@ align 32
 ; v1 += c
 %line 2524+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 2525+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 2526+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 2527+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 2528+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -7185,16 +7185,16 @@ align 32
 ; v5 += v1
 %line 2531+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 2532+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 2533+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 2534+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 2535+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -7236,16 +7236,16 @@ align 32
 ; v0 += c
 %line 2548+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 2549+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 2550+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 2551+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 2552+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -7257,16 +7257,16 @@ align 32
 ; v4 += v0
 %line 2555+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 2556+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 2557+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 2558+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 2559+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -7308,16 +7308,16 @@ align 32
 ; v7 += c
 %line 2572+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 2573+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 2574+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 2575+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 2576+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -7329,16 +7329,16 @@ align 32
 ; v3 += v7
 %line 2579+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 2580+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 2581+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 2582+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 2583+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -7380,16 +7380,16 @@ align 32
 ; v6 += c
 %line 2596+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 2597+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 2598+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 2599+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 2600+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -7401,16 +7401,16 @@ align 32
 ; v2 += v6
 %line 2603+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 2604+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 2605+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 2606+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 2607+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -7452,16 +7452,16 @@ align 32
 ; v5 += c
 %line 2620+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 2621+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 2622+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 2623+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 2624+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -7473,16 +7473,16 @@ align 32
 ; v1 += v5
 %line 2627+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 2628+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 2629+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 2630+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 2631+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -7524,16 +7524,16 @@ align 32
 ; v4 += c
 %line 2644+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 2645+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 2646+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 2647+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 2648+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -7545,16 +7545,16 @@ align 32
 ; v0 += v4
 %line 2651+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 2652+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 2653+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 2654+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 2655+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -7596,16 +7596,16 @@ align 32
 ; v3 += c
 %line 2668+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 2669+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 2670+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 2671+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 2672+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -7617,16 +7617,16 @@ align 32
 ; v7 += v3
 %line 2675+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 2676+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 2677+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 2678+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 2679+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -7668,16 +7668,16 @@ align 32
 ; v2 += c
 %line 2692+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 2693+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 2694+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 2695+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 2696+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -7689,16 +7689,16 @@ align 32
 ; v6 += v2
 %line 2699+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 2700+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 2701+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 2702+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 2703+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -7740,16 +7740,16 @@ align 32
 ; v1 += c
 %line 2716+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 2717+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 2718+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 2719+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 2720+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -7761,16 +7761,16 @@ align 32
 ; v5 += v1
 %line 2723+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 2724+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 2725+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 2726+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 2727+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -7812,16 +7812,16 @@ align 32
 ; v0 += c
 %line 2740+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 2741+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 2742+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 2743+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 2744+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -7833,16 +7833,16 @@ align 32
 ; v4 += v0
 %line 2747+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 2748+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 2749+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 2750+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 2751+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -7884,16 +7884,16 @@ align 32
 ; v7 += c
 %line 2764+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 2765+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 2766+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 2767+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 2768+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -7905,16 +7905,16 @@ align 32
 ; v3 += v7
 %line 2771+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 2772+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 2773+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 2774+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 2775+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -7956,16 +7956,16 @@ align 32
 ; v6 += c
 %line 2788+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 2789+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 2790+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 2791+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 2792+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -7977,16 +7977,16 @@ align 32
 ; v2 += v6
 %line 2795+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r12
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 2796+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 2797+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 2798+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 2799+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -8028,16 +8028,16 @@ align 32
 ; v5 += c
 %line 2812+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 2813+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 2814+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 2815+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 2816+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -8049,16 +8049,16 @@ align 32
 ; v1 += v5
 %line 2819+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, rbp
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 2820+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 2821+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 34
 ; s ^= c
 %line 2822+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 2823+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 39
 ; s ^= c
@@ -8100,16 +8100,16 @@ align 32
 ; v4 += c
 %line 2836+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 2837+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 2838+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 2839+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 2840+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -8121,16 +8121,16 @@ align 32
 ; v0 += v4
 %line 2843+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, rbx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 2844+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 2845+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 2846+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 2847+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -8172,16 +8172,16 @@ align 32
 ; v3 += c
 %line 2860+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 2861+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r11, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 2862+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 2863+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 2864+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -8193,16 +8193,16 @@ align 32
 ; v7 += v3
 %line 2867+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rdi, rdx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 2868+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 2869+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 2870+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 2871+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -8244,16 +8244,16 @@ align 32
 ; v2 += c
 %line 2884+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rcx, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 2885+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 2886+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 2887+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 2888+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -8265,16 +8265,16 @@ align 32
 ; v6 += v2
 %line 2891+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r12, rcx
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 2892+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rdx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 2893+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 2894+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 2895+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -8316,16 +8316,16 @@ align 32
 ; v1 += c
 %line 2908+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rax, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 2909+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, r12, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 2910+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 18
 ; s ^= c
 %line 2911+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 2912+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, r12, 41
 ; s ^= c
@@ -8337,16 +8337,16 @@ align 32
 ; v5 += v1
 %line 2915+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbp, rax
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 2916+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rcx, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 2917+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 2918+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 2919+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -8388,16 +8388,16 @@ align 32
 ; v0 += c
 %line 2932+0 specs/sha512/generated/sha512_amd64_avx.q
 	add r11, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 2933+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rbp, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 2934+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 2935+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 2936+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -8409,16 +8409,16 @@ align 32
 ; v4 += v0
 %line 2939+0 specs/sha512/generated/sha512_amd64_avx.q
 	add rbx, r11
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 2940+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r8, rax, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 2941+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 2942+0 specs/sha512/generated/sha512_amd64_avx.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 2943+0 specs/sha512/generated/sha512_amd64_avx.q
 	rorx r9, rax, 39
 ; s ^= c

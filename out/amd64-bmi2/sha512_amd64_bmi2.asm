@@ -85,16 +85,16 @@ align 32
 ; v7 += c
 %line 88+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 89+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 90+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 91+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 92+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -106,16 +106,16 @@ align 32
 ; v3 += v7
 %line 95+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 96+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 97+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 98+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 99+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -176,16 +176,16 @@ align 32
 ; v6 += c
 %line 118+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 119+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 120+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 121+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 122+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -197,16 +197,16 @@ align 32
 ; v2 += v6
 %line 125+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 126+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 127+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 128+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 129+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -261,16 +261,16 @@ align 32
 ; v5 += c
 %line 146+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 147+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 148+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 149+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 150+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -282,16 +282,16 @@ align 32
 ; v1 += v5
 %line 153+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 154+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 155+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 156+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 157+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -346,16 +346,16 @@ align 32
 ; v4 += c
 %line 174+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 175+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 176+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 177+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 178+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -367,16 +367,16 @@ align 32
 ; v0 += v4
 %line 181+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 182+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 183+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 184+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 185+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -431,16 +431,16 @@ align 32
 ; v3 += c
 %line 202+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 203+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 204+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 205+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 206+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -452,16 +452,16 @@ align 32
 ; v7 += v3
 %line 209+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 210+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 211+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 212+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 213+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -516,16 +516,16 @@ align 32
 ; v2 += c
 %line 230+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 231+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 232+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 233+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 234+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -537,16 +537,16 @@ align 32
 ; v6 += v2
 %line 237+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 238+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 239+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 240+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 241+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -601,16 +601,16 @@ align 32
 ; v1 += c
 %line 258+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 259+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 260+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 261+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 262+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -622,16 +622,16 @@ align 32
 ; v5 += v1
 %line 265+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 266+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 267+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 268+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 269+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -686,16 +686,16 @@ align 32
 ; v0 += c
 %line 286+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 287+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 288+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 289+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 290+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -707,16 +707,16 @@ align 32
 ; v4 += v0
 %line 293+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 294+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 295+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 296+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 297+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -771,16 +771,16 @@ align 32
 ; v7 += c
 %line 314+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 315+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 316+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 317+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 318+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -792,16 +792,16 @@ align 32
 ; v3 += v7
 %line 321+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 322+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 323+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 324+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 325+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -856,16 +856,16 @@ align 32
 ; v6 += c
 %line 342+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 343+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 344+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 345+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 346+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -877,16 +877,16 @@ align 32
 ; v2 += v6
 %line 349+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 350+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 351+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 352+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 353+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -941,16 +941,16 @@ align 32
 ; v5 += c
 %line 370+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 371+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 372+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 373+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 374+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -962,16 +962,16 @@ align 32
 ; v1 += v5
 %line 377+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 378+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 379+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 380+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 381+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -1026,16 +1026,16 @@ align 32
 ; v4 += c
 %line 398+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 399+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 400+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 401+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 402+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -1047,16 +1047,16 @@ align 32
 ; v0 += v4
 %line 405+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 406+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 407+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 408+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 409+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -1111,16 +1111,16 @@ align 32
 ; v3 += c
 %line 426+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 427+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 428+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 429+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 430+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -1132,16 +1132,16 @@ align 32
 ; v7 += v3
 %line 433+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 434+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 435+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 436+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 437+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -1196,16 +1196,16 @@ align 32
 ; v2 += c
 %line 454+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 455+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 456+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 457+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 458+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -1217,16 +1217,16 @@ align 32
 ; v6 += v2
 %line 461+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 462+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 463+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 464+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 465+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -1281,16 +1281,16 @@ align 32
 ; v1 += c
 %line 482+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 483+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 484+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 485+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 486+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -1302,16 +1302,16 @@ align 32
 ; v5 += v1
 %line 489+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 490+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 491+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 492+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 493+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -1366,16 +1366,16 @@ align 32
 ; v0 += c
 %line 510+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 511+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 512+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 513+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 514+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -1387,16 +1387,16 @@ align 32
 ; v4 += v0
 %line 517+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 518+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 519+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 520+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 521+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -1501,16 +1501,16 @@ align 32
 ; v7 += c
 %line 556+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 557+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 558+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 559+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 560+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -1522,16 +1522,16 @@ align 32
 ; v3 += v7
 %line 563+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 564+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 565+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 566+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 567+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -1636,16 +1636,16 @@ align 32
 ; v6 += c
 %line 602+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 603+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 604+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 605+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 606+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -1657,16 +1657,16 @@ align 32
 ; v2 += v6
 %line 609+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 610+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 611+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 612+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 613+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -1771,16 +1771,16 @@ align 32
 ; v5 += c
 %line 648+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 649+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 650+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 651+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 652+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -1792,16 +1792,16 @@ align 32
 ; v1 += v5
 %line 655+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 656+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 657+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 658+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 659+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -1906,16 +1906,16 @@ align 32
 ; v4 += c
 %line 694+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 695+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 696+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 697+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 698+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -1927,16 +1927,16 @@ align 32
 ; v0 += v4
 %line 701+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 702+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 703+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 704+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 705+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -2041,16 +2041,16 @@ align 32
 ; v3 += c
 %line 740+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 741+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 742+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 743+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 744+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -2062,16 +2062,16 @@ align 32
 ; v7 += v3
 %line 747+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 748+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 749+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 750+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 751+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -2176,16 +2176,16 @@ align 32
 ; v2 += c
 %line 786+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 787+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 788+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 789+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 790+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -2197,16 +2197,16 @@ align 32
 ; v6 += v2
 %line 793+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 794+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 795+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 796+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 797+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -2311,16 +2311,16 @@ align 32
 ; v1 += c
 %line 832+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 833+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 834+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 835+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 836+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -2332,16 +2332,16 @@ align 32
 ; v5 += v1
 %line 839+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 840+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 841+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 842+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 843+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -2446,16 +2446,16 @@ align 32
 ; v0 += c
 %line 878+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 879+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 880+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 881+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 882+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -2467,16 +2467,16 @@ align 32
 ; v4 += v0
 %line 885+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 886+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 887+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 888+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 889+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -2581,16 +2581,16 @@ align 32
 ; v7 += c
 %line 924+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 925+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 926+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 927+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 928+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -2602,16 +2602,16 @@ align 32
 ; v3 += v7
 %line 931+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 932+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 933+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 934+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 935+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -2716,16 +2716,16 @@ align 32
 ; v6 += c
 %line 970+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 971+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 972+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 973+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 974+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -2737,16 +2737,16 @@ align 32
 ; v2 += v6
 %line 977+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 978+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 979+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 980+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 981+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -2851,16 +2851,16 @@ align 32
 ; v5 += c
 %line 1016+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 1017+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 1018+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 1019+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 1020+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -2872,16 +2872,16 @@ align 32
 ; v1 += v5
 %line 1023+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 1024+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 1025+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 1026+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 1027+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -2986,16 +2986,16 @@ align 32
 ; v4 += c
 %line 1062+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 1063+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 1064+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 1065+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 1066+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -3007,16 +3007,16 @@ align 32
 ; v0 += v4
 %line 1069+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 1070+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 1071+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 1072+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 1073+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -3121,16 +3121,16 @@ align 32
 ; v3 += c
 %line 1108+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 1109+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 1110+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 1111+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 1112+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -3142,16 +3142,16 @@ align 32
 ; v7 += v3
 %line 1115+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 1116+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 1117+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 1118+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 1119+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -3256,16 +3256,16 @@ align 32
 ; v2 += c
 %line 1154+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 1155+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 1156+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 1157+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 1158+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -3277,16 +3277,16 @@ align 32
 ; v6 += v2
 %line 1161+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 1162+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 1163+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 1164+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 1165+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -3391,16 +3391,16 @@ align 32
 ; v1 += c
 %line 1200+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 1201+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 1202+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 1203+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 1204+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -3412,16 +3412,16 @@ align 32
 ; v5 += v1
 %line 1207+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 1208+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 1209+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 1210+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 1211+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -3526,16 +3526,16 @@ align 32
 ; v0 += c
 %line 1246+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 1247+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 1248+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 1249+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 1250+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -3547,16 +3547,16 @@ align 32
 ; v4 += v0
 %line 1253+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 1254+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 1255+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 1256+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 1257+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -3661,16 +3661,16 @@ align 32
 ; v7 += c
 %line 1292+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 1293+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 1294+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 1295+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 1296+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -3682,16 +3682,16 @@ align 32
 ; v3 += v7
 %line 1299+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 1300+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 1301+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 1302+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 1303+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -3796,16 +3796,16 @@ align 32
 ; v6 += c
 %line 1338+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 1339+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 1340+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 1341+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 1342+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -3817,16 +3817,16 @@ align 32
 ; v2 += v6
 %line 1345+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 1346+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 1347+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 1348+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 1349+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -3931,16 +3931,16 @@ align 32
 ; v5 += c
 %line 1384+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 1385+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 1386+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 1387+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 1388+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -3952,16 +3952,16 @@ align 32
 ; v1 += v5
 %line 1391+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 1392+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 1393+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 1394+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 1395+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -4066,16 +4066,16 @@ align 32
 ; v4 += c
 %line 1430+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 1431+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 1432+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 1433+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 1434+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -4087,16 +4087,16 @@ align 32
 ; v0 += v4
 %line 1437+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 1438+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 1439+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 1440+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 1441+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -4201,16 +4201,16 @@ align 32
 ; v3 += c
 %line 1476+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 1477+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 1478+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 1479+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 1480+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -4222,16 +4222,16 @@ align 32
 ; v7 += v3
 %line 1483+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 1484+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 1485+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 1486+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 1487+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -4336,16 +4336,16 @@ align 32
 ; v2 += c
 %line 1522+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 1523+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 1524+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 1525+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 1526+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -4357,16 +4357,16 @@ align 32
 ; v6 += v2
 %line 1529+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 1530+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 1531+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 1532+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 1533+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -4471,16 +4471,16 @@ align 32
 ; v1 += c
 %line 1568+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 1569+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 1570+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 1571+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 1572+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -4492,16 +4492,16 @@ align 32
 ; v5 += v1
 %line 1575+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 1576+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 1577+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 1578+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 1579+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -4606,16 +4606,16 @@ align 32
 ; v0 += c
 %line 1614+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 1615+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 1616+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 1617+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 1618+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -4627,16 +4627,16 @@ align 32
 ; v4 += v0
 %line 1621+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 1622+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 1623+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 1624+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 1625+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -4741,16 +4741,16 @@ align 32
 ; v7 += c
 %line 1660+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 1661+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 1662+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 1663+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 1664+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -4762,16 +4762,16 @@ align 32
 ; v3 += v7
 %line 1667+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 1668+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 1669+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 1670+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 1671+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -4876,16 +4876,16 @@ align 32
 ; v6 += c
 %line 1706+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 1707+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 1708+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 1709+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 1710+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -4897,16 +4897,16 @@ align 32
 ; v2 += v6
 %line 1713+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 1714+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 1715+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 1716+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 1717+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -5011,16 +5011,16 @@ align 32
 ; v5 += c
 %line 1752+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 1753+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 1754+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 1755+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 1756+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -5032,16 +5032,16 @@ align 32
 ; v1 += v5
 %line 1759+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 1760+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 1761+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 1762+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 1763+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -5146,16 +5146,16 @@ align 32
 ; v4 += c
 %line 1798+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 1799+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 1800+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 1801+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 1802+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -5167,16 +5167,16 @@ align 32
 ; v0 += v4
 %line 1805+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 1806+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 1807+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 1808+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 1809+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -5281,16 +5281,16 @@ align 32
 ; v3 += c
 %line 1844+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 1845+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 1846+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 1847+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 1848+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -5302,16 +5302,16 @@ align 32
 ; v7 += v3
 %line 1851+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 1852+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 1853+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 1854+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 1855+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -5416,16 +5416,16 @@ align 32
 ; v2 += c
 %line 1890+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 1891+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 1892+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 1893+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 1894+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -5437,16 +5437,16 @@ align 32
 ; v6 += v2
 %line 1897+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 1898+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 1899+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 1900+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 1901+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -5551,16 +5551,16 @@ align 32
 ; v1 += c
 %line 1936+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 1937+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 1938+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 1939+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 1940+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -5572,16 +5572,16 @@ align 32
 ; v5 += v1
 %line 1943+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 1944+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 1945+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 1946+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 1947+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -5686,16 +5686,16 @@ align 32
 ; v0 += c
 %line 1982+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 1983+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 1984+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 1985+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 1986+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -5707,16 +5707,16 @@ align 32
 ; v4 += v0
 %line 1989+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 1990+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 1991+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 1992+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 1993+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -5821,16 +5821,16 @@ align 32
 ; v7 += c
 %line 2028+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 2029+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 2030+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 2031+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 2032+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -5842,16 +5842,16 @@ align 32
 ; v3 += v7
 %line 2035+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 2036+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 2037+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 2038+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 2039+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -5956,16 +5956,16 @@ align 32
 ; v6 += c
 %line 2074+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 2075+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 2076+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 2077+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 2078+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -5977,16 +5977,16 @@ align 32
 ; v2 += v6
 %line 2081+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 2082+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 2083+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 2084+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 2085+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -6091,16 +6091,16 @@ align 32
 ; v5 += c
 %line 2120+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 2121+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 2122+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 2123+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 2124+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -6112,16 +6112,16 @@ align 32
 ; v1 += v5
 %line 2127+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 2128+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 2129+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 2130+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 2131+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -6226,16 +6226,16 @@ align 32
 ; v4 += c
 %line 2166+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 2167+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 2168+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 2169+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 2170+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -6247,16 +6247,16 @@ align 32
 ; v0 += v4
 %line 2173+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 2174+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 2175+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 2176+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 2177+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -6361,16 +6361,16 @@ align 32
 ; v3 += c
 %line 2212+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 2213+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 2214+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 2215+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 2216+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -6382,16 +6382,16 @@ align 32
 ; v7 += v3
 %line 2219+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 2220+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 2221+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 2222+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 2223+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -6496,16 +6496,16 @@ align 32
 ; v2 += c
 %line 2258+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 2259+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 2260+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 2261+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 2262+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -6517,16 +6517,16 @@ align 32
 ; v6 += v2
 %line 2265+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 2266+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 2267+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 2268+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 2269+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -6631,16 +6631,16 @@ align 32
 ; v1 += c
 %line 2304+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 2305+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 2306+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 2307+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 2308+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -6652,16 +6652,16 @@ align 32
 ; v5 += v1
 %line 2311+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 2312+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 2313+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 2314+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 2315+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -6766,16 +6766,16 @@ align 32
 ; v0 += c
 %line 2350+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 2351+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 2352+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 2353+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 2354+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -6787,16 +6787,16 @@ align 32
 ; v4 += v0
 %line 2357+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 2358+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 2359+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 2360+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 2361+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -6901,16 +6901,16 @@ align 32
 ; v7 += c
 %line 2396+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 2397+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 2398+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 2399+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 2400+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -6922,16 +6922,16 @@ align 32
 ; v3 += v7
 %line 2403+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 2404+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 2405+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 2406+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 2407+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -7036,16 +7036,16 @@ align 32
 ; v6 += c
 %line 2442+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 2443+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 2444+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 2445+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 2446+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -7057,16 +7057,16 @@ align 32
 ; v2 += v6
 %line 2449+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 2450+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 2451+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 2452+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 2453+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -7171,16 +7171,16 @@ align 32
 ; v5 += c
 %line 2488+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 2489+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 2490+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 2491+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 2492+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -7192,16 +7192,16 @@ align 32
 ; v1 += v5
 %line 2495+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 2496+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 2497+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 2498+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 2499+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -7306,16 +7306,16 @@ align 32
 ; v4 += c
 %line 2534+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 2535+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 2536+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 2537+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 2538+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -7327,16 +7327,16 @@ align 32
 ; v0 += v4
 %line 2541+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 2542+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 2543+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 2544+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 2545+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -7441,16 +7441,16 @@ align 32
 ; v3 += c
 %line 2580+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 2581+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 2582+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 2583+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 2584+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -7462,16 +7462,16 @@ align 32
 ; v7 += v3
 %line 2587+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 2588+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 2589+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 2590+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 2591+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -7576,16 +7576,16 @@ align 32
 ; v2 += c
 %line 2626+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 2627+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 2628+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 2629+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 2630+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -7597,16 +7597,16 @@ align 32
 ; v6 += v2
 %line 2633+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 2634+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 2635+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 2636+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 2637+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -7711,16 +7711,16 @@ align 32
 ; v1 += c
 %line 2672+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 2673+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 2674+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 2675+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 2676+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -7732,16 +7732,16 @@ align 32
 ; v5 += v1
 %line 2679+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 2680+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 2681+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 2682+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 2683+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -7846,16 +7846,16 @@ align 32
 ; v0 += c
 %line 2718+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 2719+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 2720+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 2721+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 2722+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -7867,16 +7867,16 @@ align 32
 ; v4 += v0
 %line 2725+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 2726+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 2727+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 2728+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 2729+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -7981,16 +7981,16 @@ align 32
 ; v7 += c
 %line 2764+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 2765+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 2766+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 2767+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 2768+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -8002,16 +8002,16 @@ align 32
 ; v3 += v7
 %line 2771+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 2772+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 2773+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 2774+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 2775+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -8116,16 +8116,16 @@ align 32
 ; v6 += c
 %line 2810+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 2811+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 2812+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 2813+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 2814+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -8137,16 +8137,16 @@ align 32
 ; v2 += v6
 %line 2817+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 2818+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 2819+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 2820+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 2821+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -8251,16 +8251,16 @@ align 32
 ; v5 += c
 %line 2856+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 2857+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 2858+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 2859+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 2860+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -8272,16 +8272,16 @@ align 32
 ; v1 += v5
 %line 2863+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 2864+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 2865+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 2866+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 2867+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -8386,16 +8386,16 @@ align 32
 ; v4 += c
 %line 2902+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 2903+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 2904+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 2905+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 2906+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -8407,16 +8407,16 @@ align 32
 ; v0 += v4
 %line 2909+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 2910+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 2911+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 2912+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 2913+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -8521,16 +8521,16 @@ align 32
 ; v3 += c
 %line 2948+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 2949+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 2950+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 2951+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 2952+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -8542,16 +8542,16 @@ align 32
 ; v7 += v3
 %line 2955+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 2956+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 2957+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 2958+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 2959+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -8656,16 +8656,16 @@ align 32
 ; v2 += c
 %line 2994+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 2995+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 2996+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 2997+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 2998+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -8677,16 +8677,16 @@ align 32
 ; v6 += v2
 %line 3001+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 3002+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 3003+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 3004+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 3005+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -8791,16 +8791,16 @@ align 32
 ; v1 += c
 %line 3040+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 3041+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 3042+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 3043+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 3044+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -8812,16 +8812,16 @@ align 32
 ; v5 += v1
 %line 3047+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 3048+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 3049+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 3050+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 3051+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -8926,16 +8926,16 @@ align 32
 ; v0 += c
 %line 3086+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 3087+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 3088+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 3089+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 3090+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -8947,16 +8947,16 @@ align 32
 ; v4 += v0
 %line 3093+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 3094+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 3095+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 3096+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 3097+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
@@ -9061,16 +9061,16 @@ align 32
 ; v7 += c
 %line 3132+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, r8
-; s = v4 >>> 14
+; s = v4 <<< 50
 %line 3133+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 14
-; c = v4 >>> 18
+; c = v4 <<< 46
 %line 3134+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 18
 ; s ^= c
 %line 3135+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 41
+; c = v4 <<< 23
 %line 3136+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 41
 ; s ^= c
@@ -9082,16 +9082,16 @@ align 32
 ; v3 += v7
 %line 3139+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, rdi
-; s = v0 >>> 28
+; s = v0 <<< 36
 %line 3140+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 28
-; c = v0 >>> 34
+; c = v0 <<< 30
 %line 3141+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 34
 ; s ^= c
 %line 3142+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 39
+; c = v0 <<< 25
 %line 3143+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 39
 ; s ^= c
@@ -9196,16 +9196,16 @@ align 32
 ; v6 += c
 %line 3178+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, r8
-; s = v3 >>> 14
+; s = v3 <<< 50
 %line 3179+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 14
-; c = v3 >>> 18
+; c = v3 <<< 46
 %line 3180+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 18
 ; s ^= c
 %line 3181+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 41
+; c = v3 <<< 23
 %line 3182+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 41
 ; s ^= c
@@ -9217,16 +9217,16 @@ align 32
 ; v2 += v6
 %line 3185+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, rbp
-; s = v7 >>> 28
+; s = v7 <<< 36
 %line 3186+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 28
-; c = v7 >>> 34
+; c = v7 <<< 30
 %line 3187+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 34
 ; s ^= c
 %line 3188+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 39
+; c = v7 <<< 25
 %line 3189+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 39
 ; s ^= c
@@ -9331,16 +9331,16 @@ align 32
 ; v5 += c
 %line 3224+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r8
-; s = v2 >>> 14
+; s = v2 <<< 50
 %line 3225+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 14
-; c = v2 >>> 18
+; c = v2 <<< 46
 %line 3226+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 18
 ; s ^= c
 %line 3227+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 41
+; c = v2 <<< 23
 %line 3228+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 41
 ; s ^= c
@@ -9352,16 +9352,16 @@ align 32
 ; v1 += v5
 %line 3231+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, rbx
-; s = v6 >>> 28
+; s = v6 <<< 36
 %line 3232+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 28
-; c = v6 >>> 34
+; c = v6 <<< 30
 %line 3233+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 34
 ; s ^= c
 %line 3234+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 39
+; c = v6 <<< 25
 %line 3235+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 39
 ; s ^= c
@@ -9466,16 +9466,16 @@ align 32
 ; v4 += c
 %line 3270+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r8
-; s = v1 >>> 14
+; s = v1 <<< 50
 %line 3271+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 14
-; c = v1 >>> 18
+; c = v1 <<< 46
 %line 3272+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 18
 ; s ^= c
 %line 3273+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 41
+; c = v1 <<< 23
 %line 3274+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 41
 ; s ^= c
@@ -9487,16 +9487,16 @@ align 32
 ; v0 += v4
 %line 3277+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, rdx
-; s = v5 >>> 28
+; s = v5 <<< 36
 %line 3278+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 28
-; c = v5 >>> 34
+; c = v5 <<< 30
 %line 3279+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 34
 ; s ^= c
 %line 3280+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 39
+; c = v5 <<< 25
 %line 3281+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 39
 ; s ^= c
@@ -9601,16 +9601,16 @@ align 32
 ; v3 += c
 %line 3316+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rcx, r8
-; s = v0 >>> 14
+; s = v0 <<< 50
 %line 3317+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r10, 14
-; c = v0 >>> 18
+; c = v0 <<< 46
 %line 3318+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 18
 ; s ^= c
 %line 3319+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v0 >>> 41
+; c = v0 <<< 23
 %line 3320+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r10, 41
 ; s ^= c
@@ -9622,16 +9622,16 @@ align 32
 ; v7 += v3
 %line 3323+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdi, rcx
-; s = v4 >>> 28
+; s = v4 <<< 36
 %line 3324+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdx, 28
-; c = v4 >>> 34
+; c = v4 <<< 30
 %line 3325+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 34
 ; s ^= c
 %line 3326+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v4 >>> 39
+; c = v4 <<< 25
 %line 3327+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdx, 39
 ; s ^= c
@@ -9736,16 +9736,16 @@ align 32
 ; v2 += c
 %line 3362+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rax, r8
-; s = v7 >>> 14
+; s = v7 <<< 50
 %line 3363+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rdi, 14
-; c = v7 >>> 18
+; c = v7 <<< 46
 %line 3364+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 18
 ; s ^= c
 %line 3365+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v7 >>> 41
+; c = v7 <<< 23
 %line 3366+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rdi, 41
 ; s ^= c
@@ -9757,16 +9757,16 @@ align 32
 ; v6 += v2
 %line 3369+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbp, rax
-; s = v3 >>> 28
+; s = v3 <<< 36
 %line 3370+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rcx, 28
-; c = v3 >>> 34
+; c = v3 <<< 30
 %line 3371+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 34
 ; s ^= c
 %line 3372+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v3 >>> 39
+; c = v3 <<< 25
 %line 3373+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rcx, 39
 ; s ^= c
@@ -9868,16 +9868,16 @@ align 32
 ; v1 += c
 %line 3407+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r11, r8
-; s = v6 >>> 14
+; s = v6 <<< 50
 %line 3408+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbp, 14
-; c = v6 >>> 18
+; c = v6 <<< 46
 %line 3409+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 18
 ; s ^= c
 %line 3410+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v6 >>> 41
+; c = v6 <<< 23
 %line 3411+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbp, 41
 ; s ^= c
@@ -9889,16 +9889,16 @@ align 32
 ; v5 += v1
 %line 3414+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rbx, r11
-; s = v2 >>> 28
+; s = v2 <<< 36
 %line 3415+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rax, 28
-; c = v2 >>> 34
+; c = v2 <<< 30
 %line 3416+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 34
 ; s ^= c
 %line 3417+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v2 >>> 39
+; c = v2 <<< 25
 %line 3418+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rax, 39
 ; s ^= c
@@ -10000,16 +10000,16 @@ align 32
 ; v0 += c
 %line 3452+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add r10, r8
-; s = v5 >>> 14
+; s = v5 <<< 50
 %line 3453+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, rbx, 14
-; c = v5 >>> 18
+; c = v5 <<< 46
 %line 3454+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 18
 ; s ^= c
 %line 3455+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v5 >>> 41
+; c = v5 <<< 23
 %line 3456+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, rbx, 41
 ; s ^= c
@@ -10021,16 +10021,16 @@ align 32
 ; v4 += v0
 %line 3459+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	add rdx, r10
-; s = v1 >>> 28
+; s = v1 <<< 36
 %line 3460+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r8, r11, 28
-; c = v1 >>> 34
+; c = v1 <<< 30
 %line 3461+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 34
 ; s ^= c
 %line 3462+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	xor r8, r9
-; c = v1 >>> 39
+; c = v1 <<< 25
 %line 3463+0 specs/sha512/generated/sha512_amd64_bmi2.q
 	rorx r9, r11, 39
 ; s ^= c
