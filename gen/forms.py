@@ -128,8 +128,9 @@ def classes(path: str) -> dict[str, tuple[str, str]]:
     for m in re.finditer(r'CLSIMM\("(\w+)"', text):
         res[m.group(1)] = ("imm", "imm")
         IMMCLASS[m.group(1)] = True
-    for m in re.finditer(r'CLSMEM\("(\w+)",\s*(\d+),[^)]*?(0|\'l\')\)', text):
-        res[m.group(1)] = ("mem", "mem" + m.group(2) + ("le" if m.group(3) == "'l'" else ""))
+    for m in re.finditer(r'CLSMEM\("(\w+)",\s*(\d+),[^)]*?(0|\'l\'|\'b\')\)', text):
+        order = {"'l'": "le", "'b'": "be"}.get(m.group(3), "")
+        res[m.group(1)] = ("mem", "mem" + m.group(2) + order)
     for m in re.finditer(r'CLSADDR\("(\w+)"', text):
         res[m.group(1)] = ("addr", "&stack")
     for m in re.finditer(r'CLSLABEL\("(\w+)"', text):

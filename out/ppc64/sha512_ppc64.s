@@ -11,25 +11,29 @@ qhasm_kernel_sha512_ppc64_blocks:
 	.text
 	.p2align 5
 .L.qhasm_kernel_sha512_ppc64_blocks:
-	stdu %r1, -736(%r1)
-	std %r14, 592(%r1)
-	std %r15, 600(%r1)
-	std %r16, 608(%r1)
-	std %r17, 616(%r1)
-	std %r18, 624(%r1)
-	std %r19, 632(%r1)
-	std %r20, 640(%r1)
-	std %r21, 648(%r1)
-	std %r22, 656(%r1)
-	std %r23, 664(%r1)
-	std %r24, 672(%r1)
-	std %r25, 680(%r1)
-	std %r26, 688(%r1)
-	std %r27, 696(%r1)
-	std %r28, 704(%r1)
-	std %r29, 712(%r1)
-	std %r30, 720(%r1)
-	std %r31, 728(%r1)
+	stdu %r1, -272(%r1)
+	std %r14, 128(%r1)
+	std %r15, 136(%r1)
+	std %r16, 144(%r1)
+	std %r17, 152(%r1)
+	std %r18, 160(%r1)
+	std %r19, 168(%r1)
+	std %r20, 176(%r1)
+	std %r21, 184(%r1)
+	std %r22, 192(%r1)
+	std %r23, 200(%r1)
+	std %r24, 208(%r1)
+	std %r25, 216(%r1)
+	std %r26, 224(%r1)
+	std %r27, 232(%r1)
+	std %r28, 240(%r1)
+	std %r29, 248(%r1)
+	std %r30, 256(%r1)
+	std %r31, 264(%r1)
+# input st in n
+	.loc 1 41
+	std %r3, 112(%r1)
+	std %r5, 120(%r1)
 # =? n - 0
 	.loc 1 44
 	cmpldi %cr0, %r5, 0
@@ -38,1225 +42,1224 @@ qhasm_kernel_sha512_ppc64_blocks:
 	beq %cr0, .Lqhasm_kernel_sha512_ppc64_blocks.done
 # v0 = mem64[st + 0]
 	.loc 1 46
-	ld %r29, 0(%r3)
+	ld %r3, 112(%r1)
+	ld %r7, 0(%r3)
 # v1 = mem64[st + 8]
 	.loc 1 47
-	ld %r30, 8(%r3)
+	ld %r11, 8(%r3)
 # v2 = mem64[st + 16]
 	.loc 1 48
-	ld %r11, 16(%r3)
+	ld %r8, 16(%r3)
 # v3 = mem64[st + 24]
 	.loc 1 49
-	ld %r28, 24(%r3)
+	ld %r30, 24(%r3)
 # v4 = mem64[st + 32]
 	.loc 1 50
-	ld %r12, 32(%r3)
+	ld %r10, 32(%r3)
 # v5 = mem64[st + 40]
 	.loc 1 51
-	ld %r10, 40(%r3)
+	ld %r12, 40(%r3)
 # v6 = mem64[st + 48]
 	.loc 1 52
 	ld %r9, 48(%r3)
 # v7 = mem64[st + 56]
 	.loc 1 53
-	ld %r6, 56(%r3)
+	ld %r3, 56(%r3)
 .Lqhasm_kernel_sha512_ppc64_blocks.block:
 # w0 = mem64[in + 0]
 	.loc 1 56
 	ld %r31, 0(%r4)
 # x = 4794697086780616226
 	.loc 1 57
-	lis %r7, 17034
-	ori %r7, %r7, 12184
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 55080
-	ori %r7, %r7, 44578
+	lis %r5, 17034
+	ori %r5, %r5, 12184
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 55080
+	ori %r5, %r5, 44578
 # x += w0
 	.loc 1 58
-	add %r7, %r7, %r31
+	add %r5, %r5, %r31
 # v7 += x
 	.loc 1 59
-	add %r6, %r6, %r7
+	add %r3, %r3, %r5
 # c ^= v6
 	.loc 1 61
-	xor %r7, %r10, %r9
+	xor %r5, %r12, %r9
 # c &= v4
 	.loc 1 62
-	and %r7, %r7, %r12
+	and %r5, %r5, %r10
 # c ^= v6
 	.loc 1 63
-	xor %r7, %r7, %r9
+	xor %r5, %r5, %r9
 # v7 += c
 	.loc 1 64
-	add %r7, %r6, %r7
+	add %r5, %r3, %r5
 # s = v4 <<< 50
 	.loc 1 65
-	rotldi %r6, %r12, 50
+	rotldi %r3, %r10, 50
 # c = v4 <<< 46
 	.loc 1 66
-	rotldi %r8, %r12, 46
+	rotldi %r6, %r10, 46
 # s ^= c
 	.loc 1 67
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r6
 # c = v4 <<< 23
 	.loc 1 68
-	rotldi %r8, %r12, 23
+	rotldi %r6, %r10, 23
 # s ^= c
 	.loc 1 69
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r6
 # v7 += s
 	.loc 1 70
-	add %r7, %r7, %r6
+	add %r5, %r5, %r3
 # v3 += v7
 	.loc 1 71
-	add %r28, %r28, %r7
+	add %r30, %r30, %r5
 # s = v0 <<< 36
 	.loc 1 72
-	rotldi %r6, %r29, 36
+	rotldi %r3, %r7, 36
 # c = v0 <<< 30
 	.loc 1 73
-	rotldi %r8, %r29, 30
+	rotldi %r6, %r7, 30
 # s ^= c
 	.loc 1 74
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r6
 # c = v0 <<< 25
 	.loc 1 75
-	rotldi %r8, %r29, 25
+	rotldi %r6, %r7, 25
 # s ^= c
 	.loc 1 76
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r6
 # v7 += s
 	.loc 1 77
-	add %r7, %r7, %r6
+	add %r5, %r5, %r3
 # mj1 ^= v2
 	.loc 1 79
-	xor %r8, %r30, %r11
+	xor %r6, %r11, %r8
 # mj0 = v0
 	.loc 1 80
-	mr %r6, %r29
+	mr %r3, %r7
 # mj0 ^= v1
 	.loc 1 81
-	xor %r27, %r6, %r30
+	xor %r29, %r3, %r11
 # mj1 &= mj0
 	.loc 1 82
-	and %r8, %r8, %r27
+	and %r6, %r6, %r29
 # mj1 ^= v1
 	.loc 1 83
-	xor %r8, %r8, %r30
+	xor %r6, %r6, %r11
 # v7 += mj1
 	.loc 1 84
-	add %r26, %r7, %r8
+	add %r28, %r5, %r6
 # w1 = mem64[in + 8]
 	.loc 1 85
-	ld %r8, 8(%r4)
+	ld %r6, 8(%r4)
 # x = 8158064640168781261
 	.loc 1 86
-	lis %r6, 28983
-	ori %r6, %r6, 17553
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 9199
-	ori %r6, %r6, 26061
+	lis %r3, 28983
+	ori %r3, %r3, 17553
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 9199
+	ori %r3, %r3, 26061
 # x += w1
 	.loc 1 87
-	add %r6, %r6, %r8
+	add %r3, %r3, %r6
 # v6 += x
 	.loc 1 88
-	add %r9, %r9, %r6
+	add %r9, %r9, %r3
 # c ^= v5
 	.loc 1 90
-	xor %r6, %r12, %r10
+	xor %r3, %r10, %r12
 # c &= v3
 	.loc 1 91
-	and %r6, %r6, %r28
+	and %r3, %r3, %r30
 # c ^= v5
 	.loc 1 92
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r12
 # v6 += c
 	.loc 1 93
-	add %r9, %r9, %r6
+	add %r9, %r9, %r3
 # s = v3 <<< 50
 	.loc 1 94
-	rotldi %r6, %r28, 50
+	rotldi %r3, %r30, 50
 # c = v3 <<< 46
 	.loc 1 95
-	rotldi %r7, %r28, 46
+	rotldi %r5, %r30, 46
 # s ^= c
 	.loc 1 96
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v3 <<< 23
 	.loc 1 97
-	rotldi %r7, %r28, 23
+	rotldi %r5, %r30, 23
 # s ^= c
 	.loc 1 98
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v6 += s
 	.loc 1 99
-	add %r9, %r9, %r6
+	add %r9, %r9, %r3
 # v2 += v6
 	.loc 1 100
-	add %r11, %r11, %r9
+	add %r8, %r8, %r9
 # s = v7 <<< 36
 	.loc 1 101
-	rotldi %r6, %r26, 36
+	rotldi %r3, %r28, 36
 # c = v7 <<< 30
 	.loc 1 102
-	rotldi %r7, %r26, 30
+	rotldi %r5, %r28, 30
 # s ^= c
 	.loc 1 103
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v7 <<< 25
 	.loc 1 104
-	rotldi %r7, %r26, 25
+	rotldi %r5, %r28, 25
 # s ^= c
 	.loc 1 105
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v6 += s
 	.loc 1 106
-	add %r9, %r9, %r6
+	add %r9, %r9, %r3
 # mj1 ^= v0
 	.loc 1 108
-	xor %r25, %r26, %r29
+	xor %r27, %r28, %r7
 # mj0 &= mj1
 	.loc 1 109
-	and %r27, %r27, %r25
+	and %r29, %r29, %r27
 # mj0 ^= v0
 	.loc 1 110
-	xor %r27, %r27, %r29
+	xor %r29, %r29, %r7
 # v6 += mj0
 	.loc 1 111
-	add %r27, %r9, %r27
+	add %r29, %r9, %r29
 # w2 = mem64[in + 16]
 	.loc 1 112
 	ld %r9, 16(%r4)
 # x = 13096744586834688815
 	.loc 1 113
-	lis %r6, 46528
-	ori %r6, %r6, 64463
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 60493
-	ori %r6, %r6, 15151
+	lis %r3, 46528
+	ori %r3, %r3, 64463
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 60493
+	ori %r3, %r3, 15151
 # x += w2
 	.loc 1 114
-	add %r6, %r6, %r9
+	add %r3, %r3, %r9
 # v5 += x
 	.loc 1 115
-	add %r10, %r10, %r6
+	add %r12, %r12, %r3
 # c ^= v4
 	.loc 1 117
-	xor %r6, %r28, %r12
+	xor %r3, %r30, %r10
 # c &= v2
 	.loc 1 118
-	and %r6, %r6, %r11
+	and %r3, %r3, %r8
 # c ^= v4
 	.loc 1 119
-	xor %r6, %r6, %r12
+	xor %r3, %r3, %r10
 # v5 += c
 	.loc 1 120
-	add %r10, %r10, %r6
+	add %r12, %r12, %r3
 # s = v2 <<< 50
 	.loc 1 121
-	rotldi %r6, %r11, 50
+	rotldi %r3, %r8, 50
 # c = v2 <<< 46
 	.loc 1 122
-	rotldi %r7, %r11, 46
+	rotldi %r5, %r8, 46
 # s ^= c
 	.loc 1 123
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v2 <<< 23
 	.loc 1 124
-	rotldi %r7, %r11, 23
+	rotldi %r5, %r8, 23
 # s ^= c
 	.loc 1 125
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v5 += s
 	.loc 1 126
-	add %r10, %r10, %r6
+	add %r12, %r12, %r3
 # v1 += v5
 	.loc 1 127
-	add %r30, %r30, %r10
+	add %r11, %r11, %r12
 # s = v6 <<< 36
 	.loc 1 128
-	rotldi %r6, %r27, 36
+	rotldi %r3, %r29, 36
 # c = v6 <<< 30
 	.loc 1 129
-	rotldi %r7, %r27, 30
+	rotldi %r5, %r29, 30
 # s ^= c
 	.loc 1 130
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v6 <<< 25
 	.loc 1 131
-	rotldi %r7, %r27, 25
+	rotldi %r5, %r29, 25
 # s ^= c
 	.loc 1 132
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v5 += s
 	.loc 1 133
-	add %r10, %r10, %r6
+	add %r12, %r12, %r3
 # mj0 ^= v7
 	.loc 1 135
-	xor %r24, %r27, %r26
+	xor %r26, %r29, %r28
 # mj1 &= mj0
 	.loc 1 136
-	and %r25, %r25, %r24
+	and %r27, %r27, %r26
 # mj1 ^= v7
 	.loc 1 137
-	xor %r25, %r25, %r26
+	xor %r27, %r27, %r28
 # v5 += mj1
 	.loc 1 138
-	add %r25, %r10, %r25
+	add %r27, %r12, %r27
 # w3 = mem64[in + 24]
 	.loc 1 139
-	ld %r10, 24(%r4)
+	ld %r12, 24(%r4)
 # x = 16840607885511220156
 	.loc 1 140
-	lis %r6, 59829
-	ori %r6, %r6, 56229
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 33161
-	ori %r6, %r6, 56252
+	lis %r3, 59829
+	ori %r3, %r3, 56229
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 33161
+	ori %r3, %r3, 56252
 # x += w3
 	.loc 1 141
-	add %r6, %r6, %r10
+	add %r3, %r3, %r12
 # v4 += x
 	.loc 1 142
-	add %r12, %r12, %r6
+	add %r10, %r10, %r3
 # c ^= v3
 	.loc 1 144
-	xor %r6, %r11, %r28
+	xor %r3, %r8, %r30
 # c &= v1
 	.loc 1 145
-	and %r6, %r6, %r30
+	and %r3, %r3, %r11
 # c ^= v3
 	.loc 1 146
-	xor %r6, %r6, %r28
+	xor %r3, %r3, %r30
 # v4 += c
 	.loc 1 147
-	add %r12, %r12, %r6
+	add %r10, %r10, %r3
 # s = v1 <<< 50
 	.loc 1 148
-	rotldi %r6, %r30, 50
+	rotldi %r3, %r11, 50
 # c = v1 <<< 46
 	.loc 1 149
-	rotldi %r7, %r30, 46
+	rotldi %r5, %r11, 46
 # s ^= c
 	.loc 1 150
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v1 <<< 23
 	.loc 1 151
-	rotldi %r7, %r30, 23
+	rotldi %r5, %r11, 23
 # s ^= c
 	.loc 1 152
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v4 += s
 	.loc 1 153
-	add %r12, %r12, %r6
+	add %r10, %r10, %r3
 # v0 += v4
 	.loc 1 154
-	add %r29, %r29, %r12
+	add %r7, %r7, %r10
 # s = v5 <<< 36
 	.loc 1 155
-	rotldi %r6, %r25, 36
+	rotldi %r3, %r27, 36
 # c = v5 <<< 30
 	.loc 1 156
-	rotldi %r7, %r25, 30
+	rotldi %r5, %r27, 30
 # s ^= c
 	.loc 1 157
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v5 <<< 25
 	.loc 1 158
-	rotldi %r7, %r25, 25
+	rotldi %r5, %r27, 25
 # s ^= c
 	.loc 1 159
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v4 += s
 	.loc 1 160
-	add %r12, %r12, %r6
+	add %r10, %r10, %r3
 # mj1 ^= v6
 	.loc 1 162
-	xor %r7, %r25, %r27
+	xor %r25, %r27, %r29
 # mj0 &= mj1
 	.loc 1 163
-	and %r24, %r24, %r7
+	and %r26, %r26, %r25
 # mj0 ^= v6
 	.loc 1 164
-	xor %r24, %r24, %r27
+	xor %r26, %r26, %r29
 # v4 += mj0
 	.loc 1 165
-	add %r23, %r12, %r24
+	add %r26, %r10, %r26
 # w4 = mem64[in + 32]
 	.loc 1 166
-	ld %r24, 32(%r4)
+	ld %r10, 32(%r4)
 # x = 4131703408338449720
 	.loc 1 167
-	lis %r6, 14678
-	ori %r6, %r6, 49755
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 62280
-	ori %r6, %r6, 46392
+	lis %r3, 14678
+	ori %r3, %r3, 49755
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 62280
+	ori %r3, %r3, 46392
 # x += w4
 	.loc 1 168
-	add %r6, %r6, %r24
+	add %r3, %r3, %r10
 # v3 += x
 	.loc 1 169
-	add %r28, %r28, %r6
+	add %r30, %r30, %r3
 # c ^= v2
 	.loc 1 171
-	xor %r6, %r30, %r11
+	xor %r3, %r11, %r8
 # c &= v0
 	.loc 1 172
-	and %r6, %r6, %r29
+	and %r3, %r3, %r7
 # c ^= v2
 	.loc 1 173
-	xor %r6, %r6, %r11
+	xor %r3, %r3, %r8
 # v3 += c
 	.loc 1 174
-	add %r28, %r28, %r6
+	add %r30, %r30, %r3
 # s = v0 <<< 50
 	.loc 1 175
-	rotldi %r6, %r29, 50
+	rotldi %r3, %r7, 50
 # c = v0 <<< 46
 	.loc 1 176
-	rotldi %r12, %r29, 46
+	rotldi %r5, %r7, 46
 # s ^= c
 	.loc 1 177
-	xor %r6, %r6, %r12
+	xor %r3, %r3, %r5
 # c = v0 <<< 23
 	.loc 1 178
-	rotldi %r12, %r29, 23
+	rotldi %r5, %r7, 23
 # s ^= c
 	.loc 1 179
-	xor %r6, %r6, %r12
+	xor %r3, %r3, %r5
 # v3 += s
 	.loc 1 180
-	add %r28, %r28, %r6
+	add %r30, %r30, %r3
 # v7 += v3
 	.loc 1 181
-	add %r26, %r26, %r28
+	add %r28, %r28, %r30
 # s = v4 <<< 36
 	.loc 1 182
-	rotldi %r6, %r23, 36
+	rotldi %r3, %r26, 36
 # c = v4 <<< 30
 	.loc 1 183
-	rotldi %r12, %r23, 30
+	rotldi %r5, %r26, 30
 # s ^= c
 	.loc 1 184
-	xor %r6, %r6, %r12
+	xor %r3, %r3, %r5
 # c = v4 <<< 25
 	.loc 1 185
-	rotldi %r12, %r23, 25
+	rotldi %r5, %r26, 25
 # s ^= c
 	.loc 1 186
-	xor %r6, %r6, %r12
+	xor %r3, %r3, %r5
 # v3 += s
 	.loc 1 187
-	add %r28, %r28, %r6
+	add %r30, %r30, %r3
 # mj0 ^= v5
 	.loc 1 189
-	xor %r12, %r23, %r25
+	xor %r24, %r26, %r27
 # mj1 &= mj0
 	.loc 1 190
-	and %r7, %r7, %r12
+	and %r25, %r25, %r24
 # mj1 ^= v5
 	.loc 1 191
-	xor %r7, %r7, %r25
+	xor %r25, %r25, %r27
 # v3 += mj1
 	.loc 1 192
-	add %r22, %r28, %r7
+	add %r25, %r30, %r25
 # w5 = mem64[in + 40]
 	.loc 1 193
-	ld %r28, 40(%r4)
+	ld %r30, 40(%r4)
 # x = 6480981068601479193
 	.loc 1 194
-	lis %r6, 23025
-	ori %r6, %r6, 4593
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 46597
-	ori %r6, %r6, 53273
+	lis %r3, 23025
+	ori %r3, %r3, 4593
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 46597
+	ori %r3, %r3, 53273
 # x += w5
 	.loc 1 195
-	add %r6, %r6, %r28
+	add %r3, %r3, %r30
 # v2 += x
 	.loc 1 196
-	add %r11, %r11, %r6
+	add %r8, %r8, %r3
 # c ^= v1
 	.loc 1 198
-	xor %r6, %r29, %r30
+	xor %r3, %r7, %r11
 # c &= v7
 	.loc 1 199
-	and %r6, %r6, %r26
+	and %r3, %r3, %r28
 # c ^= v1
 	.loc 1 200
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r11
 # v2 += c
 	.loc 1 201
-	add %r11, %r11, %r6
+	add %r8, %r8, %r3
 # s = v7 <<< 50
 	.loc 1 202
-	rotldi %r6, %r26, 50
+	rotldi %r3, %r28, 50
 # c = v7 <<< 46
 	.loc 1 203
-	rotldi %r7, %r26, 46
+	rotldi %r5, %r28, 46
 # s ^= c
 	.loc 1 204
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v7 <<< 23
 	.loc 1 205
-	rotldi %r7, %r26, 23
+	rotldi %r5, %r28, 23
 # s ^= c
 	.loc 1 206
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v2 += s
 	.loc 1 207
-	add %r11, %r11, %r6
+	add %r8, %r8, %r3
 # v6 += v2
 	.loc 1 208
-	add %r27, %r27, %r11
+	add %r29, %r29, %r8
 # s = v3 <<< 36
 	.loc 1 209
-	rotldi %r6, %r22, 36
+	rotldi %r3, %r25, 36
 # c = v3 <<< 30
 	.loc 1 210
-	rotldi %r7, %r22, 30
+	rotldi %r5, %r25, 30
 # s ^= c
 	.loc 1 211
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v3 <<< 25
 	.loc 1 212
-	rotldi %r7, %r22, 25
+	rotldi %r5, %r25, 25
 # s ^= c
 	.loc 1 213
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v2 += s
 	.loc 1 214
-	add %r11, %r11, %r6
+	add %r8, %r8, %r3
 # mj1 ^= v4
 	.loc 1 216
-	xor %r7, %r22, %r23
+	xor %r5, %r25, %r26
 # mj0 &= mj1
 	.loc 1 217
-	and %r12, %r12, %r7
+	and %r24, %r24, %r5
 # mj0 ^= v4
 	.loc 1 218
-	xor %r12, %r12, %r23
+	xor %r24, %r24, %r26
 # v2 += mj0
 	.loc 1 219
-	add %r12, %r11, %r12
+	add %r23, %r8, %r24
 # w6 = mem64[in + 48]
 	.loc 1 220
-	ld %r11, 48(%r4)
+	ld %r24, 48(%r4)
 # x = 10538285296894168987
 	.loc 1 221
-	lis %r6, 37439
-	ori %r6, %r6, 33444
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 44825
-	ori %r6, %r6, 20379
+	lis %r3, 37439
+	ori %r3, %r3, 33444
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 44825
+	ori %r3, %r3, 20379
 # x += w6
 	.loc 1 222
-	add %r6, %r6, %r11
+	add %r3, %r3, %r24
 # v1 += x
 	.loc 1 223
-	add %r30, %r30, %r6
+	add %r11, %r11, %r3
 # c ^= v0
 	.loc 1 225
-	xor %r6, %r26, %r29
+	xor %r3, %r28, %r7
 # c &= v6
 	.loc 1 226
-	and %r6, %r6, %r27
+	and %r3, %r3, %r29
 # c ^= v0
 	.loc 1 227
-	xor %r6, %r6, %r29
+	xor %r3, %r3, %r7
 # v1 += c
 	.loc 1 228
-	add %r30, %r30, %r6
+	add %r11, %r11, %r3
 # s = v6 <<< 50
 	.loc 1 229
-	rotldi %r6, %r27, 50
+	rotldi %r3, %r29, 50
 # c = v6 <<< 46
 	.loc 1 230
-	rotldi %r21, %r27, 46
+	rotldi %r8, %r29, 46
 # s ^= c
 	.loc 1 231
-	xor %r6, %r6, %r21
+	xor %r3, %r3, %r8
 # c = v6 <<< 23
 	.loc 1 232
-	rotldi %r21, %r27, 23
+	rotldi %r8, %r29, 23
 # s ^= c
 	.loc 1 233
-	xor %r6, %r6, %r21
+	xor %r3, %r3, %r8
 # v1 += s
 	.loc 1 234
-	add %r30, %r30, %r6
+	add %r11, %r11, %r3
 # v5 += v1
 	.loc 1 235
-	add %r21, %r25, %r30
+	add %r27, %r27, %r11
 # s = v2 <<< 36
 	.loc 1 236
-	rotldi %r6, %r12, 36
+	rotldi %r3, %r23, 36
 # c = v2 <<< 30
 	.loc 1 237
-	rotldi %r25, %r12, 30
+	rotldi %r8, %r23, 30
 # s ^= c
 	.loc 1 238
-	xor %r6, %r6, %r25
+	xor %r3, %r3, %r8
 # c = v2 <<< 25
 	.loc 1 239
-	rotldi %r25, %r12, 25
+	rotldi %r8, %r23, 25
 # s ^= c
 	.loc 1 240
-	xor %r6, %r6, %r25
+	xor %r3, %r3, %r8
 # v1 += s
 	.loc 1 241
-	add %r30, %r30, %r6
+	add %r11, %r11, %r3
 # mj0 ^= v3
 	.loc 1 243
-	xor %r25, %r12, %r22
+	xor %r8, %r23, %r25
 # mj1 &= mj0
 	.loc 1 244
-	and %r7, %r7, %r25
+	and %r5, %r5, %r8
 # mj1 ^= v3
 	.loc 1 245
-	xor %r7, %r7, %r22
+	xor %r5, %r5, %r25
 # v1 += mj1
 	.loc 1 246
-	add %r30, %r30, %r7
+	add %r22, %r11, %r5
 # w7 = mem64[in + 56]
 	.loc 1 247
-	ld %r7, 56(%r4)
+	ld %r11, 56(%r4)
 # x = 12329834152419229976
 	.loc 1 248
-	lis %r6, 43804
-	ori %r6, %r6, 24277
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 55917
-	ori %r6, %r6, 33048
+	lis %r3, 43804
+	ori %r3, %r3, 24277
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 55917
+	ori %r3, %r3, 33048
 # x += w7
 	.loc 1 249
-	add %r6, %r6, %r7
+	add %r3, %r3, %r11
 # v0 += x
 	.loc 1 250
-	add %r29, %r29, %r6
+	add %r7, %r7, %r3
 # c ^= v7
 	.loc 1 252
-	xor %r6, %r27, %r26
+	xor %r3, %r29, %r28
 # c &= v5
 	.loc 1 253
-	and %r6, %r6, %r21
+	and %r3, %r3, %r27
 # c ^= v7
 	.loc 1 254
-	xor %r6, %r6, %r26
+	xor %r3, %r3, %r28
 # v0 += c
 	.loc 1 255
-	add %r29, %r29, %r6
+	add %r7, %r7, %r3
 # s = v5 <<< 50
 	.loc 1 256
-	rotldi %r6, %r21, 50
+	rotldi %r3, %r27, 50
 # c = v5 <<< 46
 	.loc 1 257
-	rotldi %r20, %r21, 46
+	rotldi %r5, %r27, 46
 # s ^= c
 	.loc 1 258
-	xor %r6, %r6, %r20
+	xor %r3, %r3, %r5
 # c = v5 <<< 23
 	.loc 1 259
-	rotldi %r20, %r21, 23
+	rotldi %r5, %r27, 23
 # s ^= c
 	.loc 1 260
-	xor %r6, %r6, %r20
+	xor %r3, %r3, %r5
 # v0 += s
 	.loc 1 261
-	add %r29, %r29, %r6
+	add %r7, %r7, %r3
 # v4 += v0
 	.loc 1 262
-	add %r20, %r23, %r29
+	add %r26, %r26, %r7
 # s = v1 <<< 36
 	.loc 1 263
-	rotldi %r6, %r30, 36
+	rotldi %r3, %r22, 36
 # c = v1 <<< 30
 	.loc 1 264
-	rotldi %r23, %r30, 30
+	rotldi %r5, %r22, 30
 # s ^= c
 	.loc 1 265
-	xor %r6, %r6, %r23
+	xor %r3, %r3, %r5
 # c = v1 <<< 25
 	.loc 1 266
-	rotldi %r23, %r30, 25
+	rotldi %r5, %r22, 25
 # s ^= c
 	.loc 1 267
-	xor %r6, %r6, %r23
+	xor %r3, %r3, %r5
 # v0 += s
 	.loc 1 268
-	add %r29, %r29, %r6
+	add %r7, %r7, %r3
 # mj1 ^= v2
 	.loc 1 270
-	xor %r23, %r30, %r12
+	xor %r5, %r22, %r23
 # mj0 &= mj1
 	.loc 1 271
-	and %r25, %r25, %r23
+	and %r8, %r8, %r5
 # mj0 ^= v2
 	.loc 1 272
-	xor %r25, %r25, %r12
+	xor %r8, %r8, %r23
 # v0 += mj0
 	.loc 1 273
-	add %r25, %r29, %r25
+	add %r8, %r7, %r8
 # w8 = mem64[in + 64]
 	.loc 1 274
-	ld %r29, 64(%r4)
+	ld %r7, 64(%r4)
 # x = 15566598209576043074
 	.loc 1 275
-	lis %r6, 55303
-	ori %r6, %r6, 43672
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 41731
-	ori %r6, %r6, 578
+	lis %r3, 55303
+	ori %r3, %r3, 43672
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 41731
+	ori %r3, %r3, 578
 # x += w8
 	.loc 1 276
-	add %r6, %r6, %r29
+	add %r3, %r3, %r7
 # v7 += x
 	.loc 1 277
-	add %r26, %r26, %r6
+	add %r28, %r28, %r3
 # c ^= v6
 	.loc 1 279
-	xor %r6, %r21, %r27
+	xor %r3, %r27, %r29
 # c &= v4
 	.loc 1 280
-	and %r6, %r6, %r20
+	and %r3, %r3, %r26
 # c ^= v6
 	.loc 1 281
-	xor %r6, %r6, %r27
+	xor %r3, %r3, %r29
 # v7 += c
 	.loc 1 282
-	add %r26, %r26, %r6
+	add %r28, %r28, %r3
 # s = v4 <<< 50
 	.loc 1 283
-	rotldi %r6, %r20, 50
+	rotldi %r3, %r26, 50
 # c = v4 <<< 46
 	.loc 1 284
-	rotldi %r19, %r20, 46
+	rotldi %r21, %r26, 46
 # s ^= c
 	.loc 1 285
-	xor %r6, %r6, %r19
+	xor %r3, %r3, %r21
 # c = v4 <<< 23
 	.loc 1 286
-	rotldi %r19, %r20, 23
+	rotldi %r21, %r26, 23
 # s ^= c
 	.loc 1 287
-	xor %r6, %r6, %r19
+	xor %r3, %r3, %r21
 # v7 += s
 	.loc 1 288
-	add %r26, %r26, %r6
+	add %r28, %r28, %r3
 # v3 += v7
 	.loc 1 289
-	add %r19, %r22, %r26
+	add %r21, %r25, %r28
 # s = v0 <<< 36
 	.loc 1 290
-	rotldi %r6, %r25, 36
+	rotldi %r3, %r8, 36
 # c = v0 <<< 30
 	.loc 1 291
-	rotldi %r22, %r25, 30
+	rotldi %r25, %r8, 30
 # s ^= c
 	.loc 1 292
-	xor %r6, %r6, %r22
+	xor %r3, %r3, %r25
 # c = v0 <<< 25
 	.loc 1 293
-	rotldi %r22, %r25, 25
+	rotldi %r25, %r8, 25
 # s ^= c
 	.loc 1 294
-	xor %r6, %r6, %r22
+	xor %r3, %r3, %r25
 # v7 += s
 	.loc 1 295
-	add %r26, %r26, %r6
+	add %r28, %r28, %r3
 # mj0 ^= v1
 	.loc 1 297
-	xor %r22, %r25, %r30
+	xor %r25, %r8, %r22
 # mj1 &= mj0
 	.loc 1 298
-	and %r23, %r23, %r22
+	and %r5, %r5, %r25
 # mj1 ^= v1
 	.loc 1 299
-	xor %r23, %r23, %r30
+	xor %r5, %r5, %r22
 # v7 += mj1
 	.loc 1 300
-	add %r23, %r26, %r23
+	add %r28, %r28, %r5
 # w9 = mem64[in + 72]
 	.loc 1 301
-	ld %r26, 72(%r4)
+	ld %r5, 72(%r4)
 # x = 1334009975649890238
 	.loc 1 302
-	lis %r6, 4739
-	ori %r6, %r6, 23297
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 17776
-	ori %r6, %r6, 28606
+	lis %r3, 4739
+	ori %r3, %r3, 23297
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 17776
+	ori %r3, %r3, 28606
 # x += w9
 	.loc 1 303
-	add %r6, %r6, %r26
+	add %r3, %r3, %r5
 # v6 += x
 	.loc 1 304
-	add %r27, %r27, %r6
+	add %r29, %r29, %r3
 # c ^= v5
 	.loc 1 306
-	xor %r6, %r20, %r21
+	xor %r3, %r26, %r27
 # c &= v3
 	.loc 1 307
-	and %r6, %r6, %r19
+	and %r3, %r3, %r21
 # c ^= v5
 	.loc 1 308
-	xor %r6, %r6, %r21
+	xor %r3, %r3, %r27
 # v6 += c
 	.loc 1 309
-	add %r27, %r27, %r6
+	add %r29, %r29, %r3
 # s = v3 <<< 50
 	.loc 1 310
-	rotldi %r6, %r19, 50
+	rotldi %r3, %r21, 50
 # c = v3 <<< 46
 	.loc 1 311
-	rotldi %r18, %r19, 46
+	rotldi %r20, %r21, 46
 # s ^= c
 	.loc 1 312
-	xor %r6, %r6, %r18
+	xor %r3, %r3, %r20
 # c = v3 <<< 23
 	.loc 1 313
-	rotldi %r18, %r19, 23
+	rotldi %r20, %r21, 23
 # s ^= c
 	.loc 1 314
-	xor %r6, %r6, %r18
+	xor %r3, %r3, %r20
 # v6 += s
 	.loc 1 315
-	add %r27, %r27, %r6
+	add %r29, %r29, %r3
 # v2 += v6
 	.loc 1 316
-	add %r18, %r12, %r27
+	add %r20, %r23, %r29
 # s = v7 <<< 36
 	.loc 1 317
-	rotldi %r6, %r23, 36
+	rotldi %r3, %r28, 36
 # c = v7 <<< 30
 	.loc 1 318
-	rotldi %r12, %r23, 30
+	rotldi %r23, %r28, 30
 # s ^= c
 	.loc 1 319
-	xor %r6, %r6, %r12
+	xor %r3, %r3, %r23
 # c = v7 <<< 25
 	.loc 1 320
-	rotldi %r12, %r23, 25
+	rotldi %r23, %r28, 25
 # s ^= c
 	.loc 1 321
-	xor %r6, %r6, %r12
+	xor %r3, %r3, %r23
 # v6 += s
 	.loc 1 322
-	add %r27, %r27, %r6
+	add %r29, %r29, %r3
 # mj1 ^= v0
 	.loc 1 324
-	xor %r12, %r23, %r25
+	xor %r23, %r28, %r8
 # mj0 &= mj1
 	.loc 1 325
-	and %r22, %r22, %r12
+	and %r25, %r25, %r23
 # mj0 ^= v0
 	.loc 1 326
-	xor %r22, %r22, %r25
+	xor %r25, %r25, %r8
 # v6 += mj0
 	.loc 1 327
-	add %r22, %r27, %r22
+	add %r25, %r29, %r25
 # w10 = mem64[in + 80]
 	.loc 1 328
-	ld %r27, 80(%r4)
+	ld %r29, 80(%r4)
 # x = 2608012711638119052
 	.loc 1 329
-	lis %r6, 9265
-	ori %r6, %r6, 34238
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 20196
-	ori %r6, %r6, 45708
+	lis %r3, 9265
+	ori %r3, %r3, 34238
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 20196
+	ori %r3, %r3, 45708
 # x += w10
 	.loc 1 330
-	add %r6, %r6, %r27
+	add %r3, %r3, %r29
 # v5 += x
 	.loc 1 331
-	add %r21, %r21, %r6
+	add %r27, %r27, %r3
 # c ^= v4
 	.loc 1 333
-	xor %r6, %r19, %r20
+	xor %r3, %r21, %r26
 # c &= v2
 	.loc 1 334
-	and %r6, %r6, %r18
+	and %r3, %r3, %r20
 # c ^= v4
 	.loc 1 335
-	xor %r6, %r6, %r20
+	xor %r3, %r3, %r26
 # v5 += c
 	.loc 1 336
-	add %r21, %r21, %r6
+	add %r27, %r27, %r3
 # s = v2 <<< 50
 	.loc 1 337
-	rotldi %r6, %r18, 50
+	rotldi %r3, %r20, 50
 # c = v2 <<< 46
 	.loc 1 338
-	rotldi %r17, %r18, 46
+	rotldi %r19, %r20, 46
 # s ^= c
 	.loc 1 339
-	xor %r6, %r6, %r17
+	xor %r3, %r3, %r19
 # c = v2 <<< 23
 	.loc 1 340
-	rotldi %r17, %r18, 23
+	rotldi %r19, %r20, 23
 # s ^= c
 	.loc 1 341
-	xor %r6, %r6, %r17
+	xor %r3, %r3, %r19
 # v5 += s
 	.loc 1 342
-	add %r21, %r21, %r6
+	add %r27, %r27, %r3
 # v1 += v5
 	.loc 1 343
-	add %r17, %r30, %r21
+	add %r19, %r22, %r27
 # s = v6 <<< 36
 	.loc 1 344
-	rotldi %r6, %r22, 36
+	rotldi %r3, %r25, 36
 # c = v6 <<< 30
 	.loc 1 345
-	rotldi %r30, %r22, 30
+	rotldi %r22, %r25, 30
 # s ^= c
 	.loc 1 346
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r22
 # c = v6 <<< 25
 	.loc 1 347
-	rotldi %r30, %r22, 25
+	rotldi %r22, %r25, 25
 # s ^= c
 	.loc 1 348
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r22
 # v5 += s
 	.loc 1 349
-	add %r21, %r21, %r6
+	add %r27, %r27, %r3
 # mj0 ^= v7
 	.loc 1 351
-	xor %r30, %r22, %r23
+	xor %r22, %r25, %r28
 # mj1 &= mj0
 	.loc 1 352
-	and %r12, %r12, %r30
+	and %r23, %r23, %r22
 # mj1 ^= v7
 	.loc 1 353
-	xor %r12, %r12, %r23
+	xor %r23, %r23, %r28
 # v5 += mj1
 	.loc 1 354
-	add %r21, %r21, %r12
+	add %r23, %r27, %r23
 # w11 = mem64[in + 88]
 	.loc 1 355
-	ld %r12, 88(%r4)
+	ld %r27, 88(%r4)
 # x = 6128411473006802146
 	.loc 1 356
-	lis %r6, 21772
-	ori %r6, %r6, 32195
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 54783
-	ori %r6, %r6, 46306
+	lis %r3, 21772
+	ori %r3, %r3, 32195
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 54783
+	ori %r3, %r3, 46306
 # x += w11
 	.loc 1 357
-	add %r6, %r6, %r12
+	add %r3, %r3, %r27
 # v4 += x
 	.loc 1 358
-	add %r20, %r20, %r6
+	add %r26, %r26, %r3
 # c ^= v3
 	.loc 1 360
-	xor %r6, %r18, %r19
+	xor %r3, %r20, %r21
 # c &= v1
 	.loc 1 361
-	and %r6, %r6, %r17
+	and %r3, %r3, %r19
 # c ^= v3
 	.loc 1 362
-	xor %r6, %r6, %r19
+	xor %r3, %r3, %r21
 # v4 += c
 	.loc 1 363
-	add %r16, %r20, %r6
+	add %r26, %r26, %r3
 # s = v1 <<< 50
 	.loc 1 364
-	rotldi %r6, %r17, 50
+	rotldi %r3, %r19, 50
 # c = v1 <<< 46
 	.loc 1 365
-	rotldi %r20, %r17, 46
+	rotldi %r18, %r19, 46
 # s ^= c
 	.loc 1 366
-	xor %r6, %r6, %r20
+	xor %r3, %r3, %r18
 # c = v1 <<< 23
 	.loc 1 367
-	rotldi %r20, %r17, 23
+	rotldi %r18, %r19, 23
 # s ^= c
 	.loc 1 368
-	xor %r6, %r6, %r20
+	xor %r3, %r3, %r18
 # v4 += s
 	.loc 1 369
-	add %r16, %r16, %r6
+	add %r26, %r26, %r3
 # v0 += v4
 	.loc 1 370
-	add %r20, %r25, %r16
+	add %r18, %r8, %r26
 # s = v5 <<< 36
 	.loc 1 371
-	rotldi %r6, %r21, 36
+	rotldi %r3, %r23, 36
 # c = v5 <<< 30
 	.loc 1 372
-	rotldi %r25, %r21, 30
+	rotldi %r8, %r23, 30
 # s ^= c
 	.loc 1 373
-	xor %r6, %r6, %r25
+	xor %r3, %r3, %r8
 # c = v5 <<< 25
 	.loc 1 374
-	rotldi %r25, %r21, 25
+	rotldi %r8, %r23, 25
 # s ^= c
 	.loc 1 375
-	xor %r6, %r6, %r25
+	xor %r3, %r3, %r8
 # v4 += s
 	.loc 1 376
-	add %r16, %r16, %r6
+	add %r26, %r26, %r3
 # mj1 ^= v6
 	.loc 1 378
-	xor %r25, %r21, %r22
+	xor %r8, %r23, %r25
 # mj0 &= mj1
 	.loc 1 379
-	and %r30, %r30, %r25
+	and %r22, %r22, %r8
 # mj0 ^= v6
 	.loc 1 380
-	xor %r30, %r30, %r22
+	xor %r22, %r22, %r25
 # v4 += mj0
 	.loc 1 381
-	add %r16, %r16, %r30
+	add %r22, %r26, %r22
 # w12 = mem64[in + 96]
 	.loc 1 382
-	ld %r30, 96(%r4)
-	std %r30, 112(%r1)
+	ld %r26, 96(%r4)
 # x = 8268148722764581231
 	.loc 1 383
-	lis %r6, 29374
-	ori %r6, %r6, 23924
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 62075
-	ori %r6, %r6, 35183
+	lis %r3, 29374
+	ori %r3, %r3, 23924
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 62075
+	ori %r3, %r3, 35183
 # x += w12
 	.loc 1 384
-	add %r6, %r6, %r30
+	add %r3, %r3, %r26
 # v3 += x
 	.loc 1 385
-	add %r19, %r19, %r6
+	add %r21, %r21, %r3
 # c ^= v2
 	.loc 1 387
-	xor %r6, %r17, %r18
+	xor %r3, %r19, %r20
 # c &= v0
 	.loc 1 388
-	and %r6, %r6, %r20
+	and %r3, %r3, %r18
 # c ^= v2
 	.loc 1 389
-	xor %r6, %r6, %r18
+	xor %r3, %r3, %r20
 # v3 += c
 	.loc 1 390
-	add %r19, %r19, %r6
+	add %r21, %r21, %r3
 # s = v0 <<< 50
 	.loc 1 391
-	rotldi %r6, %r20, 50
+	rotldi %r3, %r18, 50
 # c = v0 <<< 46
 	.loc 1 392
-	rotldi %r30, %r20, 46
+	rotldi %r17, %r18, 46
 # s ^= c
 	.loc 1 393
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r17
 # c = v0 <<< 23
 	.loc 1 394
-	rotldi %r30, %r20, 23
+	rotldi %r17, %r18, 23
 # s ^= c
 	.loc 1 395
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r17
 # v3 += s
 	.loc 1 396
-	add %r19, %r19, %r6
+	add %r21, %r21, %r3
 # v7 += v3
 	.loc 1 397
-	add %r23, %r23, %r19
+	add %r17, %r28, %r21
 # s = v4 <<< 36
 	.loc 1 398
-	rotldi %r6, %r16, 36
+	rotldi %r3, %r22, 36
 # c = v4 <<< 30
 	.loc 1 399
-	rotldi %r30, %r16, 30
+	rotldi %r28, %r22, 30
 # s ^= c
 	.loc 1 400
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r28
 # c = v4 <<< 25
 	.loc 1 401
-	rotldi %r30, %r16, 25
+	rotldi %r28, %r22, 25
 # s ^= c
 	.loc 1 402
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r28
 # v3 += s
 	.loc 1 403
-	add %r19, %r19, %r6
+	add %r21, %r21, %r3
 # mj0 ^= v5
 	.loc 1 405
-	xor %r30, %r16, %r21
+	xor %r28, %r22, %r23
 # mj1 &= mj0
 	.loc 1 406
-	and %r25, %r25, %r30
+	and %r8, %r8, %r28
 # mj1 ^= v5
 	.loc 1 407
-	xor %r25, %r25, %r21
+	xor %r8, %r8, %r23
 # v3 += mj1
 	.loc 1 408
-	add %r19, %r19, %r25
+	add %r21, %r21, %r8
 # w13 = mem64[in + 104]
 	.loc 1 409
-	ld %r25, 104(%r4)
-	std %r25, 120(%r1)
+	ld %r8, 104(%r4)
 # x = 9286055187155687089
 	.loc 1 410
-	lis %r6, 32990
-	ori %r6, %r6, 45566
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 15126
-	ori %r6, %r6, 38577
+	lis %r3, 32990
+	ori %r3, %r3, 45566
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 15126
+	ori %r3, %r3, 38577
 # x += w13
 	.loc 1 411
-	add %r6, %r6, %r25
+	add %r3, %r3, %r8
 # v2 += x
 	.loc 1 412
-	add %r18, %r18, %r6
+	add %r20, %r20, %r3
 # c ^= v1
 	.loc 1 414
-	xor %r6, %r20, %r17
+	xor %r3, %r18, %r19
 # c &= v7
 	.loc 1 415
-	and %r6, %r6, %r23
+	and %r3, %r3, %r17
 # c ^= v1
 	.loc 1 416
-	xor %r6, %r6, %r17
+	xor %r3, %r3, %r19
 # v2 += c
 	.loc 1 417
-	add %r18, %r18, %r6
+	add %r16, %r20, %r3
 # s = v7 <<< 50
 	.loc 1 418
-	rotldi %r6, %r23, 50
+	rotldi %r3, %r17, 50
 # c = v7 <<< 46
 	.loc 1 419
-	rotldi %r25, %r23, 46
+	rotldi %r20, %r17, 46
 # s ^= c
 	.loc 1 420
-	xor %r6, %r6, %r25
+	xor %r3, %r3, %r20
 # c = v7 <<< 23
 	.loc 1 421
-	rotldi %r25, %r23, 23
+	rotldi %r20, %r17, 23
 # s ^= c
 	.loc 1 422
-	xor %r6, %r6, %r25
+	xor %r3, %r3, %r20
 # v2 += s
 	.loc 1 423
-	add %r18, %r18, %r6
+	add %r16, %r16, %r3
 # v6 += v2
 	.loc 1 424
-	add %r22, %r22, %r18
+	add %r20, %r25, %r16
 # s = v3 <<< 36
 	.loc 1 425
-	rotldi %r6, %r19, 36
+	rotldi %r3, %r21, 36
 # c = v3 <<< 30
 	.loc 1 426
-	rotldi %r25, %r19, 30
+	rotldi %r25, %r21, 30
 # s ^= c
 	.loc 1 427
-	xor %r6, %r6, %r25
+	xor %r3, %r3, %r25
 # c = v3 <<< 25
 	.loc 1 428
-	rotldi %r25, %r19, 25
+	rotldi %r25, %r21, 25
 # s ^= c
 	.loc 1 429
-	xor %r6, %r6, %r25
+	xor %r3, %r3, %r25
 # v2 += s
 	.loc 1 430
-	add %r18, %r18, %r6
+	add %r16, %r16, %r3
 # mj1 ^= v4
 	.loc 1 432
-	xor %r25, %r19, %r16
+	xor %r25, %r21, %r22
 # mj0 &= mj1
 	.loc 1 433
-	and %r30, %r30, %r25
+	and %r28, %r28, %r25
 # mj0 ^= v4
 	.loc 1 434
-	xor %r30, %r30, %r16
+	xor %r28, %r28, %r22
 # v2 += mj0
 	.loc 1 435
-	add %r18, %r18, %r30
+	add %r16, %r16, %r28
 # w14 = mem64[in + 112]
 	.loc 1 436
-	ld %r30, 112(%r4)
+	ld %r28, 112(%r4)
 # x = 11230858885718282805
 	.loc 1 437
-	lis %r6, 39900
-	ori %r6, %r6, 1703
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 9671
-	ori %r6, %r6, 4661
+	lis %r3, 39900
+	ori %r3, %r3, 1703
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 9671
+	ori %r3, %r3, 4661
 # x += w14
 	.loc 1 438
-	add %r6, %r6, %r30
+	add %r3, %r3, %r28
 # v1 += x
 	.loc 1 439
-	add %r17, %r17, %r6
+	add %r19, %r19, %r3
 # c ^= v0
 	.loc 1 441
-	xor %r6, %r23, %r20
+	xor %r3, %r17, %r18
 # c &= v6
 	.loc 1 442
-	and %r6, %r6, %r22
+	and %r3, %r3, %r20
 # c ^= v0
 	.loc 1 443
-	xor %r6, %r6, %r20
+	xor %r3, %r3, %r18
 # v1 += c
 	.loc 1 444
-	add %r15, %r17, %r6
+	add %r15, %r19, %r3
 # s = v6 <<< 50
 	.loc 1 445
-	rotldi %r6, %r22, 50
+	rotldi %r3, %r20, 50
 # c = v6 <<< 46
 	.loc 1 446
-	rotldi %r17, %r22, 46
+	rotldi %r19, %r20, 46
 # s ^= c
 	.loc 1 447
-	xor %r6, %r6, %r17
+	xor %r3, %r3, %r19
 # c = v6 <<< 23
 	.loc 1 448
-	rotldi %r17, %r22, 23
+	rotldi %r19, %r20, 23
 # s ^= c
 	.loc 1 449
-	xor %r6, %r6, %r17
+	xor %r3, %r3, %r19
 # v1 += s
 	.loc 1 450
-	add %r15, %r15, %r6
+	add %r15, %r15, %r3
 # v5 += v1
 	.loc 1 451
-	add %r17, %r21, %r15
+	add %r19, %r23, %r15
 # s = v2 <<< 36
 	.loc 1 452
-	rotldi %r6, %r18, 36
+	rotldi %r3, %r16, 36
 # c = v2 <<< 30
 	.loc 1 453
-	rotldi %r21, %r18, 30
+	rotldi %r23, %r16, 30
 # s ^= c
 	.loc 1 454
-	xor %r6, %r6, %r21
+	xor %r3, %r3, %r23
 # c = v2 <<< 25
 	.loc 1 455
-	rotldi %r21, %r18, 25
+	rotldi %r23, %r16, 25
 # s ^= c
 	.loc 1 456
-	xor %r6, %r6, %r21
+	xor %r3, %r3, %r23
 # v1 += s
 	.loc 1 457
-	add %r15, %r15, %r6
+	add %r15, %r15, %r3
 # mj0 ^= v3
 	.loc 1 459
-	xor %r6, %r18, %r19
+	xor %r3, %r16, %r21
 # mj1 &= mj0
 	.loc 1 460
-	and %r25, %r25, %r6
+	and %r25, %r25, %r3
 # mj1 ^= v3
 	.loc 1 461
-	xor %r25, %r25, %r19
+	xor %r25, %r25, %r21
 # v1 += mj1
 	.loc 1 462
 	add %r15, %r15, %r25
 # w15 = mem64[in + 120]
 	.loc 1 463
-	ld %r21, 120(%r4)
+	ld %r23, 120(%r4)
 # x = 13951009754708518548
 	.loc 1 464
 	lis %r25, 49563
@@ -1266,7610 +1269,7522 @@ qhasm_kernel_sha512_ppc64_blocks:
 	ori %r25, %r25, 9876
 # x += w15
 	.loc 1 465
-	add %r25, %r25, %r21
+	add %r25, %r25, %r23
 # v0 += x
 	.loc 1 466
-	add %r20, %r20, %r25
+	add %r18, %r18, %r25
 # c ^= v7
 	.loc 1 468
-	xor %r25, %r22, %r23
+	xor %r25, %r20, %r17
 # c &= v5
 	.loc 1 469
-	and %r25, %r25, %r17
+	and %r25, %r25, %r19
 # c ^= v7
 	.loc 1 470
-	xor %r25, %r25, %r23
+	xor %r25, %r25, %r17
 # v0 += c
 	.loc 1 471
-	add %r14, %r20, %r25
+	add %r14, %r18, %r25
 # s = v5 <<< 50
 	.loc 1 472
-	rotldi %r25, %r17, 50
+	rotldi %r25, %r19, 50
 # c = v5 <<< 46
 	.loc 1 473
-	rotldi %r20, %r17, 46
+	rotldi %r18, %r19, 46
 # s ^= c
 	.loc 1 474
-	xor %r25, %r25, %r20
+	xor %r25, %r25, %r18
 # c = v5 <<< 23
 	.loc 1 475
-	rotldi %r20, %r17, 23
+	rotldi %r18, %r19, 23
 # s ^= c
 	.loc 1 476
-	xor %r25, %r25, %r20
+	xor %r25, %r25, %r18
 # v0 += s
 	.loc 1 477
 	add %r14, %r14, %r25
 # v4 += v0
 	.loc 1 478
-	add %r16, %r16, %r14
+	add %r22, %r22, %r14
 # s = v1 <<< 36
 	.loc 1 479
 	rotldi %r25, %r15, 36
 # c = v1 <<< 30
 	.loc 1 480
-	rotldi %r20, %r15, 30
+	rotldi %r18, %r15, 30
 # s ^= c
 	.loc 1 481
-	xor %r25, %r25, %r20
+	xor %r25, %r25, %r18
 # c = v1 <<< 25
 	.loc 1 482
-	rotldi %r20, %r15, 25
+	rotldi %r18, %r15, 25
 # s ^= c
 	.loc 1 483
-	xor %r25, %r25, %r20
+	xor %r25, %r25, %r18
 # v0 += s
 	.loc 1 484
 	add %r14, %r14, %r25
 # mj1 ^= v2
 	.loc 1 486
-	xor %r25, %r15, %r18
+	xor %r25, %r15, %r16
 # mj0 &= mj1
 	.loc 1 487
-	and %r6, %r6, %r25
+	and %r3, %r3, %r25
 # mj0 ^= v2
 	.loc 1 488
-	xor %r6, %r6, %r18
+	xor %r3, %r3, %r16
 # v0 += mj0
 	.loc 1 489
-	add %r14, %r14, %r6
+	add %r14, %r14, %r3
 # x = w14 <<< 45
 	.loc 1 491
-	rotldi %r20, %r30, 45
+	rotldi %r18, %r28, 45
 # y = w14 <<< 3
 	.loc 1 492
-	rotldi %r6, %r30, 3
+	rotldi %r3, %r28, 3
 # x ^= y
 	.loc 1 493
-	xor %r20, %r20, %r6
+	xor %r18, %r18, %r3
 # y = w14 >> 6
 	.loc 1 494
-	srdi %r6, %r30, 6
+	srdi %r3, %r28, 6
 # x ^= y
 	.loc 1 495
-	xor %r20, %r20, %r6
+	xor %r18, %r18, %r3
 # w0 += x
 	.loc 1 496
-	add %r31, %r31, %r20
+	add %r31, %r31, %r18
 # w0 += w9
 	.loc 1 497
-	add %r20, %r31, %r26
+	add %r18, %r31, %r5
 # x = w1 <<< 63
 	.loc 1 498
-	rotldi %r6, %r8, 63
+	rotldi %r3, %r6, 63
 # y = w1 <<< 56
 	.loc 1 499
-	rotldi %r31, %r8, 56
+	rotldi %r31, %r6, 56
 # x ^= y
 	.loc 1 500
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r31
 # y = w1 >> 7
 	.loc 1 501
-	srdi %r31, %r8, 7
+	srdi %r31, %r6, 7
 # x ^= y
 	.loc 1 502
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r31
 # w0 += x
 	.loc 1 503
-	add %r20, %r20, %r6
+	add %r18, %r18, %r3
 # x = 16472876342353939154
 	.loc 1 504
-	lis %r6, 58523
-	ori %r6, %r6, 27073
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 40689
-	ori %r6, %r6, 19154
+	lis %r3, 58523
+	ori %r3, %r3, 27073
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 40689
+	ori %r3, %r3, 19154
 # x += w0
 	.loc 1 505
-	add %r6, %r6, %r20
+	add %r3, %r3, %r18
 # v7 += x
 	.loc 1 506
-	add %r23, %r23, %r6
+	add %r17, %r17, %r3
 # c ^= v6
 	.loc 1 508
-	xor %r6, %r17, %r22
+	xor %r3, %r19, %r20
 # c &= v4
 	.loc 1 509
-	and %r6, %r6, %r16
+	and %r3, %r3, %r22
 # c ^= v6
 	.loc 1 510
-	xor %r6, %r6, %r22
+	xor %r3, %r3, %r20
 # v7 += c
 	.loc 1 511
-	add %r23, %r23, %r6
+	add %r17, %r17, %r3
 # s = v4 <<< 50
 	.loc 1 512
-	rotldi %r6, %r16, 50
+	rotldi %r3, %r22, 50
 # c = v4 <<< 46
 	.loc 1 513
-	rotldi %r31, %r16, 46
+	rotldi %r31, %r22, 46
 # s ^= c
 	.loc 1 514
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r31
 # c = v4 <<< 23
 	.loc 1 515
-	rotldi %r31, %r16, 23
+	rotldi %r31, %r22, 23
 # s ^= c
 	.loc 1 516
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r31
 # v7 += s
 	.loc 1 517
-	add %r23, %r23, %r6
+	add %r17, %r17, %r3
 # v3 += v7
 	.loc 1 518
-	add %r19, %r19, %r23
+	add %r21, %r21, %r17
 # s = v0 <<< 36
 	.loc 1 519
-	rotldi %r6, %r14, 36
+	rotldi %r3, %r14, 36
 # c = v0 <<< 30
 	.loc 1 520
 	rotldi %r31, %r14, 30
 # s ^= c
 	.loc 1 521
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r31
 # c = v0 <<< 25
 	.loc 1 522
 	rotldi %r31, %r14, 25
 # s ^= c
 	.loc 1 523
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r31
 # v7 += s
 	.loc 1 524
-	add %r23, %r23, %r6
+	add %r17, %r17, %r3
 # mj0 ^= v1
 	.loc 1 526
-	xor %r6, %r14, %r15
+	xor %r3, %r14, %r15
 # mj1 &= mj0
 	.loc 1 527
-	and %r25, %r25, %r6
+	and %r25, %r25, %r3
 # mj1 ^= v1
 	.loc 1 528
 	xor %r25, %r25, %r15
 # v7 += mj1
 	.loc 1 529
-	add %r23, %r23, %r25
+	add %r17, %r17, %r25
 # x = w15 <<< 45
 	.loc 1 531
-	rotldi %r31, %r21, 45
+	rotldi %r31, %r23, 45
 # y = w15 <<< 3
 	.loc 1 532
-	rotldi %r25, %r21, 3
+	rotldi %r25, %r23, 3
 # x ^= y
 	.loc 1 533
 	xor %r31, %r31, %r25
 # y = w15 >> 6
 	.loc 1 534
-	srdi %r25, %r21, 6
+	srdi %r25, %r23, 6
 # x ^= y
 	.loc 1 535
 	xor %r31, %r31, %r25
 # w1 += x
 	.loc 1 536
-	add %r8, %r8, %r31
+	add %r6, %r6, %r31
 # w1 += w10
 	.loc 1 537
-	add %r25, %r8, %r27
+	add %r25, %r6, %r29
 # x = w2 <<< 63
 	.loc 1 538
-	rotldi %r8, %r9, 63
+	rotldi %r6, %r9, 63
 # y = w2 <<< 56
 	.loc 1 539
 	rotldi %r31, %r9, 56
 # x ^= y
 	.loc 1 540
-	xor %r8, %r8, %r31
+	xor %r6, %r6, %r31
 # y = w2 >> 7
 	.loc 1 541
 	srdi %r31, %r9, 7
 # x ^= y
 	.loc 1 542
-	xor %r8, %r8, %r31
+	xor %r6, %r6, %r31
 # w1 += x
 	.loc 1 543
-	add %r25, %r25, %r8
+	add %r25, %r25, %r6
 # x = 17275323862435702243
 	.loc 1 544
-	lis %r8, 61374
-	ori %r8, %r8, 18310
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 14415
-	ori %r8, %r8, 9699
+	lis %r6, 61374
+	ori %r6, %r6, 18310
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 14415
+	ori %r6, %r6, 9699
 # x += w1
 	.loc 1 545
-	add %r8, %r8, %r25
+	add %r6, %r6, %r25
 # v6 += x
 	.loc 1 546
-	add %r22, %r22, %r8
+	add %r20, %r20, %r6
 # c ^= v5
 	.loc 1 548
-	xor %r8, %r16, %r17
+	xor %r6, %r22, %r19
 # c &= v3
 	.loc 1 549
-	and %r8, %r8, %r19
+	and %r6, %r6, %r21
 # c ^= v5
 	.loc 1 550
-	xor %r8, %r8, %r17
+	xor %r6, %r6, %r19
 # v6 += c
 	.loc 1 551
-	add %r22, %r22, %r8
+	add %r20, %r20, %r6
 # s = v3 <<< 50
 	.loc 1 552
-	rotldi %r8, %r19, 50
+	rotldi %r6, %r21, 50
 # c = v3 <<< 46
 	.loc 1 553
-	rotldi %r31, %r19, 46
+	rotldi %r31, %r21, 46
 # s ^= c
 	.loc 1 554
-	xor %r8, %r8, %r31
+	xor %r6, %r6, %r31
 # c = v3 <<< 23
 	.loc 1 555
-	rotldi %r31, %r19, 23
+	rotldi %r31, %r21, 23
 # s ^= c
 	.loc 1 556
-	xor %r8, %r8, %r31
+	xor %r6, %r6, %r31
 # v6 += s
 	.loc 1 557
-	add %r22, %r22, %r8
+	add %r20, %r20, %r6
 # v2 += v6
 	.loc 1 558
-	add %r18, %r18, %r22
+	add %r16, %r16, %r20
 # s = v7 <<< 36
 	.loc 1 559
-	rotldi %r8, %r23, 36
+	rotldi %r6, %r17, 36
 # c = v7 <<< 30
 	.loc 1 560
-	rotldi %r31, %r23, 30
+	rotldi %r31, %r17, 30
 # s ^= c
 	.loc 1 561
-	xor %r8, %r8, %r31
+	xor %r6, %r6, %r31
 # c = v7 <<< 25
 	.loc 1 562
-	rotldi %r31, %r23, 25
+	rotldi %r31, %r17, 25
 # s ^= c
 	.loc 1 563
-	xor %r8, %r8, %r31
+	xor %r6, %r6, %r31
 # v6 += s
 	.loc 1 564
-	add %r22, %r22, %r8
+	add %r20, %r20, %r6
 # mj1 ^= v0
 	.loc 1 566
-	xor %r8, %r23, %r14
+	xor %r6, %r17, %r14
 # mj0 &= mj1
 	.loc 1 567
-	and %r6, %r6, %r8
+	and %r3, %r3, %r6
 # mj0 ^= v0
 	.loc 1 568
-	xor %r6, %r6, %r14
+	xor %r3, %r3, %r14
 # v6 += mj0
 	.loc 1 569
-	add %r22, %r22, %r6
+	add %r20, %r20, %r3
 # x = w0 <<< 45
 	.loc 1 571
-	rotldi %r6, %r20, 45
+	rotldi %r3, %r18, 45
 # y = w0 <<< 3
 	.loc 1 572
-	rotldi %r31, %r20, 3
+	rotldi %r31, %r18, 3
 # x ^= y
 	.loc 1 573
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r31
 # y = w0 >> 6
 	.loc 1 574
-	srdi %r31, %r20, 6
+	srdi %r31, %r18, 6
 # x ^= y
 	.loc 1 575
-	xor %r6, %r6, %r31
+	xor %r3, %r3, %r31
 # w2 += x
 	.loc 1 576
-	add %r9, %r9, %r6
+	add %r9, %r9, %r3
 # w2 += w11
 	.loc 1 577
-	add %r31, %r9, %r12
+	add %r31, %r9, %r27
 # x = w3 <<< 63
 	.loc 1 578
-	rotldi %r6, %r10, 63
+	rotldi %r3, %r12, 63
 # y = w3 <<< 56
 	.loc 1 579
-	rotldi %r9, %r10, 56
+	rotldi %r9, %r12, 56
 # x ^= y
 	.loc 1 580
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # y = w3 >> 7
 	.loc 1 581
-	srdi %r9, %r10, 7
+	srdi %r9, %r12, 7
 # x ^= y
 	.loc 1 582
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # w2 += x
 	.loc 1 583
-	add %r31, %r31, %r6
+	add %r31, %r31, %r3
 # x = 1135362057144423861
 	.loc 1 584
-	lis %r6, 4033
-	ori %r6, %r6, 40390
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 35724
-	ori %r6, %r6, 54709
+	lis %r3, 4033
+	ori %r3, %r3, 40390
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 35724
+	ori %r3, %r3, 54709
 # x += w2
 	.loc 1 585
-	add %r6, %r6, %r31
+	add %r3, %r3, %r31
 # v5 += x
 	.loc 1 586
-	add %r17, %r17, %r6
+	add %r19, %r19, %r3
 # c ^= v4
 	.loc 1 588
-	xor %r6, %r19, %r16
+	xor %r3, %r21, %r22
 # c &= v2
 	.loc 1 589
-	and %r6, %r6, %r18
+	and %r3, %r3, %r16
 # c ^= v4
 	.loc 1 590
-	xor %r6, %r6, %r16
+	xor %r3, %r3, %r22
 # v5 += c
 	.loc 1 591
-	add %r17, %r17, %r6
+	add %r19, %r19, %r3
 # s = v2 <<< 50
 	.loc 1 592
-	rotldi %r6, %r18, 50
+	rotldi %r3, %r16, 50
 # c = v2 <<< 46
 	.loc 1 593
-	rotldi %r9, %r18, 46
+	rotldi %r9, %r16, 46
 # s ^= c
 	.loc 1 594
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # c = v2 <<< 23
 	.loc 1 595
-	rotldi %r9, %r18, 23
+	rotldi %r9, %r16, 23
 # s ^= c
 	.loc 1 596
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # v5 += s
 	.loc 1 597
-	add %r17, %r17, %r6
+	add %r19, %r19, %r3
 # v1 += v5
 	.loc 1 598
-	add %r15, %r15, %r17
+	add %r15, %r15, %r19
 # s = v6 <<< 36
 	.loc 1 599
-	rotldi %r6, %r22, 36
+	rotldi %r3, %r20, 36
 # c = v6 <<< 30
 	.loc 1 600
-	rotldi %r9, %r22, 30
+	rotldi %r9, %r20, 30
 # s ^= c
 	.loc 1 601
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # c = v6 <<< 25
 	.loc 1 602
-	rotldi %r9, %r22, 25
+	rotldi %r9, %r20, 25
 # s ^= c
 	.loc 1 603
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # v5 += s
 	.loc 1 604
-	add %r17, %r17, %r6
+	add %r19, %r19, %r3
 # mj0 ^= v7
 	.loc 1 606
-	xor %r6, %r22, %r23
+	xor %r3, %r20, %r17
 # mj1 &= mj0
 	.loc 1 607
-	and %r8, %r8, %r6
+	and %r6, %r6, %r3
 # mj1 ^= v7
 	.loc 1 608
-	xor %r8, %r8, %r23
+	xor %r6, %r6, %r17
 # v5 += mj1
 	.loc 1 609
-	add %r17, %r17, %r8
+	add %r19, %r19, %r6
 # x = w1 <<< 45
 	.loc 1 611
-	rotldi %r8, %r25, 45
+	rotldi %r6, %r25, 45
 # y = w1 <<< 3
 	.loc 1 612
 	rotldi %r9, %r25, 3
 # x ^= y
 	.loc 1 613
-	xor %r8, %r8, %r9
+	xor %r6, %r6, %r9
 # y = w1 >> 6
 	.loc 1 614
 	srdi %r9, %r25, 6
 # x ^= y
 	.loc 1 615
-	xor %r8, %r8, %r9
+	xor %r6, %r6, %r9
 # w3 += x
 	.loc 1 616
-	add %r10, %r10, %r8
+	add %r12, %r12, %r6
 # w3 += w12
 	.loc 1 617
-	ld %r8, 112(%r1)
-	add %r10, %r10, %r8
+	add %r12, %r12, %r26
 # x = w4 <<< 63
 	.loc 1 618
-	rotldi %r8, %r24, 63
+	rotldi %r6, %r10, 63
 # y = w4 <<< 56
 	.loc 1 619
-	rotldi %r9, %r24, 56
+	rotldi %r9, %r10, 56
 # x ^= y
 	.loc 1 620
-	xor %r8, %r8, %r9
+	xor %r6, %r6, %r9
 # y = w4 >> 7
 	.loc 1 621
-	srdi %r9, %r24, 7
+	srdi %r9, %r10, 7
 # x ^= y
 	.loc 1 622
-	xor %r8, %r8, %r9
+	xor %r6, %r6, %r9
 # w3 += x
 	.loc 1 623
-	add %r10, %r10, %r8
+	add %r12, %r12, %r6
 # x = 2597628984639134821
 	.loc 1 624
-	lis %r8, 9228
-	ori %r8, %r8, 41420
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 30636
-	ori %r8, %r8, 40037
+	lis %r6, 9228
+	ori %r6, %r6, 41420
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 30636
+	ori %r6, %r6, 40037
 # x += w3
 	.loc 1 625
-	add %r8, %r8, %r10
+	add %r6, %r6, %r12
 # v4 += x
 	.loc 1 626
-	add %r16, %r16, %r8
+	add %r22, %r22, %r6
 # c ^= v3
 	.loc 1 628
-	xor %r8, %r18, %r19
+	xor %r6, %r16, %r21
 # c &= v1
 	.loc 1 629
-	and %r8, %r8, %r15
+	and %r6, %r6, %r15
 # c ^= v3
 	.loc 1 630
-	xor %r8, %r8, %r19
+	xor %r6, %r6, %r21
 # v4 += c
 	.loc 1 631
-	add %r16, %r16, %r8
+	add %r22, %r22, %r6
 # s = v1 <<< 50
 	.loc 1 632
-	rotldi %r8, %r15, 50
+	rotldi %r6, %r15, 50
 # c = v1 <<< 46
 	.loc 1 633
 	rotldi %r9, %r15, 46
 # s ^= c
 	.loc 1 634
-	xor %r8, %r8, %r9
+	xor %r6, %r6, %r9
 # c = v1 <<< 23
 	.loc 1 635
 	rotldi %r9, %r15, 23
 # s ^= c
 	.loc 1 636
-	xor %r8, %r8, %r9
+	xor %r6, %r6, %r9
 # v4 += s
 	.loc 1 637
-	add %r16, %r16, %r8
+	add %r22, %r22, %r6
 # v0 += v4
 	.loc 1 638
-	add %r14, %r14, %r16
+	add %r14, %r14, %r22
 # s = v5 <<< 36
 	.loc 1 639
-	rotldi %r8, %r17, 36
+	rotldi %r6, %r19, 36
 # c = v5 <<< 30
 	.loc 1 640
-	rotldi %r9, %r17, 30
+	rotldi %r9, %r19, 30
 # s ^= c
 	.loc 1 641
-	xor %r8, %r8, %r9
+	xor %r6, %r6, %r9
 # c = v5 <<< 25
 	.loc 1 642
-	rotldi %r9, %r17, 25
+	rotldi %r9, %r19, 25
 # s ^= c
 	.loc 1 643
-	xor %r8, %r8, %r9
+	xor %r6, %r6, %r9
 # v4 += s
 	.loc 1 644
-	add %r16, %r16, %r8
+	add %r22, %r22, %r6
 # mj1 ^= v6
 	.loc 1 646
-	xor %r8, %r17, %r22
+	xor %r6, %r19, %r20
 # mj0 &= mj1
 	.loc 1 647
-	and %r6, %r6, %r8
+	and %r3, %r3, %r6
 # mj0 ^= v6
 	.loc 1 648
-	xor %r6, %r6, %r22
+	xor %r3, %r3, %r20
 # v4 += mj0
 	.loc 1 649
-	add %r16, %r16, %r6
+	add %r22, %r22, %r3
 # x = w2 <<< 45
 	.loc 1 651
-	rotldi %r6, %r31, 45
+	rotldi %r3, %r31, 45
 # y = w2 <<< 3
 	.loc 1 652
 	rotldi %r9, %r31, 3
 # x ^= y
 	.loc 1 653
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # y = w2 >> 6
 	.loc 1 654
 	srdi %r9, %r31, 6
 # x ^= y
 	.loc 1 655
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # w4 += x
 	.loc 1 656
-	add %r24, %r24, %r6
+	add %r10, %r10, %r3
 # w4 += w13
 	.loc 1 657
-	ld %r6, 120(%r1)
-	add %r24, %r24, %r6
+	add %r10, %r10, %r8
 # x = w5 <<< 63
 	.loc 1 658
-	rotldi %r6, %r28, 63
+	rotldi %r3, %r30, 63
 # y = w5 <<< 56
 	.loc 1 659
-	rotldi %r9, %r28, 56
+	rotldi %r9, %r30, 56
 # x ^= y
 	.loc 1 660
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # y = w5 >> 7
 	.loc 1 661
-	srdi %r9, %r28, 7
+	srdi %r9, %r30, 7
 # x ^= y
 	.loc 1 662
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # w4 += x
 	.loc 1 663
-	add %r24, %r24, %r6
+	add %r10, %r10, %r3
 # x = 3308224258029322869
 	.loc 1 664
-	lis %r6, 11753
-	ori %r6, %r6, 11375
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 22827
-	ori %r6, %r6, 629
+	lis %r3, 11753
+	ori %r3, %r3, 11375
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 22827
+	ori %r3, %r3, 629
 # x += w4
 	.loc 1 665
-	add %r6, %r6, %r24
+	add %r3, %r3, %r10
 # v3 += x
 	.loc 1 666
-	add %r19, %r19, %r6
+	add %r21, %r21, %r3
 # c ^= v2
 	.loc 1 668
-	xor %r6, %r15, %r18
+	xor %r3, %r15, %r16
 # c &= v0
 	.loc 1 669
-	and %r6, %r6, %r14
+	and %r3, %r3, %r14
 # c ^= v2
 	.loc 1 670
-	xor %r6, %r6, %r18
+	xor %r3, %r3, %r16
 # v3 += c
 	.loc 1 671
-	add %r19, %r19, %r6
+	add %r21, %r21, %r3
 # s = v0 <<< 50
 	.loc 1 672
-	rotldi %r6, %r14, 50
+	rotldi %r3, %r14, 50
 # c = v0 <<< 46
 	.loc 1 673
 	rotldi %r9, %r14, 46
 # s ^= c
 	.loc 1 674
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # c = v0 <<< 23
 	.loc 1 675
 	rotldi %r9, %r14, 23
 # s ^= c
 	.loc 1 676
-	xor %r6, %r6, %r9
+	xor %r3, %r3, %r9
 # v3 += s
 	.loc 1 677
-	add %r19, %r19, %r6
+	add %r21, %r21, %r3
 # v7 += v3
 	.loc 1 678
-	add %r23, %r23, %r19
+	add %r17, %r17, %r21
 # s = v4 <<< 36
 	.loc 1 679
-	rotldi %r6, %r16, 36
+	rotldi %r3, %r22, 36
 # c = v4 <<< 30
 	.loc 1 680
-	rotldi %r9, %r16, 30
-# s ^= c
-	.loc 1 681
-	xor %r6, %r6, %r9
-# c = v4 <<< 25
-	.loc 1 682
-	rotldi %r9, %r16, 25
-# s ^= c
-	.loc 1 683
-	xor %r6, %r6, %r9
-# v3 += s
-	.loc 1 684
-	add %r19, %r19, %r6
-# mj0 ^= v5
-	.loc 1 686
-	xor %r6, %r16, %r17
-# mj1 &= mj0
-	.loc 1 687
-	and %r8, %r8, %r6
-# mj1 ^= v5
-	.loc 1 688
-	xor %r8, %r8, %r17
-# v3 += mj1
-	.loc 1 689
-	add %r19, %r19, %r8
-# x = w3 <<< 45
-	.loc 1 691
-	rotldi %r8, %r10, 45
-# y = w3 <<< 3
-	.loc 1 692
-	rotldi %r9, %r10, 3
-# x ^= y
-	.loc 1 693
-	xor %r8, %r8, %r9
-# y = w3 >> 6
-	.loc 1 694
-	srdi %r9, %r10, 6
-# x ^= y
-	.loc 1 695
-	xor %r8, %r8, %r9
-# w5 += x
-	.loc 1 696
-	add %r28, %r28, %r8
-# w5 += w14
-	.loc 1 697
-	add %r28, %r28, %r30
-# x = w6 <<< 63
-	.loc 1 698
-	rotldi %r8, %r11, 63
-# y = w6 <<< 56
-	.loc 1 699
-	rotldi %r9, %r11, 56
-# x ^= y
-	.loc 1 700
-	xor %r8, %r8, %r9
-# y = w6 >> 7
-	.loc 1 701
-	srdi %r9, %r11, 7
-# x ^= y
-	.loc 1 702
-	xor %r8, %r8, %r9
-# w5 += x
-	.loc 1 703
-	add %r28, %r28, %r8
-# x = 5365058923640841347
-	.loc 1 704
-	lis %r8, 19060
-	ori %r8, %r8, 33962
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 28326
-	ori %r8, %r8, 58499
-# x += w5
-	.loc 1 705
-	add %r8, %r8, %r28
-# v2 += x
-	.loc 1 706
-	add %r18, %r18, %r8
-# c ^= v1
-	.loc 1 708
-	xor %r8, %r14, %r15
-# c &= v7
-	.loc 1 709
-	and %r8, %r8, %r23
-# c ^= v1
-	.loc 1 710
-	xor %r8, %r8, %r15
-# v2 += c
-	.loc 1 711
-	add %r18, %r18, %r8
-# s = v7 <<< 50
-	.loc 1 712
-	rotldi %r8, %r23, 50
-# c = v7 <<< 46
-	.loc 1 713
-	rotldi %r9, %r23, 46
-# s ^= c
-	.loc 1 714
-	xor %r8, %r8, %r9
-# c = v7 <<< 23
-	.loc 1 715
-	rotldi %r9, %r23, 23
-# s ^= c
-	.loc 1 716
-	xor %r8, %r8, %r9
-# v2 += s
-	.loc 1 717
-	add %r18, %r18, %r8
-# v6 += v2
-	.loc 1 718
-	add %r22, %r22, %r18
-# s = v3 <<< 36
-	.loc 1 719
-	rotldi %r8, %r19, 36
-# c = v3 <<< 30
-	.loc 1 720
-	rotldi %r9, %r19, 30
-# s ^= c
-	.loc 1 721
-	xor %r8, %r8, %r9
-# c = v3 <<< 25
-	.loc 1 722
-	rotldi %r9, %r19, 25
-# s ^= c
-	.loc 1 723
-	xor %r8, %r8, %r9
-# v2 += s
-	.loc 1 724
-	add %r18, %r18, %r8
-# mj1 ^= v4
-	.loc 1 726
-	xor %r8, %r19, %r16
-# mj0 &= mj1
-	.loc 1 727
-	and %r6, %r6, %r8
-# mj0 ^= v4
-	.loc 1 728
-	xor %r6, %r6, %r16
-# v2 += mj0
-	.loc 1 729
-	add %r18, %r18, %r6
-# x = w4 <<< 45
-	.loc 1 731
-	rotldi %r6, %r24, 45
-# y = w4 <<< 3
-	.loc 1 732
-	rotldi %r9, %r24, 3
-# x ^= y
-	.loc 1 733
-	xor %r6, %r6, %r9
-# y = w4 >> 6
-	.loc 1 734
-	srdi %r9, %r24, 6
-# x ^= y
-	.loc 1 735
-	xor %r6, %r6, %r9
-# w6 += x
-	.loc 1 736
-	add %r11, %r11, %r6
-# w6 += w15
-	.loc 1 737
-	add %r11, %r11, %r21
-# x = w7 <<< 63
-	.loc 1 738
-	rotldi %r6, %r7, 63
-# y = w7 <<< 56
-	.loc 1 739
-	rotldi %r9, %r7, 56
-# x ^= y
-	.loc 1 740
-	xor %r6, %r6, %r9
-# y = w7 >> 7
-	.loc 1 741
-	srdi %r9, %r7, 7
-# x ^= y
-	.loc 1 742
-	xor %r6, %r6, %r9
-# w6 += x
-	.loc 1 743
-	add %r11, %r11, %r6
-# x = 6679025012923562964
-	.loc 1 744
-	lis %r6, 23728
-	ori %r6, %r6, 43484
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 48449
-	ori %r6, %r6, 64468
-# x += w6
-	.loc 1 745
-	add %r6, %r6, %r11
-# v1 += x
-	.loc 1 746
-	add %r15, %r15, %r6
-# c ^= v0
-	.loc 1 748
-	xor %r6, %r23, %r14
-# c &= v6
-	.loc 1 749
-	and %r6, %r6, %r22
-# c ^= v0
-	.loc 1 750
-	xor %r6, %r6, %r14
-# v1 += c
-	.loc 1 751
-	add %r15, %r15, %r6
-# s = v6 <<< 50
-	.loc 1 752
-	rotldi %r6, %r22, 50
-# c = v6 <<< 46
-	.loc 1 753
-	rotldi %r9, %r22, 46
-# s ^= c
-	.loc 1 754
-	xor %r6, %r6, %r9
-# c = v6 <<< 23
-	.loc 1 755
-	rotldi %r9, %r22, 23
-# s ^= c
-	.loc 1 756
-	xor %r6, %r6, %r9
-# v1 += s
-	.loc 1 757
-	add %r15, %r15, %r6
-# v5 += v1
-	.loc 1 758
-	add %r17, %r17, %r15
-# s = v2 <<< 36
-	.loc 1 759
-	rotldi %r6, %r18, 36
-# c = v2 <<< 30
-	.loc 1 760
-	rotldi %r9, %r18, 30
-# s ^= c
-	.loc 1 761
-	xor %r6, %r6, %r9
-# c = v2 <<< 25
-	.loc 1 762
-	rotldi %r9, %r18, 25
-# s ^= c
-	.loc 1 763
-	xor %r6, %r6, %r9
-# v1 += s
-	.loc 1 764
-	add %r15, %r15, %r6
-# mj0 ^= v3
-	.loc 1 766
-	xor %r6, %r18, %r19
-# mj1 &= mj0
-	.loc 1 767
-	and %r8, %r8, %r6
-# mj1 ^= v3
-	.loc 1 768
-	xor %r8, %r8, %r19
-# v1 += mj1
-	.loc 1 769
-	add %r15, %r15, %r8
-# x = w5 <<< 45
-	.loc 1 771
-	rotldi %r8, %r28, 45
-# y = w5 <<< 3
-	.loc 1 772
-	rotldi %r9, %r28, 3
-# x ^= y
-	.loc 1 773
-	xor %r8, %r8, %r9
-# y = w5 >> 6
-	.loc 1 774
-	srdi %r9, %r28, 6
-# x ^= y
-	.loc 1 775
-	xor %r8, %r8, %r9
-# w7 += x
-	.loc 1 776
-	add %r7, %r7, %r8
-# w7 += w0
-	.loc 1 777
-	add %r9, %r7, %r20
-# x = w8 <<< 63
-	.loc 1 778
-	rotldi %r7, %r29, 63
-# y = w8 <<< 56
-	.loc 1 779
-	rotldi %r8, %r29, 56
-# x ^= y
-	.loc 1 780
-	xor %r7, %r7, %r8
-# y = w8 >> 7
-	.loc 1 781
-	srdi %r8, %r29, 7
-# x ^= y
-	.loc 1 782
-	xor %r7, %r7, %r8
-# w7 += x
-	.loc 1 783
-	add %r9, %r9, %r7
-# x = 8573033837759648693
-	.loc 1 784
-	lis %r7, 30457
-	ori %r7, %r7, 35034
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 33553
-	ori %r7, %r7, 21429
-# x += w7
-	.loc 1 785
-	add %r7, %r7, %r9
-# v0 += x
-	.loc 1 786
-	add %r14, %r14, %r7
-# c ^= v7
-	.loc 1 788
-	xor %r7, %r22, %r23
-# c &= v5
-	.loc 1 789
-	and %r7, %r7, %r17
-# c ^= v7
-	.loc 1 790
-	xor %r7, %r7, %r23
-# v0 += c
-	.loc 1 791
-	add %r14, %r14, %r7
-# s = v5 <<< 50
-	.loc 1 792
-	rotldi %r7, %r17, 50
-# c = v5 <<< 46
-	.loc 1 793
-	rotldi %r8, %r17, 46
-# s ^= c
-	.loc 1 794
-	xor %r7, %r7, %r8
-# c = v5 <<< 23
-	.loc 1 795
-	rotldi %r8, %r17, 23
-# s ^= c
-	.loc 1 796
-	xor %r7, %r7, %r8
-# v0 += s
-	.loc 1 797
-	add %r14, %r14, %r7
-# v4 += v0
-	.loc 1 798
-	add %r16, %r16, %r14
-# s = v1 <<< 36
-	.loc 1 799
-	rotldi %r7, %r15, 36
-# c = v1 <<< 30
-	.loc 1 800
-	rotldi %r8, %r15, 30
-# s ^= c
-	.loc 1 801
-	xor %r7, %r7, %r8
-# c = v1 <<< 25
-	.loc 1 802
-	rotldi %r8, %r15, 25
-# s ^= c
-	.loc 1 803
-	xor %r7, %r7, %r8
-# v0 += s
-	.loc 1 804
-	add %r14, %r14, %r7
-# mj1 ^= v2
-	.loc 1 806
-	xor %r7, %r15, %r18
-# mj0 &= mj1
-	.loc 1 807
-	and %r6, %r6, %r7
-# mj0 ^= v2
-	.loc 1 808
-	xor %r6, %r6, %r18
-# v0 += mj0
-	.loc 1 809
-	add %r14, %r14, %r6
-# x = w6 <<< 45
-	.loc 1 811
-	rotldi %r6, %r11, 45
-# y = w6 <<< 3
-	.loc 1 812
-	rotldi %r8, %r11, 3
-# x ^= y
-	.loc 1 813
-	xor %r6, %r6, %r8
-# y = w6 >> 6
-	.loc 1 814
-	srdi %r8, %r11, 6
-# x ^= y
-	.loc 1 815
-	xor %r6, %r6, %r8
-# w8 += x
-	.loc 1 816
-	add %r29, %r29, %r6
-# w8 += w1
-	.loc 1 817
-	add %r29, %r29, %r25
-# x = w9 <<< 63
-	.loc 1 818
-	rotldi %r6, %r26, 63
-# y = w9 <<< 56
-	.loc 1 819
-	rotldi %r8, %r26, 56
-# x ^= y
-	.loc 1 820
-	xor %r6, %r6, %r8
-# y = w9 >> 7
-	.loc 1 821
-	srdi %r8, %r26, 7
-# x ^= y
-	.loc 1 822
-	xor %r6, %r6, %r8
-# w8 += x
-	.loc 1 823
-	add %r29, %r29, %r6
-# x = 10970295158949994411
-	.loc 1 824
-	lis %r6, 38974
-	ori %r6, %r6, 20818
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 61030
-	ori %r6, %r6, 57259
-# x += w8
-	.loc 1 825
-	add %r6, %r6, %r29
-# v7 += x
-	.loc 1 826
-	add %r23, %r23, %r6
-# c ^= v6
-	.loc 1 828
-	xor %r6, %r17, %r22
-# c &= v4
-	.loc 1 829
-	and %r6, %r6, %r16
-# c ^= v6
-	.loc 1 830
-	xor %r6, %r6, %r22
-# v7 += c
-	.loc 1 831
-	add %r23, %r23, %r6
-# s = v4 <<< 50
-	.loc 1 832
-	rotldi %r6, %r16, 50
-# c = v4 <<< 46
-	.loc 1 833
-	rotldi %r8, %r16, 46
-# s ^= c
-	.loc 1 834
-	xor %r6, %r6, %r8
-# c = v4 <<< 23
-	.loc 1 835
-	rotldi %r8, %r16, 23
-# s ^= c
-	.loc 1 836
-	xor %r6, %r6, %r8
-# v7 += s
-	.loc 1 837
-	add %r23, %r23, %r6
-# v3 += v7
-	.loc 1 838
-	add %r19, %r19, %r23
-# s = v0 <<< 36
-	.loc 1 839
-	rotldi %r6, %r14, 36
-# c = v0 <<< 30
-	.loc 1 840
-	rotldi %r8, %r14, 30
-# s ^= c
-	.loc 1 841
-	xor %r6, %r6, %r8
-# c = v0 <<< 25
-	.loc 1 842
-	rotldi %r8, %r14, 25
-# s ^= c
-	.loc 1 843
-	xor %r6, %r6, %r8
-# v7 += s
-	.loc 1 844
-	add %r23, %r23, %r6
-# mj0 ^= v1
-	.loc 1 846
-	xor %r6, %r14, %r15
-# mj1 &= mj0
-	.loc 1 847
-	and %r7, %r7, %r6
-# mj1 ^= v1
-	.loc 1 848
-	xor %r7, %r7, %r15
-# v7 += mj1
-	.loc 1 849
-	add %r23, %r23, %r7
-# x = w7 <<< 45
-	.loc 1 851
-	rotldi %r7, %r9, 45
-# y = w7 <<< 3
-	.loc 1 852
-	rotldi %r8, %r9, 3
-# x ^= y
-	.loc 1 853
-	xor %r7, %r7, %r8
-# y = w7 >> 6
-	.loc 1 854
-	srdi %r8, %r9, 6
-# x ^= y
-	.loc 1 855
-	xor %r7, %r7, %r8
-# w9 += x
-	.loc 1 856
-	add %r26, %r26, %r7
-# w9 += w2
-	.loc 1 857
-	add %r26, %r26, %r31
-# x = w10 <<< 63
-	.loc 1 858
-	rotldi %r7, %r27, 63
-# y = w10 <<< 56
-	.loc 1 859
-	rotldi %r8, %r27, 56
-# x ^= y
-	.loc 1 860
-	xor %r7, %r7, %r8
-# y = w10 >> 7
-	.loc 1 861
-	srdi %r8, %r27, 7
-# x ^= y
-	.loc 1 862
-	xor %r7, %r7, %r8
-# w9 += x
-	.loc 1 863
-	add %r26, %r26, %r7
-# x = 12119686244451234320
-	.loc 1 864
-	lis %r7, 43057
-	ori %r7, %r7, 50797
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 11700
-	ori %r7, %r7, 12816
-# x += w9
-	.loc 1 865
-	add %r7, %r7, %r26
-# v6 += x
-	.loc 1 866
-	add %r22, %r22, %r7
-# c ^= v5
-	.loc 1 868
-	xor %r7, %r16, %r17
-# c &= v3
-	.loc 1 869
-	and %r7, %r7, %r19
-# c ^= v5
-	.loc 1 870
-	xor %r7, %r7, %r17
-# v6 += c
-	.loc 1 871
-	add %r22, %r22, %r7
-# s = v3 <<< 50
-	.loc 1 872
-	rotldi %r7, %r19, 50
-# c = v3 <<< 46
-	.loc 1 873
-	rotldi %r8, %r19, 46
-# s ^= c
-	.loc 1 874
-	xor %r7, %r7, %r8
-# c = v3 <<< 23
-	.loc 1 875
-	rotldi %r8, %r19, 23
-# s ^= c
-	.loc 1 876
-	xor %r7, %r7, %r8
-# v6 += s
-	.loc 1 877
-	add %r22, %r22, %r7
-# v2 += v6
-	.loc 1 878
-	add %r18, %r18, %r22
-# s = v7 <<< 36
-	.loc 1 879
-	rotldi %r7, %r23, 36
-# c = v7 <<< 30
-	.loc 1 880
-	rotldi %r8, %r23, 30
-# s ^= c
-	.loc 1 881
-	xor %r7, %r7, %r8
-# c = v7 <<< 25
-	.loc 1 882
-	rotldi %r8, %r23, 25
-# s ^= c
-	.loc 1 883
-	xor %r7, %r7, %r8
-# v6 += s
-	.loc 1 884
-	add %r22, %r22, %r7
-# mj1 ^= v0
-	.loc 1 886
-	xor %r7, %r23, %r14
-# mj0 &= mj1
-	.loc 1 887
-	and %r6, %r6, %r7
-# mj0 ^= v0
-	.loc 1 888
-	xor %r6, %r6, %r14
-# v6 += mj0
-	.loc 1 889
-	add %r22, %r22, %r6
-# x = w8 <<< 45
-	.loc 1 891
-	rotldi %r6, %r29, 45
-# y = w8 <<< 3
-	.loc 1 892
-	rotldi %r8, %r29, 3
-# x ^= y
-	.loc 1 893
-	xor %r6, %r6, %r8
-# y = w8 >> 6
-	.loc 1 894
-	srdi %r8, %r29, 6
-# x ^= y
-	.loc 1 895
-	xor %r6, %r6, %r8
-# w10 += x
-	.loc 1 896
-	add %r27, %r27, %r6
-# w10 += w3
-	.loc 1 897
-	add %r27, %r27, %r10
-# x = w11 <<< 63
-	.loc 1 898
-	rotldi %r6, %r12, 63
-# y = w11 <<< 56
-	.loc 1 899
-	rotldi %r8, %r12, 56
-# x ^= y
-	.loc 1 900
-	xor %r6, %r6, %r8
-# y = w11 >> 7
-	.loc 1 901
-	srdi %r8, %r12, 7
-# x ^= y
-	.loc 1 902
-	xor %r6, %r6, %r8
-# w10 += x
-	.loc 1 903
-	add %r27, %r27, %r6
-# x = 12683024718118986047
-	.loc 1 904
-	lis %r6, 45059
-	ori %r6, %r6, 10184
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 39163
-	ori %r6, %r6, 8511
-# x += w10
-	.loc 1 905
-	add %r6, %r6, %r27
-# v5 += x
-	.loc 1 906
-	add %r17, %r17, %r6
-# c ^= v4
-	.loc 1 908
-	xor %r6, %r19, %r16
-# c &= v2
-	.loc 1 909
-	and %r6, %r6, %r18
-# c ^= v4
-	.loc 1 910
-	xor %r6, %r6, %r16
-# v5 += c
-	.loc 1 911
-	add %r17, %r17, %r6
-# s = v2 <<< 50
-	.loc 1 912
-	rotldi %r6, %r18, 50
-# c = v2 <<< 46
-	.loc 1 913
-	rotldi %r8, %r18, 46
-# s ^= c
-	.loc 1 914
-	xor %r6, %r6, %r8
-# c = v2 <<< 23
-	.loc 1 915
-	rotldi %r8, %r18, 23
-# s ^= c
-	.loc 1 916
-	xor %r6, %r6, %r8
-# v5 += s
-	.loc 1 917
-	add %r17, %r17, %r6
-# v1 += v5
-	.loc 1 918
-	add %r15, %r15, %r17
-# s = v6 <<< 36
-	.loc 1 919
-	rotldi %r6, %r22, 36
-# c = v6 <<< 30
-	.loc 1 920
-	rotldi %r8, %r22, 30
-# s ^= c
-	.loc 1 921
-	xor %r6, %r6, %r8
-# c = v6 <<< 25
-	.loc 1 922
-	rotldi %r8, %r22, 25
-# s ^= c
-	.loc 1 923
-	xor %r6, %r6, %r8
-# v5 += s
-	.loc 1 924
-	add %r17, %r17, %r6
-# mj0 ^= v7
-	.loc 1 926
-	xor %r6, %r22, %r23
-	std %r6, 520(%r1)
-# mj1 &= mj0
-	.loc 1 927
-	and %r7, %r7, %r6
-# mj1 ^= v7
-	.loc 1 928
-	xor %r7, %r7, %r23
-# v5 += mj1
-	.loc 1 929
-	add %r17, %r17, %r7
-# x = w9 <<< 45
-	.loc 1 931
-	rotldi %r6, %r26, 45
-# y = w9 <<< 3
-	.loc 1 932
-	rotldi %r7, %r26, 3
-# x ^= y
-	.loc 1 933
-	xor %r6, %r6, %r7
-# y = w9 >> 6
-	.loc 1 934
-	srdi %r7, %r26, 6
-# x ^= y
-	.loc 1 935
-	xor %r6, %r6, %r7
-# w11 += x
-	.loc 1 936
-	add %r12, %r12, %r6
-# w11 += w4
-	.loc 1 937
-	add %r8, %r12, %r24
-	std %r8, 200(%r1)
-# x = w12 <<< 63
-	.loc 1 938
-	ld %r7, 112(%r1)
-	rotldi %r6, %r7, 63
-	std %r6, 320(%r1)
-# y = w12 <<< 56
-	.loc 1 939
-	rotldi %r12, %r7, 56
-	std %r12, 432(%r1)
-# x ^= y
-	.loc 1 940
-	xor %r6, %r6, %r12
-# y = w12 >> 7
-	.loc 1 941
-	srdi %r7, %r7, 7
-# x ^= y
-	.loc 1 942
-	xor %r6, %r6, %r7
-# w11 += x
-	.loc 1 943
-	add %r7, %r8, %r6
-# x = 13788192230050041572
-	.loc 1 944
-	lis %r6, 48985
-	ori %r6, %r6, 32711
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 48879
-	ori %r6, %r6, 3812
-# x += w11
-	.loc 1 945
-	add %r6, %r6, %r7
-# v4 += x
-	.loc 1 946
-	add %r16, %r16, %r6
-# c ^= v3
-	.loc 1 948
-	xor %r6, %r18, %r19
-# c &= v1
-	.loc 1 949
-	and %r6, %r6, %r15
-# c ^= v3
-	.loc 1 950
-	xor %r6, %r6, %r19
-# v4 += c
-	.loc 1 951
-	add %r16, %r16, %r6
-# s = v1 <<< 50
-	.loc 1 952
-	rotldi %r6, %r15, 50
-# c = v1 <<< 46
-	.loc 1 953
-	rotldi %r8, %r15, 46
-# s ^= c
-	.loc 1 954
-	xor %r6, %r6, %r8
-# c = v1 <<< 23
-	.loc 1 955
-	rotldi %r8, %r15, 23
-# s ^= c
-	.loc 1 956
-	xor %r6, %r6, %r8
-# v4 += s
-	.loc 1 957
-	add %r16, %r16, %r6
-# v0 += v4
-	.loc 1 958
-	add %r14, %r14, %r16
-# s = v5 <<< 36
-	.loc 1 959
-	rotldi %r6, %r17, 36
-# c = v5 <<< 30
-	.loc 1 960
-	rotldi %r8, %r17, 30
-# s ^= c
-	.loc 1 961
-	xor %r6, %r6, %r8
-# c = v5 <<< 25
-	.loc 1 962
-	rotldi %r8, %r17, 25
-# s ^= c
-	.loc 1 963
-	xor %r6, %r6, %r8
-# v4 += s
-	.loc 1 964
-	add %r12, %r16, %r6
-# mj1 ^= v6
-	.loc 1 966
-	xor %r6, %r17, %r22
-	std %r6, 328(%r1)
-# mj0 &= mj1
-	.loc 1 967
-	ld %r8, 520(%r1)
-	and %r6, %r8, %r6
-# mj0 ^= v6
-	.loc 1 968
-	xor %r6, %r6, %r22
-# v4 += mj0
-	.loc 1 969
-	add %r12, %r12, %r6
-# x = w10 <<< 45
-	.loc 1 971
-	rotldi %r6, %r27, 45
-# y = w10 <<< 3
-	.loc 1 972
-	rotldi %r8, %r27, 3
-# x ^= y
-	.loc 1 973
-	xor %r6, %r6, %r8
-# y = w10 >> 6
-	.loc 1 974
-	srdi %r8, %r27, 6
-# x ^= y
-	.loc 1 975
-	xor %r6, %r6, %r8
-# w12 += x
-	.loc 1 976
-	ld %r8, 112(%r1)
-	add %r6, %r8, %r6
-# w12 += w5
-	.loc 1 977
-	add %r6, %r6, %r28
-	std %r6, 576(%r1)
-	std %r6, 424(%r1)
-	std %r6, 128(%r1)
-# x = w13 <<< 63
-	.loc 1 978
-	ld %r16, 120(%r1)
-	std %r16, 568(%r1)
-	rotldi %r6, %r16, 63
-	std %r6, 512(%r1)
-	std %r6, 208(%r1)
-# y = w13 <<< 56
-	.loc 1 979
-	rotldi %r8, %r16, 56
-	std %r8, 560(%r1)
-	std %r8, 216(%r1)
-# x ^= y
-	.loc 1 980
-	xor %r8, %r6, %r8
-	std %r8, 224(%r1)
-# y = w13 >> 7
-	.loc 1 981
-	srdi %r6, %r16, 7
-# x ^= y
-	.loc 1 982
-	xor %r6, %r8, %r6
-# w12 += x
-	.loc 1 983
-	ld %r8, 576(%r1)
-	add %r8, %r8, %r6
-	std %r8, 136(%r1)
-# x = 14330467153632333762
-	.loc 1 984
-	lis %r6, 50912
-	ori %r6, %r6, 3059
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 15784
-	ori %r6, %r6, 36802
-# x += w12
-	.loc 1 985
-	add %r6, %r6, %r8
-# v3 += x
-	.loc 1 986
-	add %r19, %r19, %r6
-# c ^= v2
-	.loc 1 988
-	xor %r6, %r15, %r18
-# c &= v0
-	.loc 1 989
-	and %r6, %r6, %r14
-# c ^= v2
-	.loc 1 990
-	xor %r6, %r6, %r18
-# v3 += c
-	.loc 1 991
-	add %r19, %r19, %r6
-# s = v0 <<< 50
-	.loc 1 992
-	rotldi %r6, %r14, 50
-# c = v0 <<< 46
-	.loc 1 993
-	rotldi %r8, %r14, 46
-# s ^= c
-	.loc 1 994
-	xor %r6, %r6, %r8
-# c = v0 <<< 23
-	.loc 1 995
-	rotldi %r8, %r14, 23
-# s ^= c
-	.loc 1 996
-	xor %r6, %r6, %r8
-# v3 += s
-	.loc 1 997
-	add %r19, %r19, %r6
-# v7 += v3
-	.loc 1 998
-	add %r23, %r23, %r19
-# s = v4 <<< 36
-	.loc 1 999
-	rotldi %r6, %r12, 36
-# c = v4 <<< 30
-	.loc 1 1000
-	rotldi %r8, %r12, 30
-# s ^= c
-	.loc 1 1001
-	xor %r6, %r6, %r8
-# c = v4 <<< 25
-	.loc 1 1002
-	rotldi %r8, %r12, 25
-# s ^= c
-	.loc 1 1003
-	xor %r6, %r6, %r8
-# v3 += s
-	.loc 1 1004
-	add %r19, %r19, %r6
-# mj0 ^= v5
-	.loc 1 1006
-	xor %r8, %r12, %r17
-	std %r8, 440(%r1)
-# mj1 &= mj0
-	.loc 1 1007
-	ld %r6, 328(%r1)
-	and %r6, %r6, %r8
-# mj1 ^= v5
-	.loc 1 1008
-	xor %r6, %r6, %r17
-# v3 += mj1
-	.loc 1 1009
-	add %r19, %r19, %r6
-# x = w11 <<< 45
-	.loc 1 1011
-	rotldi %r6, %r7, 45
-# y = w11 <<< 3
-	.loc 1 1012
-	rotldi %r8, %r7, 3
-# x ^= y
-	.loc 1 1013
-	xor %r6, %r6, %r8
-# y = w11 >> 6
-	.loc 1 1014
-	srdi %r8, %r7, 6
-# x ^= y
-	.loc 1 1015
-	xor %r6, %r6, %r8
-# w13 += x
-	.loc 1 1016
-	ld %r8, 120(%r1)
-	add %r6, %r8, %r6
-# w13 += w6
-	.loc 1 1017
-	add %r8, %r6, %r11
-	std %r8, 144(%r1)
-# x = w14 <<< 63
-	.loc 1 1018
-	rotldi %r6, %r30, 63
-	std %r6, 232(%r1)
-# y = w14 <<< 56
-	.loc 1 1019
-	rotldi %r16, %r30, 56
-	std %r16, 336(%r1)
-# x ^= y
-	.loc 1 1020
-	xor %r6, %r6, %r16
-	std %r6, 240(%r1)
-# y = w14 >> 7
-	.loc 1 1021
-	srdi %r16, %r30, 7
-	std %r16, 344(%r1)
-# x ^= y
-	.loc 1 1022
-	xor %r6, %r6, %r16
-# w13 += x
-	.loc 1 1023
-	add %r8, %r8, %r6
-	std %r8, 152(%r1)
-# x = 15395433587784984357
-	.loc 1 1024
-	lis %r6, 54695
-	ori %r6, %r6, 37191
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 37642
-	ori %r6, %r6, 42789
-# x += w13
-	.loc 1 1025
-	add %r6, %r6, %r8
-# v2 += x
-	.loc 1 1026
-	add %r18, %r18, %r6
-# c ^= v1
-	.loc 1 1028
-	xor %r6, %r14, %r15
-# c &= v7
-	.loc 1 1029
-	and %r6, %r6, %r23
-# c ^= v1
-	.loc 1 1030
-	xor %r6, %r6, %r15
-# v2 += c
-	.loc 1 1031
-	add %r18, %r18, %r6
-# s = v7 <<< 50
-	.loc 1 1032
-	rotldi %r6, %r23, 50
-# c = v7 <<< 46
-	.loc 1 1033
-	rotldi %r8, %r23, 46
-# s ^= c
-	.loc 1 1034
-	xor %r6, %r6, %r8
-# c = v7 <<< 23
-	.loc 1 1035
-	rotldi %r8, %r23, 23
-# s ^= c
-	.loc 1 1036
-	xor %r6, %r6, %r8
-# v2 += s
-	.loc 1 1037
-	add %r18, %r18, %r6
-# v6 += v2
-	.loc 1 1038
-	add %r22, %r22, %r18
-# s = v3 <<< 36
-	.loc 1 1039
-	rotldi %r6, %r19, 36
-# c = v3 <<< 30
-	.loc 1 1040
-	rotldi %r8, %r19, 30
-# s ^= c
-	.loc 1 1041
-	xor %r6, %r6, %r8
-# c = v3 <<< 25
-	.loc 1 1042
-	rotldi %r8, %r19, 25
-# s ^= c
-	.loc 1 1043
-	xor %r6, %r6, %r8
-# v2 += s
-	.loc 1 1044
-	add %r18, %r18, %r6
-# mj1 ^= v4
-	.loc 1 1046
-	xor %r6, %r19, %r12
-	std %r6, 448(%r1)
-# mj0 &= mj1
-	.loc 1 1047
-	ld %r8, 440(%r1)
-	and %r6, %r8, %r6
-# mj0 ^= v4
-	.loc 1 1048
-	xor %r6, %r6, %r12
-# v2 += mj0
-	.loc 1 1049
-	add %r18, %r18, %r6
-# x = w12 <<< 45
-	.loc 1 1051
-	ld %r8, 136(%r1)
-	rotldi %r6, %r8, 45
-	std %r6, 248(%r1)
-# y = w12 <<< 3
-	.loc 1 1052
-	rotldi %r16, %r8, 3
-	std %r16, 352(%r1)
-# x ^= y
-	.loc 1 1053
-	xor %r6, %r6, %r16
-# y = w12 >> 6
-	.loc 1 1054
-	srdi %r8, %r8, 6
-# x ^= y
-	.loc 1 1055
-	xor %r6, %r6, %r8
-# w14 += x
-	.loc 1 1056
-	add %r30, %r30, %r6
-# w14 += w7
-	.loc 1 1057
-	add %r30, %r30, %r9
-# x = w15 <<< 63
-	.loc 1 1058
-	rotldi %r6, %r21, 63
-# y = w15 <<< 56
-	.loc 1 1059
-	rotldi %r8, %r21, 56
-# x ^= y
-	.loc 1 1060
-	xor %r6, %r6, %r8
-# y = w15 >> 7
-	.loc 1 1061
-	srdi %r8, %r21, 7
-# x ^= y
-	.loc 1 1062
-	xor %r6, %r6, %r8
-# w14 += x
-	.loc 1 1063
-	add %r30, %r30, %r6
-# x = 489312712824947311
-	.loc 1 1064
-	lis %r6, 1738
-	ori %r6, %r6, 25425
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 57347
-	ori %r6, %r6, 33391
-# x += w14
-	.loc 1 1065
-	add %r6, %r6, %r30
-# v1 += x
-	.loc 1 1066
-	add %r15, %r15, %r6
-# c ^= v0
-	.loc 1 1068
-	xor %r6, %r23, %r14
-# c &= v6
-	.loc 1 1069
-	and %r6, %r6, %r22
-# c ^= v0
-	.loc 1 1070
-	xor %r6, %r6, %r14
-# v1 += c
-	.loc 1 1071
-	add %r15, %r15, %r6
-# s = v6 <<< 50
-	.loc 1 1072
-	rotldi %r6, %r22, 50
-# c = v6 <<< 46
-	.loc 1 1073
-	rotldi %r8, %r22, 46
-# s ^= c
-	.loc 1 1074
-	xor %r6, %r6, %r8
-# c = v6 <<< 23
-	.loc 1 1075
-	rotldi %r8, %r22, 23
-# s ^= c
-	.loc 1 1076
-	xor %r6, %r6, %r8
-# v1 += s
-	.loc 1 1077
-	add %r15, %r15, %r6
-# v5 += v1
-	.loc 1 1078
-	add %r17, %r17, %r15
-# s = v2 <<< 36
-	.loc 1 1079
-	rotldi %r6, %r18, 36
-# c = v2 <<< 30
-	.loc 1 1080
-	rotldi %r8, %r18, 30
-# s ^= c
-	.loc 1 1081
-	xor %r6, %r6, %r8
-# c = v2 <<< 25
-	.loc 1 1082
-	rotldi %r8, %r18, 25
-# s ^= c
-	.loc 1 1083
-	xor %r6, %r6, %r8
-# v1 += s
-	.loc 1 1084
-	add %r16, %r15, %r6
-# mj0 ^= v3
-	.loc 1 1086
-	xor %r6, %r18, %r19
-	std %r6, 456(%r1)
-# mj1 &= mj0
-	.loc 1 1087
-	ld %r8, 448(%r1)
-	and %r6, %r8, %r6
-# mj1 ^= v3
-	.loc 1 1088
-	xor %r6, %r6, %r19
-# v1 += mj1
-	.loc 1 1089
-	add %r16, %r16, %r6
-# x = w13 <<< 45
-	.loc 1 1091
-	ld %r8, 152(%r1)
-	rotldi %r6, %r8, 45
-	std %r6, 256(%r1)
-# y = w13 <<< 3
-	.loc 1 1092
-	rotldi %r15, %r8, 3
-	std %r15, 360(%r1)
-# x ^= y
-	.loc 1 1093
-	xor %r6, %r6, %r15
-# y = w13 >> 6
-	.loc 1 1094
-	srdi %r8, %r8, 6
-# x ^= y
-	.loc 1 1095
-	xor %r6, %r6, %r8
-# w15 += x
-	.loc 1 1096
-	add %r21, %r21, %r6
-# w15 += w8
-	.loc 1 1097
-	add %r21, %r21, %r29
-# x = w0 <<< 63
-	.loc 1 1098
-	rotldi %r6, %r20, 63
-# y = w0 <<< 56
-	.loc 1 1099
-	rotldi %r8, %r20, 56
-# x ^= y
-	.loc 1 1100
-	xor %r6, %r6, %r8
-# y = w0 >> 7
-	.loc 1 1101
-	srdi %r8, %r20, 7
-# x ^= y
-	.loc 1 1102
-	xor %r6, %r6, %r8
-# w15 += x
-	.loc 1 1103
-	add %r21, %r21, %r6
-# x = 1452737877330783856
-	.loc 1 1104
-	lis %r6, 5161
-	ori %r6, %r6, 10599
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 2574
-	ori %r6, %r6, 28272
-# x += w15
-	.loc 1 1105
-	add %r6, %r6, %r21
-# v0 += x
-	.loc 1 1106
-	add %r14, %r14, %r6
-# c ^= v7
-	.loc 1 1108
-	xor %r6, %r22, %r23
-# c &= v5
-	.loc 1 1109
-	and %r6, %r6, %r17
-# c ^= v7
-	.loc 1 1110
-	xor %r6, %r6, %r23
-# v0 += c
-	.loc 1 1111
-	add %r14, %r14, %r6
-# s = v5 <<< 50
-	.loc 1 1112
-	rotldi %r6, %r17, 50
-# c = v5 <<< 46
-	.loc 1 1113
-	rotldi %r8, %r17, 46
-# s ^= c
-	.loc 1 1114
-	xor %r6, %r6, %r8
-# c = v5 <<< 23
-	.loc 1 1115
-	rotldi %r8, %r17, 23
-# s ^= c
-	.loc 1 1116
-	xor %r6, %r6, %r8
-# v0 += s
-	.loc 1 1117
-	add %r14, %r14, %r6
-# v4 += v0
-	.loc 1 1118
-	add %r12, %r12, %r14
-# s = v1 <<< 36
-	.loc 1 1119
-	rotldi %r6, %r16, 36
-# c = v1 <<< 30
-	.loc 1 1120
-	rotldi %r8, %r16, 30
-# s ^= c
-	.loc 1 1121
-	xor %r6, %r6, %r8
-# c = v1 <<< 25
-	.loc 1 1122
-	rotldi %r8, %r16, 25
-# s ^= c
-	.loc 1 1123
-	xor %r6, %r6, %r8
-# v0 += s
-	.loc 1 1124
-	add %r14, %r14, %r6
-# mj1 ^= v2
-	.loc 1 1126
-	xor %r8, %r16, %r18
-# mj0 &= mj1
-	.loc 1 1127
-	ld %r6, 456(%r1)
-	and %r6, %r6, %r8
-# mj0 ^= v2
-	.loc 1 1128
-	xor %r6, %r6, %r18
-# v0 += mj0
-	.loc 1 1129
-	add %r14, %r14, %r6
-# x = w14 <<< 45
-	.loc 1 1131
-	rotldi %r6, %r30, 45
-# y = w14 <<< 3
-	.loc 1 1132
-	rotldi %r15, %r30, 3
-# x ^= y
-	.loc 1 1133
-	xor %r6, %r6, %r15
-# y = w14 >> 6
-	.loc 1 1134
-	srdi %r15, %r30, 6
-# x ^= y
-	.loc 1 1135
-	xor %r6, %r6, %r15
-# w0 += x
-	.loc 1 1136
-	add %r20, %r20, %r6
-# w0 += w9
-	.loc 1 1137
-	add %r15, %r20, %r26
-# x = w1 <<< 63
-	.loc 1 1138
-	rotldi %r6, %r25, 63
-# y = w1 <<< 56
-	.loc 1 1139
-	rotldi %r20, %r25, 56
-# x ^= y
-	.loc 1 1140
-	xor %r6, %r6, %r20
-# y = w1 >> 7
-	.loc 1 1141
-	srdi %r20, %r25, 7
-# x ^= y
-	.loc 1 1142
-	xor %r6, %r6, %r20
-# w0 += x
-	.loc 1 1143
-	add %r15, %r15, %r6
-# x = 2861767655752347644
-	.loc 1 1144
-	lis %r6, 10167
-	ori %r6, %r6, 2693
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 18130
-	ori %r6, %r6, 12284
-# x += w0
-	.loc 1 1145
-	add %r6, %r6, %r15
-# v7 += x
-	.loc 1 1146
-	add %r23, %r23, %r6
-# c ^= v6
-	.loc 1 1148
-	xor %r6, %r17, %r22
-# c &= v4
-	.loc 1 1149
-	and %r6, %r6, %r12
-# c ^= v6
-	.loc 1 1150
-	xor %r6, %r6, %r22
-# v7 += c
-	.loc 1 1151
-	add %r20, %r23, %r6
-# s = v4 <<< 50
-	.loc 1 1152
-	rotldi %r6, %r12, 50
-# c = v4 <<< 46
-	.loc 1 1153
-	rotldi %r23, %r12, 46
-# s ^= c
-	.loc 1 1154
-	xor %r6, %r6, %r23
-# c = v4 <<< 23
-	.loc 1 1155
-	rotldi %r23, %r12, 23
-# s ^= c
-	.loc 1 1156
-	xor %r6, %r6, %r23
-# v7 += s
-	.loc 1 1157
-	add %r20, %r20, %r6
-# v3 += v7
-	.loc 1 1158
-	add %r19, %r19, %r20
-# s = v0 <<< 36
-	.loc 1 1159
-	rotldi %r6, %r14, 36
-# c = v0 <<< 30
-	.loc 1 1160
-	rotldi %r23, %r14, 30
-# s ^= c
-	.loc 1 1161
-	xor %r6, %r6, %r23
-# c = v0 <<< 25
-	.loc 1 1162
-	rotldi %r23, %r14, 25
-# s ^= c
-	.loc 1 1163
-	xor %r6, %r6, %r23
-# v7 += s
-	.loc 1 1164
-	add %r20, %r20, %r6
-# mj0 ^= v1
-	.loc 1 1166
-	xor %r6, %r14, %r16
-# mj1 &= mj0
-	.loc 1 1167
-	and %r8, %r8, %r6
-# mj1 ^= v1
-	.loc 1 1168
-	xor %r8, %r8, %r16
-# v7 += mj1
-	.loc 1 1169
-	add %r20, %r20, %r8
-# x = w15 <<< 45
-	.loc 1 1171
-	rotldi %r8, %r21, 45
-# y = w15 <<< 3
-	.loc 1 1172
-	rotldi %r23, %r21, 3
-# x ^= y
-	.loc 1 1173
-	xor %r8, %r8, %r23
-# y = w15 >> 6
-	.loc 1 1174
-	srdi %r23, %r21, 6
-# x ^= y
-	.loc 1 1175
-	xor %r8, %r8, %r23
-# w1 += x
-	.loc 1 1176
-	add %r25, %r25, %r8
-# w1 += w10
-	.loc 1 1177
-	add %r23, %r25, %r27
-# x = w2 <<< 63
-	.loc 1 1178
-	rotldi %r8, %r31, 63
-# y = w2 <<< 56
-	.loc 1 1179
-	rotldi %r25, %r31, 56
-# x ^= y
-	.loc 1 1180
-	xor %r8, %r8, %r25
-# y = w2 >> 7
-	.loc 1 1181
-	srdi %r25, %r31, 7
-# x ^= y
-	.loc 1 1182
-	xor %r8, %r8, %r25
-# w1 += x
-	.loc 1 1183
-	add %r23, %r23, %r8
-# x = 3322285676063803686
-	.loc 1 1184
-	lis %r8, 11803
-	ori %r8, %r8, 8504
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 23590
-	ori %r8, %r8, 51494
-# x += w1
-	.loc 1 1185
-	add %r8, %r8, %r23
-# v6 += x
-	.loc 1 1186
-	add %r22, %r22, %r8
-# c ^= v5
-	.loc 1 1188
-	xor %r8, %r12, %r17
-# c &= v3
-	.loc 1 1189
-	and %r8, %r8, %r19
-# c ^= v5
-	.loc 1 1190
-	xor %r8, %r8, %r17
-# v6 += c
-	.loc 1 1191
-	add %r22, %r22, %r8
-# s = v3 <<< 50
-	.loc 1 1192
-	rotldi %r8, %r19, 50
-# c = v3 <<< 46
-	.loc 1 1193
-	rotldi %r25, %r19, 46
-# s ^= c
-	.loc 1 1194
-	xor %r8, %r8, %r25
-# c = v3 <<< 23
-	.loc 1 1195
-	rotldi %r25, %r19, 23
-# s ^= c
-	.loc 1 1196
-	xor %r8, %r8, %r25
-# v6 += s
-	.loc 1 1197
-	add %r22, %r22, %r8
-# v2 += v6
-	.loc 1 1198
-	add %r18, %r18, %r22
-# s = v7 <<< 36
-	.loc 1 1199
-	rotldi %r8, %r20, 36
-# c = v7 <<< 30
-	.loc 1 1200
-	rotldi %r25, %r20, 30
-# s ^= c
-	.loc 1 1201
-	xor %r8, %r8, %r25
-# c = v7 <<< 25
-	.loc 1 1202
-	rotldi %r25, %r20, 25
-# s ^= c
-	.loc 1 1203
-	xor %r8, %r8, %r25
-# v6 += s
-	.loc 1 1204
-	add %r22, %r22, %r8
-# mj1 ^= v0
-	.loc 1 1206
-	xor %r8, %r20, %r14
-# mj0 &= mj1
-	.loc 1 1207
-	and %r6, %r6, %r8
-# mj0 ^= v0
-	.loc 1 1208
-	xor %r6, %r6, %r14
-# v6 += mj0
-	.loc 1 1209
-	add %r22, %r22, %r6
-# x = w0 <<< 45
-	.loc 1 1211
-	rotldi %r6, %r15, 45
-# y = w0 <<< 3
-	.loc 1 1212
-	rotldi %r25, %r15, 3
-# x ^= y
-	.loc 1 1213
-	xor %r6, %r6, %r25
-# y = w0 >> 6
-	.loc 1 1214
-	srdi %r25, %r15, 6
-# x ^= y
-	.loc 1 1215
-	xor %r6, %r6, %r25
-# w2 += x
-	.loc 1 1216
-	add %r31, %r31, %r6
-# w2 += w11
-	.loc 1 1217
-	add %r25, %r31, %r7
-# x = w3 <<< 63
-	.loc 1 1218
-	rotldi %r6, %r10, 63
-# y = w3 <<< 56
-	.loc 1 1219
-	rotldi %r31, %r10, 56
-# x ^= y
-	.loc 1 1220
-	xor %r6, %r6, %r31
-# y = w3 >> 7
-	.loc 1 1221
-	srdi %r31, %r10, 7
-# x ^= y
-	.loc 1 1222
-	xor %r6, %r6, %r31
-# w2 += x
-	.loc 1 1223
-	add %r25, %r25, %r6
-# x = 5560940570517711597
-	.loc 1 1224
-	lis %r6, 19756
-	ori %r6, %r6, 28156
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 23236
-	ori %r6, %r6, 10989
-# x += w2
-	.loc 1 1225
-	add %r6, %r6, %r25
-# v5 += x
-	.loc 1 1226
-	add %r17, %r17, %r6
-# c ^= v4
-	.loc 1 1228
-	xor %r6, %r19, %r12
-# c &= v2
-	.loc 1 1229
-	and %r6, %r6, %r18
-# c ^= v4
-	.loc 1 1230
-	xor %r6, %r6, %r12
-# v5 += c
-	.loc 1 1231
-	add %r17, %r17, %r6
-# s = v2 <<< 50
-	.loc 1 1232
-	rotldi %r6, %r18, 50
-# c = v2 <<< 46
-	.loc 1 1233
-	rotldi %r31, %r18, 46
-# s ^= c
-	.loc 1 1234
-	xor %r6, %r6, %r31
-# c = v2 <<< 23
-	.loc 1 1235
-	rotldi %r31, %r18, 23
-# s ^= c
-	.loc 1 1236
-	xor %r6, %r6, %r31
-# v5 += s
-	.loc 1 1237
-	add %r17, %r17, %r6
-# v1 += v5
-	.loc 1 1238
-	add %r16, %r16, %r17
-# s = v6 <<< 36
-	.loc 1 1239
-	rotldi %r6, %r22, 36
-# c = v6 <<< 30
-	.loc 1 1240
-	rotldi %r31, %r22, 30
-# s ^= c
-	.loc 1 1241
-	xor %r6, %r6, %r31
-# c = v6 <<< 25
-	.loc 1 1242
-	rotldi %r31, %r22, 25
-# s ^= c
-	.loc 1 1243
-	xor %r6, %r6, %r31
-# v5 += s
-	.loc 1 1244
-	add %r17, %r17, %r6
-# mj0 ^= v7
-	.loc 1 1246
-	xor %r6, %r22, %r20
-# mj1 &= mj0
-	.loc 1 1247
-	and %r8, %r8, %r6
-# mj1 ^= v7
-	.loc 1 1248
-	xor %r8, %r8, %r20
-# v5 += mj1
-	.loc 1 1249
-	add %r17, %r17, %r8
-# x = w1 <<< 45
-	.loc 1 1251
-	rotldi %r8, %r23, 45
-# y = w1 <<< 3
-	.loc 1 1252
-	rotldi %r31, %r23, 3
-# x ^= y
-	.loc 1 1253
-	xor %r8, %r8, %r31
-# y = w1 >> 6
-	.loc 1 1254
-	srdi %r31, %r23, 6
-# x ^= y
-	.loc 1 1255
-	xor %r8, %r8, %r31
-# w3 += x
-	.loc 1 1256
-	add %r10, %r10, %r8
-# w3 += w12
-	.loc 1 1257
-	ld %r8, 136(%r1)
-	add %r31, %r10, %r8
-# x = w4 <<< 63
-	.loc 1 1258
-	rotldi %r8, %r24, 63
-# y = w4 <<< 56
-	.loc 1 1259
-	rotldi %r10, %r24, 56
-# x ^= y
-	.loc 1 1260
-	xor %r8, %r8, %r10
-# y = w4 >> 7
-	.loc 1 1261
-	srdi %r10, %r24, 7
-# x ^= y
-	.loc 1 1262
-	xor %r8, %r8, %r10
-# w3 += x
-	.loc 1 1263
-	add %r31, %r31, %r8
-# x = 5996557281743188959
-	.loc 1 1264
-	lis %r8, 21304
-	ori %r8, %r8, 3347
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 40341
-	ori %r8, %r8, 46047
-# x += w3
-	.loc 1 1265
-	add %r8, %r8, %r31
-# v4 += x
-	.loc 1 1266
-	add %r12, %r12, %r8
-# c ^= v3
-	.loc 1 1268
-	xor %r8, %r18, %r19
-# c &= v1
-	.loc 1 1269
-	and %r8, %r8, %r16
-# c ^= v3
-	.loc 1 1270
-	xor %r8, %r8, %r19
-# v4 += c
-	.loc 1 1271
-	add %r12, %r12, %r8
-# s = v1 <<< 50
-	.loc 1 1272
-	rotldi %r8, %r16, 50
-# c = v1 <<< 46
-	.loc 1 1273
-	rotldi %r10, %r16, 46
-# s ^= c
-	.loc 1 1274
-	xor %r8, %r8, %r10
-# c = v1 <<< 23
-	.loc 1 1275
-	rotldi %r10, %r16, 23
-# s ^= c
-	.loc 1 1276
-	xor %r8, %r8, %r10
-# v4 += s
-	.loc 1 1277
-	add %r12, %r12, %r8
-# v0 += v4
-	.loc 1 1278
-	add %r14, %r14, %r12
-# s = v5 <<< 36
-	.loc 1 1279
-	rotldi %r8, %r17, 36
-# c = v5 <<< 30
-	.loc 1 1280
-	rotldi %r10, %r17, 30
-# s ^= c
-	.loc 1 1281
-	xor %r8, %r8, %r10
-# c = v5 <<< 25
-	.loc 1 1282
-	rotldi %r10, %r17, 25
-# s ^= c
-	.loc 1 1283
-	xor %r8, %r8, %r10
-# v4 += s
-	.loc 1 1284
-	add %r12, %r12, %r8
-# mj1 ^= v6
-	.loc 1 1286
-	xor %r8, %r17, %r22
-# mj0 &= mj1
-	.loc 1 1287
-	and %r6, %r6, %r8
-# mj0 ^= v6
-	.loc 1 1288
-	xor %r6, %r6, %r22
-# v4 += mj0
-	.loc 1 1289
-	add %r12, %r12, %r6
-# x = w2 <<< 45
-	.loc 1 1291
-	rotldi %r6, %r25, 45
-# y = w2 <<< 3
-	.loc 1 1292
-	rotldi %r10, %r25, 3
-# x ^= y
-	.loc 1 1293
-	xor %r6, %r6, %r10
-# y = w2 >> 6
-	.loc 1 1294
-	srdi %r10, %r25, 6
-# x ^= y
-	.loc 1 1295
-	xor %r6, %r6, %r10
-# w4 += x
-	.loc 1 1296
-	add %r24, %r24, %r6
-# w4 += w13
-	.loc 1 1297
-	ld %r6, 152(%r1)
-	add %r24, %r24, %r6
-# x = w5 <<< 63
-	.loc 1 1298
-	rotldi %r6, %r28, 63
-# y = w5 <<< 56
-	.loc 1 1299
-	rotldi %r10, %r28, 56
-# x ^= y
-	.loc 1 1300
-	xor %r6, %r6, %r10
-# y = w5 >> 7
-	.loc 1 1301
-	srdi %r10, %r28, 7
-# x ^= y
-	.loc 1 1302
-	xor %r6, %r6, %r10
-# w4 += x
-	.loc 1 1303
-	add %r24, %r24, %r6
-# x = 7280758554555802590
-	.loc 1 1304
-	lis %r6, 25866
-	ori %r6, %r6, 29524
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 35759
-	ori %r6, %r6, 25566
-# x += w4
-	.loc 1 1305
-	add %r6, %r6, %r24
-# v3 += x
-	.loc 1 1306
-	add %r19, %r19, %r6
-# c ^= v2
-	.loc 1 1308
-	xor %r6, %r16, %r18
-# c &= v0
-	.loc 1 1309
-	and %r6, %r6, %r14
-# c ^= v2
-	.loc 1 1310
-	xor %r6, %r6, %r18
-# v3 += c
-	.loc 1 1311
-	add %r19, %r19, %r6
-# s = v0 <<< 50
-	.loc 1 1312
-	rotldi %r6, %r14, 50
-# c = v0 <<< 46
-	.loc 1 1313
-	rotldi %r10, %r14, 46
-# s ^= c
-	.loc 1 1314
-	xor %r6, %r6, %r10
-# c = v0 <<< 23
-	.loc 1 1315
-	rotldi %r10, %r14, 23
-# s ^= c
-	.loc 1 1316
-	xor %r6, %r6, %r10
-# v3 += s
-	.loc 1 1317
-	add %r19, %r19, %r6
-# v7 += v3
-	.loc 1 1318
-	add %r20, %r20, %r19
-# s = v4 <<< 36
-	.loc 1 1319
-	rotldi %r6, %r12, 36
-# c = v4 <<< 30
-	.loc 1 1320
-	rotldi %r10, %r12, 30
-# s ^= c
-	.loc 1 1321
-	xor %r6, %r6, %r10
-# c = v4 <<< 25
-	.loc 1 1322
-	rotldi %r10, %r12, 25
-# s ^= c
-	.loc 1 1323
-	xor %r6, %r6, %r10
-# v3 += s
-	.loc 1 1324
-	add %r19, %r19, %r6
-# mj0 ^= v5
-	.loc 1 1326
-	xor %r6, %r12, %r17
-# mj1 &= mj0
-	.loc 1 1327
-	and %r8, %r8, %r6
-# mj1 ^= v5
-	.loc 1 1328
-	xor %r8, %r8, %r17
-# v3 += mj1
-	.loc 1 1329
-	add %r19, %r19, %r8
-# x = w3 <<< 45
-	.loc 1 1331
-	rotldi %r8, %r31, 45
-# y = w3 <<< 3
-	.loc 1 1332
-	rotldi %r10, %r31, 3
-# x ^= y
-	.loc 1 1333
-	xor %r8, %r8, %r10
-# y = w3 >> 6
-	.loc 1 1334
-	srdi %r10, %r31, 6
-# x ^= y
-	.loc 1 1335
-	xor %r8, %r8, %r10
-# w5 += x
-	.loc 1 1336
-	add %r28, %r28, %r8
-# w5 += w14
-	.loc 1 1337
-	add %r28, %r28, %r30
-# x = w6 <<< 63
-	.loc 1 1338
-	rotldi %r8, %r11, 63
-# y = w6 <<< 56
-	.loc 1 1339
-	rotldi %r10, %r11, 56
-# x ^= y
-	.loc 1 1340
-	xor %r8, %r8, %r10
-# y = w6 >> 7
-	.loc 1 1341
-	srdi %r10, %r11, 7
-# x ^= y
-	.loc 1 1342
-	xor %r8, %r8, %r10
-# w5 += x
-	.loc 1 1343
-	add %r28, %r28, %r8
-# x = 8532644243296465576
-	.loc 1 1344
-	lis %r8, 30314
-	ori %r8, %r8, 2747
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 15479
-	ori %r8, %r8, 45736
-# x += w5
-	.loc 1 1345
-	add %r8, %r8, %r28
-# v2 += x
-	.loc 1 1346
-	add %r18, %r18, %r8
-# c ^= v1
-	.loc 1 1348
-	xor %r8, %r14, %r16
-# c &= v7
-	.loc 1 1349
-	and %r8, %r8, %r20
-# c ^= v1
-	.loc 1 1350
-	xor %r8, %r8, %r16
-# v2 += c
-	.loc 1 1351
-	add %r18, %r18, %r8
-# s = v7 <<< 50
-	.loc 1 1352
-	rotldi %r8, %r20, 50
-# c = v7 <<< 46
-	.loc 1 1353
-	rotldi %r10, %r20, 46
-# s ^= c
-	.loc 1 1354
-	xor %r8, %r8, %r10
-# c = v7 <<< 23
-	.loc 1 1355
-	rotldi %r10, %r20, 23
-# s ^= c
-	.loc 1 1356
-	xor %r8, %r8, %r10
-# v2 += s
-	.loc 1 1357
-	add %r18, %r18, %r8
-# v6 += v2
-	.loc 1 1358
-	add %r22, %r22, %r18
-# s = v3 <<< 36
-	.loc 1 1359
-	rotldi %r8, %r19, 36
-# c = v3 <<< 30
-	.loc 1 1360
-	rotldi %r10, %r19, 30
-# s ^= c
-	.loc 1 1361
-	xor %r8, %r8, %r10
-# c = v3 <<< 25
-	.loc 1 1362
-	rotldi %r10, %r19, 25
-# s ^= c
-	.loc 1 1363
-	xor %r8, %r8, %r10
-# v2 += s
-	.loc 1 1364
-	add %r18, %r18, %r8
-# mj1 ^= v4
-	.loc 1 1366
-	xor %r8, %r19, %r12
-# mj0 &= mj1
-	.loc 1 1367
-	and %r6, %r6, %r8
-# mj0 ^= v4
-	.loc 1 1368
-	xor %r6, %r6, %r12
-# v2 += mj0
-	.loc 1 1369
-	add %r18, %r18, %r6
-# x = w4 <<< 45
-	.loc 1 1371
-	rotldi %r6, %r24, 45
-# y = w4 <<< 3
-	.loc 1 1372
-	rotldi %r10, %r24, 3
-# x ^= y
-	.loc 1 1373
-	xor %r6, %r6, %r10
-# y = w4 >> 6
-	.loc 1 1374
-	srdi %r10, %r24, 6
-# x ^= y
-	.loc 1 1375
-	xor %r6, %r6, %r10
-# w6 += x
-	.loc 1 1376
-	add %r11, %r11, %r6
-# w6 += w15
-	.loc 1 1377
-	add %r11, %r11, %r21
-# x = w7 <<< 63
-	.loc 1 1378
-	rotldi %r6, %r9, 63
-# y = w7 <<< 56
-	.loc 1 1379
-	rotldi %r10, %r9, 56
-# x ^= y
-	.loc 1 1380
-	xor %r6, %r6, %r10
-# y = w7 >> 7
-	.loc 1 1381
-	srdi %r10, %r9, 7
-# x ^= y
-	.loc 1 1382
-	xor %r6, %r6, %r10
-# w6 += x
-	.loc 1 1383
-	add %r11, %r11, %r6
-# x = 9350256976987008742
-	.loc 1 1384
-	lis %r6, 33218
-	ori %r6, %r6, 51502
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 18413
-	ori %r6, %r6, 44774
-# x += w6
-	.loc 1 1385
-	add %r6, %r6, %r11
-# v1 += x
-	.loc 1 1386
-	add %r16, %r16, %r6
-# c ^= v0
-	.loc 1 1388
-	xor %r6, %r20, %r14
-# c &= v6
-	.loc 1 1389
-	and %r6, %r6, %r22
-# c ^= v0
-	.loc 1 1390
-	xor %r6, %r6, %r14
-# v1 += c
-	.loc 1 1391
-	add %r16, %r16, %r6
-# s = v6 <<< 50
-	.loc 1 1392
-	rotldi %r6, %r22, 50
-# c = v6 <<< 46
-	.loc 1 1393
-	rotldi %r10, %r22, 46
-# s ^= c
-	.loc 1 1394
-	xor %r6, %r6, %r10
-# c = v6 <<< 23
-	.loc 1 1395
-	rotldi %r10, %r22, 23
-# s ^= c
-	.loc 1 1396
-	xor %r6, %r6, %r10
-# v1 += s
-	.loc 1 1397
-	add %r16, %r16, %r6
-# v5 += v1
-	.loc 1 1398
-	add %r17, %r17, %r16
-# s = v2 <<< 36
-	.loc 1 1399
-	rotldi %r6, %r18, 36
-# c = v2 <<< 30
-	.loc 1 1400
-	rotldi %r10, %r18, 30
-# s ^= c
-	.loc 1 1401
-	xor %r6, %r6, %r10
-# c = v2 <<< 25
-	.loc 1 1402
-	rotldi %r10, %r18, 25
-# s ^= c
-	.loc 1 1403
-	xor %r6, %r6, %r10
-# v1 += s
-	.loc 1 1404
-	add %r16, %r16, %r6
-# mj0 ^= v3
-	.loc 1 1406
-	xor %r6, %r18, %r19
-# mj1 &= mj0
-	.loc 1 1407
-	and %r8, %r8, %r6
-# mj1 ^= v3
-	.loc 1 1408
-	xor %r8, %r8, %r19
-# v1 += mj1
-	.loc 1 1409
-	add %r16, %r16, %r8
-# x = w5 <<< 45
-	.loc 1 1411
-	rotldi %r8, %r28, 45
-# y = w5 <<< 3
-	.loc 1 1412
-	rotldi %r10, %r28, 3
-# x ^= y
-	.loc 1 1413
-	xor %r8, %r8, %r10
-# y = w5 >> 6
-	.loc 1 1414
-	srdi %r10, %r28, 6
-# x ^= y
-	.loc 1 1415
-	xor %r8, %r8, %r10
-# w7 += x
-	.loc 1 1416
-	add %r9, %r9, %r8
-# w7 += w0
-	.loc 1 1417
-	add %r10, %r9, %r15
-# x = w8 <<< 63
-	.loc 1 1418
-	rotldi %r8, %r29, 63
-# y = w8 <<< 56
-	.loc 1 1419
-	rotldi %r9, %r29, 56
-# x ^= y
-	.loc 1 1420
-	xor %r8, %r8, %r9
-# y = w8 >> 7
-	.loc 1 1421
-	srdi %r9, %r29, 7
-# x ^= y
-	.loc 1 1422
-	xor %r8, %r8, %r9
-# w7 += x
-	.loc 1 1423
-	add %r10, %r10, %r8
-# x = 10552545826968843579
-	.loc 1 1424
-	lis %r8, 37490
-	ori %r8, %r8, 11397
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 5250
-	ori %r8, %r8, 13627
-# x += w7
-	.loc 1 1425
-	add %r8, %r8, %r10
-# v0 += x
-	.loc 1 1426
-	add %r14, %r14, %r8
-# c ^= v7
-	.loc 1 1428
-	xor %r8, %r22, %r20
-# c &= v5
-	.loc 1 1429
-	and %r8, %r8, %r17
-# c ^= v7
-	.loc 1 1430
-	xor %r8, %r8, %r20
-# v0 += c
-	.loc 1 1431
-	add %r14, %r14, %r8
-# s = v5 <<< 50
-	.loc 1 1432
-	rotldi %r8, %r17, 50
-# c = v5 <<< 46
-	.loc 1 1433
-	rotldi %r9, %r17, 46
-# s ^= c
-	.loc 1 1434
-	xor %r8, %r8, %r9
-# c = v5 <<< 23
-	.loc 1 1435
-	rotldi %r9, %r17, 23
-# s ^= c
-	.loc 1 1436
-	xor %r8, %r8, %r9
-# v0 += s
-	.loc 1 1437
-	add %r14, %r14, %r8
-# v4 += v0
-	.loc 1 1438
-	add %r12, %r12, %r14
-# s = v1 <<< 36
-	.loc 1 1439
-	rotldi %r8, %r16, 36
-# c = v1 <<< 30
-	.loc 1 1440
-	rotldi %r9, %r16, 30
-# s ^= c
-	.loc 1 1441
-	xor %r8, %r8, %r9
-# c = v1 <<< 25
-	.loc 1 1442
-	rotldi %r9, %r16, 25
-# s ^= c
-	.loc 1 1443
-	xor %r8, %r8, %r9
-# v0 += s
-	.loc 1 1444
-	add %r14, %r14, %r8
-# mj1 ^= v2
-	.loc 1 1446
-	xor %r8, %r16, %r18
-# mj0 &= mj1
-	.loc 1 1447
-	and %r6, %r6, %r8
-# mj0 ^= v2
-	.loc 1 1448
-	xor %r6, %r6, %r18
-# v0 += mj0
-	.loc 1 1449
-	add %r14, %r14, %r6
-# x = w6 <<< 45
-	.loc 1 1451
-	rotldi %r6, %r11, 45
-# y = w6 <<< 3
-	.loc 1 1452
-	rotldi %r9, %r11, 3
-# x ^= y
-	.loc 1 1453
-	xor %r6, %r6, %r9
-# y = w6 >> 6
-	.loc 1 1454
-	srdi %r9, %r11, 6
-# x ^= y
-	.loc 1 1455
-	xor %r6, %r6, %r9
-# w8 += x
-	.loc 1 1456
-	add %r29, %r29, %r6
-# w8 += w1
-	.loc 1 1457
-	add %r29, %r29, %r23
-# x = w9 <<< 63
-	.loc 1 1458
-	rotldi %r6, %r26, 63
-# y = w9 <<< 56
-	.loc 1 1459
-	rotldi %r9, %r26, 56
-# x ^= y
-	.loc 1 1460
-	xor %r6, %r6, %r9
-# y = w9 >> 7
-	.loc 1 1461
-	srdi %r9, %r26, 7
-# x ^= y
-	.loc 1 1462
-	xor %r6, %r6, %r9
-# w8 += x
-	.loc 1 1463
-	add %r29, %r29, %r6
-# x = 11727347734174303076
-	.loc 1 1464
-	lis %r6, 41663
-	ori %r6, %r6, 59553
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 19697
-	ori %r6, %r6, 868
-# x += w8
-	.loc 1 1465
-	add %r6, %r6, %r29
-# v7 += x
-	.loc 1 1466
-	add %r20, %r20, %r6
-# c ^= v6
-	.loc 1 1468
-	xor %r6, %r17, %r22
-# c &= v4
-	.loc 1 1469
-	and %r6, %r6, %r12
-# c ^= v6
-	.loc 1 1470
-	xor %r6, %r6, %r22
-# v7 += c
-	.loc 1 1471
-	add %r20, %r20, %r6
-# s = v4 <<< 50
-	.loc 1 1472
-	rotldi %r6, %r12, 50
-# c = v4 <<< 46
-	.loc 1 1473
-	rotldi %r9, %r12, 46
-# s ^= c
-	.loc 1 1474
-	xor %r6, %r6, %r9
-# c = v4 <<< 23
-	.loc 1 1475
-	rotldi %r9, %r12, 23
-# s ^= c
-	.loc 1 1476
-	xor %r6, %r6, %r9
-# v7 += s
-	.loc 1 1477
-	add %r20, %r20, %r6
-# v3 += v7
-	.loc 1 1478
-	add %r19, %r19, %r20
-# s = v0 <<< 36
-	.loc 1 1479
-	rotldi %r6, %r14, 36
-# c = v0 <<< 30
-	.loc 1 1480
-	rotldi %r9, %r14, 30
-# s ^= c
-	.loc 1 1481
-	xor %r6, %r6, %r9
-# c = v0 <<< 25
-	.loc 1 1482
-	rotldi %r9, %r14, 25
-# s ^= c
-	.loc 1 1483
-	xor %r6, %r6, %r9
-# v7 += s
-	.loc 1 1484
-	add %r20, %r20, %r6
-# mj0 ^= v1
-	.loc 1 1486
-	xor %r6, %r14, %r16
-# mj1 &= mj0
-	.loc 1 1487
-	and %r8, %r8, %r6
-# mj1 ^= v1
-	.loc 1 1488
-	xor %r8, %r8, %r16
-# v7 += mj1
-	.loc 1 1489
-	add %r20, %r20, %r8
-# x = w7 <<< 45
-	.loc 1 1491
-	rotldi %r8, %r10, 45
-# y = w7 <<< 3
-	.loc 1 1492
-	rotldi %r9, %r10, 3
-# x ^= y
-	.loc 1 1493
-	xor %r8, %r8, %r9
-# y = w7 >> 6
-	.loc 1 1494
-	srdi %r9, %r10, 6
-# x ^= y
-	.loc 1 1495
-	xor %r8, %r8, %r9
-# w9 += x
-	.loc 1 1496
-	add %r26, %r26, %r8
-# w9 += w2
-	.loc 1 1497
-	add %r26, %r26, %r25
-# x = w10 <<< 63
-	.loc 1 1498
-	rotldi %r8, %r27, 63
-# y = w10 <<< 56
-	.loc 1 1499
-	rotldi %r9, %r27, 56
-# x ^= y
-	.loc 1 1500
-	xor %r8, %r8, %r9
-# y = w10 >> 7
-	.loc 1 1501
-	srdi %r9, %r27, 7
-# x ^= y
-	.loc 1 1502
-	xor %r8, %r8, %r9
-# w9 += x
-	.loc 1 1503
-	add %r9, %r26, %r8
-	std %r9, 160(%r1)
-# x = 12113106623233404929
-	.loc 1 1504
-	lis %r8, 43034
-	ori %r8, %r8, 26187
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 48194
-	ori %r8, %r8, 12289
-# x += w9
-	.loc 1 1505
-	add %r8, %r8, %r9
-# v6 += x
-	.loc 1 1506
-	add %r22, %r22, %r8
-# c ^= v5
-	.loc 1 1508
-	xor %r8, %r12, %r17
-# c &= v3
-	.loc 1 1509
-	and %r8, %r8, %r19
-# c ^= v5
-	.loc 1 1510
-	xor %r8, %r8, %r17
-# v6 += c
-	.loc 1 1511
-	add %r22, %r22, %r8
-# s = v3 <<< 50
-	.loc 1 1512
-	rotldi %r8, %r19, 50
-# c = v3 <<< 46
-	.loc 1 1513
-	rotldi %r9, %r19, 46
-# s ^= c
-	.loc 1 1514
-	xor %r8, %r8, %r9
-# c = v3 <<< 23
-	.loc 1 1515
-	rotldi %r9, %r19, 23
-# s ^= c
-	.loc 1 1516
-	xor %r8, %r8, %r9
-# v6 += s
-	.loc 1 1517
-	add %r22, %r22, %r8
-# v2 += v6
-	.loc 1 1518
-	add %r18, %r18, %r22
-# s = v7 <<< 36
-	.loc 1 1519
-	rotldi %r8, %r20, 36
-# c = v7 <<< 30
-	.loc 1 1520
-	rotldi %r9, %r20, 30
-# s ^= c
-	.loc 1 1521
-	xor %r8, %r8, %r9
-# c = v7 <<< 25
-	.loc 1 1522
-	rotldi %r9, %r20, 25
-# s ^= c
-	.loc 1 1523
-	xor %r8, %r8, %r9
-# v6 += s
-	.loc 1 1524
-	add %r22, %r22, %r8
-# mj1 ^= v0
-	.loc 1 1526
-	xor %r8, %r20, %r14
-# mj0 &= mj1
-	.loc 1 1527
-	and %r6, %r6, %r8
-# mj0 ^= v0
-	.loc 1 1528
-	xor %r6, %r6, %r14
-# v6 += mj0
-	.loc 1 1529
-	add %r22, %r22, %r6
-# x = w8 <<< 45
-	.loc 1 1531
-	rotldi %r6, %r29, 45
-# y = w8 <<< 3
-	.loc 1 1532
-	rotldi %r9, %r29, 3
-# x ^= y
-	.loc 1 1533
-	xor %r6, %r6, %r9
-# y = w8 >> 6
-	.loc 1 1534
-	srdi %r9, %r29, 6
-# x ^= y
-	.loc 1 1535
-	xor %r6, %r6, %r9
-# w10 += x
-	.loc 1 1536
-	add %r27, %r27, %r6
-# w10 += w3
-	.loc 1 1537
-	add %r27, %r27, %r31
-# x = w11 <<< 63
-	.loc 1 1538
-	rotldi %r6, %r7, 63
-# y = w11 <<< 56
-	.loc 1 1539
-	rotldi %r9, %r7, 56
-# x ^= y
-	.loc 1 1540
-	xor %r6, %r6, %r9
-# y = w11 >> 7
-	.loc 1 1541
-	srdi %r9, %r7, 7
-# x ^= y
-	.loc 1 1542
-	xor %r6, %r6, %r9
-# w10 += x
-	.loc 1 1543
-	add %r27, %r27, %r6
-# x = 14000437183269869457
-	.loc 1 1544
-	lis %r6, 49739
-	ori %r6, %r6, 35696
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 53496
-	ori %r6, %r6, 38801
-# x += w10
-	.loc 1 1545
-	add %r6, %r6, %r27
-# v5 += x
-	.loc 1 1546
-	add %r17, %r17, %r6
-# c ^= v4
-	.loc 1 1548
-	xor %r6, %r19, %r12
-# c &= v2
-	.loc 1 1549
-	and %r6, %r6, %r18
-# c ^= v4
-	.loc 1 1550
-	xor %r6, %r6, %r12
-# v5 += c
-	.loc 1 1551
-	add %r17, %r17, %r6
-# s = v2 <<< 50
-	.loc 1 1552
-	rotldi %r6, %r18, 50
-# c = v2 <<< 46
-	.loc 1 1553
-	rotldi %r9, %r18, 46
-# s ^= c
-	.loc 1 1554
-	xor %r6, %r6, %r9
-# c = v2 <<< 23
-	.loc 1 1555
-	rotldi %r9, %r18, 23
-# s ^= c
-	.loc 1 1556
-	xor %r6, %r6, %r9
-# v5 += s
-	.loc 1 1557
-	add %r17, %r17, %r6
-# v1 += v5
-	.loc 1 1558
-	add %r16, %r16, %r17
-# s = v6 <<< 36
-	.loc 1 1559
-	rotldi %r6, %r22, 36
-# c = v6 <<< 30
-	.loc 1 1560
 	rotldi %r9, %r22, 30
 # s ^= c
-	.loc 1 1561
-	xor %r6, %r6, %r9
-# c = v6 <<< 25
-	.loc 1 1562
+	.loc 1 681
+	xor %r3, %r3, %r9
+# c = v4 <<< 25
+	.loc 1 682
 	rotldi %r9, %r22, 25
 # s ^= c
-	.loc 1 1563
-	xor %r6, %r6, %r9
-# v5 += s
-	.loc 1 1564
-	add %r17, %r17, %r6
-# mj0 ^= v7
-	.loc 1 1566
-	xor %r6, %r22, %r20
-# mj1 &= mj0
-	.loc 1 1567
-	and %r8, %r8, %r6
-# mj1 ^= v7
-	.loc 1 1568
-	xor %r8, %r8, %r20
-# v5 += mj1
-	.loc 1 1569
-	add %r17, %r17, %r8
-# x = w9 <<< 45
-	.loc 1 1571
-	ld %r26, 160(%r1)
-	rotldi %r8, %r26, 45
-# y = w9 <<< 3
-	.loc 1 1572
-	rotldi %r9, %r26, 3
-# x ^= y
-	.loc 1 1573
-	xor %r8, %r8, %r9
-# y = w9 >> 6
-	.loc 1 1574
-	srdi %r9, %r26, 6
-# x ^= y
-	.loc 1 1575
-	xor %r8, %r8, %r9
-# w11 += x
-	.loc 1 1576
-	add %r7, %r7, %r8
-# w11 += w4
-	.loc 1 1577
-	add %r26, %r7, %r24
-# x = w12 <<< 63
-	.loc 1 1578
-	ld %r9, 136(%r1)
-	rotldi %r7, %r9, 63
-# y = w12 <<< 56
-	.loc 1 1579
-	rotldi %r8, %r9, 56
-# x ^= y
-	.loc 1 1580
-	xor %r7, %r7, %r8
-# y = w12 >> 7
-	.loc 1 1581
-	srdi %r8, %r9, 7
-# x ^= y
-	.loc 1 1582
-	xor %r7, %r7, %r8
-# w11 += x
-	.loc 1 1583
-	add %r26, %r26, %r7
-# x = 14369950271660146224
-	.loc 1 1584
-	lis %r7, 51052
-	ori %r7, %r7, 20899
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 1620
-	ori %r7, %r7, 48688
-# x += w11
-	.loc 1 1585
-	add %r7, %r7, %r26
-# v4 += x
-	.loc 1 1586
-	add %r12, %r12, %r7
-# c ^= v3
-	.loc 1 1588
-	xor %r7, %r18, %r19
-# c &= v1
-	.loc 1 1589
-	and %r7, %r7, %r16
-# c ^= v3
-	.loc 1 1590
-	xor %r7, %r7, %r19
-# v4 += c
-	.loc 1 1591
-	add %r12, %r12, %r7
-# s = v1 <<< 50
-	.loc 1 1592
-	rotldi %r7, %r16, 50
-# c = v1 <<< 46
-	.loc 1 1593
-	rotldi %r8, %r16, 46
-# s ^= c
-	.loc 1 1594
-	xor %r7, %r7, %r8
-# c = v1 <<< 23
-	.loc 1 1595
-	rotldi %r8, %r16, 23
-# s ^= c
-	.loc 1 1596
-	xor %r7, %r7, %r8
-# v4 += s
-	.loc 1 1597
-	add %r12, %r12, %r7
-# v0 += v4
-	.loc 1 1598
-	add %r14, %r14, %r12
-# s = v5 <<< 36
-	.loc 1 1599
-	rotldi %r7, %r17, 36
-# c = v5 <<< 30
-	.loc 1 1600
-	rotldi %r8, %r17, 30
-# s ^= c
-	.loc 1 1601
-	xor %r7, %r7, %r8
-# c = v5 <<< 25
-	.loc 1 1602
-	rotldi %r8, %r17, 25
-# s ^= c
-	.loc 1 1603
-	xor %r7, %r7, %r8
-# v4 += s
-	.loc 1 1604
-	add %r8, %r12, %r7
-# mj1 ^= v6
-	.loc 1 1606
-	xor %r7, %r17, %r22
-	std %r7, 528(%r1)
-# mj0 &= mj1
-	.loc 1 1607
-	and %r6, %r6, %r7
-# mj0 ^= v6
-	.loc 1 1608
-	xor %r6, %r6, %r22
-# v4 += mj0
-	.loc 1 1609
-	add %r8, %r8, %r6
-# x = w10 <<< 45
-	.loc 1 1611
-	rotldi %r6, %r27, 45
-# y = w10 <<< 3
-	.loc 1 1612
-	rotldi %r7, %r27, 3
-# x ^= y
-	.loc 1 1613
-	xor %r6, %r6, %r7
-# y = w10 >> 6
-	.loc 1 1614
-	srdi %r7, %r27, 6
-# x ^= y
-	.loc 1 1615
-	xor %r6, %r6, %r7
-# w12 += x
-	.loc 1 1616
-	ld %r7, 136(%r1)
-	add %r6, %r7, %r6
-# w12 += w5
-	.loc 1 1617
-	add %r9, %r6, %r28
-	std %r9, 264(%r1)
-# x = w13 <<< 63
-	.loc 1 1618
-	ld %r7, 152(%r1)
-	rotldi %r6, %r7, 63
-	std %r6, 368(%r1)
-# y = w13 <<< 56
-	.loc 1 1619
-	rotldi %r12, %r7, 56
-	std %r12, 464(%r1)
-# x ^= y
-	.loc 1 1620
-	xor %r6, %r6, %r12
-# y = w13 >> 7
-	.loc 1 1621
-	srdi %r7, %r7, 7
-# x ^= y
-	.loc 1 1622
-	xor %r6, %r6, %r7
-# w12 += x
-	.loc 1 1623
-	add %r7, %r9, %r6
-# x = 15101387698204529176
-	.loc 1 1624
-	lis %r6, 53650
-	ori %r6, %r6, 59417
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 55023
-	ori %r6, %r6, 21016
-# x += w12
-	.loc 1 1625
-	add %r6, %r6, %r7
-# v3 += x
-	.loc 1 1626
-	add %r19, %r19, %r6
-# c ^= v2
-	.loc 1 1628
-	xor %r6, %r16, %r18
-# c &= v0
-	.loc 1 1629
-	and %r6, %r6, %r14
-# c ^= v2
-	.loc 1 1630
-	xor %r6, %r6, %r18
-# v3 += c
-	.loc 1 1631
-	add %r19, %r19, %r6
-# s = v0 <<< 50
-	.loc 1 1632
-	rotldi %r6, %r14, 50
-# c = v0 <<< 46
-	.loc 1 1633
-	rotldi %r9, %r14, 46
-# s ^= c
-	.loc 1 1634
-	xor %r6, %r6, %r9
-# c = v0 <<< 23
-	.loc 1 1635
-	rotldi %r9, %r14, 23
-# s ^= c
-	.loc 1 1636
-	xor %r6, %r6, %r9
+	.loc 1 683
+	xor %r3, %r3, %r9
 # v3 += s
-	.loc 1 1637
-	add %r19, %r19, %r6
-# v7 += v3
-	.loc 1 1638
-	add %r20, %r20, %r19
-# s = v4 <<< 36
-	.loc 1 1639
-	rotldi %r6, %r8, 36
-# c = v4 <<< 30
-	.loc 1 1640
-	rotldi %r9, %r8, 30
-# s ^= c
-	.loc 1 1641
-	xor %r6, %r6, %r9
-# c = v4 <<< 25
-	.loc 1 1642
-	rotldi %r9, %r8, 25
-# s ^= c
-	.loc 1 1643
-	xor %r6, %r6, %r9
-# v3 += s
-	.loc 1 1644
-	add %r12, %r19, %r6
+	.loc 1 684
+	add %r21, %r21, %r3
 # mj0 ^= v5
-	.loc 1 1646
-	xor %r6, %r8, %r17
-	std %r6, 472(%r1)
+	.loc 1 686
+	xor %r3, %r22, %r19
 # mj1 &= mj0
-	.loc 1 1647
-	ld %r9, 528(%r1)
-	and %r6, %r9, %r6
+	.loc 1 687
+	and %r6, %r6, %r3
 # mj1 ^= v5
-	.loc 1 1648
-	xor %r6, %r6, %r17
+	.loc 1 688
+	xor %r6, %r6, %r19
 # v3 += mj1
-	.loc 1 1649
-	add %r12, %r12, %r6
-# x = w11 <<< 45
-	.loc 1 1651
-	rotldi %r6, %r26, 45
-# y = w11 <<< 3
-	.loc 1 1652
-	rotldi %r9, %r26, 3
+	.loc 1 689
+	add %r21, %r21, %r6
+# x = w3 <<< 45
+	.loc 1 691
+	rotldi %r6, %r12, 45
+# y = w3 <<< 3
+	.loc 1 692
+	rotldi %r9, %r12, 3
 # x ^= y
-	.loc 1 1653
+	.loc 1 693
 	xor %r6, %r6, %r9
-# y = w11 >> 6
-	.loc 1 1654
-	srdi %r9, %r26, 6
+# y = w3 >> 6
+	.loc 1 694
+	srdi %r9, %r12, 6
 # x ^= y
-	.loc 1 1655
+	.loc 1 695
 	xor %r6, %r6, %r9
-# w13 += x
-	.loc 1 1656
-	ld %r9, 152(%r1)
-	add %r6, %r9, %r6
-# w13 += w6
-	.loc 1 1657
-	add %r9, %r6, %r11
-	std %r9, 168(%r1)
-# x = w14 <<< 63
-	.loc 1 1658
-	rotldi %r6, %r30, 63
-	std %r6, 272(%r1)
-# y = w14 <<< 56
-	.loc 1 1659
-	rotldi %r19, %r30, 56
-	std %r19, 376(%r1)
-# x ^= y
-	.loc 1 1660
-	xor %r6, %r6, %r19
-	std %r6, 280(%r1)
-# y = w14 >> 7
-	.loc 1 1661
-	srdi %r19, %r30, 7
-	std %r19, 384(%r1)
-# x ^= y
-	.loc 1 1662
-	xor %r6, %r6, %r19
-# w13 += x
-	.loc 1 1663
-	add %r9, %r9, %r6
-	std %r9, 176(%r1)
-# x = 15463397548674623760
-	.loc 1 1664
-	lis %r6, 54937
-	ori %r6, %r6, 1572
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 21861
-	ori %r6, %r6, 43280
-# x += w13
-	.loc 1 1665
-	add %r6, %r6, %r9
-# v2 += x
-	.loc 1 1666
-	add %r18, %r18, %r6
-# c ^= v1
-	.loc 1 1668
-	xor %r6, %r14, %r16
-# c &= v7
-	.loc 1 1669
-	and %r6, %r6, %r20
-# c ^= v1
-	.loc 1 1670
-	xor %r6, %r6, %r16
-# v2 += c
-	.loc 1 1671
-	add %r18, %r18, %r6
-# s = v7 <<< 50
-	.loc 1 1672
-	rotldi %r6, %r20, 50
-# c = v7 <<< 46
-	.loc 1 1673
-	rotldi %r9, %r20, 46
-# s ^= c
-	.loc 1 1674
-	xor %r6, %r6, %r9
-# c = v7 <<< 23
-	.loc 1 1675
-	rotldi %r9, %r20, 23
-# s ^= c
-	.loc 1 1676
-	xor %r6, %r6, %r9
-# v2 += s
-	.loc 1 1677
-	add %r18, %r18, %r6
-# v6 += v2
-	.loc 1 1678
-	add %r22, %r22, %r18
-# s = v3 <<< 36
-	.loc 1 1679
-	rotldi %r6, %r12, 36
-# c = v3 <<< 30
-	.loc 1 1680
-	rotldi %r9, %r12, 30
-# s ^= c
-	.loc 1 1681
-	xor %r6, %r6, %r9
-# c = v3 <<< 25
-	.loc 1 1682
-	rotldi %r9, %r12, 25
-# s ^= c
-	.loc 1 1683
-	xor %r6, %r6, %r9
-# v2 += s
-	.loc 1 1684
-	add %r18, %r18, %r6
-# mj1 ^= v4
-	.loc 1 1686
-	xor %r9, %r12, %r8
-# mj0 &= mj1
-	.loc 1 1687
-	ld %r6, 472(%r1)
-	and %r6, %r6, %r9
-# mj0 ^= v4
-	.loc 1 1688
-	xor %r6, %r6, %r8
-# v2 += mj0
-	.loc 1 1689
-	add %r18, %r18, %r6
-# x = w12 <<< 45
-	.loc 1 1691
-	rotldi %r6, %r7, 45
-# y = w12 <<< 3
-	.loc 1 1692
-	rotldi %r19, %r7, 3
-# x ^= y
-	.loc 1 1693
-	xor %r6, %r6, %r19
-# y = w12 >> 6
-	.loc 1 1694
-	srdi %r19, %r7, 6
-# x ^= y
-	.loc 1 1695
-	xor %r6, %r6, %r19
-# w14 += x
-	.loc 1 1696
+# w5 += x
+	.loc 1 696
 	add %r30, %r30, %r6
-# w14 += w7
-	.loc 1 1697
-	add %r19, %r30, %r10
-# x = w15 <<< 63
-	.loc 1 1698
-	rotldi %r6, %r21, 63
-# y = w15 <<< 56
-	.loc 1 1699
-	rotldi %r30, %r21, 56
+# w5 += w14
+	.loc 1 697
+	add %r30, %r30, %r28
+# x = w6 <<< 63
+	.loc 1 698
+	rotldi %r6, %r24, 63
+# y = w6 <<< 56
+	.loc 1 699
+	rotldi %r9, %r24, 56
 # x ^= y
-	.loc 1 1700
-	xor %r6, %r6, %r30
-# y = w15 >> 7
-	.loc 1 1701
-	srdi %r30, %r21, 7
+	.loc 1 700
+	xor %r6, %r6, %r9
+# y = w6 >> 7
+	.loc 1 701
+	srdi %r9, %r24, 7
 # x ^= y
-	.loc 1 1702
-	xor %r6, %r6, %r30
-# w14 += x
-	.loc 1 1703
-	add %r19, %r19, %r6
-# x = 17586052441742319658
-	.loc 1 1704
-	lis %r6, 62478
-	ori %r6, %r6, 13701
+	.loc 1 702
+	xor %r6, %r6, %r9
+# w5 += x
+	.loc 1 703
+	add %r30, %r30, %r6
+# x = 5365058923640841347
+	.loc 1 704
+	lis %r6, 19060
+	ori %r6, %r6, 33962
 	sldi %r6, %r6, 32
-	oris %r6, %r6, 22385
-	ori %r6, %r6, 8234
-# x += w14
-	.loc 1 1705
-	add %r6, %r6, %r19
-# v1 += x
-	.loc 1 1706
+	oris %r6, %r6, 28326
+	ori %r6, %r6, 58499
+# x += w5
+	.loc 1 705
+	add %r6, %r6, %r30
+# v2 += x
+	.loc 1 706
 	add %r16, %r16, %r6
-# c ^= v0
-	.loc 1 1708
-	xor %r6, %r20, %r14
-# c &= v6
-	.loc 1 1709
-	and %r6, %r6, %r22
-# c ^= v0
-	.loc 1 1710
-	xor %r6, %r6, %r14
-# v1 += c
-	.loc 1 1711
-	add %r16, %r16, %r6
-# s = v6 <<< 50
-	.loc 1 1712
-	rotldi %r6, %r22, 50
-# c = v6 <<< 46
-	.loc 1 1713
-	rotldi %r30, %r22, 46
-# s ^= c
-	.loc 1 1714
-	xor %r6, %r6, %r30
-# c = v6 <<< 23
-	.loc 1 1715
-	rotldi %r30, %r22, 23
-# s ^= c
-	.loc 1 1716
-	xor %r6, %r6, %r30
-# v1 += s
-	.loc 1 1717
-	add %r16, %r16, %r6
-# v5 += v1
-	.loc 1 1718
-	add %r17, %r17, %r16
-# s = v2 <<< 36
-	.loc 1 1719
-	rotldi %r6, %r18, 36
-# c = v2 <<< 30
-	.loc 1 1720
-	rotldi %r30, %r18, 30
-# s ^= c
-	.loc 1 1721
-	xor %r6, %r6, %r30
-# c = v2 <<< 25
-	.loc 1 1722
-	rotldi %r30, %r18, 25
-# s ^= c
-	.loc 1 1723
-	xor %r6, %r6, %r30
-# v1 += s
-	.loc 1 1724
-	add %r16, %r16, %r6
-# mj0 ^= v3
-	.loc 1 1726
-	xor %r6, %r18, %r12
-	std %r6, 480(%r1)
-# mj1 &= mj0
-	.loc 1 1727
-	and %r9, %r9, %r6
-# mj1 ^= v3
-	.loc 1 1728
-	xor %r9, %r9, %r12
-# v1 += mj1
-	.loc 1 1729
-	add %r16, %r16, %r9
-# x = w13 <<< 45
-	.loc 1 1731
-	ld %r9, 176(%r1)
-	rotldi %r6, %r9, 45
-	std %r6, 288(%r1)
-# y = w13 <<< 3
-	.loc 1 1732
-	rotldi %r30, %r9, 3
-	std %r30, 392(%r1)
-# x ^= y
-	.loc 1 1733
-	xor %r6, %r6, %r30
-# y = w13 >> 6
-	.loc 1 1734
-	srdi %r9, %r9, 6
-# x ^= y
-	.loc 1 1735
-	xor %r6, %r6, %r9
-# w15 += x
-	.loc 1 1736
-	add %r21, %r21, %r6
-# w15 += w8
-	.loc 1 1737
-	add %r21, %r21, %r29
-# x = w0 <<< 63
-	.loc 1 1738
-	rotldi %r6, %r15, 63
-# y = w0 <<< 56
-	.loc 1 1739
-	rotldi %r9, %r15, 56
-# x ^= y
-	.loc 1 1740
-	xor %r6, %r6, %r9
-# y = w0 >> 7
-	.loc 1 1741
-	srdi %r9, %r15, 7
-# x ^= y
-	.loc 1 1742
-	xor %r6, %r6, %r9
-# w15 += x
-	.loc 1 1743
-	add %r21, %r21, %r6
-# x = 1182934255886127544
-	.loc 1 1744
-	lis %r6, 4202
-	ori %r6, %r6, 41072
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 12987
-	ori %r6, %r6, 53688
-# x += w15
-	.loc 1 1745
-	add %r6, %r6, %r21
-# v0 += x
-	.loc 1 1746
-	add %r14, %r14, %r6
-# c ^= v7
-	.loc 1 1748
-	xor %r6, %r22, %r20
-# c &= v5
-	.loc 1 1749
+# c ^= v1
+	.loc 1 708
+	xor %r6, %r14, %r15
+# c &= v7
+	.loc 1 709
 	and %r6, %r6, %r17
-# c ^= v7
-	.loc 1 1750
-	xor %r6, %r6, %r20
-# v0 += c
-	.loc 1 1751
-	add %r14, %r14, %r6
-# s = v5 <<< 50
-	.loc 1 1752
+# c ^= v1
+	.loc 1 710
+	xor %r6, %r6, %r15
+# v2 += c
+	.loc 1 711
+	add %r16, %r16, %r6
+# s = v7 <<< 50
+	.loc 1 712
 	rotldi %r6, %r17, 50
-# c = v5 <<< 46
-	.loc 1 1753
+# c = v7 <<< 46
+	.loc 1 713
 	rotldi %r9, %r17, 46
 # s ^= c
-	.loc 1 1754
+	.loc 1 714
 	xor %r6, %r6, %r9
-# c = v5 <<< 23
-	.loc 1 1755
+# c = v7 <<< 23
+	.loc 1 715
 	rotldi %r9, %r17, 23
 # s ^= c
-	.loc 1 1756
+	.loc 1 716
 	xor %r6, %r6, %r9
-# v0 += s
-	.loc 1 1757
-	add %r14, %r14, %r6
-# v4 += v0
-	.loc 1 1758
-	add %r9, %r8, %r14
-# s = v1 <<< 36
-	.loc 1 1759
-	rotldi %r6, %r16, 36
-# c = v1 <<< 30
-	.loc 1 1760
-	rotldi %r8, %r16, 30
+# v2 += s
+	.loc 1 717
+	add %r16, %r16, %r6
+# v6 += v2
+	.loc 1 718
+	add %r20, %r20, %r16
+# s = v3 <<< 36
+	.loc 1 719
+	rotldi %r6, %r21, 36
+# c = v3 <<< 30
+	.loc 1 720
+	rotldi %r9, %r21, 30
 # s ^= c
-	.loc 1 1761
-	xor %r6, %r6, %r8
-# c = v1 <<< 25
-	.loc 1 1762
-	rotldi %r8, %r16, 25
+	.loc 1 721
+	xor %r6, %r6, %r9
+# c = v3 <<< 25
+	.loc 1 722
+	rotldi %r9, %r21, 25
 # s ^= c
-	.loc 1 1763
-	xor %r6, %r6, %r8
-# v0 += s
-	.loc 1 1764
-	add %r14, %r14, %r6
-# mj1 ^= v2
-	.loc 1 1766
-	xor %r8, %r16, %r18
+	.loc 1 723
+	xor %r6, %r6, %r9
+# v2 += s
+	.loc 1 724
+	add %r16, %r16, %r6
+# mj1 ^= v4
+	.loc 1 726
+	xor %r6, %r21, %r22
 # mj0 &= mj1
-	.loc 1 1767
-	ld %r6, 480(%r1)
-	and %r6, %r6, %r8
-# mj0 ^= v2
-	.loc 1 1768
-	xor %r6, %r6, %r18
-# v0 += mj0
-	.loc 1 1769
-	add %r14, %r14, %r6
-# x = w14 <<< 45
-	.loc 1 1771
-	rotldi %r6, %r19, 45
-# y = w14 <<< 3
-	.loc 1 1772
-	rotldi %r30, %r19, 3
+	.loc 1 727
+	and %r3, %r3, %r6
+# mj0 ^= v4
+	.loc 1 728
+	xor %r3, %r3, %r22
+# v2 += mj0
+	.loc 1 729
+	add %r16, %r16, %r3
+# x = w4 <<< 45
+	.loc 1 731
+	rotldi %r3, %r10, 45
+# y = w4 <<< 3
+	.loc 1 732
+	rotldi %r9, %r10, 3
 # x ^= y
-	.loc 1 1773
-	xor %r6, %r6, %r30
-# y = w14 >> 6
-	.loc 1 1774
-	srdi %r30, %r19, 6
+	.loc 1 733
+	xor %r3, %r3, %r9
+# y = w4 >> 6
+	.loc 1 734
+	srdi %r9, %r10, 6
 # x ^= y
-	.loc 1 1775
-	xor %r6, %r6, %r30
-# w0 += x
-	.loc 1 1776
-	add %r15, %r15, %r6
-# w0 += w9
-	.loc 1 1777
-	ld %r6, 160(%r1)
-	add %r15, %r15, %r6
-# x = w1 <<< 63
-	.loc 1 1778
-	rotldi %r6, %r23, 63
-# y = w1 <<< 56
-	.loc 1 1779
-	rotldi %r30, %r23, 56
-# x ^= y
-	.loc 1 1780
-	xor %r6, %r6, %r30
-# y = w1 >> 7
-	.loc 1 1781
-	srdi %r30, %r23, 7
-# x ^= y
-	.loc 1 1782
-	xor %r6, %r6, %r30
-# w0 += x
-	.loc 1 1783
-	add %r15, %r15, %r6
-# x = 1847814050463011016
-	.loc 1 1784
-	lis %r6, 6564
-	ori %r6, %r6, 49430
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 47314
-	ori %r6, %r6, 53448
-# x += w0
-	.loc 1 1785
-	add %r6, %r6, %r15
-# v7 += x
-	.loc 1 1786
-	add %r20, %r20, %r6
-# c ^= v6
-	.loc 1 1788
-	xor %r6, %r17, %r22
-# c &= v4
-	.loc 1 1789
-	and %r6, %r6, %r9
-# c ^= v6
-	.loc 1 1790
-	xor %r6, %r6, %r22
-# v7 += c
-	.loc 1 1791
-	add %r20, %r20, %r6
-# s = v4 <<< 50
-	.loc 1 1792
-	rotldi %r6, %r9, 50
-# c = v4 <<< 46
-	.loc 1 1793
-	rotldi %r30, %r9, 46
-# s ^= c
-	.loc 1 1794
-	xor %r6, %r6, %r30
-# c = v4 <<< 23
-	.loc 1 1795
-	rotldi %r30, %r9, 23
-# s ^= c
-	.loc 1 1796
-	xor %r6, %r6, %r30
-# v7 += s
-	.loc 1 1797
-	add %r20, %r20, %r6
-# v3 += v7
-	.loc 1 1798
-	add %r30, %r12, %r20
-# s = v0 <<< 36
-	.loc 1 1799
-	rotldi %r6, %r14, 36
-# c = v0 <<< 30
-	.loc 1 1800
-	rotldi %r12, %r14, 30
-# s ^= c
-	.loc 1 1801
-	xor %r6, %r6, %r12
-# c = v0 <<< 25
-	.loc 1 1802
-	rotldi %r12, %r14, 25
-# s ^= c
-	.loc 1 1803
-	xor %r6, %r6, %r12
-# v7 += s
-	.loc 1 1804
-	add %r20, %r20, %r6
-# mj0 ^= v1
-	.loc 1 1806
-	xor %r6, %r14, %r16
-# mj1 &= mj0
-	.loc 1 1807
-	and %r8, %r8, %r6
-# mj1 ^= v1
-	.loc 1 1808
-	xor %r8, %r8, %r16
-# v7 += mj1
-	.loc 1 1809
-	add %r20, %r20, %r8
-# x = w15 <<< 45
-	.loc 1 1811
-	rotldi %r8, %r21, 45
-# y = w15 <<< 3
-	.loc 1 1812
-	rotldi %r12, %r21, 3
-# x ^= y
-	.loc 1 1813
-	xor %r8, %r8, %r12
-# y = w15 >> 6
-	.loc 1 1814
-	srdi %r12, %r21, 6
-# x ^= y
-	.loc 1 1815
-	xor %r8, %r8, %r12
-# w1 += x
-	.loc 1 1816
-	add %r23, %r23, %r8
-# w1 += w10
-	.loc 1 1817
-	add %r23, %r23, %r27
-# x = w2 <<< 63
-	.loc 1 1818
-	rotldi %r8, %r25, 63
-# y = w2 <<< 56
-	.loc 1 1819
-	rotldi %r12, %r25, 56
-# x ^= y
-	.loc 1 1820
-	xor %r8, %r8, %r12
-# y = w2 >> 7
-	.loc 1 1821
-	srdi %r12, %r25, 7
-# x ^= y
-	.loc 1 1822
-	xor %r8, %r8, %r12
-# w1 += x
-	.loc 1 1823
-	add %r23, %r23, %r8
-# x = 2177327727835720531
-	.loc 1 1824
-	lis %r8, 7735
-	ori %r8, %r8, 27656
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 20801
-	ori %r8, %r8, 43859
-# x += w1
-	.loc 1 1825
-	add %r8, %r8, %r23
-# v6 += x
-	.loc 1 1826
-	add %r22, %r22, %r8
-# c ^= v5
-	.loc 1 1828
-	xor %r8, %r9, %r17
-# c &= v3
-	.loc 1 1829
-	and %r8, %r8, %r30
-# c ^= v5
-	.loc 1 1830
-	xor %r8, %r8, %r17
-# v6 += c
-	.loc 1 1831
-	add %r22, %r22, %r8
-# s = v3 <<< 50
-	.loc 1 1832
-	rotldi %r8, %r30, 50
-# c = v3 <<< 46
-	.loc 1 1833
-	rotldi %r12, %r30, 46
-# s ^= c
-	.loc 1 1834
-	xor %r8, %r8, %r12
-# c = v3 <<< 23
-	.loc 1 1835
-	rotldi %r12, %r30, 23
-# s ^= c
-	.loc 1 1836
-	xor %r8, %r8, %r12
-# v6 += s
-	.loc 1 1837
-	add %r22, %r22, %r8
-# v2 += v6
-	.loc 1 1838
-	add %r18, %r18, %r22
-# s = v7 <<< 36
-	.loc 1 1839
-	rotldi %r8, %r20, 36
-# c = v7 <<< 30
-	.loc 1 1840
-	rotldi %r12, %r20, 30
-# s ^= c
-	.loc 1 1841
-	xor %r8, %r8, %r12
-# c = v7 <<< 25
-	.loc 1 1842
-	rotldi %r12, %r20, 25
-# s ^= c
-	.loc 1 1843
-	xor %r8, %r8, %r12
-# v6 += s
-	.loc 1 1844
-	add %r22, %r22, %r8
-# mj1 ^= v0
-	.loc 1 1846
-	xor %r8, %r20, %r14
-# mj0 &= mj1
-	.loc 1 1847
-	and %r6, %r6, %r8
-# mj0 ^= v0
-	.loc 1 1848
-	xor %r6, %r6, %r14
-# v6 += mj0
-	.loc 1 1849
-	add %r22, %r22, %r6
-# x = w0 <<< 45
-	.loc 1 1851
-	rotldi %r6, %r15, 45
-# y = w0 <<< 3
-	.loc 1 1852
-	rotldi %r12, %r15, 3
-# x ^= y
-	.loc 1 1853
-	xor %r6, %r6, %r12
-# y = w0 >> 6
-	.loc 1 1854
-	srdi %r12, %r15, 6
-# x ^= y
-	.loc 1 1855
-	xor %r6, %r6, %r12
-# w2 += x
-	.loc 1 1856
-	add %r25, %r25, %r6
-# w2 += w11
-	.loc 1 1857
-	add %r25, %r25, %r26
-# x = w3 <<< 63
-	.loc 1 1858
-	rotldi %r6, %r31, 63
-# y = w3 <<< 56
-	.loc 1 1859
-	rotldi %r12, %r31, 56
-# x ^= y
-	.loc 1 1860
-	xor %r6, %r6, %r12
-# y = w3 >> 7
-	.loc 1 1861
-	srdi %r12, %r31, 7
-# x ^= y
-	.loc 1 1862
-	xor %r6, %r6, %r12
-# w2 += x
-	.loc 1 1863
-	add %r25, %r25, %r6
-# x = 2830643537854262169
-	.loc 1 1864
-	lis %r6, 10056
-	ori %r6, %r6, 30540
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 57230
-	ori %r6, %r6, 60313
-# x += w2
-	.loc 1 1865
-	add %r6, %r6, %r25
-# v5 += x
-	.loc 1 1866
-	add %r17, %r17, %r6
-# c ^= v4
-	.loc 1 1868
-	xor %r6, %r30, %r9
-# c &= v2
-	.loc 1 1869
-	and %r6, %r6, %r18
-# c ^= v4
-	.loc 1 1870
-	xor %r6, %r6, %r9
-# v5 += c
-	.loc 1 1871
-	add %r17, %r17, %r6
-# s = v2 <<< 50
-	.loc 1 1872
-	rotldi %r6, %r18, 50
-# c = v2 <<< 46
-	.loc 1 1873
-	rotldi %r12, %r18, 46
-# s ^= c
-	.loc 1 1874
-	xor %r6, %r6, %r12
-# c = v2 <<< 23
-	.loc 1 1875
-	rotldi %r12, %r18, 23
-# s ^= c
-	.loc 1 1876
-	xor %r6, %r6, %r12
-# v5 += s
-	.loc 1 1877
-	add %r17, %r17, %r6
-# v1 += v5
-	.loc 1 1878
-	add %r16, %r16, %r17
-# s = v6 <<< 36
-	.loc 1 1879
-	rotldi %r6, %r22, 36
-# c = v6 <<< 30
-	.loc 1 1880
-	rotldi %r12, %r22, 30
-# s ^= c
-	.loc 1 1881
-	xor %r6, %r6, %r12
-# c = v6 <<< 25
-	.loc 1 1882
-	rotldi %r12, %r22, 25
-# s ^= c
-	.loc 1 1883
-	xor %r6, %r6, %r12
-# v5 += s
-	.loc 1 1884
-	add %r17, %r17, %r6
-# mj0 ^= v7
-	.loc 1 1886
-	xor %r6, %r22, %r20
-# mj1 &= mj0
-	.loc 1 1887
-	and %r8, %r8, %r6
-# mj1 ^= v7
-	.loc 1 1888
-	xor %r8, %r8, %r20
-# v5 += mj1
-	.loc 1 1889
-	add %r17, %r17, %r8
-# x = w1 <<< 45
-	.loc 1 1891
-	rotldi %r8, %r23, 45
-# y = w1 <<< 3
-	.loc 1 1892
-	rotldi %r12, %r23, 3
-# x ^= y
-	.loc 1 1893
-	xor %r8, %r8, %r12
-# y = w1 >> 6
-	.loc 1 1894
-	srdi %r12, %r23, 6
-# x ^= y
-	.loc 1 1895
-	xor %r8, %r8, %r12
-# w3 += x
-	.loc 1 1896
-	add %r31, %r31, %r8
-# w3 += w12
-	.loc 1 1897
-	add %r31, %r31, %r7
-# x = w4 <<< 63
-	.loc 1 1898
-	rotldi %r8, %r24, 63
-# y = w4 <<< 56
-	.loc 1 1899
-	rotldi %r12, %r24, 56
-# x ^= y
-	.loc 1 1900
-	xor %r8, %r8, %r12
-# y = w4 >> 7
-	.loc 1 1901
-	srdi %r12, %r24, 7
-# x ^= y
-	.loc 1 1902
-	xor %r8, %r8, %r12
-# w3 += x
-	.loc 1 1903
-	add %r31, %r31, %r8
-# x = 3796741975233480872
-	.loc 1 1904
-	lis %r8, 13488
-	ori %r8, %r8, 48309
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 57755
-	ori %r8, %r8, 18600
-# x += w3
-	.loc 1 1905
-	add %r8, %r8, %r31
-# v4 += x
-	.loc 1 1906
-	add %r9, %r9, %r8
-# c ^= v3
-	.loc 1 1908
-	xor %r8, %r18, %r30
-# c &= v1
-	.loc 1 1909
-	and %r8, %r8, %r16
-# c ^= v3
-	.loc 1 1910
-	xor %r8, %r8, %r30
-# v4 += c
-	.loc 1 1911
-	add %r12, %r9, %r8
-# s = v1 <<< 50
-	.loc 1 1912
-	rotldi %r8, %r16, 50
-# c = v1 <<< 46
-	.loc 1 1913
-	rotldi %r9, %r16, 46
-# s ^= c
-	.loc 1 1914
-	xor %r8, %r8, %r9
-# c = v1 <<< 23
-	.loc 1 1915
-	rotldi %r9, %r16, 23
-# s ^= c
-	.loc 1 1916
-	xor %r8, %r8, %r9
-# v4 += s
-	.loc 1 1917
-	add %r12, %r12, %r8
-# v0 += v4
-	.loc 1 1918
-	add %r14, %r14, %r12
-# s = v5 <<< 36
-	.loc 1 1919
-	rotldi %r8, %r17, 36
-# c = v5 <<< 30
-	.loc 1 1920
-	rotldi %r9, %r17, 30
-# s ^= c
-	.loc 1 1921
-	xor %r8, %r8, %r9
-# c = v5 <<< 25
-	.loc 1 1922
-	rotldi %r9, %r17, 25
-# s ^= c
-	.loc 1 1923
-	xor %r8, %r8, %r9
-# v4 += s
-	.loc 1 1924
-	add %r12, %r12, %r8
-# mj1 ^= v6
-	.loc 1 1926
-	xor %r8, %r17, %r22
-# mj0 &= mj1
-	.loc 1 1927
-	and %r6, %r6, %r8
-# mj0 ^= v6
-	.loc 1 1928
-	xor %r6, %r6, %r22
-# v4 += mj0
-	.loc 1 1929
-	add %r12, %r12, %r6
-# x = w2 <<< 45
-	.loc 1 1931
-	rotldi %r6, %r25, 45
-# y = w2 <<< 3
-	.loc 1 1932
-	rotldi %r9, %r25, 3
-# x ^= y
-	.loc 1 1933
-	xor %r6, %r6, %r9
-# y = w2 >> 6
-	.loc 1 1934
-	srdi %r9, %r25, 6
-# x ^= y
-	.loc 1 1935
-	xor %r6, %r6, %r9
-# w4 += x
-	.loc 1 1936
-	add %r24, %r24, %r6
-# w4 += w13
-	.loc 1 1937
-	ld %r6, 176(%r1)
-	add %r24, %r24, %r6
-# x = w5 <<< 63
-	.loc 1 1938
-	rotldi %r6, %r28, 63
-# y = w5 <<< 56
-	.loc 1 1939
-	rotldi %r9, %r28, 56
-# x ^= y
-	.loc 1 1940
-	xor %r6, %r6, %r9
-# y = w5 >> 7
-	.loc 1 1941
-	srdi %r9, %r28, 7
-# x ^= y
-	.loc 1 1942
-	xor %r6, %r6, %r9
-# w4 += x
-	.loc 1 1943
-	add %r24, %r24, %r6
-# x = 4115178125766777443
-	.loc 1 1944
-	lis %r6, 14620
-	ori %r6, %r6, 3251
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 50633
-	ori %r6, %r6, 23139
-# x += w4
-	.loc 1 1945
-	add %r6, %r6, %r24
-# v3 += x
-	.loc 1 1946
-	add %r30, %r30, %r6
-# c ^= v2
-	.loc 1 1948
-	xor %r6, %r16, %r18
-# c &= v0
-	.loc 1 1949
-	and %r6, %r6, %r14
-# c ^= v2
-	.loc 1 1950
-	xor %r6, %r6, %r18
-# v3 += c
-	.loc 1 1951
-	add %r30, %r30, %r6
-# s = v0 <<< 50
-	.loc 1 1952
-	rotldi %r6, %r14, 50
-# c = v0 <<< 46
-	.loc 1 1953
-	rotldi %r9, %r14, 46
-# s ^= c
-	.loc 1 1954
-	xor %r6, %r6, %r9
-# c = v0 <<< 23
-	.loc 1 1955
-	rotldi %r9, %r14, 23
-# s ^= c
-	.loc 1 1956
-	xor %r6, %r6, %r9
-# v3 += s
-	.loc 1 1957
-	add %r30, %r30, %r6
-# v7 += v3
-	.loc 1 1958
-	add %r20, %r20, %r30
-# s = v4 <<< 36
-	.loc 1 1959
-	rotldi %r6, %r12, 36
-# c = v4 <<< 30
-	.loc 1 1960
-	rotldi %r9, %r12, 30
-# s ^= c
-	.loc 1 1961
-	xor %r6, %r6, %r9
-# c = v4 <<< 25
-	.loc 1 1962
-	rotldi %r9, %r12, 25
-# s ^= c
-	.loc 1 1963
-	xor %r6, %r6, %r9
-# v3 += s
-	.loc 1 1964
-	add %r30, %r30, %r6
-# mj0 ^= v5
-	.loc 1 1966
-	xor %r6, %r12, %r17
-# mj1 &= mj0
-	.loc 1 1967
-	and %r8, %r8, %r6
-# mj1 ^= v5
-	.loc 1 1968
-	xor %r8, %r8, %r17
-# v3 += mj1
-	.loc 1 1969
-	add %r30, %r30, %r8
-# x = w3 <<< 45
-	.loc 1 1971
-	rotldi %r8, %r31, 45
-# y = w3 <<< 3
-	.loc 1 1972
-	rotldi %r9, %r31, 3
-# x ^= y
-	.loc 1 1973
-	xor %r8, %r8, %r9
-# y = w3 >> 6
-	.loc 1 1974
-	srdi %r9, %r31, 6
-# x ^= y
-	.loc 1 1975
-	xor %r8, %r8, %r9
-# w5 += x
-	.loc 1 1976
-	add %r28, %r28, %r8
-# w5 += w14
-	.loc 1 1977
-	add %r28, %r28, %r19
-# x = w6 <<< 63
-	.loc 1 1978
-	rotldi %r8, %r11, 63
-# y = w6 <<< 56
-	.loc 1 1979
+	.loc 1 735
+	xor %r3, %r3, %r9
+# w6 += x
+	.loc 1 736
+	add %r24, %r24, %r3
+# w6 += w15
+	.loc 1 737
+	add %r24, %r24, %r23
+# x = w7 <<< 63
+	.loc 1 738
+	rotldi %r3, %r11, 63
+# y = w7 <<< 56
+	.loc 1 739
 	rotldi %r9, %r11, 56
 # x ^= y
-	.loc 1 1980
-	xor %r8, %r8, %r9
-# y = w6 >> 7
-	.loc 1 1981
+	.loc 1 740
+	xor %r3, %r3, %r9
+# y = w7 >> 7
+	.loc 1 741
 	srdi %r9, %r11, 7
 # x ^= y
-	.loc 1 1982
-	xor %r8, %r8, %r9
-# w5 += x
-	.loc 1 1983
-	add %r28, %r28, %r8
-# x = 5681478168544905931
-	.loc 1 1984
-	lis %r8, 20184
-	ori %r8, %r8, 43594
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 58177
-	ori %r8, %r8, 35531
-# x += w5
-	.loc 1 1985
-	add %r8, %r8, %r28
-# v2 += x
-	.loc 1 1986
-	add %r18, %r18, %r8
-# c ^= v1
-	.loc 1 1988
-	xor %r8, %r14, %r16
-# c &= v7
-	.loc 1 1989
-	and %r8, %r8, %r20
-# c ^= v1
-	.loc 1 1990
-	xor %r8, %r8, %r16
-# v2 += c
-	.loc 1 1991
-	add %r18, %r18, %r8
-# s = v7 <<< 50
-	.loc 1 1992
-	rotldi %r8, %r20, 50
-# c = v7 <<< 46
-	.loc 1 1993
+	.loc 1 742
+	xor %r3, %r3, %r9
+# w6 += x
+	.loc 1 743
+	add %r24, %r24, %r3
+# x = 6679025012923562964
+	.loc 1 744
+	lis %r3, 23728
+	ori %r3, %r3, 43484
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 48449
+	ori %r3, %r3, 64468
+# x += w6
+	.loc 1 745
+	add %r3, %r3, %r24
+# v1 += x
+	.loc 1 746
+	add %r15, %r15, %r3
+# c ^= v0
+	.loc 1 748
+	xor %r3, %r17, %r14
+# c &= v6
+	.loc 1 749
+	and %r3, %r3, %r20
+# c ^= v0
+	.loc 1 750
+	xor %r3, %r3, %r14
+# v1 += c
+	.loc 1 751
+	add %r15, %r15, %r3
+# s = v6 <<< 50
+	.loc 1 752
+	rotldi %r3, %r20, 50
+# c = v6 <<< 46
+	.loc 1 753
 	rotldi %r9, %r20, 46
 # s ^= c
-	.loc 1 1994
-	xor %r8, %r8, %r9
-# c = v7 <<< 23
-	.loc 1 1995
+	.loc 1 754
+	xor %r3, %r3, %r9
+# c = v6 <<< 23
+	.loc 1 755
 	rotldi %r9, %r20, 23
 # s ^= c
-	.loc 1 1996
-	xor %r8, %r8, %r9
-# v2 += s
-	.loc 1 1997
-	add %r18, %r18, %r8
-# v6 += v2
-	.loc 1 1998
-	add %r22, %r22, %r18
-# s = v3 <<< 36
-	.loc 1 1999
-	rotldi %r8, %r30, 36
-# c = v3 <<< 30
-	.loc 1 2000
-	rotldi %r9, %r30, 30
-# s ^= c
-	.loc 1 2001
-	xor %r8, %r8, %r9
-# c = v3 <<< 25
-	.loc 1 2002
-	rotldi %r9, %r30, 25
-# s ^= c
-	.loc 1 2003
-	xor %r8, %r8, %r9
-# v2 += s
-	.loc 1 2004
-	add %r18, %r18, %r8
-# mj1 ^= v4
-	.loc 1 2006
-	xor %r8, %r30, %r12
-# mj0 &= mj1
-	.loc 1 2007
-	and %r6, %r6, %r8
-# mj0 ^= v4
-	.loc 1 2008
-	xor %r6, %r6, %r12
-# v2 += mj0
-	.loc 1 2009
-	add %r18, %r18, %r6
-# x = w4 <<< 45
-	.loc 1 2011
-	rotldi %r6, %r24, 45
-# y = w4 <<< 3
-	.loc 1 2012
-	rotldi %r9, %r24, 3
-# x ^= y
-	.loc 1 2013
-	xor %r6, %r6, %r9
-# y = w4 >> 6
-	.loc 1 2014
-	srdi %r9, %r24, 6
-# x ^= y
-	.loc 1 2015
-	xor %r6, %r6, %r9
-# w6 += x
-	.loc 1 2016
-	add %r11, %r11, %r6
-# w6 += w15
-	.loc 1 2017
-	add %r11, %r11, %r21
-# x = w7 <<< 63
-	.loc 1 2018
-	rotldi %r6, %r10, 63
-# y = w7 <<< 56
-	.loc 1 2019
-	rotldi %r9, %r10, 56
-# x ^= y
-	.loc 1 2020
-	xor %r6, %r6, %r9
-# y = w7 >> 7
-	.loc 1 2021
-	srdi %r9, %r10, 7
-# x ^= y
-	.loc 1 2022
-	xor %r6, %r6, %r9
-# w6 += x
-	.loc 1 2023
-	add %r11, %r11, %r6
-# x = 6601373596472566643
-	.loc 1 2024
-	lis %r6, 23452
-	ori %r6, %r6, 51791
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 30563
-	ori %r6, %r6, 58227
-# x += w6
-	.loc 1 2025
-	add %r6, %r6, %r11
-# v1 += x
-	.loc 1 2026
-	add %r16, %r16, %r6
-# c ^= v0
-	.loc 1 2028
-	xor %r6, %r20, %r14
-# c &= v6
-	.loc 1 2029
-	and %r6, %r6, %r22
-# c ^= v0
-	.loc 1 2030
-	xor %r6, %r6, %r14
-# v1 += c
-	.loc 1 2031
-	add %r16, %r16, %r6
-# s = v6 <<< 50
-	.loc 1 2032
-	rotldi %r6, %r22, 50
-# c = v6 <<< 46
-	.loc 1 2033
-	rotldi %r9, %r22, 46
-# s ^= c
-	.loc 1 2034
-	xor %r6, %r6, %r9
-# c = v6 <<< 23
-	.loc 1 2035
-	rotldi %r9, %r22, 23
-# s ^= c
-	.loc 1 2036
-	xor %r6, %r6, %r9
+	.loc 1 756
+	xor %r3, %r3, %r9
 # v1 += s
-	.loc 1 2037
-	add %r16, %r16, %r6
+	.loc 1 757
+	add %r15, %r15, %r3
 # v5 += v1
-	.loc 1 2038
-	add %r17, %r17, %r16
+	.loc 1 758
+	add %r19, %r19, %r15
 # s = v2 <<< 36
-	.loc 1 2039
-	rotldi %r6, %r18, 36
+	.loc 1 759
+	rotldi %r3, %r16, 36
 # c = v2 <<< 30
-	.loc 1 2040
-	rotldi %r9, %r18, 30
-# s ^= c
-	.loc 1 2041
-	xor %r6, %r6, %r9
-# c = v2 <<< 25
-	.loc 1 2042
-	rotldi %r9, %r18, 25
-# s ^= c
-	.loc 1 2043
-	xor %r6, %r6, %r9
-# v1 += s
-	.loc 1 2044
-	add %r16, %r16, %r6
-# mj0 ^= v3
-	.loc 1 2046
-	xor %r6, %r18, %r30
-# mj1 &= mj0
-	.loc 1 2047
-	and %r8, %r8, %r6
-# mj1 ^= v3
-	.loc 1 2048
-	xor %r8, %r8, %r30
-# v1 += mj1
-	.loc 1 2049
-	add %r16, %r16, %r8
-# x = w5 <<< 45
-	.loc 1 2051
-	rotldi %r8, %r28, 45
-# y = w5 <<< 3
-	.loc 1 2052
-	rotldi %r9, %r28, 3
-# x ^= y
-	.loc 1 2053
-	xor %r8, %r8, %r9
-# y = w5 >> 6
-	.loc 1 2054
-	srdi %r9, %r28, 6
-# x ^= y
-	.loc 1 2055
-	xor %r8, %r8, %r9
-# w7 += x
-	.loc 1 2056
-	add %r10, %r10, %r8
-# w7 += w0
-	.loc 1 2057
-	add %r10, %r10, %r15
-# x = w8 <<< 63
-	.loc 1 2058
-	rotldi %r8, %r29, 63
-# y = w8 <<< 56
-	.loc 1 2059
-	rotldi %r9, %r29, 56
-# x ^= y
-	.loc 1 2060
-	xor %r8, %r8, %r9
-# y = w8 >> 7
-	.loc 1 2061
-	srdi %r9, %r29, 7
-# x ^= y
-	.loc 1 2062
-	xor %r8, %r8, %r9
-# w7 += x
-	.loc 1 2063
-	add %r10, %r10, %r8
-# x = 7507060721942968483
-	.loc 1 2064
-	lis %r8, 26670
-	ori %r8, %r8, 28659
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 54962
-	ori %r8, %r8, 47267
-# x += w7
-	.loc 1 2065
-	add %r8, %r8, %r10
-# v0 += x
-	.loc 1 2066
-	add %r14, %r14, %r8
-# c ^= v7
-	.loc 1 2068
-	xor %r8, %r22, %r20
-# c &= v5
-	.loc 1 2069
-	and %r8, %r8, %r17
-# c ^= v7
-	.loc 1 2070
-	xor %r8, %r8, %r20
-# v0 += c
-	.loc 1 2071
-	add %r14, %r14, %r8
-# s = v5 <<< 50
-	.loc 1 2072
-	rotldi %r8, %r17, 50
-# c = v5 <<< 46
-	.loc 1 2073
-	rotldi %r9, %r17, 46
-# s ^= c
-	.loc 1 2074
-	xor %r8, %r8, %r9
-# c = v5 <<< 23
-	.loc 1 2075
-	rotldi %r9, %r17, 23
-# s ^= c
-	.loc 1 2076
-	xor %r8, %r8, %r9
-# v0 += s
-	.loc 1 2077
-	add %r14, %r14, %r8
-# v4 += v0
-	.loc 1 2078
-	add %r12, %r12, %r14
-# s = v1 <<< 36
-	.loc 1 2079
-	rotldi %r8, %r16, 36
-# c = v1 <<< 30
-	.loc 1 2080
+	.loc 1 760
 	rotldi %r9, %r16, 30
 # s ^= c
-	.loc 1 2081
-	xor %r8, %r8, %r9
-# c = v1 <<< 25
-	.loc 1 2082
+	.loc 1 761
+	xor %r3, %r3, %r9
+# c = v2 <<< 25
+	.loc 1 762
 	rotldi %r9, %r16, 25
 # s ^= c
-	.loc 1 2083
-	xor %r8, %r8, %r9
-# v0 += s
-	.loc 1 2084
-	add %r14, %r14, %r8
-# mj1 ^= v2
-	.loc 1 2086
-	xor %r8, %r16, %r18
-	std %r8, 536(%r1)
-# mj0 &= mj1
-	.loc 1 2087
-	and %r6, %r6, %r8
-# mj0 ^= v2
-	.loc 1 2088
-	xor %r6, %r6, %r18
-# v0 += mj0
-	.loc 1 2089
-	add %r14, %r14, %r6
-# x = w6 <<< 45
-	.loc 1 2091
-	rotldi %r6, %r11, 45
-# y = w6 <<< 3
-	.loc 1 2092
-	rotldi %r8, %r11, 3
-# x ^= y
-	.loc 1 2093
-	xor %r6, %r6, %r8
-# y = w6 >> 6
-	.loc 1 2094
-	srdi %r8, %r11, 6
-# x ^= y
-	.loc 1 2095
-	xor %r6, %r6, %r8
-# w8 += x
-	.loc 1 2096
-	add %r29, %r29, %r6
-# w8 += w1
-	.loc 1 2097
-	add %r9, %r29, %r23
-	std %r9, 296(%r1)
-# x = w9 <<< 63
-	.loc 1 2098
-	ld %r8, 160(%r1)
-	rotldi %r6, %r8, 63
-	std %r6, 400(%r1)
-# y = w9 <<< 56
-	.loc 1 2099
-	rotldi %r29, %r8, 56
-	std %r29, 488(%r1)
-# x ^= y
-	.loc 1 2100
-	xor %r6, %r6, %r29
-# y = w9 >> 7
-	.loc 1 2101
-	srdi %r8, %r8, 7
-# x ^= y
-	.loc 1 2102
-	xor %r6, %r6, %r8
-# w8 += x
-	.loc 1 2103
-	add %r8, %r9, %r6
-	std %r8, 184(%r1)
-# x = 8399075790359081724
-	.loc 1 2104
-	lis %r6, 29839
-	ori %r6, %r6, 33518
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 24047
-	ori %r6, %r6, 45820
-# x += w8
-	.loc 1 2105
-	add %r6, %r6, %r8
-# v7 += x
-	.loc 1 2106
-	add %r20, %r20, %r6
-# c ^= v6
-	.loc 1 2108
-	xor %r6, %r17, %r22
-# c &= v4
-	.loc 1 2109
-	and %r6, %r6, %r12
-# c ^= v6
-	.loc 1 2110
-	xor %r6, %r6, %r22
-# v7 += c
-	.loc 1 2111
-	add %r20, %r20, %r6
-# s = v4 <<< 50
-	.loc 1 2112
-	rotldi %r6, %r12, 50
-# c = v4 <<< 46
-	.loc 1 2113
-	rotldi %r8, %r12, 46
-# s ^= c
-	.loc 1 2114
-	xor %r6, %r6, %r8
-# c = v4 <<< 23
-	.loc 1 2115
-	rotldi %r8, %r12, 23
-# s ^= c
-	.loc 1 2116
-	xor %r6, %r6, %r8
-# v7 += s
-	.loc 1 2117
-	add %r20, %r20, %r6
-# v3 += v7
-	.loc 1 2118
-	add %r30, %r30, %r20
-# s = v0 <<< 36
-	.loc 1 2119
-	rotldi %r6, %r14, 36
-# c = v0 <<< 30
-	.loc 1 2120
-	rotldi %r8, %r14, 30
-# s ^= c
-	.loc 1 2121
-	xor %r6, %r6, %r8
-# c = v0 <<< 25
-	.loc 1 2122
-	rotldi %r8, %r14, 25
-# s ^= c
-	.loc 1 2123
-	xor %r6, %r6, %r8
-# v7 += s
-	.loc 1 2124
-	add %r29, %r20, %r6
-# mj0 ^= v1
-	.loc 1 2126
-	xor %r9, %r14, %r16
+	.loc 1 763
+	xor %r3, %r3, %r9
+# v1 += s
+	.loc 1 764
+	add %r15, %r15, %r3
+# mj0 ^= v3
+	.loc 1 766
+	xor %r3, %r16, %r21
 # mj1 &= mj0
-	.loc 1 2127
-	ld %r6, 536(%r1)
-	and %r6, %r6, %r9
-# mj1 ^= v1
-	.loc 1 2128
-	xor %r6, %r6, %r16
-# v7 += mj1
-	.loc 1 2129
-	add %r29, %r29, %r6
-# x = w7 <<< 45
-	.loc 1 2131
-	rotldi %r6, %r10, 45
-# y = w7 <<< 3
-	.loc 1 2132
-	rotldi %r8, %r10, 3
+	.loc 1 767
+	and %r6, %r6, %r3
+# mj1 ^= v3
+	.loc 1 768
+	xor %r6, %r6, %r21
+# v1 += mj1
+	.loc 1 769
+	add %r15, %r15, %r6
+# x = w5 <<< 45
+	.loc 1 771
+	rotldi %r6, %r30, 45
+# y = w5 <<< 3
+	.loc 1 772
+	rotldi %r9, %r30, 3
 # x ^= y
-	.loc 1 2133
-	xor %r6, %r6, %r8
-# y = w7 >> 6
-	.loc 1 2134
-	srdi %r8, %r10, 6
-# x ^= y
-	.loc 1 2135
-	xor %r6, %r6, %r8
-# w9 += x
-	.loc 1 2136
-	ld %r8, 160(%r1)
-	add %r6, %r8, %r6
-# w9 += w2
-	.loc 1 2137
-	add %r20, %r6, %r25
-# x = w10 <<< 63
-	.loc 1 2138
-	rotldi %r6, %r27, 63
-# y = w10 <<< 56
-	.loc 1 2139
-	rotldi %r8, %r27, 56
-# x ^= y
-	.loc 1 2140
-	xor %r6, %r6, %r8
-# y = w10 >> 7
-	.loc 1 2141
-	srdi %r8, %r27, 7
-# x ^= y
-	.loc 1 2142
-	xor %r6, %r6, %r8
-# w9 += x
-	.loc 1 2143
-	add %r8, %r20, %r6
-	std %r8, 192(%r1)
-# x = 8693463985226723168
-	.loc 1 2144
-	lis %r6, 30885
-	ori %r6, %r6, 25455
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 17175
-	ori %r6, %r6, 12128
-# x += w9
-	.loc 1 2145
-	add %r6, %r6, %r8
-# v6 += x
-	.loc 1 2146
-	add %r22, %r22, %r6
-# c ^= v5
-	.loc 1 2148
-	xor %r6, %r12, %r17
-# c &= v3
-	.loc 1 2149
-	and %r6, %r6, %r30
-# c ^= v5
-	.loc 1 2150
-	xor %r6, %r6, %r17
-# v6 += c
-	.loc 1 2151
-	add %r22, %r22, %r6
-# s = v3 <<< 50
-	.loc 1 2152
-	rotldi %r6, %r30, 50
-# c = v3 <<< 46
-	.loc 1 2153
-	rotldi %r8, %r30, 46
-# s ^= c
-	.loc 1 2154
-	xor %r6, %r6, %r8
-# c = v3 <<< 23
-	.loc 1 2155
-	rotldi %r8, %r30, 23
-# s ^= c
-	.loc 1 2156
-	xor %r6, %r6, %r8
-# v6 += s
-	.loc 1 2157
-	add %r22, %r22, %r6
-# v2 += v6
-	.loc 1 2158
-	add %r18, %r18, %r22
-# s = v7 <<< 36
-	.loc 1 2159
-	rotldi %r6, %r29, 36
-# c = v7 <<< 30
-	.loc 1 2160
-	rotldi %r8, %r29, 30
-# s ^= c
-	.loc 1 2161
-	xor %r6, %r6, %r8
-# c = v7 <<< 25
-	.loc 1 2162
-	rotldi %r8, %r29, 25
-# s ^= c
-	.loc 1 2163
-	xor %r6, %r6, %r8
-# v6 += s
-	.loc 1 2164
-	add %r22, %r22, %r6
-# mj1 ^= v0
-	.loc 1 2166
-	xor %r6, %r29, %r14
-# mj0 &= mj1
-	.loc 1 2167
-	and %r9, %r9, %r6
-# mj0 ^= v0
-	.loc 1 2168
-	xor %r9, %r9, %r14
-# v6 += mj0
-	.loc 1 2169
-	add %r20, %r22, %r9
-# x = w8 <<< 45
-	.loc 1 2171
-	ld %r22, 184(%r1)
-	rotldi %r8, %r22, 45
-# y = w8 <<< 3
-	.loc 1 2172
-	rotldi %r9, %r22, 3
-# x ^= y
-	.loc 1 2173
-	xor %r8, %r8, %r9
-# y = w8 >> 6
-	.loc 1 2174
-	srdi %r9, %r22, 6
-# x ^= y
-	.loc 1 2175
-	xor %r8, %r8, %r9
-# w10 += x
-	.loc 1 2176
-	add %r27, %r27, %r8
-# w10 += w3
-	.loc 1 2177
-	add %r27, %r27, %r31
-# x = w11 <<< 63
-	.loc 1 2178
-	rotldi %r8, %r26, 63
-# y = w11 <<< 56
-	.loc 1 2179
-	rotldi %r9, %r26, 56
-# x ^= y
-	.loc 1 2180
-	xor %r8, %r8, %r9
-# y = w11 >> 7
-	.loc 1 2181
-	srdi %r9, %r26, 7
-# x ^= y
-	.loc 1 2182
-	xor %r8, %r8, %r9
-# w10 += x
-	.loc 1 2183
-	add %r27, %r27, %r8
-# x = 9568029438360202098
-	.loc 1 2184
-	lis %r8, 33992
-	ori %r8, %r8, 30740
-	sldi %r8, %r8, 32
-	oris %r8, %r8, 41456
-	ori %r8, %r8, 43890
-# x += w10
-	.loc 1 2185
-	add %r8, %r8, %r27
-# v5 += x
-	.loc 1 2186
-	add %r17, %r17, %r8
-# c ^= v4
-	.loc 1 2188
-	xor %r8, %r30, %r12
-# c &= v2
-	.loc 1 2189
-	and %r8, %r8, %r18
-# c ^= v4
-	.loc 1 2190
-	xor %r8, %r8, %r12
-# v5 += c
-	.loc 1 2191
-	add %r17, %r17, %r8
-# s = v2 <<< 50
-	.loc 1 2192
-	rotldi %r8, %r18, 50
-# c = v2 <<< 46
-	.loc 1 2193
-	rotldi %r9, %r18, 46
-# s ^= c
-	.loc 1 2194
-	xor %r8, %r8, %r9
-# c = v2 <<< 23
-	.loc 1 2195
-	rotldi %r9, %r18, 23
-# s ^= c
-	.loc 1 2196
-	xor %r8, %r8, %r9
-# v5 += s
-	.loc 1 2197
-	add %r17, %r17, %r8
-# v1 += v5
-	.loc 1 2198
-	add %r16, %r16, %r17
-# s = v6 <<< 36
-	.loc 1 2199
-	rotldi %r8, %r20, 36
-# c = v6 <<< 30
-	.loc 1 2200
-	rotldi %r9, %r20, 30
-# s ^= c
-	.loc 1 2201
-	xor %r8, %r8, %r9
-# c = v6 <<< 25
-	.loc 1 2202
-	rotldi %r9, %r20, 25
-# s ^= c
-	.loc 1 2203
-	xor %r8, %r8, %r9
-# v5 += s
-	.loc 1 2204
-	add %r17, %r17, %r8
-# mj0 ^= v7
-	.loc 1 2206
-	xor %r8, %r20, %r29
-# mj1 &= mj0
-	.loc 1 2207
-	and %r6, %r6, %r8
-# mj1 ^= v7
-	.loc 1 2208
-	xor %r6, %r6, %r29
-# v5 += mj1
-	.loc 1 2209
-	add %r17, %r17, %r6
-# x = w9 <<< 45
-	.loc 1 2211
-	ld %r22, 192(%r1)
-	rotldi %r6, %r22, 45
-# y = w9 <<< 3
-	.loc 1 2212
-	rotldi %r9, %r22, 3
-# x ^= y
-	.loc 1 2213
+	.loc 1 773
 	xor %r6, %r6, %r9
-# y = w9 >> 6
-	.loc 1 2214
-	srdi %r9, %r22, 6
+# y = w5 >> 6
+	.loc 1 774
+	srdi %r9, %r30, 6
 # x ^= y
-	.loc 1 2215
+	.loc 1 775
 	xor %r6, %r6, %r9
-# w11 += x
-	.loc 1 2216
-	add %r26, %r26, %r6
-# w11 += w4
-	.loc 1 2217
-	add %r26, %r26, %r24
-# x = w12 <<< 63
-	.loc 1 2218
+# w7 += x
+	.loc 1 776
+	add %r11, %r11, %r6
+# w7 += w0
+	.loc 1 777
+	add %r11, %r11, %r18
+# x = w8 <<< 63
+	.loc 1 778
 	rotldi %r6, %r7, 63
-# y = w12 <<< 56
-	.loc 1 2219
+# y = w8 <<< 56
+	.loc 1 779
 	rotldi %r9, %r7, 56
 # x ^= y
-	.loc 1 2220
+	.loc 1 780
 	xor %r6, %r6, %r9
-# y = w12 >> 7
-	.loc 1 2221
+# y = w8 >> 7
+	.loc 1 781
 	srdi %r9, %r7, 7
 # x ^= y
-	.loc 1 2222
+	.loc 1 782
 	xor %r6, %r6, %r9
+# w7 += x
+	.loc 1 783
+	add %r11, %r11, %r6
+# x = 8573033837759648693
+	.loc 1 784
+	lis %r6, 30457
+	ori %r6, %r6, 35034
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 33553
+	ori %r6, %r6, 21429
+# x += w7
+	.loc 1 785
+	add %r6, %r6, %r11
+# v0 += x
+	.loc 1 786
+	add %r14, %r14, %r6
+# c ^= v7
+	.loc 1 788
+	xor %r6, %r20, %r17
+# c &= v5
+	.loc 1 789
+	and %r6, %r6, %r19
+# c ^= v7
+	.loc 1 790
+	xor %r6, %r6, %r17
+# v0 += c
+	.loc 1 791
+	add %r14, %r14, %r6
+# s = v5 <<< 50
+	.loc 1 792
+	rotldi %r6, %r19, 50
+# c = v5 <<< 46
+	.loc 1 793
+	rotldi %r9, %r19, 46
+# s ^= c
+	.loc 1 794
+	xor %r6, %r6, %r9
+# c = v5 <<< 23
+	.loc 1 795
+	rotldi %r9, %r19, 23
+# s ^= c
+	.loc 1 796
+	xor %r6, %r6, %r9
+# v0 += s
+	.loc 1 797
+	add %r14, %r14, %r6
+# v4 += v0
+	.loc 1 798
+	add %r22, %r22, %r14
+# s = v1 <<< 36
+	.loc 1 799
+	rotldi %r6, %r15, 36
+# c = v1 <<< 30
+	.loc 1 800
+	rotldi %r9, %r15, 30
+# s ^= c
+	.loc 1 801
+	xor %r6, %r6, %r9
+# c = v1 <<< 25
+	.loc 1 802
+	rotldi %r9, %r15, 25
+# s ^= c
+	.loc 1 803
+	xor %r6, %r6, %r9
+# v0 += s
+	.loc 1 804
+	add %r14, %r14, %r6
+# mj1 ^= v2
+	.loc 1 806
+	xor %r6, %r15, %r16
+# mj0 &= mj1
+	.loc 1 807
+	and %r3, %r3, %r6
+# mj0 ^= v2
+	.loc 1 808
+	xor %r3, %r3, %r16
+# v0 += mj0
+	.loc 1 809
+	add %r14, %r14, %r3
+# x = w6 <<< 45
+	.loc 1 811
+	rotldi %r3, %r24, 45
+# y = w6 <<< 3
+	.loc 1 812
+	rotldi %r9, %r24, 3
+# x ^= y
+	.loc 1 813
+	xor %r3, %r3, %r9
+# y = w6 >> 6
+	.loc 1 814
+	srdi %r9, %r24, 6
+# x ^= y
+	.loc 1 815
+	xor %r3, %r3, %r9
+# w8 += x
+	.loc 1 816
+	add %r7, %r7, %r3
+# w8 += w1
+	.loc 1 817
+	add %r9, %r7, %r25
+# x = w9 <<< 63
+	.loc 1 818
+	rotldi %r3, %r5, 63
+# y = w9 <<< 56
+	.loc 1 819
+	rotldi %r7, %r5, 56
+# x ^= y
+	.loc 1 820
+	xor %r3, %r3, %r7
+# y = w9 >> 7
+	.loc 1 821
+	srdi %r7, %r5, 7
+# x ^= y
+	.loc 1 822
+	xor %r3, %r3, %r7
+# w8 += x
+	.loc 1 823
+	add %r9, %r9, %r3
+# x = 10970295158949994411
+	.loc 1 824
+	lis %r3, 38974
+	ori %r3, %r3, 20818
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 61030
+	ori %r3, %r3, 57259
+# x += w8
+	.loc 1 825
+	add %r3, %r3, %r9
+# v7 += x
+	.loc 1 826
+	add %r17, %r17, %r3
+# c ^= v6
+	.loc 1 828
+	xor %r3, %r19, %r20
+# c &= v4
+	.loc 1 829
+	and %r3, %r3, %r22
+# c ^= v6
+	.loc 1 830
+	xor %r3, %r3, %r20
+# v7 += c
+	.loc 1 831
+	add %r17, %r17, %r3
+# s = v4 <<< 50
+	.loc 1 832
+	rotldi %r3, %r22, 50
+# c = v4 <<< 46
+	.loc 1 833
+	rotldi %r7, %r22, 46
+# s ^= c
+	.loc 1 834
+	xor %r3, %r3, %r7
+# c = v4 <<< 23
+	.loc 1 835
+	rotldi %r7, %r22, 23
+# s ^= c
+	.loc 1 836
+	xor %r3, %r3, %r7
+# v7 += s
+	.loc 1 837
+	add %r17, %r17, %r3
+# v3 += v7
+	.loc 1 838
+	add %r21, %r21, %r17
+# s = v0 <<< 36
+	.loc 1 839
+	rotldi %r3, %r14, 36
+# c = v0 <<< 30
+	.loc 1 840
+	rotldi %r7, %r14, 30
+# s ^= c
+	.loc 1 841
+	xor %r3, %r3, %r7
+# c = v0 <<< 25
+	.loc 1 842
+	rotldi %r7, %r14, 25
+# s ^= c
+	.loc 1 843
+	xor %r3, %r3, %r7
+# v7 += s
+	.loc 1 844
+	add %r17, %r17, %r3
+# mj0 ^= v1
+	.loc 1 846
+	xor %r3, %r14, %r15
+# mj1 &= mj0
+	.loc 1 847
+	and %r6, %r6, %r3
+# mj1 ^= v1
+	.loc 1 848
+	xor %r6, %r6, %r15
+# v7 += mj1
+	.loc 1 849
+	add %r17, %r17, %r6
+# x = w7 <<< 45
+	.loc 1 851
+	rotldi %r6, %r11, 45
+# y = w7 <<< 3
+	.loc 1 852
+	rotldi %r7, %r11, 3
+# x ^= y
+	.loc 1 853
+	xor %r6, %r6, %r7
+# y = w7 >> 6
+	.loc 1 854
+	srdi %r7, %r11, 6
+# x ^= y
+	.loc 1 855
+	xor %r6, %r6, %r7
+# w9 += x
+	.loc 1 856
+	add %r5, %r5, %r6
+# w9 += w2
+	.loc 1 857
+	add %r7, %r5, %r31
+# x = w10 <<< 63
+	.loc 1 858
+	rotldi %r5, %r29, 63
+# y = w10 <<< 56
+	.loc 1 859
+	rotldi %r6, %r29, 56
+# x ^= y
+	.loc 1 860
+	xor %r5, %r5, %r6
+# y = w10 >> 7
+	.loc 1 861
+	srdi %r6, %r29, 7
+# x ^= y
+	.loc 1 862
+	xor %r5, %r5, %r6
+# w9 += x
+	.loc 1 863
+	add %r7, %r7, %r5
+# x = 12119686244451234320
+	.loc 1 864
+	lis %r5, 43057
+	ori %r5, %r5, 50797
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 11700
+	ori %r5, %r5, 12816
+# x += w9
+	.loc 1 865
+	add %r5, %r5, %r7
+# v6 += x
+	.loc 1 866
+	add %r20, %r20, %r5
+# c ^= v5
+	.loc 1 868
+	xor %r5, %r22, %r19
+# c &= v3
+	.loc 1 869
+	and %r5, %r5, %r21
+# c ^= v5
+	.loc 1 870
+	xor %r5, %r5, %r19
+# v6 += c
+	.loc 1 871
+	add %r20, %r20, %r5
+# s = v3 <<< 50
+	.loc 1 872
+	rotldi %r5, %r21, 50
+# c = v3 <<< 46
+	.loc 1 873
+	rotldi %r6, %r21, 46
+# s ^= c
+	.loc 1 874
+	xor %r5, %r5, %r6
+# c = v3 <<< 23
+	.loc 1 875
+	rotldi %r6, %r21, 23
+# s ^= c
+	.loc 1 876
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 877
+	add %r20, %r20, %r5
+# v2 += v6
+	.loc 1 878
+	add %r16, %r16, %r20
+# s = v7 <<< 36
+	.loc 1 879
+	rotldi %r5, %r17, 36
+# c = v7 <<< 30
+	.loc 1 880
+	rotldi %r6, %r17, 30
+# s ^= c
+	.loc 1 881
+	xor %r5, %r5, %r6
+# c = v7 <<< 25
+	.loc 1 882
+	rotldi %r6, %r17, 25
+# s ^= c
+	.loc 1 883
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 884
+	add %r20, %r20, %r5
+# mj1 ^= v0
+	.loc 1 886
+	xor %r5, %r17, %r14
+# mj0 &= mj1
+	.loc 1 887
+	and %r3, %r3, %r5
+# mj0 ^= v0
+	.loc 1 888
+	xor %r3, %r3, %r14
+# v6 += mj0
+	.loc 1 889
+	add %r20, %r20, %r3
+# x = w8 <<< 45
+	.loc 1 891
+	rotldi %r3, %r9, 45
+# y = w8 <<< 3
+	.loc 1 892
+	rotldi %r6, %r9, 3
+# x ^= y
+	.loc 1 893
+	xor %r3, %r3, %r6
+# y = w8 >> 6
+	.loc 1 894
+	srdi %r6, %r9, 6
+# x ^= y
+	.loc 1 895
+	xor %r3, %r3, %r6
+# w10 += x
+	.loc 1 896
+	add %r29, %r29, %r3
+# w10 += w3
+	.loc 1 897
+	add %r29, %r29, %r12
+# x = w11 <<< 63
+	.loc 1 898
+	rotldi %r3, %r27, 63
+# y = w11 <<< 56
+	.loc 1 899
+	rotldi %r6, %r27, 56
+# x ^= y
+	.loc 1 900
+	xor %r3, %r3, %r6
+# y = w11 >> 7
+	.loc 1 901
+	srdi %r6, %r27, 7
+# x ^= y
+	.loc 1 902
+	xor %r3, %r3, %r6
+# w10 += x
+	.loc 1 903
+	add %r29, %r29, %r3
+# x = 12683024718118986047
+	.loc 1 904
+	lis %r3, 45059
+	ori %r3, %r3, 10184
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 39163
+	ori %r3, %r3, 8511
+# x += w10
+	.loc 1 905
+	add %r3, %r3, %r29
+# v5 += x
+	.loc 1 906
+	add %r19, %r19, %r3
+# c ^= v4
+	.loc 1 908
+	xor %r3, %r21, %r22
+# c &= v2
+	.loc 1 909
+	and %r3, %r3, %r16
+# c ^= v4
+	.loc 1 910
+	xor %r3, %r3, %r22
+# v5 += c
+	.loc 1 911
+	add %r19, %r19, %r3
+# s = v2 <<< 50
+	.loc 1 912
+	rotldi %r3, %r16, 50
+# c = v2 <<< 46
+	.loc 1 913
+	rotldi %r6, %r16, 46
+# s ^= c
+	.loc 1 914
+	xor %r3, %r3, %r6
+# c = v2 <<< 23
+	.loc 1 915
+	rotldi %r6, %r16, 23
+# s ^= c
+	.loc 1 916
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 917
+	add %r19, %r19, %r3
+# v1 += v5
+	.loc 1 918
+	add %r15, %r15, %r19
+# s = v6 <<< 36
+	.loc 1 919
+	rotldi %r3, %r20, 36
+# c = v6 <<< 30
+	.loc 1 920
+	rotldi %r6, %r20, 30
+# s ^= c
+	.loc 1 921
+	xor %r3, %r3, %r6
+# c = v6 <<< 25
+	.loc 1 922
+	rotldi %r6, %r20, 25
+# s ^= c
+	.loc 1 923
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 924
+	add %r19, %r19, %r3
+# mj0 ^= v7
+	.loc 1 926
+	xor %r3, %r20, %r17
+# mj1 &= mj0
+	.loc 1 927
+	and %r5, %r5, %r3
+# mj1 ^= v7
+	.loc 1 928
+	xor %r5, %r5, %r17
+# v5 += mj1
+	.loc 1 929
+	add %r19, %r19, %r5
+# x = w9 <<< 45
+	.loc 1 931
+	rotldi %r5, %r7, 45
+# y = w9 <<< 3
+	.loc 1 932
+	rotldi %r6, %r7, 3
+# x ^= y
+	.loc 1 933
+	xor %r5, %r5, %r6
+# y = w9 >> 6
+	.loc 1 934
+	srdi %r6, %r7, 6
+# x ^= y
+	.loc 1 935
+	xor %r5, %r5, %r6
+# w11 += x
+	.loc 1 936
+	add %r27, %r27, %r5
+# w11 += w4
+	.loc 1 937
+	add %r27, %r27, %r10
+# x = w12 <<< 63
+	.loc 1 938
+	rotldi %r5, %r26, 63
+# y = w12 <<< 56
+	.loc 1 939
+	rotldi %r6, %r26, 56
+# x ^= y
+	.loc 1 940
+	xor %r5, %r5, %r6
+# y = w12 >> 7
+	.loc 1 941
+	srdi %r6, %r26, 7
+# x ^= y
+	.loc 1 942
+	xor %r5, %r5, %r6
+# w11 += x
+	.loc 1 943
+	add %r27, %r27, %r5
+# x = 13788192230050041572
+	.loc 1 944
+	lis %r5, 48985
+	ori %r5, %r5, 32711
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 48879
+	ori %r5, %r5, 3812
+# x += w11
+	.loc 1 945
+	add %r5, %r5, %r27
+# v4 += x
+	.loc 1 946
+	add %r22, %r22, %r5
+# c ^= v3
+	.loc 1 948
+	xor %r5, %r16, %r21
+# c &= v1
+	.loc 1 949
+	and %r5, %r5, %r15
+# c ^= v3
+	.loc 1 950
+	xor %r5, %r5, %r21
+# v4 += c
+	.loc 1 951
+	add %r22, %r22, %r5
+# s = v1 <<< 50
+	.loc 1 952
+	rotldi %r5, %r15, 50
+# c = v1 <<< 46
+	.loc 1 953
+	rotldi %r6, %r15, 46
+# s ^= c
+	.loc 1 954
+	xor %r5, %r5, %r6
+# c = v1 <<< 23
+	.loc 1 955
+	rotldi %r6, %r15, 23
+# s ^= c
+	.loc 1 956
+	xor %r5, %r5, %r6
+# v4 += s
+	.loc 1 957
+	add %r22, %r22, %r5
+# v0 += v4
+	.loc 1 958
+	add %r14, %r14, %r22
+# s = v5 <<< 36
+	.loc 1 959
+	rotldi %r5, %r19, 36
+# c = v5 <<< 30
+	.loc 1 960
+	rotldi %r6, %r19, 30
+# s ^= c
+	.loc 1 961
+	xor %r5, %r5, %r6
+# c = v5 <<< 25
+	.loc 1 962
+	rotldi %r6, %r19, 25
+# s ^= c
+	.loc 1 963
+	xor %r5, %r5, %r6
+# v4 += s
+	.loc 1 964
+	add %r22, %r22, %r5
+# mj1 ^= v6
+	.loc 1 966
+	xor %r5, %r19, %r20
+# mj0 &= mj1
+	.loc 1 967
+	and %r3, %r3, %r5
+# mj0 ^= v6
+	.loc 1 968
+	xor %r3, %r3, %r20
+# v4 += mj0
+	.loc 1 969
+	add %r22, %r22, %r3
+# x = w10 <<< 45
+	.loc 1 971
+	rotldi %r3, %r29, 45
+# y = w10 <<< 3
+	.loc 1 972
+	rotldi %r6, %r29, 3
+# x ^= y
+	.loc 1 973
+	xor %r3, %r3, %r6
+# y = w10 >> 6
+	.loc 1 974
+	srdi %r6, %r29, 6
+# x ^= y
+	.loc 1 975
+	xor %r3, %r3, %r6
+# w12 += x
+	.loc 1 976
+	add %r26, %r26, %r3
+# w12 += w5
+	.loc 1 977
+	add %r26, %r26, %r30
+# x = w13 <<< 63
+	.loc 1 978
+	rotldi %r3, %r8, 63
+# y = w13 <<< 56
+	.loc 1 979
+	rotldi %r6, %r8, 56
+# x ^= y
+	.loc 1 980
+	xor %r3, %r3, %r6
+# y = w13 >> 7
+	.loc 1 981
+	srdi %r6, %r8, 7
+# x ^= y
+	.loc 1 982
+	xor %r3, %r3, %r6
+# w12 += x
+	.loc 1 983
+	add %r26, %r26, %r3
+# x = 14330467153632333762
+	.loc 1 984
+	lis %r3, 50912
+	ori %r3, %r3, 3059
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 15784
+	ori %r3, %r3, 36802
+# x += w12
+	.loc 1 985
+	add %r3, %r3, %r26
+# v3 += x
+	.loc 1 986
+	add %r21, %r21, %r3
+# c ^= v2
+	.loc 1 988
+	xor %r3, %r15, %r16
+# c &= v0
+	.loc 1 989
+	and %r3, %r3, %r14
+# c ^= v2
+	.loc 1 990
+	xor %r3, %r3, %r16
+# v3 += c
+	.loc 1 991
+	add %r21, %r21, %r3
+# s = v0 <<< 50
+	.loc 1 992
+	rotldi %r3, %r14, 50
+# c = v0 <<< 46
+	.loc 1 993
+	rotldi %r6, %r14, 46
+# s ^= c
+	.loc 1 994
+	xor %r3, %r3, %r6
+# c = v0 <<< 23
+	.loc 1 995
+	rotldi %r6, %r14, 23
+# s ^= c
+	.loc 1 996
+	xor %r3, %r3, %r6
+# v3 += s
+	.loc 1 997
+	add %r21, %r21, %r3
+# v7 += v3
+	.loc 1 998
+	add %r17, %r17, %r21
+# s = v4 <<< 36
+	.loc 1 999
+	rotldi %r3, %r22, 36
+# c = v4 <<< 30
+	.loc 1 1000
+	rotldi %r6, %r22, 30
+# s ^= c
+	.loc 1 1001
+	xor %r3, %r3, %r6
+# c = v4 <<< 25
+	.loc 1 1002
+	rotldi %r6, %r22, 25
+# s ^= c
+	.loc 1 1003
+	xor %r3, %r3, %r6
+# v3 += s
+	.loc 1 1004
+	add %r21, %r21, %r3
+# mj0 ^= v5
+	.loc 1 1006
+	xor %r3, %r22, %r19
+# mj1 &= mj0
+	.loc 1 1007
+	and %r5, %r5, %r3
+# mj1 ^= v5
+	.loc 1 1008
+	xor %r5, %r5, %r19
+# v3 += mj1
+	.loc 1 1009
+	add %r21, %r21, %r5
+# x = w11 <<< 45
+	.loc 1 1011
+	rotldi %r5, %r27, 45
+# y = w11 <<< 3
+	.loc 1 1012
+	rotldi %r6, %r27, 3
+# x ^= y
+	.loc 1 1013
+	xor %r5, %r5, %r6
+# y = w11 >> 6
+	.loc 1 1014
+	srdi %r6, %r27, 6
+# x ^= y
+	.loc 1 1015
+	xor %r5, %r5, %r6
+# w13 += x
+	.loc 1 1016
+	add %r8, %r8, %r5
+# w13 += w6
+	.loc 1 1017
+	add %r8, %r8, %r24
+# x = w14 <<< 63
+	.loc 1 1018
+	rotldi %r5, %r28, 63
+# y = w14 <<< 56
+	.loc 1 1019
+	rotldi %r6, %r28, 56
+# x ^= y
+	.loc 1 1020
+	xor %r5, %r5, %r6
+# y = w14 >> 7
+	.loc 1 1021
+	srdi %r6, %r28, 7
+# x ^= y
+	.loc 1 1022
+	xor %r5, %r5, %r6
+# w13 += x
+	.loc 1 1023
+	add %r8, %r8, %r5
+# x = 15395433587784984357
+	.loc 1 1024
+	lis %r5, 54695
+	ori %r5, %r5, 37191
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 37642
+	ori %r5, %r5, 42789
+# x += w13
+	.loc 1 1025
+	add %r5, %r5, %r8
+# v2 += x
+	.loc 1 1026
+	add %r16, %r16, %r5
+# c ^= v1
+	.loc 1 1028
+	xor %r5, %r14, %r15
+# c &= v7
+	.loc 1 1029
+	and %r5, %r5, %r17
+# c ^= v1
+	.loc 1 1030
+	xor %r5, %r5, %r15
+# v2 += c
+	.loc 1 1031
+	add %r16, %r16, %r5
+# s = v7 <<< 50
+	.loc 1 1032
+	rotldi %r5, %r17, 50
+# c = v7 <<< 46
+	.loc 1 1033
+	rotldi %r6, %r17, 46
+# s ^= c
+	.loc 1 1034
+	xor %r5, %r5, %r6
+# c = v7 <<< 23
+	.loc 1 1035
+	rotldi %r6, %r17, 23
+# s ^= c
+	.loc 1 1036
+	xor %r5, %r5, %r6
+# v2 += s
+	.loc 1 1037
+	add %r16, %r16, %r5
+# v6 += v2
+	.loc 1 1038
+	add %r20, %r20, %r16
+# s = v3 <<< 36
+	.loc 1 1039
+	rotldi %r5, %r21, 36
+# c = v3 <<< 30
+	.loc 1 1040
+	rotldi %r6, %r21, 30
+# s ^= c
+	.loc 1 1041
+	xor %r5, %r5, %r6
+# c = v3 <<< 25
+	.loc 1 1042
+	rotldi %r6, %r21, 25
+# s ^= c
+	.loc 1 1043
+	xor %r5, %r5, %r6
+# v2 += s
+	.loc 1 1044
+	add %r16, %r16, %r5
+# mj1 ^= v4
+	.loc 1 1046
+	xor %r5, %r21, %r22
+# mj0 &= mj1
+	.loc 1 1047
+	and %r3, %r3, %r5
+# mj0 ^= v4
+	.loc 1 1048
+	xor %r3, %r3, %r22
+# v2 += mj0
+	.loc 1 1049
+	add %r16, %r16, %r3
+# x = w12 <<< 45
+	.loc 1 1051
+	rotldi %r3, %r26, 45
+# y = w12 <<< 3
+	.loc 1 1052
+	rotldi %r6, %r26, 3
+# x ^= y
+	.loc 1 1053
+	xor %r3, %r3, %r6
+# y = w12 >> 6
+	.loc 1 1054
+	srdi %r6, %r26, 6
+# x ^= y
+	.loc 1 1055
+	xor %r3, %r3, %r6
+# w14 += x
+	.loc 1 1056
+	add %r28, %r28, %r3
+# w14 += w7
+	.loc 1 1057
+	add %r28, %r28, %r11
+# x = w15 <<< 63
+	.loc 1 1058
+	rotldi %r3, %r23, 63
+# y = w15 <<< 56
+	.loc 1 1059
+	rotldi %r6, %r23, 56
+# x ^= y
+	.loc 1 1060
+	xor %r3, %r3, %r6
+# y = w15 >> 7
+	.loc 1 1061
+	srdi %r6, %r23, 7
+# x ^= y
+	.loc 1 1062
+	xor %r3, %r3, %r6
+# w14 += x
+	.loc 1 1063
+	add %r28, %r28, %r3
+# x = 489312712824947311
+	.loc 1 1064
+	lis %r3, 1738
+	ori %r3, %r3, 25425
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 57347
+	ori %r3, %r3, 33391
+# x += w14
+	.loc 1 1065
+	add %r3, %r3, %r28
+# v1 += x
+	.loc 1 1066
+	add %r15, %r15, %r3
+# c ^= v0
+	.loc 1 1068
+	xor %r3, %r17, %r14
+# c &= v6
+	.loc 1 1069
+	and %r3, %r3, %r20
+# c ^= v0
+	.loc 1 1070
+	xor %r3, %r3, %r14
+# v1 += c
+	.loc 1 1071
+	add %r15, %r15, %r3
+# s = v6 <<< 50
+	.loc 1 1072
+	rotldi %r3, %r20, 50
+# c = v6 <<< 46
+	.loc 1 1073
+	rotldi %r6, %r20, 46
+# s ^= c
+	.loc 1 1074
+	xor %r3, %r3, %r6
+# c = v6 <<< 23
+	.loc 1 1075
+	rotldi %r6, %r20, 23
+# s ^= c
+	.loc 1 1076
+	xor %r3, %r3, %r6
+# v1 += s
+	.loc 1 1077
+	add %r15, %r15, %r3
+# v5 += v1
+	.loc 1 1078
+	add %r19, %r19, %r15
+# s = v2 <<< 36
+	.loc 1 1079
+	rotldi %r3, %r16, 36
+# c = v2 <<< 30
+	.loc 1 1080
+	rotldi %r6, %r16, 30
+# s ^= c
+	.loc 1 1081
+	xor %r3, %r3, %r6
+# c = v2 <<< 25
+	.loc 1 1082
+	rotldi %r6, %r16, 25
+# s ^= c
+	.loc 1 1083
+	xor %r3, %r3, %r6
+# v1 += s
+	.loc 1 1084
+	add %r15, %r15, %r3
+# mj0 ^= v3
+	.loc 1 1086
+	xor %r3, %r16, %r21
+# mj1 &= mj0
+	.loc 1 1087
+	and %r5, %r5, %r3
+# mj1 ^= v3
+	.loc 1 1088
+	xor %r5, %r5, %r21
+# v1 += mj1
+	.loc 1 1089
+	add %r15, %r15, %r5
+# x = w13 <<< 45
+	.loc 1 1091
+	rotldi %r5, %r8, 45
+# y = w13 <<< 3
+	.loc 1 1092
+	rotldi %r6, %r8, 3
+# x ^= y
+	.loc 1 1093
+	xor %r5, %r5, %r6
+# y = w13 >> 6
+	.loc 1 1094
+	srdi %r6, %r8, 6
+# x ^= y
+	.loc 1 1095
+	xor %r5, %r5, %r6
+# w15 += x
+	.loc 1 1096
+	add %r23, %r23, %r5
+# w15 += w8
+	.loc 1 1097
+	add %r23, %r23, %r9
+# x = w0 <<< 63
+	.loc 1 1098
+	rotldi %r5, %r18, 63
+# y = w0 <<< 56
+	.loc 1 1099
+	rotldi %r6, %r18, 56
+# x ^= y
+	.loc 1 1100
+	xor %r5, %r5, %r6
+# y = w0 >> 7
+	.loc 1 1101
+	srdi %r6, %r18, 7
+# x ^= y
+	.loc 1 1102
+	xor %r5, %r5, %r6
+# w15 += x
+	.loc 1 1103
+	add %r23, %r23, %r5
+# x = 1452737877330783856
+	.loc 1 1104
+	lis %r5, 5161
+	ori %r5, %r5, 10599
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 2574
+	ori %r5, %r5, 28272
+# x += w15
+	.loc 1 1105
+	add %r5, %r5, %r23
+# v0 += x
+	.loc 1 1106
+	add %r14, %r14, %r5
+# c ^= v7
+	.loc 1 1108
+	xor %r5, %r20, %r17
+# c &= v5
+	.loc 1 1109
+	and %r5, %r5, %r19
+# c ^= v7
+	.loc 1 1110
+	xor %r5, %r5, %r17
+# v0 += c
+	.loc 1 1111
+	add %r14, %r14, %r5
+# s = v5 <<< 50
+	.loc 1 1112
+	rotldi %r5, %r19, 50
+# c = v5 <<< 46
+	.loc 1 1113
+	rotldi %r6, %r19, 46
+# s ^= c
+	.loc 1 1114
+	xor %r5, %r5, %r6
+# c = v5 <<< 23
+	.loc 1 1115
+	rotldi %r6, %r19, 23
+# s ^= c
+	.loc 1 1116
+	xor %r5, %r5, %r6
+# v0 += s
+	.loc 1 1117
+	add %r14, %r14, %r5
+# v4 += v0
+	.loc 1 1118
+	add %r22, %r22, %r14
+# s = v1 <<< 36
+	.loc 1 1119
+	rotldi %r5, %r15, 36
+# c = v1 <<< 30
+	.loc 1 1120
+	rotldi %r6, %r15, 30
+# s ^= c
+	.loc 1 1121
+	xor %r5, %r5, %r6
+# c = v1 <<< 25
+	.loc 1 1122
+	rotldi %r6, %r15, 25
+# s ^= c
+	.loc 1 1123
+	xor %r5, %r5, %r6
+# v0 += s
+	.loc 1 1124
+	add %r14, %r14, %r5
+# mj1 ^= v2
+	.loc 1 1126
+	xor %r5, %r15, %r16
+# mj0 &= mj1
+	.loc 1 1127
+	and %r3, %r3, %r5
+# mj0 ^= v2
+	.loc 1 1128
+	xor %r3, %r3, %r16
+# v0 += mj0
+	.loc 1 1129
+	add %r14, %r14, %r3
+# x = w14 <<< 45
+	.loc 1 1131
+	rotldi %r3, %r28, 45
+# y = w14 <<< 3
+	.loc 1 1132
+	rotldi %r6, %r28, 3
+# x ^= y
+	.loc 1 1133
+	xor %r3, %r3, %r6
+# y = w14 >> 6
+	.loc 1 1134
+	srdi %r6, %r28, 6
+# x ^= y
+	.loc 1 1135
+	xor %r3, %r3, %r6
+# w0 += x
+	.loc 1 1136
+	add %r18, %r18, %r3
+# w0 += w9
+	.loc 1 1137
+	add %r18, %r18, %r7
+# x = w1 <<< 63
+	.loc 1 1138
+	rotldi %r3, %r25, 63
+# y = w1 <<< 56
+	.loc 1 1139
+	rotldi %r6, %r25, 56
+# x ^= y
+	.loc 1 1140
+	xor %r3, %r3, %r6
+# y = w1 >> 7
+	.loc 1 1141
+	srdi %r6, %r25, 7
+# x ^= y
+	.loc 1 1142
+	xor %r3, %r3, %r6
+# w0 += x
+	.loc 1 1143
+	add %r18, %r18, %r3
+# x = 2861767655752347644
+	.loc 1 1144
+	lis %r3, 10167
+	ori %r3, %r3, 2693
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 18130
+	ori %r3, %r3, 12284
+# x += w0
+	.loc 1 1145
+	add %r3, %r3, %r18
+# v7 += x
+	.loc 1 1146
+	add %r17, %r17, %r3
+# c ^= v6
+	.loc 1 1148
+	xor %r3, %r19, %r20
+# c &= v4
+	.loc 1 1149
+	and %r3, %r3, %r22
+# c ^= v6
+	.loc 1 1150
+	xor %r3, %r3, %r20
+# v7 += c
+	.loc 1 1151
+	add %r17, %r17, %r3
+# s = v4 <<< 50
+	.loc 1 1152
+	rotldi %r3, %r22, 50
+# c = v4 <<< 46
+	.loc 1 1153
+	rotldi %r6, %r22, 46
+# s ^= c
+	.loc 1 1154
+	xor %r3, %r3, %r6
+# c = v4 <<< 23
+	.loc 1 1155
+	rotldi %r6, %r22, 23
+# s ^= c
+	.loc 1 1156
+	xor %r3, %r3, %r6
+# v7 += s
+	.loc 1 1157
+	add %r17, %r17, %r3
+# v3 += v7
+	.loc 1 1158
+	add %r21, %r21, %r17
+# s = v0 <<< 36
+	.loc 1 1159
+	rotldi %r3, %r14, 36
+# c = v0 <<< 30
+	.loc 1 1160
+	rotldi %r6, %r14, 30
+# s ^= c
+	.loc 1 1161
+	xor %r3, %r3, %r6
+# c = v0 <<< 25
+	.loc 1 1162
+	rotldi %r6, %r14, 25
+# s ^= c
+	.loc 1 1163
+	xor %r3, %r3, %r6
+# v7 += s
+	.loc 1 1164
+	add %r17, %r17, %r3
+# mj0 ^= v1
+	.loc 1 1166
+	xor %r3, %r14, %r15
+# mj1 &= mj0
+	.loc 1 1167
+	and %r5, %r5, %r3
+# mj1 ^= v1
+	.loc 1 1168
+	xor %r5, %r5, %r15
+# v7 += mj1
+	.loc 1 1169
+	add %r17, %r17, %r5
+# x = w15 <<< 45
+	.loc 1 1171
+	rotldi %r5, %r23, 45
+# y = w15 <<< 3
+	.loc 1 1172
+	rotldi %r6, %r23, 3
+# x ^= y
+	.loc 1 1173
+	xor %r5, %r5, %r6
+# y = w15 >> 6
+	.loc 1 1174
+	srdi %r6, %r23, 6
+# x ^= y
+	.loc 1 1175
+	xor %r5, %r5, %r6
+# w1 += x
+	.loc 1 1176
+	add %r25, %r25, %r5
+# w1 += w10
+	.loc 1 1177
+	add %r25, %r25, %r29
+# x = w2 <<< 63
+	.loc 1 1178
+	rotldi %r5, %r31, 63
+# y = w2 <<< 56
+	.loc 1 1179
+	rotldi %r6, %r31, 56
+# x ^= y
+	.loc 1 1180
+	xor %r5, %r5, %r6
+# y = w2 >> 7
+	.loc 1 1181
+	srdi %r6, %r31, 7
+# x ^= y
+	.loc 1 1182
+	xor %r5, %r5, %r6
+# w1 += x
+	.loc 1 1183
+	add %r25, %r25, %r5
+# x = 3322285676063803686
+	.loc 1 1184
+	lis %r5, 11803
+	ori %r5, %r5, 8504
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 23590
+	ori %r5, %r5, 51494
+# x += w1
+	.loc 1 1185
+	add %r5, %r5, %r25
+# v6 += x
+	.loc 1 1186
+	add %r20, %r20, %r5
+# c ^= v5
+	.loc 1 1188
+	xor %r5, %r22, %r19
+# c &= v3
+	.loc 1 1189
+	and %r5, %r5, %r21
+# c ^= v5
+	.loc 1 1190
+	xor %r5, %r5, %r19
+# v6 += c
+	.loc 1 1191
+	add %r20, %r20, %r5
+# s = v3 <<< 50
+	.loc 1 1192
+	rotldi %r5, %r21, 50
+# c = v3 <<< 46
+	.loc 1 1193
+	rotldi %r6, %r21, 46
+# s ^= c
+	.loc 1 1194
+	xor %r5, %r5, %r6
+# c = v3 <<< 23
+	.loc 1 1195
+	rotldi %r6, %r21, 23
+# s ^= c
+	.loc 1 1196
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 1197
+	add %r20, %r20, %r5
+# v2 += v6
+	.loc 1 1198
+	add %r16, %r16, %r20
+# s = v7 <<< 36
+	.loc 1 1199
+	rotldi %r5, %r17, 36
+# c = v7 <<< 30
+	.loc 1 1200
+	rotldi %r6, %r17, 30
+# s ^= c
+	.loc 1 1201
+	xor %r5, %r5, %r6
+# c = v7 <<< 25
+	.loc 1 1202
+	rotldi %r6, %r17, 25
+# s ^= c
+	.loc 1 1203
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 1204
+	add %r20, %r20, %r5
+# mj1 ^= v0
+	.loc 1 1206
+	xor %r5, %r17, %r14
+# mj0 &= mj1
+	.loc 1 1207
+	and %r3, %r3, %r5
+# mj0 ^= v0
+	.loc 1 1208
+	xor %r3, %r3, %r14
+# v6 += mj0
+	.loc 1 1209
+	add %r20, %r20, %r3
+# x = w0 <<< 45
+	.loc 1 1211
+	rotldi %r3, %r18, 45
+# y = w0 <<< 3
+	.loc 1 1212
+	rotldi %r6, %r18, 3
+# x ^= y
+	.loc 1 1213
+	xor %r3, %r3, %r6
+# y = w0 >> 6
+	.loc 1 1214
+	srdi %r6, %r18, 6
+# x ^= y
+	.loc 1 1215
+	xor %r3, %r3, %r6
+# w2 += x
+	.loc 1 1216
+	add %r31, %r31, %r3
+# w2 += w11
+	.loc 1 1217
+	add %r31, %r31, %r27
+# x = w3 <<< 63
+	.loc 1 1218
+	rotldi %r3, %r12, 63
+# y = w3 <<< 56
+	.loc 1 1219
+	rotldi %r6, %r12, 56
+# x ^= y
+	.loc 1 1220
+	xor %r3, %r3, %r6
+# y = w3 >> 7
+	.loc 1 1221
+	srdi %r6, %r12, 7
+# x ^= y
+	.loc 1 1222
+	xor %r3, %r3, %r6
+# w2 += x
+	.loc 1 1223
+	add %r31, %r31, %r3
+# x = 5560940570517711597
+	.loc 1 1224
+	lis %r3, 19756
+	ori %r3, %r3, 28156
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 23236
+	ori %r3, %r3, 10989
+# x += w2
+	.loc 1 1225
+	add %r3, %r3, %r31
+# v5 += x
+	.loc 1 1226
+	add %r19, %r19, %r3
+# c ^= v4
+	.loc 1 1228
+	xor %r3, %r21, %r22
+# c &= v2
+	.loc 1 1229
+	and %r3, %r3, %r16
+# c ^= v4
+	.loc 1 1230
+	xor %r3, %r3, %r22
+# v5 += c
+	.loc 1 1231
+	add %r19, %r19, %r3
+# s = v2 <<< 50
+	.loc 1 1232
+	rotldi %r3, %r16, 50
+# c = v2 <<< 46
+	.loc 1 1233
+	rotldi %r6, %r16, 46
+# s ^= c
+	.loc 1 1234
+	xor %r3, %r3, %r6
+# c = v2 <<< 23
+	.loc 1 1235
+	rotldi %r6, %r16, 23
+# s ^= c
+	.loc 1 1236
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 1237
+	add %r19, %r19, %r3
+# v1 += v5
+	.loc 1 1238
+	add %r15, %r15, %r19
+# s = v6 <<< 36
+	.loc 1 1239
+	rotldi %r3, %r20, 36
+# c = v6 <<< 30
+	.loc 1 1240
+	rotldi %r6, %r20, 30
+# s ^= c
+	.loc 1 1241
+	xor %r3, %r3, %r6
+# c = v6 <<< 25
+	.loc 1 1242
+	rotldi %r6, %r20, 25
+# s ^= c
+	.loc 1 1243
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 1244
+	add %r19, %r19, %r3
+# mj0 ^= v7
+	.loc 1 1246
+	xor %r3, %r20, %r17
+# mj1 &= mj0
+	.loc 1 1247
+	and %r5, %r5, %r3
+# mj1 ^= v7
+	.loc 1 1248
+	xor %r5, %r5, %r17
+# v5 += mj1
+	.loc 1 1249
+	add %r19, %r19, %r5
+# x = w1 <<< 45
+	.loc 1 1251
+	rotldi %r5, %r25, 45
+# y = w1 <<< 3
+	.loc 1 1252
+	rotldi %r6, %r25, 3
+# x ^= y
+	.loc 1 1253
+	xor %r5, %r5, %r6
+# y = w1 >> 6
+	.loc 1 1254
+	srdi %r6, %r25, 6
+# x ^= y
+	.loc 1 1255
+	xor %r5, %r5, %r6
+# w3 += x
+	.loc 1 1256
+	add %r12, %r12, %r5
+# w3 += w12
+	.loc 1 1257
+	add %r12, %r12, %r26
+# x = w4 <<< 63
+	.loc 1 1258
+	rotldi %r5, %r10, 63
+# y = w4 <<< 56
+	.loc 1 1259
+	rotldi %r6, %r10, 56
+# x ^= y
+	.loc 1 1260
+	xor %r5, %r5, %r6
+# y = w4 >> 7
+	.loc 1 1261
+	srdi %r6, %r10, 7
+# x ^= y
+	.loc 1 1262
+	xor %r5, %r5, %r6
+# w3 += x
+	.loc 1 1263
+	add %r12, %r12, %r5
+# x = 5996557281743188959
+	.loc 1 1264
+	lis %r5, 21304
+	ori %r5, %r5, 3347
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 40341
+	ori %r5, %r5, 46047
+# x += w3
+	.loc 1 1265
+	add %r5, %r5, %r12
+# v4 += x
+	.loc 1 1266
+	add %r22, %r22, %r5
+# c ^= v3
+	.loc 1 1268
+	xor %r5, %r16, %r21
+# c &= v1
+	.loc 1 1269
+	and %r5, %r5, %r15
+# c ^= v3
+	.loc 1 1270
+	xor %r5, %r5, %r21
+# v4 += c
+	.loc 1 1271
+	add %r22, %r22, %r5
+# s = v1 <<< 50
+	.loc 1 1272
+	rotldi %r5, %r15, 50
+# c = v1 <<< 46
+	.loc 1 1273
+	rotldi %r6, %r15, 46
+# s ^= c
+	.loc 1 1274
+	xor %r5, %r5, %r6
+# c = v1 <<< 23
+	.loc 1 1275
+	rotldi %r6, %r15, 23
+# s ^= c
+	.loc 1 1276
+	xor %r5, %r5, %r6
+# v4 += s
+	.loc 1 1277
+	add %r22, %r22, %r5
+# v0 += v4
+	.loc 1 1278
+	add %r14, %r14, %r22
+# s = v5 <<< 36
+	.loc 1 1279
+	rotldi %r5, %r19, 36
+# c = v5 <<< 30
+	.loc 1 1280
+	rotldi %r6, %r19, 30
+# s ^= c
+	.loc 1 1281
+	xor %r5, %r5, %r6
+# c = v5 <<< 25
+	.loc 1 1282
+	rotldi %r6, %r19, 25
+# s ^= c
+	.loc 1 1283
+	xor %r5, %r5, %r6
+# v4 += s
+	.loc 1 1284
+	add %r22, %r22, %r5
+# mj1 ^= v6
+	.loc 1 1286
+	xor %r5, %r19, %r20
+# mj0 &= mj1
+	.loc 1 1287
+	and %r3, %r3, %r5
+# mj0 ^= v6
+	.loc 1 1288
+	xor %r3, %r3, %r20
+# v4 += mj0
+	.loc 1 1289
+	add %r22, %r22, %r3
+# x = w2 <<< 45
+	.loc 1 1291
+	rotldi %r3, %r31, 45
+# y = w2 <<< 3
+	.loc 1 1292
+	rotldi %r6, %r31, 3
+# x ^= y
+	.loc 1 1293
+	xor %r3, %r3, %r6
+# y = w2 >> 6
+	.loc 1 1294
+	srdi %r6, %r31, 6
+# x ^= y
+	.loc 1 1295
+	xor %r3, %r3, %r6
+# w4 += x
+	.loc 1 1296
+	add %r10, %r10, %r3
+# w4 += w13
+	.loc 1 1297
+	add %r10, %r10, %r8
+# x = w5 <<< 63
+	.loc 1 1298
+	rotldi %r3, %r30, 63
+# y = w5 <<< 56
+	.loc 1 1299
+	rotldi %r6, %r30, 56
+# x ^= y
+	.loc 1 1300
+	xor %r3, %r3, %r6
+# y = w5 >> 7
+	.loc 1 1301
+	srdi %r6, %r30, 7
+# x ^= y
+	.loc 1 1302
+	xor %r3, %r3, %r6
+# w4 += x
+	.loc 1 1303
+	add %r10, %r10, %r3
+# x = 7280758554555802590
+	.loc 1 1304
+	lis %r3, 25866
+	ori %r3, %r3, 29524
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 35759
+	ori %r3, %r3, 25566
+# x += w4
+	.loc 1 1305
+	add %r3, %r3, %r10
+# v3 += x
+	.loc 1 1306
+	add %r21, %r21, %r3
+# c ^= v2
+	.loc 1 1308
+	xor %r3, %r15, %r16
+# c &= v0
+	.loc 1 1309
+	and %r3, %r3, %r14
+# c ^= v2
+	.loc 1 1310
+	xor %r3, %r3, %r16
+# v3 += c
+	.loc 1 1311
+	add %r21, %r21, %r3
+# s = v0 <<< 50
+	.loc 1 1312
+	rotldi %r3, %r14, 50
+# c = v0 <<< 46
+	.loc 1 1313
+	rotldi %r6, %r14, 46
+# s ^= c
+	.loc 1 1314
+	xor %r3, %r3, %r6
+# c = v0 <<< 23
+	.loc 1 1315
+	rotldi %r6, %r14, 23
+# s ^= c
+	.loc 1 1316
+	xor %r3, %r3, %r6
+# v3 += s
+	.loc 1 1317
+	add %r21, %r21, %r3
+# v7 += v3
+	.loc 1 1318
+	add %r17, %r17, %r21
+# s = v4 <<< 36
+	.loc 1 1319
+	rotldi %r3, %r22, 36
+# c = v4 <<< 30
+	.loc 1 1320
+	rotldi %r6, %r22, 30
+# s ^= c
+	.loc 1 1321
+	xor %r3, %r3, %r6
+# c = v4 <<< 25
+	.loc 1 1322
+	rotldi %r6, %r22, 25
+# s ^= c
+	.loc 1 1323
+	xor %r3, %r3, %r6
+# v3 += s
+	.loc 1 1324
+	add %r21, %r21, %r3
+# mj0 ^= v5
+	.loc 1 1326
+	xor %r3, %r22, %r19
+# mj1 &= mj0
+	.loc 1 1327
+	and %r5, %r5, %r3
+# mj1 ^= v5
+	.loc 1 1328
+	xor %r5, %r5, %r19
+# v3 += mj1
+	.loc 1 1329
+	add %r21, %r21, %r5
+# x = w3 <<< 45
+	.loc 1 1331
+	rotldi %r5, %r12, 45
+# y = w3 <<< 3
+	.loc 1 1332
+	rotldi %r6, %r12, 3
+# x ^= y
+	.loc 1 1333
+	xor %r5, %r5, %r6
+# y = w3 >> 6
+	.loc 1 1334
+	srdi %r6, %r12, 6
+# x ^= y
+	.loc 1 1335
+	xor %r5, %r5, %r6
+# w5 += x
+	.loc 1 1336
+	add %r30, %r30, %r5
+# w5 += w14
+	.loc 1 1337
+	add %r30, %r30, %r28
+# x = w6 <<< 63
+	.loc 1 1338
+	rotldi %r5, %r24, 63
+# y = w6 <<< 56
+	.loc 1 1339
+	rotldi %r6, %r24, 56
+# x ^= y
+	.loc 1 1340
+	xor %r5, %r5, %r6
+# y = w6 >> 7
+	.loc 1 1341
+	srdi %r6, %r24, 7
+# x ^= y
+	.loc 1 1342
+	xor %r5, %r5, %r6
+# w5 += x
+	.loc 1 1343
+	add %r30, %r30, %r5
+# x = 8532644243296465576
+	.loc 1 1344
+	lis %r5, 30314
+	ori %r5, %r5, 2747
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 15479
+	ori %r5, %r5, 45736
+# x += w5
+	.loc 1 1345
+	add %r5, %r5, %r30
+# v2 += x
+	.loc 1 1346
+	add %r16, %r16, %r5
+# c ^= v1
+	.loc 1 1348
+	xor %r5, %r14, %r15
+# c &= v7
+	.loc 1 1349
+	and %r5, %r5, %r17
+# c ^= v1
+	.loc 1 1350
+	xor %r5, %r5, %r15
+# v2 += c
+	.loc 1 1351
+	add %r16, %r16, %r5
+# s = v7 <<< 50
+	.loc 1 1352
+	rotldi %r5, %r17, 50
+# c = v7 <<< 46
+	.loc 1 1353
+	rotldi %r6, %r17, 46
+# s ^= c
+	.loc 1 1354
+	xor %r5, %r5, %r6
+# c = v7 <<< 23
+	.loc 1 1355
+	rotldi %r6, %r17, 23
+# s ^= c
+	.loc 1 1356
+	xor %r5, %r5, %r6
+# v2 += s
+	.loc 1 1357
+	add %r16, %r16, %r5
+# v6 += v2
+	.loc 1 1358
+	add %r20, %r20, %r16
+# s = v3 <<< 36
+	.loc 1 1359
+	rotldi %r5, %r21, 36
+# c = v3 <<< 30
+	.loc 1 1360
+	rotldi %r6, %r21, 30
+# s ^= c
+	.loc 1 1361
+	xor %r5, %r5, %r6
+# c = v3 <<< 25
+	.loc 1 1362
+	rotldi %r6, %r21, 25
+# s ^= c
+	.loc 1 1363
+	xor %r5, %r5, %r6
+# v2 += s
+	.loc 1 1364
+	add %r16, %r16, %r5
+# mj1 ^= v4
+	.loc 1 1366
+	xor %r5, %r21, %r22
+# mj0 &= mj1
+	.loc 1 1367
+	and %r3, %r3, %r5
+# mj0 ^= v4
+	.loc 1 1368
+	xor %r3, %r3, %r22
+# v2 += mj0
+	.loc 1 1369
+	add %r16, %r16, %r3
+# x = w4 <<< 45
+	.loc 1 1371
+	rotldi %r3, %r10, 45
+# y = w4 <<< 3
+	.loc 1 1372
+	rotldi %r6, %r10, 3
+# x ^= y
+	.loc 1 1373
+	xor %r3, %r3, %r6
+# y = w4 >> 6
+	.loc 1 1374
+	srdi %r6, %r10, 6
+# x ^= y
+	.loc 1 1375
+	xor %r3, %r3, %r6
+# w6 += x
+	.loc 1 1376
+	add %r24, %r24, %r3
+# w6 += w15
+	.loc 1 1377
+	add %r24, %r24, %r23
+# x = w7 <<< 63
+	.loc 1 1378
+	rotldi %r3, %r11, 63
+# y = w7 <<< 56
+	.loc 1 1379
+	rotldi %r6, %r11, 56
+# x ^= y
+	.loc 1 1380
+	xor %r3, %r3, %r6
+# y = w7 >> 7
+	.loc 1 1381
+	srdi %r6, %r11, 7
+# x ^= y
+	.loc 1 1382
+	xor %r3, %r3, %r6
+# w6 += x
+	.loc 1 1383
+	add %r24, %r24, %r3
+# x = 9350256976987008742
+	.loc 1 1384
+	lis %r3, 33218
+	ori %r3, %r3, 51502
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 18413
+	ori %r3, %r3, 44774
+# x += w6
+	.loc 1 1385
+	add %r3, %r3, %r24
+# v1 += x
+	.loc 1 1386
+	add %r15, %r15, %r3
+# c ^= v0
+	.loc 1 1388
+	xor %r3, %r17, %r14
+# c &= v6
+	.loc 1 1389
+	and %r3, %r3, %r20
+# c ^= v0
+	.loc 1 1390
+	xor %r3, %r3, %r14
+# v1 += c
+	.loc 1 1391
+	add %r15, %r15, %r3
+# s = v6 <<< 50
+	.loc 1 1392
+	rotldi %r3, %r20, 50
+# c = v6 <<< 46
+	.loc 1 1393
+	rotldi %r6, %r20, 46
+# s ^= c
+	.loc 1 1394
+	xor %r3, %r3, %r6
+# c = v6 <<< 23
+	.loc 1 1395
+	rotldi %r6, %r20, 23
+# s ^= c
+	.loc 1 1396
+	xor %r3, %r3, %r6
+# v1 += s
+	.loc 1 1397
+	add %r15, %r15, %r3
+# v5 += v1
+	.loc 1 1398
+	add %r19, %r19, %r15
+# s = v2 <<< 36
+	.loc 1 1399
+	rotldi %r3, %r16, 36
+# c = v2 <<< 30
+	.loc 1 1400
+	rotldi %r6, %r16, 30
+# s ^= c
+	.loc 1 1401
+	xor %r3, %r3, %r6
+# c = v2 <<< 25
+	.loc 1 1402
+	rotldi %r6, %r16, 25
+# s ^= c
+	.loc 1 1403
+	xor %r3, %r3, %r6
+# v1 += s
+	.loc 1 1404
+	add %r15, %r15, %r3
+# mj0 ^= v3
+	.loc 1 1406
+	xor %r3, %r16, %r21
+# mj1 &= mj0
+	.loc 1 1407
+	and %r5, %r5, %r3
+# mj1 ^= v3
+	.loc 1 1408
+	xor %r5, %r5, %r21
+# v1 += mj1
+	.loc 1 1409
+	add %r15, %r15, %r5
+# x = w5 <<< 45
+	.loc 1 1411
+	rotldi %r5, %r30, 45
+# y = w5 <<< 3
+	.loc 1 1412
+	rotldi %r6, %r30, 3
+# x ^= y
+	.loc 1 1413
+	xor %r5, %r5, %r6
+# y = w5 >> 6
+	.loc 1 1414
+	srdi %r6, %r30, 6
+# x ^= y
+	.loc 1 1415
+	xor %r5, %r5, %r6
+# w7 += x
+	.loc 1 1416
+	add %r11, %r11, %r5
+# w7 += w0
+	.loc 1 1417
+	add %r11, %r11, %r18
+# x = w8 <<< 63
+	.loc 1 1418
+	rotldi %r5, %r9, 63
+# y = w8 <<< 56
+	.loc 1 1419
+	rotldi %r6, %r9, 56
+# x ^= y
+	.loc 1 1420
+	xor %r5, %r5, %r6
+# y = w8 >> 7
+	.loc 1 1421
+	srdi %r6, %r9, 7
+# x ^= y
+	.loc 1 1422
+	xor %r5, %r5, %r6
+# w7 += x
+	.loc 1 1423
+	add %r11, %r11, %r5
+# x = 10552545826968843579
+	.loc 1 1424
+	lis %r5, 37490
+	ori %r5, %r5, 11397
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 5250
+	ori %r5, %r5, 13627
+# x += w7
+	.loc 1 1425
+	add %r5, %r5, %r11
+# v0 += x
+	.loc 1 1426
+	add %r14, %r14, %r5
+# c ^= v7
+	.loc 1 1428
+	xor %r5, %r20, %r17
+# c &= v5
+	.loc 1 1429
+	and %r5, %r5, %r19
+# c ^= v7
+	.loc 1 1430
+	xor %r5, %r5, %r17
+# v0 += c
+	.loc 1 1431
+	add %r14, %r14, %r5
+# s = v5 <<< 50
+	.loc 1 1432
+	rotldi %r5, %r19, 50
+# c = v5 <<< 46
+	.loc 1 1433
+	rotldi %r6, %r19, 46
+# s ^= c
+	.loc 1 1434
+	xor %r5, %r5, %r6
+# c = v5 <<< 23
+	.loc 1 1435
+	rotldi %r6, %r19, 23
+# s ^= c
+	.loc 1 1436
+	xor %r5, %r5, %r6
+# v0 += s
+	.loc 1 1437
+	add %r14, %r14, %r5
+# v4 += v0
+	.loc 1 1438
+	add %r22, %r22, %r14
+# s = v1 <<< 36
+	.loc 1 1439
+	rotldi %r5, %r15, 36
+# c = v1 <<< 30
+	.loc 1 1440
+	rotldi %r6, %r15, 30
+# s ^= c
+	.loc 1 1441
+	xor %r5, %r5, %r6
+# c = v1 <<< 25
+	.loc 1 1442
+	rotldi %r6, %r15, 25
+# s ^= c
+	.loc 1 1443
+	xor %r5, %r5, %r6
+# v0 += s
+	.loc 1 1444
+	add %r14, %r14, %r5
+# mj1 ^= v2
+	.loc 1 1446
+	xor %r5, %r15, %r16
+# mj0 &= mj1
+	.loc 1 1447
+	and %r3, %r3, %r5
+# mj0 ^= v2
+	.loc 1 1448
+	xor %r3, %r3, %r16
+# v0 += mj0
+	.loc 1 1449
+	add %r14, %r14, %r3
+# x = w6 <<< 45
+	.loc 1 1451
+	rotldi %r3, %r24, 45
+# y = w6 <<< 3
+	.loc 1 1452
+	rotldi %r6, %r24, 3
+# x ^= y
+	.loc 1 1453
+	xor %r3, %r3, %r6
+# y = w6 >> 6
+	.loc 1 1454
+	srdi %r6, %r24, 6
+# x ^= y
+	.loc 1 1455
+	xor %r3, %r3, %r6
+# w8 += x
+	.loc 1 1456
+	add %r9, %r9, %r3
+# w8 += w1
+	.loc 1 1457
+	add %r9, %r9, %r25
+# x = w9 <<< 63
+	.loc 1 1458
+	rotldi %r3, %r7, 63
+# y = w9 <<< 56
+	.loc 1 1459
+	rotldi %r6, %r7, 56
+# x ^= y
+	.loc 1 1460
+	xor %r3, %r3, %r6
+# y = w9 >> 7
+	.loc 1 1461
+	srdi %r6, %r7, 7
+# x ^= y
+	.loc 1 1462
+	xor %r3, %r3, %r6
+# w8 += x
+	.loc 1 1463
+	add %r9, %r9, %r3
+# x = 11727347734174303076
+	.loc 1 1464
+	lis %r3, 41663
+	ori %r3, %r3, 59553
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 19697
+	ori %r3, %r3, 868
+# x += w8
+	.loc 1 1465
+	add %r3, %r3, %r9
+# v7 += x
+	.loc 1 1466
+	add %r17, %r17, %r3
+# c ^= v6
+	.loc 1 1468
+	xor %r3, %r19, %r20
+# c &= v4
+	.loc 1 1469
+	and %r3, %r3, %r22
+# c ^= v6
+	.loc 1 1470
+	xor %r3, %r3, %r20
+# v7 += c
+	.loc 1 1471
+	add %r17, %r17, %r3
+# s = v4 <<< 50
+	.loc 1 1472
+	rotldi %r3, %r22, 50
+# c = v4 <<< 46
+	.loc 1 1473
+	rotldi %r6, %r22, 46
+# s ^= c
+	.loc 1 1474
+	xor %r3, %r3, %r6
+# c = v4 <<< 23
+	.loc 1 1475
+	rotldi %r6, %r22, 23
+# s ^= c
+	.loc 1 1476
+	xor %r3, %r3, %r6
+# v7 += s
+	.loc 1 1477
+	add %r17, %r17, %r3
+# v3 += v7
+	.loc 1 1478
+	add %r21, %r21, %r17
+# s = v0 <<< 36
+	.loc 1 1479
+	rotldi %r3, %r14, 36
+# c = v0 <<< 30
+	.loc 1 1480
+	rotldi %r6, %r14, 30
+# s ^= c
+	.loc 1 1481
+	xor %r3, %r3, %r6
+# c = v0 <<< 25
+	.loc 1 1482
+	rotldi %r6, %r14, 25
+# s ^= c
+	.loc 1 1483
+	xor %r3, %r3, %r6
+# v7 += s
+	.loc 1 1484
+	add %r17, %r17, %r3
+# mj0 ^= v1
+	.loc 1 1486
+	xor %r3, %r14, %r15
+# mj1 &= mj0
+	.loc 1 1487
+	and %r5, %r5, %r3
+# mj1 ^= v1
+	.loc 1 1488
+	xor %r5, %r5, %r15
+# v7 += mj1
+	.loc 1 1489
+	add %r17, %r17, %r5
+# x = w7 <<< 45
+	.loc 1 1491
+	rotldi %r5, %r11, 45
+# y = w7 <<< 3
+	.loc 1 1492
+	rotldi %r6, %r11, 3
+# x ^= y
+	.loc 1 1493
+	xor %r5, %r5, %r6
+# y = w7 >> 6
+	.loc 1 1494
+	srdi %r6, %r11, 6
+# x ^= y
+	.loc 1 1495
+	xor %r5, %r5, %r6
+# w9 += x
+	.loc 1 1496
+	add %r7, %r7, %r5
+# w9 += w2
+	.loc 1 1497
+	add %r7, %r7, %r31
+# x = w10 <<< 63
+	.loc 1 1498
+	rotldi %r5, %r29, 63
+# y = w10 <<< 56
+	.loc 1 1499
+	rotldi %r6, %r29, 56
+# x ^= y
+	.loc 1 1500
+	xor %r5, %r5, %r6
+# y = w10 >> 7
+	.loc 1 1501
+	srdi %r6, %r29, 7
+# x ^= y
+	.loc 1 1502
+	xor %r5, %r5, %r6
+# w9 += x
+	.loc 1 1503
+	add %r7, %r7, %r5
+# x = 12113106623233404929
+	.loc 1 1504
+	lis %r5, 43034
+	ori %r5, %r5, 26187
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 48194
+	ori %r5, %r5, 12289
+# x += w9
+	.loc 1 1505
+	add %r5, %r5, %r7
+# v6 += x
+	.loc 1 1506
+	add %r20, %r20, %r5
+# c ^= v5
+	.loc 1 1508
+	xor %r5, %r22, %r19
+# c &= v3
+	.loc 1 1509
+	and %r5, %r5, %r21
+# c ^= v5
+	.loc 1 1510
+	xor %r5, %r5, %r19
+# v6 += c
+	.loc 1 1511
+	add %r20, %r20, %r5
+# s = v3 <<< 50
+	.loc 1 1512
+	rotldi %r5, %r21, 50
+# c = v3 <<< 46
+	.loc 1 1513
+	rotldi %r6, %r21, 46
+# s ^= c
+	.loc 1 1514
+	xor %r5, %r5, %r6
+# c = v3 <<< 23
+	.loc 1 1515
+	rotldi %r6, %r21, 23
+# s ^= c
+	.loc 1 1516
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 1517
+	add %r20, %r20, %r5
+# v2 += v6
+	.loc 1 1518
+	add %r16, %r16, %r20
+# s = v7 <<< 36
+	.loc 1 1519
+	rotldi %r5, %r17, 36
+# c = v7 <<< 30
+	.loc 1 1520
+	rotldi %r6, %r17, 30
+# s ^= c
+	.loc 1 1521
+	xor %r5, %r5, %r6
+# c = v7 <<< 25
+	.loc 1 1522
+	rotldi %r6, %r17, 25
+# s ^= c
+	.loc 1 1523
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 1524
+	add %r20, %r20, %r5
+# mj1 ^= v0
+	.loc 1 1526
+	xor %r5, %r17, %r14
+# mj0 &= mj1
+	.loc 1 1527
+	and %r3, %r3, %r5
+# mj0 ^= v0
+	.loc 1 1528
+	xor %r3, %r3, %r14
+# v6 += mj0
+	.loc 1 1529
+	add %r20, %r20, %r3
+# x = w8 <<< 45
+	.loc 1 1531
+	rotldi %r3, %r9, 45
+# y = w8 <<< 3
+	.loc 1 1532
+	rotldi %r6, %r9, 3
+# x ^= y
+	.loc 1 1533
+	xor %r3, %r3, %r6
+# y = w8 >> 6
+	.loc 1 1534
+	srdi %r6, %r9, 6
+# x ^= y
+	.loc 1 1535
+	xor %r3, %r3, %r6
+# w10 += x
+	.loc 1 1536
+	add %r29, %r29, %r3
+# w10 += w3
+	.loc 1 1537
+	add %r29, %r29, %r12
+# x = w11 <<< 63
+	.loc 1 1538
+	rotldi %r3, %r27, 63
+# y = w11 <<< 56
+	.loc 1 1539
+	rotldi %r6, %r27, 56
+# x ^= y
+	.loc 1 1540
+	xor %r3, %r3, %r6
+# y = w11 >> 7
+	.loc 1 1541
+	srdi %r6, %r27, 7
+# x ^= y
+	.loc 1 1542
+	xor %r3, %r3, %r6
+# w10 += x
+	.loc 1 1543
+	add %r29, %r29, %r3
+# x = 14000437183269869457
+	.loc 1 1544
+	lis %r3, 49739
+	ori %r3, %r3, 35696
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 53496
+	ori %r3, %r3, 38801
+# x += w10
+	.loc 1 1545
+	add %r3, %r3, %r29
+# v5 += x
+	.loc 1 1546
+	add %r19, %r19, %r3
+# c ^= v4
+	.loc 1 1548
+	xor %r3, %r21, %r22
+# c &= v2
+	.loc 1 1549
+	and %r3, %r3, %r16
+# c ^= v4
+	.loc 1 1550
+	xor %r3, %r3, %r22
+# v5 += c
+	.loc 1 1551
+	add %r19, %r19, %r3
+# s = v2 <<< 50
+	.loc 1 1552
+	rotldi %r3, %r16, 50
+# c = v2 <<< 46
+	.loc 1 1553
+	rotldi %r6, %r16, 46
+# s ^= c
+	.loc 1 1554
+	xor %r3, %r3, %r6
+# c = v2 <<< 23
+	.loc 1 1555
+	rotldi %r6, %r16, 23
+# s ^= c
+	.loc 1 1556
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 1557
+	add %r19, %r19, %r3
+# v1 += v5
+	.loc 1 1558
+	add %r15, %r15, %r19
+# s = v6 <<< 36
+	.loc 1 1559
+	rotldi %r3, %r20, 36
+# c = v6 <<< 30
+	.loc 1 1560
+	rotldi %r6, %r20, 30
+# s ^= c
+	.loc 1 1561
+	xor %r3, %r3, %r6
+# c = v6 <<< 25
+	.loc 1 1562
+	rotldi %r6, %r20, 25
+# s ^= c
+	.loc 1 1563
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 1564
+	add %r19, %r19, %r3
+# mj0 ^= v7
+	.loc 1 1566
+	xor %r3, %r20, %r17
+# mj1 &= mj0
+	.loc 1 1567
+	and %r5, %r5, %r3
+# mj1 ^= v7
+	.loc 1 1568
+	xor %r5, %r5, %r17
+# v5 += mj1
+	.loc 1 1569
+	add %r19, %r19, %r5
+# x = w9 <<< 45
+	.loc 1 1571
+	rotldi %r5, %r7, 45
+# y = w9 <<< 3
+	.loc 1 1572
+	rotldi %r6, %r7, 3
+# x ^= y
+	.loc 1 1573
+	xor %r5, %r5, %r6
+# y = w9 >> 6
+	.loc 1 1574
+	srdi %r6, %r7, 6
+# x ^= y
+	.loc 1 1575
+	xor %r5, %r5, %r6
+# w11 += x
+	.loc 1 1576
+	add %r27, %r27, %r5
+# w11 += w4
+	.loc 1 1577
+	add %r27, %r27, %r10
+# x = w12 <<< 63
+	.loc 1 1578
+	rotldi %r5, %r26, 63
+# y = w12 <<< 56
+	.loc 1 1579
+	rotldi %r6, %r26, 56
+# x ^= y
+	.loc 1 1580
+	xor %r5, %r5, %r6
+# y = w12 >> 7
+	.loc 1 1581
+	srdi %r6, %r26, 7
+# x ^= y
+	.loc 1 1582
+	xor %r5, %r5, %r6
+# w11 += x
+	.loc 1 1583
+	add %r27, %r27, %r5
+# x = 14369950271660146224
+	.loc 1 1584
+	lis %r5, 51052
+	ori %r5, %r5, 20899
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 1620
+	ori %r5, %r5, 48688
+# x += w11
+	.loc 1 1585
+	add %r5, %r5, %r27
+# v4 += x
+	.loc 1 1586
+	add %r22, %r22, %r5
+# c ^= v3
+	.loc 1 1588
+	xor %r5, %r16, %r21
+# c &= v1
+	.loc 1 1589
+	and %r5, %r5, %r15
+# c ^= v3
+	.loc 1 1590
+	xor %r5, %r5, %r21
+# v4 += c
+	.loc 1 1591
+	add %r22, %r22, %r5
+# s = v1 <<< 50
+	.loc 1 1592
+	rotldi %r5, %r15, 50
+# c = v1 <<< 46
+	.loc 1 1593
+	rotldi %r6, %r15, 46
+# s ^= c
+	.loc 1 1594
+	xor %r5, %r5, %r6
+# c = v1 <<< 23
+	.loc 1 1595
+	rotldi %r6, %r15, 23
+# s ^= c
+	.loc 1 1596
+	xor %r5, %r5, %r6
+# v4 += s
+	.loc 1 1597
+	add %r22, %r22, %r5
+# v0 += v4
+	.loc 1 1598
+	add %r14, %r14, %r22
+# s = v5 <<< 36
+	.loc 1 1599
+	rotldi %r5, %r19, 36
+# c = v5 <<< 30
+	.loc 1 1600
+	rotldi %r6, %r19, 30
+# s ^= c
+	.loc 1 1601
+	xor %r5, %r5, %r6
+# c = v5 <<< 25
+	.loc 1 1602
+	rotldi %r6, %r19, 25
+# s ^= c
+	.loc 1 1603
+	xor %r5, %r5, %r6
+# v4 += s
+	.loc 1 1604
+	add %r22, %r22, %r5
+# mj1 ^= v6
+	.loc 1 1606
+	xor %r5, %r19, %r20
+# mj0 &= mj1
+	.loc 1 1607
+	and %r3, %r3, %r5
+# mj0 ^= v6
+	.loc 1 1608
+	xor %r3, %r3, %r20
+# v4 += mj0
+	.loc 1 1609
+	add %r22, %r22, %r3
+# x = w10 <<< 45
+	.loc 1 1611
+	rotldi %r3, %r29, 45
+# y = w10 <<< 3
+	.loc 1 1612
+	rotldi %r6, %r29, 3
+# x ^= y
+	.loc 1 1613
+	xor %r3, %r3, %r6
+# y = w10 >> 6
+	.loc 1 1614
+	srdi %r6, %r29, 6
+# x ^= y
+	.loc 1 1615
+	xor %r3, %r3, %r6
+# w12 += x
+	.loc 1 1616
+	add %r26, %r26, %r3
+# w12 += w5
+	.loc 1 1617
+	add %r26, %r26, %r30
+# x = w13 <<< 63
+	.loc 1 1618
+	rotldi %r3, %r8, 63
+# y = w13 <<< 56
+	.loc 1 1619
+	rotldi %r6, %r8, 56
+# x ^= y
+	.loc 1 1620
+	xor %r3, %r3, %r6
+# y = w13 >> 7
+	.loc 1 1621
+	srdi %r6, %r8, 7
+# x ^= y
+	.loc 1 1622
+	xor %r3, %r3, %r6
+# w12 += x
+	.loc 1 1623
+	add %r26, %r26, %r3
+# x = 15101387698204529176
+	.loc 1 1624
+	lis %r3, 53650
+	ori %r3, %r3, 59417
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 55023
+	ori %r3, %r3, 21016
+# x += w12
+	.loc 1 1625
+	add %r3, %r3, %r26
+# v3 += x
+	.loc 1 1626
+	add %r21, %r21, %r3
+# c ^= v2
+	.loc 1 1628
+	xor %r3, %r15, %r16
+# c &= v0
+	.loc 1 1629
+	and %r3, %r3, %r14
+# c ^= v2
+	.loc 1 1630
+	xor %r3, %r3, %r16
+# v3 += c
+	.loc 1 1631
+	add %r21, %r21, %r3
+# s = v0 <<< 50
+	.loc 1 1632
+	rotldi %r3, %r14, 50
+# c = v0 <<< 46
+	.loc 1 1633
+	rotldi %r6, %r14, 46
+# s ^= c
+	.loc 1 1634
+	xor %r3, %r3, %r6
+# c = v0 <<< 23
+	.loc 1 1635
+	rotldi %r6, %r14, 23
+# s ^= c
+	.loc 1 1636
+	xor %r3, %r3, %r6
+# v3 += s
+	.loc 1 1637
+	add %r21, %r21, %r3
+# v7 += v3
+	.loc 1 1638
+	add %r17, %r17, %r21
+# s = v4 <<< 36
+	.loc 1 1639
+	rotldi %r3, %r22, 36
+# c = v4 <<< 30
+	.loc 1 1640
+	rotldi %r6, %r22, 30
+# s ^= c
+	.loc 1 1641
+	xor %r3, %r3, %r6
+# c = v4 <<< 25
+	.loc 1 1642
+	rotldi %r6, %r22, 25
+# s ^= c
+	.loc 1 1643
+	xor %r3, %r3, %r6
+# v3 += s
+	.loc 1 1644
+	add %r21, %r21, %r3
+# mj0 ^= v5
+	.loc 1 1646
+	xor %r3, %r22, %r19
+# mj1 &= mj0
+	.loc 1 1647
+	and %r5, %r5, %r3
+# mj1 ^= v5
+	.loc 1 1648
+	xor %r5, %r5, %r19
+# v3 += mj1
+	.loc 1 1649
+	add %r21, %r21, %r5
+# x = w11 <<< 45
+	.loc 1 1651
+	rotldi %r5, %r27, 45
+# y = w11 <<< 3
+	.loc 1 1652
+	rotldi %r6, %r27, 3
+# x ^= y
+	.loc 1 1653
+	xor %r5, %r5, %r6
+# y = w11 >> 6
+	.loc 1 1654
+	srdi %r6, %r27, 6
+# x ^= y
+	.loc 1 1655
+	xor %r5, %r5, %r6
+# w13 += x
+	.loc 1 1656
+	add %r8, %r8, %r5
+# w13 += w6
+	.loc 1 1657
+	add %r8, %r8, %r24
+# x = w14 <<< 63
+	.loc 1 1658
+	rotldi %r5, %r28, 63
+# y = w14 <<< 56
+	.loc 1 1659
+	rotldi %r6, %r28, 56
+# x ^= y
+	.loc 1 1660
+	xor %r5, %r5, %r6
+# y = w14 >> 7
+	.loc 1 1661
+	srdi %r6, %r28, 7
+# x ^= y
+	.loc 1 1662
+	xor %r5, %r5, %r6
+# w13 += x
+	.loc 1 1663
+	add %r8, %r8, %r5
+# x = 15463397548674623760
+	.loc 1 1664
+	lis %r5, 54937
+	ori %r5, %r5, 1572
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 21861
+	ori %r5, %r5, 43280
+# x += w13
+	.loc 1 1665
+	add %r5, %r5, %r8
+# v2 += x
+	.loc 1 1666
+	add %r16, %r16, %r5
+# c ^= v1
+	.loc 1 1668
+	xor %r5, %r14, %r15
+# c &= v7
+	.loc 1 1669
+	and %r5, %r5, %r17
+# c ^= v1
+	.loc 1 1670
+	xor %r5, %r5, %r15
+# v2 += c
+	.loc 1 1671
+	add %r16, %r16, %r5
+# s = v7 <<< 50
+	.loc 1 1672
+	rotldi %r5, %r17, 50
+# c = v7 <<< 46
+	.loc 1 1673
+	rotldi %r6, %r17, 46
+# s ^= c
+	.loc 1 1674
+	xor %r5, %r5, %r6
+# c = v7 <<< 23
+	.loc 1 1675
+	rotldi %r6, %r17, 23
+# s ^= c
+	.loc 1 1676
+	xor %r5, %r5, %r6
+# v2 += s
+	.loc 1 1677
+	add %r16, %r16, %r5
+# v6 += v2
+	.loc 1 1678
+	add %r20, %r20, %r16
+# s = v3 <<< 36
+	.loc 1 1679
+	rotldi %r5, %r21, 36
+# c = v3 <<< 30
+	.loc 1 1680
+	rotldi %r6, %r21, 30
+# s ^= c
+	.loc 1 1681
+	xor %r5, %r5, %r6
+# c = v3 <<< 25
+	.loc 1 1682
+	rotldi %r6, %r21, 25
+# s ^= c
+	.loc 1 1683
+	xor %r5, %r5, %r6
+# v2 += s
+	.loc 1 1684
+	add %r16, %r16, %r5
+# mj1 ^= v4
+	.loc 1 1686
+	xor %r5, %r21, %r22
+# mj0 &= mj1
+	.loc 1 1687
+	and %r3, %r3, %r5
+# mj0 ^= v4
+	.loc 1 1688
+	xor %r3, %r3, %r22
+# v2 += mj0
+	.loc 1 1689
+	add %r16, %r16, %r3
+# x = w12 <<< 45
+	.loc 1 1691
+	rotldi %r3, %r26, 45
+# y = w12 <<< 3
+	.loc 1 1692
+	rotldi %r6, %r26, 3
+# x ^= y
+	.loc 1 1693
+	xor %r3, %r3, %r6
+# y = w12 >> 6
+	.loc 1 1694
+	srdi %r6, %r26, 6
+# x ^= y
+	.loc 1 1695
+	xor %r3, %r3, %r6
+# w14 += x
+	.loc 1 1696
+	add %r28, %r28, %r3
+# w14 += w7
+	.loc 1 1697
+	add %r28, %r28, %r11
+# x = w15 <<< 63
+	.loc 1 1698
+	rotldi %r3, %r23, 63
+# y = w15 <<< 56
+	.loc 1 1699
+	rotldi %r6, %r23, 56
+# x ^= y
+	.loc 1 1700
+	xor %r3, %r3, %r6
+# y = w15 >> 7
+	.loc 1 1701
+	srdi %r6, %r23, 7
+# x ^= y
+	.loc 1 1702
+	xor %r3, %r3, %r6
+# w14 += x
+	.loc 1 1703
+	add %r28, %r28, %r3
+# x = 17586052441742319658
+	.loc 1 1704
+	lis %r3, 62478
+	ori %r3, %r3, 13701
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 22385
+	ori %r3, %r3, 8234
+# x += w14
+	.loc 1 1705
+	add %r3, %r3, %r28
+# v1 += x
+	.loc 1 1706
+	add %r15, %r15, %r3
+# c ^= v0
+	.loc 1 1708
+	xor %r3, %r17, %r14
+# c &= v6
+	.loc 1 1709
+	and %r3, %r3, %r20
+# c ^= v0
+	.loc 1 1710
+	xor %r3, %r3, %r14
+# v1 += c
+	.loc 1 1711
+	add %r15, %r15, %r3
+# s = v6 <<< 50
+	.loc 1 1712
+	rotldi %r3, %r20, 50
+# c = v6 <<< 46
+	.loc 1 1713
+	rotldi %r6, %r20, 46
+# s ^= c
+	.loc 1 1714
+	xor %r3, %r3, %r6
+# c = v6 <<< 23
+	.loc 1 1715
+	rotldi %r6, %r20, 23
+# s ^= c
+	.loc 1 1716
+	xor %r3, %r3, %r6
+# v1 += s
+	.loc 1 1717
+	add %r15, %r15, %r3
+# v5 += v1
+	.loc 1 1718
+	add %r19, %r19, %r15
+# s = v2 <<< 36
+	.loc 1 1719
+	rotldi %r3, %r16, 36
+# c = v2 <<< 30
+	.loc 1 1720
+	rotldi %r6, %r16, 30
+# s ^= c
+	.loc 1 1721
+	xor %r3, %r3, %r6
+# c = v2 <<< 25
+	.loc 1 1722
+	rotldi %r6, %r16, 25
+# s ^= c
+	.loc 1 1723
+	xor %r3, %r3, %r6
+# v1 += s
+	.loc 1 1724
+	add %r15, %r15, %r3
+# mj0 ^= v3
+	.loc 1 1726
+	xor %r3, %r16, %r21
+# mj1 &= mj0
+	.loc 1 1727
+	and %r5, %r5, %r3
+# mj1 ^= v3
+	.loc 1 1728
+	xor %r5, %r5, %r21
+# v1 += mj1
+	.loc 1 1729
+	add %r15, %r15, %r5
+# x = w13 <<< 45
+	.loc 1 1731
+	rotldi %r5, %r8, 45
+# y = w13 <<< 3
+	.loc 1 1732
+	rotldi %r6, %r8, 3
+# x ^= y
+	.loc 1 1733
+	xor %r5, %r5, %r6
+# y = w13 >> 6
+	.loc 1 1734
+	srdi %r6, %r8, 6
+# x ^= y
+	.loc 1 1735
+	xor %r5, %r5, %r6
+# w15 += x
+	.loc 1 1736
+	add %r23, %r23, %r5
+# w15 += w8
+	.loc 1 1737
+	add %r23, %r23, %r9
+# x = w0 <<< 63
+	.loc 1 1738
+	rotldi %r5, %r18, 63
+# y = w0 <<< 56
+	.loc 1 1739
+	rotldi %r6, %r18, 56
+# x ^= y
+	.loc 1 1740
+	xor %r5, %r5, %r6
+# y = w0 >> 7
+	.loc 1 1741
+	srdi %r6, %r18, 7
+# x ^= y
+	.loc 1 1742
+	xor %r5, %r5, %r6
+# w15 += x
+	.loc 1 1743
+	add %r23, %r23, %r5
+# x = 1182934255886127544
+	.loc 1 1744
+	lis %r5, 4202
+	ori %r5, %r5, 41072
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 12987
+	ori %r5, %r5, 53688
+# x += w15
+	.loc 1 1745
+	add %r5, %r5, %r23
+# v0 += x
+	.loc 1 1746
+	add %r14, %r14, %r5
+# c ^= v7
+	.loc 1 1748
+	xor %r5, %r20, %r17
+# c &= v5
+	.loc 1 1749
+	and %r5, %r5, %r19
+# c ^= v7
+	.loc 1 1750
+	xor %r5, %r5, %r17
+# v0 += c
+	.loc 1 1751
+	add %r14, %r14, %r5
+# s = v5 <<< 50
+	.loc 1 1752
+	rotldi %r5, %r19, 50
+# c = v5 <<< 46
+	.loc 1 1753
+	rotldi %r6, %r19, 46
+# s ^= c
+	.loc 1 1754
+	xor %r5, %r5, %r6
+# c = v5 <<< 23
+	.loc 1 1755
+	rotldi %r6, %r19, 23
+# s ^= c
+	.loc 1 1756
+	xor %r5, %r5, %r6
+# v0 += s
+	.loc 1 1757
+	add %r14, %r14, %r5
+# v4 += v0
+	.loc 1 1758
+	add %r22, %r22, %r14
+# s = v1 <<< 36
+	.loc 1 1759
+	rotldi %r5, %r15, 36
+# c = v1 <<< 30
+	.loc 1 1760
+	rotldi %r6, %r15, 30
+# s ^= c
+	.loc 1 1761
+	xor %r5, %r5, %r6
+# c = v1 <<< 25
+	.loc 1 1762
+	rotldi %r6, %r15, 25
+# s ^= c
+	.loc 1 1763
+	xor %r5, %r5, %r6
+# v0 += s
+	.loc 1 1764
+	add %r14, %r14, %r5
+# mj1 ^= v2
+	.loc 1 1766
+	xor %r5, %r15, %r16
+# mj0 &= mj1
+	.loc 1 1767
+	and %r3, %r3, %r5
+# mj0 ^= v2
+	.loc 1 1768
+	xor %r3, %r3, %r16
+# v0 += mj0
+	.loc 1 1769
+	add %r14, %r14, %r3
+# x = w14 <<< 45
+	.loc 1 1771
+	rotldi %r3, %r28, 45
+# y = w14 <<< 3
+	.loc 1 1772
+	rotldi %r6, %r28, 3
+# x ^= y
+	.loc 1 1773
+	xor %r3, %r3, %r6
+# y = w14 >> 6
+	.loc 1 1774
+	srdi %r6, %r28, 6
+# x ^= y
+	.loc 1 1775
+	xor %r3, %r3, %r6
+# w0 += x
+	.loc 1 1776
+	add %r18, %r18, %r3
+# w0 += w9
+	.loc 1 1777
+	add %r18, %r18, %r7
+# x = w1 <<< 63
+	.loc 1 1778
+	rotldi %r3, %r25, 63
+# y = w1 <<< 56
+	.loc 1 1779
+	rotldi %r6, %r25, 56
+# x ^= y
+	.loc 1 1780
+	xor %r3, %r3, %r6
+# y = w1 >> 7
+	.loc 1 1781
+	srdi %r6, %r25, 7
+# x ^= y
+	.loc 1 1782
+	xor %r3, %r3, %r6
+# w0 += x
+	.loc 1 1783
+	add %r18, %r18, %r3
+# x = 1847814050463011016
+	.loc 1 1784
+	lis %r3, 6564
+	ori %r3, %r3, 49430
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 47314
+	ori %r3, %r3, 53448
+# x += w0
+	.loc 1 1785
+	add %r3, %r3, %r18
+# v7 += x
+	.loc 1 1786
+	add %r17, %r17, %r3
+# c ^= v6
+	.loc 1 1788
+	xor %r3, %r19, %r20
+# c &= v4
+	.loc 1 1789
+	and %r3, %r3, %r22
+# c ^= v6
+	.loc 1 1790
+	xor %r3, %r3, %r20
+# v7 += c
+	.loc 1 1791
+	add %r17, %r17, %r3
+# s = v4 <<< 50
+	.loc 1 1792
+	rotldi %r3, %r22, 50
+# c = v4 <<< 46
+	.loc 1 1793
+	rotldi %r6, %r22, 46
+# s ^= c
+	.loc 1 1794
+	xor %r3, %r3, %r6
+# c = v4 <<< 23
+	.loc 1 1795
+	rotldi %r6, %r22, 23
+# s ^= c
+	.loc 1 1796
+	xor %r3, %r3, %r6
+# v7 += s
+	.loc 1 1797
+	add %r17, %r17, %r3
+# v3 += v7
+	.loc 1 1798
+	add %r21, %r21, %r17
+# s = v0 <<< 36
+	.loc 1 1799
+	rotldi %r3, %r14, 36
+# c = v0 <<< 30
+	.loc 1 1800
+	rotldi %r6, %r14, 30
+# s ^= c
+	.loc 1 1801
+	xor %r3, %r3, %r6
+# c = v0 <<< 25
+	.loc 1 1802
+	rotldi %r6, %r14, 25
+# s ^= c
+	.loc 1 1803
+	xor %r3, %r3, %r6
+# v7 += s
+	.loc 1 1804
+	add %r17, %r17, %r3
+# mj0 ^= v1
+	.loc 1 1806
+	xor %r3, %r14, %r15
+# mj1 &= mj0
+	.loc 1 1807
+	and %r5, %r5, %r3
+# mj1 ^= v1
+	.loc 1 1808
+	xor %r5, %r5, %r15
+# v7 += mj1
+	.loc 1 1809
+	add %r17, %r17, %r5
+# x = w15 <<< 45
+	.loc 1 1811
+	rotldi %r5, %r23, 45
+# y = w15 <<< 3
+	.loc 1 1812
+	rotldi %r6, %r23, 3
+# x ^= y
+	.loc 1 1813
+	xor %r5, %r5, %r6
+# y = w15 >> 6
+	.loc 1 1814
+	srdi %r6, %r23, 6
+# x ^= y
+	.loc 1 1815
+	xor %r5, %r5, %r6
+# w1 += x
+	.loc 1 1816
+	add %r25, %r25, %r5
+# w1 += w10
+	.loc 1 1817
+	add %r25, %r25, %r29
+# x = w2 <<< 63
+	.loc 1 1818
+	rotldi %r5, %r31, 63
+# y = w2 <<< 56
+	.loc 1 1819
+	rotldi %r6, %r31, 56
+# x ^= y
+	.loc 1 1820
+	xor %r5, %r5, %r6
+# y = w2 >> 7
+	.loc 1 1821
+	srdi %r6, %r31, 7
+# x ^= y
+	.loc 1 1822
+	xor %r5, %r5, %r6
+# w1 += x
+	.loc 1 1823
+	add %r25, %r25, %r5
+# x = 2177327727835720531
+	.loc 1 1824
+	lis %r5, 7735
+	ori %r5, %r5, 27656
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 20801
+	ori %r5, %r5, 43859
+# x += w1
+	.loc 1 1825
+	add %r5, %r5, %r25
+# v6 += x
+	.loc 1 1826
+	add %r20, %r20, %r5
+# c ^= v5
+	.loc 1 1828
+	xor %r5, %r22, %r19
+# c &= v3
+	.loc 1 1829
+	and %r5, %r5, %r21
+# c ^= v5
+	.loc 1 1830
+	xor %r5, %r5, %r19
+# v6 += c
+	.loc 1 1831
+	add %r20, %r20, %r5
+# s = v3 <<< 50
+	.loc 1 1832
+	rotldi %r5, %r21, 50
+# c = v3 <<< 46
+	.loc 1 1833
+	rotldi %r6, %r21, 46
+# s ^= c
+	.loc 1 1834
+	xor %r5, %r5, %r6
+# c = v3 <<< 23
+	.loc 1 1835
+	rotldi %r6, %r21, 23
+# s ^= c
+	.loc 1 1836
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 1837
+	add %r20, %r20, %r5
+# v2 += v6
+	.loc 1 1838
+	add %r16, %r16, %r20
+# s = v7 <<< 36
+	.loc 1 1839
+	rotldi %r5, %r17, 36
+# c = v7 <<< 30
+	.loc 1 1840
+	rotldi %r6, %r17, 30
+# s ^= c
+	.loc 1 1841
+	xor %r5, %r5, %r6
+# c = v7 <<< 25
+	.loc 1 1842
+	rotldi %r6, %r17, 25
+# s ^= c
+	.loc 1 1843
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 1844
+	add %r20, %r20, %r5
+# mj1 ^= v0
+	.loc 1 1846
+	xor %r5, %r17, %r14
+# mj0 &= mj1
+	.loc 1 1847
+	and %r3, %r3, %r5
+# mj0 ^= v0
+	.loc 1 1848
+	xor %r3, %r3, %r14
+# v6 += mj0
+	.loc 1 1849
+	add %r20, %r20, %r3
+# x = w0 <<< 45
+	.loc 1 1851
+	rotldi %r3, %r18, 45
+# y = w0 <<< 3
+	.loc 1 1852
+	rotldi %r6, %r18, 3
+# x ^= y
+	.loc 1 1853
+	xor %r3, %r3, %r6
+# y = w0 >> 6
+	.loc 1 1854
+	srdi %r6, %r18, 6
+# x ^= y
+	.loc 1 1855
+	xor %r3, %r3, %r6
+# w2 += x
+	.loc 1 1856
+	add %r31, %r31, %r3
+# w2 += w11
+	.loc 1 1857
+	add %r31, %r31, %r27
+# x = w3 <<< 63
+	.loc 1 1858
+	rotldi %r3, %r12, 63
+# y = w3 <<< 56
+	.loc 1 1859
+	rotldi %r6, %r12, 56
+# x ^= y
+	.loc 1 1860
+	xor %r3, %r3, %r6
+# y = w3 >> 7
+	.loc 1 1861
+	srdi %r6, %r12, 7
+# x ^= y
+	.loc 1 1862
+	xor %r3, %r3, %r6
+# w2 += x
+	.loc 1 1863
+	add %r31, %r31, %r3
+# x = 2830643537854262169
+	.loc 1 1864
+	lis %r3, 10056
+	ori %r3, %r3, 30540
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 57230
+	ori %r3, %r3, 60313
+# x += w2
+	.loc 1 1865
+	add %r3, %r3, %r31
+# v5 += x
+	.loc 1 1866
+	add %r19, %r19, %r3
+# c ^= v4
+	.loc 1 1868
+	xor %r3, %r21, %r22
+# c &= v2
+	.loc 1 1869
+	and %r3, %r3, %r16
+# c ^= v4
+	.loc 1 1870
+	xor %r3, %r3, %r22
+# v5 += c
+	.loc 1 1871
+	add %r19, %r19, %r3
+# s = v2 <<< 50
+	.loc 1 1872
+	rotldi %r3, %r16, 50
+# c = v2 <<< 46
+	.loc 1 1873
+	rotldi %r6, %r16, 46
+# s ^= c
+	.loc 1 1874
+	xor %r3, %r3, %r6
+# c = v2 <<< 23
+	.loc 1 1875
+	rotldi %r6, %r16, 23
+# s ^= c
+	.loc 1 1876
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 1877
+	add %r19, %r19, %r3
+# v1 += v5
+	.loc 1 1878
+	add %r15, %r15, %r19
+# s = v6 <<< 36
+	.loc 1 1879
+	rotldi %r3, %r20, 36
+# c = v6 <<< 30
+	.loc 1 1880
+	rotldi %r6, %r20, 30
+# s ^= c
+	.loc 1 1881
+	xor %r3, %r3, %r6
+# c = v6 <<< 25
+	.loc 1 1882
+	rotldi %r6, %r20, 25
+# s ^= c
+	.loc 1 1883
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 1884
+	add %r19, %r19, %r3
+# mj0 ^= v7
+	.loc 1 1886
+	xor %r3, %r20, %r17
+# mj1 &= mj0
+	.loc 1 1887
+	and %r5, %r5, %r3
+# mj1 ^= v7
+	.loc 1 1888
+	xor %r5, %r5, %r17
+# v5 += mj1
+	.loc 1 1889
+	add %r19, %r19, %r5
+# x = w1 <<< 45
+	.loc 1 1891
+	rotldi %r5, %r25, 45
+# y = w1 <<< 3
+	.loc 1 1892
+	rotldi %r6, %r25, 3
+# x ^= y
+	.loc 1 1893
+	xor %r5, %r5, %r6
+# y = w1 >> 6
+	.loc 1 1894
+	srdi %r6, %r25, 6
+# x ^= y
+	.loc 1 1895
+	xor %r5, %r5, %r6
+# w3 += x
+	.loc 1 1896
+	add %r12, %r12, %r5
+# w3 += w12
+	.loc 1 1897
+	add %r12, %r12, %r26
+# x = w4 <<< 63
+	.loc 1 1898
+	rotldi %r5, %r10, 63
+# y = w4 <<< 56
+	.loc 1 1899
+	rotldi %r6, %r10, 56
+# x ^= y
+	.loc 1 1900
+	xor %r5, %r5, %r6
+# y = w4 >> 7
+	.loc 1 1901
+	srdi %r6, %r10, 7
+# x ^= y
+	.loc 1 1902
+	xor %r5, %r5, %r6
+# w3 += x
+	.loc 1 1903
+	add %r12, %r12, %r5
+# x = 3796741975233480872
+	.loc 1 1904
+	lis %r5, 13488
+	ori %r5, %r5, 48309
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 57755
+	ori %r5, %r5, 18600
+# x += w3
+	.loc 1 1905
+	add %r5, %r5, %r12
+# v4 += x
+	.loc 1 1906
+	add %r22, %r22, %r5
+# c ^= v3
+	.loc 1 1908
+	xor %r5, %r16, %r21
+# c &= v1
+	.loc 1 1909
+	and %r5, %r5, %r15
+# c ^= v3
+	.loc 1 1910
+	xor %r5, %r5, %r21
+# v4 += c
+	.loc 1 1911
+	add %r22, %r22, %r5
+# s = v1 <<< 50
+	.loc 1 1912
+	rotldi %r5, %r15, 50
+# c = v1 <<< 46
+	.loc 1 1913
+	rotldi %r6, %r15, 46
+# s ^= c
+	.loc 1 1914
+	xor %r5, %r5, %r6
+# c = v1 <<< 23
+	.loc 1 1915
+	rotldi %r6, %r15, 23
+# s ^= c
+	.loc 1 1916
+	xor %r5, %r5, %r6
+# v4 += s
+	.loc 1 1917
+	add %r22, %r22, %r5
+# v0 += v4
+	.loc 1 1918
+	add %r14, %r14, %r22
+# s = v5 <<< 36
+	.loc 1 1919
+	rotldi %r5, %r19, 36
+# c = v5 <<< 30
+	.loc 1 1920
+	rotldi %r6, %r19, 30
+# s ^= c
+	.loc 1 1921
+	xor %r5, %r5, %r6
+# c = v5 <<< 25
+	.loc 1 1922
+	rotldi %r6, %r19, 25
+# s ^= c
+	.loc 1 1923
+	xor %r5, %r5, %r6
+# v4 += s
+	.loc 1 1924
+	add %r22, %r22, %r5
+# mj1 ^= v6
+	.loc 1 1926
+	xor %r5, %r19, %r20
+# mj0 &= mj1
+	.loc 1 1927
+	and %r3, %r3, %r5
+# mj0 ^= v6
+	.loc 1 1928
+	xor %r3, %r3, %r20
+# v4 += mj0
+	.loc 1 1929
+	add %r22, %r22, %r3
+# x = w2 <<< 45
+	.loc 1 1931
+	rotldi %r3, %r31, 45
+# y = w2 <<< 3
+	.loc 1 1932
+	rotldi %r6, %r31, 3
+# x ^= y
+	.loc 1 1933
+	xor %r3, %r3, %r6
+# y = w2 >> 6
+	.loc 1 1934
+	srdi %r6, %r31, 6
+# x ^= y
+	.loc 1 1935
+	xor %r3, %r3, %r6
+# w4 += x
+	.loc 1 1936
+	add %r10, %r10, %r3
+# w4 += w13
+	.loc 1 1937
+	add %r10, %r10, %r8
+# x = w5 <<< 63
+	.loc 1 1938
+	rotldi %r3, %r30, 63
+# y = w5 <<< 56
+	.loc 1 1939
+	rotldi %r6, %r30, 56
+# x ^= y
+	.loc 1 1940
+	xor %r3, %r3, %r6
+# y = w5 >> 7
+	.loc 1 1941
+	srdi %r6, %r30, 7
+# x ^= y
+	.loc 1 1942
+	xor %r3, %r3, %r6
+# w4 += x
+	.loc 1 1943
+	add %r10, %r10, %r3
+# x = 4115178125766777443
+	.loc 1 1944
+	lis %r3, 14620
+	ori %r3, %r3, 3251
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 50633
+	ori %r3, %r3, 23139
+# x += w4
+	.loc 1 1945
+	add %r3, %r3, %r10
+# v3 += x
+	.loc 1 1946
+	add %r21, %r21, %r3
+# c ^= v2
+	.loc 1 1948
+	xor %r3, %r15, %r16
+# c &= v0
+	.loc 1 1949
+	and %r3, %r3, %r14
+# c ^= v2
+	.loc 1 1950
+	xor %r3, %r3, %r16
+# v3 += c
+	.loc 1 1951
+	add %r21, %r21, %r3
+# s = v0 <<< 50
+	.loc 1 1952
+	rotldi %r3, %r14, 50
+# c = v0 <<< 46
+	.loc 1 1953
+	rotldi %r6, %r14, 46
+# s ^= c
+	.loc 1 1954
+	xor %r3, %r3, %r6
+# c = v0 <<< 23
+	.loc 1 1955
+	rotldi %r6, %r14, 23
+# s ^= c
+	.loc 1 1956
+	xor %r3, %r3, %r6
+# v3 += s
+	.loc 1 1957
+	add %r21, %r21, %r3
+# v7 += v3
+	.loc 1 1958
+	add %r17, %r17, %r21
+# s = v4 <<< 36
+	.loc 1 1959
+	rotldi %r3, %r22, 36
+# c = v4 <<< 30
+	.loc 1 1960
+	rotldi %r6, %r22, 30
+# s ^= c
+	.loc 1 1961
+	xor %r3, %r3, %r6
+# c = v4 <<< 25
+	.loc 1 1962
+	rotldi %r6, %r22, 25
+# s ^= c
+	.loc 1 1963
+	xor %r3, %r3, %r6
+# v3 += s
+	.loc 1 1964
+	add %r21, %r21, %r3
+# mj0 ^= v5
+	.loc 1 1966
+	xor %r3, %r22, %r19
+# mj1 &= mj0
+	.loc 1 1967
+	and %r5, %r5, %r3
+# mj1 ^= v5
+	.loc 1 1968
+	xor %r5, %r5, %r19
+# v3 += mj1
+	.loc 1 1969
+	add %r21, %r21, %r5
+# x = w3 <<< 45
+	.loc 1 1971
+	rotldi %r5, %r12, 45
+# y = w3 <<< 3
+	.loc 1 1972
+	rotldi %r6, %r12, 3
+# x ^= y
+	.loc 1 1973
+	xor %r5, %r5, %r6
+# y = w3 >> 6
+	.loc 1 1974
+	srdi %r6, %r12, 6
+# x ^= y
+	.loc 1 1975
+	xor %r5, %r5, %r6
+# w5 += x
+	.loc 1 1976
+	add %r30, %r30, %r5
+# w5 += w14
+	.loc 1 1977
+	add %r30, %r30, %r28
+# x = w6 <<< 63
+	.loc 1 1978
+	rotldi %r5, %r24, 63
+# y = w6 <<< 56
+	.loc 1 1979
+	rotldi %r6, %r24, 56
+# x ^= y
+	.loc 1 1980
+	xor %r5, %r5, %r6
+# y = w6 >> 7
+	.loc 1 1981
+	srdi %r6, %r24, 7
+# x ^= y
+	.loc 1 1982
+	xor %r5, %r5, %r6
+# w5 += x
+	.loc 1 1983
+	add %r30, %r30, %r5
+# x = 5681478168544905931
+	.loc 1 1984
+	lis %r5, 20184
+	ori %r5, %r5, 43594
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 58177
+	ori %r5, %r5, 35531
+# x += w5
+	.loc 1 1985
+	add %r5, %r5, %r30
+# v2 += x
+	.loc 1 1986
+	add %r16, %r16, %r5
+# c ^= v1
+	.loc 1 1988
+	xor %r5, %r14, %r15
+# c &= v7
+	.loc 1 1989
+	and %r5, %r5, %r17
+# c ^= v1
+	.loc 1 1990
+	xor %r5, %r5, %r15
+# v2 += c
+	.loc 1 1991
+	add %r16, %r16, %r5
+# s = v7 <<< 50
+	.loc 1 1992
+	rotldi %r5, %r17, 50
+# c = v7 <<< 46
+	.loc 1 1993
+	rotldi %r6, %r17, 46
+# s ^= c
+	.loc 1 1994
+	xor %r5, %r5, %r6
+# c = v7 <<< 23
+	.loc 1 1995
+	rotldi %r6, %r17, 23
+# s ^= c
+	.loc 1 1996
+	xor %r5, %r5, %r6
+# v2 += s
+	.loc 1 1997
+	add %r16, %r16, %r5
+# v6 += v2
+	.loc 1 1998
+	add %r20, %r20, %r16
+# s = v3 <<< 36
+	.loc 1 1999
+	rotldi %r5, %r21, 36
+# c = v3 <<< 30
+	.loc 1 2000
+	rotldi %r6, %r21, 30
+# s ^= c
+	.loc 1 2001
+	xor %r5, %r5, %r6
+# c = v3 <<< 25
+	.loc 1 2002
+	rotldi %r6, %r21, 25
+# s ^= c
+	.loc 1 2003
+	xor %r5, %r5, %r6
+# v2 += s
+	.loc 1 2004
+	add %r16, %r16, %r5
+# mj1 ^= v4
+	.loc 1 2006
+	xor %r5, %r21, %r22
+# mj0 &= mj1
+	.loc 1 2007
+	and %r3, %r3, %r5
+# mj0 ^= v4
+	.loc 1 2008
+	xor %r3, %r3, %r22
+# v2 += mj0
+	.loc 1 2009
+	add %r16, %r16, %r3
+# x = w4 <<< 45
+	.loc 1 2011
+	rotldi %r3, %r10, 45
+# y = w4 <<< 3
+	.loc 1 2012
+	rotldi %r6, %r10, 3
+# x ^= y
+	.loc 1 2013
+	xor %r3, %r3, %r6
+# y = w4 >> 6
+	.loc 1 2014
+	srdi %r6, %r10, 6
+# x ^= y
+	.loc 1 2015
+	xor %r3, %r3, %r6
+# w6 += x
+	.loc 1 2016
+	add %r24, %r24, %r3
+# w6 += w15
+	.loc 1 2017
+	add %r24, %r24, %r23
+# x = w7 <<< 63
+	.loc 1 2018
+	rotldi %r3, %r11, 63
+# y = w7 <<< 56
+	.loc 1 2019
+	rotldi %r6, %r11, 56
+# x ^= y
+	.loc 1 2020
+	xor %r3, %r3, %r6
+# y = w7 >> 7
+	.loc 1 2021
+	srdi %r6, %r11, 7
+# x ^= y
+	.loc 1 2022
+	xor %r3, %r3, %r6
+# w6 += x
+	.loc 1 2023
+	add %r24, %r24, %r3
+# x = 6601373596472566643
+	.loc 1 2024
+	lis %r3, 23452
+	ori %r3, %r3, 51791
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 30563
+	ori %r3, %r3, 58227
+# x += w6
+	.loc 1 2025
+	add %r3, %r3, %r24
+# v1 += x
+	.loc 1 2026
+	add %r15, %r15, %r3
+# c ^= v0
+	.loc 1 2028
+	xor %r3, %r17, %r14
+# c &= v6
+	.loc 1 2029
+	and %r3, %r3, %r20
+# c ^= v0
+	.loc 1 2030
+	xor %r3, %r3, %r14
+# v1 += c
+	.loc 1 2031
+	add %r15, %r15, %r3
+# s = v6 <<< 50
+	.loc 1 2032
+	rotldi %r3, %r20, 50
+# c = v6 <<< 46
+	.loc 1 2033
+	rotldi %r6, %r20, 46
+# s ^= c
+	.loc 1 2034
+	xor %r3, %r3, %r6
+# c = v6 <<< 23
+	.loc 1 2035
+	rotldi %r6, %r20, 23
+# s ^= c
+	.loc 1 2036
+	xor %r3, %r3, %r6
+# v1 += s
+	.loc 1 2037
+	add %r15, %r15, %r3
+# v5 += v1
+	.loc 1 2038
+	add %r19, %r19, %r15
+# s = v2 <<< 36
+	.loc 1 2039
+	rotldi %r3, %r16, 36
+# c = v2 <<< 30
+	.loc 1 2040
+	rotldi %r6, %r16, 30
+# s ^= c
+	.loc 1 2041
+	xor %r3, %r3, %r6
+# c = v2 <<< 25
+	.loc 1 2042
+	rotldi %r6, %r16, 25
+# s ^= c
+	.loc 1 2043
+	xor %r3, %r3, %r6
+# v1 += s
+	.loc 1 2044
+	add %r15, %r15, %r3
+# mj0 ^= v3
+	.loc 1 2046
+	xor %r3, %r16, %r21
+# mj1 &= mj0
+	.loc 1 2047
+	and %r5, %r5, %r3
+# mj1 ^= v3
+	.loc 1 2048
+	xor %r5, %r5, %r21
+# v1 += mj1
+	.loc 1 2049
+	add %r15, %r15, %r5
+# x = w5 <<< 45
+	.loc 1 2051
+	rotldi %r5, %r30, 45
+# y = w5 <<< 3
+	.loc 1 2052
+	rotldi %r6, %r30, 3
+# x ^= y
+	.loc 1 2053
+	xor %r5, %r5, %r6
+# y = w5 >> 6
+	.loc 1 2054
+	srdi %r6, %r30, 6
+# x ^= y
+	.loc 1 2055
+	xor %r5, %r5, %r6
+# w7 += x
+	.loc 1 2056
+	add %r11, %r11, %r5
+# w7 += w0
+	.loc 1 2057
+	add %r11, %r11, %r18
+# x = w8 <<< 63
+	.loc 1 2058
+	rotldi %r5, %r9, 63
+# y = w8 <<< 56
+	.loc 1 2059
+	rotldi %r6, %r9, 56
+# x ^= y
+	.loc 1 2060
+	xor %r5, %r5, %r6
+# y = w8 >> 7
+	.loc 1 2061
+	srdi %r6, %r9, 7
+# x ^= y
+	.loc 1 2062
+	xor %r5, %r5, %r6
+# w7 += x
+	.loc 1 2063
+	add %r11, %r11, %r5
+# x = 7507060721942968483
+	.loc 1 2064
+	lis %r5, 26670
+	ori %r5, %r5, 28659
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 54962
+	ori %r5, %r5, 47267
+# x += w7
+	.loc 1 2065
+	add %r5, %r5, %r11
+# v0 += x
+	.loc 1 2066
+	add %r14, %r14, %r5
+# c ^= v7
+	.loc 1 2068
+	xor %r5, %r20, %r17
+# c &= v5
+	.loc 1 2069
+	and %r5, %r5, %r19
+# c ^= v7
+	.loc 1 2070
+	xor %r5, %r5, %r17
+# v0 += c
+	.loc 1 2071
+	add %r14, %r14, %r5
+# s = v5 <<< 50
+	.loc 1 2072
+	rotldi %r5, %r19, 50
+# c = v5 <<< 46
+	.loc 1 2073
+	rotldi %r6, %r19, 46
+# s ^= c
+	.loc 1 2074
+	xor %r5, %r5, %r6
+# c = v5 <<< 23
+	.loc 1 2075
+	rotldi %r6, %r19, 23
+# s ^= c
+	.loc 1 2076
+	xor %r5, %r5, %r6
+# v0 += s
+	.loc 1 2077
+	add %r14, %r14, %r5
+# v4 += v0
+	.loc 1 2078
+	add %r22, %r22, %r14
+# s = v1 <<< 36
+	.loc 1 2079
+	rotldi %r5, %r15, 36
+# c = v1 <<< 30
+	.loc 1 2080
+	rotldi %r6, %r15, 30
+# s ^= c
+	.loc 1 2081
+	xor %r5, %r5, %r6
+# c = v1 <<< 25
+	.loc 1 2082
+	rotldi %r6, %r15, 25
+# s ^= c
+	.loc 1 2083
+	xor %r5, %r5, %r6
+# v0 += s
+	.loc 1 2084
+	add %r14, %r14, %r5
+# mj1 ^= v2
+	.loc 1 2086
+	xor %r5, %r15, %r16
+# mj0 &= mj1
+	.loc 1 2087
+	and %r3, %r3, %r5
+# mj0 ^= v2
+	.loc 1 2088
+	xor %r3, %r3, %r16
+# v0 += mj0
+	.loc 1 2089
+	add %r14, %r14, %r3
+# x = w6 <<< 45
+	.loc 1 2091
+	rotldi %r3, %r24, 45
+# y = w6 <<< 3
+	.loc 1 2092
+	rotldi %r6, %r24, 3
+# x ^= y
+	.loc 1 2093
+	xor %r3, %r3, %r6
+# y = w6 >> 6
+	.loc 1 2094
+	srdi %r6, %r24, 6
+# x ^= y
+	.loc 1 2095
+	xor %r3, %r3, %r6
+# w8 += x
+	.loc 1 2096
+	add %r9, %r9, %r3
+# w8 += w1
+	.loc 1 2097
+	add %r9, %r9, %r25
+# x = w9 <<< 63
+	.loc 1 2098
+	rotldi %r3, %r7, 63
+# y = w9 <<< 56
+	.loc 1 2099
+	rotldi %r6, %r7, 56
+# x ^= y
+	.loc 1 2100
+	xor %r3, %r3, %r6
+# y = w9 >> 7
+	.loc 1 2101
+	srdi %r6, %r7, 7
+# x ^= y
+	.loc 1 2102
+	xor %r3, %r3, %r6
+# w8 += x
+	.loc 1 2103
+	add %r9, %r9, %r3
+# x = 8399075790359081724
+	.loc 1 2104
+	lis %r3, 29839
+	ori %r3, %r3, 33518
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 24047
+	ori %r3, %r3, 45820
+# x += w8
+	.loc 1 2105
+	add %r3, %r3, %r9
+# v7 += x
+	.loc 1 2106
+	add %r17, %r17, %r3
+# c ^= v6
+	.loc 1 2108
+	xor %r3, %r19, %r20
+# c &= v4
+	.loc 1 2109
+	and %r3, %r3, %r22
+# c ^= v6
+	.loc 1 2110
+	xor %r3, %r3, %r20
+# v7 += c
+	.loc 1 2111
+	add %r17, %r17, %r3
+# s = v4 <<< 50
+	.loc 1 2112
+	rotldi %r3, %r22, 50
+# c = v4 <<< 46
+	.loc 1 2113
+	rotldi %r6, %r22, 46
+# s ^= c
+	.loc 1 2114
+	xor %r3, %r3, %r6
+# c = v4 <<< 23
+	.loc 1 2115
+	rotldi %r6, %r22, 23
+# s ^= c
+	.loc 1 2116
+	xor %r3, %r3, %r6
+# v7 += s
+	.loc 1 2117
+	add %r17, %r17, %r3
+# v3 += v7
+	.loc 1 2118
+	add %r21, %r21, %r17
+# s = v0 <<< 36
+	.loc 1 2119
+	rotldi %r3, %r14, 36
+# c = v0 <<< 30
+	.loc 1 2120
+	rotldi %r6, %r14, 30
+# s ^= c
+	.loc 1 2121
+	xor %r3, %r3, %r6
+# c = v0 <<< 25
+	.loc 1 2122
+	rotldi %r6, %r14, 25
+# s ^= c
+	.loc 1 2123
+	xor %r3, %r3, %r6
+# v7 += s
+	.loc 1 2124
+	add %r17, %r17, %r3
+# mj0 ^= v1
+	.loc 1 2126
+	xor %r3, %r14, %r15
+# mj1 &= mj0
+	.loc 1 2127
+	and %r5, %r5, %r3
+# mj1 ^= v1
+	.loc 1 2128
+	xor %r5, %r5, %r15
+# v7 += mj1
+	.loc 1 2129
+	add %r17, %r17, %r5
+# x = w7 <<< 45
+	.loc 1 2131
+	rotldi %r5, %r11, 45
+# y = w7 <<< 3
+	.loc 1 2132
+	rotldi %r6, %r11, 3
+# x ^= y
+	.loc 1 2133
+	xor %r5, %r5, %r6
+# y = w7 >> 6
+	.loc 1 2134
+	srdi %r6, %r11, 6
+# x ^= y
+	.loc 1 2135
+	xor %r5, %r5, %r6
+# w9 += x
+	.loc 1 2136
+	add %r7, %r7, %r5
+# w9 += w2
+	.loc 1 2137
+	add %r7, %r7, %r31
+# x = w10 <<< 63
+	.loc 1 2138
+	rotldi %r5, %r29, 63
+# y = w10 <<< 56
+	.loc 1 2139
+	rotldi %r6, %r29, 56
+# x ^= y
+	.loc 1 2140
+	xor %r5, %r5, %r6
+# y = w10 >> 7
+	.loc 1 2141
+	srdi %r6, %r29, 7
+# x ^= y
+	.loc 1 2142
+	xor %r5, %r5, %r6
+# w9 += x
+	.loc 1 2143
+	add %r7, %r7, %r5
+# x = 8693463985226723168
+	.loc 1 2144
+	lis %r5, 30885
+	ori %r5, %r5, 25455
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 17175
+	ori %r5, %r5, 12128
+# x += w9
+	.loc 1 2145
+	add %r5, %r5, %r7
+# v6 += x
+	.loc 1 2146
+	add %r20, %r20, %r5
+# c ^= v5
+	.loc 1 2148
+	xor %r5, %r22, %r19
+# c &= v3
+	.loc 1 2149
+	and %r5, %r5, %r21
+# c ^= v5
+	.loc 1 2150
+	xor %r5, %r5, %r19
+# v6 += c
+	.loc 1 2151
+	add %r20, %r20, %r5
+# s = v3 <<< 50
+	.loc 1 2152
+	rotldi %r5, %r21, 50
+# c = v3 <<< 46
+	.loc 1 2153
+	rotldi %r6, %r21, 46
+# s ^= c
+	.loc 1 2154
+	xor %r5, %r5, %r6
+# c = v3 <<< 23
+	.loc 1 2155
+	rotldi %r6, %r21, 23
+# s ^= c
+	.loc 1 2156
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 2157
+	add %r20, %r20, %r5
+# v2 += v6
+	.loc 1 2158
+	add %r16, %r16, %r20
+# s = v7 <<< 36
+	.loc 1 2159
+	rotldi %r5, %r17, 36
+# c = v7 <<< 30
+	.loc 1 2160
+	rotldi %r6, %r17, 30
+# s ^= c
+	.loc 1 2161
+	xor %r5, %r5, %r6
+# c = v7 <<< 25
+	.loc 1 2162
+	rotldi %r6, %r17, 25
+# s ^= c
+	.loc 1 2163
+	xor %r5, %r5, %r6
+# v6 += s
+	.loc 1 2164
+	add %r20, %r20, %r5
+# mj1 ^= v0
+	.loc 1 2166
+	xor %r5, %r17, %r14
+# mj0 &= mj1
+	.loc 1 2167
+	and %r3, %r3, %r5
+# mj0 ^= v0
+	.loc 1 2168
+	xor %r3, %r3, %r14
+# v6 += mj0
+	.loc 1 2169
+	add %r20, %r20, %r3
+# x = w8 <<< 45
+	.loc 1 2171
+	rotldi %r3, %r9, 45
+# y = w8 <<< 3
+	.loc 1 2172
+	rotldi %r6, %r9, 3
+# x ^= y
+	.loc 1 2173
+	xor %r3, %r3, %r6
+# y = w8 >> 6
+	.loc 1 2174
+	srdi %r6, %r9, 6
+# x ^= y
+	.loc 1 2175
+	xor %r3, %r3, %r6
+# w10 += x
+	.loc 1 2176
+	add %r29, %r29, %r3
+# w10 += w3
+	.loc 1 2177
+	add %r29, %r29, %r12
+# x = w11 <<< 63
+	.loc 1 2178
+	rotldi %r3, %r27, 63
+# y = w11 <<< 56
+	.loc 1 2179
+	rotldi %r6, %r27, 56
+# x ^= y
+	.loc 1 2180
+	xor %r3, %r3, %r6
+# y = w11 >> 7
+	.loc 1 2181
+	srdi %r6, %r27, 7
+# x ^= y
+	.loc 1 2182
+	xor %r3, %r3, %r6
+# w10 += x
+	.loc 1 2183
+	add %r29, %r29, %r3
+# x = 9568029438360202098
+	.loc 1 2184
+	lis %r3, 33992
+	ori %r3, %r3, 30740
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 41456
+	ori %r3, %r3, 43890
+# x += w10
+	.loc 1 2185
+	add %r3, %r3, %r29
+# v5 += x
+	.loc 1 2186
+	add %r19, %r19, %r3
+# c ^= v4
+	.loc 1 2188
+	xor %r3, %r21, %r22
+# c &= v2
+	.loc 1 2189
+	and %r3, %r3, %r16
+# c ^= v4
+	.loc 1 2190
+	xor %r3, %r3, %r22
+# v5 += c
+	.loc 1 2191
+	add %r19, %r19, %r3
+# s = v2 <<< 50
+	.loc 1 2192
+	rotldi %r3, %r16, 50
+# c = v2 <<< 46
+	.loc 1 2193
+	rotldi %r6, %r16, 46
+# s ^= c
+	.loc 1 2194
+	xor %r3, %r3, %r6
+# c = v2 <<< 23
+	.loc 1 2195
+	rotldi %r6, %r16, 23
+# s ^= c
+	.loc 1 2196
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 2197
+	add %r19, %r19, %r3
+# v1 += v5
+	.loc 1 2198
+	add %r15, %r15, %r19
+# s = v6 <<< 36
+	.loc 1 2199
+	rotldi %r3, %r20, 36
+# c = v6 <<< 30
+	.loc 1 2200
+	rotldi %r6, %r20, 30
+# s ^= c
+	.loc 1 2201
+	xor %r3, %r3, %r6
+# c = v6 <<< 25
+	.loc 1 2202
+	rotldi %r6, %r20, 25
+# s ^= c
+	.loc 1 2203
+	xor %r3, %r3, %r6
+# v5 += s
+	.loc 1 2204
+	add %r19, %r19, %r3
+# mj0 ^= v7
+	.loc 1 2206
+	xor %r3, %r20, %r17
+# mj1 &= mj0
+	.loc 1 2207
+	and %r5, %r5, %r3
+# mj1 ^= v7
+	.loc 1 2208
+	xor %r5, %r5, %r17
+# v5 += mj1
+	.loc 1 2209
+	add %r19, %r19, %r5
+# x = w9 <<< 45
+	.loc 1 2211
+	rotldi %r5, %r7, 45
+# y = w9 <<< 3
+	.loc 1 2212
+	rotldi %r6, %r7, 3
+# x ^= y
+	.loc 1 2213
+	xor %r5, %r5, %r6
+# y = w9 >> 6
+	.loc 1 2214
+	srdi %r6, %r7, 6
+# x ^= y
+	.loc 1 2215
+	xor %r5, %r5, %r6
+# w11 += x
+	.loc 1 2216
+	add %r27, %r27, %r5
+# w11 += w4
+	.loc 1 2217
+	add %r27, %r27, %r10
+# x = w12 <<< 63
+	.loc 1 2218
+	rotldi %r5, %r26, 63
+# y = w12 <<< 56
+	.loc 1 2219
+	rotldi %r6, %r26, 56
+# x ^= y
+	.loc 1 2220
+	xor %r5, %r5, %r6
+# y = w12 >> 7
+	.loc 1 2221
+	srdi %r6, %r26, 7
+# x ^= y
+	.loc 1 2222
+	xor %r5, %r5, %r6
 # w11 += x
 	.loc 1 2223
-	add %r26, %r26, %r6
+	add %r27, %r27, %r5
 # x = 10144078919501101548
 	.loc 1 2224
-	lis %r6, 36039
-	ori %r6, %r6, 520
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 6756
-	ori %r6, %r6, 14828
+	lis %r5, 36039
+	ori %r5, %r5, 520
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 6756
+	ori %r5, %r5, 14828
 # x += w11
 	.loc 1 2225
-	add %r6, %r6, %r26
+	add %r5, %r5, %r27
 # v4 += x
 	.loc 1 2226
-	add %r12, %r12, %r6
+	add %r22, %r22, %r5
 # c ^= v3
 	.loc 1 2228
-	xor %r6, %r18, %r30
+	xor %r5, %r16, %r21
 # c &= v1
 	.loc 1 2229
-	and %r6, %r6, %r16
+	and %r5, %r5, %r15
 # c ^= v3
 	.loc 1 2230
-	xor %r6, %r6, %r30
+	xor %r5, %r5, %r21
 # v4 += c
 	.loc 1 2231
-	add %r12, %r12, %r6
+	add %r22, %r22, %r5
 # s = v1 <<< 50
 	.loc 1 2232
-	rotldi %r6, %r16, 50
+	rotldi %r5, %r15, 50
 # c = v1 <<< 46
 	.loc 1 2233
-	rotldi %r9, %r16, 46
+	rotldi %r6, %r15, 46
 # s ^= c
 	.loc 1 2234
-	xor %r6, %r6, %r9
+	xor %r5, %r5, %r6
 # c = v1 <<< 23
 	.loc 1 2235
-	rotldi %r9, %r16, 23
+	rotldi %r6, %r15, 23
 # s ^= c
 	.loc 1 2236
-	xor %r6, %r6, %r9
+	xor %r5, %r5, %r6
 # v4 += s
 	.loc 1 2237
-	add %r12, %r12, %r6
+	add %r22, %r22, %r5
 # v0 += v4
 	.loc 1 2238
-	add %r14, %r14, %r12
+	add %r14, %r14, %r22
 # s = v5 <<< 36
 	.loc 1 2239
-	rotldi %r6, %r17, 36
+	rotldi %r5, %r19, 36
 # c = v5 <<< 30
 	.loc 1 2240
-	rotldi %r9, %r17, 30
+	rotldi %r6, %r19, 30
 # s ^= c
 	.loc 1 2241
-	xor %r6, %r6, %r9
+	xor %r5, %r5, %r6
 # c = v5 <<< 25
 	.loc 1 2242
-	rotldi %r9, %r17, 25
+	rotldi %r6, %r19, 25
 # s ^= c
 	.loc 1 2243
-	xor %r6, %r6, %r9
+	xor %r5, %r5, %r6
 # v4 += s
 	.loc 1 2244
-	add %r12, %r12, %r6
+	add %r22, %r22, %r5
 # mj1 ^= v6
 	.loc 1 2246
-	xor %r6, %r17, %r20
+	xor %r5, %r19, %r20
 # mj0 &= mj1
 	.loc 1 2247
-	and %r8, %r8, %r6
+	and %r3, %r3, %r5
 # mj0 ^= v6
 	.loc 1 2248
-	xor %r8, %r8, %r20
+	xor %r3, %r3, %r20
 # v4 += mj0
 	.loc 1 2249
-	add %r12, %r12, %r8
+	add %r22, %r22, %r3
 # x = w10 <<< 45
 	.loc 1 2251
-	rotldi %r8, %r27, 45
+	rotldi %r3, %r29, 45
 # y = w10 <<< 3
 	.loc 1 2252
-	rotldi %r9, %r27, 3
+	rotldi %r6, %r29, 3
 # x ^= y
 	.loc 1 2253
-	xor %r8, %r8, %r9
+	xor %r3, %r3, %r6
 # y = w10 >> 6
 	.loc 1 2254
-	srdi %r9, %r27, 6
+	srdi %r6, %r29, 6
 # x ^= y
 	.loc 1 2255
-	xor %r8, %r8, %r9
+	xor %r3, %r3, %r6
 # w12 += x
 	.loc 1 2256
-	add %r7, %r7, %r8
+	add %r26, %r26, %r3
 # w12 += w5
 	.loc 1 2257
-	add %r22, %r7, %r28
+	add %r26, %r26, %r30
 # x = w13 <<< 63
 	.loc 1 2258
-	ld %r9, 176(%r1)
-	rotldi %r7, %r9, 63
+	rotldi %r3, %r8, 63
 # y = w13 <<< 56
 	.loc 1 2259
-	rotldi %r8, %r9, 56
+	rotldi %r6, %r8, 56
 # x ^= y
 	.loc 1 2260
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w13 >> 7
 	.loc 1 2261
-	srdi %r8, %r9, 7
+	srdi %r6, %r8, 7
 # x ^= y
 	.loc 1 2262
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w12 += x
 	.loc 1 2263
-	add %r22, %r22, %r7
+	add %r26, %r26, %r3
 # x = 10430055236837252648
 	.loc 1 2264
-	lis %r7, 37054
-	ori %r7, %r7, 65530
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 9059
-	ori %r7, %r7, 7720
+	lis %r3, 37054
+	ori %r3, %r3, 65530
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 9059
+	ori %r3, %r3, 7720
 # x += w12
 	.loc 1 2265
-	add %r7, %r7, %r22
+	add %r3, %r3, %r26
 # v3 += x
 	.loc 1 2266
-	add %r30, %r30, %r7
+	add %r21, %r21, %r3
 # c ^= v2
 	.loc 1 2268
-	xor %r7, %r16, %r18
+	xor %r3, %r15, %r16
 # c &= v0
 	.loc 1 2269
-	and %r7, %r7, %r14
+	and %r3, %r3, %r14
 # c ^= v2
 	.loc 1 2270
-	xor %r7, %r7, %r18
+	xor %r3, %r3, %r16
 # v3 += c
 	.loc 1 2271
-	add %r30, %r30, %r7
+	add %r21, %r21, %r3
 # s = v0 <<< 50
 	.loc 1 2272
-	rotldi %r7, %r14, 50
+	rotldi %r3, %r14, 50
 # c = v0 <<< 46
 	.loc 1 2273
-	rotldi %r8, %r14, 46
+	rotldi %r6, %r14, 46
 # s ^= c
 	.loc 1 2274
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v0 <<< 23
 	.loc 1 2275
-	rotldi %r8, %r14, 23
+	rotldi %r6, %r14, 23
 # s ^= c
 	.loc 1 2276
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v3 += s
 	.loc 1 2277
-	add %r30, %r30, %r7
+	add %r21, %r21, %r3
 # v7 += v3
 	.loc 1 2278
-	add %r29, %r29, %r30
+	add %r17, %r17, %r21
 # s = v4 <<< 36
 	.loc 1 2279
-	rotldi %r7, %r12, 36
+	rotldi %r3, %r22, 36
 # c = v4 <<< 30
 	.loc 1 2280
-	rotldi %r8, %r12, 30
+	rotldi %r6, %r22, 30
 # s ^= c
 	.loc 1 2281
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v4 <<< 25
 	.loc 1 2282
-	rotldi %r8, %r12, 25
+	rotldi %r6, %r22, 25
 # s ^= c
 	.loc 1 2283
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v3 += s
 	.loc 1 2284
-	add %r30, %r30, %r7
+	add %r21, %r21, %r3
 # mj0 ^= v5
 	.loc 1 2286
-	xor %r7, %r12, %r17
+	xor %r3, %r22, %r19
 # mj1 &= mj0
 	.loc 1 2287
-	and %r6, %r6, %r7
+	and %r5, %r5, %r3
 # mj1 ^= v5
 	.loc 1 2288
-	xor %r6, %r6, %r17
+	xor %r5, %r5, %r19
 # v3 += mj1
 	.loc 1 2289
-	add %r30, %r30, %r6
+	add %r21, %r21, %r5
 # x = w11 <<< 45
 	.loc 1 2291
-	rotldi %r6, %r26, 45
+	rotldi %r5, %r27, 45
 # y = w11 <<< 3
 	.loc 1 2292
-	rotldi %r8, %r26, 3
+	rotldi %r6, %r27, 3
 # x ^= y
 	.loc 1 2293
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w11 >> 6
 	.loc 1 2294
-	srdi %r8, %r26, 6
+	srdi %r6, %r27, 6
 # x ^= y
 	.loc 1 2295
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w13 += x
 	.loc 1 2296
-	ld %r8, 176(%r1)
-	add %r6, %r8, %r6
+	add %r8, %r8, %r5
 # w13 += w6
 	.loc 1 2297
-	add %r9, %r6, %r11
+	add %r8, %r8, %r24
 # x = w14 <<< 63
 	.loc 1 2298
-	rotldi %r6, %r19, 63
+	rotldi %r5, %r28, 63
 # y = w14 <<< 56
 	.loc 1 2299
-	rotldi %r8, %r19, 56
+	rotldi %r6, %r28, 56
 # x ^= y
 	.loc 1 2300
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w14 >> 7
 	.loc 1 2301
-	srdi %r8, %r19, 7
+	srdi %r6, %r28, 7
 # x ^= y
 	.loc 1 2302
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w13 += x
 	.loc 1 2303
-	add %r9, %r9, %r6
+	add %r8, %r8, %r5
 # x = 11840083180663258601
 	.loc 1 2304
-	lis %r6, 42064
-	ori %r6, %r6, 27883
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 56962
-	ori %r6, %r6, 48617
+	lis %r5, 42064
+	ori %r5, %r5, 27883
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 56962
+	ori %r5, %r5, 48617
 # x += w13
 	.loc 1 2305
-	add %r6, %r6, %r9
+	add %r5, %r5, %r8
 # v2 += x
 	.loc 1 2306
-	add %r18, %r18, %r6
+	add %r16, %r16, %r5
 # c ^= v1
 	.loc 1 2308
-	xor %r6, %r14, %r16
+	xor %r5, %r14, %r15
 # c &= v7
 	.loc 1 2309
-	and %r6, %r6, %r29
+	and %r5, %r5, %r17
 # c ^= v1
 	.loc 1 2310
-	xor %r6, %r6, %r16
+	xor %r5, %r5, %r15
 # v2 += c
 	.loc 1 2311
-	add %r18, %r18, %r6
+	add %r16, %r16, %r5
 # s = v7 <<< 50
 	.loc 1 2312
-	rotldi %r6, %r29, 50
+	rotldi %r5, %r17, 50
 # c = v7 <<< 46
 	.loc 1 2313
-	rotldi %r8, %r29, 46
+	rotldi %r6, %r17, 46
 # s ^= c
 	.loc 1 2314
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v7 <<< 23
 	.loc 1 2315
-	rotldi %r8, %r29, 23
+	rotldi %r6, %r17, 23
 # s ^= c
 	.loc 1 2316
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v2 += s
 	.loc 1 2317
-	add %r18, %r18, %r6
+	add %r16, %r16, %r5
 # v6 += v2
 	.loc 1 2318
-	add %r20, %r20, %r18
+	add %r20, %r20, %r16
 # s = v3 <<< 36
 	.loc 1 2319
-	rotldi %r6, %r30, 36
+	rotldi %r5, %r21, 36
 # c = v3 <<< 30
 	.loc 1 2320
-	rotldi %r8, %r30, 30
+	rotldi %r6, %r21, 30
 # s ^= c
 	.loc 1 2321
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v3 <<< 25
 	.loc 1 2322
-	rotldi %r8, %r30, 25
+	rotldi %r6, %r21, 25
 # s ^= c
 	.loc 1 2323
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v2 += s
 	.loc 1 2324
-	add %r18, %r18, %r6
+	add %r16, %r16, %r5
 # mj1 ^= v4
 	.loc 1 2326
-	xor %r6, %r30, %r12
+	xor %r5, %r21, %r22
 # mj0 &= mj1
 	.loc 1 2327
-	and %r7, %r7, %r6
+	and %r3, %r3, %r5
 # mj0 ^= v4
 	.loc 1 2328
-	xor %r7, %r7, %r12
+	xor %r3, %r3, %r22
 # v2 += mj0
 	.loc 1 2329
-	add %r18, %r18, %r7
+	add %r16, %r16, %r3
 # x = w12 <<< 45
 	.loc 1 2331
-	rotldi %r7, %r22, 45
+	rotldi %r3, %r26, 45
 # y = w12 <<< 3
 	.loc 1 2332
-	rotldi %r8, %r22, 3
+	rotldi %r6, %r26, 3
 # x ^= y
 	.loc 1 2333
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w12 >> 6
 	.loc 1 2334
-	srdi %r8, %r22, 6
+	srdi %r6, %r26, 6
 # x ^= y
 	.loc 1 2335
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w14 += x
 	.loc 1 2336
-	add %r19, %r19, %r7
+	add %r28, %r28, %r3
 # w14 += w7
 	.loc 1 2337
-	add %r19, %r19, %r10
+	add %r28, %r28, %r11
 # x = w15 <<< 63
 	.loc 1 2338
-	rotldi %r7, %r21, 63
+	rotldi %r3, %r23, 63
 # y = w15 <<< 56
 	.loc 1 2339
-	rotldi %r8, %r21, 56
+	rotldi %r6, %r23, 56
 # x ^= y
 	.loc 1 2340
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w15 >> 7
 	.loc 1 2341
-	srdi %r8, %r21, 7
+	srdi %r6, %r23, 7
 # x ^= y
 	.loc 1 2342
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w14 += x
 	.loc 1 2343
-	add %r19, %r19, %r7
+	add %r28, %r28, %r3
 # x = 13761210420658862357
 	.loc 1 2344
-	lis %r7, 48889
-	ori %r7, %r7, 41975
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 45766
-	ori %r7, %r7, 30997
+	lis %r3, 48889
+	ori %r3, %r3, 41975
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 45766
+	ori %r3, %r3, 30997
 # x += w14
 	.loc 1 2345
-	add %r7, %r7, %r19
+	add %r3, %r3, %r28
 # v1 += x
 	.loc 1 2346
-	add %r16, %r16, %r7
+	add %r15, %r15, %r3
 # c ^= v0
 	.loc 1 2348
-	xor %r7, %r29, %r14
+	xor %r3, %r17, %r14
 # c &= v6
 	.loc 1 2349
-	and %r7, %r7, %r20
+	and %r3, %r3, %r20
 # c ^= v0
 	.loc 1 2350
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r14
 # v1 += c
 	.loc 1 2351
-	add %r16, %r16, %r7
+	add %r15, %r15, %r3
 # s = v6 <<< 50
 	.loc 1 2352
-	rotldi %r7, %r20, 50
+	rotldi %r3, %r20, 50
 # c = v6 <<< 46
 	.loc 1 2353
-	rotldi %r8, %r20, 46
+	rotldi %r6, %r20, 46
 # s ^= c
 	.loc 1 2354
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v6 <<< 23
 	.loc 1 2355
-	rotldi %r8, %r20, 23
+	rotldi %r6, %r20, 23
 # s ^= c
 	.loc 1 2356
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v1 += s
 	.loc 1 2357
-	add %r16, %r16, %r7
+	add %r15, %r15, %r3
 # v5 += v1
 	.loc 1 2358
-	add %r17, %r17, %r16
+	add %r19, %r19, %r15
 # s = v2 <<< 36
 	.loc 1 2359
-	rotldi %r7, %r18, 36
+	rotldi %r3, %r16, 36
 # c = v2 <<< 30
 	.loc 1 2360
-	rotldi %r8, %r18, 30
+	rotldi %r6, %r16, 30
 # s ^= c
 	.loc 1 2361
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v2 <<< 25
 	.loc 1 2362
-	rotldi %r8, %r18, 25
+	rotldi %r6, %r16, 25
 # s ^= c
 	.loc 1 2363
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v1 += s
 	.loc 1 2364
-	add %r16, %r16, %r7
+	add %r15, %r15, %r3
 # mj0 ^= v3
 	.loc 1 2366
-	xor %r7, %r18, %r30
+	xor %r3, %r16, %r21
 # mj1 &= mj0
 	.loc 1 2367
-	and %r6, %r6, %r7
+	and %r5, %r5, %r3
 # mj1 ^= v3
 	.loc 1 2368
-	xor %r6, %r6, %r30
+	xor %r5, %r5, %r21
 # v1 += mj1
 	.loc 1 2369
-	add %r16, %r16, %r6
+	add %r15, %r15, %r5
 # x = w13 <<< 45
 	.loc 1 2371
-	rotldi %r6, %r9, 45
+	rotldi %r5, %r8, 45
 # y = w13 <<< 3
 	.loc 1 2372
-	rotldi %r8, %r9, 3
+	rotldi %r6, %r8, 3
 # x ^= y
 	.loc 1 2373
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w13 >> 6
 	.loc 1 2374
-	srdi %r8, %r9, 6
+	srdi %r6, %r8, 6
 # x ^= y
 	.loc 1 2375
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w15 += x
 	.loc 1 2376
-	add %r21, %r21, %r6
+	add %r23, %r23, %r5
 # w15 += w8
 	.loc 1 2377
-	ld %r6, 184(%r1)
-	add %r21, %r21, %r6
+	add %r23, %r23, %r9
 # x = w0 <<< 63
 	.loc 1 2378
-	rotldi %r6, %r15, 63
+	rotldi %r5, %r18, 63
 # y = w0 <<< 56
 	.loc 1 2379
-	rotldi %r8, %r15, 56
+	rotldi %r6, %r18, 56
 # x ^= y
 	.loc 1 2380
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w0 >> 7
 	.loc 1 2381
-	srdi %r8, %r15, 7
+	srdi %r6, %r18, 7
 # x ^= y
 	.loc 1 2382
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w15 += x
 	.loc 1 2383
-	add %r21, %r21, %r6
+	add %r23, %r23, %r5
 # x = 14299343276471374635
 	.loc 1 2384
-	lis %r6, 50801
-	ori %r6, %r6, 30962
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 58226
-	ori %r6, %r6, 21291
+	lis %r5, 50801
+	ori %r5, %r5, 30962
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 58226
+	ori %r5, %r5, 21291
 # x += w15
 	.loc 1 2385
-	add %r6, %r6, %r21
+	add %r5, %r5, %r23
 # v0 += x
 	.loc 1 2386
-	add %r14, %r14, %r6
+	add %r14, %r14, %r5
 # c ^= v7
 	.loc 1 2388
-	xor %r6, %r20, %r29
+	xor %r5, %r20, %r17
 # c &= v5
 	.loc 1 2389
-	and %r6, %r6, %r17
+	and %r5, %r5, %r19
 # c ^= v7
 	.loc 1 2390
-	xor %r6, %r6, %r29
+	xor %r5, %r5, %r17
 # v0 += c
 	.loc 1 2391
-	add %r14, %r14, %r6
+	add %r14, %r14, %r5
 # s = v5 <<< 50
 	.loc 1 2392
-	rotldi %r6, %r17, 50
+	rotldi %r5, %r19, 50
 # c = v5 <<< 46
 	.loc 1 2393
-	rotldi %r8, %r17, 46
+	rotldi %r6, %r19, 46
 # s ^= c
 	.loc 1 2394
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v5 <<< 23
 	.loc 1 2395
-	rotldi %r8, %r17, 23
+	rotldi %r6, %r19, 23
 # s ^= c
 	.loc 1 2396
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v0 += s
 	.loc 1 2397
-	add %r14, %r14, %r6
+	add %r14, %r14, %r5
 # v4 += v0
 	.loc 1 2398
-	add %r12, %r12, %r14
+	add %r22, %r22, %r14
 # s = v1 <<< 36
 	.loc 1 2399
-	rotldi %r6, %r16, 36
+	rotldi %r5, %r15, 36
 # c = v1 <<< 30
 	.loc 1 2400
-	rotldi %r8, %r16, 30
+	rotldi %r6, %r15, 30
 # s ^= c
 	.loc 1 2401
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v1 <<< 25
 	.loc 1 2402
-	rotldi %r8, %r16, 25
+	rotldi %r6, %r15, 25
 # s ^= c
 	.loc 1 2403
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v0 += s
 	.loc 1 2404
-	add %r14, %r14, %r6
+	add %r14, %r14, %r5
 # mj1 ^= v2
 	.loc 1 2406
-	xor %r6, %r16, %r18
+	xor %r5, %r15, %r16
 # mj0 &= mj1
 	.loc 1 2407
-	and %r7, %r7, %r6
+	and %r3, %r3, %r5
 # mj0 ^= v2
 	.loc 1 2408
-	xor %r7, %r7, %r18
+	xor %r3, %r3, %r16
 # v0 += mj0
 	.loc 1 2409
-	add %r14, %r14, %r7
+	add %r14, %r14, %r3
 # x = w14 <<< 45
 	.loc 1 2411
-	rotldi %r7, %r19, 45
+	rotldi %r3, %r28, 45
 # y = w14 <<< 3
 	.loc 1 2412
-	rotldi %r8, %r19, 3
+	rotldi %r6, %r28, 3
 # x ^= y
 	.loc 1 2413
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w14 >> 6
 	.loc 1 2414
-	srdi %r8, %r19, 6
+	srdi %r6, %r28, 6
 # x ^= y
 	.loc 1 2415
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w0 += x
 	.loc 1 2416
-	add %r15, %r15, %r7
+	add %r18, %r18, %r3
 # w0 += w9
 	.loc 1 2417
-	ld %r7, 192(%r1)
-	add %r15, %r15, %r7
+	add %r18, %r18, %r7
 # x = w1 <<< 63
 	.loc 1 2418
-	rotldi %r7, %r23, 63
+	rotldi %r3, %r25, 63
 # y = w1 <<< 56
 	.loc 1 2419
-	rotldi %r8, %r23, 56
+	rotldi %r6, %r25, 56
 # x ^= y
 	.loc 1 2420
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w1 >> 7
 	.loc 1 2421
-	srdi %r8, %r23, 7
+	srdi %r6, %r25, 7
 # x ^= y
 	.loc 1 2422
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w0 += x
 	.loc 1 2423
-	add %r15, %r15, %r7
+	add %r18, %r18, %r3
 # x = 14566680578165727644
 	.loc 1 2424
-	lis %r7, 51751
-	ori %r7, %r7, 16078
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 59942
-	ori %r7, %r7, 24988
+	lis %r3, 51751
+	ori %r3, %r3, 16078
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 59942
+	ori %r3, %r3, 24988
 # x += w0
 	.loc 1 2425
-	add %r7, %r7, %r15
+	add %r3, %r3, %r18
 # v7 += x
 	.loc 1 2426
-	add %r29, %r29, %r7
+	add %r17, %r17, %r3
 # c ^= v6
 	.loc 1 2428
-	xor %r7, %r17, %r20
+	xor %r3, %r19, %r20
 # c &= v4
 	.loc 1 2429
-	and %r7, %r7, %r12
+	and %r3, %r3, %r22
 # c ^= v6
 	.loc 1 2430
-	xor %r7, %r7, %r20
+	xor %r3, %r3, %r20
 # v7 += c
 	.loc 1 2431
-	add %r29, %r29, %r7
+	add %r17, %r17, %r3
 # s = v4 <<< 50
 	.loc 1 2432
-	rotldi %r7, %r12, 50
+	rotldi %r3, %r22, 50
 # c = v4 <<< 46
 	.loc 1 2433
-	rotldi %r8, %r12, 46
+	rotldi %r6, %r22, 46
 # s ^= c
 	.loc 1 2434
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v4 <<< 23
 	.loc 1 2435
-	rotldi %r8, %r12, 23
+	rotldi %r6, %r22, 23
 # s ^= c
 	.loc 1 2436
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v7 += s
 	.loc 1 2437
-	add %r29, %r29, %r7
+	add %r17, %r17, %r3
 # v3 += v7
 	.loc 1 2438
-	add %r30, %r30, %r29
+	add %r21, %r21, %r17
 # s = v0 <<< 36
 	.loc 1 2439
-	rotldi %r7, %r14, 36
+	rotldi %r3, %r14, 36
 # c = v0 <<< 30
 	.loc 1 2440
-	rotldi %r8, %r14, 30
+	rotldi %r6, %r14, 30
 # s ^= c
 	.loc 1 2441
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v0 <<< 25
 	.loc 1 2442
-	rotldi %r8, %r14, 25
+	rotldi %r6, %r14, 25
 # s ^= c
 	.loc 1 2443
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v7 += s
 	.loc 1 2444
-	add %r29, %r29, %r7
+	add %r17, %r17, %r3
 # mj0 ^= v1
 	.loc 1 2446
-	xor %r7, %r14, %r16
+	xor %r3, %r14, %r15
 # mj1 &= mj0
 	.loc 1 2447
-	and %r6, %r6, %r7
+	and %r5, %r5, %r3
 # mj1 ^= v1
 	.loc 1 2448
-	xor %r6, %r6, %r16
+	xor %r5, %r5, %r15
 # v7 += mj1
 	.loc 1 2449
-	add %r29, %r29, %r6
+	add %r17, %r17, %r5
 # x = w15 <<< 45
 	.loc 1 2451
-	rotldi %r6, %r21, 45
+	rotldi %r5, %r23, 45
 # y = w15 <<< 3
 	.loc 1 2452
-	rotldi %r8, %r21, 3
+	rotldi %r6, %r23, 3
 # x ^= y
 	.loc 1 2453
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w15 >> 6
 	.loc 1 2454
-	srdi %r8, %r21, 6
+	srdi %r6, %r23, 6
 # x ^= y
 	.loc 1 2455
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w1 += x
 	.loc 1 2456
-	add %r23, %r23, %r6
+	add %r25, %r25, %r5
 # w1 += w10
 	.loc 1 2457
-	add %r23, %r23, %r27
+	add %r25, %r25, %r29
 # x = w2 <<< 63
 	.loc 1 2458
-	rotldi %r6, %r25, 63
+	rotldi %r5, %r31, 63
 # y = w2 <<< 56
 	.loc 1 2459
-	rotldi %r8, %r25, 56
+	rotldi %r6, %r31, 56
 # x ^= y
 	.loc 1 2460
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w2 >> 7
 	.loc 1 2461
-	srdi %r8, %r25, 7
+	srdi %r6, %r31, 7
 # x ^= y
 	.loc 1 2462
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w1 += x
 	.loc 1 2463
-	add %r23, %r23, %r6
+	add %r25, %r25, %r5
 # x = 15097957966210449927
 	.loc 1 2464
-	lis %r6, 53638
-	ori %r6, %r6, 47303
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 8640
-	ori %r6, %r6, 49671
+	lis %r5, 53638
+	ori %r5, %r5, 47303
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 8640
+	ori %r5, %r5, 49671
 # x += w1
 	.loc 1 2465
-	add %r6, %r6, %r23
+	add %r5, %r5, %r25
 # v6 += x
 	.loc 1 2466
-	add %r20, %r20, %r6
+	add %r20, %r20, %r5
 # c ^= v5
 	.loc 1 2468
-	xor %r6, %r12, %r17
+	xor %r5, %r22, %r19
 # c &= v3
 	.loc 1 2469
-	and %r6, %r6, %r30
+	and %r5, %r5, %r21
 # c ^= v5
 	.loc 1 2470
-	xor %r6, %r6, %r17
+	xor %r5, %r5, %r19
 # v6 += c
 	.loc 1 2471
-	add %r20, %r20, %r6
+	add %r20, %r20, %r5
 # s = v3 <<< 50
 	.loc 1 2472
-	rotldi %r6, %r30, 50
+	rotldi %r5, %r21, 50
 # c = v3 <<< 46
 	.loc 1 2473
-	rotldi %r8, %r30, 46
+	rotldi %r6, %r21, 46
 # s ^= c
 	.loc 1 2474
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v3 <<< 23
 	.loc 1 2475
-	rotldi %r8, %r30, 23
+	rotldi %r6, %r21, 23
 # s ^= c
 	.loc 1 2476
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v6 += s
 	.loc 1 2477
-	add %r20, %r20, %r6
+	add %r20, %r20, %r5
 # v2 += v6
 	.loc 1 2478
-	add %r18, %r18, %r20
+	add %r16, %r16, %r20
 # s = v7 <<< 36
 	.loc 1 2479
-	rotldi %r6, %r29, 36
+	rotldi %r5, %r17, 36
 # c = v7 <<< 30
 	.loc 1 2480
-	rotldi %r8, %r29, 30
+	rotldi %r6, %r17, 30
 # s ^= c
 	.loc 1 2481
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v7 <<< 25
 	.loc 1 2482
-	rotldi %r8, %r29, 25
+	rotldi %r6, %r17, 25
 # s ^= c
 	.loc 1 2483
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v6 += s
 	.loc 1 2484
-	add %r20, %r20, %r6
+	add %r20, %r20, %r5
 # mj1 ^= v0
 	.loc 1 2486
-	xor %r6, %r29, %r14
+	xor %r5, %r17, %r14
 # mj0 &= mj1
 	.loc 1 2487
-	and %r7, %r7, %r6
+	and %r3, %r3, %r5
 # mj0 ^= v0
 	.loc 1 2488
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r14
 # v6 += mj0
 	.loc 1 2489
-	add %r20, %r20, %r7
+	add %r20, %r20, %r3
 # x = w0 <<< 45
 	.loc 1 2491
-	rotldi %r7, %r15, 45
+	rotldi %r3, %r18, 45
 # y = w0 <<< 3
 	.loc 1 2492
-	rotldi %r8, %r15, 3
+	rotldi %r6, %r18, 3
 # x ^= y
 	.loc 1 2493
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w0 >> 6
 	.loc 1 2494
-	srdi %r8, %r15, 6
+	srdi %r6, %r18, 6
 # x ^= y
 	.loc 1 2495
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 2496
-	add %r25, %r25, %r7
+	add %r31, %r31, %r3
 # w2 += w11
 	.loc 1 2497
-	add %r25, %r25, %r26
+	add %r31, %r31, %r27
 # x = w3 <<< 63
 	.loc 1 2498
-	rotldi %r7, %r31, 63
+	rotldi %r3, %r12, 63
 # y = w3 <<< 56
 	.loc 1 2499
-	rotldi %r8, %r31, 56
+	rotldi %r6, %r12, 56
 # x ^= y
 	.loc 1 2500
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w3 >> 7
 	.loc 1 2501
-	srdi %r8, %r31, 7
+	srdi %r6, %r12, 7
 # x ^= y
 	.loc 1 2502
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w2 += x
 	.loc 1 2503
-	add %r25, %r25, %r7
+	add %r31, %r31, %r3
 # x = 16922976911328602910
 	.loc 1 2504
-	lis %r7, 60122
-	ori %r7, %r7, 32214
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 52704
-	ori %r7, %r7, 60190
+	lis %r3, 60122
+	ori %r3, %r3, 32214
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 52704
+	ori %r3, %r3, 60190
 # x += w2
 	.loc 1 2505
-	add %r7, %r7, %r25
+	add %r3, %r3, %r31
 # v5 += x
 	.loc 1 2506
-	add %r17, %r17, %r7
+	add %r19, %r19, %r3
 # c ^= v4
 	.loc 1 2508
-	xor %r7, %r30, %r12
+	xor %r3, %r21, %r22
 # c &= v2
 	.loc 1 2509
-	and %r7, %r7, %r18
+	and %r3, %r3, %r16
 # c ^= v4
 	.loc 1 2510
-	xor %r7, %r7, %r12
+	xor %r3, %r3, %r22
 # v5 += c
 	.loc 1 2511
-	add %r17, %r17, %r7
+	add %r19, %r19, %r3
 # s = v2 <<< 50
 	.loc 1 2512
-	rotldi %r7, %r18, 50
+	rotldi %r3, %r16, 50
 # c = v2 <<< 46
 	.loc 1 2513
-	rotldi %r8, %r18, 46
+	rotldi %r6, %r16, 46
 # s ^= c
 	.loc 1 2514
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v2 <<< 23
 	.loc 1 2515
-	rotldi %r8, %r18, 23
+	rotldi %r6, %r16, 23
 # s ^= c
 	.loc 1 2516
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v5 += s
 	.loc 1 2517
-	add %r17, %r17, %r7
+	add %r19, %r19, %r3
 # v1 += v5
 	.loc 1 2518
-	add %r16, %r16, %r17
+	add %r15, %r15, %r19
 # s = v6 <<< 36
 	.loc 1 2519
-	rotldi %r7, %r20, 36
+	rotldi %r3, %r20, 36
 # c = v6 <<< 30
 	.loc 1 2520
-	rotldi %r8, %r20, 30
+	rotldi %r6, %r20, 30
 # s ^= c
 	.loc 1 2521
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v6 <<< 25
 	.loc 1 2522
-	rotldi %r8, %r20, 25
+	rotldi %r6, %r20, 25
 # s ^= c
 	.loc 1 2523
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v5 += s
 	.loc 1 2524
-	add %r17, %r17, %r7
+	add %r19, %r19, %r3
 # mj0 ^= v7
 	.loc 1 2526
-	xor %r7, %r20, %r29
+	xor %r3, %r20, %r17
 # mj1 &= mj0
 	.loc 1 2527
-	and %r6, %r6, %r7
+	and %r5, %r5, %r3
 # mj1 ^= v7
 	.loc 1 2528
-	xor %r6, %r6, %r29
+	xor %r5, %r5, %r17
 # v5 += mj1
 	.loc 1 2529
-	add %r17, %r17, %r6
+	add %r19, %r19, %r5
 # x = w1 <<< 45
 	.loc 1 2531
-	rotldi %r6, %r23, 45
+	rotldi %r5, %r25, 45
 # y = w1 <<< 3
 	.loc 1 2532
-	rotldi %r8, %r23, 3
+	rotldi %r6, %r25, 3
 # x ^= y
 	.loc 1 2533
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w1 >> 6
 	.loc 1 2534
-	srdi %r8, %r23, 6
+	srdi %r6, %r25, 6
 # x ^= y
 	.loc 1 2535
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w3 += x
 	.loc 1 2536
-	add %r31, %r31, %r6
+	add %r12, %r12, %r5
 # w3 += w12
 	.loc 1 2537
-	add %r31, %r31, %r22
+	add %r12, %r12, %r26
 # x = w4 <<< 63
 	.loc 1 2538
-	rotldi %r6, %r24, 63
+	rotldi %r5, %r10, 63
 # y = w4 <<< 56
 	.loc 1 2539
-	rotldi %r8, %r24, 56
+	rotldi %r6, %r10, 56
 # x ^= y
 	.loc 1 2540
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w4 >> 7
 	.loc 1 2541
-	srdi %r8, %r24, 7
+	srdi %r6, %r10, 7
 # x ^= y
 	.loc 1 2542
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w3 += x
 	.loc 1 2543
-	add %r31, %r31, %r6
+	add %r12, %r12, %r5
 # x = 17689382322260857208
 	.loc 1 2544
-	lis %r6, 62845
-	ori %r6, %r6, 20351
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 61038
-	ori %r6, %r6, 53624
+	lis %r5, 62845
+	ori %r5, %r5, 20351
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 61038
+	ori %r5, %r5, 53624
 # x += w3
 	.loc 1 2545
-	add %r6, %r6, %r31
+	add %r5, %r5, %r12
 # v4 += x
 	.loc 1 2546
-	add %r12, %r12, %r6
+	add %r22, %r22, %r5
 # c ^= v3
 	.loc 1 2548
-	xor %r6, %r18, %r30
+	xor %r5, %r16, %r21
 # c &= v1
 	.loc 1 2549
-	and %r6, %r6, %r16
+	and %r5, %r5, %r15
 # c ^= v3
 	.loc 1 2550
-	xor %r6, %r6, %r30
+	xor %r5, %r5, %r21
 # v4 += c
 	.loc 1 2551
-	add %r12, %r12, %r6
+	add %r22, %r22, %r5
 # s = v1 <<< 50
 	.loc 1 2552
-	rotldi %r6, %r16, 50
+	rotldi %r5, %r15, 50
 # c = v1 <<< 46
 	.loc 1 2553
-	rotldi %r8, %r16, 46
+	rotldi %r6, %r15, 46
 # s ^= c
 	.loc 1 2554
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v1 <<< 23
 	.loc 1 2555
-	rotldi %r8, %r16, 23
+	rotldi %r6, %r15, 23
 # s ^= c
 	.loc 1 2556
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v4 += s
 	.loc 1 2557
-	add %r12, %r12, %r6
+	add %r22, %r22, %r5
 # v0 += v4
 	.loc 1 2558
-	add %r14, %r14, %r12
+	add %r14, %r14, %r22
 # s = v5 <<< 36
 	.loc 1 2559
-	rotldi %r6, %r17, 36
+	rotldi %r5, %r19, 36
 # c = v5 <<< 30
 	.loc 1 2560
-	rotldi %r8, %r17, 30
+	rotldi %r6, %r19, 30
 # s ^= c
 	.loc 1 2561
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v5 <<< 25
 	.loc 1 2562
-	rotldi %r8, %r17, 25
+	rotldi %r6, %r19, 25
 # s ^= c
 	.loc 1 2563
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v4 += s
 	.loc 1 2564
-	add %r12, %r12, %r6
+	add %r22, %r22, %r5
 # mj1 ^= v6
 	.loc 1 2566
-	xor %r6, %r17, %r20
+	xor %r5, %r19, %r20
 # mj0 &= mj1
 	.loc 1 2567
-	and %r7, %r7, %r6
+	and %r3, %r3, %r5
 # mj0 ^= v6
 	.loc 1 2568
-	xor %r7, %r7, %r20
+	xor %r3, %r3, %r20
 # v4 += mj0
 	.loc 1 2569
-	add %r12, %r12, %r7
+	add %r22, %r22, %r3
 # x = w2 <<< 45
 	.loc 1 2571
-	rotldi %r7, %r25, 45
+	rotldi %r3, %r31, 45
 # y = w2 <<< 3
 	.loc 1 2572
-	rotldi %r8, %r25, 3
+	rotldi %r6, %r31, 3
 # x ^= y
 	.loc 1 2573
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w2 >> 6
 	.loc 1 2574
-	srdi %r8, %r25, 6
+	srdi %r6, %r31, 6
 # x ^= y
 	.loc 1 2575
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w4 += x
 	.loc 1 2576
-	add %r24, %r24, %r7
+	add %r10, %r10, %r3
 # w4 += w13
 	.loc 1 2577
-	add %r24, %r24, %r9
+	add %r10, %r10, %r8
 # x = w5 <<< 63
 	.loc 1 2578
-	rotldi %r7, %r28, 63
+	rotldi %r3, %r30, 63
 # y = w5 <<< 56
 	.loc 1 2579
-	rotldi %r8, %r28, 56
+	rotldi %r6, %r30, 56
 # x ^= y
 	.loc 1 2580
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w5 >> 7
 	.loc 1 2581
-	srdi %r8, %r28, 7
+	srdi %r6, %r30, 7
 # x ^= y
 	.loc 1 2582
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w4 += x
 	.loc 1 2583
-	add %r24, %r24, %r7
+	add %r10, %r10, %r3
 # x = 500013540394364858
 	.loc 1 2584
-	lis %r7, 1776
-	ori %r7, %r7, 26538
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 29207
-	ori %r7, %r7, 28602
+	lis %r3, 1776
+	ori %r3, %r3, 26538
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 29207
+	ori %r3, %r3, 28602
 # x += w4
 	.loc 1 2585
-	add %r7, %r7, %r24
+	add %r3, %r3, %r10
 # v3 += x
 	.loc 1 2586
-	add %r30, %r30, %r7
+	add %r21, %r21, %r3
 # c ^= v2
 	.loc 1 2588
-	xor %r7, %r16, %r18
+	xor %r3, %r15, %r16
 # c &= v0
 	.loc 1 2589
-	and %r7, %r7, %r14
+	and %r3, %r3, %r14
 # c ^= v2
 	.loc 1 2590
-	xor %r7, %r7, %r18
+	xor %r3, %r3, %r16
 # v3 += c
 	.loc 1 2591
-	add %r30, %r30, %r7
+	add %r21, %r21, %r3
 # s = v0 <<< 50
 	.loc 1 2592
-	rotldi %r7, %r14, 50
+	rotldi %r3, %r14, 50
 # c = v0 <<< 46
 	.loc 1 2593
-	rotldi %r8, %r14, 46
+	rotldi %r6, %r14, 46
 # s ^= c
 	.loc 1 2594
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v0 <<< 23
 	.loc 1 2595
-	rotldi %r8, %r14, 23
+	rotldi %r6, %r14, 23
 # s ^= c
 	.loc 1 2596
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v3 += s
 	.loc 1 2597
-	add %r30, %r30, %r7
+	add %r21, %r21, %r3
 # v7 += v3
 	.loc 1 2598
-	add %r29, %r29, %r30
+	add %r17, %r17, %r21
 # s = v4 <<< 36
 	.loc 1 2599
-	rotldi %r7, %r12, 36
+	rotldi %r3, %r22, 36
 # c = v4 <<< 30
 	.loc 1 2600
-	rotldi %r8, %r12, 30
+	rotldi %r6, %r22, 30
 # s ^= c
 	.loc 1 2601
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v4 <<< 25
 	.loc 1 2602
-	rotldi %r8, %r12, 25
+	rotldi %r6, %r22, 25
 # s ^= c
 	.loc 1 2603
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v3 += s
 	.loc 1 2604
-	add %r30, %r30, %r7
+	add %r21, %r21, %r3
 # mj0 ^= v5
 	.loc 1 2606
-	xor %r7, %r12, %r17
+	xor %r3, %r22, %r19
 # mj1 &= mj0
 	.loc 1 2607
-	and %r6, %r6, %r7
+	and %r5, %r5, %r3
 # mj1 ^= v5
 	.loc 1 2608
-	xor %r6, %r6, %r17
+	xor %r5, %r5, %r19
 # v3 += mj1
 	.loc 1 2609
-	add %r30, %r30, %r6
+	add %r21, %r21, %r5
 # x = w3 <<< 45
 	.loc 1 2611
-	rotldi %r6, %r31, 45
+	rotldi %r5, %r12, 45
 # y = w3 <<< 3
 	.loc 1 2612
-	rotldi %r8, %r31, 3
+	rotldi %r6, %r12, 3
 # x ^= y
 	.loc 1 2613
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w3 >> 6
 	.loc 1 2614
-	srdi %r8, %r31, 6
+	srdi %r6, %r12, 6
 # x ^= y
 	.loc 1 2615
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w5 += x
 	.loc 1 2616
-	add %r28, %r28, %r6
+	add %r30, %r30, %r5
 # w5 += w14
 	.loc 1 2617
-	add %r28, %r28, %r19
+	add %r30, %r30, %r28
 # x = w6 <<< 63
 	.loc 1 2618
-	rotldi %r6, %r11, 63
+	rotldi %r5, %r24, 63
 # y = w6 <<< 56
 	.loc 1 2619
-	rotldi %r8, %r11, 56
+	rotldi %r6, %r24, 56
 # x ^= y
 	.loc 1 2620
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # y = w6 >> 7
 	.loc 1 2621
-	srdi %r8, %r11, 7
+	srdi %r6, %r24, 7
 # x ^= y
 	.loc 1 2622
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # w5 += x
 	.loc 1 2623
-	add %r28, %r28, %r6
+	add %r30, %r30, %r5
 # x = 748580250866718886
 	.loc 1 2624
-	lis %r6, 2659
-	ori %r6, %r6, 32197
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 41672
-	ori %r6, %r6, 39078
+	lis %r5, 2659
+	ori %r5, %r5, 32197
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 41672
+	ori %r5, %r5, 39078
 # x += w5
 	.loc 1 2625
-	add %r6, %r6, %r28
+	add %r5, %r5, %r30
 # v2 += x
 	.loc 1 2626
-	add %r18, %r18, %r6
+	add %r16, %r16, %r5
 # c ^= v1
 	.loc 1 2628
-	xor %r6, %r14, %r16
+	xor %r5, %r14, %r15
 # c &= v7
 	.loc 1 2629
-	and %r6, %r6, %r29
+	and %r5, %r5, %r17
 # c ^= v1
 	.loc 1 2630
-	xor %r6, %r6, %r16
+	xor %r5, %r5, %r15
 # v2 += c
 	.loc 1 2631
-	add %r18, %r18, %r6
+	add %r16, %r16, %r5
 # s = v7 <<< 50
 	.loc 1 2632
-	rotldi %r6, %r29, 50
+	rotldi %r5, %r17, 50
 # c = v7 <<< 46
 	.loc 1 2633
-	rotldi %r8, %r29, 46
+	rotldi %r6, %r17, 46
 # s ^= c
 	.loc 1 2634
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v7 <<< 23
 	.loc 1 2635
-	rotldi %r8, %r29, 23
+	rotldi %r6, %r17, 23
 # s ^= c
 	.loc 1 2636
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v2 += s
 	.loc 1 2637
-	add %r18, %r18, %r6
+	add %r16, %r16, %r5
 # v6 += v2
 	.loc 1 2638
-	add %r20, %r20, %r18
+	add %r20, %r20, %r16
 # s = v3 <<< 36
 	.loc 1 2639
-	rotldi %r6, %r30, 36
+	rotldi %r5, %r21, 36
 # c = v3 <<< 30
 	.loc 1 2640
-	rotldi %r8, %r30, 30
+	rotldi %r6, %r21, 30
 # s ^= c
 	.loc 1 2641
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v3 <<< 25
 	.loc 1 2642
-	rotldi %r8, %r30, 25
+	rotldi %r6, %r21, 25
 # s ^= c
 	.loc 1 2643
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v2 += s
 	.loc 1 2644
-	add %r18, %r18, %r6
+	add %r16, %r16, %r5
 # mj1 ^= v4
 	.loc 1 2646
-	xor %r6, %r30, %r12
+	xor %r5, %r21, %r22
 # mj0 &= mj1
 	.loc 1 2647
-	and %r7, %r7, %r6
+	and %r3, %r3, %r5
 # mj0 ^= v4
 	.loc 1 2648
-	xor %r7, %r7, %r12
+	xor %r3, %r3, %r22
 # v2 += mj0
 	.loc 1 2649
-	add %r18, %r18, %r7
+	add %r16, %r16, %r3
 # x = w4 <<< 45
 	.loc 1 2651
-	rotldi %r7, %r24, 45
+	rotldi %r3, %r10, 45
 # y = w4 <<< 3
 	.loc 1 2652
-	rotldi %r8, %r24, 3
+	rotldi %r6, %r10, 3
 # x ^= y
 	.loc 1 2653
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w4 >> 6
 	.loc 1 2654
-	srdi %r8, %r24, 6
+	srdi %r6, %r10, 6
 # x ^= y
 	.loc 1 2655
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w6 += x
 	.loc 1 2656
-	add %r11, %r11, %r7
+	add %r24, %r24, %r3
 # w6 += w15
 	.loc 1 2657
-	add %r11, %r11, %r21
+	add %r24, %r24, %r23
 # x = w7 <<< 63
 	.loc 1 2658
-	rotldi %r7, %r10, 63
+	rotldi %r3, %r11, 63
 # y = w7 <<< 56
 	.loc 1 2659
-	rotldi %r8, %r10, 56
+	rotldi %r6, %r11, 56
 # x ^= y
 	.loc 1 2660
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # y = w7 >> 7
 	.loc 1 2661
-	srdi %r8, %r10, 7
+	srdi %r6, %r11, 7
 # x ^= y
 	.loc 1 2662
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # w6 += x
 	.loc 1 2663
-	add %r11, %r11, %r7
+	add %r24, %r24, %r3
 # x = 1242879168328830382
 	.loc 1 2664
-	lis %r7, 4415
-	ori %r7, %r7, 38916
-	sldi %r7, %r7, 32
-	oris %r7, %r7, 48889
-	ori %r7, %r7, 3502
+	lis %r3, 4415
+	ori %r3, %r3, 38916
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 48889
+	ori %r3, %r3, 3502
 # x += w6
 	.loc 1 2665
-	add %r7, %r7, %r11
+	add %r3, %r3, %r24
 # v1 += x
 	.loc 1 2666
-	add %r16, %r16, %r7
+	add %r15, %r15, %r3
 # c ^= v0
 	.loc 1 2668
-	xor %r7, %r29, %r14
+	xor %r3, %r17, %r14
 # c &= v6
 	.loc 1 2669
-	and %r7, %r7, %r20
+	and %r3, %r3, %r20
 # c ^= v0
 	.loc 1 2670
-	xor %r7, %r7, %r14
+	xor %r3, %r3, %r14
 # v1 += c
 	.loc 1 2671
-	add %r16, %r16, %r7
+	add %r15, %r15, %r3
 # s = v6 <<< 50
 	.loc 1 2672
-	rotldi %r7, %r20, 50
+	rotldi %r3, %r20, 50
 # c = v6 <<< 46
 	.loc 1 2673
-	rotldi %r8, %r20, 46
+	rotldi %r6, %r20, 46
 # s ^= c
 	.loc 1 2674
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v6 <<< 23
 	.loc 1 2675
-	rotldi %r8, %r20, 23
+	rotldi %r6, %r20, 23
 # s ^= c
 	.loc 1 2676
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v1 += s
 	.loc 1 2677
-	add %r16, %r16, %r7
+	add %r15, %r15, %r3
 # v5 += v1
 	.loc 1 2678
-	add %r17, %r17, %r16
+	add %r19, %r19, %r15
 # s = v2 <<< 36
 	.loc 1 2679
-	rotldi %r7, %r18, 36
+	rotldi %r3, %r16, 36
 # c = v2 <<< 30
 	.loc 1 2680
-	rotldi %r8, %r18, 30
+	rotldi %r6, %r16, 30
 # s ^= c
 	.loc 1 2681
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # c = v2 <<< 25
 	.loc 1 2682
-	rotldi %r8, %r18, 25
+	rotldi %r6, %r16, 25
 # s ^= c
 	.loc 1 2683
-	xor %r7, %r7, %r8
+	xor %r3, %r3, %r6
 # v1 += s
 	.loc 1 2684
-	add %r16, %r16, %r7
+	add %r15, %r15, %r3
 # mj0 ^= v3
 	.loc 1 2686
-	xor %r7, %r18, %r30
-	std %r7, 544(%r1)
+	xor %r3, %r16, %r21
 # mj1 &= mj0
 	.loc 1 2687
-	and %r6, %r6, %r7
+	and %r5, %r5, %r3
 # mj1 ^= v3
 	.loc 1 2688
-	xor %r6, %r6, %r30
+	xor %r5, %r5, %r21
 # v1 += mj1
 	.loc 1 2689
-	add %r16, %r16, %r6
+	add %r15, %r15, %r5
 # x = w5 <<< 45
 	.loc 1 2691
-	rotldi %r6, %r28, 45
+	rotldi %r5, %r30, 45
 # y = w5 <<< 3
 	.loc 1 2692
-	rotldi %r7, %r28, 3
+	rotldi %r6, %r30, 3
 # x ^= y
 	.loc 1 2693
-	xor %r6, %r6, %r7
+	xor %r5, %r5, %r6
 # y = w5 >> 6
 	.loc 1 2694
-	srdi %r7, %r28, 6
+	srdi %r6, %r30, 6
 # x ^= y
 	.loc 1 2695
-	xor %r6, %r6, %r7
+	xor %r5, %r5, %r6
 # w7 += x
 	.loc 1 2696
-	add %r10, %r10, %r6
+	add %r11, %r11, %r5
 # w7 += w0
 	.loc 1 2697
-	add %r8, %r10, %r15
-	std %r8, 304(%r1)
+	add %r11, %r11, %r18
 # x = w8 <<< 63
 	.loc 1 2698
-	ld %r7, 184(%r1)
-	rotldi %r6, %r7, 63
-	std %r6, 408(%r1)
+	rotldi %r5, %r9, 63
 # y = w8 <<< 56
 	.loc 1 2699
-	rotldi %r10, %r7, 56
-	std %r10, 496(%r1)
+	rotldi %r6, %r9, 56
 # x ^= y
 	.loc 1 2700
-	xor %r6, %r6, %r10
+	xor %r5, %r5, %r6
 # y = w8 >> 7
 	.loc 1 2701
-	srdi %r7, %r7, 7
+	srdi %r6, %r9, 7
 # x ^= y
 	.loc 1 2702
-	xor %r6, %r6, %r7
+	xor %r5, %r5, %r6
 # w7 += x
 	.loc 1 2703
-	add %r7, %r8, %r6
+	add %r11, %r11, %r5
 # x = 1977374033974150939
 	.loc 1 2704
-	lis %r6, 7025
-	ori %r6, %r6, 2869
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 4892
-	ori %r6, %r6, 18203
+	lis %r5, 7025
+	ori %r5, %r5, 2869
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 4892
+	ori %r5, %r5, 18203
 # x += w7
 	.loc 1 2705
-	add %r6, %r6, %r7
+	add %r5, %r5, %r11
 # v0 += x
 	.loc 1 2706
-	add %r14, %r14, %r6
+	add %r14, %r14, %r5
 # c ^= v7
 	.loc 1 2708
-	xor %r6, %r20, %r29
+	xor %r5, %r20, %r17
 # c &= v5
 	.loc 1 2709
-	and %r6, %r6, %r17
+	and %r5, %r5, %r19
 # c ^= v7
 	.loc 1 2710
-	xor %r6, %r6, %r29
+	xor %r5, %r5, %r17
 # v0 += c
 	.loc 1 2711
-	add %r14, %r14, %r6
+	add %r14, %r14, %r5
 # s = v5 <<< 50
 	.loc 1 2712
-	rotldi %r6, %r17, 50
+	rotldi %r5, %r19, 50
 # c = v5 <<< 46
 	.loc 1 2713
-	rotldi %r8, %r17, 46
+	rotldi %r6, %r19, 46
 # s ^= c
 	.loc 1 2714
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v5 <<< 23
 	.loc 1 2715
-	rotldi %r8, %r17, 23
+	rotldi %r6, %r19, 23
 # s ^= c
 	.loc 1 2716
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v0 += s
 	.loc 1 2717
-	add %r14, %r14, %r6
+	add %r14, %r14, %r5
 # v4 += v0
 	.loc 1 2718
-	add %r12, %r12, %r14
+	add %r22, %r22, %r14
 # s = v1 <<< 36
 	.loc 1 2719
-	rotldi %r6, %r16, 36
+	rotldi %r5, %r15, 36
 # c = v1 <<< 30
 	.loc 1 2720
-	rotldi %r8, %r16, 30
+	rotldi %r6, %r15, 30
 # s ^= c
 	.loc 1 2721
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # c = v1 <<< 25
 	.loc 1 2722
-	rotldi %r8, %r16, 25
+	rotldi %r6, %r15, 25
 # s ^= c
 	.loc 1 2723
-	xor %r6, %r6, %r8
+	xor %r5, %r5, %r6
 # v0 += s
 	.loc 1 2724
-	add %r10, %r14, %r6
+	add %r14, %r14, %r5
 # mj1 ^= v2
 	.loc 1 2726
-	xor %r6, %r16, %r18
-	std %r6, 552(%r1)
+	xor %r5, %r15, %r16
 # mj0 &= mj1
 	.loc 1 2727
-	ld %r8, 544(%r1)
-	and %r6, %r8, %r6
+	and %r3, %r3, %r5
 # mj0 ^= v2
 	.loc 1 2728
-	xor %r6, %r6, %r18
+	xor %r3, %r3, %r16
 # v0 += mj0
 	.loc 1 2729
-	add %r10, %r10, %r6
+	add %r14, %r14, %r3
 # x = w6 <<< 45
 	.loc 1 2731
-	rotldi %r6, %r11, 45
+	rotldi %r3, %r24, 45
 # y = w6 <<< 3
 	.loc 1 2732
-	rotldi %r8, %r11, 3
+	rotldi %r6, %r24, 3
 # x ^= y
 	.loc 1 2733
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r6
 # y = w6 >> 6
 	.loc 1 2734
-	srdi %r8, %r11, 6
+	srdi %r6, %r24, 6
 # x ^= y
 	.loc 1 2735
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r6
 # w8 += x
 	.loc 1 2736
-	ld %r8, 184(%r1)
-	add %r6, %r8, %r6
+	add %r9, %r9, %r3
 # w8 += w1
 	.loc 1 2737
-	add %r23, %r6, %r23
-	std %r23, 312(%r1)
+	add %r9, %r9, %r25
 # x = w9 <<< 63
 	.loc 1 2738
-	ld %r8, 192(%r1)
-	rotldi %r6, %r8, 63
-	std %r6, 416(%r1)
+	rotldi %r3, %r7, 63
 # y = w9 <<< 56
 	.loc 1 2739
-	rotldi %r14, %r8, 56
-	std %r14, 504(%r1)
+	rotldi %r6, %r7, 56
 # x ^= y
 	.loc 1 2740
-	xor %r6, %r6, %r14
+	xor %r3, %r3, %r6
 # y = w9 >> 7
 	.loc 1 2741
-	srdi %r8, %r8, 7
+	srdi %r6, %r7, 7
 # x ^= y
 	.loc 1 2742
-	xor %r6, %r6, %r8
+	xor %r3, %r3, %r6
 # w8 += x
 	.loc 1 2743
-	add %r8, %r23, %r6
+	add %r9, %r9, %r3
 # x = 2944078676154940804
 	.loc 1 2744
-	lis %r6, 10459
-	ori %r6, %r6, 30709
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 8964
-	ori %r6, %r6, 32132
+	lis %r3, 10459
+	ori %r3, %r3, 30709
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 8964
+	ori %r3, %r3, 32132
 # x += w8
 	.loc 1 2745
-	add %r6, %r6, %r8
+	add %r3, %r3, %r9
 # v7 += x
 	.loc 1 2746
-	add %r29, %r29, %r6
+	add %r17, %r17, %r3
 # c ^= v6
 	.loc 1 2748
-	xor %r6, %r17, %r20
+	xor %r3, %r19, %r20
 # c &= v4
 	.loc 1 2749
-	and %r6, %r6, %r12
+	and %r3, %r3, %r22
 # c ^= v6
 	.loc 1 2750
-	xor %r6, %r6, %r20
+	xor %r3, %r3, %r20
 # v7 += c
 	.loc 1 2751
-	add %r23, %r29, %r6
+	add %r17, %r17, %r3
 # s = v4 <<< 50
 	.loc 1 2752
-	rotldi %r6, %r12, 50
+	rotldi %r3, %r22, 50
 # c = v4 <<< 46
 	.loc 1 2753
-	rotldi %r29, %r12, 46
+	rotldi %r6, %r22, 46
 # s ^= c
 	.loc 1 2754
-	xor %r6, %r6, %r29
+	xor %r3, %r3, %r6
 # c = v4 <<< 23
 	.loc 1 2755
-	rotldi %r29, %r12, 23
+	rotldi %r6, %r22, 23
 # s ^= c
 	.loc 1 2756
-	xor %r6, %r6, %r29
+	xor %r3, %r3, %r6
 # v7 += s
 	.loc 1 2757
-	add %r23, %r23, %r6
+	add %r17, %r17, %r3
 # v3 += v7
 	.loc 1 2758
-	add %r29, %r30, %r23
+	add %r21, %r21, %r17
 # s = v0 <<< 36
 	.loc 1 2759
-	rotldi %r6, %r10, 36
+	rotldi %r3, %r14, 36
 # c = v0 <<< 30
 	.loc 1 2760
-	rotldi %r30, %r10, 30
+	rotldi %r6, %r14, 30
 # s ^= c
 	.loc 1 2761
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r6
 # c = v0 <<< 25
 	.loc 1 2762
-	rotldi %r30, %r10, 25
+	rotldi %r6, %r14, 25
 # s ^= c
 	.loc 1 2763
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r6
 # v7 += s
 	.loc 1 2764
-	add %r23, %r23, %r6
+	add %r17, %r17, %r3
 # mj0 ^= v1
 	.loc 1 2766
-	xor %r30, %r10, %r16
+	xor %r3, %r14, %r15
 # mj1 &= mj0
 	.loc 1 2767
-	ld %r6, 552(%r1)
-	and %r6, %r6, %r30
+	and %r5, %r5, %r3
 # mj1 ^= v1
 	.loc 1 2768
-	xor %r6, %r6, %r16
+	xor %r5, %r5, %r15
 # v7 += mj1
 	.loc 1 2769
-	add %r14, %r23, %r6
+	add %r17, %r17, %r5
 # x = w7 <<< 45
 	.loc 1 2771
-	rotldi %r6, %r7, 45
+	rotldi %r5, %r11, 45
 # y = w7 <<< 3
 	.loc 1 2772
-	rotldi %r23, %r7, 3
+	rotldi %r6, %r11, 3
 # x ^= y
 	.loc 1 2773
-	xor %r6, %r6, %r23
+	xor %r5, %r5, %r6
 # y = w7 >> 6
 	.loc 1 2774
-	srdi %r23, %r7, 6
+	srdi %r6, %r11, 6
 # x ^= y
 	.loc 1 2775
-	xor %r6, %r6, %r23
+	xor %r5, %r5, %r6
 # w9 += x
 	.loc 1 2776
-	ld %r23, 192(%r1)
-	add %r6, %r23, %r6
+	add %r7, %r7, %r5
 # w9 += w2
 	.loc 1 2777
-	add %r23, %r6, %r25
+	add %r7, %r7, %r31
 # x = w10 <<< 63
 	.loc 1 2778
-	rotldi %r6, %r27, 63
+	rotldi %r5, %r29, 63
 # y = w10 <<< 56
 	.loc 1 2779
-	rotldi %r25, %r27, 56
+	rotldi %r6, %r29, 56
 # x ^= y
 	.loc 1 2780
-	xor %r6, %r6, %r25
+	xor %r5, %r5, %r6
 # y = w10 >> 7
 	.loc 1 2781
-	srdi %r25, %r27, 7
+	srdi %r6, %r29, 7
 # x ^= y
 	.loc 1 2782
-	xor %r6, %r6, %r25
+	xor %r5, %r5, %r6
 # w9 += x
 	.loc 1 2783
-	add %r23, %r23, %r6
+	add %r7, %r7, %r5
 # x = 3659926193048069267
 	.loc 1 2784
-	lis %r6, 13002
-	ori %r6, %r6, 43899
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 16583
-	ori %r6, %r6, 9363
+	lis %r5, 13002
+	ori %r5, %r5, 43899
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 16583
+	ori %r5, %r5, 9363
 # x += w9
 	.loc 1 2785
-	add %r6, %r6, %r23
+	add %r5, %r5, %r7
 # v6 += x
 	.loc 1 2786
-	add %r20, %r20, %r6
+	add %r20, %r20, %r5
 # c ^= v5
 	.loc 1 2788
-	xor %r6, %r12, %r17
+	xor %r5, %r22, %r19
 # c &= v3
 	.loc 1 2789
-	and %r6, %r6, %r29
+	and %r5, %r5, %r21
 # c ^= v5
 	.loc 1 2790
-	xor %r6, %r6, %r17
+	xor %r5, %r5, %r19
 # v6 += c
 	.loc 1 2791
-	add %r20, %r20, %r6
+	add %r20, %r20, %r5
 # s = v3 <<< 50
 	.loc 1 2792
-	rotldi %r6, %r29, 50
+	rotldi %r5, %r21, 50
 # c = v3 <<< 46
 	.loc 1 2793
-	rotldi %r25, %r29, 46
+	rotldi %r6, %r21, 46
 # s ^= c
 	.loc 1 2794
-	xor %r6, %r6, %r25
+	xor %r5, %r5, %r6
 # c = v3 <<< 23
 	.loc 1 2795
-	rotldi %r25, %r29, 23
+	rotldi %r6, %r21, 23
 # s ^= c
 	.loc 1 2796
-	xor %r6, %r6, %r25
+	xor %r5, %r5, %r6
 # v6 += s
 	.loc 1 2797
-	add %r20, %r20, %r6
+	add %r20, %r20, %r5
 # v2 += v6
 	.loc 1 2798
-	add %r18, %r18, %r20
+	add %r16, %r16, %r20
 # s = v7 <<< 36
 	.loc 1 2799
-	rotldi %r6, %r14, 36
+	rotldi %r5, %r17, 36
 # c = v7 <<< 30
 	.loc 1 2800
-	rotldi %r25, %r14, 30
+	rotldi %r6, %r17, 30
 # s ^= c
 	.loc 1 2801
-	xor %r6, %r6, %r25
+	xor %r5, %r5, %r6
 # c = v7 <<< 25
 	.loc 1 2802
-	rotldi %r25, %r14, 25
+	rotldi %r6, %r17, 25
 # s ^= c
 	.loc 1 2803
-	xor %r6, %r6, %r25
+	xor %r5, %r5, %r6
 # v6 += s
 	.loc 1 2804
-	add %r20, %r20, %r6
+	add %r20, %r20, %r5
 # mj1 ^= v0
 	.loc 1 2806
-	xor %r6, %r14, %r10
+	xor %r5, %r17, %r14
 # mj0 &= mj1
 	.loc 1 2807
-	and %r30, %r30, %r6
+	and %r3, %r3, %r5
 # mj0 ^= v0
 	.loc 1 2808
-	xor %r30, %r30, %r10
+	xor %r3, %r3, %r14
 # v6 += mj0
 	.loc 1 2809
-	add %r20, %r20, %r30
+	add %r20, %r20, %r3
 # x = w8 <<< 45
 	.loc 1 2811
-	rotldi %r30, %r8, 45
+	rotldi %r3, %r9, 45
 # y = w8 <<< 3
 	.loc 1 2812
-	rotldi %r25, %r8, 3
+	rotldi %r6, %r9, 3
 # x ^= y
 	.loc 1 2813
-	xor %r30, %r30, %r25
+	xor %r3, %r3, %r6
 # y = w8 >> 6
 	.loc 1 2814
-	srdi %r25, %r8, 6
+	srdi %r6, %r9, 6
 # x ^= y
 	.loc 1 2815
-	xor %r30, %r30, %r25
+	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 2816
-	add %r27, %r27, %r30
+	add %r29, %r29, %r3
 # w10 += w3
 	.loc 1 2817
-	add %r27, %r27, %r31
+	add %r29, %r29, %r12
 # x = w11 <<< 63
 	.loc 1 2818
-	rotldi %r31, %r26, 63
+	rotldi %r3, %r27, 63
 # y = w11 <<< 56
 	.loc 1 2819
-	rotldi %r30, %r26, 56
+	rotldi %r6, %r27, 56
 # x ^= y
 	.loc 1 2820
-	xor %r31, %r31, %r30
+	xor %r3, %r3, %r6
 # y = w11 >> 7
 	.loc 1 2821
-	srdi %r30, %r26, 7
+	srdi %r6, %r27, 7
 # x ^= y
 	.loc 1 2822
-	xor %r31, %r31, %r30
+	xor %r3, %r3, %r6
 # w10 += x
 	.loc 1 2823
-	add %r27, %r27, %r31
+	add %r29, %r29, %r3
 # x = 4368137639120453308
 	.loc 1 2824
-	lis %r31, 15518
-	ori %r31, %r31, 48650
-	sldi %r31, %r31, 32
-	oris %r31, %r31, 5577
-	ori %r31, %r31, 48828
+	lis %r3, 15518
+	ori %r3, %r3, 48650
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 5577
+	ori %r3, %r3, 48828
 # x += w10
 	.loc 1 2825
-	add %r31, %r31, %r27
+	add %r3, %r3, %r29
 # v5 += x
 	.loc 1 2826
-	add %r17, %r17, %r31
+	add %r19, %r19, %r3
 # c ^= v4
 	.loc 1 2828
-	xor %r31, %r29, %r12
+	xor %r3, %r21, %r22
 # c &= v2
 	.loc 1 2829
-	and %r31, %r31, %r18
+	and %r3, %r3, %r16
 # c ^= v4
 	.loc 1 2830
-	xor %r31, %r31, %r12
+	xor %r3, %r3, %r22
 # v5 += c
 	.loc 1 2831
-	add %r17, %r17, %r31
+	add %r19, %r19, %r3
 # s = v2 <<< 50
 	.loc 1 2832
-	rotldi %r31, %r18, 50
+	rotldi %r3, %r16, 50
 # c = v2 <<< 46
 	.loc 1 2833
-	rotldi %r30, %r18, 46
+	rotldi %r6, %r16, 46
 # s ^= c
 	.loc 1 2834
-	xor %r31, %r31, %r30
+	xor %r3, %r3, %r6
 # c = v2 <<< 23
 	.loc 1 2835
-	rotldi %r30, %r18, 23
+	rotldi %r6, %r16, 23
 # s ^= c
 	.loc 1 2836
-	xor %r31, %r31, %r30
+	xor %r3, %r3, %r6
 # v5 += s
 	.loc 1 2837
-	add %r17, %r17, %r31
+	add %r19, %r19, %r3
 # v1 += v5
 	.loc 1 2838
-	add %r16, %r16, %r17
+	add %r15, %r15, %r19
 # s = v6 <<< 36
 	.loc 1 2839
-	rotldi %r31, %r20, 36
+	rotldi %r3, %r20, 36
 # c = v6 <<< 30
 	.loc 1 2840
-	rotldi %r30, %r20, 30
+	rotldi %r6, %r20, 30
 # s ^= c
 	.loc 1 2841
-	xor %r31, %r31, %r30
+	xor %r3, %r3, %r6
 # c = v6 <<< 25
 	.loc 1 2842
-	rotldi %r30, %r20, 25
+	rotldi %r6, %r20, 25
 # s ^= c
 	.loc 1 2843
-	xor %r31, %r31, %r30
+	xor %r3, %r3, %r6
 # v5 += s
 	.loc 1 2844
-	add %r17, %r17, %r31
+	add %r19, %r19, %r3
 # mj0 ^= v7
 	.loc 1 2846
-	xor %r31, %r20, %r14
+	xor %r6, %r20, %r17
 # mj1 &= mj0
 	.loc 1 2847
-	and %r6, %r6, %r31
+	and %r5, %r5, %r6
 # mj1 ^= v7
 	.loc 1 2848
-	xor %r6, %r6, %r14
+	xor %r5, %r5, %r17
 # v5 += mj1
 	.loc 1 2849
-	add %r17, %r17, %r6
+	add %r19, %r19, %r5
 # x = w9 <<< 45
 	.loc 1 2851
-	rotldi %r6, %r23, 45
+	rotldi %r3, %r7, 45
 # y = w9 <<< 3
 	.loc 1 2852
-	rotldi %r30, %r23, 3
+	rotldi %r5, %r7, 3
 # x ^= y
 	.loc 1 2853
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r5
 # y = w9 >> 6
 	.loc 1 2854
-	srdi %r30, %r23, 6
+	srdi %r5, %r7, 6
 # x ^= y
 	.loc 1 2855
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r5
 # w11 += x
 	.loc 1 2856
-	add %r26, %r26, %r6
+	add %r27, %r27, %r3
 # w11 += w4
 	.loc 1 2857
-	add %r26, %r26, %r24
+	add %r27, %r27, %r10
 # x = w12 <<< 63
 	.loc 1 2858
-	rotldi %r6, %r22, 63
+	rotldi %r3, %r26, 63
 # y = w12 <<< 56
 	.loc 1 2859
-	rotldi %r30, %r22, 56
+	rotldi %r5, %r26, 56
 # x ^= y
 	.loc 1 2860
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r5
 # y = w12 >> 7
 	.loc 1 2861
-	srdi %r30, %r22, 7
+	srdi %r5, %r26, 7
 # x ^= y
 	.loc 1 2862
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r5
 # w11 += x
 	.loc 1 2863
-	add %r26, %r26, %r6
+	add %r27, %r27, %r3
 # x = 4836135668995329356
 	.loc 1 2864
-	lis %r6, 17181
-	ori %r6, %r6, 26564
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 39952
-	ori %r6, %r6, 3404
+	lis %r3, 17181
+	ori %r3, %r3, 26564
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 39952
+	ori %r3, %r3, 3404
 # x += w11
 	.loc 1 2865
-	add %r6, %r6, %r26
+	add %r3, %r3, %r27
 # v4 += x
 	.loc 1 2866
-	add %r12, %r12, %r6
+	add %r22, %r22, %r3
 # c ^= v3
 	.loc 1 2868
-	xor %r6, %r18, %r29
+	xor %r3, %r16, %r21
 # c &= v1
 	.loc 1 2869
-	and %r6, %r6, %r16
+	and %r3, %r3, %r15
 # c ^= v3
 	.loc 1 2870
-	xor %r6, %r6, %r29
+	xor %r3, %r3, %r21
 # v4 += c
 	.loc 1 2871
-	add %r12, %r12, %r6
+	add %r22, %r22, %r3
 # s = v1 <<< 50
 	.loc 1 2872
-	rotldi %r6, %r16, 50
+	rotldi %r3, %r15, 50
 # c = v1 <<< 46
 	.loc 1 2873
-	rotldi %r30, %r16, 46
+	rotldi %r5, %r15, 46
 # s ^= c
 	.loc 1 2874
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r5
 # c = v1 <<< 23
 	.loc 1 2875
-	rotldi %r30, %r16, 23
+	rotldi %r5, %r15, 23
 # s ^= c
 	.loc 1 2876
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r5
 # v4 += s
 	.loc 1 2877
-	add %r12, %r12, %r6
+	add %r22, %r22, %r3
 # v0 += v4
 	.loc 1 2878
-	add %r30, %r10, %r12
+	add %r14, %r14, %r22
 # s = v5 <<< 36
 	.loc 1 2879
-	rotldi %r6, %r17, 36
+	rotldi %r3, %r19, 36
 # c = v5 <<< 30
 	.loc 1 2880
-	rotldi %r10, %r17, 30
+	rotldi %r5, %r19, 30
 # s ^= c
 	.loc 1 2881
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # c = v5 <<< 25
 	.loc 1 2882
-	rotldi %r10, %r17, 25
+	rotldi %r5, %r19, 25
 # s ^= c
 	.loc 1 2883
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # v4 += s
 	.loc 1 2884
-	add %r12, %r12, %r6
+	add %r22, %r22, %r3
 # mj1 ^= v6
 	.loc 1 2886
-	xor %r25, %r17, %r20
+	xor %r7, %r19, %r20
 # mj0 &= mj1
 	.loc 1 2887
-	and %r31, %r31, %r25
+	and %r6, %r6, %r7
 # mj0 ^= v6
 	.loc 1 2888
-	xor %r31, %r31, %r20
+	xor %r6, %r6, %r20
 # v4 += mj0
 	.loc 1 2889
-	add %r12, %r12, %r31
+	add %r22, %r22, %r6
 # x = w10 <<< 45
 	.loc 1 2891
-	rotldi %r6, %r27, 45
+	rotldi %r3, %r29, 45
 # y = w10 <<< 3
 	.loc 1 2892
-	rotldi %r10, %r27, 3
+	rotldi %r5, %r29, 3
 # x ^= y
 	.loc 1 2893
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # y = w10 >> 6
 	.loc 1 2894
-	srdi %r10, %r27, 6
+	srdi %r5, %r29, 6
 # x ^= y
 	.loc 1 2895
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # w12 += x
 	.loc 1 2896
-	add %r22, %r22, %r6
+	add %r26, %r26, %r3
 # w12 += w5
 	.loc 1 2897
-	add %r22, %r22, %r28
+	add %r26, %r26, %r30
 # x = w13 <<< 63
 	.loc 1 2898
-	rotldi %r6, %r9, 63
+	rotldi %r3, %r8, 63
 # y = w13 <<< 56
 	.loc 1 2899
-	rotldi %r10, %r9, 56
+	rotldi %r5, %r8, 56
 # x ^= y
 	.loc 1 2900
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # y = w13 >> 7
 	.loc 1 2901
-	srdi %r10, %r9, 7
+	srdi %r5, %r8, 7
 # x ^= y
 	.loc 1 2902
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # w12 += x
 	.loc 1 2903
-	add %r22, %r22, %r6
+	add %r26, %r26, %r3
 # x = 5532061633213252278
 	.loc 1 2904
-	lis %r6, 19653
-	ori %r6, %r6, 54462
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 52030
-	ori %r6, %r6, 17078
+	lis %r3, 19653
+	ori %r3, %r3, 54462
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 52030
+	ori %r3, %r3, 17078
 # x += w12
 	.loc 1 2905
-	add %r6, %r6, %r22
+	add %r3, %r3, %r26
 # v3 += x
 	.loc 1 2906
-	add %r29, %r29, %r6
+	add %r21, %r21, %r3
 # c ^= v2
 	.loc 1 2908
-	xor %r6, %r16, %r18
+	xor %r3, %r15, %r16
 # c &= v0
 	.loc 1 2909
-	and %r6, %r6, %r30
+	and %r3, %r3, %r14
 # c ^= v2
 	.loc 1 2910
-	xor %r6, %r6, %r18
+	xor %r3, %r3, %r16
 # v3 += c
 	.loc 1 2911
-	add %r29, %r29, %r6
+	add %r21, %r21, %r3
 # s = v0 <<< 50
 	.loc 1 2912
-	rotldi %r6, %r30, 50
+	rotldi %r3, %r14, 50
 # c = v0 <<< 46
 	.loc 1 2913
-	rotldi %r10, %r30, 46
+	rotldi %r5, %r14, 46
 # s ^= c
 	.loc 1 2914
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # c = v0 <<< 23
 	.loc 1 2915
-	rotldi %r10, %r30, 23
+	rotldi %r5, %r14, 23
 # s ^= c
 	.loc 1 2916
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # v3 += s
 	.loc 1 2917
-	add %r29, %r29, %r6
+	add %r21, %r21, %r3
 # v7 += v3
 	.loc 1 2918
-	add %r14, %r14, %r29
+	add %r17, %r17, %r21
 # s = v4 <<< 36
 	.loc 1 2919
-	rotldi %r6, %r12, 36
+	rotldi %r3, %r22, 36
 # c = v4 <<< 30
 	.loc 1 2920
-	rotldi %r10, %r12, 30
+	rotldi %r5, %r22, 30
 # s ^= c
 	.loc 1 2921
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # c = v4 <<< 25
 	.loc 1 2922
-	rotldi %r10, %r12, 25
+	rotldi %r5, %r22, 25
 # s ^= c
 	.loc 1 2923
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # v3 += s
 	.loc 1 2924
-	add %r29, %r29, %r6
+	add %r21, %r21, %r3
 # mj0 ^= v5
 	.loc 1 2926
-	xor %r31, %r12, %r17
+	xor %r6, %r22, %r19
 # mj1 &= mj0
 	.loc 1 2927
-	and %r25, %r25, %r31
+	and %r7, %r7, %r6
 # mj1 ^= v5
 	.loc 1 2928
-	xor %r25, %r25, %r17
+	xor %r7, %r7, %r19
 # v3 += mj1
 	.loc 1 2929
-	add %r28, %r29, %r25
+	add %r21, %r21, %r7
 # x = w11 <<< 45
 	.loc 1 2931
-	rotldi %r6, %r26, 45
+	rotldi %r3, %r27, 45
 # y = w11 <<< 3
 	.loc 1 2932
-	rotldi %r10, %r26, 3
+	rotldi %r5, %r27, 3
 # x ^= y
 	.loc 1 2933
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # y = w11 >> 6
 	.loc 1 2934
-	srdi %r10, %r26, 6
+	srdi %r5, %r27, 6
 # x ^= y
 	.loc 1 2935
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # w13 += x
 	.loc 1 2936
-	add %r9, %r9, %r6
+	add %r8, %r8, %r3
 # w13 += w6
 	.loc 1 2937
-	add %r9, %r9, %r11
+	add %r8, %r8, %r24
 # x = w14 <<< 63
 	.loc 1 2938
-	rotldi %r6, %r19, 63
+	rotldi %r3, %r28, 63
 # y = w14 <<< 56
 	.loc 1 2939
-	rotldi %r10, %r19, 56
+	rotldi %r5, %r28, 56
 # x ^= y
 	.loc 1 2940
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # y = w14 >> 7
 	.loc 1 2941
-	srdi %r10, %r19, 7
+	srdi %r5, %r28, 7
 # x ^= y
 	.loc 1 2942
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # w13 += x
 	.loc 1 2943
-	add %r9, %r9, %r6
+	add %r8, %r8, %r3
 # x = 6448918945643986474
 	.loc 1 2944
-	lis %r6, 22911
-	ori %r6, %r6, 10652
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 64613
-	ori %r6, %r6, 32298
+	lis %r3, 22911
+	ori %r3, %r3, 10652
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 64613
+	ori %r3, %r3, 32298
 # x += w13
 	.loc 1 2945
-	add %r6, %r6, %r9
+	add %r3, %r3, %r8
 # v2 += x
 	.loc 1 2946
-	add %r18, %r18, %r6
+	add %r16, %r16, %r3
 # c ^= v1
 	.loc 1 2948
-	xor %r6, %r30, %r16
+	xor %r3, %r14, %r15
 # c &= v7
 	.loc 1 2949
-	and %r6, %r6, %r14
+	and %r3, %r3, %r17
 # c ^= v1
 	.loc 1 2950
-	xor %r6, %r6, %r16
+	xor %r3, %r3, %r15
 # v2 += c
 	.loc 1 2951
-	add %r18, %r18, %r6
+	add %r16, %r16, %r3
 # s = v7 <<< 50
 	.loc 1 2952
-	rotldi %r6, %r14, 50
+	rotldi %r3, %r17, 50
 # c = v7 <<< 46
 	.loc 1 2953
-	rotldi %r10, %r14, 46
+	rotldi %r5, %r17, 46
 # s ^= c
 	.loc 1 2954
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # c = v7 <<< 23
 	.loc 1 2955
-	rotldi %r10, %r14, 23
+	rotldi %r5, %r17, 23
 # s ^= c
 	.loc 1 2956
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # v2 += s
 	.loc 1 2957
-	add %r18, %r18, %r6
+	add %r16, %r16, %r3
 # v6 += v2
 	.loc 1 2958
-	add %r20, %r20, %r18
+	add %r20, %r20, %r16
 # s = v3 <<< 36
 	.loc 1 2959
-	rotldi %r6, %r28, 36
+	rotldi %r3, %r21, 36
 # c = v3 <<< 30
 	.loc 1 2960
-	rotldi %r10, %r28, 30
+	rotldi %r5, %r21, 30
 # s ^= c
 	.loc 1 2961
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # c = v3 <<< 25
 	.loc 1 2962
-	rotldi %r10, %r28, 25
+	rotldi %r5, %r21, 25
 # s ^= c
 	.loc 1 2963
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # v2 += s
 	.loc 1 2964
-	add %r18, %r18, %r6
+	add %r16, %r16, %r3
 # mj1 ^= v4
 	.loc 1 2966
-	xor %r11, %r28, %r12
+	xor %r7, %r21, %r22
 # mj0 &= mj1
 	.loc 1 2967
-	and %r31, %r31, %r11
+	and %r6, %r6, %r7
 # mj0 ^= v4
 	.loc 1 2968
-	xor %r31, %r31, %r12
+	xor %r6, %r6, %r22
 # v2 += mj0
 	.loc 1 2969
-	add %r18, %r18, %r31
+	add %r16, %r16, %r6
 # x = w12 <<< 45
 	.loc 1 2971
-	rotldi %r6, %r22, 45
+	rotldi %r3, %r26, 45
 # y = w12 <<< 3
 	.loc 1 2972
-	rotldi %r10, %r22, 3
+	rotldi %r5, %r26, 3
 # x ^= y
 	.loc 1 2973
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # y = w12 >> 6
 	.loc 1 2974
-	srdi %r10, %r22, 6
+	srdi %r5, %r26, 6
 # x ^= y
 	.loc 1 2975
-	xor %r6, %r6, %r10
+	xor %r3, %r3, %r5
 # w14 += x
 	.loc 1 2976
-	add %r19, %r19, %r6
+	add %r28, %r28, %r3
 # w14 += w7
 	.loc 1 2977
-	add %r19, %r19, %r7
+	add %r28, %r28, %r11
 # x = w15 <<< 63
 	.loc 1 2978
-	rotldi %r6, %r21, 63
+	rotldi %r3, %r23, 63
 # y = w15 <<< 56
 	.loc 1 2979
-	rotldi %r7, %r21, 56
+	rotldi %r5, %r23, 56
 # x ^= y
 	.loc 1 2980
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # y = w15 >> 7
 	.loc 1 2981
-	srdi %r7, %r21, 7
+	srdi %r5, %r23, 7
 # x ^= y
 	.loc 1 2982
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # w14 += x
 	.loc 1 2983
-	add %r19, %r19, %r6
+	add %r28, %r28, %r3
 # x = 6902733635092675308
 	.loc 1 2984
-	lis %r6, 24523
-	ori %r6, %r6, 28587
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 15062
-	ori %r6, %r6, 64236
+	lis %r3, 24523
+	ori %r3, %r3, 28587
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 15062
+	ori %r3, %r3, 64236
 # x += w14
 	.loc 1 2985
-	add %r6, %r6, %r19
+	add %r3, %r3, %r28
 # v1 += x
 	.loc 1 2986
-	add %r16, %r16, %r6
+	add %r15, %r15, %r3
 # c ^= v0
 	.loc 1 2988
-	xor %r6, %r14, %r30
+	xor %r3, %r17, %r14
 # c &= v6
 	.loc 1 2989
-	and %r6, %r6, %r20
+	and %r3, %r3, %r20
 # c ^= v0
 	.loc 1 2990
-	xor %r6, %r6, %r30
+	xor %r3, %r3, %r14
 # v1 += c
 	.loc 1 2991
-	add %r16, %r16, %r6
+	add %r15, %r15, %r3
 # s = v6 <<< 50
 	.loc 1 2992
-	rotldi %r6, %r20, 50
+	rotldi %r3, %r20, 50
 # c = v6 <<< 46
 	.loc 1 2993
-	rotldi %r7, %r20, 46
+	rotldi %r5, %r20, 46
 # s ^= c
 	.loc 1 2994
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v6 <<< 23
 	.loc 1 2995
-	rotldi %r7, %r20, 23
+	rotldi %r5, %r20, 23
 # s ^= c
 	.loc 1 2996
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v1 += s
 	.loc 1 2997
-	add %r16, %r16, %r6
+	add %r15, %r15, %r3
 # v5 += v1
 	.loc 1 2998
-	add %r10, %r17, %r16
+	add %r12, %r19, %r15
 # s = v2 <<< 36
 	.loc 1 2999
-	rotldi %r6, %r18, 36
+	rotldi %r3, %r16, 36
 # c = v2 <<< 30
 	.loc 1 3000
-	rotldi %r7, %r18, 30
+	rotldi %r5, %r16, 30
 # s ^= c
 	.loc 1 3001
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v2 <<< 25
 	.loc 1 3002
-	rotldi %r7, %r18, 25
+	rotldi %r5, %r16, 25
 # s ^= c
 	.loc 1 3003
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v1 += s
 	.loc 1 3004
-	add %r16, %r16, %r6
+	add %r15, %r15, %r3
 # mj0 ^= v3
 	.loc 1 3006
-	xor %r31, %r18, %r28
+	xor %r6, %r16, %r21
 # mj1 &= mj0
 	.loc 1 3007
-	and %r11, %r11, %r31
+	and %r7, %r7, %r6
 # mj1 ^= v3
 	.loc 1 3008
-	xor %r11, %r11, %r28
+	xor %r7, %r7, %r21
 # v1 += mj1
 	.loc 1 3009
-	add %r16, %r16, %r11
+	add %r11, %r15, %r7
 # x = w13 <<< 45
 	.loc 1 3011
-	rotldi %r6, %r9, 45
+	rotldi %r3, %r8, 45
 # y = w13 <<< 3
 	.loc 1 3012
-	rotldi %r7, %r9, 3
+	rotldi %r5, %r8, 3
 # x ^= y
 	.loc 1 3013
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # y = w13 >> 6
 	.loc 1 3014
-	srdi %r7, %r9, 6
+	srdi %r5, %r8, 6
 # x ^= y
 	.loc 1 3015
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # w15 += x
 	.loc 1 3016
-	add %r21, %r21, %r6
+	add %r23, %r23, %r3
 # w15 += w8
 	.loc 1 3017
-	add %r21, %r21, %r8
+	add %r23, %r23, %r9
 # x = w0 <<< 63
 	.loc 1 3018
-	rotldi %r6, %r15, 63
+	rotldi %r3, %r18, 63
 # y = w0 <<< 56
 	.loc 1 3019
-	rotldi %r7, %r15, 56
+	rotldi %r5, %r18, 56
 # x ^= y
 	.loc 1 3020
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # y = w0 >> 7
 	.loc 1 3021
-	srdi %r7, %r15, 7
+	srdi %r5, %r18, 7
 # x ^= y
 	.loc 1 3022
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # w15 += x
 	.loc 1 3023
-	add %r21, %r21, %r6
+	add %r23, %r23, %r3
 # x = 7801388544844847127
 	.loc 1 3024
-	lis %r6, 27716
-	ori %r6, %r6, 6540
-	sldi %r6, %r6, 32
-	oris %r6, %r6, 19015
-	ori %r6, %r6, 22551
+	lis %r3, 27716
+	ori %r3, %r3, 6540
+	sldi %r3, %r3, 32
+	oris %r3, %r3, 19015
+	ori %r3, %r3, 22551
 # x += w15
 	.loc 1 3025
-	add %r6, %r6, %r21
+	add %r3, %r3, %r23
 # v0 += x
 	.loc 1 3026
-	add %r30, %r30, %r6
+	add %r14, %r14, %r3
 # c ^= v7
 	.loc 1 3028
-	xor %r6, %r20, %r14
+	xor %r3, %r20, %r17
 # c &= v5
 	.loc 1 3029
-	and %r6, %r6, %r10
+	and %r3, %r3, %r12
 # c ^= v7
 	.loc 1 3030
-	xor %r6, %r6, %r14
+	xor %r3, %r3, %r17
 # v0 += c
 	.loc 1 3031
-	add %r30, %r30, %r6
+	add %r14, %r14, %r3
 # s = v5 <<< 50
 	.loc 1 3032
-	rotldi %r6, %r10, 50
+	rotldi %r3, %r12, 50
 # c = v5 <<< 46
 	.loc 1 3033
-	rotldi %r7, %r10, 46
+	rotldi %r5, %r12, 46
 # s ^= c
 	.loc 1 3034
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v5 <<< 23
 	.loc 1 3035
-	rotldi %r7, %r10, 23
+	rotldi %r5, %r12, 23
 # s ^= c
 	.loc 1 3036
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v0 += s
 	.loc 1 3037
-	add %r30, %r30, %r6
+	add %r14, %r14, %r3
 # v4 += v0
 	.loc 1 3038
-	add %r12, %r12, %r30
+	add %r10, %r22, %r14
 # s = v1 <<< 36
 	.loc 1 3039
-	rotldi %r6, %r16, 36
+	rotldi %r3, %r11, 36
 # c = v1 <<< 30
 	.loc 1 3040
-	rotldi %r7, %r16, 30
+	rotldi %r5, %r11, 30
 # s ^= c
 	.loc 1 3041
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # c = v1 <<< 25
 	.loc 1 3042
-	rotldi %r7, %r16, 25
+	rotldi %r5, %r11, 25
 # s ^= c
 	.loc 1 3043
-	xor %r6, %r6, %r7
+	xor %r3, %r3, %r5
 # v0 += s
 	.loc 1 3044
-	add %r30, %r30, %r6
+	add %r14, %r14, %r3
 # mj1 ^= v2
 	.loc 1 3046
-	xor %r6, %r16, %r18
+	xor %r3, %r11, %r16
 # mj0 &= mj1
 	.loc 1 3047
-	and %r31, %r31, %r6
+	and %r6, %r6, %r3
 # mj0 ^= v2
 	.loc 1 3048
-	xor %r31, %r31, %r18
+	xor %r6, %r6, %r16
 # v0 += mj0
 	.loc 1 3049
-	add %r30, %r30, %r31
+	add %r7, %r14, %r6
 # x = mem64[st + 0]
 	.loc 1 3051
-	ld %r6, 0(%r3)
+	ld %r3, 112(%r1)
+	ld %r3, 0(%r3)
 # v0 += x
 	.loc 1 3052
-	add %r29, %r30, %r6
+	add %r7, %r7, %r3
 # mem64[st + 0] = v0
 	.loc 1 3053
-	std %r29, 0(%r3)
+	ld %r3, 112(%r1)
+	std %r7, 0(%r3)
 # x = mem64[st + 8]
 	.loc 1 3054
-	ld %r6, 8(%r3)
+	ld %r3, 8(%r3)
 # v1 += x
 	.loc 1 3055
-	add %r30, %r16, %r6
+	add %r11, %r11, %r3
 # mem64[st + 8] = v1
 	.loc 1 3056
-	std %r30, 8(%r3)
+	ld %r3, 112(%r1)
+	std %r11, 8(%r3)
 # x = mem64[st + 16]
 	.loc 1 3057
-	ld %r6, 16(%r3)
+	ld %r3, 16(%r3)
 # v2 += x
 	.loc 1 3058
-	add %r11, %r18, %r6
+	add %r8, %r16, %r3
 # mem64[st + 16] = v2
 	.loc 1 3059
-	std %r11, 16(%r3)
+	ld %r3, 112(%r1)
+	std %r8, 16(%r3)
 # x = mem64[st + 24]
 	.loc 1 3060
-	ld %r6, 24(%r3)
+	ld %r3, 24(%r3)
 # v3 += x
 	.loc 1 3061
-	add %r28, %r28, %r6
+	add %r30, %r21, %r3
 # mem64[st + 24] = v3
 	.loc 1 3062
-	std %r28, 24(%r3)
+	ld %r3, 112(%r1)
+	std %r30, 24(%r3)
 # x = mem64[st + 32]
 	.loc 1 3063
-	ld %r6, 32(%r3)
+	ld %r3, 32(%r3)
 # v4 += x
 	.loc 1 3064
-	add %r12, %r12, %r6
+	add %r10, %r10, %r3
 # mem64[st + 32] = v4
 	.loc 1 3065
-	std %r12, 32(%r3)
+	ld %r3, 112(%r1)
+	std %r10, 32(%r3)
 # x = mem64[st + 40]
 	.loc 1 3066
-	ld %r6, 40(%r3)
+	ld %r3, 40(%r3)
 # v5 += x
 	.loc 1 3067
-	add %r10, %r10, %r6
+	add %r12, %r12, %r3
 # mem64[st + 40] = v5
 	.loc 1 3068
-	std %r10, 40(%r3)
+	ld %r3, 112(%r1)
+	std %r12, 40(%r3)
 # x = mem64[st + 48]
 	.loc 1 3069
-	ld %r6, 48(%r3)
+	ld %r3, 48(%r3)
 # v6 += x
 	.loc 1 3070
-	add %r9, %r20, %r6
+	add %r9, %r20, %r3
 # mem64[st + 48] = v6
 	.loc 1 3071
+	ld %r3, 112(%r1)
 	std %r9, 48(%r3)
 # x = mem64[st + 56]
 	.loc 1 3072
-	ld %r6, 56(%r3)
+	ld %r3, 56(%r3)
 # v7 += x
 	.loc 1 3073
-	add %r6, %r14, %r6
+	add %r3, %r17, %r3
 # mem64[st + 56] = v7
 	.loc 1 3074
-	std %r6, 56(%r3)
+	ld %r5, 112(%r1)
+	std %r3, 56(%r5)
 # in += 128
 	.loc 1 3075
 	addi %r4, %r4, 128
 # n -= 1
 	.loc 1 3076
+	ld %r5, 120(%r1)
 	addi %r5, %r5, -1
+	std %r5, 120(%r1)
 # =? n - 0
 	.loc 1 3077
 	cmpldi %cr0, %r5, 0
@@ -8879,25 +8794,25 @@ qhasm_kernel_sha512_ppc64_blocks:
 .Lqhasm_kernel_sha512_ppc64_blocks.done:
 # leave
 	.loc 1 3080
-	ld %r14, 592(%r1)
-	ld %r15, 600(%r1)
-	ld %r16, 608(%r1)
-	ld %r17, 616(%r1)
-	ld %r18, 624(%r1)
-	ld %r19, 632(%r1)
-	ld %r20, 640(%r1)
-	ld %r21, 648(%r1)
-	ld %r22, 656(%r1)
-	ld %r23, 664(%r1)
-	ld %r24, 672(%r1)
-	ld %r25, 680(%r1)
-	ld %r26, 688(%r1)
-	ld %r27, 696(%r1)
-	ld %r28, 704(%r1)
-	ld %r29, 712(%r1)
-	ld %r30, 720(%r1)
-	ld %r31, 728(%r1)
-	addi %r1, %r1, 736
+	ld %r14, 128(%r1)
+	ld %r15, 136(%r1)
+	ld %r16, 144(%r1)
+	ld %r17, 152(%r1)
+	ld %r18, 160(%r1)
+	ld %r19, 168(%r1)
+	ld %r20, 176(%r1)
+	ld %r21, 184(%r1)
+	ld %r22, 192(%r1)
+	ld %r23, 200(%r1)
+	ld %r24, 208(%r1)
+	ld %r25, 216(%r1)
+	ld %r26, 224(%r1)
+	ld %r27, 232(%r1)
+	ld %r28, 240(%r1)
+	ld %r29, 248(%r1)
+	ld %r30, 256(%r1)
+	ld %r31, 264(%r1)
+	addi %r1, %r1, 272
 	blr
 	.size qhasm_kernel_sha512_ppc64_blocks, 24
 

@@ -7,7 +7,11 @@
 	.type qhasm_kernel_sha512_sparc64_blocks, #function
 	.p2align 5
 qhasm_kernel_sha512_sparc64_blocks:
-	save %sp, -944, %sp
+	save %sp, -272, %sp
+! input st in n
+	.loc 1 41
+	stx %i0, [%fp + 1951]
+	stx %i2, [%fp + 1959]
 ! =? n - 0
 	.loc 1 44
 	cmp %i2, 0
@@ -17,28 +21,29 @@ qhasm_kernel_sha512_sparc64_blocks:
 	nop
 ! v0 = mem64[st + 0]
 	.loc 1 46
-	ldx [%i0], %o7
+	ldx [%fp + 1951], %o0
+	ldx [%o0], %o2
 ! v1 = mem64[st + 8]
 	.loc 1 47
-	ldx [%i0 + 8], %o2
+	ldx [%o0 + 8], %o7
 ! v2 = mem64[st + 16]
 	.loc 1 48
-	ldx [%i0 + 16], %o4
+	ldx [%o0 + 16], %o4
 ! v3 = mem64[st + 24]
 	.loc 1 49
-	ldx [%i0 + 24], %l1
+	ldx [%o0 + 24], %l2
 ! v4 = mem64[st + 32]
 	.loc 1 50
-	ldx [%i0 + 32], %o3
+	ldx [%o0 + 32], %o3
 ! v5 = mem64[st + 40]
 	.loc 1 51
-	ldx [%i0 + 40], %o5
+	ldx [%o0 + 40], %o5
 ! v6 = mem64[st + 48]
 	.loc 1 52
-	ldx [%i0 + 48], %l0
+	ldx [%o0 + 48], %l0
 ! v7 = mem64[st + 56]
 	.loc 1 53
-	ldx [%i0 + 56], %l2
+	ldx [%o0 + 56], %l3
 .Lqhasm_kernel_sha512_sparc64_blocks.block:
 ! w0 = mem8[in + 0]
 	.loc 1 56
@@ -105,17 +110,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	ldub [%i1 + 7], %o0
 ! w0 |= y
 	.loc 1 77
-	or %o1, %o0, %l3
-	stx %l3, [%fp + 1279]
+	or %o1, %o0, %l1
 ! x = 4794697086780616226
 	.loc 1 78
 	setx 4794697086780616226, %o1, %o0
 ! x += w0
 	.loc 1 79
-	add %o0, %l3, %o0
+	add %o0, %l1, %o0
 ! v7 += x
 	.loc 1 80
-	add %l2, %o0, %l2
+	add %l3, %o0, %l3
 ! c ^= v6
 	.loc 1 82
 	xor %o5, %l0, %o0
@@ -127,7 +131,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %l0, %o0
 ! v7 += c
 	.loc 1 85
-	add %l2, %o0, %l2
+	add %l3, %o0, %l3
 ! s = v4 <<< 50
 	.loc 1 86
 	sllx %o3, 50, %o1
@@ -136,70 +140,70 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! c = v4 <<< 46
 	.loc 1 87
 	sllx %o3, 46, %o1
-	srlx %o3, 18, %l3
-	or %l3, %o1, %l3
+	srlx %o3, 18, %l4
+	or %l4, %o1, %l4
 ! s ^= c
 	.loc 1 88
-	xor %o0, %l3, %o1
+	xor %o0, %l4, %o1
 ! c = v4 <<< 23
 	.loc 1 89
 	sllx %o3, 23, %o0
-	srlx %o3, 41, %l3
-	or %l3, %o0, %l3
+	srlx %o3, 41, %l4
+	or %l4, %o0, %l4
 ! s ^= c
 	.loc 1 90
-	xor %o1, %l3, %o1
+	xor %o1, %l4, %o1
 ! v7 += s
 	.loc 1 91
-	add %l2, %o1, %l2
+	add %l3, %o1, %l3
 ! v3 += v7
 	.loc 1 92
-	add %l1, %l2, %o1
+	add %l2, %l3, %o1
 ! s = v0 <<< 36
 	.loc 1 93
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l1
-	or %l1, %o0, %l1
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %l2
+	or %l2, %o0, %l2
 ! c = v0 <<< 30
 	.loc 1 94
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %l3
-	or %l3, %o0, %l3
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %l4
+	or %l4, %o0, %l4
 ! s ^= c
 	.loc 1 95
-	xor %l1, %l3, %l1
+	xor %l2, %l4, %l2
 ! c = v0 <<< 25
 	.loc 1 96
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %l3
-	or %l3, %o0, %l3
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %l4
+	or %l4, %o0, %l4
 ! s ^= c
 	.loc 1 97
-	xor %l1, %l3, %l1
+	xor %l2, %l4, %l2
 ! v7 += s
 	.loc 1 98
-	add %l2, %l1, %l1
+	add %l3, %l2, %l2
 ! mj1 = v1
 	.loc 1 99
-	mov %o2, %o0
+	mov %o7, %o0
 ! mj1 ^= v2
 	.loc 1 100
-	xor %o0, %o4, %l2
+	xor %o0, %o4, %l3
 ! mj0 = v0
 	.loc 1 101
-	mov %o7, %o0
+	mov %o2, %o0
 ! mj0 ^= v1
 	.loc 1 102
-	xor %o0, %o2, %l3
+	xor %o0, %o7, %l4
 ! mj1 &= mj0
 	.loc 1 103
-	and %l2, %l3, %l2
+	and %l3, %l4, %l3
 ! mj1 ^= v1
 	.loc 1 104
-	xor %l2, %o2, %l2
+	xor %l3, %o7, %l3
 ! v7 += mj1
 	.loc 1 105
-	add %l1, %l2, %l1
+	add %l2, %l3, %l2
 ! w1 = mem8[in + 8]
 	.loc 1 106
 	ldub [%i1 + 8], %o0
@@ -208,73 +212,73 @@ qhasm_kernel_sha512_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! y = mem8[in + 9]
 	.loc 1 108
-	ldub [%i1 + 9], %l2
+	ldub [%i1 + 9], %l3
 ! w1 |= y
 	.loc 1 109
-	or %o0, %l2, %o0
+	or %o0, %l3, %o0
 ! w1 <<= 8
 	.loc 1 110
 	sllx %o0, 8, %o0
 ! y = mem8[in + 10]
 	.loc 1 111
-	ldub [%i1 + 10], %l2
+	ldub [%i1 + 10], %l3
 ! w1 |= y
 	.loc 1 112
-	or %o0, %l2, %o0
+	or %o0, %l3, %o0
 ! w1 <<= 8
 	.loc 1 113
 	sllx %o0, 8, %o0
 ! y = mem8[in + 11]
 	.loc 1 114
-	ldub [%i1 + 11], %l2
+	ldub [%i1 + 11], %l3
 ! w1 |= y
 	.loc 1 115
-	or %o0, %l2, %o0
+	or %o0, %l3, %o0
 ! w1 <<= 8
 	.loc 1 116
 	sllx %o0, 8, %o0
 ! y = mem8[in + 12]
 	.loc 1 117
-	ldub [%i1 + 12], %l2
+	ldub [%i1 + 12], %l3
 ! w1 |= y
 	.loc 1 118
-	or %o0, %l2, %o0
+	or %o0, %l3, %o0
 ! w1 <<= 8
 	.loc 1 119
 	sllx %o0, 8, %o0
 ! y = mem8[in + 13]
 	.loc 1 120
-	ldub [%i1 + 13], %l2
+	ldub [%i1 + 13], %l3
 ! w1 |= y
 	.loc 1 121
-	or %o0, %l2, %o0
+	or %o0, %l3, %o0
 ! w1 <<= 8
 	.loc 1 122
 	sllx %o0, 8, %o0
 ! y = mem8[in + 14]
 	.loc 1 123
-	ldub [%i1 + 14], %l2
+	ldub [%i1 + 14], %l3
 ! w1 |= y
 	.loc 1 124
-	or %o0, %l2, %o0
+	or %o0, %l3, %o0
 ! w1 <<= 8
 	.loc 1 125
 	sllx %o0, 8, %o0
 ! y = mem8[in + 15]
 	.loc 1 126
-	ldub [%i1 + 15], %l2
+	ldub [%i1 + 15], %l3
 ! w1 |= y
 	.loc 1 127
-	or %o0, %l2, %l2
+	or %o0, %l3, %l3
 ! x = 8158064640168781261
 	.loc 1 128
-	setx 8158064640168781261, %o0, %l4
+	setx 8158064640168781261, %o0, %l5
 ! x += w1
 	.loc 1 129
-	add %l4, %l2, %l4
+	add %l5, %l3, %l5
 ! v6 += x
 	.loc 1 130
-	add %l0, %l4, %l0
+	add %l0, %l5, %l0
 ! c ^= v5
 	.loc 1 132
 	xor %o3, %o5, %o0
@@ -290,66 +294,66 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! s = v3 <<< 50
 	.loc 1 136
 	sllx %o1, 50, %o0
-	srlx %o1, 14, %l4
-	or %l4, %o0, %l4
+	srlx %o1, 14, %l5
+	or %l5, %o0, %l5
 ! c = v3 <<< 46
 	.loc 1 137
 	sllx %o1, 46, %o0
-	srlx %o1, 18, %l5
-	or %l5, %o0, %l5
+	srlx %o1, 18, %l6
+	or %l6, %o0, %l6
 ! s ^= c
 	.loc 1 138
-	xor %l4, %l5, %l4
+	xor %l5, %l6, %l5
 ! c = v3 <<< 23
 	.loc 1 139
 	sllx %o1, 23, %o0
-	srlx %o1, 41, %l5
-	or %l5, %o0, %l5
+	srlx %o1, 41, %l6
+	or %l6, %o0, %l6
 ! s ^= c
 	.loc 1 140
-	xor %l4, %l5, %l4
+	xor %l5, %l6, %l5
 ! v6 += s
 	.loc 1 141
-	add %l0, %l4, %l0
+	add %l0, %l5, %l0
 ! v2 += v6
 	.loc 1 142
 	add %o4, %l0, %o4
 ! s = v7 <<< 36
 	.loc 1 143
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %l4
-	or %l4, %o0, %l4
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %l5
+	or %l5, %o0, %l5
 ! c = v7 <<< 30
 	.loc 1 144
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %l5
-	or %l5, %o0, %l5
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %l6
+	or %l6, %o0, %l6
 ! s ^= c
 	.loc 1 145
-	xor %l4, %l5, %l4
+	xor %l5, %l6, %l5
 ! c = v7 <<< 25
 	.loc 1 146
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %l5
-	or %l5, %o0, %l5
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %l6
+	or %l6, %o0, %l6
 ! s ^= c
 	.loc 1 147
-	xor %l4, %l5, %l4
+	xor %l5, %l6, %l5
 ! v6 += s
 	.loc 1 148
-	add %l0, %l4, %l0
+	add %l0, %l5, %l0
 ! mj1 ^= v0
 	.loc 1 150
-	xor %l1, %o7, %l4
+	xor %l2, %o2, %l5
 ! mj0 &= mj1
 	.loc 1 151
-	and %l3, %l4, %l3
+	and %l4, %l5, %l4
 ! mj0 ^= v0
 	.loc 1 152
-	xor %l3, %o7, %l3
+	xor %l4, %o2, %l4
 ! v6 += mj0
 	.loc 1 153
-	add %l0, %l3, %l0
+	add %l0, %l4, %l0
 ! w2 = mem8[in + 16]
 	.loc 1 154
 	ldub [%i1 + 16], %o0
@@ -358,73 +362,73 @@ qhasm_kernel_sha512_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! y = mem8[in + 17]
 	.loc 1 156
-	ldub [%i1 + 17], %l3
+	ldub [%i1 + 17], %l4
 ! w2 |= y
 	.loc 1 157
-	or %o0, %l3, %o0
+	or %o0, %l4, %o0
 ! w2 <<= 8
 	.loc 1 158
 	sllx %o0, 8, %o0
 ! y = mem8[in + 18]
 	.loc 1 159
-	ldub [%i1 + 18], %l3
+	ldub [%i1 + 18], %l4
 ! w2 |= y
 	.loc 1 160
-	or %o0, %l3, %o0
+	or %o0, %l4, %o0
 ! w2 <<= 8
 	.loc 1 161
 	sllx %o0, 8, %o0
 ! y = mem8[in + 19]
 	.loc 1 162
-	ldub [%i1 + 19], %l3
+	ldub [%i1 + 19], %l4
 ! w2 |= y
 	.loc 1 163
-	or %o0, %l3, %o0
+	or %o0, %l4, %o0
 ! w2 <<= 8
 	.loc 1 164
 	sllx %o0, 8, %o0
 ! y = mem8[in + 20]
 	.loc 1 165
-	ldub [%i1 + 20], %l3
+	ldub [%i1 + 20], %l4
 ! w2 |= y
 	.loc 1 166
-	or %o0, %l3, %o0
+	or %o0, %l4, %o0
 ! w2 <<= 8
 	.loc 1 167
 	sllx %o0, 8, %o0
 ! y = mem8[in + 21]
 	.loc 1 168
-	ldub [%i1 + 21], %l3
+	ldub [%i1 + 21], %l4
 ! w2 |= y
 	.loc 1 169
-	or %o0, %l3, %o0
+	or %o0, %l4, %o0
 ! w2 <<= 8
 	.loc 1 170
 	sllx %o0, 8, %o0
 ! y = mem8[in + 22]
 	.loc 1 171
-	ldub [%i1 + 22], %l3
+	ldub [%i1 + 22], %l4
 ! w2 |= y
 	.loc 1 172
-	or %o0, %l3, %o0
+	or %o0, %l4, %o0
 ! w2 <<= 8
 	.loc 1 173
 	sllx %o0, 8, %o0
 ! y = mem8[in + 23]
 	.loc 1 174
-	ldub [%i1 + 23], %l3
+	ldub [%i1 + 23], %l4
 ! w2 |= y
 	.loc 1 175
-	or %o0, %l3, %l3
+	or %o0, %l4, %l4
 ! x = 13096744586834688815
 	.loc 1 176
-	setx -5349999486874862801, %o0, %l5
+	setx -5349999486874862801, %o0, %l6
 ! x += w2
 	.loc 1 177
-	add %l5, %l3, %l5
+	add %l6, %l4, %l6
 ! v5 += x
 	.loc 1 178
-	add %o5, %l5, %o5
+	add %o5, %l6, %o5
 ! c ^= v4
 	.loc 1 180
 	xor %o1, %o3, %o0
@@ -440,66 +444,66 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! s = v2 <<< 50
 	.loc 1 184
 	sllx %o4, 50, %o0
-	srlx %o4, 14, %l5
-	or %l5, %o0, %l5
+	srlx %o4, 14, %l6
+	or %l6, %o0, %l6
 ! c = v2 <<< 46
 	.loc 1 185
 	sllx %o4, 46, %o0
-	srlx %o4, 18, %l6
-	or %l6, %o0, %l6
+	srlx %o4, 18, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 186
-	xor %l5, %l6, %l5
+	xor %l6, %l7, %l6
 ! c = v2 <<< 23
 	.loc 1 187
 	sllx %o4, 23, %o0
-	srlx %o4, 41, %l6
-	or %l6, %o0, %l6
+	srlx %o4, 41, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 188
-	xor %l5, %l6, %l5
+	xor %l6, %l7, %l6
 ! v5 += s
 	.loc 1 189
-	add %o5, %l5, %o5
+	add %o5, %l6, %o5
 ! v1 += v5
 	.loc 1 190
-	add %o2, %o5, %o2
+	add %o7, %o5, %o7
 ! s = v6 <<< 36
 	.loc 1 191
 	sllx %l0, 36, %o0
-	srlx %l0, 28, %l5
-	or %l5, %o0, %l5
+	srlx %l0, 28, %l6
+	or %l6, %o0, %l6
 ! c = v6 <<< 30
 	.loc 1 192
 	sllx %l0, 30, %o0
-	srlx %l0, 34, %l6
-	or %l6, %o0, %l6
+	srlx %l0, 34, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 193
-	xor %l5, %l6, %l5
+	xor %l6, %l7, %l6
 ! c = v6 <<< 25
 	.loc 1 194
 	sllx %l0, 25, %o0
-	srlx %l0, 39, %l6
-	or %l6, %o0, %l6
+	srlx %l0, 39, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 195
-	xor %l5, %l6, %l5
+	xor %l6, %l7, %l6
 ! v5 += s
 	.loc 1 196
-	add %o5, %l5, %o5
+	add %o5, %l6, %o5
 ! mj0 ^= v7
 	.loc 1 198
-	xor %l0, %l1, %l5
+	xor %l0, %l2, %l6
 ! mj1 &= mj0
 	.loc 1 199
-	and %l4, %l5, %l4
+	and %l5, %l6, %l5
 ! mj1 ^= v7
 	.loc 1 200
-	xor %l4, %l1, %l4
+	xor %l5, %l2, %l5
 ! v5 += mj1
 	.loc 1 201
-	add %o5, %l4, %o5
+	add %o5, %l5, %o5
 ! w3 = mem8[in + 24]
 	.loc 1 202
 	ldub [%i1 + 24], %o0
@@ -508,79 +512,79 @@ qhasm_kernel_sha512_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! y = mem8[in + 25]
 	.loc 1 204
-	ldub [%i1 + 25], %l4
+	ldub [%i1 + 25], %l5
 ! w3 |= y
 	.loc 1 205
-	or %o0, %l4, %o0
+	or %o0, %l5, %o0
 ! w3 <<= 8
 	.loc 1 206
 	sllx %o0, 8, %o0
 ! y = mem8[in + 26]
 	.loc 1 207
-	ldub [%i1 + 26], %l4
+	ldub [%i1 + 26], %l5
 ! w3 |= y
 	.loc 1 208
-	or %o0, %l4, %o0
+	or %o0, %l5, %o0
 ! w3 <<= 8
 	.loc 1 209
 	sllx %o0, 8, %o0
 ! y = mem8[in + 27]
 	.loc 1 210
-	ldub [%i1 + 27], %l4
+	ldub [%i1 + 27], %l5
 ! w3 |= y
 	.loc 1 211
-	or %o0, %l4, %o0
+	or %o0, %l5, %o0
 ! w3 <<= 8
 	.loc 1 212
 	sllx %o0, 8, %o0
 ! y = mem8[in + 28]
 	.loc 1 213
-	ldub [%i1 + 28], %l4
+	ldub [%i1 + 28], %l5
 ! w3 |= y
 	.loc 1 214
-	or %o0, %l4, %o0
+	or %o0, %l5, %o0
 ! w3 <<= 8
 	.loc 1 215
 	sllx %o0, 8, %o0
 ! y = mem8[in + 29]
 	.loc 1 216
-	ldub [%i1 + 29], %l4
+	ldub [%i1 + 29], %l5
 ! w3 |= y
 	.loc 1 217
-	or %o0, %l4, %o0
+	or %o0, %l5, %o0
 ! w3 <<= 8
 	.loc 1 218
 	sllx %o0, 8, %o0
 ! y = mem8[in + 30]
 	.loc 1 219
-	ldub [%i1 + 30], %l4
+	ldub [%i1 + 30], %l5
 ! w3 |= y
 	.loc 1 220
-	or %o0, %l4, %o0
+	or %o0, %l5, %o0
 ! w3 <<= 8
 	.loc 1 221
 	sllx %o0, 8, %o0
 ! y = mem8[in + 31]
 	.loc 1 222
-	ldub [%i1 + 31], %l4
+	ldub [%i1 + 31], %l5
 ! w3 |= y
 	.loc 1 223
-	or %o0, %l4, %l4
+	or %o0, %l5, %l5
 ! x = 16840607885511220156
 	.loc 1 224
-	setx -1606136188198331460, %o0, %l6
+	setx -1606136188198331460, %o0, %l7
 ! x += w3
 	.loc 1 225
-	add %l6, %l4, %l6
+	add %l7, %l5, %l7
 ! v4 += x
 	.loc 1 226
-	add %o3, %l6, %o3
+	add %o3, %l7, %o3
 ! c ^= v3
 	.loc 1 228
 	xor %o4, %o1, %o0
 ! c &= v1
 	.loc 1 229
-	and %o0, %o2, %o0
+	and %o0, %o7, %o0
 ! c ^= v3
 	.loc 1 230
 	xor %o0, %o1, %o0
@@ -589,67 +593,67 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o3, %o0, %o3
 ! s = v1 <<< 50
 	.loc 1 232
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %l6
-	or %l6, %o0, %l6
+	sllx %o7, 50, %o0
+	srlx %o7, 14, %l7
+	or %l7, %o0, %l7
 ! c = v1 <<< 46
 	.loc 1 233
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %l7
-	or %l7, %o0, %l7
+	sllx %o7, 46, %o0
+	srlx %o7, 18, %i0
+	or %i0, %o0, %i0
 ! s ^= c
 	.loc 1 234
-	xor %l6, %l7, %l6
+	xor %l7, %i0, %l7
 ! c = v1 <<< 23
 	.loc 1 235
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %l7
-	or %l7, %o0, %l7
+	sllx %o7, 23, %o0
+	srlx %o7, 41, %i0
+	or %i0, %o0, %i0
 ! s ^= c
 	.loc 1 236
-	xor %l6, %l7, %l6
+	xor %l7, %i0, %l7
 ! v4 += s
 	.loc 1 237
-	add %o3, %l6, %o3
+	add %o3, %l7, %o3
 ! v0 += v4
 	.loc 1 238
-	add %o7, %o3, %o7
+	add %o2, %o3, %o2
 ! s = v5 <<< 36
 	.loc 1 239
 	sllx %o5, 36, %o0
-	srlx %o5, 28, %l6
-	or %l6, %o0, %l6
+	srlx %o5, 28, %l7
+	or %l7, %o0, %l7
 ! c = v5 <<< 30
 	.loc 1 240
 	sllx %o5, 30, %o0
-	srlx %o5, 34, %l7
-	or %l7, %o0, %l7
+	srlx %o5, 34, %i0
+	or %i0, %o0, %i0
 ! s ^= c
 	.loc 1 241
-	xor %l6, %l7, %l6
+	xor %l7, %i0, %l7
 ! c = v5 <<< 25
 	.loc 1 242
 	sllx %o5, 25, %o0
-	srlx %o5, 39, %l7
-	or %l7, %o0, %l7
+	srlx %o5, 39, %i0
+	or %i0, %o0, %i0
 ! s ^= c
 	.loc 1 243
-	xor %l6, %l7, %l6
+	xor %l7, %i0, %l7
 ! v4 += s
 	.loc 1 244
-	add %o3, %l6, %o3
+	add %o3, %l7, %o3
 ! mj1 ^= v6
 	.loc 1 246
-	xor %o5, %l0, %l6
+	xor %o5, %l0, %l7
 ! mj0 &= mj1
 	.loc 1 247
-	and %l5, %l6, %l5
+	and %l6, %l7, %l6
 ! mj0 ^= v6
 	.loc 1 248
-	xor %l5, %l0, %l5
+	xor %l6, %l0, %l6
 ! v4 += mj0
 	.loc 1 249
-	add %o3, %l5, %o3
+	add %o3, %l6, %o3
 ! w4 = mem8[in + 32]
 	.loc 1 250
 	ldub [%i1 + 32], %o0
@@ -658,79 +662,79 @@ qhasm_kernel_sha512_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! y = mem8[in + 33]
 	.loc 1 252
-	ldub [%i1 + 33], %l5
+	ldub [%i1 + 33], %l6
 ! w4 |= y
 	.loc 1 253
-	or %o0, %l5, %o0
+	or %o0, %l6, %o0
 ! w4 <<= 8
 	.loc 1 254
 	sllx %o0, 8, %o0
 ! y = mem8[in + 34]
 	.loc 1 255
-	ldub [%i1 + 34], %l5
+	ldub [%i1 + 34], %l6
 ! w4 |= y
 	.loc 1 256
-	or %o0, %l5, %o0
+	or %o0, %l6, %o0
 ! w4 <<= 8
 	.loc 1 257
 	sllx %o0, 8, %o0
 ! y = mem8[in + 35]
 	.loc 1 258
-	ldub [%i1 + 35], %l5
+	ldub [%i1 + 35], %l6
 ! w4 |= y
 	.loc 1 259
-	or %o0, %l5, %o0
+	or %o0, %l6, %o0
 ! w4 <<= 8
 	.loc 1 260
 	sllx %o0, 8, %o0
 ! y = mem8[in + 36]
 	.loc 1 261
-	ldub [%i1 + 36], %l5
+	ldub [%i1 + 36], %l6
 ! w4 |= y
 	.loc 1 262
-	or %o0, %l5, %o0
+	or %o0, %l6, %o0
 ! w4 <<= 8
 	.loc 1 263
 	sllx %o0, 8, %o0
 ! y = mem8[in + 37]
 	.loc 1 264
-	ldub [%i1 + 37], %l5
+	ldub [%i1 + 37], %l6
 ! w4 |= y
 	.loc 1 265
-	or %o0, %l5, %o0
+	or %o0, %l6, %o0
 ! w4 <<= 8
 	.loc 1 266
 	sllx %o0, 8, %o0
 ! y = mem8[in + 38]
 	.loc 1 267
-	ldub [%i1 + 38], %l5
+	ldub [%i1 + 38], %l6
 ! w4 |= y
 	.loc 1 268
-	or %o0, %l5, %o0
+	or %o0, %l6, %o0
 ! w4 <<= 8
 	.loc 1 269
 	sllx %o0, 8, %o0
 ! y = mem8[in + 39]
 	.loc 1 270
-	ldub [%i1 + 39], %l5
+	ldub [%i1 + 39], %l6
 ! w4 |= y
 	.loc 1 271
-	or %o0, %l5, %l5
+	or %o0, %l6, %l6
 ! x = 4131703408338449720
 	.loc 1 272
-	setx 4131703408338449720, %o0, %l7
+	setx 4131703408338449720, %o0, %i0
 ! x += w4
 	.loc 1 273
-	add %l7, %l5, %l7
+	add %i0, %l6, %i0
 ! v3 += x
 	.loc 1 274
-	add %o1, %l7, %o1
+	add %o1, %i0, %o1
 ! c ^= v2
 	.loc 1 276
-	xor %o2, %o4, %o0
+	xor %o7, %o4, %o0
 ! c &= v0
 	.loc 1 277
-	and %o0, %o7, %o0
+	and %o0, %o2, %o0
 ! c ^= v2
 	.loc 1 278
 	xor %o0, %o4, %o0
@@ -739,55 +743,55 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %o0, %o1
 ! s = v0 <<< 50
 	.loc 1 280
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %l7
-	or %l7, %o0, %l7
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %i0
+	or %i0, %o0, %i0
 ! c = v0 <<< 46
 	.loc 1 281
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %i3
-	or %i3, %o0, %i3
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %i2
+	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 282
-	xor %l7, %i3, %l7
+	xor %i0, %i2, %i0
 ! c = v0 <<< 23
 	.loc 1 283
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %i3
-	or %i3, %o0, %i3
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %i2
+	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 284
-	xor %l7, %i3, %l7
+	xor %i0, %i2, %i0
 ! v3 += s
 	.loc 1 285
-	add %o1, %l7, %i3
+	add %o1, %i0, %o1
 ! v7 += v3
 	.loc 1 286
-	add %l1, %i3, %l1
+	add %l2, %o1, %l2
 ! s = v4 <<< 36
 	.loc 1 287
 	sllx %o3, 36, %o0
-	srlx %o3, 28, %o1
-	or %o1, %o0, %o1
+	srlx %o3, 28, %i0
+	or %i0, %o0, %i0
 ! c = v4 <<< 30
 	.loc 1 288
 	sllx %o3, 30, %o0
-	srlx %o3, 34, %l7
-	or %l7, %o0, %l7
+	srlx %o3, 34, %i2
+	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 289
-	xor %o1, %l7, %o1
+	xor %i0, %i2, %i0
 ! c = v4 <<< 25
 	.loc 1 290
 	sllx %o3, 25, %o0
-	srlx %o3, 39, %l7
-	or %l7, %o0, %l7
+	srlx %o3, 39, %i2
+	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 291
-	xor %o1, %l7, %o1
+	xor %i0, %i2, %i0
 ! v3 += s
 	.loc 1 292
-	add %i3, %o1, %i3
+	add %o1, %i0, %o0
 ! mj0 = v4
 	.loc 1 293
 	mov %o3, %o1
@@ -796,13 +800,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o1, %o5, %o1
 ! mj1 &= mj0
 	.loc 1 295
-	and %l6, %o1, %l6
+	and %l7, %o1, %l7
 ! mj1 ^= v5
 	.loc 1 296
-	xor %l6, %o5, %l6
+	xor %l7, %o5, %l7
 ! v3 += mj1
 	.loc 1 297
-	add %i3, %l6, %l6
+	add %o0, %l7, %l7
 ! w5 = mem8[in + 40]
 	.loc 1 298
 	ldub [%i1 + 40], %o0
@@ -811,139 +815,139 @@ qhasm_kernel_sha512_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! y = mem8[in + 41]
 	.loc 1 300
-	ldub [%i1 + 41], %l7
+	ldub [%i1 + 41], %i0
 ! w5 |= y
 	.loc 1 301
-	or %o0, %l7, %o0
+	or %o0, %i0, %o0
 ! w5 <<= 8
 	.loc 1 302
 	sllx %o0, 8, %o0
 ! y = mem8[in + 42]
 	.loc 1 303
-	ldub [%i1 + 42], %l7
+	ldub [%i1 + 42], %i0
 ! w5 |= y
 	.loc 1 304
-	or %o0, %l7, %o0
+	or %o0, %i0, %o0
 ! w5 <<= 8
 	.loc 1 305
 	sllx %o0, 8, %o0
 ! y = mem8[in + 43]
 	.loc 1 306
-	ldub [%i1 + 43], %l7
+	ldub [%i1 + 43], %i0
 ! w5 |= y
 	.loc 1 307
-	or %o0, %l7, %o0
+	or %o0, %i0, %o0
 ! w5 <<= 8
 	.loc 1 308
 	sllx %o0, 8, %o0
 ! y = mem8[in + 44]
 	.loc 1 309
-	ldub [%i1 + 44], %l7
+	ldub [%i1 + 44], %i0
 ! w5 |= y
 	.loc 1 310
-	or %o0, %l7, %o0
+	or %o0, %i0, %o0
 ! w5 <<= 8
 	.loc 1 311
 	sllx %o0, 8, %o0
 ! y = mem8[in + 45]
 	.loc 1 312
-	ldub [%i1 + 45], %l7
+	ldub [%i1 + 45], %i0
 ! w5 |= y
 	.loc 1 313
-	or %o0, %l7, %o0
+	or %o0, %i0, %o0
 ! w5 <<= 8
 	.loc 1 314
 	sllx %o0, 8, %o0
 ! y = mem8[in + 46]
 	.loc 1 315
-	ldub [%i1 + 46], %l7
+	ldub [%i1 + 46], %i0
 ! w5 |= y
 	.loc 1 316
-	or %o0, %l7, %o0
+	or %o0, %i0, %o0
 ! w5 <<= 8
 	.loc 1 317
 	sllx %o0, 8, %o0
 ! y = mem8[in + 47]
 	.loc 1 318
-	ldub [%i1 + 47], %l7
+	ldub [%i1 + 47], %i0
 ! w5 |= y
 	.loc 1 319
-	or %o0, %l7, %l7
+	or %o0, %i0, %i0
 ! x = 6480981068601479193
 	.loc 1 320
-	setx 6480981068601479193, %o0, %i3
+	setx 6480981068601479193, %o0, %i2
 ! x += w5
 	.loc 1 321
-	add %i3, %l7, %i3
+	add %i2, %i0, %i2
 ! v2 += x
 	.loc 1 322
-	add %o4, %i3, %o4
+	add %o4, %i2, %o4
 ! c ^= v1
 	.loc 1 324
-	xor %o7, %o2, %o0
+	xor %o2, %o7, %o0
 ! c &= v7
 	.loc 1 325
-	and %o0, %l1, %o0
+	and %o0, %l2, %o0
 ! c ^= v1
 	.loc 1 326
-	xor %o0, %o2, %o0
+	xor %o0, %o7, %o0
 ! v2 += c
 	.loc 1 327
-	add %o4, %o0, %i4
+	add %o4, %o0, %o4
 ! s = v7 <<< 50
 	.loc 1 328
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %o4
-	or %o4, %o0, %o4
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %i2
+	or %i2, %o0, %i2
 ! c = v7 <<< 46
 	.loc 1 329
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %i3
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %i3
 	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 330
-	xor %o4, %i3, %o4
+	xor %i2, %i3, %i2
 ! c = v7 <<< 23
 	.loc 1 331
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %i3
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %i3
 	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 332
-	xor %o4, %i3, %o4
+	xor %i2, %i3, %i2
 ! v2 += s
 	.loc 1 333
-	add %i4, %o4, %i4
+	add %o4, %i2, %i3
 ! v6 += v2
 	.loc 1 334
-	add %l0, %i4, %l0
+	add %l0, %i3, %l0
 ! s = v3 <<< 36
 	.loc 1 335
-	sllx %l6, 36, %o0
-	srlx %l6, 28, %o4
+	sllx %l7, 36, %o0
+	srlx %l7, 28, %o4
 	or %o4, %o0, %o4
 ! c = v3 <<< 30
 	.loc 1 336
-	sllx %l6, 30, %o0
-	srlx %l6, 34, %i3
-	or %i3, %o0, %i3
+	sllx %l7, 30, %o0
+	srlx %l7, 34, %i2
+	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 337
-	xor %o4, %i3, %o4
+	xor %o4, %i2, %o4
 ! c = v3 <<< 25
 	.loc 1 338
-	sllx %l6, 25, %o0
-	srlx %l6, 39, %i3
-	or %i3, %o0, %i3
+	sllx %l7, 25, %o0
+	srlx %l7, 39, %i2
+	or %i2, %o0, %i2
 ! s ^= c
 	.loc 1 339
-	xor %o4, %i3, %o4
+	xor %o4, %i2, %o4
 ! v2 += s
 	.loc 1 340
-	add %i4, %o4, %i4
+	add %i3, %o4, %i3
 ! mj1 = v3
 	.loc 1 341
-	mov %l6, %o4
+	mov %l7, %o4
 ! mj1 ^= v4
 	.loc 1 342
 	xor %o4, %o3, %o4
@@ -955,7 +959,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o1, %o3, %o1
 ! v2 += mj0
 	.loc 1 345
-	add %i4, %o1, %o1
+	add %i3, %o1, %o1
 ! w6 = mem8[in + 48]
 	.loc 1 346
 	ldub [%i1 + 48], %o0
@@ -964,148 +968,148 @@ qhasm_kernel_sha512_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! y = mem8[in + 49]
 	.loc 1 348
-	ldub [%i1 + 49], %i3
+	ldub [%i1 + 49], %i2
 ! w6 |= y
 	.loc 1 349
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! w6 <<= 8
 	.loc 1 350
 	sllx %o0, 8, %o0
 ! y = mem8[in + 50]
 	.loc 1 351
-	ldub [%i1 + 50], %i3
+	ldub [%i1 + 50], %i2
 ! w6 |= y
 	.loc 1 352
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! w6 <<= 8
 	.loc 1 353
 	sllx %o0, 8, %o0
 ! y = mem8[in + 51]
 	.loc 1 354
-	ldub [%i1 + 51], %i3
+	ldub [%i1 + 51], %i2
 ! w6 |= y
 	.loc 1 355
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! w6 <<= 8
 	.loc 1 356
 	sllx %o0, 8, %o0
 ! y = mem8[in + 52]
 	.loc 1 357
-	ldub [%i1 + 52], %i3
+	ldub [%i1 + 52], %i2
 ! w6 |= y
 	.loc 1 358
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! w6 <<= 8
 	.loc 1 359
 	sllx %o0, 8, %o0
 ! y = mem8[in + 53]
 	.loc 1 360
-	ldub [%i1 + 53], %i3
+	ldub [%i1 + 53], %i2
 ! w6 |= y
 	.loc 1 361
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! w6 <<= 8
 	.loc 1 362
 	sllx %o0, 8, %o0
 ! y = mem8[in + 54]
 	.loc 1 363
-	ldub [%i1 + 54], %i3
+	ldub [%i1 + 54], %i2
 ! w6 |= y
 	.loc 1 364
-	or %o0, %i3, %o0
+	or %o0, %i2, %o0
 ! w6 <<= 8
 	.loc 1 365
 	sllx %o0, 8, %o0
 ! y = mem8[in + 55]
 	.loc 1 366
-	ldub [%i1 + 55], %i3
+	ldub [%i1 + 55], %i2
 ! w6 |= y
 	.loc 1 367
-	or %o0, %i3, %i3
+	or %o0, %i2, %i2
 ! x = 10538285296894168987
 	.loc 1 368
-	setx -7908458776815382629, %o0, %i4
+	setx -7908458776815382629, %o0, %i3
 ! x += w6
 	.loc 1 369
-	add %i4, %i3, %i4
+	add %i3, %i2, %i3
 ! v1 += x
 	.loc 1 370
-	add %o2, %i4, %o2
+	add %o7, %i3, %o7
 ! c ^= v0
 	.loc 1 372
-	xor %l1, %o7, %o0
+	xor %l2, %o2, %o0
 ! c &= v6
 	.loc 1 373
 	and %o0, %l0, %o0
 ! c ^= v0
 	.loc 1 374
-	xor %o0, %o7, %o0
+	xor %o0, %o2, %o0
 ! v1 += c
 	.loc 1 375
-	add %o2, %o0, %i5
+	add %o7, %o0, %i4
 ! s = v6 <<< 50
 	.loc 1 376
 	sllx %l0, 50, %o0
-	srlx %l0, 14, %o2
-	or %o2, %o0, %o2
+	srlx %l0, 14, %o7
+	or %o7, %o0, %o7
 ! c = v6 <<< 46
 	.loc 1 377
 	sllx %l0, 46, %o0
-	srlx %l0, 18, %i4
-	or %i4, %o0, %i4
+	srlx %l0, 18, %i3
+	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 378
-	xor %o2, %i4, %o2
+	xor %o7, %i3, %o7
 ! c = v6 <<< 23
 	.loc 1 379
 	sllx %l0, 23, %o0
-	srlx %l0, 41, %i4
-	or %i4, %o0, %i4
+	srlx %l0, 41, %i3
+	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 380
-	xor %o2, %i4, %o2
+	xor %o7, %i3, %o7
 ! v1 += s
 	.loc 1 381
-	add %i5, %o2, %i5
+	add %i4, %o7, %i4
 ! v5 += v1
 	.loc 1 382
-	add %o5, %i5, %o5
+	add %o5, %i4, %o5
 ! s = v2 <<< 36
 	.loc 1 383
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o2
-	or %o2, %o0, %o2
+	srlx %o1, 28, %o7
+	or %o7, %o0, %o7
 ! c = v2 <<< 30
 	.loc 1 384
 	sllx %o1, 30, %o0
-	srlx %o1, 34, %i4
-	or %i4, %o0, %i4
+	srlx %o1, 34, %i3
+	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 385
-	xor %o2, %i4, %o2
+	xor %o7, %i3, %o7
 ! c = v2 <<< 25
 	.loc 1 386
 	sllx %o1, 25, %o0
-	srlx %o1, 39, %i4
-	or %i4, %o0, %i4
+	srlx %o1, 39, %i3
+	or %i3, %o0, %i3
 ! s ^= c
 	.loc 1 387
-	xor %o2, %i4, %o2
+	xor %o7, %i3, %o7
 ! v1 += s
 	.loc 1 388
-	add %i5, %o2, %i5
+	add %i4, %o7, %i4
 ! mj0 ^= v3
 	.loc 1 390
-	xor %o1, %l6, %o2
+	xor %o1, %l7, %o7
 ! mj1 &= mj0
 	.loc 1 391
-	and %o4, %o2, %o4
+	and %o4, %o7, %o4
 ! mj1 ^= v3
 	.loc 1 392
-	xor %o4, %l6, %o4
+	xor %o4, %l7, %o4
 ! v1 += mj1
 	.loc 1 393
-	add %i5, %o4, %o4
+	add %i4, %o4, %o4
 ! w7 = mem8[in + 56]
 	.loc 1 394
 	ldub [%i1 + 56], %o0
@@ -1114,148 +1118,151 @@ qhasm_kernel_sha512_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! y = mem8[in + 57]
 	.loc 1 396
-	ldub [%i1 + 57], %i4
+	ldub [%i1 + 57], %i3
 ! w7 |= y
 	.loc 1 397
-	or %o0, %i4, %o0
+	or %o0, %i3, %o0
 ! w7 <<= 8
 	.loc 1 398
 	sllx %o0, 8, %o0
 ! y = mem8[in + 58]
 	.loc 1 399
-	ldub [%i1 + 58], %i4
+	ldub [%i1 + 58], %i3
 ! w7 |= y
 	.loc 1 400
-	or %o0, %i4, %o0
+	or %o0, %i3, %o0
 ! w7 <<= 8
 	.loc 1 401
 	sllx %o0, 8, %o0
 ! y = mem8[in + 59]
 	.loc 1 402
-	ldub [%i1 + 59], %i4
+	ldub [%i1 + 59], %i3
 ! w7 |= y
 	.loc 1 403
-	or %o0, %i4, %o0
+	or %o0, %i3, %o0
 ! w7 <<= 8
 	.loc 1 404
 	sllx %o0, 8, %o0
 ! y = mem8[in + 60]
 	.loc 1 405
-	ldub [%i1 + 60], %i4
+	ldub [%i1 + 60], %i3
 ! w7 |= y
 	.loc 1 406
-	or %o0, %i4, %o0
+	or %o0, %i3, %o0
 ! w7 <<= 8
 	.loc 1 407
 	sllx %o0, 8, %o0
 ! y = mem8[in + 61]
 	.loc 1 408
-	ldub [%i1 + 61], %i4
+	ldub [%i1 + 61], %i3
 ! w7 |= y
 	.loc 1 409
-	or %o0, %i4, %o0
+	or %o0, %i3, %o0
 ! w7 <<= 8
 	.loc 1 410
 	sllx %o0, 8, %o0
 ! y = mem8[in + 62]
 	.loc 1 411
-	ldub [%i1 + 62], %i4
+	ldub [%i1 + 62], %i3
 ! w7 |= y
 	.loc 1 412
-	or %o0, %i4, %o0
+	or %o0, %i3, %o0
 ! w7 <<= 8
 	.loc 1 413
 	sllx %o0, 8, %o0
 ! y = mem8[in + 63]
 	.loc 1 414
-	ldub [%i1 + 63], %i4
+	ldub [%i1 + 63], %i3
 ! w7 |= y
 	.loc 1 415
-	or %o0, %i4, %i4
+	or %o0, %i3, %i3
 ! x = 12329834152419229976
 	.loc 1 416
-	setx -6116909921290321640, %o0, %i5
+	setx -6116909921290321640, %o0, %i4
 ! x += w7
 	.loc 1 417
-	add %i5, %i4, %i5
+	add %i4, %i3, %i4
 ! v0 += x
 	.loc 1 418
-	add %o7, %i5, %o7
+	add %o2, %i4, %o2
 ! c ^= v7
 	.loc 1 420
-	xor %l0, %l1, %o0
+	xor %l0, %l2, %o0
 ! c &= v5
 	.loc 1 421
 	and %o0, %o5, %o0
 ! c ^= v7
 	.loc 1 422
-	xor %o0, %l1, %o0
+	xor %o0, %l2, %o0
 ! v0 += c
 	.loc 1 423
-	add %o7, %o0, %g1
+	add %o2, %o0, %i5
 ! s = v5 <<< 50
 	.loc 1 424
 	sllx %o5, 50, %o0
-	srlx %o5, 14, %o7
-	or %o7, %o0, %o7
+	srlx %o5, 14, %o2
+	or %o2, %o0, %o2
 ! c = v5 <<< 46
 	.loc 1 425
 	sllx %o5, 46, %o0
-	srlx %o5, 18, %i5
-	or %i5, %o0, %i5
+	srlx %o5, 18, %i4
+	or %i4, %o0, %i4
 ! s ^= c
 	.loc 1 426
-	xor %o7, %i5, %o7
+	xor %o2, %i4, %o2
 ! c = v5 <<< 23
 	.loc 1 427
 	sllx %o5, 23, %o0
-	srlx %o5, 41, %i5
-	or %i5, %o0, %i5
+	srlx %o5, 41, %i4
+	or %i4, %o0, %i4
 ! s ^= c
 	.loc 1 428
-	xor %o7, %i5, %o7
+	xor %o2, %i4, %o2
 ! v0 += s
 	.loc 1 429
-	add %g1, %o7, %g1
+	add %i5, %o2, %i5
 ! v4 += v0
 	.loc 1 430
-	add %o3, %g1, %o3
+	add %o3, %i5, %o3
 ! s = v1 <<< 36
 	.loc 1 431
 	sllx %o4, 36, %o0
-	srlx %o4, 28, %o7
-	or %o7, %o0, %o7
+	srlx %o4, 28, %o2
+	or %o2, %o0, %o2
 ! c = v1 <<< 30
 	.loc 1 432
 	sllx %o4, 30, %o0
-	srlx %o4, 34, %i5
-	or %i5, %o0, %i5
+	srlx %o4, 34, %i4
+	or %i4, %o0, %i4
 ! s ^= c
 	.loc 1 433
-	xor %o7, %i5, %o7
+	xor %o2, %i4, %o2
 ! c = v1 <<< 25
 	.loc 1 434
 	sllx %o4, 25, %o0
-	srlx %o4, 39, %i5
-	or %i5, %o0, %i5
+	srlx %o4, 39, %i4
+	or %i4, %o0, %i4
 ! s ^= c
 	.loc 1 435
-	xor %o7, %i5, %o7
+	xor %o2, %i4, %o2
 ! v0 += s
 	.loc 1 436
-	add %g1, %o7, %g1
+	add %i5, %o2, %i5
+! mj1 = v1
+	.loc 1 437
+	mov %o4, %o2
 ! mj1 ^= v2
 	.loc 1 438
-	xor %o4, %o1, %o7
+	xor %o2, %o1, %o2
 ! mj0 &= mj1
 	.loc 1 439
-	and %o2, %o7, %o2
+	and %o7, %o2, %o7
 ! mj0 ^= v2
 	.loc 1 440
-	xor %o2, %o1, %o2
+	xor %o7, %o1, %o7
 ! v0 += mj0
 	.loc 1 441
-	add %g1, %o2, %o2
+	add %i5, %o7, %o7
 ! w8 = mem8[in + 64]
 	.loc 1 442
 	ldub [%i1 + 64], %o0
@@ -1264,74 +1271,73 @@ qhasm_kernel_sha512_sparc64_blocks:
 	sllx %o0, 8, %o0
 ! y = mem8[in + 65]
 	.loc 1 444
-	ldub [%i1 + 65], %i5
+	ldub [%i1 + 65], %i4
 ! w8 |= y
 	.loc 1 445
-	or %o0, %i5, %o0
+	or %o0, %i4, %o0
 ! w8 <<= 8
 	.loc 1 446
 	sllx %o0, 8, %o0
 ! y = mem8[in + 66]
 	.loc 1 447
-	ldub [%i1 + 66], %i5
+	ldub [%i1 + 66], %i4
 ! w8 |= y
 	.loc 1 448
-	or %o0, %i5, %o0
+	or %o0, %i4, %o0
 ! w8 <<= 8
 	.loc 1 449
 	sllx %o0, 8, %o0
 ! y = mem8[in + 67]
 	.loc 1 450
-	ldub [%i1 + 67], %i5
+	ldub [%i1 + 67], %i4
 ! w8 |= y
 	.loc 1 451
-	or %o0, %i5, %o0
+	or %o0, %i4, %o0
 ! w8 <<= 8
 	.loc 1 452
 	sllx %o0, 8, %o0
 ! y = mem8[in + 68]
 	.loc 1 453
-	ldub [%i1 + 68], %i5
+	ldub [%i1 + 68], %i4
 ! w8 |= y
 	.loc 1 454
-	or %o0, %i5, %o0
+	or %o0, %i4, %o0
 ! w8 <<= 8
 	.loc 1 455
 	sllx %o0, 8, %o0
 ! y = mem8[in + 69]
 	.loc 1 456
-	ldub [%i1 + 69], %i5
+	ldub [%i1 + 69], %i4
 ! w8 |= y
 	.loc 1 457
-	or %o0, %i5, %o0
+	or %o0, %i4, %o0
 ! w8 <<= 8
 	.loc 1 458
 	sllx %o0, 8, %o0
 ! y = mem8[in + 70]
 	.loc 1 459
-	ldub [%i1 + 70], %i5
+	ldub [%i1 + 70], %i4
 ! w8 |= y
 	.loc 1 460
-	or %o0, %i5, %o0
+	or %o0, %i4, %o0
 ! w8 <<= 8
 	.loc 1 461
 	sllx %o0, 8, %o0
 ! y = mem8[in + 71]
 	.loc 1 462
-	ldub [%i1 + 71], %i5
+	ldub [%i1 + 71], %i4
 ! w8 |= y
 	.loc 1 463
-	or %o0, %i5, %g1
-	stx %g1, [%fp + 1287]
+	or %o0, %i4, %i4
 ! x = 15566598209576043074
 	.loc 1 464
 	setx -2880145864133508542, %o0, %i5
 ! x += w8
 	.loc 1 465
-	add %i5, %g1, %i5
+	add %i5, %i4, %i5
 ! v7 += x
 	.loc 1 466
-	add %l1, %i5, %l1
+	add %l2, %i5, %l2
 ! c ^= v6
 	.loc 1 468
 	xor %o5, %l0, %o0
@@ -1343,12 +1349,12 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %l0, %o0
 ! v7 += c
 	.loc 1 471
-	add %l1, %o0, %g1
+	add %l2, %o0, %g1
 ! s = v4 <<< 50
 	.loc 1 472
 	sllx %o3, 50, %o0
-	srlx %o3, 14, %l1
-	or %l1, %o0, %l1
+	srlx %o3, 14, %l2
+	or %l2, %o0, %l2
 ! c = v4 <<< 46
 	.loc 1 473
 	sllx %o3, 46, %o0
@@ -1356,7 +1362,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 474
-	xor %l1, %i5, %l1
+	xor %l2, %i5, %l2
 ! c = v4 <<< 23
 	.loc 1 475
 	sllx %o3, 23, %o0
@@ -1364,49 +1370,49 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 476
-	xor %l1, %i5, %l1
+	xor %l2, %i5, %l2
 ! v7 += s
 	.loc 1 477
-	add %g1, %l1, %g1
+	add %g1, %l2, %g1
 ! v3 += v7
 	.loc 1 478
-	add %l6, %g1, %l6
+	add %l7, %g1, %l7
 ! s = v0 <<< 36
 	.loc 1 479
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %l1
-	or %l1, %o0, %l1
+	sllx %o7, 36, %o0
+	srlx %o7, 28, %l2
+	or %l2, %o0, %l2
 ! c = v0 <<< 30
 	.loc 1 480
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %i5
+	sllx %o7, 30, %o0
+	srlx %o7, 34, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 481
-	xor %l1, %i5, %l1
+	xor %l2, %i5, %l2
 ! c = v0 <<< 25
 	.loc 1 482
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %i5
+	sllx %o7, 25, %o0
+	srlx %o7, 39, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 483
-	xor %l1, %i5, %l1
+	xor %l2, %i5, %l2
 ! v7 += s
 	.loc 1 484
-	add %g1, %l1, %g1
+	add %g1, %l2, %g1
 ! mj0 ^= v1
 	.loc 1 486
-	xor %o2, %o4, %l1
+	xor %o7, %o4, %l2
 ! mj1 &= mj0
 	.loc 1 487
-	and %o7, %l1, %o7
+	and %o2, %l2, %o2
 ! mj1 ^= v1
 	.loc 1 488
-	xor %o7, %o4, %o7
+	xor %o2, %o4, %o2
 ! v7 += mj1
 	.loc 1 489
-	add %g1, %o7, %o7
+	add %g1, %o2, %o2
 ! w9 = mem8[in + 72]
 	.loc 1 490
 	ldub [%i1 + 72], %o0
@@ -1487,7 +1493,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o3, %o5, %o0
 ! c &= v3
 	.loc 1 517
-	and %o0, %l6, %o0
+	and %o0, %l7, %o0
 ! c ^= v5
 	.loc 1 518
 	xor %o0, %o5, %o0
@@ -1496,21 +1502,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l0, %o0, %g1
 ! s = v3 <<< 50
 	.loc 1 520
-	sllx %l6, 50, %o0
-	srlx %l6, 14, %l0
+	sllx %l7, 50, %o0
+	srlx %l7, 14, %l0
 	or %l0, %o0, %l0
 ! c = v3 <<< 46
 	.loc 1 521
-	sllx %l6, 46, %o0
-	srlx %l6, 18, %g4
+	sllx %l7, 46, %o0
+	srlx %l7, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 522
 	xor %l0, %g4, %l0
 ! c = v3 <<< 23
 	.loc 1 523
-	sllx %l6, 23, %o0
-	srlx %l6, 41, %g4
+	sllx %l7, 23, %o0
+	srlx %l7, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 524
@@ -1523,21 +1529,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g1, %o1
 ! s = v7 <<< 36
 	.loc 1 527
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l0
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %l0
 	or %l0, %o0, %l0
 ! c = v7 <<< 30
 	.loc 1 528
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 529
 	xor %l0, %g4, %l0
 ! c = v7 <<< 25
 	.loc 1 530
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 531
@@ -1547,16 +1553,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %l0, %g1
 ! mj1 ^= v0
 	.loc 1 534
-	xor %o7, %o2, %l0
+	xor %o2, %o7, %l0
 ! mj0 &= mj1
 	.loc 1 535
-	and %l1, %l0, %l1
+	and %l2, %l0, %l2
 ! mj0 ^= v0
 	.loc 1 536
-	xor %l1, %o2, %l1
+	xor %l2, %o7, %l2
 ! v6 += mj0
 	.loc 1 537
-	add %g1, %l1, %l1
+	add %g1, %l2, %l2
 ! w10 = mem8[in + 80]
 	.loc 1 538
 	ldub [%i1 + 80], %o0
@@ -1623,7 +1629,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! w10 |= y
 	.loc 1 559
 	or %o0, %g1, %g4
-	stx %g4, [%fp + 1295]
+	stx %g4, [%fp + 1967]
 ! x = 2608012711638119052
 	.loc 1 560
 	setx 2608012711638119052, %o0, %g1
@@ -1635,7 +1641,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o5, %g1, %o5
 ! c ^= v4
 	.loc 1 564
-	xor %l6, %o3, %o0
+	xor %l7, %o3, %o0
 ! c &= v2
 	.loc 1 565
 	and %o0, %o1, %o0
@@ -1674,21 +1680,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o4, %g1, %o4
 ! s = v6 <<< 36
 	.loc 1 575
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %o5
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %o5
 	or %o5, %o0, %o5
 ! c = v6 <<< 30
 	.loc 1 576
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %g4
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 577
 	xor %o5, %g4, %o5
 ! c = v6 <<< 25
 	.loc 1 578
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %g4
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 579
@@ -1698,16 +1704,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o5, %g1
 ! mj0 = v6
 	.loc 1 581
-	mov %l1, %o5
+	mov %l2, %o5
 ! mj0 ^= v7
 	.loc 1 582
-	xor %o5, %o7, %o5
+	xor %o5, %o2, %o5
 ! mj1 &= mj0
 	.loc 1 583
 	and %l0, %o5, %l0
 ! mj1 ^= v7
 	.loc 1 584
-	xor %l0, %o7, %l0
+	xor %l0, %o2, %l0
 ! v5 += mj1
 	.loc 1 585
 	add %g1, %l0, %l0
@@ -1777,7 +1783,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! w11 |= y
 	.loc 1 607
 	or %o0, %g1, %g4
-	stx %g4, [%fp + 1303]
+	stx %g4, [%fp + 1975]
 ! x = 6128411473006802146
 	.loc 1 608
 	setx 6128411473006802146, %o0, %g1
@@ -1789,13 +1795,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o3, %g1, %o3
 ! c ^= v3
 	.loc 1 612
-	xor %o1, %l6, %o0
+	xor %o1, %l7, %o0
 ! c &= v1
 	.loc 1 613
 	and %o0, %o4, %o0
 ! c ^= v3
 	.loc 1 614
-	xor %o0, %l6, %o0
+	xor %o0, %l7, %o0
 ! v4 += c
 	.loc 1 615
 	add %o3, %o0, %g1
@@ -1825,7 +1831,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o3, %g1
 ! v0 += v4
 	.loc 1 622
-	add %o2, %g1, %o2
+	add %o7, %g1, %o7
 ! s = v5 <<< 36
 	.loc 1 623
 	sllx %l0, 36, %o0
@@ -1855,13 +1861,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	mov %l0, %o3
 ! mj1 ^= v6
 	.loc 1 630
-	xor %o3, %l1, %o3
+	xor %o3, %l2, %o3
 ! mj0 &= mj1
 	.loc 1 631
 	and %o5, %o3, %o5
 ! mj0 ^= v6
 	.loc 1 632
-	xor %o5, %l1, %o5
+	xor %o5, %l2, %o5
 ! v4 += mj0
 	.loc 1 633
 	add %g1, %o5, %o5
@@ -1931,7 +1937,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! w12 |= y
 	.loc 1 655
 	or %o0, %g1, %g4
-	stx %g4, [%fp + 1311]
+	stx %g4, [%fp + 1983]
 ! x = 8268148722764581231
 	.loc 1 656
 	setx 8268148722764581231, %o0, %g1
@@ -1940,51 +1946,51 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %g4, %g1
 ! v3 += x
 	.loc 1 658
-	add %l6, %g1, %l6
+	add %l7, %g1, %l7
 ! c ^= v2
 	.loc 1 660
 	xor %o4, %o1, %o0
 ! c &= v0
 	.loc 1 661
-	and %o0, %o2, %o0
+	and %o0, %o7, %o0
 ! c ^= v2
 	.loc 1 662
 	xor %o0, %o1, %o0
 ! v3 += c
 	.loc 1 663
-	add %l6, %o0, %g1
+	add %l7, %o0, %g1
 ! s = v0 <<< 50
 	.loc 1 664
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %l6
-	or %l6, %o0, %l6
+	sllx %o7, 50, %o0
+	srlx %o7, 14, %l7
+	or %l7, %o0, %l7
 ! c = v0 <<< 46
 	.loc 1 665
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o7, 46, %o0
+	srlx %o7, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 666
-	xor %l6, %g4, %l6
+	xor %l7, %g4, %l7
 ! c = v0 <<< 23
 	.loc 1 667
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o7, 23, %o0
+	srlx %o7, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 668
-	xor %l6, %g4, %l6
+	xor %l7, %g4, %l7
 ! v3 += s
 	.loc 1 669
-	add %g1, %l6, %g1
+	add %g1, %l7, %g1
 ! v7 += v3
 	.loc 1 670
-	add %o7, %g1, %o7
+	add %o2, %g1, %o2
 ! s = v4 <<< 36
 	.loc 1 671
 	sllx %o5, 36, %o0
-	srlx %o5, 28, %l6
-	or %l6, %o0, %l6
+	srlx %o5, 28, %l7
+	or %l7, %o0, %l7
 ! c = v4 <<< 30
 	.loc 1 672
 	sllx %o5, 30, %o0
@@ -1992,7 +1998,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 673
-	xor %l6, %g4, %l6
+	xor %l7, %g4, %l7
 ! c = v4 <<< 25
 	.loc 1 674
 	sllx %o5, 25, %o0
@@ -2000,16 +2006,16 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 675
-	xor %l6, %g4, %l6
+	xor %l7, %g4, %l7
 ! v3 += s
 	.loc 1 676
-	add %g1, %l6, %g1
+	add %g1, %l7, %g1
 ! mj0 ^= v5
 	.loc 1 678
-	xor %o5, %l0, %l6
+	xor %o5, %l0, %l7
 ! mj1 &= mj0
 	.loc 1 679
-	and %o3, %l6, %o3
+	and %o3, %l7, %o3
 ! mj1 ^= v5
 	.loc 1 680
 	xor %o3, %l0, %o3
@@ -2082,7 +2088,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! w13 |= y
 	.loc 1 703
 	or %o0, %g1, %g4
-	stx %g4, [%fp + 1319]
+	stx %g4, [%fp + 1991]
 ! x = 9286055187155687089
 	.loc 1 704
 	setx -9160688886553864527, %o0, %g1
@@ -2094,10 +2100,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g1, %o1
 ! c ^= v1
 	.loc 1 708
-	xor %o2, %o4, %o0
+	xor %o7, %o4, %o0
 ! c &= v7
 	.loc 1 709
-	and %o0, %o7, %o0
+	and %o0, %o2, %o0
 ! c ^= v1
 	.loc 1 710
 	xor %o0, %o4, %o0
@@ -2106,21 +2112,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %o0, %g1
 ! s = v7 <<< 50
 	.loc 1 712
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o1
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %o1
 	or %o1, %o0, %o1
 ! c = v7 <<< 46
 	.loc 1 713
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 714
 	xor %o1, %g4, %o1
 ! c = v7 <<< 23
 	.loc 1 715
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 716
@@ -2130,7 +2136,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o1, %g1
 ! v6 += v2
 	.loc 1 718
-	add %l1, %g1, %l1
+	add %l2, %g1, %l2
 ! s = v3 <<< 36
 	.loc 1 719
 	sllx %o3, 36, %o0
@@ -2163,13 +2169,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o1, %o5, %o1
 ! mj0 &= mj1
 	.loc 1 727
-	and %l6, %o1, %l6
+	and %l7, %o1, %l7
 ! mj0 ^= v4
 	.loc 1 728
-	xor %l6, %o5, %l6
+	xor %l7, %o5, %l7
 ! v2 += mj0
 	.loc 1 729
-	add %g1, %l6, %l6
+	add %g1, %l7, %l7
 ! w14 = mem8[in + 112]
 	.loc 1 730
 	ldub [%i1 + 112], %o0
@@ -2247,33 +2253,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o4, %g4, %o4
 ! c ^= v0
 	.loc 1 756
-	xor %o7, %o2, %o0
+	xor %o2, %o7, %o0
 ! c &= v6
 	.loc 1 757
-	and %o0, %l1, %o0
+	and %o0, %l2, %o0
 ! c ^= v0
 	.loc 1 758
-	xor %o0, %o2, %o0
+	xor %o0, %o7, %o0
 ! v1 += c
 	.loc 1 759
 	add %o4, %o0, %o4
 ! s = v6 <<< 50
 	.loc 1 760
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %g4
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %g4
 	or %g4, %o0, %g4
 ! c = v6 <<< 46
 	.loc 1 761
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %g5
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 762
 	xor %g4, %g5, %g4
 ! c = v6 <<< 23
 	.loc 1 763
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %g5
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 764
@@ -2286,21 +2292,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l0, %o4, %l0
 ! s = v2 <<< 36
 	.loc 1 767
-	sllx %l6, 36, %o0
-	srlx %l6, 28, %g4
+	sllx %l7, 36, %o0
+	srlx %l7, 28, %g4
 	or %g4, %o0, %g4
 ! c = v2 <<< 30
 	.loc 1 768
-	sllx %l6, 30, %o0
-	srlx %l6, 34, %g5
+	sllx %l7, 30, %o0
+	srlx %l7, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 769
 	xor %g4, %g5, %g4
 ! c = v2 <<< 25
 	.loc 1 770
-	sllx %l6, 25, %o0
-	srlx %l6, 39, %g5
+	sllx %l7, 25, %o0
+	srlx %l7, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 771
@@ -2310,7 +2316,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o4, %g4, %o0
 ! mj0 = v2
 	.loc 1 773
-	mov %l6, %o4
+	mov %l7, %o4
 ! mj0 ^= v3
 	.loc 1 774
 	xor %o4, %o3, %o4
@@ -2389,7 +2395,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! w15 |= y
 	.loc 1 799
 	or %o0, %g4, %g5
-	stx %g5, [%fp + 1327]
+	stx %g5, [%fp + 1999]
 ! x = 13951009754708518548
 	.loc 1 800
 	setx -4495734319001033068, %o0, %g4
@@ -2398,19 +2404,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g4, %g5, %g4
 ! v0 += x
 	.loc 1 802
-	add %o2, %g4, %o2
+	add %o7, %g4, %o7
 ! c ^= v7
 	.loc 1 804
-	xor %l1, %o7, %o0
+	xor %l2, %o2, %o0
 ! c &= v5
 	.loc 1 805
 	and %o0, %l0, %o0
 ! c ^= v7
 	.loc 1 806
-	xor %o0, %o7, %o0
+	xor %o0, %o2, %o0
 ! v0 += c
 	.loc 1 807
-	add %o2, %o0, %o2
+	add %o7, %o0, %o7
 ! s = v5 <<< 50
 	.loc 1 808
 	sllx %l0, 50, %o0
@@ -2434,10 +2440,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 813
-	add %o2, %g4, %o2
+	add %o7, %g4, %o7
 ! v4 += v0
 	.loc 1 814
-	add %o5, %o2, %o5
+	add %o5, %o7, %o5
 ! s = v1 <<< 36
 	.loc 1 815
 	sllx %o1, 36, %o0
@@ -2461,98 +2467,93 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 820
-	add %o2, %g4, %o2
+	add %o7, %g4, %o0
 ! mj1 ^= v2
 	.loc 1 822
-	xor %o1, %l6, %o0
-	stx %o0, [%fp + 1911]
+	xor %o1, %l7, %o7
 ! mj0 &= mj1
 	.loc 1 823
-	and %o4, %o0, %o4
+	and %o4, %o7, %o4
 ! mj0 ^= v2
 	.loc 1 824
-	xor %o4, %l6, %o4
+	xor %o4, %l7, %o4
 ! v0 += mj0
 	.loc 1 825
-	add %o2, %o4, %o2
+	add %o0, %o4, %o4
 ! x = w14 <<< 45
 	.loc 1 827
 	sllx %g1, 45, %o0
-	srlx %g1, 19, %o4
-	or %o4, %o0, %o4
+	srlx %g1, 19, %g4
+	or %g4, %o0, %g4
 ! y = w14 <<< 3
 	.loc 1 828
 	sllx %g1, 3, %o0
-	srlx %g1, 61, %g4
-	or %g4, %o0, %g4
+	srlx %g1, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 829
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! y = w14 >> 6
 	.loc 1 830
 	srlx %g1, 6, %o0
 ! x ^= y
 	.loc 1 831
-	xor %o4, %o0, %o4
+	xor %g4, %o0, %g4
 ! w0 += x
 	.loc 1 832
-	ldx [%fp + 1279], %o0
-	add %o0, %o4, %o0
+	add %l1, %g4, %l1
 ! w0 += w9
 	.loc 1 833
-	add %o0, %i5, %o4
-	stx %o4, [%fp + 1335]
+	add %l1, %i5, %l1
 ! x = w1 <<< 63
 	.loc 1 834
-	sllx %l2, 63, %o0
-	srlx %l2, 1, %g4
+	sllx %l3, 63, %o0
+	srlx %l3, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1687]
 ! y = w1 <<< 56
 	.loc 1 835
-	sllx %l2, 56, %o0
-	srlx %l2, 8, %g5
+	sllx %l3, 56, %o0
+	srlx %l3, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1807]
 ! x ^= y
 	.loc 1 836
-	xor %g4, %g5, %o0
+	xor %g4, %g5, %g4
 ! y = w1 >> 7
 	.loc 1 837
-	srlx %l2, 7, %g4
+	srlx %l3, 7, %o0
 ! x ^= y
 	.loc 1 838
-	xor %o0, %g4, %o0
+	xor %g4, %o0, %g4
 ! w0 += x
 	.loc 1 839
-	add %o4, %o0, %g4
-	stx %g4, [%fp + 1343]
+	add %l1, %g4, %g4
+	stx %g4, [%fp + 2015]
 ! x = 16472876342353939154
 	.loc 1 840
-	setx -1973867731355612462, %o0, %o4
+	setx -1973867731355612462, %o0, %l1
 ! x += w0
 	.loc 1 841
-	add %o4, %g4, %o4
+	add %l1, %g4, %l1
 ! v7 += x
 	.loc 1 842
-	add %o7, %o4, %o7
+	add %o2, %l1, %o2
 ! c ^= v6
 	.loc 1 844
-	xor %l0, %l1, %o0
+	xor %l0, %l2, %o0
 ! c &= v4
 	.loc 1 845
 	and %o0, %o5, %o0
 ! c ^= v6
 	.loc 1 846
-	xor %o0, %l1, %o0
+	xor %o0, %l2, %o0
 ! v7 += c
 	.loc 1 847
-	add %o7, %o0, %o7
+	add %o2, %o0, %l1
 ! s = v4 <<< 50
 	.loc 1 848
 	sllx %o5, 50, %o0
-	srlx %o5, 14, %o4
-	or %o4, %o0, %o4
+	srlx %o5, 14, %o2
+	or %o2, %o0, %o2
 ! c = v4 <<< 46
 	.loc 1 849
 	sllx %o5, 46, %o0
@@ -2560,7 +2561,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 850
-	xor %o4, %g4, %o4
+	xor %o2, %g4, %o2
 ! c = v4 <<< 23
 	.loc 1 851
 	sllx %o5, 23, %o0
@@ -2568,112 +2569,110 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 852
-	xor %o4, %g4, %o4
+	xor %o2, %g4, %o2
 ! v7 += s
 	.loc 1 853
-	add %o7, %o4, %o7
+	add %l1, %o2, %l1
 ! v3 += v7
 	.loc 1 854
-	add %o3, %o7, %o3
+	add %o3, %l1, %o3
 ! s = v0 <<< 36
 	.loc 1 855
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %o4
-	or %o4, %o0, %o4
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %o2
+	or %o2, %o0, %o2
 ! c = v0 <<< 30
 	.loc 1 856
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 857
-	xor %o4, %g4, %o4
+	xor %o2, %g4, %o2
 ! c = v0 <<< 25
 	.loc 1 858
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 859
-	xor %o4, %g4, %o4
+	xor %o2, %g4, %o2
 ! v7 += s
 	.loc 1 860
-	add %o7, %o4, %o4
+	add %l1, %o2, %l1
+! mj0 = v0
+	.loc 1 861
+	mov %o4, %o2
 ! mj0 ^= v1
 	.loc 1 862
-	xor %o2, %o1, %o0
-	stx %o0, [%fp + 1919]
+	xor %o2, %o1, %o2
 ! mj1 &= mj0
 	.loc 1 863
-	ldx [%fp + 1911], %o7
-	and %o7, %o0, %o0
+	and %o7, %o2, %o7
 ! mj1 ^= v1
 	.loc 1 864
-	xor %o0, %o1, %o0
+	xor %o7, %o1, %o7
 ! v7 += mj1
 	.loc 1 865
-	add %o4, %o0, %o4
+	add %l1, %o7, %o7
 ! x = w15 <<< 45
 	.loc 1 867
-	ldx [%fp + 1327], %o7
-	sllx %o7, 45, %o0
-	srlx %o7, 19, %g4
+	ldx [%fp + 1999], %l1
+	sllx %l1, 45, %o0
+	srlx %l1, 19, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1695]
 ! y = w15 <<< 3
 	.loc 1 868
-	sllx %o7, 3, %o0
-	srlx %o7, 61, %g5
+	sllx %l1, 3, %o0
+	srlx %l1, 61, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1815]
 ! x ^= y
 	.loc 1 869
 	xor %g4, %g5, %o0
 ! y = w15 >> 6
 	.loc 1 870
-	srlx %o7, 6, %o7
+	srlx %l1, 6, %l1
 ! x ^= y
 	.loc 1 871
-	xor %o0, %o7, %o0
+	xor %o0, %l1, %o0
 ! w1 += x
 	.loc 1 872
-	add %l2, %o0, %l2
+	add %l3, %o0, %l3
 ! w1 += w10
 	.loc 1 873
-	ldx [%fp + 1295], %o0
-	add %l2, %o0, %g4
+	ldx [%fp + 1967], %o0
+	add %l3, %o0, %g4
 ! x = w2 <<< 63
 	.loc 1 874
-	sllx %l3, 63, %o0
-	srlx %l3, 1, %o7
-	or %o7, %o0, %o7
+	sllx %l4, 63, %o0
+	srlx %l4, 1, %l1
+	or %l1, %o0, %l1
 ! y = w2 <<< 56
 	.loc 1 875
-	sllx %l3, 56, %o0
-	srlx %l3, 8, %l2
-	or %l2, %o0, %l2
+	sllx %l4, 56, %o0
+	srlx %l4, 8, %l3
+	or %l3, %o0, %l3
 ! x ^= y
 	.loc 1 876
-	xor %o7, %l2, %o7
+	xor %l1, %l3, %l1
 ! y = w2 >> 7
 	.loc 1 877
-	srlx %l3, 7, %o0
+	srlx %l4, 7, %o0
 ! x ^= y
 	.loc 1 878
-	xor %o7, %o0, %o7
+	xor %l1, %o0, %l1
 ! w1 += x
 	.loc 1 879
-	add %g4, %o7, %l2
-	stx %l2, [%fp + 1703]
+	add %g4, %l1, %l1
 ! x = 17275323862435702243
 	.loc 1 880
-	setx -1171420211273849373, %o0, %o7
+	setx -1171420211273849373, %o0, %l3
 ! x += w1
 	.loc 1 881
-	add %o7, %l2, %o7
+	add %l3, %l1, %l3
 ! v6 += x
 	.loc 1 882
-	add %l1, %o7, %l1
+	add %l2, %l3, %l2
 ! c ^= v5
 	.loc 1 884
 	xor %o5, %l0, %o0
@@ -2685,268 +2684,263 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %l0, %o0
 ! v6 += c
 	.loc 1 887
-	add %l1, %o0, %l2
+	add %l2, %o0, %l3
 ! s = v3 <<< 50
 	.loc 1 888
 	sllx %o3, 50, %o0
-	srlx %o3, 14, %o7
-	or %o7, %o0, %o7
+	srlx %o3, 14, %l2
+	or %l2, %o0, %l2
 ! c = v3 <<< 46
 	.loc 1 889
 	sllx %o3, 46, %o0
-	srlx %o3, 18, %l1
-	or %l1, %o0, %l1
+	srlx %o3, 18, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 890
-	xor %o7, %l1, %o7
+	xor %l2, %g4, %l2
 ! c = v3 <<< 23
 	.loc 1 891
 	sllx %o3, 23, %o0
-	srlx %o3, 41, %l1
-	or %l1, %o0, %l1
+	srlx %o3, 41, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 892
-	xor %o7, %l1, %o7
+	xor %l2, %g4, %l2
 ! v6 += s
 	.loc 1 893
-	add %l2, %o7, %l2
+	add %l3, %l2, %l3
 ! v2 += v6
 	.loc 1 894
-	add %l6, %l2, %l6
+	add %l7, %l3, %l7
 ! s = v7 <<< 36
 	.loc 1 895
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %o7
-	or %o7, %o0, %o7
+	sllx %o7, 36, %o0
+	srlx %o7, 28, %l2
+	or %l2, %o0, %l2
 ! c = v7 <<< 30
 	.loc 1 896
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %l1
-	or %l1, %o0, %l1
+	sllx %o7, 30, %o0
+	srlx %o7, 34, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 897
-	xor %o7, %l1, %o7
+	xor %l2, %g4, %l2
 ! c = v7 <<< 25
 	.loc 1 898
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %l1
-	or %l1, %o0, %l1
+	sllx %o7, 25, %o0
+	srlx %o7, 39, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 899
-	xor %o7, %l1, %o7
+	xor %l2, %g4, %l2
 ! v6 += s
 	.loc 1 900
-	add %l2, %o7, %l1
+	add %l3, %l2, %l3
 ! mj1 ^= v0
 	.loc 1 902
-	xor %o4, %o2, %o7
+	xor %o7, %o4, %l2
 ! mj0 &= mj1
 	.loc 1 903
-	ldx [%fp + 1919], %o0
-	and %o0, %o7, %o0
+	and %o2, %l2, %o2
 ! mj0 ^= v0
 	.loc 1 904
-	xor %o0, %o2, %o0
+	xor %o2, %o4, %o2
 ! v6 += mj0
 	.loc 1 905
-	add %l1, %o0, %l1
+	add %l3, %o2, %o2
 ! x = w0 <<< 45
 	.loc 1 907
-	ldx [%fp + 1343], %l2
-	sllx %l2, 45, %o0
-	srlx %l2, 19, %g4
+	ldx [%fp + 2015], %l3
+	sllx %l3, 45, %o0
+	srlx %l3, 19, %g4
 	or %g4, %o0, %g4
 ! y = w0 <<< 3
 	.loc 1 908
-	sllx %l2, 3, %o0
-	srlx %l2, 61, %g5
+	sllx %l3, 3, %o0
+	srlx %l3, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 909
 	xor %g4, %g5, %g4
 ! y = w0 >> 6
 	.loc 1 910
-	srlx %l2, 6, %o0
+	srlx %l3, 6, %o0
 ! x ^= y
 	.loc 1 911
 	xor %g4, %o0, %g4
 ! w2 += x
 	.loc 1 912
-	add %l3, %g4, %l3
+	add %l4, %g4, %l4
 ! w2 += w11
 	.loc 1 913
-	ldx [%fp + 1303], %o0
-	add %l3, %o0, %g4
+	ldx [%fp + 1975], %o0
+	add %l4, %o0, %g4
 ! x = w3 <<< 63
 	.loc 1 914
-	sllx %l4, 63, %o0
-	srlx %l4, 1, %l2
-	or %l2, %o0, %l2
+	sllx %l5, 63, %o0
+	srlx %l5, 1, %l3
+	or %l3, %o0, %l3
 ! y = w3 <<< 56
 	.loc 1 915
-	sllx %l4, 56, %o0
-	srlx %l4, 8, %l3
-	or %l3, %o0, %l3
+	sllx %l5, 56, %o0
+	srlx %l5, 8, %l4
+	or %l4, %o0, %l4
 ! x ^= y
 	.loc 1 916
-	xor %l2, %l3, %l2
+	xor %l3, %l4, %l3
 ! y = w3 >> 7
 	.loc 1 917
-	srlx %l4, 7, %o0
+	srlx %l5, 7, %o0
 ! x ^= y
 	.loc 1 918
-	xor %l2, %o0, %l2
+	xor %l3, %o0, %l3
 ! w2 += x
 	.loc 1 919
-	add %g4, %l2, %l2
+	add %g4, %l3, %l3
 ! x = 1135362057144423861
 	.loc 1 920
-	setx 1135362057144423861, %o0, %l3
+	setx 1135362057144423861, %o0, %l4
 ! x += w2
 	.loc 1 921
-	add %l3, %l2, %l3
+	add %l4, %l3, %l4
 ! v5 += x
 	.loc 1 922
-	add %l0, %l3, %l0
+	add %l0, %l4, %l0
 ! c ^= v4
 	.loc 1 924
 	xor %o3, %o5, %o0
 ! c &= v2
 	.loc 1 925
-	and %o0, %l6, %o0
+	and %o0, %l7, %o0
 ! c ^= v4
 	.loc 1 926
 	xor %o0, %o5, %o0
 ! v5 += c
 	.loc 1 927
-	add %l0, %o0, %l3
+	add %l0, %o0, %l4
 ! s = v2 <<< 50
 	.loc 1 928
-	sllx %l6, 50, %o0
-	srlx %l6, 14, %l0
+	sllx %l7, 50, %o0
+	srlx %l7, 14, %l0
 	or %l0, %o0, %l0
 ! c = v2 <<< 46
 	.loc 1 929
-	sllx %l6, 46, %o0
-	srlx %l6, 18, %g4
+	sllx %l7, 46, %o0
+	srlx %l7, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 930
 	xor %l0, %g4, %l0
 ! c = v2 <<< 23
 	.loc 1 931
-	sllx %l6, 23, %o0
-	srlx %l6, 41, %g4
+	sllx %l7, 23, %o0
+	srlx %l7, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 932
 	xor %l0, %g4, %l0
 ! v5 += s
 	.loc 1 933
-	add %l3, %l0, %l3
+	add %l4, %l0, %l4
 ! v1 += v5
 	.loc 1 934
-	add %o1, %l3, %o1
+	add %o1, %l4, %o1
 ! s = v6 <<< 36
 	.loc 1 935
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %l0
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %l0
 	or %l0, %o0, %l0
 ! c = v6 <<< 30
 	.loc 1 936
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 937
 	xor %l0, %g4, %l0
 ! c = v6 <<< 25
 	.loc 1 938
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 939
 	xor %l0, %g4, %l0
 ! v5 += s
 	.loc 1 940
-	add %l3, %l0, %l3
-! mj0 = v6
-	.loc 1 941
-	mov %l1, %l0
+	add %l4, %l0, %l4
 ! mj0 ^= v7
 	.loc 1 942
-	xor %l0, %o4, %l0
+	xor %o2, %o7, %l0
 ! mj1 &= mj0
 	.loc 1 943
-	and %o7, %l0, %o7
+	and %l2, %l0, %l2
 ! mj1 ^= v7
 	.loc 1 944
-	xor %o7, %o4, %o7
+	xor %l2, %o7, %l2
 ! v5 += mj1
 	.loc 1 945
-	add %l3, %o7, %o7
+	add %l4, %l2, %l2
 ! x = w1 <<< 45
 	.loc 1 947
-	ldx [%fp + 1703], %l3
-	sllx %l3, 45, %o0
-	srlx %l3, 19, %g4
-	or %g4, %o0, %g4
+	sllx %l1, 45, %o0
+	srlx %l1, 19, %l4
+	or %l4, %o0, %l4
 ! y = w1 <<< 3
 	.loc 1 948
-	sllx %l3, 3, %o0
-	srlx %l3, 61, %g5
-	or %g5, %o0, %g5
+	sllx %l1, 3, %o0
+	srlx %l1, 61, %g4
+	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 949
-	xor %g4, %g5, %g4
+	xor %l4, %g4, %l4
 ! y = w1 >> 6
 	.loc 1 950
-	srlx %l3, 6, %o0
+	srlx %l1, 6, %o0
 ! x ^= y
 	.loc 1 951
-	xor %g4, %o0, %g4
+	xor %l4, %o0, %l4
 ! w3 += x
 	.loc 1 952
-	add %l4, %g4, %l4
+	add %l5, %l4, %l5
 ! w3 += w12
 	.loc 1 953
-	ldx [%fp + 1311], %o0
-	add %l4, %o0, %g4
+	ldx [%fp + 1983], %o0
+	add %l5, %o0, %g4
 ! x = w4 <<< 63
 	.loc 1 954
-	sllx %l5, 63, %o0
-	srlx %l5, 1, %l3
-	or %l3, %o0, %l3
+	sllx %l6, 63, %o0
+	srlx %l6, 1, %l4
+	or %l4, %o0, %l4
 ! y = w4 <<< 56
 	.loc 1 955
-	sllx %l5, 56, %o0
-	srlx %l5, 8, %l4
-	or %l4, %o0, %l4
+	sllx %l6, 56, %o0
+	srlx %l6, 8, %l5
+	or %l5, %o0, %l5
 ! x ^= y
 	.loc 1 956
-	xor %l3, %l4, %l3
+	xor %l4, %l5, %l4
 ! y = w4 >> 7
 	.loc 1 957
-	srlx %l5, 7, %o0
+	srlx %l6, 7, %o0
 ! x ^= y
 	.loc 1 958
-	xor %l3, %o0, %l3
+	xor %l4, %o0, %l4
 ! w3 += x
 	.loc 1 959
-	add %g4, %l3, %l3
+	add %g4, %l4, %l4
 ! x = 2597628984639134821
 	.loc 1 960
-	setx 2597628984639134821, %o0, %l4
+	setx 2597628984639134821, %o0, %l5
 ! x += w3
 	.loc 1 961
-	add %l4, %l3, %l4
+	add %l5, %l4, %l5
 ! v4 += x
 	.loc 1 962
-	add %o5, %l4, %o5
+	add %o5, %l5, %o5
 ! c ^= v3
 	.loc 1 964
-	xor %l6, %o3, %o0
+	xor %l7, %o3, %o0
 ! c &= v1
 	.loc 1 965
 	and %o0, %o1, %o0
@@ -2955,7 +2949,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %o3, %o0
 ! v4 += c
 	.loc 1 967
-	add %o5, %o0, %l4
+	add %o5, %o0, %l5
 ! s = v1 <<< 50
 	.loc 1 968
 	sllx %o1, 50, %o0
@@ -2979,145 +2973,145 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o5, %g4, %o5
 ! v4 += s
 	.loc 1 973
-	add %l4, %o5, %l4
+	add %l5, %o5, %l5
 ! v0 += v4
 	.loc 1 974
-	add %o2, %l4, %o2
+	add %o4, %l5, %o4
 ! s = v5 <<< 36
 	.loc 1 975
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %o5
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %o5
 	or %o5, %o0, %o5
 ! c = v5 <<< 30
 	.loc 1 976
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g4
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 977
 	xor %o5, %g4, %o5
 ! c = v5 <<< 25
 	.loc 1 978
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g4
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 979
 	xor %o5, %g4, %o5
 ! v4 += s
 	.loc 1 980
-	add %l4, %o5, %l4
+	add %l5, %o5, %l5
 ! mj1 = v5
 	.loc 1 981
-	mov %o7, %o5
+	mov %l2, %o5
 ! mj1 ^= v6
 	.loc 1 982
-	xor %o5, %l1, %o5
+	xor %o5, %o2, %o5
 ! mj0 &= mj1
 	.loc 1 983
 	and %l0, %o5, %l0
 ! mj0 ^= v6
 	.loc 1 984
-	xor %l0, %l1, %l0
+	xor %l0, %o2, %l0
 ! v4 += mj0
 	.loc 1 985
-	add %l4, %l0, %l0
+	add %l5, %l0, %l0
 ! x = w2 <<< 45
 	.loc 1 987
-	sllx %l2, 45, %o0
-	srlx %l2, 19, %l4
-	or %l4, %o0, %l4
+	sllx %l3, 45, %o0
+	srlx %l3, 19, %l5
+	or %l5, %o0, %l5
 ! y = w2 <<< 3
 	.loc 1 988
-	sllx %l2, 3, %o0
-	srlx %l2, 61, %g4
+	sllx %l3, 3, %o0
+	srlx %l3, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 989
-	xor %l4, %g4, %l4
+	xor %l5, %g4, %l5
 ! y = w2 >> 6
 	.loc 1 990
-	srlx %l2, 6, %o0
+	srlx %l3, 6, %o0
 ! x ^= y
 	.loc 1 991
-	xor %l4, %o0, %l4
+	xor %l5, %o0, %l5
 ! w4 += x
 	.loc 1 992
-	add %l5, %l4, %l5
+	add %l6, %l5, %l6
 ! w4 += w13
 	.loc 1 993
-	ldx [%fp + 1319], %o0
-	add %l5, %o0, %g4
+	ldx [%fp + 1991], %o0
+	add %l6, %o0, %g4
 ! x = w5 <<< 63
 	.loc 1 994
-	sllx %l7, 63, %o0
-	srlx %l7, 1, %l4
-	or %l4, %o0, %l4
+	sllx %i0, 63, %o0
+	srlx %i0, 1, %l5
+	or %l5, %o0, %l5
 ! y = w5 <<< 56
 	.loc 1 995
-	sllx %l7, 56, %o0
-	srlx %l7, 8, %l5
-	or %l5, %o0, %l5
+	sllx %i0, 56, %o0
+	srlx %i0, 8, %l6
+	or %l6, %o0, %l6
 ! x ^= y
 	.loc 1 996
-	xor %l4, %l5, %l4
+	xor %l5, %l6, %l5
 ! y = w5 >> 7
 	.loc 1 997
-	srlx %l7, 7, %o0
+	srlx %i0, 7, %o0
 ! x ^= y
 	.loc 1 998
-	xor %l4, %o0, %l4
+	xor %l5, %o0, %l5
 ! w4 += x
 	.loc 1 999
-	add %g4, %l4, %l4
+	add %g4, %l5, %l5
 ! x = 3308224258029322869
 	.loc 1 1000
-	setx 3308224258029322869, %o0, %l5
+	setx 3308224258029322869, %o0, %l6
 ! x += w4
 	.loc 1 1001
-	add %l5, %l4, %l5
+	add %l6, %l5, %l6
 ! v3 += x
 	.loc 1 1002
-	add %o3, %l5, %o3
+	add %o3, %l6, %o3
 ! c ^= v2
 	.loc 1 1004
-	xor %o1, %l6, %o0
+	xor %o1, %l7, %o0
 ! c &= v0
 	.loc 1 1005
-	and %o0, %o2, %o0
+	and %o0, %o4, %o0
 ! c ^= v2
 	.loc 1 1006
-	xor %o0, %l6, %o0
+	xor %o0, %l7, %o0
 ! v3 += c
 	.loc 1 1007
-	add %o3, %o0, %l5
+	add %o3, %o0, %l6
 ! s = v0 <<< 50
 	.loc 1 1008
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o3
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o3
 	or %o3, %o0, %o3
 ! c = v0 <<< 46
 	.loc 1 1009
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1010
 	xor %o3, %g4, %o3
 ! c = v0 <<< 23
 	.loc 1 1011
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1012
 	xor %o3, %g4, %o3
 ! v3 += s
 	.loc 1 1013
-	add %l5, %o3, %l5
+	add %l6, %o3, %l6
 ! v7 += v3
 	.loc 1 1014
-	add %o4, %l5, %o4
+	add %o7, %l6, %o7
 ! s = v4 <<< 36
 	.loc 1 1015
 	sllx %l0, 36, %o0
@@ -3141,122 +3135,122 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o3, %g4, %o3
 ! v3 += s
 	.loc 1 1020
-	add %l5, %o3, %l5
+	add %l6, %o3, %l6
 ! mj0 = v4
 	.loc 1 1021
 	mov %l0, %o3
 ! mj0 ^= v5
 	.loc 1 1022
-	xor %o3, %o7, %o3
+	xor %o3, %l2, %o3
 ! mj1 &= mj0
 	.loc 1 1023
 	and %o5, %o3, %o5
 ! mj1 ^= v5
 	.loc 1 1024
-	xor %o5, %o7, %o5
+	xor %o5, %l2, %o5
 ! v3 += mj1
 	.loc 1 1025
-	add %l5, %o5, %o5
+	add %l6, %o5, %o5
 ! x = w3 <<< 45
 	.loc 1 1027
-	sllx %l3, 45, %o0
-	srlx %l3, 19, %l5
-	or %l5, %o0, %l5
+	sllx %l4, 45, %o0
+	srlx %l4, 19, %l6
+	or %l6, %o0, %l6
 ! y = w3 <<< 3
 	.loc 1 1028
-	sllx %l3, 3, %o0
-	srlx %l3, 61, %g4
+	sllx %l4, 3, %o0
+	srlx %l4, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 1029
-	xor %l5, %g4, %l5
+	xor %l6, %g4, %l6
 ! y = w3 >> 6
 	.loc 1 1030
-	srlx %l3, 6, %o0
+	srlx %l4, 6, %o0
 ! x ^= y
 	.loc 1 1031
-	xor %l5, %o0, %l5
+	xor %l6, %o0, %l6
 ! w5 += x
 	.loc 1 1032
-	add %l7, %l5, %l7
+	add %i0, %l6, %i0
 ! w5 += w14
 	.loc 1 1033
-	add %l7, %g1, %g4
+	add %i0, %g1, %g4
 ! x = w6 <<< 63
 	.loc 1 1034
-	sllx %i3, 63, %o0
-	srlx %i3, 1, %l5
-	or %l5, %o0, %l5
+	sllx %i2, 63, %o0
+	srlx %i2, 1, %l6
+	or %l6, %o0, %l6
 ! y = w6 <<< 56
 	.loc 1 1035
-	sllx %i3, 56, %o0
-	srlx %i3, 8, %l7
-	or %l7, %o0, %l7
+	sllx %i2, 56, %o0
+	srlx %i2, 8, %i0
+	or %i0, %o0, %i0
 ! x ^= y
 	.loc 1 1036
-	xor %l5, %l7, %l5
+	xor %l6, %i0, %l6
 ! y = w6 >> 7
 	.loc 1 1037
-	srlx %i3, 7, %o0
+	srlx %i2, 7, %o0
 ! x ^= y
 	.loc 1 1038
-	xor %l5, %o0, %l5
+	xor %l6, %o0, %l6
 ! w5 += x
 	.loc 1 1039
-	add %g4, %l5, %l5
+	add %g4, %l6, %l6
 ! x = 5365058923640841347
 	.loc 1 1040
-	setx 5365058923640841347, %o0, %l7
+	setx 5365058923640841347, %o0, %i0
 ! x += w5
 	.loc 1 1041
-	add %l7, %l5, %l7
+	add %i0, %l6, %i0
 ! v2 += x
 	.loc 1 1042
-	add %l6, %l7, %l6
+	add %l7, %i0, %l7
 ! c ^= v1
 	.loc 1 1044
-	xor %o2, %o1, %o0
+	xor %o4, %o1, %o0
 ! c &= v7
 	.loc 1 1045
-	and %o0, %o4, %o0
+	and %o0, %o7, %o0
 ! c ^= v1
 	.loc 1 1046
 	xor %o0, %o1, %o0
 ! v2 += c
 	.loc 1 1047
-	add %l6, %o0, %l7
+	add %l7, %o0, %i0
 ! s = v7 <<< 50
 	.loc 1 1048
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %l6
-	or %l6, %o0, %l6
+	sllx %o7, 50, %o0
+	srlx %o7, 14, %l7
+	or %l7, %o0, %l7
 ! c = v7 <<< 46
 	.loc 1 1049
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
+	sllx %o7, 46, %o0
+	srlx %o7, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1050
-	xor %l6, %g4, %l6
+	xor %l7, %g4, %l7
 ! c = v7 <<< 23
 	.loc 1 1051
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
+	sllx %o7, 23, %o0
+	srlx %o7, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1052
-	xor %l6, %g4, %l6
+	xor %l7, %g4, %l7
 ! v2 += s
 	.loc 1 1053
-	add %l7, %l6, %l7
+	add %i0, %l7, %i0
 ! v6 += v2
 	.loc 1 1054
-	add %l1, %l7, %l1
+	add %o2, %i0, %o2
 ! s = v3 <<< 36
 	.loc 1 1055
 	sllx %o5, 36, %o0
-	srlx %o5, 28, %l6
-	or %l6, %o0, %l6
+	srlx %o5, 28, %l7
+	or %l7, %o0, %l7
 ! c = v3 <<< 30
 	.loc 1 1056
 	sllx %o5, 30, %o0
@@ -3264,7 +3258,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1057
-	xor %l6, %g4, %l6
+	xor %l7, %g4, %l7
 ! c = v3 <<< 25
 	.loc 1 1058
 	sllx %o5, 25, %o0
@@ -3272,118 +3266,118 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1059
-	xor %l6, %g4, %l6
+	xor %l7, %g4, %l7
 ! v2 += s
 	.loc 1 1060
-	add %l7, %l6, %l7
+	add %i0, %l7, %i0
 ! mj1 ^= v4
 	.loc 1 1062
-	xor %o5, %l0, %l6
+	xor %o5, %l0, %l7
 ! mj0 &= mj1
 	.loc 1 1063
-	and %o3, %l6, %o3
+	and %o3, %l7, %o3
 ! mj0 ^= v4
 	.loc 1 1064
 	xor %o3, %l0, %o3
 ! v2 += mj0
 	.loc 1 1065
-	add %l7, %o3, %o3
+	add %i0, %o3, %o3
 ! x = w4 <<< 45
 	.loc 1 1067
-	sllx %l4, 45, %o0
-	srlx %l4, 19, %l7
-	or %l7, %o0, %l7
+	sllx %l5, 45, %o0
+	srlx %l5, 19, %i0
+	or %i0, %o0, %i0
 ! y = w4 <<< 3
 	.loc 1 1068
-	sllx %l4, 3, %o0
-	srlx %l4, 61, %g4
+	sllx %l5, 3, %o0
+	srlx %l5, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 1069
-	xor %l7, %g4, %l7
+	xor %i0, %g4, %i0
 ! y = w4 >> 6
 	.loc 1 1070
-	srlx %l4, 6, %o0
+	srlx %l5, 6, %o0
 ! x ^= y
 	.loc 1 1071
-	xor %l7, %o0, %l7
+	xor %i0, %o0, %i0
 ! w6 += x
 	.loc 1 1072
-	add %i3, %l7, %i3
+	add %i2, %i0, %i2
 ! w6 += w15
 	.loc 1 1073
-	ldx [%fp + 1327], %o0
-	add %i3, %o0, %g4
+	ldx [%fp + 1999], %o0
+	add %i2, %o0, %g4
 ! x = w7 <<< 63
 	.loc 1 1074
-	sllx %i4, 63, %o0
-	srlx %i4, 1, %l7
-	or %l7, %o0, %l7
+	sllx %i3, 63, %o0
+	srlx %i3, 1, %i0
+	or %i0, %o0, %i0
 ! y = w7 <<< 56
 	.loc 1 1075
-	sllx %i4, 56, %o0
-	srlx %i4, 8, %i3
-	or %i3, %o0, %i3
+	sllx %i3, 56, %o0
+	srlx %i3, 8, %i2
+	or %i2, %o0, %i2
 ! x ^= y
 	.loc 1 1076
-	xor %l7, %i3, %l7
+	xor %i0, %i2, %i0
 ! y = w7 >> 7
 	.loc 1 1077
-	srlx %i4, 7, %o0
+	srlx %i3, 7, %o0
 ! x ^= y
 	.loc 1 1078
-	xor %l7, %o0, %l7
+	xor %i0, %o0, %i0
 ! w6 += x
 	.loc 1 1079
-	add %g4, %l7, %l7
+	add %g4, %i0, %i0
 ! x = 6679025012923562964
 	.loc 1 1080
-	setx 6679025012923562964, %o0, %i3
+	setx 6679025012923562964, %o0, %i2
 ! x += w6
 	.loc 1 1081
-	add %i3, %l7, %i3
+	add %i2, %i0, %i2
 ! v1 += x
 	.loc 1 1082
-	add %o1, %i3, %o1
+	add %o1, %i2, %o1
 ! c ^= v0
 	.loc 1 1084
-	xor %o4, %o2, %o0
+	xor %o7, %o4, %o0
 ! c &= v6
 	.loc 1 1085
-	and %o0, %l1, %o0
+	and %o0, %o2, %o0
 ! c ^= v0
 	.loc 1 1086
-	xor %o0, %o2, %o0
+	xor %o0, %o4, %o0
 ! v1 += c
 	.loc 1 1087
-	add %o1, %o0, %i3
+	add %o1, %o0, %i2
 ! s = v6 <<< 50
 	.loc 1 1088
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %o1
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %o1
 	or %o1, %o0, %o1
 ! c = v6 <<< 46
 	.loc 1 1089
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %g4
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1090
 	xor %o1, %g4, %o1
 ! c = v6 <<< 23
 	.loc 1 1091
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %g4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1092
 	xor %o1, %g4, %o1
 ! v1 += s
 	.loc 1 1093
-	add %i3, %o1, %i3
+	add %i2, %o1, %i2
 ! v5 += v1
 	.loc 1 1094
-	add %o7, %i3, %o7
+	add %l2, %i2, %l2
 ! s = v2 <<< 36
 	.loc 1 1095
 	sllx %o3, 36, %o0
@@ -3407,7 +3401,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o1, %g4, %o1
 ! v1 += s
 	.loc 1 1100
-	add %i3, %o1, %i3
+	add %i2, %o1, %i2
 ! mj0 = v2
 	.loc 1 1101
 	mov %o3, %o1
@@ -3416,226 +3410,221 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o1, %o5, %o1
 ! mj1 &= mj0
 	.loc 1 1103
-	and %l6, %o1, %l6
+	and %l7, %o1, %l7
 ! mj1 ^= v3
 	.loc 1 1104
-	xor %l6, %o5, %l6
+	xor %l7, %o5, %l7
 ! v1 += mj1
 	.loc 1 1105
-	add %i3, %l6, %l6
+	add %i2, %l7, %l7
 ! x = w5 <<< 45
 	.loc 1 1107
-	sllx %l5, 45, %o0
-	srlx %l5, 19, %i3
-	or %i3, %o0, %i3
+	sllx %l6, 45, %o0
+	srlx %l6, 19, %i2
+	or %i2, %o0, %i2
 ! y = w5 <<< 3
 	.loc 1 1108
-	sllx %l5, 3, %o0
-	srlx %l5, 61, %g4
+	sllx %l6, 3, %o0
+	srlx %l6, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 1109
-	xor %i3, %g4, %i3
+	xor %i2, %g4, %i2
 ! y = w5 >> 6
 	.loc 1 1110
-	srlx %l5, 6, %o0
+	srlx %l6, 6, %o0
 ! x ^= y
 	.loc 1 1111
-	xor %i3, %o0, %i3
+	xor %i2, %o0, %i2
 ! w7 += x
 	.loc 1 1112
-	add %i4, %i3, %i4
+	add %i3, %i2, %i3
 ! w7 += w0
 	.loc 1 1113
-	ldx [%fp + 1343], %o0
-	add %i4, %o0, %i3
+	ldx [%fp + 2015], %o0
+	add %i3, %o0, %g4
 ! x = w8 <<< 63
 	.loc 1 1114
-	ldx [%fp + 1287], %i4
 	sllx %i4, 63, %o0
-	srlx %i4, 1, %g4
-	or %g4, %o0, %g4
+	srlx %i4, 1, %i2
+	or %i2, %o0, %i2
 ! y = w8 <<< 56
 	.loc 1 1115
 	sllx %i4, 56, %o0
-	srlx %i4, 8, %g5
-	or %g5, %o0, %g5
+	srlx %i4, 8, %i3
+	or %i3, %o0, %i3
 ! x ^= y
 	.loc 1 1116
-	xor %g4, %g5, %g4
+	xor %i2, %i3, %i2
 ! y = w8 >> 7
 	.loc 1 1117
 	srlx %i4, 7, %o0
 ! x ^= y
 	.loc 1 1118
-	xor %g4, %o0, %g4
+	xor %i2, %o0, %i2
 ! w7 += x
 	.loc 1 1119
-	add %i3, %g4, %i3
+	add %g4, %i2, %i2
 ! x = 8573033837759648693
 	.loc 1 1120
-	setx 8573033837759648693, %o0, %i4
+	setx 8573033837759648693, %o0, %i3
 ! x += w7
 	.loc 1 1121
-	add %i4, %i3, %i4
+	add %i3, %i2, %i3
 ! v0 += x
 	.loc 1 1122
-	add %o2, %i4, %o2
+	add %o4, %i3, %o4
 ! c ^= v7
 	.loc 1 1124
-	xor %l1, %o4, %o0
+	xor %o2, %o7, %o0
 ! c &= v5
 	.loc 1 1125
-	and %o0, %o7, %o0
+	and %o0, %l2, %o0
 ! c ^= v7
 	.loc 1 1126
-	xor %o0, %o4, %o0
+	xor %o0, %o7, %o0
 ! v0 += c
 	.loc 1 1127
-	add %o2, %o0, %i4
+	add %o4, %o0, %i3
 ! s = v5 <<< 50
 	.loc 1 1128
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o2
-	or %o2, %o0, %o2
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %o4
+	or %o4, %o0, %o4
 ! c = v5 <<< 46
 	.loc 1 1129
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1130
-	xor %o2, %g4, %o2
+	xor %o4, %g4, %o4
 ! c = v5 <<< 23
 	.loc 1 1131
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1132
-	xor %o2, %g4, %o2
+	xor %o4, %g4, %o4
 ! v0 += s
 	.loc 1 1133
-	add %i4, %o2, %i4
+	add %i3, %o4, %i3
 ! v4 += v0
 	.loc 1 1134
-	add %l0, %i4, %l0
+	add %l0, %i3, %l0
 ! s = v1 <<< 36
 	.loc 1 1135
-	sllx %l6, 36, %o0
-	srlx %l6, 28, %o2
-	or %o2, %o0, %o2
+	sllx %l7, 36, %o0
+	srlx %l7, 28, %o4
+	or %o4, %o0, %o4
 ! c = v1 <<< 30
 	.loc 1 1136
-	sllx %l6, 30, %o0
-	srlx %l6, 34, %g4
+	sllx %l7, 30, %o0
+	srlx %l7, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1137
-	xor %o2, %g4, %o2
+	xor %o4, %g4, %o4
 ! c = v1 <<< 25
 	.loc 1 1138
-	sllx %l6, 25, %o0
-	srlx %l6, 39, %g4
+	sllx %l7, 25, %o0
+	srlx %l7, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1139
-	xor %o2, %g4, %o2
+	xor %o4, %g4, %o4
 ! v0 += s
 	.loc 1 1140
-	add %i4, %o2, %i4
+	add %i3, %o4, %i3
 ! mj1 = v1
 	.loc 1 1141
-	mov %l6, %o2
+	mov %l7, %o4
 ! mj1 ^= v2
 	.loc 1 1142
-	xor %o2, %o3, %o2
+	xor %o4, %o3, %o4
 ! mj0 &= mj1
 	.loc 1 1143
-	and %o1, %o2, %o1
+	and %o1, %o4, %o1
 ! mj0 ^= v2
 	.loc 1 1144
 	xor %o1, %o3, %o1
 ! v0 += mj0
 	.loc 1 1145
-	add %i4, %o1, %o1
+	add %i3, %o1, %o1
 ! x = w6 <<< 45
 	.loc 1 1147
-	sllx %l7, 45, %o0
-	srlx %l7, 19, %i4
-	or %i4, %o0, %i4
+	sllx %i0, 45, %o0
+	srlx %i0, 19, %i3
+	or %i3, %o0, %i3
 ! y = w6 <<< 3
 	.loc 1 1148
-	sllx %l7, 3, %o0
-	srlx %l7, 61, %g4
+	sllx %i0, 3, %o0
+	srlx %i0, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 1149
-	xor %i4, %g4, %i4
+	xor %i3, %g4, %i3
 ! y = w6 >> 6
 	.loc 1 1150
-	srlx %l7, 6, %o0
+	srlx %i0, 6, %o0
 ! x ^= y
 	.loc 1 1151
-	xor %i4, %o0, %i4
+	xor %i3, %o0, %i3
 ! w8 += x
 	.loc 1 1152
-	ldx [%fp + 1287], %o0
-	add %o0, %i4, %o0
+	add %i4, %i3, %i4
 ! w8 += w1
 	.loc 1 1153
-	ldx [%fp + 1703], %i4
-	add %o0, %i4, %i4
-	stx %i4, [%fp + 1351]
+	add %i4, %l1, %g4
 ! x = w9 <<< 63
 	.loc 1 1154
 	sllx %i5, 63, %o0
-	srlx %i5, 1, %g4
-	or %g4, %o0, %g4
+	srlx %i5, 1, %i3
+	or %i3, %o0, %i3
 ! y = w9 <<< 56
 	.loc 1 1155
 	sllx %i5, 56, %o0
-	srlx %i5, 8, %g5
-	or %g5, %o0, %g5
+	srlx %i5, 8, %i4
+	or %i4, %o0, %i4
 ! x ^= y
 	.loc 1 1156
-	xor %g4, %g5, %g4
+	xor %i3, %i4, %i3
 ! y = w9 >> 7
 	.loc 1 1157
 	srlx %i5, 7, %o0
 ! x ^= y
 	.loc 1 1158
-	xor %g4, %o0, %g4
+	xor %i3, %o0, %i3
 ! w8 += x
 	.loc 1 1159
-	add %i4, %g4, %g4
-	stx %g4, [%fp + 1359]
+	add %g4, %i3, %i3
 ! x = 10970295158949994411
 	.loc 1 1160
 	setx -7476448914759557205, %o0, %i4
 ! x += w8
 	.loc 1 1161
-	add %i4, %g4, %i4
+	add %i4, %i3, %i4
 ! v7 += x
 	.loc 1 1162
-	add %o4, %i4, %o4
+	add %o7, %i4, %o7
 ! c ^= v6
 	.loc 1 1164
-	xor %o7, %l1, %o0
+	xor %l2, %o2, %o0
 ! c &= v4
 	.loc 1 1165
 	and %o0, %l0, %o0
 ! c ^= v6
 	.loc 1 1166
-	xor %o0, %l1, %o0
+	xor %o0, %o2, %o0
 ! v7 += c
 	.loc 1 1167
-	add %o4, %o0, %i4
+	add %o7, %o0, %i4
 ! s = v4 <<< 50
 	.loc 1 1168
 	sllx %l0, 50, %o0
-	srlx %l0, 14, %o4
-	or %o4, %o0, %o4
+	srlx %l0, 14, %o7
+	or %o7, %o0, %o7
 ! c = v4 <<< 46
 	.loc 1 1169
 	sllx %l0, 46, %o0
@@ -3643,7 +3632,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1170
-	xor %o4, %g4, %o4
+	xor %o7, %g4, %o7
 ! c = v4 <<< 23
 	.loc 1 1171
 	sllx %l0, 23, %o0
@@ -3651,18 +3640,18 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1172
-	xor %o4, %g4, %o4
+	xor %o7, %g4, %o7
 ! v7 += s
 	.loc 1 1173
-	add %i4, %o4, %i4
+	add %i4, %o7, %i4
 ! v3 += v7
 	.loc 1 1174
 	add %o5, %i4, %o5
 ! s = v0 <<< 36
 	.loc 1 1175
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o4
-	or %o4, %o0, %o4
+	srlx %o1, 28, %o7
+	or %o7, %o0, %o7
 ! c = v0 <<< 30
 	.loc 1 1176
 	sllx %o1, 30, %o0
@@ -3670,7 +3659,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1177
-	xor %o4, %g4, %o4
+	xor %o7, %g4, %o7
 ! c = v0 <<< 25
 	.loc 1 1178
 	sllx %o1, 25, %o0
@@ -3678,38 +3667,38 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1179
-	xor %o4, %g4, %o4
+	xor %o7, %g4, %o7
 ! v7 += s
 	.loc 1 1180
-	add %i4, %o4, %i4
+	add %i4, %o7, %i4
 ! mj0 ^= v1
 	.loc 1 1182
-	xor %o1, %l6, %o4
+	xor %o1, %l7, %o7
 ! mj1 &= mj0
 	.loc 1 1183
-	and %o2, %o4, %o2
+	and %o4, %o7, %o4
 ! mj1 ^= v1
 	.loc 1 1184
-	xor %o2, %l6, %o2
+	xor %o4, %l7, %o4
 ! v7 += mj1
 	.loc 1 1185
-	add %i4, %o2, %o2
+	add %i4, %o4, %o4
 ! x = w7 <<< 45
 	.loc 1 1187
-	sllx %i3, 45, %o0
-	srlx %i3, 19, %i4
+	sllx %i2, 45, %o0
+	srlx %i2, 19, %i4
 	or %i4, %o0, %i4
 ! y = w7 <<< 3
 	.loc 1 1188
-	sllx %i3, 3, %o0
-	srlx %i3, 61, %g4
+	sllx %i2, 3, %o0
+	srlx %i2, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 1189
 	xor %i4, %g4, %i4
 ! y = w7 >> 6
 	.loc 1 1190
-	srlx %i3, 6, %o0
+	srlx %i2, 6, %o0
 ! x ^= y
 	.loc 1 1191
 	xor %i4, %o0, %i4
@@ -3718,10 +3707,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %i4, %i5
 ! w9 += w2
 	.loc 1 1193
-	add %i5, %l2, %i4
+	add %i5, %l3, %i4
 ! x = w10 <<< 63
 	.loc 1 1194
-	ldx [%fp + 1295], %i5
+	ldx [%fp + 1967], %i5
 	sllx %i5, 63, %o0
 	srlx %i5, 1, %g4
 	or %g4, %o0, %g4
@@ -3750,24 +3739,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %i4, %i5
 ! v6 += x
 	.loc 1 1202
-	add %l1, %i5, %l1
+	add %o2, %i5, %o2
 ! c ^= v5
 	.loc 1 1204
-	xor %l0, %o7, %o0
+	xor %l0, %l2, %o0
 ! c &= v3
 	.loc 1 1205
 	and %o0, %o5, %o0
 ! c ^= v5
 	.loc 1 1206
-	xor %o0, %o7, %o0
+	xor %o0, %l2, %o0
 ! v6 += c
 	.loc 1 1207
-	add %l1, %o0, %i5
+	add %o2, %o0, %i5
 ! s = v3 <<< 50
 	.loc 1 1208
 	sllx %o5, 50, %o0
-	srlx %o5, 14, %l1
-	or %l1, %o0, %l1
+	srlx %o5, 14, %o2
+	or %o2, %o0, %o2
 ! c = v3 <<< 46
 	.loc 1 1209
 	sllx %o5, 46, %o0
@@ -3775,7 +3764,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1210
-	xor %l1, %g4, %l1
+	xor %o2, %g4, %o2
 ! c = v3 <<< 23
 	.loc 1 1211
 	sllx %o5, 23, %o0
@@ -3783,113 +3772,109 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1212
-	xor %l1, %g4, %l1
+	xor %o2, %g4, %o2
 ! v6 += s
 	.loc 1 1213
-	add %i5, %l1, %i5
+	add %i5, %o2, %i5
 ! v2 += v6
 	.loc 1 1214
 	add %o3, %i5, %o3
 ! s = v7 <<< 36
 	.loc 1 1215
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %l1
-	or %l1, %o0, %l1
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %o2
+	or %o2, %o0, %o2
 ! c = v7 <<< 30
 	.loc 1 1216
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1217
-	xor %l1, %g4, %l1
+	xor %o2, %g4, %o2
 ! c = v7 <<< 25
 	.loc 1 1218
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1219
-	xor %l1, %g4, %l1
+	xor %o2, %g4, %o2
 ! v6 += s
 	.loc 1 1220
-	add %i5, %l1, %i5
+	add %i5, %o2, %o2
 ! mj1 ^= v0
 	.loc 1 1222
-	xor %o2, %o1, %o0
-	stx %o0, [%fp + 1927]
+	xor %o4, %o1, %o0
+	stx %o0, [%fp + 2007]
 ! mj0 &= mj1
 	.loc 1 1223
-	and %o4, %o0, %o4
+	and %o7, %o0, %o7
 ! mj0 ^= v0
 	.loc 1 1224
-	xor %o4, %o1, %o4
+	xor %o7, %o1, %o7
 ! v6 += mj0
 	.loc 1 1225
-	add %i5, %o4, %o4
+	add %o2, %o7, %o2
 ! x = w8 <<< 45
 	.loc 1 1227
-	ldx [%fp + 1359], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %l1
-	or %l1, %o0, %l1
+	sllx %i3, 45, %o0
+	srlx %i3, 19, %o7
+	or %o7, %o0, %o7
 ! y = w8 <<< 3
 	.loc 1 1228
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %i5
+	sllx %i3, 3, %o0
+	srlx %i3, 61, %i5
 	or %i5, %o0, %i5
 ! x ^= y
 	.loc 1 1229
-	xor %l1, %i5, %l1
+	xor %o7, %i5, %o7
 ! y = w8 >> 6
 	.loc 1 1230
-	srlx %g4, 6, %o0
+	srlx %i3, 6, %o0
 ! x ^= y
 	.loc 1 1231
-	xor %l1, %o0, %l1
+	xor %o7, %o0, %o7
 ! w10 += x
 	.loc 1 1232
-	ldx [%fp + 1295], %o0
-	add %o0, %l1, %o0
+	ldx [%fp + 1967], %o0
+	add %o0, %o7, %o0
 ! w10 += w3
 	.loc 1 1233
-	add %o0, %l3, %i5
-	stx %i5, [%fp + 1367]
+	add %o0, %l4, %i5
 ! x = w11 <<< 63
 	.loc 1 1234
-	ldx [%fp + 1303], %l1
-	sllx %l1, 63, %o0
-	srlx %l1, 1, %g4
+	ldx [%fp + 1975], %o7
+	sllx %o7, 63, %o0
+	srlx %o7, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1711]
 ! y = w11 <<< 56
 	.loc 1 1235
-	sllx %l1, 56, %o0
-	srlx %l1, 8, %g5
+	sllx %o7, 56, %o0
+	srlx %o7, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1823]
 ! x ^= y
 	.loc 1 1236
 	xor %g4, %g5, %o0
 ! y = w11 >> 7
 	.loc 1 1237
-	srlx %l1, 7, %l1
+	srlx %o7, 7, %o7
 ! x ^= y
 	.loc 1 1238
-	xor %o0, %l1, %o0
+	xor %o0, %o7, %o0
 ! w10 += x
 	.loc 1 1239
 	add %i5, %o0, %i5
-	stx %i5, [%fp + 1375]
+	stx %i5, [%fp + 1967]
 ! x = 12683024718118986047
 	.loc 1 1240
-	setx -5763719355590565569, %o0, %l1
+	setx -5763719355590565569, %o0, %o7
 ! x += w10
 	.loc 1 1241
-	add %l1, %i5, %l1
+	add %o7, %i5, %o7
 ! v5 += x
 	.loc 1 1242
-	add %o7, %l1, %o7
+	add %l2, %o7, %l2
 ! c ^= v4
 	.loc 1 1244
 	xor %o5, %l0, %o0
@@ -3901,7 +3886,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %l0, %o0
 ! v5 += c
 	.loc 1 1247
-	add %o7, %o0, %i5
+	add %l2, %o0, %i5
 ! s = v2 <<< 50
 	.loc 1 1248
 	sllx %o3, 50, %o0
@@ -3910,68 +3895,68 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! c = v2 <<< 46
 	.loc 1 1249
 	sllx %o3, 46, %o0
-	srlx %o3, 18, %l1
-	or %l1, %o0, %l1
+	srlx %o3, 18, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1250
-	xor %o7, %l1, %o7
+	xor %o7, %l2, %o7
 ! c = v2 <<< 23
 	.loc 1 1251
 	sllx %o3, 23, %o0
-	srlx %o3, 41, %l1
-	or %l1, %o0, %l1
+	srlx %o3, 41, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1252
-	xor %o7, %l1, %o7
+	xor %o7, %l2, %o7
 ! v5 += s
 	.loc 1 1253
 	add %i5, %o7, %i5
 ! v1 += v5
 	.loc 1 1254
-	add %l6, %i5, %l6
+	add %l7, %i5, %l7
 ! s = v6 <<< 36
 	.loc 1 1255
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %o7
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o7
 	or %o7, %o0, %o7
 ! c = v6 <<< 30
 	.loc 1 1256
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %l1
-	or %l1, %o0, %l1
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1257
-	xor %o7, %l1, %o7
+	xor %o7, %l2, %o7
 ! c = v6 <<< 25
 	.loc 1 1258
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %l1
-	or %l1, %o0, %l1
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1259
-	xor %o7, %l1, %o7
+	xor %o7, %l2, %o7
 ! v5 += s
 	.loc 1 1260
 	add %i5, %o7, %o7
 ! mj0 ^= v7
 	.loc 1 1262
-	xor %o4, %o2, %o0
-	stx %o0, [%fp + 1935]
+	xor %o2, %o4, %o0
+	stx %o0, [%fp + 2023]
 ! mj1 &= mj0
 	.loc 1 1263
-	ldx [%fp + 1927], %l1
-	and %l1, %o0, %o0
+	ldx [%fp + 2007], %l2
+	and %l2, %o0, %o0
 ! mj1 ^= v7
 	.loc 1 1264
-	xor %o0, %o2, %o0
+	xor %o0, %o4, %o0
 ! v5 += mj1
 	.loc 1 1265
 	add %o7, %o0, %o7
 ! x = w9 <<< 45
 	.loc 1 1267
 	sllx %i4, 45, %o0
-	srlx %i4, 19, %l1
-	or %l1, %o0, %l1
+	srlx %i4, 19, %l2
+	or %l2, %o0, %l2
 ! y = w9 <<< 3
 	.loc 1 1268
 	sllx %i4, 3, %o0
@@ -3979,62 +3964,59 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %i5, %o0, %i5
 ! x ^= y
 	.loc 1 1269
-	xor %l1, %i5, %l1
+	xor %l2, %i5, %l2
 ! y = w9 >> 6
 	.loc 1 1270
 	srlx %i4, 6, %o0
 ! x ^= y
 	.loc 1 1271
-	xor %l1, %o0, %l1
+	xor %l2, %o0, %l2
 ! w11 += x
 	.loc 1 1272
-	ldx [%fp + 1303], %o0
-	add %o0, %l1, %o0
+	ldx [%fp + 1975], %o0
+	add %o0, %l2, %o0
 ! w11 += w4
 	.loc 1 1273
-	add %o0, %l4, %i5
-	stx %i5, [%fp + 1383]
+	add %o0, %l5, %i5
 ! x = w12 <<< 63
 	.loc 1 1274
-	ldx [%fp + 1311], %l1
-	sllx %l1, 63, %o0
-	srlx %l1, 1, %g4
+	ldx [%fp + 1983], %l2
+	sllx %l2, 63, %o0
+	srlx %l2, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1719]
 ! y = w12 <<< 56
 	.loc 1 1275
-	sllx %l1, 56, %o0
-	srlx %l1, 8, %g5
+	sllx %l2, 56, %o0
+	srlx %l2, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1831]
 ! x ^= y
 	.loc 1 1276
 	xor %g4, %g5, %o0
 ! y = w12 >> 7
 	.loc 1 1277
-	srlx %l1, 7, %l1
+	srlx %l2, 7, %l2
 ! x ^= y
 	.loc 1 1278
-	xor %o0, %l1, %o0
+	xor %o0, %l2, %o0
 ! w11 += x
 	.loc 1 1279
 	add %i5, %o0, %i5
-	stx %i5, [%fp + 1391]
+	stx %i5, [%fp + 1975]
 ! x = 13788192230050041572
 	.loc 1 1280
-	setx -4658551843659510044, %o0, %l1
+	setx -4658551843659510044, %o0, %l2
 ! x += w11
 	.loc 1 1281
-	add %l1, %i5, %l1
+	add %l2, %i5, %l2
 ! v4 += x
 	.loc 1 1282
-	add %l0, %l1, %l0
+	add %l0, %l2, %l0
 ! c ^= v3
 	.loc 1 1284
 	xor %o3, %o5, %o0
 ! c &= v1
 	.loc 1 1285
-	and %o0, %l6, %o0
+	and %o0, %l7, %o0
 ! c ^= v3
 	.loc 1 1286
 	xor %o0, %o5, %o0
@@ -4043,25 +4025,25 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %l0, %o0, %i5
 ! s = v1 <<< 50
 	.loc 1 1288
-	sllx %l6, 50, %o0
-	srlx %l6, 14, %l0
+	sllx %l7, 50, %o0
+	srlx %l7, 14, %l0
 	or %l0, %o0, %l0
 ! c = v1 <<< 46
 	.loc 1 1289
-	sllx %l6, 46, %o0
-	srlx %l6, 18, %l1
-	or %l1, %o0, %l1
+	sllx %l7, 46, %o0
+	srlx %l7, 18, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1290
-	xor %l0, %l1, %l0
+	xor %l0, %l2, %l0
 ! c = v1 <<< 23
 	.loc 1 1291
-	sllx %l6, 23, %o0
-	srlx %l6, 41, %l1
-	or %l1, %o0, %l1
+	sllx %l7, 23, %o0
+	srlx %l7, 41, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1292
-	xor %l0, %l1, %l0
+	xor %l0, %l2, %l0
 ! v4 += s
 	.loc 1 1293
 	add %i5, %l0, %i5
@@ -4076,102 +4058,99 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! c = v5 <<< 30
 	.loc 1 1296
 	sllx %o7, 30, %o0
-	srlx %o7, 34, %l1
-	or %l1, %o0, %l1
+	srlx %o7, 34, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1297
-	xor %l0, %l1, %l0
+	xor %l0, %l2, %l0
 ! c = v5 <<< 25
 	.loc 1 1298
 	sllx %o7, 25, %o0
-	srlx %o7, 39, %l1
-	or %l1, %o0, %l1
+	srlx %o7, 39, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1299
-	xor %l0, %l1, %l0
+	xor %l0, %l2, %l0
 ! v4 += s
 	.loc 1 1300
 	add %i5, %l0, %l0
 ! mj1 ^= v6
 	.loc 1 1302
-	xor %o7, %o4, %o0
-	stx %o0, [%fp + 1943]
+	xor %o7, %o2, %o0
+	stx %o0, [%fp + 2007]
 ! mj0 &= mj1
 	.loc 1 1303
-	ldx [%fp + 1935], %l1
-	and %l1, %o0, %o0
+	ldx [%fp + 2023], %l2
+	and %l2, %o0, %o0
 ! mj0 ^= v6
 	.loc 1 1304
-	xor %o0, %o4, %o0
+	xor %o0, %o2, %o0
 ! v4 += mj0
 	.loc 1 1305
 	add %l0, %o0, %l0
 ! x = w10 <<< 45
 	.loc 1 1307
-	ldx [%fp + 1375], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %l1
-	or %l1, %o0, %l1
+	ldx [%fp + 1967], %i5
+	sllx %i5, 45, %o0
+	srlx %i5, 19, %g4
+	or %g4, %o0, %g4
 ! y = w10 <<< 3
 	.loc 1 1308
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %i5
-	or %i5, %o0, %i5
+	sllx %i5, 3, %o0
+	srlx %i5, 61, %l2
+	or %l2, %o0, %l2
 ! x ^= y
 	.loc 1 1309
-	xor %l1, %i5, %l1
+	xor %g4, %l2, %o0
 ! y = w10 >> 6
 	.loc 1 1310
-	srlx %g4, 6, %o0
+	srlx %i5, 6, %l2
 ! x ^= y
 	.loc 1 1311
-	xor %l1, %o0, %l1
+	xor %o0, %l2, %o0
 ! w12 += x
 	.loc 1 1312
-	ldx [%fp + 1311], %o0
-	add %o0, %l1, %o0
+	ldx [%fp + 1983], %l2
+	add %l2, %o0, %o0
 ! w12 += w5
 	.loc 1 1313
-	add %o0, %l5, %i5
-	stx %i5, [%fp + 1399]
+	add %o0, %l6, %i5
 ! x = w13 <<< 63
 	.loc 1 1314
-	ldx [%fp + 1319], %l1
-	sllx %l1, 63, %o0
-	srlx %l1, 1, %g4
+	ldx [%fp + 1991], %l2
+	sllx %l2, 63, %o0
+	srlx %l2, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1727]
 ! y = w13 <<< 56
 	.loc 1 1315
-	sllx %l1, 56, %o0
-	srlx %l1, 8, %g5
+	sllx %l2, 56, %o0
+	srlx %l2, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1839]
 ! x ^= y
 	.loc 1 1316
 	xor %g4, %g5, %o0
 ! y = w13 >> 7
 	.loc 1 1317
-	srlx %l1, 7, %l1
+	srlx %l2, 7, %l2
 ! x ^= y
 	.loc 1 1318
-	xor %o0, %l1, %o0
+	xor %o0, %l2, %o0
 ! w12 += x
 	.loc 1 1319
 	add %i5, %o0, %i5
-	stx %i5, [%fp + 1407]
+	stx %i5, [%fp + 1983]
 ! x = 14330467153632333762
 	.loc 1 1320
-	setx -4116276920077217854, %o0, %l1
+	setx -4116276920077217854, %o0, %l2
 ! x += w12
 	.loc 1 1321
-	add %l1, %i5, %l1
+	add %l2, %i5, %l2
 ! v3 += x
 	.loc 1 1322
-	add %o5, %l1, %o5
+	add %o5, %l2, %o5
 ! c ^= v2
 	.loc 1 1324
-	xor %l6, %o3, %o0
+	xor %l7, %o3, %o0
 ! c &= v0
 	.loc 1 1325
 	and %o0, %o1, %o0
@@ -4189,25 +4168,25 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! c = v0 <<< 46
 	.loc 1 1329
 	sllx %o1, 46, %o0
-	srlx %o1, 18, %l1
-	or %l1, %o0, %l1
+	srlx %o1, 18, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1330
-	xor %o5, %l1, %o5
+	xor %o5, %l2, %o5
 ! c = v0 <<< 23
 	.loc 1 1331
 	sllx %o1, 23, %o0
-	srlx %o1, 41, %l1
-	or %l1, %o0, %l1
+	srlx %o1, 41, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1332
-	xor %o5, %l1, %o5
+	xor %o5, %l2, %o5
 ! v3 += s
 	.loc 1 1333
 	add %i5, %o5, %i5
 ! v7 += v3
 	.loc 1 1334
-	add %o2, %i5, %o2
+	add %o4, %i5, %o4
 ! s = v4 <<< 36
 	.loc 1 1335
 	sllx %l0, 36, %o0
@@ -4216,41 +4195,38 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! c = v4 <<< 30
 	.loc 1 1336
 	sllx %l0, 30, %o0
-	srlx %l0, 34, %l1
-	or %l1, %o0, %l1
+	srlx %l0, 34, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1337
-	xor %o5, %l1, %o5
+	xor %o5, %l2, %o5
 ! c = v4 <<< 25
 	.loc 1 1338
 	sllx %l0, 25, %o0
-	srlx %l0, 39, %l1
-	or %l1, %o0, %l1
+	srlx %l0, 39, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 1339
-	xor %o5, %l1, %o5
+	xor %o5, %l2, %o5
 ! v3 += s
 	.loc 1 1340
-	add %i5, %o5, %l1
-! mj0 = v4
-	.loc 1 1341
-	mov %l0, %o5
+	add %i5, %o5, %o5
 ! mj0 ^= v5
 	.loc 1 1342
-	xor %o5, %o7, %o5
+	xor %l0, %o7, %l2
 ! mj1 &= mj0
 	.loc 1 1343
-	ldx [%fp + 1943], %o0
-	and %o0, %o5, %o0
+	ldx [%fp + 2007], %o0
+	and %o0, %l2, %o0
 ! mj1 ^= v5
 	.loc 1 1344
 	xor %o0, %o7, %o0
 ! v3 += mj1
 	.loc 1 1345
-	add %l1, %o0, %l1
+	add %o5, %o0, %o5
 ! x = w11 <<< 45
 	.loc 1 1347
-	ldx [%fp + 1391], %i5
+	ldx [%fp + 1975], %i5
 	sllx %i5, 45, %o0
 	srlx %i5, 19, %g4
 	or %g4, %o0, %g4
@@ -4261,21 +4237,20 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1349
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w11 >> 6
 	.loc 1 1350
-	srlx %i5, 6, %o0
+	srlx %i5, 6, %i5
 ! x ^= y
 	.loc 1 1351
-	xor %g4, %o0, %g4
+	xor %o0, %i5, %o0
 ! w13 += x
 	.loc 1 1352
-	ldx [%fp + 1319], %o0
-	add %o0, %g4, %o0
+	ldx [%fp + 1991], %i5
+	add %i5, %o0, %o0
 ! w13 += w6
 	.loc 1 1353
-	add %o0, %l7, %i5
-	stx %i5, [%fp + 1415]
+	add %o0, %i0, %i5
 ! x = w14 <<< 63
 	.loc 1 1354
 	sllx %g1, 63, %o0
@@ -4288,17 +4263,17 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1356
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w14 >> 7
 	.loc 1 1357
-	srlx %g1, 7, %o0
+	srlx %g1, 7, %g4
 ! x ^= y
 	.loc 1 1358
-	xor %g4, %o0, %g4
+	xor %o0, %g4, %o0
 ! w13 += x
 	.loc 1 1359
-	add %i5, %g4, %g4
-	stx %g4, [%fp + 1423]
+	add %i5, %o0, %g4
+	stx %g4, [%fp + 1991]
 ! x = 15395433587784984357
 	.loc 1 1360
 	setx -3051310485924567259, %o0, %i5
@@ -4310,33 +4285,33 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o3, %i5, %o3
 ! c ^= v1
 	.loc 1 1364
-	xor %o1, %l6, %o0
+	xor %o1, %l7, %o0
 ! c &= v7
 	.loc 1 1365
-	and %o0, %o2, %o0
+	and %o0, %o4, %o0
 ! c ^= v1
 	.loc 1 1366
-	xor %o0, %l6, %o0
+	xor %o0, %l7, %o0
 ! v2 += c
 	.loc 1 1367
 	add %o3, %o0, %i5
 ! s = v7 <<< 50
 	.loc 1 1368
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o3
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %o3
 	or %o3, %o0, %o3
 ! c = v7 <<< 46
 	.loc 1 1369
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1370
 	xor %o3, %g4, %o3
 ! c = v7 <<< 23
 	.loc 1 1371
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1372
@@ -4346,24 +4321,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %o3, %i5
 ! v6 += v2
 	.loc 1 1374
-	add %o4, %i5, %o4
+	add %o2, %i5, %o2
 ! s = v3 <<< 36
 	.loc 1 1375
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %o3
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %o3
 	or %o3, %o0, %o3
 ! c = v3 <<< 30
 	.loc 1 1376
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %g4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1377
 	xor %o3, %g4, %o3
 ! c = v3 <<< 25
 	.loc 1 1378
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %g4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 1379
@@ -4373,22 +4348,22 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %o3, %i5
 ! mj1 = v3
 	.loc 1 1381
-	mov %l1, %o3
+	mov %o5, %o3
 ! mj1 ^= v4
 	.loc 1 1382
 	xor %o3, %l0, %o3
 ! mj0 &= mj1
 	.loc 1 1383
-	and %o5, %o3, %o5
+	and %l2, %o3, %l2
 ! mj0 ^= v4
 	.loc 1 1384
-	xor %o5, %l0, %o5
+	xor %l2, %l0, %l2
 ! v2 += mj0
 	.loc 1 1385
-	add %i5, %o5, %o5
+	add %i5, %l2, %l2
 ! x = w12 <<< 45
 	.loc 1 1387
-	ldx [%fp + 1407], %i5
+	ldx [%fp + 1983], %i5
 	sllx %i5, 45, %o0
 	srlx %i5, 19, %g4
 	or %g4, %o0, %g4
@@ -4399,43 +4374,43 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1389
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w12 >> 6
 	.loc 1 1390
-	srlx %i5, 6, %o0
+	srlx %i5, 6, %i5
 ! x ^= y
 	.loc 1 1391
-	xor %g4, %o0, %g4
+	xor %o0, %i5, %o0
 ! w14 += x
 	.loc 1 1392
-	add %g1, %g4, %g1
+	add %g1, %o0, %g1
 ! w14 += w7
 	.loc 1 1393
-	add %g1, %i3, %g1
+	add %g1, %i2, %i5
 ! x = w15 <<< 63
 	.loc 1 1394
-	ldx [%fp + 1327], %i5
-	sllx %i5, 63, %o0
-	srlx %i5, 1, %g4
+	ldx [%fp + 1999], %g1
+	sllx %g1, 63, %o0
+	srlx %g1, 1, %g4
 	or %g4, %o0, %g4
 ! y = w15 <<< 56
 	.loc 1 1395
-	sllx %i5, 56, %o0
-	srlx %i5, 8, %g5
+	sllx %g1, 56, %o0
+	srlx %g1, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1396
 	xor %g4, %g5, %g4
 ! y = w15 >> 7
 	.loc 1 1397
-	srlx %i5, 7, %o0
+	srlx %g1, 7, %o0
 ! x ^= y
 	.loc 1 1398
 	xor %g4, %o0, %g4
 ! w14 += x
 	.loc 1 1399
-	add %g1, %g4, %g1
-	stx %g1, [%fp + 1431]
+	add %i5, %g4, %g1
+	stx %g1, [%fp + 2007]
 ! x = 489312712824947311
 	.loc 1 1400
 	setx 489312712824947311, %o0, %i5
@@ -4444,85 +4419,85 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i5, %g1, %i5
 ! v1 += x
 	.loc 1 1402
-	add %l6, %i5, %l6
+	add %l7, %i5, %l7
 ! c ^= v0
 	.loc 1 1404
-	xor %o2, %o1, %o0
+	xor %o4, %o1, %o0
 ! c &= v6
 	.loc 1 1405
-	and %o0, %o4, %o0
+	and %o0, %o2, %o0
 ! c ^= v0
 	.loc 1 1406
 	xor %o0, %o1, %o0
 ! v1 += c
 	.loc 1 1407
-	add %l6, %o0, %g1
+	add %l7, %o0, %g1
 ! s = v6 <<< 50
 	.loc 1 1408
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %l6
-	or %l6, %o0, %l6
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %l7
+	or %l7, %o0, %l7
 ! c = v6 <<< 46
 	.loc 1 1409
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %i5
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 1410
-	xor %l6, %i5, %l6
+	xor %l7, %i5, %l7
 ! c = v6 <<< 23
 	.loc 1 1411
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %i5
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 1412
-	xor %l6, %i5, %l6
+	xor %l7, %i5, %l7
 ! v1 += s
 	.loc 1 1413
-	add %g1, %l6, %g1
+	add %g1, %l7, %g1
 ! v5 += v1
 	.loc 1 1414
 	add %o7, %g1, %o7
 ! s = v2 <<< 36
 	.loc 1 1415
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %l6
-	or %l6, %o0, %l6
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %l7
+	or %l7, %o0, %l7
 ! c = v2 <<< 30
 	.loc 1 1416
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %i5
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 1417
-	xor %l6, %i5, %l6
+	xor %l7, %i5, %l7
 ! c = v2 <<< 25
 	.loc 1 1418
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %i5
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %i5
 	or %i5, %o0, %i5
 ! s ^= c
 	.loc 1 1419
-	xor %l6, %i5, %l6
+	xor %l7, %i5, %l7
 ! v1 += s
 	.loc 1 1420
-	add %g1, %l6, %g1
+	add %g1, %l7, %g1
 ! mj0 ^= v3
 	.loc 1 1422
-	xor %o5, %l1, %l6
+	xor %l2, %o5, %l7
 ! mj1 &= mj0
 	.loc 1 1423
-	and %o3, %l6, %o3
+	and %o3, %l7, %o3
 ! mj1 ^= v3
 	.loc 1 1424
-	xor %o3, %l1, %o3
+	xor %o3, %o5, %o3
 ! v1 += mj1
 	.loc 1 1425
 	add %g1, %o3, %o3
 ! x = w13 <<< 45
 	.loc 1 1427
-	ldx [%fp + 1423], %g4
+	ldx [%fp + 1991], %g4
 	sllx %g4, 45, %o0
 	srlx %g4, 19, %i5
 	or %i5, %o0, %i5
@@ -4542,15 +4517,14 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %i5, %o0, %i5
 ! w15 += x
 	.loc 1 1432
-	ldx [%fp + 1327], %o0
+	ldx [%fp + 1999], %o0
 	add %o0, %i5, %o0
 ! w15 += w8
 	.loc 1 1433
-	ldx [%fp + 1359], %i5
-	add %o0, %i5, %i5
+	add %o0, %i3, %i5
 ! x = w0 <<< 63
 	.loc 1 1434
-	ldx [%fp + 1343], %g1
+	ldx [%fp + 2015], %g1
 	sllx %g1, 63, %o0
 	srlx %g1, 1, %g4
 	or %g4, %o0, %g4
@@ -4582,13 +4556,13 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o1, %g1, %o1
 ! c ^= v7
 	.loc 1 1444
-	xor %o4, %o2, %o0
+	xor %o2, %o4, %o0
 ! c &= v5
 	.loc 1 1445
 	and %o0, %o7, %o0
 ! c ^= v7
 	.loc 1 1446
-	xor %o0, %o2, %o0
+	xor %o0, %o4, %o0
 ! v0 += c
 	.loc 1 1447
 	add %o1, %o0, %g1
@@ -4642,296 +4616,292 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o1, %g4, %o1
 ! v0 += s
 	.loc 1 1460
-	add %g1, %o1, %o1
+	add %g1, %o1, %g1
+! mj1 = v1
+	.loc 1 1461
+	mov %o3, %o1
 ! mj1 ^= v2
 	.loc 1 1462
-	xor %o3, %o5, %o0
-	stx %o0, [%fp + 2015]
+	xor %o1, %l2, %o1
 ! mj0 &= mj1
 	.loc 1 1463
-	and %l6, %o0, %l6
+	and %l7, %o1, %l7
 ! mj0 ^= v2
 	.loc 1 1464
-	xor %l6, %o5, %l6
+	xor %l7, %l2, %l7
 ! v0 += mj0
 	.loc 1 1465
-	add %o1, %l6, %o1
+	add %g1, %l7, %l7
 ! x = w14 <<< 45
 	.loc 1 1467
-	ldx [%fp + 1431], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %l6
-	or %l6, %o0, %l6
+	ldx [%fp + 2007], %g1
+	sllx %g1, 45, %o0
+	srlx %g1, 19, %g4
+	or %g4, %o0, %g4
 ! y = w14 <<< 3
 	.loc 1 1468
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
+	sllx %g1, 3, %o0
+	srlx %g1, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1469
-	xor %l6, %g1, %l6
+	xor %g4, %g5, %o0
 ! y = w14 >> 6
 	.loc 1 1470
-	srlx %g4, 6, %o0
+	srlx %g1, 6, %g1
 ! x ^= y
 	.loc 1 1471
-	xor %l6, %o0, %l6
+	xor %o0, %g1, %o0
 ! w0 += x
 	.loc 1 1472
-	ldx [%fp + 1343], %o0
-	add %o0, %l6, %o0
+	ldx [%fp + 2015], %g1
+	add %g1, %o0, %o0
 ! w0 += w9
 	.loc 1 1473
 	add %o0, %i4, %g1
-	stx %g1, [%fp + 1439]
 ! x = w1 <<< 63
 	.loc 1 1474
-	ldx [%fp + 1703], %l6
-	sllx %l6, 63, %o0
-	srlx %l6, 1, %g4
+	sllx %l1, 63, %o0
+	srlx %l1, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1847]
 ! y = w1 <<< 56
 	.loc 1 1475
-	sllx %l6, 56, %o0
-	srlx %l6, 8, %g5
+	sllx %l1, 56, %o0
+	srlx %l1, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1951]
 ! x ^= y
 	.loc 1 1476
-	xor %g4, %g5, %o0
+	xor %g4, %g5, %g4
 ! y = w1 >> 7
 	.loc 1 1477
-	srlx %l6, 7, %l6
+	srlx %l1, 7, %o0
 ! x ^= y
 	.loc 1 1478
-	xor %o0, %l6, %o0
+	xor %g4, %o0, %g4
 ! w0 += x
 	.loc 1 1479
-	add %g1, %o0, %g1
-	stx %g1, [%fp + 1447]
+	add %g1, %g4, %g1
 ! x = 2861767655752347644
 	.loc 1 1480
-	setx 2861767655752347644, %o0, %l6
+	setx 2861767655752347644, %o0, %g4
 ! x += w0
 	.loc 1 1481
-	add %l6, %g1, %l6
+	add %g4, %g1, %g4
 ! v7 += x
 	.loc 1 1482
-	add %o2, %l6, %o2
+	add %o4, %g4, %o4
 ! c ^= v6
 	.loc 1 1484
-	xor %o7, %o4, %o0
+	xor %o7, %o2, %o0
 ! c &= v4
 	.loc 1 1485
 	and %o0, %l0, %o0
 ! c ^= v6
 	.loc 1 1486
-	xor %o0, %o4, %o0
+	xor %o0, %o2, %o0
 ! v7 += c
 	.loc 1 1487
-	add %o2, %o0, %g1
+	add %o4, %o0, %o4
 ! s = v4 <<< 50
 	.loc 1 1488
 	sllx %l0, 50, %o0
-	srlx %l0, 14, %o2
-	or %o2, %o0, %o2
+	srlx %l0, 14, %g4
+	or %g4, %o0, %g4
 ! c = v4 <<< 46
 	.loc 1 1489
 	sllx %l0, 46, %o0
-	srlx %l0, 18, %l6
-	or %l6, %o0, %l6
+	srlx %l0, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1490
-	xor %o2, %l6, %o2
+	xor %g4, %g5, %g4
 ! c = v4 <<< 23
 	.loc 1 1491
 	sllx %l0, 23, %o0
-	srlx %l0, 41, %l6
-	or %l6, %o0, %l6
+	srlx %l0, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1492
-	xor %o2, %l6, %o2
+	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 1493
-	add %g1, %o2, %g1
+	add %o4, %g4, %o4
 ! v3 += v7
 	.loc 1 1494
-	add %l1, %g1, %l1
+	add %o5, %o4, %o5
 ! s = v0 <<< 36
 	.loc 1 1495
-	sllx %o1, 36, %o0
-	srlx %o1, 28, %o2
-	or %o2, %o0, %o2
+	sllx %l7, 36, %o0
+	srlx %l7, 28, %g4
+	or %g4, %o0, %g4
 ! c = v0 <<< 30
 	.loc 1 1496
-	sllx %o1, 30, %o0
-	srlx %o1, 34, %l6
-	or %l6, %o0, %l6
+	sllx %l7, 30, %o0
+	srlx %l7, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1497
-	xor %o2, %l6, %o2
+	xor %g4, %g5, %g4
 ! c = v0 <<< 25
 	.loc 1 1498
-	sllx %o1, 25, %o0
-	srlx %o1, 39, %l6
-	or %l6, %o0, %l6
+	sllx %l7, 25, %o0
+	srlx %l7, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1499
-	xor %o2, %l6, %o2
+	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 1500
-	add %g1, %o2, %o2
+	add %o4, %g4, %o0
+! mj0 = v0
+	.loc 1 1501
+	mov %l7, %o4
 ! mj0 ^= v1
 	.loc 1 1502
-	xor %o1, %o3, %l6
+	xor %o4, %o3, %o4
 ! mj1 &= mj0
 	.loc 1 1503
-	ldx [%fp + 2015], %o0
-	and %o0, %l6, %o0
+	and %o1, %o4, %o1
 ! mj1 ^= v1
 	.loc 1 1504
-	xor %o0, %o3, %o0
+	xor %o1, %o3, %o1
 ! v7 += mj1
 	.loc 1 1505
-	add %o2, %o0, %o2
+	add %o0, %o1, %o1
 ! x = w15 <<< 45
 	.loc 1 1507
 	sllx %i5, 45, %o0
-	srlx %i5, 19, %g1
-	or %g1, %o0, %g1
+	srlx %i5, 19, %g4
+	or %g4, %o0, %g4
 ! y = w15 <<< 3
 	.loc 1 1508
 	sllx %i5, 3, %o0
-	srlx %i5, 61, %g4
-	or %g4, %o0, %g4
+	srlx %i5, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1509
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w15 >> 6
 	.loc 1 1510
 	srlx %i5, 6, %o0
 ! x ^= y
 	.loc 1 1511
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w1 += x
 	.loc 1 1512
-	ldx [%fp + 1703], %o0
-	add %o0, %g1, %o0
+	add %l1, %g4, %l1
 ! w1 += w10
 	.loc 1 1513
-	ldx [%fp + 1375], %g1
-	add %o0, %g1, %g1
+	ldx [%fp + 1967], %o0
+	add %l1, %o0, %l1
 ! x = w2 <<< 63
 	.loc 1 1514
-	sllx %l2, 63, %o0
-	srlx %l2, 1, %g4
+	sllx %l3, 63, %o0
+	srlx %l3, 1, %g4
 	or %g4, %o0, %g4
 ! y = w2 <<< 56
 	.loc 1 1515
-	sllx %l2, 56, %o0
-	srlx %l2, 8, %g5
+	sllx %l3, 56, %o0
+	srlx %l3, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1516
 	xor %g4, %g5, %g4
 ! y = w2 >> 7
 	.loc 1 1517
-	srlx %l2, 7, %o0
+	srlx %l3, 7, %o0
 ! x ^= y
 	.loc 1 1518
 	xor %g4, %o0, %g4
 ! w1 += x
 	.loc 1 1519
-	add %g1, %g4, %g4
-	stx %g4, [%fp + 1735]
+	add %l1, %g4, %l1
 ! x = 3322285676063803686
 	.loc 1 1520
-	setx 3322285676063803686, %o0, %g1
+	setx 3322285676063803686, %o0, %g4
 ! x += w1
 	.loc 1 1521
-	add %g1, %g4, %g1
+	add %g4, %l1, %g4
 ! v6 += x
 	.loc 1 1522
-	add %o4, %g1, %o4
+	add %o2, %g4, %o2
 ! c ^= v5
 	.loc 1 1524
 	xor %l0, %o7, %o0
 ! c &= v3
 	.loc 1 1525
-	and %o0, %l1, %o0
+	and %o0, %o5, %o0
 ! c ^= v5
 	.loc 1 1526
 	xor %o0, %o7, %o0
 ! v6 += c
 	.loc 1 1527
-	add %o4, %o0, %g1
+	add %o2, %o0, %o2
 ! s = v3 <<< 50
 	.loc 1 1528
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %o4
-	or %o4, %o0, %o4
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %g4
+	or %g4, %o0, %g4
 ! c = v3 <<< 46
 	.loc 1 1529
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %g4
-	or %g4, %o0, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1530
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! c = v3 <<< 23
 	.loc 1 1531
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %g4
-	or %g4, %o0, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1532
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! v6 += s
 	.loc 1 1533
-	add %g1, %o4, %g1
+	add %o2, %g4, %o2
 ! v2 += v6
 	.loc 1 1534
-	add %o5, %g1, %o5
+	add %l2, %o2, %l2
 ! s = v7 <<< 36
 	.loc 1 1535
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %o4
-	or %o4, %o0, %o4
+	sllx %o1, 36, %o0
+	srlx %o1, 28, %g4
+	or %g4, %o0, %g4
 ! c = v7 <<< 30
 	.loc 1 1536
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
-	or %g4, %o0, %g4
+	sllx %o1, 30, %o0
+	srlx %o1, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1537
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! c = v7 <<< 25
 	.loc 1 1538
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
-	or %g4, %o0, %g4
+	sllx %o1, 25, %o0
+	srlx %o1, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1539
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! v6 += s
 	.loc 1 1540
-	add %g1, %o4, %g1
+	add %o2, %g4, %o0
 ! mj1 ^= v0
 	.loc 1 1542
-	xor %o2, %o1, %o4
+	xor %o1, %l7, %o2
 ! mj0 &= mj1
 	.loc 1 1543
-	and %l6, %o4, %l6
+	and %o4, %o2, %o4
 ! mj0 ^= v0
 	.loc 1 1544
-	xor %l6, %o1, %l6
+	xor %o4, %l7, %o4
 ! v6 += mj0
 	.loc 1 1545
-	add %g1, %l6, %l6
+	add %o0, %o4, %o4
 ! x = w0 <<< 45
 	.loc 1 1547
-	ldx [%fp + 1447], %g1
 	sllx %g1, 45, %o0
 	srlx %g1, 19, %g4
 	or %g4, %o0, %g4
@@ -4951,818 +4921,806 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %o0, %g4
 ! w2 += x
 	.loc 1 1552
-	add %l2, %g4, %l2
+	add %l3, %g4, %l3
 ! w2 += w11
 	.loc 1 1553
-	ldx [%fp + 1391], %o0
-	add %l2, %o0, %g4
+	ldx [%fp + 1975], %o0
+	add %l3, %o0, %l3
 ! x = w3 <<< 63
 	.loc 1 1554
-	sllx %l3, 63, %o0
-	srlx %l3, 1, %l2
-	or %l2, %o0, %l2
+	sllx %l4, 63, %o0
+	srlx %l4, 1, %g4
+	or %g4, %o0, %g4
 ! y = w3 <<< 56
 	.loc 1 1555
-	sllx %l3, 56, %o0
-	srlx %l3, 8, %g1
-	or %g1, %o0, %g1
+	sllx %l4, 56, %o0
+	srlx %l4, 8, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1556
-	xor %l2, %g1, %l2
+	xor %g4, %g5, %g4
 ! y = w3 >> 7
 	.loc 1 1557
-	srlx %l3, 7, %o0
+	srlx %l4, 7, %o0
 ! x ^= y
 	.loc 1 1558
-	xor %l2, %o0, %l2
+	xor %g4, %o0, %g4
 ! w2 += x
 	.loc 1 1559
-	add %g4, %l2, %l2
+	add %l3, %g4, %l3
 ! x = 5560940570517711597
 	.loc 1 1560
-	setx 5560940570517711597, %o0, %g1
+	setx 5560940570517711597, %o0, %g4
 ! x += w2
 	.loc 1 1561
-	add %g1, %l2, %g1
+	add %g4, %l3, %g4
 ! v5 += x
 	.loc 1 1562
-	add %o7, %g1, %o7
+	add %o7, %g4, %o7
 ! c ^= v4
 	.loc 1 1564
-	xor %l1, %l0, %o0
+	xor %o5, %l0, %o0
 ! c &= v2
 	.loc 1 1565
-	and %o0, %o5, %o0
+	and %o0, %l2, %o0
 ! c ^= v4
 	.loc 1 1566
 	xor %o0, %l0, %o0
 ! v5 += c
 	.loc 1 1567
-	add %o7, %o0, %g1
+	add %o7, %o0, %o7
 ! s = v2 <<< 50
 	.loc 1 1568
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o7
-	or %o7, %o0, %o7
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %g4
+	or %g4, %o0, %g4
 ! c = v2 <<< 46
 	.loc 1 1569
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g4
-	or %g4, %o0, %g4
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1570
-	xor %o7, %g4, %o7
+	xor %g4, %g5, %g4
 ! c = v2 <<< 23
 	.loc 1 1571
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g4
-	or %g4, %o0, %g4
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1572
-	xor %o7, %g4, %o7
+	xor %g4, %g5, %g4
 ! v5 += s
 	.loc 1 1573
-	add %g1, %o7, %g1
+	add %o7, %g4, %o7
 ! v1 += v5
 	.loc 1 1574
-	add %o3, %g1, %o3
+	add %o3, %o7, %o3
 ! s = v6 <<< 36
 	.loc 1 1575
-	sllx %l6, 36, %o0
-	srlx %l6, 28, %o7
-	or %o7, %o0, %o7
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %g4
+	or %g4, %o0, %g4
 ! c = v6 <<< 30
 	.loc 1 1576
-	sllx %l6, 30, %o0
-	srlx %l6, 34, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1577
-	xor %o7, %g4, %o7
+	xor %g4, %g5, %g4
 ! c = v6 <<< 25
 	.loc 1 1578
-	sllx %l6, 25, %o0
-	srlx %l6, 39, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1579
-	xor %o7, %g4, %o7
+	xor %g4, %g5, %g4
 ! v5 += s
 	.loc 1 1580
-	add %g1, %o7, %g1
-! mj0 = v6
-	.loc 1 1581
-	mov %l6, %o7
+	add %o7, %g4, %o0
 ! mj0 ^= v7
 	.loc 1 1582
-	xor %o7, %o2, %o7
+	xor %o4, %o1, %o7
 ! mj1 &= mj0
 	.loc 1 1583
-	and %o4, %o7, %o4
+	and %o2, %o7, %o2
 ! mj1 ^= v7
 	.loc 1 1584
-	xor %o4, %o2, %o4
+	xor %o2, %o1, %o2
 ! v5 += mj1
 	.loc 1 1585
-	add %g1, %o4, %o4
+	add %o0, %o2, %o2
 ! x = w1 <<< 45
 	.loc 1 1587
-	ldx [%fp + 1735], %g1
-	sllx %g1, 45, %o0
-	srlx %g1, 19, %g4
+	sllx %l1, 45, %o0
+	srlx %l1, 19, %g4
 	or %g4, %o0, %g4
 ! y = w1 <<< 3
 	.loc 1 1588
-	sllx %g1, 3, %o0
-	srlx %g1, 61, %g5
+	sllx %l1, 3, %o0
+	srlx %l1, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1589
 	xor %g4, %g5, %g4
 ! y = w1 >> 6
 	.loc 1 1590
-	srlx %g1, 6, %o0
+	srlx %l1, 6, %o0
 ! x ^= y
 	.loc 1 1591
 	xor %g4, %o0, %g4
 ! w3 += x
 	.loc 1 1592
-	add %l3, %g4, %l3
+	add %l4, %g4, %l4
 ! w3 += w12
 	.loc 1 1593
-	ldx [%fp + 1407], %o0
-	add %l3, %o0, %g4
+	ldx [%fp + 1983], %o0
+	add %l4, %o0, %l4
 ! x = w4 <<< 63
 	.loc 1 1594
-	sllx %l4, 63, %o0
-	srlx %l4, 1, %l3
-	or %l3, %o0, %l3
+	sllx %l5, 63, %o0
+	srlx %l5, 1, %g4
+	or %g4, %o0, %g4
 ! y = w4 <<< 56
 	.loc 1 1595
-	sllx %l4, 56, %o0
-	srlx %l4, 8, %g1
-	or %g1, %o0, %g1
+	sllx %l5, 56, %o0
+	srlx %l5, 8, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1596
-	xor %l3, %g1, %l3
+	xor %g4, %g5, %g4
 ! y = w4 >> 7
 	.loc 1 1597
-	srlx %l4, 7, %o0
+	srlx %l5, 7, %o0
 ! x ^= y
 	.loc 1 1598
-	xor %l3, %o0, %l3
+	xor %g4, %o0, %g4
 ! w3 += x
 	.loc 1 1599
-	add %g4, %l3, %l3
+	add %l4, %g4, %l4
 ! x = 5996557281743188959
 	.loc 1 1600
-	setx 5996557281743188959, %o0, %g1
+	setx 5996557281743188959, %o0, %g4
 ! x += w3
 	.loc 1 1601
-	add %g1, %l3, %g1
+	add %g4, %l4, %g4
 ! v4 += x
 	.loc 1 1602
-	add %l0, %g1, %l0
+	add %l0, %g4, %l0
 ! c ^= v3
 	.loc 1 1604
-	xor %o5, %l1, %o0
+	xor %l2, %o5, %o0
 ! c &= v1
 	.loc 1 1605
 	and %o0, %o3, %o0
 ! c ^= v3
 	.loc 1 1606
-	xor %o0, %l1, %o0
+	xor %o0, %o5, %o0
 ! v4 += c
 	.loc 1 1607
-	add %l0, %o0, %g1
+	add %l0, %o0, %l0
 ! s = v1 <<< 50
 	.loc 1 1608
 	sllx %o3, 50, %o0
-	srlx %o3, 14, %l0
-	or %l0, %o0, %l0
+	srlx %o3, 14, %g4
+	or %g4, %o0, %g4
 ! c = v1 <<< 46
 	.loc 1 1609
 	sllx %o3, 46, %o0
-	srlx %o3, 18, %g4
-	or %g4, %o0, %g4
+	srlx %o3, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1610
-	xor %l0, %g4, %l0
+	xor %g4, %g5, %g4
 ! c = v1 <<< 23
 	.loc 1 1611
 	sllx %o3, 23, %o0
-	srlx %o3, 41, %g4
-	or %g4, %o0, %g4
+	srlx %o3, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1612
-	xor %l0, %g4, %l0
+	xor %g4, %g5, %g4
 ! v4 += s
 	.loc 1 1613
-	add %g1, %l0, %g1
+	add %l0, %g4, %l0
 ! v0 += v4
 	.loc 1 1614
-	add %o1, %g1, %o1
+	add %l7, %l0, %l7
 ! s = v5 <<< 36
 	.loc 1 1615
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %l0
-	or %l0, %o0, %l0
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %g4
+	or %g4, %o0, %g4
 ! c = v5 <<< 30
 	.loc 1 1616
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g4
-	or %g4, %o0, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1617
-	xor %l0, %g4, %l0
+	xor %g4, %g5, %g4
 ! c = v5 <<< 25
 	.loc 1 1618
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g4
-	or %g4, %o0, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1619
-	xor %l0, %g4, %l0
+	xor %g4, %g5, %g4
 ! v4 += s
 	.loc 1 1620
-	add %g1, %l0, %g1
+	add %l0, %g4, %o0
 ! mj1 ^= v6
 	.loc 1 1622
-	xor %o4, %l6, %l0
+	xor %o2, %o4, %l0
 ! mj0 &= mj1
 	.loc 1 1623
 	and %o7, %l0, %o7
 ! mj0 ^= v6
 	.loc 1 1624
-	xor %o7, %l6, %o7
+	xor %o7, %o4, %o7
 ! v4 += mj0
 	.loc 1 1625
-	add %g1, %o7, %o7
+	add %o0, %o7, %o7
 ! x = w2 <<< 45
 	.loc 1 1627
-	sllx %l2, 45, %o0
-	srlx %l2, 19, %g1
-	or %g1, %o0, %g1
+	sllx %l3, 45, %o0
+	srlx %l3, 19, %g4
+	or %g4, %o0, %g4
 ! y = w2 <<< 3
 	.loc 1 1628
-	sllx %l2, 3, %o0
-	srlx %l2, 61, %g4
-	or %g4, %o0, %g4
+	sllx %l3, 3, %o0
+	srlx %l3, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1629
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w2 >> 6
 	.loc 1 1630
-	srlx %l2, 6, %o0
+	srlx %l3, 6, %o0
 ! x ^= y
 	.loc 1 1631
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w4 += x
 	.loc 1 1632
-	add %l4, %g1, %l4
+	add %l5, %g4, %l5
 ! w4 += w13
 	.loc 1 1633
-	ldx [%fp + 1423], %o0
-	add %l4, %o0, %g4
+	ldx [%fp + 1991], %o0
+	add %l5, %o0, %l5
 ! x = w5 <<< 63
 	.loc 1 1634
-	sllx %l5, 63, %o0
-	srlx %l5, 1, %l4
-	or %l4, %o0, %l4
+	sllx %l6, 63, %o0
+	srlx %l6, 1, %g4
+	or %g4, %o0, %g4
 ! y = w5 <<< 56
 	.loc 1 1635
-	sllx %l5, 56, %o0
-	srlx %l5, 8, %g1
-	or %g1, %o0, %g1
+	sllx %l6, 56, %o0
+	srlx %l6, 8, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1636
-	xor %l4, %g1, %l4
+	xor %g4, %g5, %g4
 ! y = w5 >> 7
 	.loc 1 1637
-	srlx %l5, 7, %o0
+	srlx %l6, 7, %o0
 ! x ^= y
 	.loc 1 1638
-	xor %l4, %o0, %l4
+	xor %g4, %o0, %g4
 ! w4 += x
 	.loc 1 1639
-	add %g4, %l4, %l4
+	add %l5, %g4, %l5
 ! x = 7280758554555802590
 	.loc 1 1640
-	setx 7280758554555802590, %o0, %g1
+	setx 7280758554555802590, %o0, %g4
 ! x += w4
 	.loc 1 1641
-	add %g1, %l4, %g1
+	add %g4, %l5, %g4
 ! v3 += x
 	.loc 1 1642
-	add %l1, %g1, %l1
+	add %o5, %g4, %o5
 ! c ^= v2
 	.loc 1 1644
-	xor %o3, %o5, %o0
+	xor %o3, %l2, %o0
 ! c &= v0
 	.loc 1 1645
-	and %o0, %o1, %o0
+	and %o0, %l7, %o0
 ! c ^= v2
 	.loc 1 1646
-	xor %o0, %o5, %o0
+	xor %o0, %l2, %o0
 ! v3 += c
 	.loc 1 1647
-	add %l1, %o0, %g1
+	add %o5, %o0, %o5
 ! s = v0 <<< 50
 	.loc 1 1648
-	sllx %o1, 50, %o0
-	srlx %o1, 14, %l1
-	or %l1, %o0, %l1
+	sllx %l7, 50, %o0
+	srlx %l7, 14, %g4
+	or %g4, %o0, %g4
 ! c = v0 <<< 46
 	.loc 1 1649
-	sllx %o1, 46, %o0
-	srlx %o1, 18, %g4
-	or %g4, %o0, %g4
+	sllx %l7, 46, %o0
+	srlx %l7, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1650
-	xor %l1, %g4, %l1
+	xor %g4, %g5, %g4
 ! c = v0 <<< 23
 	.loc 1 1651
-	sllx %o1, 23, %o0
-	srlx %o1, 41, %g4
-	or %g4, %o0, %g4
+	sllx %l7, 23, %o0
+	srlx %l7, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1652
-	xor %l1, %g4, %l1
+	xor %g4, %g5, %g4
 ! v3 += s
 	.loc 1 1653
-	add %g1, %l1, %g1
+	add %o5, %g4, %o5
 ! v7 += v3
 	.loc 1 1654
-	add %o2, %g1, %o2
+	add %o1, %o5, %o1
 ! s = v4 <<< 36
 	.loc 1 1655
 	sllx %o7, 36, %o0
-	srlx %o7, 28, %l1
-	or %l1, %o0, %l1
+	srlx %o7, 28, %g4
+	or %g4, %o0, %g4
 ! c = v4 <<< 30
 	.loc 1 1656
 	sllx %o7, 30, %o0
-	srlx %o7, 34, %g4
-	or %g4, %o0, %g4
+	srlx %o7, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1657
-	xor %l1, %g4, %l1
+	xor %g4, %g5, %g4
 ! c = v4 <<< 25
 	.loc 1 1658
 	sllx %o7, 25, %o0
-	srlx %o7, 39, %g4
-	or %g4, %o0, %g4
+	srlx %o7, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1659
-	xor %l1, %g4, %l1
+	xor %g4, %g5, %g4
 ! v3 += s
 	.loc 1 1660
-	add %g1, %l1, %g1
+	add %o5, %g4, %o0
+! mj0 = v4
+	.loc 1 1661
+	mov %o7, %o5
 ! mj0 ^= v5
 	.loc 1 1662
-	xor %o7, %o4, %l1
+	xor %o5, %o2, %o5
 ! mj1 &= mj0
 	.loc 1 1663
-	and %l0, %l1, %l0
+	and %l0, %o5, %l0
 ! mj1 ^= v5
 	.loc 1 1664
-	xor %l0, %o4, %l0
+	xor %l0, %o2, %l0
 ! v3 += mj1
 	.loc 1 1665
-	add %g1, %l0, %l0
+	add %o0, %l0, %l0
 ! x = w3 <<< 45
 	.loc 1 1667
-	sllx %l3, 45, %o0
-	srlx %l3, 19, %g1
-	or %g1, %o0, %g1
+	sllx %l4, 45, %o0
+	srlx %l4, 19, %g4
+	or %g4, %o0, %g4
 ! y = w3 <<< 3
 	.loc 1 1668
-	sllx %l3, 3, %o0
-	srlx %l3, 61, %g4
-	or %g4, %o0, %g4
+	sllx %l4, 3, %o0
+	srlx %l4, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1669
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w3 >> 6
 	.loc 1 1670
-	srlx %l3, 6, %o0
+	srlx %l4, 6, %o0
 ! x ^= y
 	.loc 1 1671
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w5 += x
 	.loc 1 1672
-	add %l5, %g1, %l5
+	add %l6, %g4, %l6
 ! w5 += w14
 	.loc 1 1673
-	ldx [%fp + 1431], %o0
-	add %l5, %o0, %g4
+	ldx [%fp + 2007], %o0
+	add %l6, %o0, %l6
 ! x = w6 <<< 63
 	.loc 1 1674
-	sllx %l7, 63, %o0
-	srlx %l7, 1, %l5
-	or %l5, %o0, %l5
+	sllx %i0, 63, %o0
+	srlx %i0, 1, %g4
+	or %g4, %o0, %g4
 ! y = w6 <<< 56
 	.loc 1 1675
-	sllx %l7, 56, %o0
-	srlx %l7, 8, %g1
-	or %g1, %o0, %g1
+	sllx %i0, 56, %o0
+	srlx %i0, 8, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1676
-	xor %l5, %g1, %l5
+	xor %g4, %g5, %g4
 ! y = w6 >> 7
 	.loc 1 1677
-	srlx %l7, 7, %o0
+	srlx %i0, 7, %o0
 ! x ^= y
 	.loc 1 1678
-	xor %l5, %o0, %l5
+	xor %g4, %o0, %g4
 ! w5 += x
 	.loc 1 1679
-	add %g4, %l5, %l5
+	add %l6, %g4, %l6
 ! x = 8532644243296465576
 	.loc 1 1680
-	setx 8532644243296465576, %o0, %g1
+	setx 8532644243296465576, %o0, %g4
 ! x += w5
 	.loc 1 1681
-	add %g1, %l5, %g1
+	add %g4, %l6, %g4
 ! v2 += x
 	.loc 1 1682
-	add %o5, %g1, %o5
+	add %l2, %g4, %l2
 ! c ^= v1
 	.loc 1 1684
-	xor %o1, %o3, %o0
+	xor %l7, %o3, %o0
 ! c &= v7
 	.loc 1 1685
-	and %o0, %o2, %o0
+	and %o0, %o1, %o0
 ! c ^= v1
 	.loc 1 1686
 	xor %o0, %o3, %o0
 ! v2 += c
 	.loc 1 1687
-	add %o5, %o0, %g1
+	add %l2, %o0, %l2
 ! s = v7 <<< 50
 	.loc 1 1688
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o5
-	or %o5, %o0, %o5
+	sllx %o1, 50, %o0
+	srlx %o1, 14, %g4
+	or %g4, %o0, %g4
 ! c = v7 <<< 46
 	.loc 1 1689
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
-	or %g4, %o0, %g4
+	sllx %o1, 46, %o0
+	srlx %o1, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1690
-	xor %o5, %g4, %o5
+	xor %g4, %g5, %g4
 ! c = v7 <<< 23
 	.loc 1 1691
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
-	or %g4, %o0, %g4
+	sllx %o1, 23, %o0
+	srlx %o1, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1692
-	xor %o5, %g4, %o5
+	xor %g4, %g5, %g4
 ! v2 += s
 	.loc 1 1693
-	add %g1, %o5, %g1
+	add %l2, %g4, %l2
 ! v6 += v2
 	.loc 1 1694
-	add %l6, %g1, %l6
+	add %o4, %l2, %o4
 ! s = v3 <<< 36
 	.loc 1 1695
 	sllx %l0, 36, %o0
-	srlx %l0, 28, %o5
-	or %o5, %o0, %o5
+	srlx %l0, 28, %g4
+	or %g4, %o0, %g4
 ! c = v3 <<< 30
 	.loc 1 1696
 	sllx %l0, 30, %o0
-	srlx %l0, 34, %g4
-	or %g4, %o0, %g4
+	srlx %l0, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1697
-	xor %o5, %g4, %o5
+	xor %g4, %g5, %g4
 ! c = v3 <<< 25
 	.loc 1 1698
 	sllx %l0, 25, %o0
-	srlx %l0, 39, %g4
-	or %g4, %o0, %g4
+	srlx %l0, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1699
-	xor %o5, %g4, %o5
+	xor %g4, %g5, %g4
 ! v2 += s
 	.loc 1 1700
-	add %g1, %o5, %g1
-! mj1 = v3
-	.loc 1 1701
-	mov %l0, %o5
+	add %l2, %g4, %o0
 ! mj1 ^= v4
 	.loc 1 1702
-	xor %o5, %o7, %o5
+	xor %l0, %o7, %l2
 ! mj0 &= mj1
 	.loc 1 1703
-	and %l1, %o5, %l1
+	and %o5, %l2, %o5
 ! mj0 ^= v4
 	.loc 1 1704
-	xor %l1, %o7, %l1
+	xor %o5, %o7, %o5
 ! v2 += mj0
 	.loc 1 1705
-	add %g1, %l1, %l1
+	add %o0, %o5, %o5
 ! x = w4 <<< 45
 	.loc 1 1707
-	sllx %l4, 45, %o0
-	srlx %l4, 19, %g1
-	or %g1, %o0, %g1
+	sllx %l5, 45, %o0
+	srlx %l5, 19, %g4
+	or %g4, %o0, %g4
 ! y = w4 <<< 3
 	.loc 1 1708
-	sllx %l4, 3, %o0
-	srlx %l4, 61, %g4
-	or %g4, %o0, %g4
+	sllx %l5, 3, %o0
+	srlx %l5, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1709
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w4 >> 6
 	.loc 1 1710
-	srlx %l4, 6, %o0
+	srlx %l5, 6, %o0
 ! x ^= y
 	.loc 1 1711
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w6 += x
 	.loc 1 1712
-	add %l7, %g1, %l7
+	add %i0, %g4, %i0
 ! w6 += w15
 	.loc 1 1713
-	add %l7, %i5, %g4
+	add %i0, %i5, %i0
 ! x = w7 <<< 63
 	.loc 1 1714
-	sllx %i3, 63, %o0
-	srlx %i3, 1, %l7
-	or %l7, %o0, %l7
+	sllx %i2, 63, %o0
+	srlx %i2, 1, %g4
+	or %g4, %o0, %g4
 ! y = w7 <<< 56
 	.loc 1 1715
-	sllx %i3, 56, %o0
-	srlx %i3, 8, %g1
-	or %g1, %o0, %g1
+	sllx %i2, 56, %o0
+	srlx %i2, 8, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1716
-	xor %l7, %g1, %l7
+	xor %g4, %g5, %g4
 ! y = w7 >> 7
 	.loc 1 1717
-	srlx %i3, 7, %o0
+	srlx %i2, 7, %o0
 ! x ^= y
 	.loc 1 1718
-	xor %l7, %o0, %l7
+	xor %g4, %o0, %g4
 ! w6 += x
 	.loc 1 1719
-	add %g4, %l7, %l7
+	add %i0, %g4, %i0
 ! x = 9350256976987008742
 	.loc 1 1720
-	setx -9096487096722542874, %o0, %g1
+	setx -9096487096722542874, %o0, %g4
 ! x += w6
 	.loc 1 1721
-	add %g1, %l7, %g1
+	add %g4, %i0, %g4
 ! v1 += x
 	.loc 1 1722
-	add %o3, %g1, %o3
+	add %o3, %g4, %o3
 ! c ^= v0
 	.loc 1 1724
-	xor %o2, %o1, %o0
+	xor %o1, %l7, %o0
 ! c &= v6
 	.loc 1 1725
-	and %o0, %l6, %o0
+	and %o0, %o4, %o0
 ! c ^= v0
 	.loc 1 1726
-	xor %o0, %o1, %o0
+	xor %o0, %l7, %o0
 ! v1 += c
 	.loc 1 1727
-	add %o3, %o0, %g1
+	add %o3, %o0, %o3
 ! s = v6 <<< 50
 	.loc 1 1728
-	sllx %l6, 50, %o0
-	srlx %l6, 14, %o3
-	or %o3, %o0, %o3
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %g4
+	or %g4, %o0, %g4
 ! c = v6 <<< 46
 	.loc 1 1729
-	sllx %l6, 46, %o0
-	srlx %l6, 18, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1730
-	xor %o3, %g4, %o3
+	xor %g4, %g5, %g4
 ! c = v6 <<< 23
 	.loc 1 1731
-	sllx %l6, 23, %o0
-	srlx %l6, 41, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1732
-	xor %o3, %g4, %o3
+	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 1733
-	add %g1, %o3, %g1
+	add %o3, %g4, %o3
 ! v5 += v1
 	.loc 1 1734
-	add %o4, %g1, %o4
+	add %o2, %o3, %o2
 ! s = v2 <<< 36
 	.loc 1 1735
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %o3
-	or %o3, %o0, %o3
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %g4
+	or %g4, %o0, %g4
 ! c = v2 <<< 30
 	.loc 1 1736
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %g4
-	or %g4, %o0, %g4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1737
-	xor %o3, %g4, %o3
+	xor %g4, %g5, %g4
 ! c = v2 <<< 25
 	.loc 1 1738
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %g4
-	or %g4, %o0, %g4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1739
-	xor %o3, %g4, %o3
+	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 1740
-	add %g1, %o3, %g1
+	add %o3, %g4, %o0
 ! mj0 = v2
 	.loc 1 1741
-	mov %l1, %o3
+	mov %o5, %o3
 ! mj0 ^= v3
 	.loc 1 1742
 	xor %o3, %l0, %o3
 ! mj1 &= mj0
 	.loc 1 1743
-	and %o5, %o3, %o5
+	and %l2, %o3, %l2
 ! mj1 ^= v3
 	.loc 1 1744
-	xor %o5, %l0, %o5
+	xor %l2, %l0, %l2
 ! v1 += mj1
 	.loc 1 1745
-	add %g1, %o5, %o5
+	add %o0, %l2, %l2
 ! x = w5 <<< 45
 	.loc 1 1747
-	sllx %l5, 45, %o0
-	srlx %l5, 19, %g1
-	or %g1, %o0, %g1
+	sllx %l6, 45, %o0
+	srlx %l6, 19, %g4
+	or %g4, %o0, %g4
 ! y = w5 <<< 3
 	.loc 1 1748
-	sllx %l5, 3, %o0
-	srlx %l5, 61, %g4
-	or %g4, %o0, %g4
+	sllx %l6, 3, %o0
+	srlx %l6, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1749
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w5 >> 6
 	.loc 1 1750
-	srlx %l5, 6, %o0
+	srlx %l6, 6, %o0
 ! x ^= y
 	.loc 1 1751
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w7 += x
 	.loc 1 1752
-	add %i3, %g1, %i3
+	add %i2, %g4, %i2
 ! w7 += w0
 	.loc 1 1753
-	ldx [%fp + 1447], %o0
-	add %i3, %o0, %i3
+	add %i2, %g1, %i2
 ! x = w8 <<< 63
 	.loc 1 1754
-	ldx [%fp + 1359], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	sllx %i3, 63, %o0
+	srlx %i3, 1, %g4
 	or %g4, %o0, %g4
 ! y = w8 <<< 56
 	.loc 1 1755
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %i3, 56, %o0
+	srlx %i3, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1756
 	xor %g4, %g5, %g4
 ! y = w8 >> 7
 	.loc 1 1757
-	srlx %g1, 7, %o0
+	srlx %i3, 7, %o0
 ! x ^= y
 	.loc 1 1758
 	xor %g4, %o0, %g4
 ! w7 += x
 	.loc 1 1759
-	add %i3, %g4, %i3
+	add %i2, %g4, %i2
 ! x = 10552545826968843579
 	.loc 1 1760
-	setx -7894198246740708037, %o0, %g1
+	setx -7894198246740708037, %o0, %g4
 ! x += w7
 	.loc 1 1761
-	add %g1, %i3, %g1
+	add %g4, %i2, %g4
 ! v0 += x
 	.loc 1 1762
-	add %o1, %g1, %o1
+	add %l7, %g4, %l7
 ! c ^= v7
 	.loc 1 1764
-	xor %l6, %o2, %o0
+	xor %o4, %o1, %o0
 ! c &= v5
 	.loc 1 1765
-	and %o0, %o4, %o0
+	and %o0, %o2, %o0
 ! c ^= v7
 	.loc 1 1766
-	xor %o0, %o2, %o0
+	xor %o0, %o1, %o0
 ! v0 += c
 	.loc 1 1767
-	add %o1, %o0, %g1
+	add %l7, %o0, %l7
 ! s = v5 <<< 50
 	.loc 1 1768
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %o1
-	or %o1, %o0, %o1
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %g4
+	or %g4, %o0, %g4
 ! c = v5 <<< 46
 	.loc 1 1769
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
-	or %g4, %o0, %g4
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1770
-	xor %o1, %g4, %o1
+	xor %g4, %g5, %g4
 ! c = v5 <<< 23
 	.loc 1 1771
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
-	or %g4, %o0, %g4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1772
-	xor %o1, %g4, %o1
+	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 1773
-	add %g1, %o1, %g1
+	add %l7, %g4, %l7
 ! v4 += v0
 	.loc 1 1774
-	add %o7, %g1, %o7
+	add %o7, %l7, %o7
 ! s = v1 <<< 36
 	.loc 1 1775
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %o1
-	or %o1, %o0, %o1
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %g4
+	or %g4, %o0, %g4
 ! c = v1 <<< 30
 	.loc 1 1776
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g4
-	or %g4, %o0, %g4
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1777
-	xor %o1, %g4, %o1
+	xor %g4, %g5, %g4
 ! c = v1 <<< 25
 	.loc 1 1778
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g4
-	or %g4, %o0, %g4
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1779
-	xor %o1, %g4, %o1
+	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 1780
-	add %g1, %o1, %g1
-! mj1 = v1
-	.loc 1 1781
-	mov %o5, %o1
+	add %l7, %g4, %o0
 ! mj1 ^= v2
 	.loc 1 1782
-	xor %o1, %l1, %o1
+	xor %l2, %o5, %l7
 ! mj0 &= mj1
 	.loc 1 1783
-	and %o3, %o1, %o3
+	and %o3, %l7, %o3
 ! mj0 ^= v2
 	.loc 1 1784
-	xor %o3, %l1, %o3
+	xor %o3, %o5, %o3
 ! v0 += mj0
 	.loc 1 1785
-	add %g1, %o3, %o3
+	add %o0, %o3, %o3
 ! x = w6 <<< 45
 	.loc 1 1787
-	sllx %l7, 45, %o0
-	srlx %l7, 19, %g1
-	or %g1, %o0, %g1
+	sllx %i0, 45, %o0
+	srlx %i0, 19, %g4
+	or %g4, %o0, %g4
 ! y = w6 <<< 3
 	.loc 1 1788
-	sllx %l7, 3, %o0
-	srlx %l7, 61, %g4
-	or %g4, %o0, %g4
+	sllx %i0, 3, %o0
+	srlx %i0, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1789
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w6 >> 6
 	.loc 1 1790
-	srlx %l7, 6, %o0
+	srlx %i0, 6, %o0
 ! x ^= y
 	.loc 1 1791
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w8 += x
 	.loc 1 1792
-	ldx [%fp + 1359], %o0
-	add %o0, %g1, %o0
+	add %i3, %g4, %i3
 ! w8 += w1
 	.loc 1 1793
-	ldx [%fp + 1735], %g1
-	add %o0, %g1, %g1
-	stx %g1, [%fp + 1455]
+	add %i3, %l1, %i3
 ! x = w9 <<< 63
 	.loc 1 1794
 	sllx %i4, 63, %o0
@@ -5784,572 +5742,572 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %o0, %g4
 ! w8 += x
 	.loc 1 1799
-	add %g1, %g4, %g4
-	stx %g4, [%fp + 1463]
+	add %i3, %g4, %i3
 ! x = 11727347734174303076
 	.loc 1 1800
-	setx -6719396339535248540, %o0, %g1
+	setx -6719396339535248540, %o0, %g4
 ! x += w8
 	.loc 1 1801
-	add %g1, %g4, %g1
+	add %g4, %i3, %g4
 ! v7 += x
 	.loc 1 1802
-	add %o2, %g1, %o2
+	add %o1, %g4, %o1
 ! c ^= v6
 	.loc 1 1804
-	xor %o4, %l6, %o0
+	xor %o2, %o4, %o0
 ! c &= v4
 	.loc 1 1805
 	and %o0, %o7, %o0
 ! c ^= v6
 	.loc 1 1806
-	xor %o0, %l6, %o0
+	xor %o0, %o4, %o0
 ! v7 += c
 	.loc 1 1807
-	add %o2, %o0, %g1
+	add %o1, %o0, %o1
 ! s = v4 <<< 50
 	.loc 1 1808
 	sllx %o7, 50, %o0
-	srlx %o7, 14, %o2
-	or %o2, %o0, %o2
+	srlx %o7, 14, %g4
+	or %g4, %o0, %g4
 ! c = v4 <<< 46
 	.loc 1 1809
 	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
-	or %g4, %o0, %g4
+	srlx %o7, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1810
-	xor %o2, %g4, %o2
+	xor %g4, %g5, %g4
 ! c = v4 <<< 23
 	.loc 1 1811
 	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
-	or %g4, %o0, %g4
+	srlx %o7, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1812
-	xor %o2, %g4, %o2
+	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 1813
-	add %g1, %o2, %g1
+	add %o1, %g4, %o1
 ! v3 += v7
 	.loc 1 1814
-	add %l0, %g1, %l0
+	add %l0, %o1, %l0
 ! s = v0 <<< 36
 	.loc 1 1815
 	sllx %o3, 36, %o0
-	srlx %o3, 28, %o2
-	or %o2, %o0, %o2
+	srlx %o3, 28, %g4
+	or %g4, %o0, %g4
 ! c = v0 <<< 30
 	.loc 1 1816
 	sllx %o3, 30, %o0
-	srlx %o3, 34, %g4
-	or %g4, %o0, %g4
+	srlx %o3, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1817
-	xor %o2, %g4, %o2
+	xor %g4, %g5, %g4
 ! c = v0 <<< 25
 	.loc 1 1818
 	sllx %o3, 25, %o0
-	srlx %o3, 39, %g4
-	or %g4, %o0, %g4
+	srlx %o3, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 1819
-	xor %o2, %g4, %o2
+	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 1820
-	add %g1, %o2, %g1
-! mj0 = v0
-	.loc 1 1821
-	mov %o3, %o2
+	add %o1, %g4, %o1
 ! mj0 ^= v1
 	.loc 1 1822
-	xor %o2, %o5, %o2
+	xor %o3, %l2, %o0
+	stx %o0, [%fp + 2015]
 ! mj1 &= mj0
 	.loc 1 1823
-	and %o1, %o2, %o1
+	and %l7, %o0, %l7
 ! mj1 ^= v1
 	.loc 1 1824
-	xor %o1, %o5, %o1
+	xor %l7, %l2, %l7
 ! v7 += mj1
 	.loc 1 1825
-	add %g1, %o1, %o1
+	add %o1, %l7, %o1
 ! x = w7 <<< 45
 	.loc 1 1827
-	sllx %i3, 45, %o0
-	srlx %i3, 19, %g1
-	or %g1, %o0, %g1
+	sllx %i2, 45, %o0
+	srlx %i2, 19, %l7
+	or %l7, %o0, %l7
 ! y = w7 <<< 3
 	.loc 1 1828
-	sllx %i3, 3, %o0
-	srlx %i3, 61, %g4
+	sllx %i2, 3, %o0
+	srlx %i2, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 1829
-	xor %g1, %g4, %g1
+	xor %l7, %g4, %l7
 ! y = w7 >> 6
 	.loc 1 1830
-	srlx %i3, 6, %o0
+	srlx %i2, 6, %o0
 ! x ^= y
 	.loc 1 1831
-	xor %g1, %o0, %g1
+	xor %l7, %o0, %l7
 ! w9 += x
 	.loc 1 1832
-	add %i4, %g1, %i4
+	add %i4, %l7, %i4
 ! w9 += w2
 	.loc 1 1833
-	add %i4, %l2, %i4
+	add %i4, %l3, %i4
 ! x = w10 <<< 63
 	.loc 1 1834
-	ldx [%fp + 1375], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	ldx [%fp + 1967], %l7
+	sllx %l7, 63, %o0
+	srlx %l7, 1, %g4
 	or %g4, %o0, %g4
 ! y = w10 <<< 56
 	.loc 1 1835
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %l7, 56, %o0
+	srlx %l7, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1836
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w10 >> 7
 	.loc 1 1837
-	srlx %g1, 7, %o0
+	srlx %l7, 7, %l7
 ! x ^= y
 	.loc 1 1838
-	xor %g4, %o0, %g4
+	xor %o0, %l7, %o0
 ! w9 += x
 	.loc 1 1839
-	add %i4, %g4, %g1
-	stx %g1, [%fp + 1471]
+	add %i4, %o0, %i4
+	stx %i4, [%fp + 1999]
 ! x = 12113106623233404929
 	.loc 1 1840
-	setx -6333637450476146687, %o0, %i4
+	setx -6333637450476146687, %o0, %l7
 ! x += w9
 	.loc 1 1841
-	add %i4, %g1, %i4
+	add %l7, %i4, %l7
 ! v6 += x
 	.loc 1 1842
-	add %l6, %i4, %l6
+	add %o4, %l7, %o4
 ! c ^= v5
 	.loc 1 1844
-	xor %o7, %o4, %o0
+	xor %o7, %o2, %o0
 ! c &= v3
 	.loc 1 1845
 	and %o0, %l0, %o0
 ! c ^= v5
 	.loc 1 1846
-	xor %o0, %o4, %o0
+	xor %o0, %o2, %o0
 ! v6 += c
 	.loc 1 1847
-	add %l6, %o0, %g1
+	add %o4, %o0, %i4
 ! s = v3 <<< 50
 	.loc 1 1848
 	sllx %l0, 50, %o0
-	srlx %l0, 14, %l6
-	or %l6, %o0, %l6
+	srlx %l0, 14, %o4
+	or %o4, %o0, %o4
 ! c = v3 <<< 46
 	.loc 1 1849
 	sllx %l0, 46, %o0
-	srlx %l0, 18, %i4
-	or %i4, %o0, %i4
+	srlx %l0, 18, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1850
-	xor %l6, %i4, %l6
+	xor %o4, %l7, %o4
 ! c = v3 <<< 23
 	.loc 1 1851
 	sllx %l0, 23, %o0
-	srlx %l0, 41, %i4
-	or %i4, %o0, %i4
+	srlx %l0, 41, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1852
-	xor %l6, %i4, %l6
+	xor %o4, %l7, %o4
 ! v6 += s
 	.loc 1 1853
-	add %g1, %l6, %g1
+	add %i4, %o4, %i4
 ! v2 += v6
 	.loc 1 1854
-	add %l1, %g1, %l1
+	add %o5, %i4, %o5
 ! s = v7 <<< 36
 	.loc 1 1855
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %l6
-	or %l6, %o0, %l6
+	srlx %o1, 28, %o4
+	or %o4, %o0, %o4
 ! c = v7 <<< 30
 	.loc 1 1856
 	sllx %o1, 30, %o0
-	srlx %o1, 34, %i4
-	or %i4, %o0, %i4
+	srlx %o1, 34, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1857
-	xor %l6, %i4, %l6
+	xor %o4, %l7, %o4
 ! c = v7 <<< 25
 	.loc 1 1858
 	sllx %o1, 25, %o0
-	srlx %o1, 39, %i4
-	or %i4, %o0, %i4
+	srlx %o1, 39, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1859
-	xor %l6, %i4, %l6
+	xor %o4, %l7, %o4
 ! v6 += s
 	.loc 1 1860
-	add %g1, %l6, %g1
+	add %i4, %o4, %o4
 ! mj1 ^= v0
 	.loc 1 1862
-	xor %o1, %o3, %l6
+	xor %o1, %o3, %o0
+	stx %o0, [%fp + 2023]
 ! mj0 &= mj1
 	.loc 1 1863
-	and %o2, %l6, %o2
+	ldx [%fp + 2015], %l7
+	and %l7, %o0, %o0
 ! mj0 ^= v0
 	.loc 1 1864
-	xor %o2, %o3, %o2
+	xor %o0, %o3, %o0
 ! v6 += mj0
 	.loc 1 1865
-	add %g1, %o2, %o2
+	add %o4, %o0, %o4
 ! x = w8 <<< 45
 	.loc 1 1867
-	ldx [%fp + 1463], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %i4
-	or %i4, %o0, %i4
+	sllx %i3, 45, %o0
+	srlx %i3, 19, %l7
+	or %l7, %o0, %l7
 ! y = w8 <<< 3
 	.loc 1 1868
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
+	sllx %i3, 3, %o0
+	srlx %i3, 61, %i4
+	or %i4, %o0, %i4
 ! x ^= y
 	.loc 1 1869
-	xor %i4, %g1, %i4
+	xor %l7, %i4, %l7
 ! y = w8 >> 6
 	.loc 1 1870
-	srlx %g4, 6, %o0
+	srlx %i3, 6, %o0
 ! x ^= y
 	.loc 1 1871
-	xor %i4, %o0, %i4
+	xor %l7, %o0, %l7
 ! w10 += x
 	.loc 1 1872
-	ldx [%fp + 1375], %o0
-	add %o0, %i4, %o0
+	ldx [%fp + 1967], %o0
+	add %o0, %l7, %o0
 ! w10 += w3
 	.loc 1 1873
-	add %o0, %l3, %i4
+	add %o0, %l4, %i4
 ! x = w11 <<< 63
 	.loc 1 1874
-	ldx [%fp + 1391], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	ldx [%fp + 1975], %l7
+	sllx %l7, 63, %o0
+	srlx %l7, 1, %g4
 	or %g4, %o0, %g4
 ! y = w11 <<< 56
 	.loc 1 1875
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %l7, 56, %o0
+	srlx %l7, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1876
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w11 >> 7
 	.loc 1 1877
-	srlx %g1, 7, %o0
+	srlx %l7, 7, %l7
 ! x ^= y
 	.loc 1 1878
-	xor %g4, %o0, %g4
+	xor %o0, %l7, %o0
 ! w10 += x
 	.loc 1 1879
-	add %i4, %g4, %g1
-	stx %g1, [%fp + 1479]
+	add %i4, %o0, %i4
+	stx %i4, [%fp + 1967]
 ! x = 14000437183269869457
 	.loc 1 1880
-	setx -4446306890439682159, %o0, %i4
+	setx -4446306890439682159, %o0, %l7
 ! x += w10
 	.loc 1 1881
-	add %i4, %g1, %i4
+	add %l7, %i4, %l7
 ! v5 += x
 	.loc 1 1882
-	add %o4, %i4, %o4
+	add %o2, %l7, %o2
 ! c ^= v4
 	.loc 1 1884
 	xor %l0, %o7, %o0
 ! c &= v2
 	.loc 1 1885
-	and %o0, %l1, %o0
+	and %o0, %o5, %o0
 ! c ^= v4
 	.loc 1 1886
 	xor %o0, %o7, %o0
 ! v5 += c
 	.loc 1 1887
-	add %o4, %o0, %g1
+	add %o2, %o0, %i4
 ! s = v2 <<< 50
 	.loc 1 1888
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %o4
-	or %o4, %o0, %o4
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o2
+	or %o2, %o0, %o2
 ! c = v2 <<< 46
 	.loc 1 1889
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %i4
-	or %i4, %o0, %i4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1890
-	xor %o4, %i4, %o4
+	xor %o2, %l7, %o2
 ! c = v2 <<< 23
 	.loc 1 1891
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %i4
-	or %i4, %o0, %i4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1892
-	xor %o4, %i4, %o4
+	xor %o2, %l7, %o2
 ! v5 += s
 	.loc 1 1893
-	add %g1, %o4, %g1
+	add %i4, %o2, %i4
 ! v1 += v5
 	.loc 1 1894
-	add %o5, %g1, %o5
+	add %l2, %i4, %l2
 ! s = v6 <<< 36
 	.loc 1 1895
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %o4
-	or %o4, %o0, %o4
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %o2
+	or %o2, %o0, %o2
 ! c = v6 <<< 30
 	.loc 1 1896
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %i4
-	or %i4, %o0, %i4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1897
-	xor %o4, %i4, %o4
+	xor %o2, %l7, %o2
 ! c = v6 <<< 25
 	.loc 1 1898
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %i4
-	or %i4, %o0, %i4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1899
-	xor %o4, %i4, %o4
+	xor %o2, %l7, %o2
 ! v5 += s
 	.loc 1 1900
-	add %g1, %o4, %g1
+	add %i4, %o2, %o2
 ! mj0 ^= v7
 	.loc 1 1902
-	xor %o2, %o1, %o4
+	xor %o4, %o1, %o0
+	stx %o0, [%fp + 2015]
 ! mj1 &= mj0
 	.loc 1 1903
-	and %l6, %o4, %l6
+	ldx [%fp + 2023], %l7
+	and %l7, %o0, %o0
 ! mj1 ^= v7
 	.loc 1 1904
-	xor %l6, %o1, %l6
+	xor %o0, %o1, %o0
 ! v5 += mj1
 	.loc 1 1905
-	add %g1, %l6, %l6
+	add %o2, %o0, %o2
 ! x = w9 <<< 45
 	.loc 1 1907
-	ldx [%fp + 1471], %g4
+	ldx [%fp + 1999], %g4
 	sllx %g4, 45, %o0
-	srlx %g4, 19, %i4
-	or %i4, %o0, %i4
+	srlx %g4, 19, %l7
+	or %l7, %o0, %l7
 ! y = w9 <<< 3
 	.loc 1 1908
 	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
+	srlx %g4, 61, %i4
+	or %i4, %o0, %i4
 ! x ^= y
 	.loc 1 1909
-	xor %i4, %g1, %i4
+	xor %l7, %i4, %l7
 ! y = w9 >> 6
 	.loc 1 1910
 	srlx %g4, 6, %o0
 ! x ^= y
 	.loc 1 1911
-	xor %i4, %o0, %i4
+	xor %l7, %o0, %l7
 ! w11 += x
 	.loc 1 1912
-	ldx [%fp + 1391], %o0
-	add %o0, %i4, %o0
+	ldx [%fp + 1975], %o0
+	add %o0, %l7, %o0
 ! w11 += w4
 	.loc 1 1913
-	add %o0, %l4, %i4
+	add %o0, %l5, %i4
 ! x = w12 <<< 63
 	.loc 1 1914
-	ldx [%fp + 1407], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	ldx [%fp + 1983], %l7
+	sllx %l7, 63, %o0
+	srlx %l7, 1, %g4
 	or %g4, %o0, %g4
 ! y = w12 <<< 56
 	.loc 1 1915
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %l7, 56, %o0
+	srlx %l7, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1916
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w12 >> 7
 	.loc 1 1917
-	srlx %g1, 7, %o0
+	srlx %l7, 7, %l7
 ! x ^= y
 	.loc 1 1918
-	xor %g4, %o0, %g4
+	xor %o0, %l7, %o0
 ! w11 += x
 	.loc 1 1919
-	add %i4, %g4, %g1
-	stx %g1, [%fp + 1487]
+	add %i4, %o0, %i4
+	stx %i4, [%fp + 1975]
 ! x = 14369950271660146224
 	.loc 1 1920
-	setx -4076793802049405392, %o0, %i4
+	setx -4076793802049405392, %o0, %l7
 ! x += w11
 	.loc 1 1921
-	add %i4, %g1, %i4
+	add %l7, %i4, %l7
 ! v4 += x
 	.loc 1 1922
-	add %o7, %i4, %o7
+	add %o7, %l7, %o7
 ! c ^= v3
 	.loc 1 1924
-	xor %l1, %l0, %o0
+	xor %o5, %l0, %o0
 ! c &= v1
 	.loc 1 1925
-	and %o0, %o5, %o0
+	and %o0, %l2, %o0
 ! c ^= v3
 	.loc 1 1926
 	xor %o0, %l0, %o0
 ! v4 += c
 	.loc 1 1927
-	add %o7, %o0, %g1
+	add %o7, %o0, %i4
 ! s = v1 <<< 50
 	.loc 1 1928
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o7
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %o7
 	or %o7, %o0, %o7
 ! c = v1 <<< 46
 	.loc 1 1929
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %i4
-	or %i4, %o0, %i4
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1930
-	xor %o7, %i4, %o7
+	xor %o7, %l7, %o7
 ! c = v1 <<< 23
 	.loc 1 1931
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %i4
-	or %i4, %o0, %i4
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1932
-	xor %o7, %i4, %o7
+	xor %o7, %l7, %o7
 ! v4 += s
 	.loc 1 1933
-	add %g1, %o7, %g1
+	add %i4, %o7, %i4
 ! v0 += v4
 	.loc 1 1934
-	add %o3, %g1, %o3
+	add %o3, %i4, %o3
 ! s = v5 <<< 36
 	.loc 1 1935
-	sllx %l6, 36, %o0
-	srlx %l6, 28, %o7
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o7
 	or %o7, %o0, %o7
 ! c = v5 <<< 30
 	.loc 1 1936
-	sllx %l6, 30, %o0
-	srlx %l6, 34, %i4
-	or %i4, %o0, %i4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1937
-	xor %o7, %i4, %o7
+	xor %o7, %l7, %o7
 ! c = v5 <<< 25
 	.loc 1 1938
-	sllx %l6, 25, %o0
-	srlx %l6, 39, %i4
-	or %i4, %o0, %i4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1939
-	xor %o7, %i4, %o7
+	xor %o7, %l7, %o7
 ! v4 += s
 	.loc 1 1940
-	add %g1, %o7, %g1
-! mj1 = v5
-	.loc 1 1941
-	mov %l6, %o7
+	add %i4, %o7, %o7
 ! mj1 ^= v6
 	.loc 1 1942
-	xor %o7, %o2, %o7
+	xor %o2, %o4, %o0
+	stx %o0, [%fp + 2031]
 ! mj0 &= mj1
 	.loc 1 1943
-	and %o4, %o7, %o4
+	ldx [%fp + 2015], %l7
+	and %l7, %o0, %o0
 ! mj0 ^= v6
 	.loc 1 1944
-	xor %o4, %o2, %o4
+	xor %o0, %o4, %o0
 ! v4 += mj0
 	.loc 1 1945
-	add %g1, %o4, %o4
+	add %o7, %o0, %o7
 ! x = w10 <<< 45
 	.loc 1 1947
-	ldx [%fp + 1479], %g4
+	ldx [%fp + 1967], %g4
 	sllx %g4, 45, %o0
-	srlx %g4, 19, %i4
-	or %i4, %o0, %i4
+	srlx %g4, 19, %l7
+	or %l7, %o0, %l7
 ! y = w10 <<< 3
 	.loc 1 1948
 	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
+	srlx %g4, 61, %i4
+	or %i4, %o0, %i4
 ! x ^= y
 	.loc 1 1949
-	xor %i4, %g1, %i4
+	xor %l7, %i4, %l7
 ! y = w10 >> 6
 	.loc 1 1950
 	srlx %g4, 6, %o0
 ! x ^= y
 	.loc 1 1951
-	xor %i4, %o0, %i4
+	xor %l7, %o0, %l7
 ! w12 += x
 	.loc 1 1952
-	ldx [%fp + 1407], %o0
-	add %o0, %i4, %o0
+	ldx [%fp + 1983], %o0
+	add %o0, %l7, %o0
 ! w12 += w5
 	.loc 1 1953
-	add %o0, %l5, %i4
+	add %o0, %l6, %i4
 ! x = w13 <<< 63
 	.loc 1 1954
-	ldx [%fp + 1423], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	ldx [%fp + 1991], %l7
+	sllx %l7, 63, %o0
+	srlx %l7, 1, %g4
 	or %g4, %o0, %g4
 ! y = w13 <<< 56
 	.loc 1 1955
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %l7, 56, %o0
+	srlx %l7, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 1956
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w13 >> 7
 	.loc 1 1957
-	srlx %g1, 7, %o0
+	srlx %l7, 7, %l7
 ! x ^= y
 	.loc 1 1958
-	xor %g4, %o0, %g4
+	xor %o0, %l7, %o0
 ! w12 += x
 	.loc 1 1959
-	add %i4, %g4, %i4
+	add %i4, %o0, %i4
+	stx %i4, [%fp + 2015]
 ! x = 15101387698204529176
 	.loc 1 1960
-	setx -3345356375505022440, %o0, %g1
+	setx -3345356375505022440, %o0, %l7
 ! x += w12
 	.loc 1 1961
-	add %g1, %i4, %g1
+	add %l7, %i4, %l7
 ! v3 += x
 	.loc 1 1962
-	add %l0, %g1, %l0
+	add %l0, %l7, %l0
 ! c ^= v2
 	.loc 1 1964
-	xor %o5, %l1, %o0
+	xor %l2, %o5, %o0
 ! c &= v0
 	.loc 1 1965
 	and %o0, %o3, %o0
 ! c ^= v2
 	.loc 1 1966
-	xor %o0, %l1, %o0
+	xor %o0, %o5, %o0
 ! v3 += c
 	.loc 1 1967
-	add %l0, %o0, %g1
+	add %l0, %o0, %i4
 ! s = v0 <<< 50
 	.loc 1 1968
 	sllx %o3, 50, %o0
@@ -6358,228 +6316,226 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! c = v0 <<< 46
 	.loc 1 1969
 	sllx %o3, 46, %o0
-	srlx %o3, 18, %g4
-	or %g4, %o0, %g4
+	srlx %o3, 18, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1970
-	xor %l0, %g4, %l0
+	xor %l0, %l7, %l0
 ! c = v0 <<< 23
 	.loc 1 1971
 	sllx %o3, 23, %o0
-	srlx %o3, 41, %g4
-	or %g4, %o0, %g4
+	srlx %o3, 41, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1972
-	xor %l0, %g4, %l0
+	xor %l0, %l7, %l0
 ! v3 += s
 	.loc 1 1973
-	add %g1, %l0, %g1
+	add %i4, %l0, %i4
 ! v7 += v3
 	.loc 1 1974
-	add %o1, %g1, %o1
+	add %o1, %i4, %o1
 ! s = v4 <<< 36
 	.loc 1 1975
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %l0
+	sllx %o7, 36, %o0
+	srlx %o7, 28, %l0
 	or %l0, %o0, %l0
 ! c = v4 <<< 30
 	.loc 1 1976
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g4
-	or %g4, %o0, %g4
+	sllx %o7, 30, %o0
+	srlx %o7, 34, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1977
-	xor %l0, %g4, %l0
+	xor %l0, %l7, %l0
 ! c = v4 <<< 25
 	.loc 1 1978
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g4
-	or %g4, %o0, %g4
+	sllx %o7, 25, %o0
+	srlx %o7, 39, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 1979
-	xor %l0, %g4, %l0
+	xor %l0, %l7, %l0
 ! v3 += s
 	.loc 1 1980
-	add %g1, %l0, %g1
+	add %i4, %l0, %l0
 ! mj0 ^= v5
 	.loc 1 1982
-	xor %o4, %l6, %o0
-	stx %o0, [%fp + 1959]
+	xor %o7, %o2, %o0
+	stx %o0, [%fp + 2023]
 ! mj1 &= mj0
 	.loc 1 1983
-	and %o7, %o0, %o7
+	ldx [%fp + 2031], %l7
+	and %l7, %o0, %o0
 ! mj1 ^= v5
 	.loc 1 1984
-	xor %o7, %l6, %o7
+	xor %o0, %o2, %o0
 ! v3 += mj1
 	.loc 1 1985
-	add %g1, %o7, %o7
+	add %l0, %o0, %l0
 ! x = w11 <<< 45
 	.loc 1 1987
-	ldx [%fp + 1487], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %l0
-	or %l0, %o0, %l0
+	ldx [%fp + 1975], %i4
+	sllx %i4, 45, %o0
+	srlx %i4, 19, %g4
+	or %g4, %o0, %g4
 ! y = w11 <<< 3
 	.loc 1 1988
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
+	sllx %i4, 3, %o0
+	srlx %i4, 61, %l7
+	or %l7, %o0, %l7
 ! x ^= y
 	.loc 1 1989
-	xor %l0, %g1, %l0
+	xor %g4, %l7, %o0
 ! y = w11 >> 6
 	.loc 1 1990
-	srlx %g4, 6, %o0
+	srlx %i4, 6, %l7
 ! x ^= y
 	.loc 1 1991
-	xor %l0, %o0, %l0
+	xor %o0, %l7, %o0
 ! w13 += x
 	.loc 1 1992
-	ldx [%fp + 1423], %o0
-	add %o0, %l0, %o0
+	ldx [%fp + 1991], %l7
+	add %l7, %o0, %o0
 ! w13 += w6
 	.loc 1 1993
-	add %o0, %l7, %g1
-	stx %g1, [%fp + 1495]
+	add %o0, %i0, %i4
 ! x = w14 <<< 63
 	.loc 1 1994
-	ldx [%fp + 1431], %l0
-	sllx %l0, 63, %o0
-	srlx %l0, 1, %g4
+	ldx [%fp + 2007], %l7
+	sllx %l7, 63, %o0
+	srlx %l7, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1743]
 ! y = w14 <<< 56
 	.loc 1 1995
-	sllx %l0, 56, %o0
-	srlx %l0, 8, %g5
+	sllx %l7, 56, %o0
+	srlx %l7, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1855]
 ! x ^= y
 	.loc 1 1996
 	xor %g4, %g5, %o0
 ! y = w14 >> 7
 	.loc 1 1997
-	srlx %l0, 7, %l0
+	srlx %l7, 7, %l7
 ! x ^= y
 	.loc 1 1998
-	xor %o0, %l0, %o0
+	xor %o0, %l7, %o0
 ! w13 += x
 	.loc 1 1999
-	add %g1, %o0, %g1
-	stx %g1, [%fp + 1503]
+	add %i4, %o0, %i4
+	stx %i4, [%fp + 1983]
 ! x = 15463397548674623760
 	.loc 1 2000
-	setx -2983346525034927856, %o0, %l0
+	setx -2983346525034927856, %o0, %l7
 ! x += w13
 	.loc 1 2001
-	add %l0, %g1, %l0
+	add %l7, %i4, %l7
 ! v2 += x
 	.loc 1 2002
-	add %l1, %l0, %l1
+	add %o5, %l7, %o5
 ! c ^= v1
 	.loc 1 2004
-	xor %o3, %o5, %o0
+	xor %o3, %l2, %o0
 ! c &= v7
 	.loc 1 2005
 	and %o0, %o1, %o0
 ! c ^= v1
 	.loc 1 2006
-	xor %o0, %o5, %o0
+	xor %o0, %l2, %o0
 ! v2 += c
 	.loc 1 2007
-	add %l1, %o0, %g1
+	add %o5, %o0, %i4
 ! s = v7 <<< 50
 	.loc 1 2008
 	sllx %o1, 50, %o0
-	srlx %o1, 14, %l0
-	or %l0, %o0, %l0
+	srlx %o1, 14, %o5
+	or %o5, %o0, %o5
 ! c = v7 <<< 46
 	.loc 1 2009
 	sllx %o1, 46, %o0
-	srlx %o1, 18, %l1
-	or %l1, %o0, %l1
+	srlx %o1, 18, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 2010
-	xor %l0, %l1, %l0
+	xor %o5, %l7, %o5
 ! c = v7 <<< 23
 	.loc 1 2011
 	sllx %o1, 23, %o0
-	srlx %o1, 41, %l1
-	or %l1, %o0, %l1
+	srlx %o1, 41, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 2012
-	xor %l0, %l1, %l0
+	xor %o5, %l7, %o5
 ! v2 += s
 	.loc 1 2013
-	add %g1, %l0, %g1
+	add %i4, %o5, %i4
 ! v6 += v2
 	.loc 1 2014
-	add %o2, %g1, %o2
+	add %o4, %i4, %o4
 ! s = v3 <<< 36
 	.loc 1 2015
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l0
-	or %l0, %o0, %l0
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %o5
+	or %o5, %o0, %o5
 ! c = v3 <<< 30
 	.loc 1 2016
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %l1
-	or %l1, %o0, %l1
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 2017
-	xor %l0, %l1, %l0
+	xor %o5, %l7, %o5
 ! c = v3 <<< 25
 	.loc 1 2018
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %l1
-	or %l1, %o0, %l1
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %l7
+	or %l7, %o0, %l7
 ! s ^= c
 	.loc 1 2019
-	xor %l0, %l1, %l0
+	xor %o5, %l7, %o5
 ! v2 += s
 	.loc 1 2020
-	add %g1, %l0, %l0
+	add %i4, %o5, %o5
 ! mj1 ^= v4
 	.loc 1 2022
-	xor %o7, %o4, %l1
+	xor %l0, %o7, %l7
 ! mj0 &= mj1
 	.loc 1 2023
-	ldx [%fp + 1959], %o0
-	and %o0, %l1, %o0
+	ldx [%fp + 2023], %o0
+	and %o0, %l7, %o0
 ! mj0 ^= v4
 	.loc 1 2024
-	xor %o0, %o4, %o0
+	xor %o0, %o7, %o0
 ! v2 += mj0
 	.loc 1 2025
-	add %l0, %o0, %l0
+	add %o5, %o0, %o5
 ! x = w12 <<< 45
 	.loc 1 2027
+	ldx [%fp + 2015], %i4
 	sllx %i4, 45, %o0
-	srlx %i4, 19, %g1
-	or %g1, %o0, %g1
+	srlx %i4, 19, %g4
+	or %g4, %o0, %g4
 ! y = w12 <<< 3
 	.loc 1 2028
 	sllx %i4, 3, %o0
-	srlx %i4, 61, %g4
-	or %g4, %o0, %g4
+	srlx %i4, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2029
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w12 >> 6
 	.loc 1 2030
 	srlx %i4, 6, %o0
 ! x ^= y
 	.loc 1 2031
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w14 += x
 	.loc 1 2032
-	ldx [%fp + 1431], %o0
-	add %o0, %g1, %o0
+	ldx [%fp + 2007], %o0
+	add %o0, %g4, %o0
 ! w14 += w7
 	.loc 1 2033
-	add %o0, %i3, %g1
-	stx %g1, [%fp + 1511]
+	add %o0, %i2, %i4
 ! x = w15 <<< 63
 	.loc 1 2034
 	sllx %i5, 63, %o0
@@ -6592,484 +6548,473 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2036
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w15 >> 7
 	.loc 1 2037
-	srlx %i5, 7, %o0
+	srlx %i5, 7, %g4
 ! x ^= y
 	.loc 1 2038
-	xor %g4, %o0, %g4
+	xor %o0, %g4, %o0
 ! w14 += x
 	.loc 1 2039
-	add %g1, %g4, %g4
-	stx %g4, [%fp + 1519]
+	add %i4, %o0, %g4
+	stx %g4, [%fp + 1991]
 ! x = 17586052441742319658
 	.loc 1 2040
-	setx -860691631967231958, %o0, %g1
+	setx -860691631967231958, %o0, %i4
 ! x += w14
 	.loc 1 2041
-	add %g1, %g4, %g1
+	add %i4, %g4, %i4
 ! v1 += x
 	.loc 1 2042
-	add %o5, %g1, %o5
+	add %l2, %i4, %l2
 ! c ^= v0
 	.loc 1 2044
 	xor %o1, %o3, %o0
 ! c &= v6
 	.loc 1 2045
-	and %o0, %o2, %o0
+	and %o0, %o4, %o0
 ! c ^= v0
 	.loc 1 2046
 	xor %o0, %o3, %o0
 ! v1 += c
 	.loc 1 2047
-	add %o5, %o0, %g1
+	add %l2, %o0, %i4
 ! s = v6 <<< 50
 	.loc 1 2048
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o5
-	or %o5, %o0, %o5
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %l2
+	or %l2, %o0, %l2
 ! c = v6 <<< 46
 	.loc 1 2049
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2050
-	xor %o5, %g4, %o5
+	xor %l2, %g4, %l2
 ! c = v6 <<< 23
 	.loc 1 2051
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2052
-	xor %o5, %g4, %o5
+	xor %l2, %g4, %l2
 ! v1 += s
 	.loc 1 2053
-	add %g1, %o5, %g1
+	add %i4, %l2, %i4
 ! v5 += v1
 	.loc 1 2054
-	add %l6, %g1, %l6
+	add %o2, %i4, %o2
 ! s = v2 <<< 36
 	.loc 1 2055
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %o5
-	or %o5, %o0, %o5
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %l2
+	or %l2, %o0, %l2
 ! c = v2 <<< 30
 	.loc 1 2056
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %g4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2057
-	xor %o5, %g4, %o5
+	xor %l2, %g4, %l2
 ! c = v2 <<< 25
 	.loc 1 2058
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %g4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2059
-	xor %o5, %g4, %o5
+	xor %l2, %g4, %l2
 ! v1 += s
 	.loc 1 2060
-	add %g1, %o5, %g1
-! mj0 = v2
-	.loc 1 2061
-	mov %l0, %o5
+	add %i4, %l2, %i4
 ! mj0 ^= v3
 	.loc 1 2062
-	xor %o5, %o7, %o5
+	xor %o5, %l0, %l2
 ! mj1 &= mj0
 	.loc 1 2063
-	and %l1, %o5, %l1
+	and %l7, %l2, %l7
 ! mj1 ^= v3
 	.loc 1 2064
-	xor %l1, %o7, %l1
+	xor %l7, %l0, %l7
 ! v1 += mj1
 	.loc 1 2065
-	add %g1, %l1, %l1
+	add %i4, %l7, %l7
 ! x = w13 <<< 45
 	.loc 1 2067
-	ldx [%fp + 1503], %g1
-	sllx %g1, 45, %o0
-	srlx %g1, 19, %g4
+	ldx [%fp + 1983], %i4
+	sllx %i4, 45, %o0
+	srlx %i4, 19, %g4
 	or %g4, %o0, %g4
 ! y = w13 <<< 3
 	.loc 1 2068
-	sllx %g1, 3, %o0
-	srlx %g1, 61, %g5
+	sllx %i4, 3, %o0
+	srlx %i4, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2069
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w13 >> 6
 	.loc 1 2070
-	srlx %g1, 6, %o0
+	srlx %i4, 6, %i4
 ! x ^= y
 	.loc 1 2071
-	xor %g4, %o0, %g4
+	xor %o0, %i4, %o0
 ! w15 += x
 	.loc 1 2072
-	add %i5, %g4, %i5
+	add %i5, %o0, %i5
 ! w15 += w8
 	.loc 1 2073
-	ldx [%fp + 1463], %o0
-	add %i5, %o0, %i5
+	add %i5, %i3, %g4
 ! x = w0 <<< 63
 	.loc 1 2074
-	ldx [%fp + 1447], %g1
 	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
-	or %g4, %o0, %g4
+	srlx %g1, 1, %i4
+	or %i4, %o0, %i4
 ! y = w0 <<< 56
 	.loc 1 2075
 	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
-	or %g5, %o0, %g5
+	srlx %g1, 8, %i5
+	or %i5, %o0, %i5
 ! x ^= y
 	.loc 1 2076
-	xor %g4, %g5, %g4
+	xor %i4, %i5, %i4
 ! y = w0 >> 7
 	.loc 1 2077
 	srlx %g1, 7, %o0
 ! x ^= y
 	.loc 1 2078
-	xor %g4, %o0, %g4
+	xor %i4, %o0, %i4
 ! w15 += x
 	.loc 1 2079
-	add %i5, %g4, %g1
-	stx %g1, [%fp + 1527]
+	add %g4, %i4, %i4
 ! x = 1182934255886127544
 	.loc 1 2080
 	setx 1182934255886127544, %o0, %i5
 ! x += w15
 	.loc 1 2081
-	add %i5, %g1, %i5
+	add %i5, %i4, %i5
 ! v0 += x
 	.loc 1 2082
 	add %o3, %i5, %o3
 ! c ^= v7
 	.loc 1 2084
-	xor %o2, %o1, %o0
+	xor %o4, %o1, %o0
 ! c &= v5
 	.loc 1 2085
-	and %o0, %l6, %o0
+	and %o0, %o2, %o0
 ! c ^= v7
 	.loc 1 2086
 	xor %o0, %o1, %o0
 ! v0 += c
 	.loc 1 2087
-	add %o3, %o0, %g1
+	add %o3, %o0, %i5
 ! s = v5 <<< 50
 	.loc 1 2088
-	sllx %l6, 50, %o0
-	srlx %l6, 14, %o3
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %o3
 	or %o3, %o0, %o3
 ! c = v5 <<< 46
 	.loc 1 2089
-	sllx %l6, 46, %o0
-	srlx %l6, 18, %i5
-	or %i5, %o0, %i5
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2090
-	xor %o3, %i5, %o3
+	xor %o3, %g4, %o3
 ! c = v5 <<< 23
 	.loc 1 2091
-	sllx %l6, 23, %o0
-	srlx %l6, 41, %i5
-	or %i5, %o0, %i5
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2092
-	xor %o3, %i5, %o3
+	xor %o3, %g4, %o3
 ! v0 += s
 	.loc 1 2093
-	add %g1, %o3, %g1
+	add %i5, %o3, %i5
 ! v4 += v0
 	.loc 1 2094
-	add %o4, %g1, %o4
+	add %o7, %i5, %o7
 ! s = v1 <<< 36
 	.loc 1 2095
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %o3
+	sllx %l7, 36, %o0
+	srlx %l7, 28, %o3
 	or %o3, %o0, %o3
 ! c = v1 <<< 30
 	.loc 1 2096
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %i5
-	or %i5, %o0, %i5
+	sllx %l7, 30, %o0
+	srlx %l7, 34, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2097
-	xor %o3, %i5, %o3
+	xor %o3, %g4, %o3
 ! c = v1 <<< 25
 	.loc 1 2098
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %i5
-	or %i5, %o0, %i5
+	sllx %l7, 25, %o0
+	srlx %l7, 39, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2099
-	xor %o3, %i5, %o3
+	xor %o3, %g4, %o3
 ! v0 += s
 	.loc 1 2100
-	add %g1, %o3, %g1
+	add %i5, %o3, %i5
 ! mj1 = v1
 	.loc 1 2101
-	mov %l1, %o3
+	mov %l7, %o3
 ! mj1 ^= v2
 	.loc 1 2102
-	xor %o3, %l0, %o3
+	xor %o3, %o5, %o3
 ! mj0 &= mj1
 	.loc 1 2103
-	and %o5, %o3, %o5
+	and %l2, %o3, %l2
 ! mj0 ^= v2
 	.loc 1 2104
-	xor %o5, %l0, %o5
+	xor %l2, %o5, %l2
 ! v0 += mj0
 	.loc 1 2105
-	add %g1, %o5, %o5
+	add %i5, %l2, %l2
 ! x = w14 <<< 45
 	.loc 1 2107
-	ldx [%fp + 1519], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %i5
-	or %i5, %o0, %i5
+	ldx [%fp + 1991], %i5
+	sllx %i5, 45, %o0
+	srlx %i5, 19, %g4
+	or %g4, %o0, %g4
 ! y = w14 <<< 3
 	.loc 1 2108
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
-! x ^= y
-	.loc 1 2109
-	xor %i5, %g1, %i5
-! y = w14 >> 6
-	.loc 1 2110
-	srlx %g4, 6, %o0
-! x ^= y
-	.loc 1 2111
-	xor %i5, %o0, %i5
-! w0 += x
-	.loc 1 2112
-	ldx [%fp + 1447], %o0
-	add %o0, %i5, %o0
-! w0 += w9
-	.loc 1 2113
-	ldx [%fp + 1471], %i5
-	add %o0, %i5, %i5
-! x = w1 <<< 63
-	.loc 1 2114
-	ldx [%fp + 1735], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
-	or %g4, %o0, %g4
-! y = w1 <<< 56
-	.loc 1 2115
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %i5, 3, %o0
+	srlx %i5, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
+	.loc 1 2109
+	xor %g4, %g5, %o0
+! y = w14 >> 6
+	.loc 1 2110
+	srlx %i5, 6, %i5
+! x ^= y
+	.loc 1 2111
+	xor %o0, %i5, %o0
+! w0 += x
+	.loc 1 2112
+	add %g1, %o0, %g1
+! w0 += w9
+	.loc 1 2113
+	ldx [%fp + 1999], %o0
+	add %g1, %o0, %g4
+! x = w1 <<< 63
+	.loc 1 2114
+	sllx %l1, 63, %o0
+	srlx %l1, 1, %i5
+	or %i5, %o0, %i5
+! y = w1 <<< 56
+	.loc 1 2115
+	sllx %l1, 56, %o0
+	srlx %l1, 8, %g1
+	or %g1, %o0, %g1
+! x ^= y
 	.loc 1 2116
-	xor %g4, %g5, %g4
+	xor %i5, %g1, %i5
 ! y = w1 >> 7
 	.loc 1 2117
-	srlx %g1, 7, %o0
+	srlx %l1, 7, %o0
 ! x ^= y
 	.loc 1 2118
-	xor %g4, %o0, %g4
+	xor %i5, %o0, %i5
 ! w0 += x
 	.loc 1 2119
-	add %i5, %g4, %g1
-	stx %g1, [%fp + 1535]
+	add %g4, %i5, %i5
 ! x = 1847814050463011016
 	.loc 1 2120
-	setx 1847814050463011016, %o0, %i5
+	setx 1847814050463011016, %o0, %g1
 ! x += w0
 	.loc 1 2121
-	add %i5, %g1, %i5
+	add %g1, %i5, %g1
 ! v7 += x
 	.loc 1 2122
-	add %o1, %i5, %o1
+	add %o1, %g1, %o1
 ! c ^= v6
 	.loc 1 2124
-	xor %l6, %o2, %o0
+	xor %o2, %o4, %o0
 ! c &= v4
 	.loc 1 2125
-	and %o0, %o4, %o0
+	and %o0, %o7, %o0
 ! c ^= v6
 	.loc 1 2126
-	xor %o0, %o2, %o0
+	xor %o0, %o4, %o0
 ! v7 += c
 	.loc 1 2127
 	add %o1, %o0, %g1
 ! s = v4 <<< 50
 	.loc 1 2128
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %o1
+	sllx %o7, 50, %o0
+	srlx %o7, 14, %o1
 	or %o1, %o0, %o1
 ! c = v4 <<< 46
 	.loc 1 2129
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %i5
-	or %i5, %o0, %i5
+	sllx %o7, 46, %o0
+	srlx %o7, 18, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2130
-	xor %o1, %i5, %o1
+	xor %o1, %g4, %o1
 ! c = v4 <<< 23
 	.loc 1 2131
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %i5
-	or %i5, %o0, %i5
+	sllx %o7, 23, %o0
+	srlx %o7, 41, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2132
-	xor %o1, %i5, %o1
+	xor %o1, %g4, %o1
 ! v7 += s
 	.loc 1 2133
 	add %g1, %o1, %g1
 ! v3 += v7
 	.loc 1 2134
-	add %o7, %g1, %o7
+	add %l0, %g1, %l0
 ! s = v0 <<< 36
 	.loc 1 2135
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %o1
+	sllx %l2, 36, %o0
+	srlx %l2, 28, %o1
 	or %o1, %o0, %o1
 ! c = v0 <<< 30
 	.loc 1 2136
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %i5
-	or %i5, %o0, %i5
+	sllx %l2, 30, %o0
+	srlx %l2, 34, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2137
-	xor %o1, %i5, %o1
+	xor %o1, %g4, %o1
 ! c = v0 <<< 25
 	.loc 1 2138
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %i5
-	or %i5, %o0, %i5
+	sllx %l2, 25, %o0
+	srlx %l2, 39, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2139
-	xor %o1, %i5, %o1
+	xor %o1, %g4, %o1
 ! v7 += s
 	.loc 1 2140
 	add %g1, %o1, %g1
 ! mj0 = v0
 	.loc 1 2141
-	mov %o5, %o1
+	mov %l2, %o1
 ! mj0 ^= v1
 	.loc 1 2142
-	xor %o1, %l1, %o1
+	xor %o1, %l7, %o1
 ! mj1 &= mj0
 	.loc 1 2143
 	and %o3, %o1, %o3
 ! mj1 ^= v1
 	.loc 1 2144
-	xor %o3, %l1, %o3
+	xor %o3, %l7, %o3
 ! v7 += mj1
 	.loc 1 2145
 	add %g1, %o3, %o3
 ! x = w15 <<< 45
 	.loc 1 2147
-	ldx [%fp + 1527], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %i5
-	or %i5, %o0, %i5
+	sllx %i4, 45, %o0
+	srlx %i4, 19, %g1
+	or %g1, %o0, %g1
 ! y = w15 <<< 3
 	.loc 1 2148
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
+	sllx %i4, 3, %o0
+	srlx %i4, 61, %g4
+	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2149
-	xor %i5, %g1, %i5
+	xor %g1, %g4, %g1
 ! y = w15 >> 6
 	.loc 1 2150
-	srlx %g4, 6, %o0
+	srlx %i4, 6, %o0
 ! x ^= y
 	.loc 1 2151
-	xor %i5, %o0, %i5
+	xor %g1, %o0, %g1
 ! w1 += x
 	.loc 1 2152
-	ldx [%fp + 1735], %o0
-	add %o0, %i5, %o0
+	add %l1, %g1, %l1
 ! w1 += w10
 	.loc 1 2153
-	ldx [%fp + 1479], %i5
-	add %o0, %i5, %g4
+	ldx [%fp + 1967], %o0
+	add %l1, %o0, %g4
 ! x = w2 <<< 63
 	.loc 1 2154
-	sllx %l2, 63, %o0
-	srlx %l2, 1, %i5
-	or %i5, %o0, %i5
+	sllx %l3, 63, %o0
+	srlx %l3, 1, %l1
+	or %l1, %o0, %l1
 ! y = w2 <<< 56
 	.loc 1 2155
-	sllx %l2, 56, %o0
-	srlx %l2, 8, %g1
+	sllx %l3, 56, %o0
+	srlx %l3, 8, %g1
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2156
-	xor %i5, %g1, %i5
+	xor %l1, %g1, %l1
 ! y = w2 >> 7
 	.loc 1 2157
-	srlx %l2, 7, %o0
+	srlx %l3, 7, %o0
 ! x ^= y
 	.loc 1 2158
-	xor %i5, %o0, %i5
+	xor %l1, %o0, %l1
 ! w1 += x
 	.loc 1 2159
-	add %g4, %i5, %i5
+	add %g4, %l1, %l1
 ! x = 2177327727835720531
 	.loc 1 2160
 	setx 2177327727835720531, %o0, %g1
 ! x += w1
 	.loc 1 2161
-	add %g1, %i5, %g1
+	add %g1, %l1, %g1
 ! v6 += x
 	.loc 1 2162
-	add %o2, %g1, %o2
+	add %o4, %g1, %o4
 ! c ^= v5
 	.loc 1 2164
-	xor %o4, %l6, %o0
+	xor %o7, %o2, %o0
 ! c &= v3
 	.loc 1 2165
-	and %o0, %o7, %o0
+	and %o0, %l0, %o0
 ! c ^= v5
 	.loc 1 2166
-	xor %o0, %l6, %o0
+	xor %o0, %o2, %o0
 ! v6 += c
 	.loc 1 2167
-	add %o2, %o0, %g1
+	add %o4, %o0, %g1
 ! s = v3 <<< 50
 	.loc 1 2168
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o2
-	or %o2, %o0, %o2
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %o4
+	or %o4, %o0, %o4
 ! c = v3 <<< 46
 	.loc 1 2169
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2170
-	xor %o2, %g4, %o2
+	xor %o4, %g4, %o4
 ! c = v3 <<< 23
 	.loc 1 2171
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2172
-	xor %o2, %g4, %o2
+	xor %o4, %g4, %o4
 ! v6 += s
 	.loc 1 2173
-	add %g1, %o2, %g1
+	add %g1, %o4, %g1
 ! v2 += v6
 	.loc 1 2174
-	add %l0, %g1, %l0
+	add %o5, %g1, %o5
 ! s = v7 <<< 36
 	.loc 1 2175
 	sllx %o3, 36, %o0
-	srlx %o3, 28, %o2
-	or %o2, %o0, %o2
+	srlx %o3, 28, %o4
+	or %o4, %o0, %o4
 ! c = v7 <<< 30
 	.loc 1 2176
 	sllx %o3, 30, %o0
@@ -7077,7 +7022,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2177
-	xor %o2, %g4, %o2
+	xor %o4, %g4, %o4
 ! c = v7 <<< 25
 	.loc 1 2178
 	sllx %o3, 25, %o0
@@ -7085,127 +7030,123 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2179
-	xor %o2, %g4, %o2
+	xor %o4, %g4, %o4
 ! v6 += s
 	.loc 1 2180
-	add %g1, %o2, %g1
-! mj1 = v7
-	.loc 1 2181
-	mov %o3, %o2
+	add %g1, %o4, %g1
 ! mj1 ^= v0
 	.loc 1 2182
-	xor %o2, %o5, %o2
+	xor %o3, %l2, %o4
 ! mj0 &= mj1
 	.loc 1 2183
-	and %o1, %o2, %o1
+	and %o1, %o4, %o1
 ! mj0 ^= v0
 	.loc 1 2184
-	xor %o1, %o5, %o1
+	xor %o1, %l2, %o1
 ! v6 += mj0
 	.loc 1 2185
 	add %g1, %o1, %o1
 ! x = w0 <<< 45
 	.loc 1 2187
-	ldx [%fp + 1535], %g1
-	sllx %g1, 45, %o0
-	srlx %g1, 19, %g4
-	or %g4, %o0, %g4
+	sllx %i5, 45, %o0
+	srlx %i5, 19, %g1
+	or %g1, %o0, %g1
 ! y = w0 <<< 3
 	.loc 1 2188
-	sllx %g1, 3, %o0
-	srlx %g1, 61, %g5
-	or %g5, %o0, %g5
+	sllx %i5, 3, %o0
+	srlx %i5, 61, %g4
+	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2189
-	xor %g4, %g5, %g4
+	xor %g1, %g4, %g1
 ! y = w0 >> 6
 	.loc 1 2190
-	srlx %g1, 6, %o0
+	srlx %i5, 6, %o0
 ! x ^= y
 	.loc 1 2191
-	xor %g4, %o0, %g4
+	xor %g1, %o0, %g1
 ! w2 += x
 	.loc 1 2192
-	add %l2, %g4, %l2
+	add %l3, %g1, %l3
 ! w2 += w11
 	.loc 1 2193
-	ldx [%fp + 1487], %o0
-	add %l2, %o0, %g4
+	ldx [%fp + 1975], %o0
+	add %l3, %o0, %g4
 ! x = w3 <<< 63
 	.loc 1 2194
-	sllx %l3, 63, %o0
-	srlx %l3, 1, %l2
-	or %l2, %o0, %l2
+	sllx %l4, 63, %o0
+	srlx %l4, 1, %l3
+	or %l3, %o0, %l3
 ! y = w3 <<< 56
 	.loc 1 2195
-	sllx %l3, 56, %o0
-	srlx %l3, 8, %g1
+	sllx %l4, 56, %o0
+	srlx %l4, 8, %g1
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2196
-	xor %l2, %g1, %l2
+	xor %l3, %g1, %l3
 ! y = w3 >> 7
 	.loc 1 2197
-	srlx %l3, 7, %o0
+	srlx %l4, 7, %o0
 ! x ^= y
 	.loc 1 2198
-	xor %l2, %o0, %l2
+	xor %l3, %o0, %l3
 ! w2 += x
 	.loc 1 2199
-	add %g4, %l2, %l2
+	add %g4, %l3, %l3
 ! x = 2830643537854262169
 	.loc 1 2200
 	setx 2830643537854262169, %o0, %g1
 ! x += w2
 	.loc 1 2201
-	add %g1, %l2, %g1
+	add %g1, %l3, %g1
 ! v5 += x
 	.loc 1 2202
-	add %l6, %g1, %l6
+	add %o2, %g1, %o2
 ! c ^= v4
 	.loc 1 2204
-	xor %o7, %o4, %o0
+	xor %l0, %o7, %o0
 ! c &= v2
 	.loc 1 2205
-	and %o0, %l0, %o0
+	and %o0, %o5, %o0
 ! c ^= v4
 	.loc 1 2206
-	xor %o0, %o4, %o0
+	xor %o0, %o7, %o0
 ! v5 += c
 	.loc 1 2207
-	add %l6, %o0, %g1
+	add %o2, %o0, %g1
 ! s = v2 <<< 50
 	.loc 1 2208
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %l6
-	or %l6, %o0, %l6
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o2
+	or %o2, %o0, %o2
 ! c = v2 <<< 46
 	.loc 1 2209
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2210
-	xor %l6, %g4, %l6
+	xor %o2, %g4, %o2
 ! c = v2 <<< 23
 	.loc 1 2211
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2212
-	xor %l6, %g4, %l6
+	xor %o2, %g4, %o2
 ! v5 += s
 	.loc 1 2213
-	add %g1, %l6, %g1
+	add %g1, %o2, %g1
 ! v1 += v5
 	.loc 1 2214
-	add %l1, %g1, %l1
+	add %l7, %g1, %l7
 ! s = v6 <<< 36
 	.loc 1 2215
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %l6
-	or %l6, %o0, %l6
+	srlx %o1, 28, %o2
+	or %o2, %o0, %o2
 ! c = v6 <<< 30
 	.loc 1 2216
 	sllx %o1, 30, %o0
@@ -7213,7 +7154,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2217
-	xor %l6, %g4, %l6
+	xor %o2, %g4, %o2
 ! c = v6 <<< 25
 	.loc 1 2218
 	sllx %o1, 25, %o0
@@ -7221,362 +7162,360 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2219
-	xor %l6, %g4, %l6
+	xor %o2, %g4, %o2
 ! v5 += s
 	.loc 1 2220
-	add %g1, %l6, %g1
+	add %g1, %o2, %g1
 ! mj0 ^= v7
 	.loc 1 2222
-	xor %o1, %o3, %l6
+	xor %o1, %o3, %o2
 ! mj1 &= mj0
 	.loc 1 2223
-	and %o2, %l6, %o2
+	and %o4, %o2, %o4
 ! mj1 ^= v7
 	.loc 1 2224
-	xor %o2, %o3, %o2
+	xor %o4, %o3, %o4
 ! v5 += mj1
 	.loc 1 2225
-	add %g1, %o2, %o2
+	add %g1, %o4, %o4
 ! x = w1 <<< 45
 	.loc 1 2227
-	sllx %i5, 45, %o0
-	srlx %i5, 19, %g1
+	sllx %l1, 45, %o0
+	srlx %l1, 19, %g1
 	or %g1, %o0, %g1
 ! y = w1 <<< 3
 	.loc 1 2228
-	sllx %i5, 3, %o0
-	srlx %i5, 61, %g4
+	sllx %l1, 3, %o0
+	srlx %l1, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2229
 	xor %g1, %g4, %g1
 ! y = w1 >> 6
 	.loc 1 2230
-	srlx %i5, 6, %o0
+	srlx %l1, 6, %o0
 ! x ^= y
 	.loc 1 2231
 	xor %g1, %o0, %g1
 ! w3 += x
 	.loc 1 2232
-	add %l3, %g1, %l3
+	add %l4, %g1, %l4
 ! w3 += w12
 	.loc 1 2233
-	add %l3, %i4, %g4
+	ldx [%fp + 2015], %o0
+	add %l4, %o0, %g4
 ! x = w4 <<< 63
 	.loc 1 2234
-	sllx %l4, 63, %o0
-	srlx %l4, 1, %l3
-	or %l3, %o0, %l3
+	sllx %l5, 63, %o0
+	srlx %l5, 1, %l4
+	or %l4, %o0, %l4
 ! y = w4 <<< 56
 	.loc 1 2235
-	sllx %l4, 56, %o0
-	srlx %l4, 8, %g1
+	sllx %l5, 56, %o0
+	srlx %l5, 8, %g1
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2236
-	xor %l3, %g1, %l3
+	xor %l4, %g1, %l4
 ! y = w4 >> 7
 	.loc 1 2237
-	srlx %l4, 7, %o0
+	srlx %l5, 7, %o0
 ! x ^= y
 	.loc 1 2238
-	xor %l3, %o0, %l3
+	xor %l4, %o0, %l4
 ! w3 += x
 	.loc 1 2239
-	add %g4, %l3, %l3
+	add %g4, %l4, %l4
 ! x = 3796741975233480872
 	.loc 1 2240
 	setx 3796741975233480872, %o0, %g1
 ! x += w3
 	.loc 1 2241
-	add %g1, %l3, %g1
+	add %g1, %l4, %g1
 ! v4 += x
 	.loc 1 2242
-	add %o4, %g1, %o4
+	add %o7, %g1, %o7
 ! c ^= v3
 	.loc 1 2244
-	xor %l0, %o7, %o0
+	xor %o5, %l0, %o0
 ! c &= v1
 	.loc 1 2245
-	and %o0, %l1, %o0
+	and %o0, %l7, %o0
 ! c ^= v3
 	.loc 1 2246
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! v4 += c
 	.loc 1 2247
-	add %o4, %o0, %g1
+	add %o7, %o0, %g1
 ! s = v1 <<< 50
 	.loc 1 2248
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %o4
-	or %o4, %o0, %o4
+	sllx %l7, 50, %o0
+	srlx %l7, 14, %o7
+	or %o7, %o0, %o7
 ! c = v1 <<< 46
 	.loc 1 2249
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %g4
+	sllx %l7, 46, %o0
+	srlx %l7, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2250
-	xor %o4, %g4, %o4
+	xor %o7, %g4, %o7
 ! c = v1 <<< 23
 	.loc 1 2251
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %g4
+	sllx %l7, 23, %o0
+	srlx %l7, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2252
-	xor %o4, %g4, %o4
+	xor %o7, %g4, %o7
 ! v4 += s
 	.loc 1 2253
-	add %g1, %o4, %g1
+	add %g1, %o7, %g1
 ! v0 += v4
 	.loc 1 2254
-	add %o5, %g1, %o5
+	add %l2, %g1, %l2
 ! s = v5 <<< 36
 	.loc 1 2255
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %o4
-	or %o4, %o0, %o4
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %o7
+	or %o7, %o0, %o7
 ! c = v5 <<< 30
 	.loc 1 2256
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2257
-	xor %o4, %g4, %o4
+	xor %o7, %g4, %o7
 ! c = v5 <<< 25
 	.loc 1 2258
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2259
-	xor %o4, %g4, %o4
+	xor %o7, %g4, %o7
 ! v4 += s
 	.loc 1 2260
-	add %g1, %o4, %g1
+	add %g1, %o7, %g1
 ! mj1 ^= v6
 	.loc 1 2262
-	xor %o2, %o1, %o4
+	xor %o4, %o1, %o7
 ! mj0 &= mj1
 	.loc 1 2263
-	and %l6, %o4, %l6
+	and %o2, %o7, %o2
 ! mj0 ^= v6
 	.loc 1 2264
-	xor %l6, %o1, %l6
+	xor %o2, %o1, %o2
 ! v4 += mj0
 	.loc 1 2265
-	add %g1, %l6, %l6
+	add %g1, %o2, %o2
 ! x = w2 <<< 45
 	.loc 1 2267
-	sllx %l2, 45, %o0
-	srlx %l2, 19, %g1
+	sllx %l3, 45, %o0
+	srlx %l3, 19, %g1
 	or %g1, %o0, %g1
 ! y = w2 <<< 3
 	.loc 1 2268
-	sllx %l2, 3, %o0
-	srlx %l2, 61, %g4
+	sllx %l3, 3, %o0
+	srlx %l3, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2269
 	xor %g1, %g4, %g1
 ! y = w2 >> 6
 	.loc 1 2270
-	srlx %l2, 6, %o0
+	srlx %l3, 6, %o0
 ! x ^= y
 	.loc 1 2271
 	xor %g1, %o0, %g1
 ! w4 += x
 	.loc 1 2272
-	add %l4, %g1, %l4
+	add %l5, %g1, %l5
 ! w4 += w13
 	.loc 1 2273
-	ldx [%fp + 1503], %o0
-	add %l4, %o0, %g4
+	ldx [%fp + 1983], %o0
+	add %l5, %o0, %g4
 ! x = w5 <<< 63
 	.loc 1 2274
-	sllx %l5, 63, %o0
-	srlx %l5, 1, %l4
-	or %l4, %o0, %l4
+	sllx %l6, 63, %o0
+	srlx %l6, 1, %l5
+	or %l5, %o0, %l5
 ! y = w5 <<< 56
 	.loc 1 2275
-	sllx %l5, 56, %o0
-	srlx %l5, 8, %g1
+	sllx %l6, 56, %o0
+	srlx %l6, 8, %g1
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2276
-	xor %l4, %g1, %l4
+	xor %l5, %g1, %l5
 ! y = w5 >> 7
 	.loc 1 2277
-	srlx %l5, 7, %o0
+	srlx %l6, 7, %o0
 ! x ^= y
 	.loc 1 2278
-	xor %l4, %o0, %l4
+	xor %l5, %o0, %l5
 ! w4 += x
 	.loc 1 2279
-	add %g4, %l4, %l4
+	add %g4, %l5, %l5
 ! x = 4115178125766777443
 	.loc 1 2280
 	setx 4115178125766777443, %o0, %g1
 ! x += w4
 	.loc 1 2281
-	add %g1, %l4, %g1
+	add %g1, %l5, %g1
 ! v3 += x
 	.loc 1 2282
-	add %o7, %g1, %o7
+	add %l0, %g1, %l0
 ! c ^= v2
 	.loc 1 2284
-	xor %l1, %l0, %o0
+	xor %l7, %o5, %o0
 ! c &= v0
 	.loc 1 2285
-	and %o0, %o5, %o0
+	and %o0, %l2, %o0
 ! c ^= v2
 	.loc 1 2286
-	xor %o0, %l0, %o0
+	xor %o0, %o5, %o0
 ! v3 += c
 	.loc 1 2287
-	add %o7, %o0, %g1
+	add %l0, %o0, %g1
 ! s = v0 <<< 50
 	.loc 1 2288
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o7
-	or %o7, %o0, %o7
+	sllx %l2, 50, %o0
+	srlx %l2, 14, %l0
+	or %l0, %o0, %l0
 ! c = v0 <<< 46
 	.loc 1 2289
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g4
+	sllx %l2, 46, %o0
+	srlx %l2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2290
-	xor %o7, %g4, %o7
+	xor %l0, %g4, %l0
 ! c = v0 <<< 23
 	.loc 1 2291
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g4
+	sllx %l2, 23, %o0
+	srlx %l2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2292
-	xor %o7, %g4, %o7
+	xor %l0, %g4, %l0
 ! v3 += s
 	.loc 1 2293
-	add %g1, %o7, %g1
+	add %g1, %l0, %g1
 ! v7 += v3
 	.loc 1 2294
 	add %o3, %g1, %o3
 ! s = v4 <<< 36
 	.loc 1 2295
-	sllx %l6, 36, %o0
-	srlx %l6, 28, %o7
-	or %o7, %o0, %o7
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %l0
+	or %l0, %o0, %l0
 ! c = v4 <<< 30
 	.loc 1 2296
-	sllx %l6, 30, %o0
-	srlx %l6, 34, %g4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2297
-	xor %o7, %g4, %o7
+	xor %l0, %g4, %l0
 ! c = v4 <<< 25
 	.loc 1 2298
-	sllx %l6, 25, %o0
-	srlx %l6, 39, %g4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2299
-	xor %o7, %g4, %o7
+	xor %l0, %g4, %l0
 ! v3 += s
 	.loc 1 2300
-	add %g1, %o7, %g1
-! mj0 = v4
-	.loc 1 2301
-	mov %l6, %o7
+	add %g1, %l0, %g1
 ! mj0 ^= v5
 	.loc 1 2302
-	xor %o7, %o2, %o7
+	xor %o2, %o4, %l0
 ! mj1 &= mj0
 	.loc 1 2303
-	and %o4, %o7, %o4
+	and %o7, %l0, %o7
 ! mj1 ^= v5
 	.loc 1 2304
-	xor %o4, %o2, %o4
+	xor %o7, %o4, %o7
 ! v3 += mj1
 	.loc 1 2305
-	add %g1, %o4, %o4
+	add %g1, %o7, %o7
 ! x = w3 <<< 45
 	.loc 1 2307
-	sllx %l3, 45, %o0
-	srlx %l3, 19, %g1
+	sllx %l4, 45, %o0
+	srlx %l4, 19, %g1
 	or %g1, %o0, %g1
 ! y = w3 <<< 3
 	.loc 1 2308
-	sllx %l3, 3, %o0
-	srlx %l3, 61, %g4
+	sllx %l4, 3, %o0
+	srlx %l4, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2309
 	xor %g1, %g4, %g1
 ! y = w3 >> 6
 	.loc 1 2310
-	srlx %l3, 6, %o0
+	srlx %l4, 6, %o0
 ! x ^= y
 	.loc 1 2311
 	xor %g1, %o0, %g1
 ! w5 += x
 	.loc 1 2312
-	add %l5, %g1, %l5
+	add %l6, %g1, %l6
 ! w5 += w14
 	.loc 1 2313
-	ldx [%fp + 1519], %o0
-	add %l5, %o0, %g4
+	ldx [%fp + 1991], %o0
+	add %l6, %o0, %g4
 ! x = w6 <<< 63
 	.loc 1 2314
-	sllx %l7, 63, %o0
-	srlx %l7, 1, %l5
-	or %l5, %o0, %l5
+	sllx %i0, 63, %o0
+	srlx %i0, 1, %l6
+	or %l6, %o0, %l6
 ! y = w6 <<< 56
 	.loc 1 2315
-	sllx %l7, 56, %o0
-	srlx %l7, 8, %g1
+	sllx %i0, 56, %o0
+	srlx %i0, 8, %g1
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2316
-	xor %l5, %g1, %l5
+	xor %l6, %g1, %l6
 ! y = w6 >> 7
 	.loc 1 2317
-	srlx %l7, 7, %o0
+	srlx %i0, 7, %o0
 ! x ^= y
 	.loc 1 2318
-	xor %l5, %o0, %l5
+	xor %l6, %o0, %l6
 ! w5 += x
 	.loc 1 2319
-	add %g4, %l5, %l5
+	add %g4, %l6, %l6
 ! x = 5681478168544905931
 	.loc 1 2320
 	setx 5681478168544905931, %o0, %g1
 ! x += w5
 	.loc 1 2321
-	add %g1, %l5, %g1
+	add %g1, %l6, %g1
 ! v2 += x
 	.loc 1 2322
-	add %l0, %g1, %l0
+	add %o5, %g1, %o5
 ! c ^= v1
 	.loc 1 2324
-	xor %o5, %l1, %o0
+	xor %l2, %l7, %o0
 ! c &= v7
 	.loc 1 2325
 	and %o0, %o3, %o0
 ! c ^= v1
 	.loc 1 2326
-	xor %o0, %l1, %o0
+	xor %o0, %l7, %o0
 ! v2 += c
 	.loc 1 2327
-	add %l0, %o0, %g1
+	add %o5, %o0, %g1
 ! s = v7 <<< 50
 	.loc 1 2328
 	sllx %o3, 50, %o0
-	srlx %o3, 14, %l0
-	or %l0, %o0, %l0
+	srlx %o3, 14, %o5
+	or %o5, %o0, %o5
 ! c = v7 <<< 46
 	.loc 1 2329
 	sllx %o3, 46, %o0
@@ -7584,7 +7523,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2330
-	xor %l0, %g4, %l0
+	xor %o5, %g4, %o5
 ! c = v7 <<< 23
 	.loc 1 2331
 	sllx %o3, 23, %o0
@@ -7592,123 +7531,125 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2332
-	xor %l0, %g4, %l0
+	xor %o5, %g4, %o5
 ! v2 += s
 	.loc 1 2333
-	add %g1, %l0, %g1
+	add %g1, %o5, %g1
 ! v6 += v2
 	.loc 1 2334
 	add %o1, %g1, %o1
 ! s = v3 <<< 36
 	.loc 1 2335
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %l0
-	or %l0, %o0, %l0
+	sllx %o7, 36, %o0
+	srlx %o7, 28, %o5
+	or %o5, %o0, %o5
 ! c = v3 <<< 30
 	.loc 1 2336
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g4
+	sllx %o7, 30, %o0
+	srlx %o7, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2337
-	xor %l0, %g4, %l0
+	xor %o5, %g4, %o5
 ! c = v3 <<< 25
 	.loc 1 2338
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g4
+	sllx %o7, 25, %o0
+	srlx %o7, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2339
-	xor %l0, %g4, %l0
+	xor %o5, %g4, %o5
 ! v2 += s
 	.loc 1 2340
-	add %g1, %l0, %g1
+	add %g1, %o5, %g1
+! mj1 = v3
+	.loc 1 2341
+	mov %o7, %o5
 ! mj1 ^= v4
 	.loc 1 2342
-	xor %o4, %l6, %l0
+	xor %o5, %o2, %o5
 ! mj0 &= mj1
 	.loc 1 2343
-	and %o7, %l0, %o7
+	and %l0, %o5, %l0
 ! mj0 ^= v4
 	.loc 1 2344
-	xor %o7, %l6, %o7
+	xor %l0, %o2, %l0
 ! v2 += mj0
 	.loc 1 2345
-	add %g1, %o7, %o7
+	add %g1, %l0, %l0
 ! x = w4 <<< 45
 	.loc 1 2347
-	sllx %l4, 45, %o0
-	srlx %l4, 19, %g1
+	sllx %l5, 45, %o0
+	srlx %l5, 19, %g1
 	or %g1, %o0, %g1
 ! y = w4 <<< 3
 	.loc 1 2348
-	sllx %l4, 3, %o0
-	srlx %l4, 61, %g4
+	sllx %l5, 3, %o0
+	srlx %l5, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2349
 	xor %g1, %g4, %g1
 ! y = w4 >> 6
 	.loc 1 2350
-	srlx %l4, 6, %o0
+	srlx %l5, 6, %o0
 ! x ^= y
 	.loc 1 2351
 	xor %g1, %o0, %g1
 ! w6 += x
 	.loc 1 2352
-	add %l7, %g1, %l7
+	add %i0, %g1, %i0
 ! w6 += w15
 	.loc 1 2353
-	ldx [%fp + 1527], %o0
-	add %l7, %o0, %g4
+	add %i0, %i4, %g4
 ! x = w7 <<< 63
 	.loc 1 2354
-	sllx %i3, 63, %o0
-	srlx %i3, 1, %l7
-	or %l7, %o0, %l7
+	sllx %i2, 63, %o0
+	srlx %i2, 1, %i0
+	or %i0, %o0, %i0
 ! y = w7 <<< 56
 	.loc 1 2355
-	sllx %i3, 56, %o0
-	srlx %i3, 8, %g1
+	sllx %i2, 56, %o0
+	srlx %i2, 8, %g1
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2356
-	xor %l7, %g1, %l7
+	xor %i0, %g1, %i0
 ! y = w7 >> 7
 	.loc 1 2357
-	srlx %i3, 7, %o0
+	srlx %i2, 7, %o0
 ! x ^= y
 	.loc 1 2358
-	xor %l7, %o0, %l7
+	xor %i0, %o0, %i0
 ! w6 += x
 	.loc 1 2359
-	add %g4, %l7, %l7
+	add %g4, %i0, %i0
 ! x = 6601373596472566643
 	.loc 1 2360
 	setx 6601373596472566643, %o0, %g1
 ! x += w6
 	.loc 1 2361
-	add %g1, %l7, %g1
+	add %g1, %i0, %g1
 ! v1 += x
 	.loc 1 2362
-	add %l1, %g1, %l1
+	add %l7, %g1, %l7
 ! c ^= v0
 	.loc 1 2364
-	xor %o3, %o5, %o0
+	xor %o3, %l2, %o0
 ! c &= v6
 	.loc 1 2365
 	and %o0, %o1, %o0
 ! c ^= v0
 	.loc 1 2366
-	xor %o0, %o5, %o0
+	xor %o0, %l2, %o0
 ! v1 += c
 	.loc 1 2367
-	add %l1, %o0, %g1
+	add %l7, %o0, %g1
 ! s = v6 <<< 50
 	.loc 1 2368
 	sllx %o1, 50, %o0
-	srlx %o1, 14, %l1
-	or %l1, %o0, %l1
+	srlx %o1, 14, %l7
+	or %l7, %o0, %l7
 ! c = v6 <<< 46
 	.loc 1 2369
 	sllx %o1, 46, %o0
@@ -7716,7 +7657,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2370
-	xor %l1, %g4, %l1
+	xor %l7, %g4, %l7
 ! c = v6 <<< 23
 	.loc 1 2371
 	sllx %o1, 23, %o0
@@ -7724,215 +7665,208 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2372
-	xor %l1, %g4, %l1
+	xor %l7, %g4, %l7
 ! v1 += s
 	.loc 1 2373
-	add %g1, %l1, %g1
+	add %g1, %l7, %g1
 ! v5 += v1
 	.loc 1 2374
-	add %o2, %g1, %o2
+	add %o4, %g1, %o4
 ! s = v2 <<< 36
 	.loc 1 2375
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %l1
-	or %l1, %o0, %l1
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %l7
+	or %l7, %o0, %l7
 ! c = v2 <<< 30
 	.loc 1 2376
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g4
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2377
-	xor %l1, %g4, %l1
+	xor %l7, %g4, %l7
 ! c = v2 <<< 25
 	.loc 1 2378
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g4
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2379
-	xor %l1, %g4, %l1
+	xor %l7, %g4, %l7
 ! v1 += s
 	.loc 1 2380
-	add %g1, %l1, %g1
+	add %g1, %l7, %g1
 ! mj0 ^= v3
 	.loc 1 2382
-	xor %o7, %o4, %l1
+	xor %l0, %o7, %l7
 ! mj1 &= mj0
 	.loc 1 2383
-	and %l0, %l1, %l0
+	and %o5, %l7, %o5
 ! mj1 ^= v3
 	.loc 1 2384
-	xor %l0, %o4, %l0
+	xor %o5, %o7, %o5
 ! v1 += mj1
 	.loc 1 2385
-	add %g1, %l0, %l0
+	add %g1, %o5, %o5
 ! x = w5 <<< 45
 	.loc 1 2387
-	sllx %l5, 45, %o0
-	srlx %l5, 19, %g1
+	sllx %l6, 45, %o0
+	srlx %l6, 19, %g1
 	or %g1, %o0, %g1
 ! y = w5 <<< 3
 	.loc 1 2388
-	sllx %l5, 3, %o0
-	srlx %l5, 61, %g4
+	sllx %l6, 3, %o0
+	srlx %l6, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2389
 	xor %g1, %g4, %g1
 ! y = w5 >> 6
 	.loc 1 2390
-	srlx %l5, 6, %o0
+	srlx %l6, 6, %o0
 ! x ^= y
 	.loc 1 2391
 	xor %g1, %o0, %g1
 ! w7 += x
 	.loc 1 2392
-	add %i3, %g1, %i3
+	add %i2, %g1, %i2
 ! w7 += w0
 	.loc 1 2393
-	ldx [%fp + 1535], %o0
-	add %i3, %o0, %i3
+	add %i2, %i5, %g4
 ! x = w8 <<< 63
 	.loc 1 2394
-	ldx [%fp + 1463], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
-	or %g4, %o0, %g4
+	sllx %i3, 63, %o0
+	srlx %i3, 1, %i2
+	or %i2, %o0, %i2
 ! y = w8 <<< 56
 	.loc 1 2395
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
-	or %g5, %o0, %g5
+	sllx %i3, 56, %o0
+	srlx %i3, 8, %g1
+	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2396
-	xor %g4, %g5, %g4
+	xor %i2, %g1, %i2
 ! y = w8 >> 7
 	.loc 1 2397
-	srlx %g1, 7, %o0
+	srlx %i3, 7, %o0
 ! x ^= y
 	.loc 1 2398
-	xor %g4, %o0, %g4
+	xor %i2, %o0, %i2
 ! w7 += x
 	.loc 1 2399
-	add %i3, %g4, %g1
-	stx %g1, [%fp + 1751]
+	add %g4, %i2, %i2
 ! x = 7507060721942968483
 	.loc 1 2400
-	setx 7507060721942968483, %o0, %i3
+	setx 7507060721942968483, %o0, %g1
 ! x += w7
 	.loc 1 2401
-	add %i3, %g1, %i3
+	add %g1, %i2, %g1
 ! v0 += x
 	.loc 1 2402
-	add %o5, %i3, %o5
+	add %l2, %g1, %l2
 ! c ^= v7
 	.loc 1 2404
 	xor %o1, %o3, %o0
 ! c &= v5
 	.loc 1 2405
-	and %o0, %o2, %o0
+	and %o0, %o4, %o0
 ! c ^= v7
 	.loc 1 2406
 	xor %o0, %o3, %o0
 ! v0 += c
 	.loc 1 2407
-	add %o5, %o0, %g1
+	add %l2, %o0, %g1
 ! s = v5 <<< 50
 	.loc 1 2408
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %o5
-	or %o5, %o0, %o5
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %l2
+	or %l2, %o0, %l2
 ! c = v5 <<< 46
 	.loc 1 2409
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %i3
-	or %i3, %o0, %i3
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2410
-	xor %o5, %i3, %o5
+	xor %l2, %g4, %l2
 ! c = v5 <<< 23
 	.loc 1 2411
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %i3
-	or %i3, %o0, %i3
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2412
-	xor %o5, %i3, %o5
+	xor %l2, %g4, %l2
 ! v0 += s
 	.loc 1 2413
-	add %g1, %o5, %g1
+	add %g1, %l2, %g1
 ! v4 += v0
 	.loc 1 2414
-	add %l6, %g1, %l6
+	add %o2, %g1, %o2
 ! s = v1 <<< 36
 	.loc 1 2415
-	sllx %l0, 36, %o0
-	srlx %l0, 28, %o5
-	or %o5, %o0, %o5
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %l2
+	or %l2, %o0, %l2
 ! c = v1 <<< 30
 	.loc 1 2416
-	sllx %l0, 30, %o0
-	srlx %l0, 34, %i3
-	or %i3, %o0, %i3
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2417
-	xor %o5, %i3, %o5
+	xor %l2, %g4, %l2
 ! c = v1 <<< 25
 	.loc 1 2418
-	sllx %l0, 25, %o0
-	srlx %l0, 39, %i3
-	or %i3, %o0, %i3
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2419
-	xor %o5, %i3, %o5
+	xor %l2, %g4, %l2
 ! v0 += s
 	.loc 1 2420
-	add %g1, %o5, %g1
-! mj1 = v1
-	.loc 1 2421
-	mov %l0, %o5
+	add %g1, %l2, %g1
 ! mj1 ^= v2
 	.loc 1 2422
-	xor %o5, %o7, %o5
+	xor %o5, %l0, %l2
 ! mj0 &= mj1
 	.loc 1 2423
-	and %l1, %o5, %l1
+	and %l7, %l2, %l7
 ! mj0 ^= v2
 	.loc 1 2424
-	xor %l1, %o7, %l1
+	xor %l7, %l0, %l7
 ! v0 += mj0
 	.loc 1 2425
-	add %g1, %l1, %l1
+	add %g1, %l7, %l7
 ! x = w6 <<< 45
 	.loc 1 2427
-	sllx %l7, 45, %o0
-	srlx %l7, 19, %i3
-	or %i3, %o0, %i3
+	sllx %i0, 45, %o0
+	srlx %i0, 19, %g1
+	or %g1, %o0, %g1
 ! y = w6 <<< 3
 	.loc 1 2428
-	sllx %l7, 3, %o0
-	srlx %l7, 61, %g1
-	or %g1, %o0, %g1
+	sllx %i0, 3, %o0
+	srlx %i0, 61, %g4
+	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 2429
-	xor %i3, %g1, %i3
+	xor %g1, %g4, %g1
 ! y = w6 >> 6
 	.loc 1 2430
-	srlx %l7, 6, %o0
+	srlx %i0, 6, %o0
 ! x ^= y
 	.loc 1 2431
-	xor %i3, %o0, %i3
+	xor %g1, %o0, %g1
 ! w8 += x
 	.loc 1 2432
-	ldx [%fp + 1463], %o0
-	add %o0, %i3, %o0
+	add %i3, %g1, %i3
 ! w8 += w1
 	.loc 1 2433
-	add %o0, %i5, %i3
+	add %i3, %l1, %i3
 ! x = w9 <<< 63
 	.loc 1 2434
-	ldx [%fp + 1471], %g1
+	ldx [%fp + 1999], %g1
 	sllx %g1, 63, %o0
 	srlx %g1, 1, %g4
 	or %g4, %o0, %g4
@@ -7964,10 +7898,10 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o3, %g1, %o3
 ! c ^= v6
 	.loc 1 2444
-	xor %o2, %o1, %o0
+	xor %o4, %o1, %o0
 ! c &= v4
 	.loc 1 2445
-	and %o0, %l6, %o0
+	and %o0, %o2, %o0
 ! c ^= v6
 	.loc 1 2446
 	xor %o0, %o1, %o0
@@ -7976,21 +7910,21 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %o3, %o0, %g1
 ! s = v4 <<< 50
 	.loc 1 2448
-	sllx %l6, 50, %o0
-	srlx %l6, 14, %o3
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %o3
 	or %o3, %o0, %o3
 ! c = v4 <<< 46
 	.loc 1 2449
-	sllx %l6, 46, %o0
-	srlx %l6, 18, %g4
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2450
 	xor %o3, %g4, %o3
 ! c = v4 <<< 23
 	.loc 1 2451
-	sllx %l6, 23, %o0
-	srlx %l6, 41, %g4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2452
@@ -8000,24 +7934,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o3, %g1
 ! v3 += v7
 	.loc 1 2454
-	add %o4, %g1, %o4
+	add %o7, %g1, %o7
 ! s = v0 <<< 36
 	.loc 1 2455
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %o3
+	sllx %l7, 36, %o0
+	srlx %l7, 28, %o3
 	or %o3, %o0, %o3
 ! c = v0 <<< 30
 	.loc 1 2456
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %g4
+	sllx %l7, 30, %o0
+	srlx %l7, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2457
 	xor %o3, %g4, %o3
 ! c = v0 <<< 25
 	.loc 1 2458
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %g4
+	sllx %l7, 25, %o0
+	srlx %l7, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2459
@@ -8027,119 +7961,115 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %g1, %o3, %o3
 ! mj0 ^= v1
 	.loc 1 2462
-	xor %l1, %l0, %o0
-	stx %o0, [%fp + 1967]
+	xor %l7, %o5, %o0
+	stx %o0, [%fp + 2007]
 ! mj1 &= mj0
 	.loc 1 2463
-	and %o5, %o0, %o5
+	and %l2, %o0, %l2
 ! mj1 ^= v1
 	.loc 1 2464
-	xor %o5, %l0, %o5
+	xor %l2, %o5, %l2
 ! v7 += mj1
 	.loc 1 2465
-	add %o3, %o5, %o3
+	add %o3, %l2, %o3
 ! x = w7 <<< 45
 	.loc 1 2467
-	ldx [%fp + 1751], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %o5
-	or %o5, %o0, %o5
+	sllx %i2, 45, %o0
+	srlx %i2, 19, %l2
+	or %l2, %o0, %l2
 ! y = w7 <<< 3
 	.loc 1 2468
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
+	sllx %i2, 3, %o0
+	srlx %i2, 61, %g1
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2469
-	xor %o5, %g1, %o5
+	xor %l2, %g1, %l2
 ! y = w7 >> 6
 	.loc 1 2470
-	srlx %g4, 6, %o0
+	srlx %i2, 6, %o0
 ! x ^= y
 	.loc 1 2471
-	xor %o5, %o0, %o5
+	xor %l2, %o0, %l2
 ! w9 += x
 	.loc 1 2472
-	ldx [%fp + 1471], %o0
-	add %o0, %o5, %o0
+	ldx [%fp + 1999], %o0
+	add %o0, %l2, %o0
 ! w9 += w2
 	.loc 1 2473
-	add %o0, %l2, %g1
-	stx %g1, [%fp + 1543]
+	add %o0, %l3, %g1
 ! x = w10 <<< 63
 	.loc 1 2474
-	ldx [%fp + 1479], %o5
-	sllx %o5, 63, %o0
-	srlx %o5, 1, %g4
+	ldx [%fp + 1967], %l2
+	sllx %l2, 63, %o0
+	srlx %l2, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1759]
 ! y = w10 <<< 56
 	.loc 1 2475
-	sllx %o5, 56, %o0
-	srlx %o5, 8, %g5
+	sllx %l2, 56, %o0
+	srlx %l2, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1863]
 ! x ^= y
 	.loc 1 2476
 	xor %g4, %g5, %o0
 ! y = w10 >> 7
 	.loc 1 2477
-	srlx %o5, 7, %o5
+	srlx %l2, 7, %l2
 ! x ^= y
 	.loc 1 2478
-	xor %o0, %o5, %o0
+	xor %o0, %l2, %o0
 ! w9 += x
 	.loc 1 2479
 	add %g1, %o0, %g1
-	stx %g1, [%fp + 1551]
+	stx %g1, [%fp + 1999]
 ! x = 8693463985226723168
 	.loc 1 2480
-	setx 8693463985226723168, %o0, %o5
+	setx 8693463985226723168, %o0, %l2
 ! x += w9
 	.loc 1 2481
-	add %o5, %g1, %o5
+	add %l2, %g1, %l2
 ! v6 += x
 	.loc 1 2482
-	add %o1, %o5, %o1
+	add %o1, %l2, %o1
 ! c ^= v5
 	.loc 1 2484
-	xor %l6, %o2, %o0
+	xor %o2, %o4, %o0
 ! c &= v3
 	.loc 1 2485
-	and %o0, %o4, %o0
+	and %o0, %o7, %o0
 ! c ^= v5
 	.loc 1 2486
-	xor %o0, %o2, %o0
+	xor %o0, %o4, %o0
 ! v6 += c
 	.loc 1 2487
 	add %o1, %o0, %g1
 ! s = v3 <<< 50
 	.loc 1 2488
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %o1
+	sllx %o7, 50, %o0
+	srlx %o7, 14, %o1
 	or %o1, %o0, %o1
 ! c = v3 <<< 46
 	.loc 1 2489
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %o5
-	or %o5, %o0, %o5
+	sllx %o7, 46, %o0
+	srlx %o7, 18, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2490
-	xor %o1, %o5, %o1
+	xor %o1, %l2, %o1
 ! c = v3 <<< 23
 	.loc 1 2491
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %o5
-	or %o5, %o0, %o5
+	sllx %o7, 23, %o0
+	srlx %o7, 41, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2492
-	xor %o1, %o5, %o1
+	xor %o1, %l2, %o1
 ! v6 += s
 	.loc 1 2493
 	add %g1, %o1, %g1
 ! v2 += v6
 	.loc 1 2494
-	add %o7, %g1, %o7
+	add %l0, %g1, %l0
 ! s = v7 <<< 36
 	.loc 1 2495
 	sllx %o3, 36, %o0
@@ -8148,41 +8078,41 @@ qhasm_kernel_sha512_sparc64_blocks:
 ! c = v7 <<< 30
 	.loc 1 2496
 	sllx %o3, 30, %o0
-	srlx %o3, 34, %o5
-	or %o5, %o0, %o5
+	srlx %o3, 34, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2497
-	xor %o1, %o5, %o1
+	xor %o1, %l2, %o1
 ! c = v7 <<< 25
 	.loc 1 2498
 	sllx %o3, 25, %o0
-	srlx %o3, 39, %o5
-	or %o5, %o0, %o5
+	srlx %o3, 39, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2499
-	xor %o1, %o5, %o1
+	xor %o1, %l2, %o1
 ! v6 += s
 	.loc 1 2500
 	add %g1, %o1, %o1
 ! mj1 ^= v0
 	.loc 1 2502
-	xor %o3, %l1, %o0
-	stx %o0, [%fp + 1975]
+	xor %o3, %l7, %o0
+	stx %o0, [%fp + 2023]
 ! mj0 &= mj1
 	.loc 1 2503
-	ldx [%fp + 1967], %o5
-	and %o5, %o0, %o0
+	ldx [%fp + 2007], %l2
+	and %l2, %o0, %o0
 ! mj0 ^= v0
 	.loc 1 2504
-	xor %o0, %l1, %o0
+	xor %o0, %l7, %o0
 ! v6 += mj0
 	.loc 1 2505
 	add %o1, %o0, %o1
 ! x = w8 <<< 45
 	.loc 1 2507
 	sllx %i3, 45, %o0
-	srlx %i3, 19, %o5
-	or %o5, %o0, %o5
+	srlx %i3, 19, %l2
+	or %l2, %o0, %l2
 ! y = w8 <<< 3
 	.loc 1 2508
 	sllx %i3, 3, %o0
@@ -8190,410 +8120,410 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2509
-	xor %o5, %g1, %o5
+	xor %l2, %g1, %l2
 ! y = w8 >> 6
 	.loc 1 2510
 	srlx %i3, 6, %o0
 ! x ^= y
 	.loc 1 2511
-	xor %o5, %o0, %o5
+	xor %l2, %o0, %l2
 ! w10 += x
 	.loc 1 2512
-	ldx [%fp + 1479], %o0
-	add %o0, %o5, %o0
+	ldx [%fp + 1967], %o0
+	add %o0, %l2, %o0
 ! w10 += w3
 	.loc 1 2513
-	add %o0, %l3, %g1
-	stx %g1, [%fp + 1559]
+	add %o0, %l4, %g1
 ! x = w11 <<< 63
 	.loc 1 2514
-	ldx [%fp + 1487], %o5
-	sllx %o5, 63, %o0
-	srlx %o5, 1, %g4
+	ldx [%fp + 1975], %l2
+	sllx %l2, 63, %o0
+	srlx %l2, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1767]
 ! y = w11 <<< 56
 	.loc 1 2515
-	sllx %o5, 56, %o0
-	srlx %o5, 8, %g5
+	sllx %l2, 56, %o0
+	srlx %l2, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1871]
 ! x ^= y
 	.loc 1 2516
 	xor %g4, %g5, %o0
 ! y = w11 >> 7
 	.loc 1 2517
-	srlx %o5, 7, %o5
+	srlx %l2, 7, %l2
 ! x ^= y
 	.loc 1 2518
-	xor %o0, %o5, %o0
+	xor %o0, %l2, %o0
 ! w10 += x
 	.loc 1 2519
 	add %g1, %o0, %g1
-	stx %g1, [%fp + 1567]
+	stx %g1, [%fp + 1967]
 ! x = 9568029438360202098
 	.loc 1 2520
-	setx -8878714635349349518, %o0, %o5
+	setx -8878714635349349518, %o0, %l2
 ! x += w10
 	.loc 1 2521
-	add %o5, %g1, %o5
+	add %l2, %g1, %l2
 ! v5 += x
 	.loc 1 2522
-	add %o2, %o5, %o2
+	add %o4, %l2, %o4
 ! c ^= v4
 	.loc 1 2524
-	xor %o4, %l6, %o0
+	xor %o7, %o2, %o0
 ! c &= v2
 	.loc 1 2525
-	and %o0, %o7, %o0
+	and %o0, %l0, %o0
 ! c ^= v4
 	.loc 1 2526
-	xor %o0, %l6, %o0
+	xor %o0, %o2, %o0
 ! v5 += c
 	.loc 1 2527
-	add %o2, %o0, %g1
+	add %o4, %o0, %g1
 ! s = v2 <<< 50
 	.loc 1 2528
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o2
-	or %o2, %o0, %o2
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %o4
+	or %o4, %o0, %o4
 ! c = v2 <<< 46
 	.loc 1 2529
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %o5
-	or %o5, %o0, %o5
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2530
-	xor %o2, %o5, %o2
+	xor %o4, %l2, %o4
 ! c = v2 <<< 23
 	.loc 1 2531
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %o5
-	or %o5, %o0, %o5
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2532
-	xor %o2, %o5, %o2
+	xor %o4, %l2, %o4
 ! v5 += s
 	.loc 1 2533
-	add %g1, %o2, %g1
+	add %g1, %o4, %g1
 ! v1 += v5
 	.loc 1 2534
-	add %l0, %g1, %l0
+	add %o5, %g1, %o5
 ! s = v6 <<< 36
 	.loc 1 2535
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o2
-	or %o2, %o0, %o2
+	srlx %o1, 28, %o4
+	or %o4, %o0, %o4
 ! c = v6 <<< 30
 	.loc 1 2536
 	sllx %o1, 30, %o0
-	srlx %o1, 34, %o5
-	or %o5, %o0, %o5
+	srlx %o1, 34, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2537
-	xor %o2, %o5, %o2
+	xor %o4, %l2, %o4
 ! c = v6 <<< 25
 	.loc 1 2538
 	sllx %o1, 25, %o0
-	srlx %o1, 39, %o5
-	or %o5, %o0, %o5
+	srlx %o1, 39, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2539
-	xor %o2, %o5, %o2
+	xor %o4, %l2, %o4
 ! v5 += s
 	.loc 1 2540
-	add %g1, %o2, %o2
+	add %g1, %o4, %o4
 ! mj0 ^= v7
 	.loc 1 2542
-	xor %o1, %o3, %o5
+	xor %o1, %o3, %l2
+	stx %l2, [%fp + 2007]
 ! mj1 &= mj0
 	.loc 1 2543
-	ldx [%fp + 1975], %o0
-	and %o0, %o5, %o0
+	ldx [%fp + 2023], %o0
+	and %o0, %l2, %o0
 ! mj1 ^= v7
 	.loc 1 2544
 	xor %o0, %o3, %o0
 ! v5 += mj1
 	.loc 1 2545
-	add %o2, %o0, %o2
+	add %o4, %o0, %o4
 ! x = w9 <<< 45
 	.loc 1 2547
-	ldx [%fp + 1551], %g1
+	ldx [%fp + 1999], %g1
 	sllx %g1, 45, %o0
 	srlx %g1, 19, %g4
 	or %g4, %o0, %g4
 ! y = w9 <<< 3
 	.loc 1 2548
 	sllx %g1, 3, %o0
-	srlx %g1, 61, %g5
-	or %g5, %o0, %g5
+	srlx %g1, 61, %l2
+	or %l2, %o0, %l2
 ! x ^= y
 	.loc 1 2549
-	xor %g4, %g5, %g4
+	xor %g4, %l2, %o0
 ! y = w9 >> 6
 	.loc 1 2550
-	srlx %g1, 6, %o0
+	srlx %g1, 6, %l2
 ! x ^= y
 	.loc 1 2551
-	xor %g4, %o0, %g4
+	xor %o0, %l2, %o0
 ! w11 += x
 	.loc 1 2552
-	ldx [%fp + 1487], %o0
-	add %o0, %g4, %o0
+	ldx [%fp + 1975], %l2
+	add %l2, %o0, %o0
 ! w11 += w4
 	.loc 1 2553
-	add %o0, %l4, %g1
-	stx %g1, [%fp + 1575]
+	add %o0, %l5, %g1
 ! x = w12 <<< 63
 	.loc 1 2554
-	sllx %i4, 63, %o0
-	srlx %i4, 1, %g4
+	ldx [%fp + 2015], %l2
+	sllx %l2, 63, %o0
+	srlx %l2, 1, %g4
 	or %g4, %o0, %g4
 ! y = w12 <<< 56
 	.loc 1 2555
-	sllx %i4, 56, %o0
-	srlx %i4, 8, %g5
+	sllx %l2, 56, %o0
+	srlx %l2, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2556
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w12 >> 7
 	.loc 1 2557
-	srlx %i4, 7, %o0
+	srlx %l2, 7, %l2
 ! x ^= y
 	.loc 1 2558
-	xor %g4, %o0, %g4
+	xor %o0, %l2, %o0
 ! w11 += x
 	.loc 1 2559
-	add %g1, %g4, %g4
-	stx %g4, [%fp + 1583]
+	add %g1, %o0, %g1
+	stx %g1, [%fp + 1975]
 ! x = 10144078919501101548
 	.loc 1 2560
-	setx -8302665154208450068, %o0, %g1
+	setx -8302665154208450068, %o0, %l2
 ! x += w11
 	.loc 1 2561
-	add %g1, %g4, %g1
+	add %l2, %g1, %l2
 ! v4 += x
 	.loc 1 2562
-	add %l6, %g1, %l6
+	add %o2, %l2, %o2
 ! c ^= v3
 	.loc 1 2564
-	xor %o7, %o4, %o0
+	xor %l0, %o7, %o0
 ! c &= v1
 	.loc 1 2565
-	and %o0, %l0, %o0
+	and %o0, %o5, %o0
 ! c ^= v3
 	.loc 1 2566
-	xor %o0, %o4, %o0
+	xor %o0, %o7, %o0
 ! v4 += c
 	.loc 1 2567
-	add %l6, %o0, %g1
+	add %o2, %o0, %g1
 ! s = v1 <<< 50
 	.loc 1 2568
-	sllx %l0, 50, %o0
-	srlx %l0, 14, %l6
-	or %l6, %o0, %l6
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o2
+	or %o2, %o0, %o2
 ! c = v1 <<< 46
 	.loc 1 2569
-	sllx %l0, 46, %o0
-	srlx %l0, 18, %g4
-	or %g4, %o0, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2570
-	xor %l6, %g4, %l6
+	xor %o2, %l2, %o2
 ! c = v1 <<< 23
 	.loc 1 2571
-	sllx %l0, 23, %o0
-	srlx %l0, 41, %g4
-	or %g4, %o0, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2572
-	xor %l6, %g4, %l6
+	xor %o2, %l2, %o2
 ! v4 += s
 	.loc 1 2573
-	add %g1, %l6, %g1
+	add %g1, %o2, %g1
 ! v0 += v4
 	.loc 1 2574
-	add %l1, %g1, %l1
+	add %l7, %g1, %l7
 ! s = v5 <<< 36
 	.loc 1 2575
-	sllx %o2, 36, %o0
-	srlx %o2, 28, %l6
-	or %l6, %o0, %l6
+	sllx %o4, 36, %o0
+	srlx %o4, 28, %o2
+	or %o2, %o0, %o2
 ! c = v5 <<< 30
 	.loc 1 2576
-	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 30, %o0
+	srlx %o4, 34, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2577
-	xor %l6, %g4, %l6
+	xor %o2, %l2, %o2
 ! c = v5 <<< 25
 	.loc 1 2578
-	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 25, %o0
+	srlx %o4, 39, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2579
-	xor %l6, %g4, %l6
+	xor %o2, %l2, %o2
 ! v4 += s
 	.loc 1 2580
-	add %g1, %l6, %g1
+	add %g1, %o2, %o2
 ! mj1 ^= v6
 	.loc 1 2582
-	xor %o2, %o1, %l6
+	xor %o4, %o1, %o0
+	stx %o0, [%fp + 2023]
 ! mj0 &= mj1
 	.loc 1 2583
-	and %o5, %l6, %o5
+	ldx [%fp + 2007], %l2
+	and %l2, %o0, %o0
 ! mj0 ^= v6
 	.loc 1 2584
-	xor %o5, %o1, %o5
+	xor %o0, %o1, %o0
 ! v4 += mj0
 	.loc 1 2585
-	add %g1, %o5, %o5
+	add %o2, %o0, %o2
 ! x = w10 <<< 45
 	.loc 1 2587
-	ldx [%fp + 1567], %g1
+	ldx [%fp + 1967], %g1
 	sllx %g1, 45, %o0
 	srlx %g1, 19, %g4
 	or %g4, %o0, %g4
 ! y = w10 <<< 3
 	.loc 1 2588
 	sllx %g1, 3, %o0
-	srlx %g1, 61, %g5
-	or %g5, %o0, %g5
+	srlx %g1, 61, %l2
+	or %l2, %o0, %l2
 ! x ^= y
 	.loc 1 2589
-	xor %g4, %g5, %g4
+	xor %g4, %l2, %o0
 ! y = w10 >> 6
 	.loc 1 2590
-	srlx %g1, 6, %o0
+	srlx %g1, 6, %l2
 ! x ^= y
 	.loc 1 2591
-	xor %g4, %o0, %g4
+	xor %o0, %l2, %o0
 ! w12 += x
 	.loc 1 2592
-	add %i4, %g4, %i4
+	ldx [%fp + 2015], %l2
+	add %l2, %o0, %o0
 ! w12 += w5
 	.loc 1 2593
-	add %i4, %l5, %i4
+	add %o0, %l6, %g1
 ! x = w13 <<< 63
 	.loc 1 2594
-	ldx [%fp + 1503], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	ldx [%fp + 1983], %l2
+	sllx %l2, 63, %o0
+	srlx %l2, 1, %g4
 	or %g4, %o0, %g4
 ! y = w13 <<< 56
 	.loc 1 2595
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %l2, 56, %o0
+	srlx %l2, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2596
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w13 >> 7
 	.loc 1 2597
-	srlx %g1, 7, %o0
+	srlx %l2, 7, %l2
 ! x ^= y
 	.loc 1 2598
-	xor %g4, %o0, %g4
+	xor %o0, %l2, %o0
 ! w12 += x
 	.loc 1 2599
-	add %i4, %g4, %g1
-	stx %g1, [%fp + 1591]
+	add %g1, %o0, %g1
+	stx %g1, [%fp + 2007]
 ! x = 10430055236837252648
 	.loc 1 2600
-	setx -8016688836872298968, %o0, %i4
+	setx -8016688836872298968, %o0, %l2
 ! x += w12
 	.loc 1 2601
-	add %i4, %g1, %i4
+	add %l2, %g1, %l2
 ! v3 += x
 	.loc 1 2602
-	add %o4, %i4, %o4
+	add %o7, %l2, %o7
 ! c ^= v2
 	.loc 1 2604
-	xor %l0, %o7, %o0
+	xor %o5, %l0, %o0
 ! c &= v0
 	.loc 1 2605
-	and %o0, %l1, %o0
+	and %o0, %l7, %o0
 ! c ^= v2
 	.loc 1 2606
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! v3 += c
 	.loc 1 2607
-	add %o4, %o0, %g1
+	add %o7, %o0, %g1
 ! s = v0 <<< 50
 	.loc 1 2608
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %o4
-	or %o4, %o0, %o4
+	sllx %l7, 50, %o0
+	srlx %l7, 14, %o7
+	or %o7, %o0, %o7
 ! c = v0 <<< 46
 	.loc 1 2609
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %i4
-	or %i4, %o0, %i4
+	sllx %l7, 46, %o0
+	srlx %l7, 18, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2610
-	xor %o4, %i4, %o4
+	xor %o7, %l2, %o7
 ! c = v0 <<< 23
 	.loc 1 2611
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %i4
-	or %i4, %o0, %i4
+	sllx %l7, 23, %o0
+	srlx %l7, 41, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2612
-	xor %o4, %i4, %o4
+	xor %o7, %l2, %o7
 ! v3 += s
 	.loc 1 2613
-	add %g1, %o4, %g1
+	add %g1, %o7, %g1
 ! v7 += v3
 	.loc 1 2614
 	add %o3, %g1, %o3
 ! s = v4 <<< 36
 	.loc 1 2615
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %o4
-	or %o4, %o0, %o4
+	sllx %o2, 36, %o0
+	srlx %o2, 28, %o7
+	or %o7, %o0, %o7
 ! c = v4 <<< 30
 	.loc 1 2616
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %i4
-	or %i4, %o0, %i4
+	sllx %o2, 30, %o0
+	srlx %o2, 34, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2617
-	xor %o4, %i4, %o4
+	xor %o7, %l2, %o7
 ! c = v4 <<< 25
 	.loc 1 2618
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %i4
-	or %i4, %o0, %i4
+	sllx %o2, 25, %o0
+	srlx %o2, 39, %l2
+	or %l2, %o0, %l2
 ! s ^= c
 	.loc 1 2619
-	xor %o4, %i4, %o4
+	xor %o7, %l2, %o7
 ! v3 += s
 	.loc 1 2620
-	add %g1, %o4, %g1
-! mj0 = v4
-	.loc 1 2621
-	mov %o5, %o4
+	add %g1, %o7, %o7
 ! mj0 ^= v5
 	.loc 1 2622
-	xor %o4, %o2, %o4
+	xor %o2, %o4, %o0
+	stx %o0, [%fp + 2031]
 ! mj1 &= mj0
 	.loc 1 2623
-	and %l6, %o4, %l6
+	ldx [%fp + 2023], %l2
+	and %l2, %o0, %o0
 ! mj1 ^= v5
 	.loc 1 2624
-	xor %l6, %o2, %l6
+	xor %o0, %o4, %o0
 ! v3 += mj1
 	.loc 1 2625
-	add %g1, %l6, %l6
+	add %o7, %o0, %o7
 ! x = w11 <<< 45
 	.loc 1 2627
-	ldx [%fp + 1583], %g4
+	ldx [%fp + 1975], %g4
 	sllx %g4, 45, %o0
-	srlx %g4, 19, %i4
-	or %i4, %o0, %i4
+	srlx %g4, 19, %l2
+	or %l2, %o0, %l2
 ! y = w11 <<< 3
 	.loc 1 2628
 	sllx %g4, 3, %o0
@@ -8601,644 +8531,628 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g1, %o0, %g1
 ! x ^= y
 	.loc 1 2629
-	xor %i4, %g1, %i4
+	xor %l2, %g1, %l2
 ! y = w11 >> 6
 	.loc 1 2630
 	srlx %g4, 6, %o0
 ! x ^= y
 	.loc 1 2631
-	xor %i4, %o0, %i4
+	xor %l2, %o0, %l2
 ! w13 += x
 	.loc 1 2632
-	ldx [%fp + 1503], %o0
-	add %o0, %i4, %o0
+	ldx [%fp + 1983], %o0
+	add %o0, %l2, %o0
 ! w13 += w6
 	.loc 1 2633
-	add %o0, %l7, %i4
+	add %o0, %i0, %g1
 ! x = w14 <<< 63
 	.loc 1 2634
-	ldx [%fp + 1519], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	ldx [%fp + 1991], %l2
+	sllx %l2, 63, %o0
+	srlx %l2, 1, %g4
 	or %g4, %o0, %g4
 ! y = w14 <<< 56
 	.loc 1 2635
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %l2, 56, %o0
+	srlx %l2, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2636
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w14 >> 7
 	.loc 1 2637
-	srlx %g1, 7, %o0
+	srlx %l2, 7, %l2
 ! x ^= y
 	.loc 1 2638
-	xor %g4, %o0, %g4
+	xor %o0, %l2, %o0
 ! w13 += x
 	.loc 1 2639
-	add %i4, %g4, %g1
-	stx %g1, [%fp + 1599]
+	add %g1, %o0, %l2
 ! x = 11840083180663258601
 	.loc 1 2640
-	setx -6606660893046293015, %o0, %i4
+	setx -6606660893046293015, %o0, %g1
 ! x += w13
 	.loc 1 2641
-	add %i4, %g1, %i4
+	add %g1, %l2, %g1
 ! v2 += x
 	.loc 1 2642
-	add %o7, %i4, %o7
+	add %l0, %g1, %l0
 ! c ^= v1
 	.loc 1 2644
-	xor %l1, %l0, %o0
+	xor %l7, %o5, %o0
 ! c &= v7
 	.loc 1 2645
 	and %o0, %o3, %o0
 ! c ^= v1
 	.loc 1 2646
-	xor %o0, %l0, %o0
+	xor %o0, %o5, %o0
 ! v2 += c
 	.loc 1 2647
-	add %o7, %o0, %g1
+	add %l0, %o0, %g1
 ! s = v7 <<< 50
 	.loc 1 2648
 	sllx %o3, 50, %o0
-	srlx %o3, 14, %o7
-	or %o7, %o0, %o7
+	srlx %o3, 14, %l0
+	or %l0, %o0, %l0
 ! c = v7 <<< 46
 	.loc 1 2649
 	sllx %o3, 46, %o0
-	srlx %o3, 18, %i4
-	or %i4, %o0, %i4
+	srlx %o3, 18, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2650
-	xor %o7, %i4, %o7
+	xor %l0, %g4, %l0
 ! c = v7 <<< 23
 	.loc 1 2651
 	sllx %o3, 23, %o0
-	srlx %o3, 41, %i4
-	or %i4, %o0, %i4
+	srlx %o3, 41, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2652
-	xor %o7, %i4, %o7
+	xor %l0, %g4, %l0
 ! v2 += s
 	.loc 1 2653
-	add %g1, %o7, %g1
+	add %g1, %l0, %g1
 ! v6 += v2
 	.loc 1 2654
 	add %o1, %g1, %o1
 ! s = v3 <<< 36
 	.loc 1 2655
-	sllx %l6, 36, %o0
-	srlx %l6, 28, %o7
-	or %o7, %o0, %o7
+	sllx %o7, 36, %o0
+	srlx %o7, 28, %l0
+	or %l0, %o0, %l0
 ! c = v3 <<< 30
 	.loc 1 2656
-	sllx %l6, 30, %o0
-	srlx %l6, 34, %i4
-	or %i4, %o0, %i4
+	sllx %o7, 30, %o0
+	srlx %o7, 34, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2657
-	xor %o7, %i4, %o7
+	xor %l0, %g4, %l0
 ! c = v3 <<< 25
 	.loc 1 2658
-	sllx %l6, 25, %o0
-	srlx %l6, 39, %i4
-	or %i4, %o0, %i4
+	sllx %o7, 25, %o0
+	srlx %o7, 39, %g4
+	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2659
-	xor %o7, %i4, %o7
+	xor %l0, %g4, %l0
 ! v2 += s
 	.loc 1 2660
-	add %g1, %o7, %g1
-! mj1 = v3
-	.loc 1 2661
-	mov %l6, %o7
+	add %g1, %l0, %l0
 ! mj1 ^= v4
 	.loc 1 2662
-	xor %o7, %o5, %o7
+	xor %o7, %o2, %o0
+	stx %o0, [%fp + 2015]
 ! mj0 &= mj1
 	.loc 1 2663
-	and %o4, %o7, %o4
+	ldx [%fp + 2031], %g1
+	and %g1, %o0, %o0
 ! mj0 ^= v4
 	.loc 1 2664
-	xor %o4, %o5, %o4
+	xor %o0, %o2, %o0
 ! v2 += mj0
 	.loc 1 2665
-	add %g1, %o4, %o4
+	add %l0, %o0, %l0
 ! x = w12 <<< 45
 	.loc 1 2667
-	ldx [%fp + 1591], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %i4
-	or %i4, %o0, %i4
+	ldx [%fp + 2007], %g1
+	sllx %g1, 45, %o0
+	srlx %g1, 19, %g4
+	or %g4, %o0, %g4
 ! y = w12 <<< 3
 	.loc 1 2668
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
+	sllx %g1, 3, %o0
+	srlx %g1, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2669
-	xor %i4, %g1, %i4
+	xor %g4, %g5, %g4
 ! y = w12 >> 6
 	.loc 1 2670
-	srlx %g4, 6, %o0
+	srlx %g1, 6, %o0
 ! x ^= y
 	.loc 1 2671
-	xor %i4, %o0, %i4
+	xor %g4, %o0, %g4
 ! w14 += x
 	.loc 1 2672
-	ldx [%fp + 1519], %o0
-	add %o0, %i4, %o0
+	ldx [%fp + 1991], %o0
+	add %o0, %g4, %o0
 ! w14 += w7
 	.loc 1 2673
-	ldx [%fp + 1751], %i4
-	add %o0, %i4, %i4
+	add %o0, %i2, %g1
 ! x = w15 <<< 63
 	.loc 1 2674
-	ldx [%fp + 1527], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	sllx %i4, 63, %o0
+	srlx %i4, 1, %g4
 	or %g4, %o0, %g4
 ! y = w15 <<< 56
 	.loc 1 2675
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %i4, 56, %o0
+	srlx %i4, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2676
 	xor %g4, %g5, %g4
 ! y = w15 >> 7
 	.loc 1 2677
-	srlx %g1, 7, %o0
+	srlx %i4, 7, %o0
 ! x ^= y
 	.loc 1 2678
 	xor %g4, %o0, %g4
 ! w14 += x
 	.loc 1 2679
-	add %i4, %g4, %i4
+	add %g1, %g4, %g1
 ! x = 13761210420658862357
 	.loc 1 2680
-	setx -4685533653050689259, %o0, %g1
+	setx -4685533653050689259, %o0, %g4
 ! x += w14
 	.loc 1 2681
-	add %g1, %i4, %g1
+	add %g4, %g1, %g4
 ! v1 += x
 	.loc 1 2682
-	add %l0, %g1, %l0
+	add %o5, %g4, %o5
 ! c ^= v0
 	.loc 1 2684
-	xor %o3, %l1, %o0
+	xor %o3, %l7, %o0
 ! c &= v6
 	.loc 1 2685
 	and %o0, %o1, %o0
 ! c ^= v0
 	.loc 1 2686
-	xor %o0, %l1, %o0
+	xor %o0, %l7, %o0
 ! v1 += c
 	.loc 1 2687
-	add %l0, %o0, %g1
+	add %o5, %o0, %o5
 ! s = v6 <<< 50
 	.loc 1 2688
 	sllx %o1, 50, %o0
-	srlx %o1, 14, %l0
-	or %l0, %o0, %l0
+	srlx %o1, 14, %g4
+	or %g4, %o0, %g4
 ! c = v6 <<< 46
 	.loc 1 2689
 	sllx %o1, 46, %o0
-	srlx %o1, 18, %g4
-	or %g4, %o0, %g4
+	srlx %o1, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2690
-	xor %l0, %g4, %l0
+	xor %g4, %g5, %g4
 ! c = v6 <<< 23
 	.loc 1 2691
 	sllx %o1, 23, %o0
-	srlx %o1, 41, %g4
-	or %g4, %o0, %g4
+	srlx %o1, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2692
-	xor %l0, %g4, %l0
+	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 2693
-	add %g1, %l0, %g1
+	add %o5, %g4, %o5
 ! v5 += v1
 	.loc 1 2694
-	add %o2, %g1, %o2
+	add %o4, %o5, %o4
 ! s = v2 <<< 36
 	.loc 1 2695
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %l0
-	or %l0, %o0, %l0
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %g4
+	or %g4, %o0, %g4
 ! c = v2 <<< 30
 	.loc 1 2696
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g4
-	or %g4, %o0, %g4
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2697
-	xor %l0, %g4, %l0
+	xor %g4, %g5, %g5
 ! c = v2 <<< 25
 	.loc 1 2698
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g4
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2699
-	xor %l0, %g4, %l0
+	xor %g5, %g4, %o0
 ! v1 += s
 	.loc 1 2700
-	add %g1, %l0, %g1
+	add %o5, %o0, %o5
 ! mj0 ^= v3
 	.loc 1 2702
-	xor %o4, %l6, %o0
+	xor %l0, %o7, %o0
 	stx %o0, [%fp + 1983]
 ! mj1 &= mj0
 	.loc 1 2703
-	and %o7, %o0, %o7
+	ldx [%fp + 2015], %g4
+	and %g4, %o0, %o0
 ! mj1 ^= v3
 	.loc 1 2704
-	xor %o7, %l6, %o7
+	xor %o0, %o7, %o0
 ! v1 += mj1
 	.loc 1 2705
-	add %g1, %o7, %o7
+	add %o5, %o0, %o5
 ! x = w13 <<< 45
 	.loc 1 2707
-	ldx [%fp + 1599], %g4
-	sllx %g4, 45, %o0
-	srlx %g4, 19, %l0
-	or %l0, %o0, %l0
+	sllx %l2, 45, %o0
+	srlx %l2, 19, %g4
+	or %g4, %o0, %g4
 ! y = w13 <<< 3
 	.loc 1 2708
-	sllx %g4, 3, %o0
-	srlx %g4, 61, %g1
-	or %g1, %o0, %g1
+	sllx %l2, 3, %o0
+	srlx %l2, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2709
-	xor %l0, %g1, %l0
+	xor %g4, %g5, %g4
 ! y = w13 >> 6
 	.loc 1 2710
-	srlx %g4, 6, %o0
+	srlx %l2, 6, %o0
 ! x ^= y
 	.loc 1 2711
-	xor %l0, %o0, %l0
+	xor %g4, %o0, %g4
 ! w15 += x
 	.loc 1 2712
-	ldx [%fp + 1527], %o0
-	add %o0, %l0, %o0
+	add %i4, %g4, %i4
 ! w15 += w8
 	.loc 1 2713
-	add %o0, %i3, %g1
-	stx %g1, [%fp + 1607]
+	add %i4, %i3, %i4
 ! x = w0 <<< 63
 	.loc 1 2714
-	ldx [%fp + 1535], %l0
-	sllx %l0, 63, %o0
-	srlx %l0, 1, %g4
+	sllx %i5, 63, %o0
+	srlx %i5, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1775]
 ! y = w0 <<< 56
 	.loc 1 2715
-	sllx %l0, 56, %o0
-	srlx %l0, 8, %g5
+	sllx %i5, 56, %o0
+	srlx %i5, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1879]
 ! x ^= y
 	.loc 1 2716
-	xor %g4, %g5, %o0
+	xor %g4, %g5, %g4
 ! y = w0 >> 7
 	.loc 1 2717
-	srlx %l0, 7, %l0
+	srlx %i5, 7, %o0
 ! x ^= y
 	.loc 1 2718
-	xor %o0, %l0, %o0
+	xor %g4, %o0, %g4
 ! w15 += x
 	.loc 1 2719
-	add %g1, %o0, %l0
+	add %i4, %g4, %i4
 ! x = 14299343276471374635
 	.loc 1 2720
-	setx -4147400797238176981, %o0, %g1
+	setx -4147400797238176981, %o0, %g4
 ! x += w15
 	.loc 1 2721
-	add %g1, %l0, %g1
+	add %g4, %i4, %g4
 ! v0 += x
 	.loc 1 2722
-	add %l1, %g1, %l1
+	add %l7, %g4, %l7
 ! c ^= v7
 	.loc 1 2724
 	xor %o1, %o3, %o0
 ! c &= v5
 	.loc 1 2725
-	and %o0, %o2, %o0
+	and %o0, %o4, %o0
 ! c ^= v7
 	.loc 1 2726
 	xor %o0, %o3, %o0
 ! v0 += c
 	.loc 1 2727
-	add %l1, %o0, %g1
-	stx %g1, [%fp + 1615]
+	add %l7, %o0, %l7
 ! s = v5 <<< 50
 	.loc 1 2728
-	sllx %o2, 50, %o0
-	srlx %o2, 14, %l1
-	or %l1, %o0, %l1
+	sllx %o4, 50, %o0
+	srlx %o4, 14, %g4
+	or %g4, %o0, %g4
 ! c = v5 <<< 46
 	.loc 1 2729
-	sllx %o2, 46, %o0
-	srlx %o2, 18, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 46, %o0
+	srlx %o4, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2730
-	xor %l1, %g4, %l1
+	xor %g4, %g5, %g4
 ! c = v5 <<< 23
 	.loc 1 2731
-	sllx %o2, 23, %o0
-	srlx %o2, 41, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 23, %o0
+	srlx %o4, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2732
-	xor %l1, %g4, %l1
+	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 2733
-	add %g1, %l1, %l1
+	add %l7, %g4, %l7
 ! v4 += v0
 	.loc 1 2734
-	add %o5, %l1, %o5
+	add %o2, %l7, %o2
 ! s = v1 <<< 36
 	.loc 1 2735
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %g4
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1623]
 ! c = v1 <<< 30
 	.loc 1 2736
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g1
-	or %g1, %o0, %g1
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2737
-	xor %g4, %g1, %g4
-	stx %g4, [%fp + 1631]
+	xor %g4, %g5, %g4
 ! c = v1 <<< 25
 	.loc 1 2738
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g1
-	or %g1, %o0, %g1
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2739
-	xor %g4, %g1, %o0
+	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 2740
-	add %l1, %o0, %l1
+	add %l7, %g4, %l7
 ! mj1 ^= v2
 	.loc 1 2742
-	xor %o7, %o4, %o0
-	stx %o0, [%fp + 1639]
+	xor %o5, %l0, %o0
+	stx %o0, [%fp + 1991]
 ! mj0 &= mj1
 	.loc 1 2743
-	ldx [%fp + 1983], %g1
-	and %g1, %o0, %o0
+	ldx [%fp + 1983], %g4
+	and %g4, %o0, %o0
 ! mj0 ^= v2
 	.loc 1 2744
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v0 += mj0
 	.loc 1 2745
-	add %l1, %o0, %l1
+	add %l7, %o0, %l7
 ! x = w14 <<< 45
 	.loc 1 2747
-	sllx %i4, 45, %o0
-	srlx %i4, 19, %g1
-	or %g1, %o0, %g1
+	sllx %g1, 45, %o0
+	srlx %g1, 19, %g4
+	or %g4, %o0, %g4
 ! y = w14 <<< 3
 	.loc 1 2748
-	sllx %i4, 3, %o0
-	srlx %i4, 61, %g4
-	or %g4, %o0, %g4
+	sllx %g1, 3, %o0
+	srlx %g1, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2749
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w14 >> 6
 	.loc 1 2750
-	srlx %i4, 6, %o0
+	srlx %g1, 6, %o0
 ! x ^= y
 	.loc 1 2751
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w0 += x
 	.loc 1 2752
-	ldx [%fp + 1535], %o0
-	add %o0, %g1, %o0
+	add %i5, %g4, %i5
 ! w0 += w9
 	.loc 1 2753
-	ldx [%fp + 1551], %g1
-	add %o0, %g1, %g1
-	stx %g1, [%fp + 1647]
+	ldx [%fp + 1999], %o0
+	add %i5, %o0, %i5
 ! x = w1 <<< 63
 	.loc 1 2754
-	sllx %i5, 63, %o0
-	srlx %i5, 1, %g4
+	sllx %l1, 63, %o0
+	srlx %l1, 1, %g4
 	or %g4, %o0, %g4
 ! y = w1 <<< 56
 	.loc 1 2755
-	sllx %i5, 56, %o0
-	srlx %i5, 8, %g5
+	sllx %l1, 56, %o0
+	srlx %l1, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2756
 	xor %g4, %g5, %g4
 ! y = w1 >> 7
 	.loc 1 2757
-	srlx %i5, 7, %o0
+	srlx %l1, 7, %o0
 ! x ^= y
 	.loc 1 2758
 	xor %g4, %o0, %g4
 ! w0 += x
 	.loc 1 2759
-	add %g1, %g4, %g4
-	stx %g4, [%fp + 1655]
+	add %i5, %g4, %i5
 ! x = 14566680578165727644
 	.loc 1 2760
-	setx -3880063495543823972, %o0, %g1
+	setx -3880063495543823972, %o0, %g4
 ! x += w0
 	.loc 1 2761
-	add %g1, %g4, %g1
+	add %g4, %i5, %g4
 ! v7 += x
 	.loc 1 2762
-	add %o3, %g1, %o3
+	add %o3, %g4, %o3
 ! c ^= v6
 	.loc 1 2764
-	xor %o2, %o1, %o0
+	xor %o4, %o1, %o0
 ! c &= v4
 	.loc 1 2765
-	and %o0, %o5, %o0
+	and %o0, %o2, %o0
 ! c ^= v6
 	.loc 1 2766
 	xor %o0, %o1, %o0
 ! v7 += c
 	.loc 1 2767
-	add %o3, %o0, %g1
+	add %o3, %o0, %o3
 ! s = v4 <<< 50
 	.loc 1 2768
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %o3
-	or %o3, %o0, %o3
+	sllx %o2, 50, %o0
+	srlx %o2, 14, %g4
+	or %g4, %o0, %g4
 ! c = v4 <<< 46
 	.loc 1 2769
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g4
-	or %g4, %o0, %g4
+	sllx %o2, 46, %o0
+	srlx %o2, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2770
-	xor %o3, %g4, %o3
+	xor %g4, %g5, %g4
 ! c = v4 <<< 23
 	.loc 1 2771
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g4
-	or %g4, %o0, %g4
+	sllx %o2, 23, %o0
+	srlx %o2, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2772
-	xor %o3, %g4, %o3
+	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 2773
-	add %g1, %o3, %g1
+	add %o3, %g4, %o3
 ! v3 += v7
 	.loc 1 2774
-	add %l6, %g1, %l6
+	add %o7, %o3, %o7
 ! s = v0 <<< 36
 	.loc 1 2775
-	sllx %l1, 36, %o0
-	srlx %l1, 28, %o3
-	or %o3, %o0, %o3
+	sllx %l7, 36, %o0
+	srlx %l7, 28, %g4
+	or %g4, %o0, %g4
 ! c = v0 <<< 30
 	.loc 1 2776
-	sllx %l1, 30, %o0
-	srlx %l1, 34, %g4
-	or %g4, %o0, %g4
+	sllx %l7, 30, %o0
+	srlx %l7, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2777
-	xor %o3, %g4, %o3
+	xor %g4, %g5, %g4
 ! c = v0 <<< 25
 	.loc 1 2778
-	sllx %l1, 25, %o0
-	srlx %l1, 39, %g4
-	or %g4, %o0, %g4
+	sllx %l7, 25, %o0
+	srlx %l7, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2779
-	xor %o3, %g4, %o3
+	xor %g4, %g5, %g4
 ! v7 += s
 	.loc 1 2780
-	add %g1, %o3, %o3
+	add %o3, %g4, %o3
 ! mj0 ^= v1
 	.loc 1 2782
-	xor %l1, %o7, %g1
+	xor %l7, %o5, %g4
+	stx %g4, [%fp + 2015]
 ! mj1 &= mj0
 	.loc 1 2783
-	ldx [%fp + 1639], %o0
-	and %o0, %g1, %o0
+	ldx [%fp + 1991], %o0
+	and %o0, %g4, %o0
 ! mj1 ^= v1
 	.loc 1 2784
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v7 += mj1
 	.loc 1 2785
 	add %o3, %o0, %o3
 ! x = w15 <<< 45
 	.loc 1 2787
-	sllx %l0, 45, %o0
-	srlx %l0, 19, %g4
+	sllx %i4, 45, %o0
+	srlx %i4, 19, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1663]
 ! y = w15 <<< 3
 	.loc 1 2788
-	sllx %l0, 3, %o0
-	srlx %l0, 61, %g5
+	sllx %i4, 3, %o0
+	srlx %i4, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2789
 	xor %g4, %g5, %o0
 ! y = w15 >> 6
 	.loc 1 2790
-	srlx %l0, 6, %g4
+	srlx %i4, 6, %g4
 ! x ^= y
 	.loc 1 2791
 	xor %o0, %g4, %o0
 ! w1 += x
 	.loc 1 2792
-	add %i5, %o0, %i5
+	add %l1, %o0, %l1
 ! w1 += w10
 	.loc 1 2793
-	ldx [%fp + 1567], %o0
-	add %i5, %o0, %i5
-	stx %i5, [%fp + 1671]
+	ldx [%fp + 1967], %o0
+	add %l1, %o0, %l1
 ! x = w2 <<< 63
 	.loc 1 2794
-	sllx %l2, 63, %o0
-	srlx %l2, 1, %g4
+	sllx %l3, 63, %o0
+	srlx %l3, 1, %g4
 	or %g4, %o0, %g4
 ! y = w2 <<< 56
 	.loc 1 2795
-	sllx %l2, 56, %o0
-	srlx %l2, 8, %g5
+	sllx %l3, 56, %o0
+	srlx %l3, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2796
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w2 >> 7
 	.loc 1 2797
-	srlx %l2, 7, %o0
+	srlx %l3, 7, %g4
 ! x ^= y
 	.loc 1 2798
-	xor %g4, %o0, %g4
+	xor %o0, %g4, %o0
 ! w1 += x
 	.loc 1 2799
-	add %i5, %g4, %g4
-	stx %g4, [%fp + 1679]
+	add %l1, %o0, %g4
+	stx %g4, [%fp + 1983]
 ! x = 15097957966210449927
 	.loc 1 2800
-	setx -3348786107499101689, %o0, %i5
+	setx -3348786107499101689, %o0, %l1
 ! x += w1
 	.loc 1 2801
-	add %i5, %g4, %i5
+	add %l1, %g4, %l1
 ! v6 += x
 	.loc 1 2802
-	add %o1, %i5, %o1
+	add %o1, %l1, %o1
 ! c ^= v5
 	.loc 1 2804
-	xor %o5, %o2, %o0
+	xor %o2, %o4, %o0
 ! c &= v3
 	.loc 1 2805
-	and %o0, %l6, %o0
+	and %o0, %o7, %o0
 ! c ^= v5
 	.loc 1 2806
-	xor %o0, %o2, %o0
+	xor %o0, %o4, %o0
 ! v6 += c
 	.loc 1 2807
-	add %o1, %o0, %i5
+	add %o1, %o0, %l1
 ! s = v3 <<< 50
 	.loc 1 2808
-	sllx %l6, 50, %o0
-	srlx %l6, 14, %o1
+	sllx %o7, 50, %o0
+	srlx %o7, 14, %o1
 	or %o1, %o0, %o1
 ! c = v3 <<< 46
 	.loc 1 2809
-	sllx %l6, 46, %o0
-	srlx %l6, 18, %g4
+	sllx %o7, 46, %o0
+	srlx %o7, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2810
 	xor %o1, %g4, %o1
 ! c = v3 <<< 23
 	.loc 1 2811
-	sllx %l6, 23, %o0
-	srlx %l6, 41, %g4
+	sllx %o7, 23, %o0
+	srlx %o7, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2812
 	xor %o1, %g4, %o1
 ! v6 += s
 	.loc 1 2813
-	add %i5, %o1, %i5
+	add %l1, %o1, %l1
 ! v2 += v6
 	.loc 1 2814
-	add %o4, %i5, %o4
+	add %l0, %l1, %l0
 ! s = v7 <<< 36
 	.loc 1 2815
 	sllx %o3, 36, %o0
@@ -9262,260 +9176,258 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o1, %g4, %o1
 ! v6 += s
 	.loc 1 2820
-	add %i5, %o1, %i5
+	add %l1, %o1, %l1
 ! mj1 = v7
 	.loc 1 2821
 	mov %o3, %o1
 ! mj1 ^= v0
 	.loc 1 2822
-	xor %o1, %l1, %o1
+	xor %o1, %l7, %o1
 ! mj0 &= mj1
 	.loc 1 2823
-	and %g1, %o1, %g1
+	ldx [%fp + 2015], %o0
+	and %o0, %o1, %o0
 ! mj0 ^= v0
 	.loc 1 2824
-	xor %g1, %l1, %g1
+	xor %o0, %l7, %o0
 ! v6 += mj0
 	.loc 1 2825
-	add %i5, %g1, %i5
+	add %l1, %o0, %l1
 ! x = w0 <<< 45
 	.loc 1 2827
-	ldx [%fp + 1655], %g1
-	sllx %g1, 45, %o0
-	srlx %g1, 19, %g4
+	sllx %i5, 45, %o0
+	srlx %i5, 19, %g4
 	or %g4, %o0, %g4
 ! y = w0 <<< 3
 	.loc 1 2828
-	sllx %g1, 3, %o0
-	srlx %g1, 61, %g5
+	sllx %i5, 3, %o0
+	srlx %i5, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2829
 	xor %g4, %g5, %g4
 ! y = w0 >> 6
 	.loc 1 2830
-	srlx %g1, 6, %o0
+	srlx %i5, 6, %o0
 ! x ^= y
 	.loc 1 2831
 	xor %g4, %o0, %g4
 ! w2 += x
 	.loc 1 2832
-	add %l2, %g4, %l2
+	add %l3, %g4, %l3
 ! w2 += w11
 	.loc 1 2833
-	ldx [%fp + 1583], %o0
-	add %l2, %o0, %g4
+	ldx [%fp + 1975], %o0
+	add %l3, %o0, %l3
 ! x = w3 <<< 63
 	.loc 1 2834
-	sllx %l3, 63, %o0
-	srlx %l3, 1, %l2
-	or %l2, %o0, %l2
+	sllx %l4, 63, %o0
+	srlx %l4, 1, %g4
+	or %g4, %o0, %g4
 ! y = w3 <<< 56
 	.loc 1 2835
-	sllx %l3, 56, %o0
-	srlx %l3, 8, %g1
-	or %g1, %o0, %g1
+	sllx %l4, 56, %o0
+	srlx %l4, 8, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2836
-	xor %l2, %g1, %l2
+	xor %g4, %g5, %g4
 ! y = w3 >> 7
 	.loc 1 2837
-	srlx %l3, 7, %o0
+	srlx %l4, 7, %o0
 ! x ^= y
 	.loc 1 2838
-	xor %l2, %o0, %l2
+	xor %g4, %o0, %g4
 ! w2 += x
 	.loc 1 2839
-	add %g4, %l2, %l2
+	add %l3, %g4, %l3
 ! x = 16922976911328602910
 	.loc 1 2840
-	setx -1523767162380948706, %o0, %g1
+	setx -1523767162380948706, %o0, %g4
 ! x += w2
 	.loc 1 2841
-	add %g1, %l2, %g1
+	add %g4, %l3, %g4
 ! v5 += x
 	.loc 1 2842
-	add %o2, %g1, %o2
+	add %o4, %g4, %o4
 ! c ^= v4
 	.loc 1 2844
-	xor %l6, %o5, %o0
+	xor %o7, %o2, %o0
 ! c &= v2
 	.loc 1 2845
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v4
 	.loc 1 2846
-	xor %o0, %o5, %o0
+	xor %o0, %o2, %o0
 ! v5 += c
 	.loc 1 2847
-	add %o2, %o0, %g1
+	add %o4, %o0, %o4
 ! s = v2 <<< 50
 	.loc 1 2848
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %o2
-	or %o2, %o0, %o2
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %g4
+	or %g4, %o0, %g4
 ! c = v2 <<< 46
 	.loc 1 2849
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
-	or %g4, %o0, %g4
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2850
-	xor %o2, %g4, %o2
+	xor %g4, %g5, %g4
 ! c = v2 <<< 23
 	.loc 1 2851
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
-	or %g4, %o0, %g4
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2852
-	xor %o2, %g4, %o2
+	xor %g4, %g5, %g4
 ! v5 += s
 	.loc 1 2853
-	add %g1, %o2, %g1
+	add %o4, %g4, %o4
 ! v1 += v5
 	.loc 1 2854
-	add %o7, %g1, %o7
+	add %o5, %o4, %o5
 ! s = v6 <<< 36
 	.loc 1 2855
-	sllx %i5, 36, %o0
-	srlx %i5, 28, %o2
-	or %o2, %o0, %o2
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %g4
+	or %g4, %o0, %g4
 ! c = v6 <<< 30
 	.loc 1 2856
-	sllx %i5, 30, %o0
-	srlx %i5, 34, %g4
-	or %g4, %o0, %g4
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2857
-	xor %o2, %g4, %o2
+	xor %g4, %g5, %g4
 ! c = v6 <<< 25
 	.loc 1 2858
-	sllx %i5, 25, %o0
-	srlx %i5, 39, %g4
-	or %g4, %o0, %g4
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2859
-	xor %o2, %g4, %o2
+	xor %g4, %g5, %g4
 ! v5 += s
 	.loc 1 2860
-	add %g1, %o2, %g1
-! mj0 = v6
-	.loc 1 2861
-	mov %i5, %o2
+	add %o4, %g4, %o4
 ! mj0 ^= v7
 	.loc 1 2862
-	xor %o2, %o3, %o2
+	xor %l1, %o3, %o0
+	stx %o0, [%fp + 1991]
 ! mj1 &= mj0
 	.loc 1 2863
-	and %o1, %o2, %o1
+	and %o1, %o0, %o1
 ! mj1 ^= v7
 	.loc 1 2864
 	xor %o1, %o3, %o1
 ! v5 += mj1
 	.loc 1 2865
-	add %g1, %o1, %o1
+	add %o4, %o1, %o1
 ! x = w1 <<< 45
 	.loc 1 2867
-	ldx [%fp + 1679], %g1
-	sllx %g1, 45, %o0
-	srlx %g1, 19, %g4
+	ldx [%fp + 1983], %o4
+	sllx %o4, 45, %o0
+	srlx %o4, 19, %g4
 	or %g4, %o0, %g4
 ! y = w1 <<< 3
 	.loc 1 2868
-	sllx %g1, 3, %o0
-	srlx %g1, 61, %g5
+	sllx %o4, 3, %o0
+	srlx %o4, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2869
-	xor %g4, %g5, %g4
+	xor %g4, %g5, %o0
 ! y = w1 >> 6
 	.loc 1 2870
-	srlx %g1, 6, %o0
+	srlx %o4, 6, %o4
 ! x ^= y
 	.loc 1 2871
-	xor %g4, %o0, %g4
+	xor %o0, %o4, %o0
 ! w3 += x
 	.loc 1 2872
-	add %l3, %g4, %l3
+	add %l4, %o0, %l4
 ! w3 += w12
 	.loc 1 2873
-	ldx [%fp + 1591], %o0
-	add %l3, %o0, %g4
+	ldx [%fp + 2007], %o0
+	add %l4, %o0, %g4
 ! x = w4 <<< 63
 	.loc 1 2874
-	sllx %l4, 63, %o0
-	srlx %l4, 1, %l3
-	or %l3, %o0, %l3
+	sllx %l5, 63, %o0
+	srlx %l5, 1, %o4
+	or %o4, %o0, %o4
 ! y = w4 <<< 56
 	.loc 1 2875
-	sllx %l4, 56, %o0
-	srlx %l4, 8, %g1
-	or %g1, %o0, %g1
+	sllx %l5, 56, %o0
+	srlx %l5, 8, %l4
+	or %l4, %o0, %l4
 ! x ^= y
 	.loc 1 2876
-	xor %l3, %g1, %l3
+	xor %o4, %l4, %o4
 ! y = w4 >> 7
 	.loc 1 2877
-	srlx %l4, 7, %o0
+	srlx %l5, 7, %o0
 ! x ^= y
 	.loc 1 2878
-	xor %l3, %o0, %l3
+	xor %o4, %o0, %o4
 ! w3 += x
 	.loc 1 2879
-	add %g4, %l3, %l3
+	add %g4, %o4, %o4
 ! x = 17689382322260857208
 	.loc 1 2880
-	setx -757361751448694408, %o0, %g1
+	setx -757361751448694408, %o0, %l4
 ! x += w3
 	.loc 1 2881
-	add %g1, %l3, %g1
+	add %l4, %o4, %l4
 ! v4 += x
 	.loc 1 2882
-	add %o5, %g1, %o5
+	add %o2, %l4, %o2
 ! c ^= v3
 	.loc 1 2884
-	xor %o4, %l6, %o0
+	xor %l0, %o7, %o0
 ! c &= v1
 	.loc 1 2885
-	and %o0, %o7, %o0
+	and %o0, %o5, %o0
 ! c ^= v3
 	.loc 1 2886
-	xor %o0, %l6, %o0
+	xor %o0, %o7, %o0
 ! v4 += c
 	.loc 1 2887
-	add %o5, %o0, %g1
+	add %o2, %o0, %l4
 ! s = v1 <<< 50
 	.loc 1 2888
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o5
-	or %o5, %o0, %o5
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %o2
+	or %o2, %o0, %o2
 ! c = v1 <<< 46
 	.loc 1 2889
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %g4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2890
-	xor %o5, %g4, %o5
+	xor %o2, %g4, %o2
 ! c = v1 <<< 23
 	.loc 1 2891
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %g4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2892
-	xor %o5, %g4, %o5
+	xor %o2, %g4, %o2
 ! v4 += s
 	.loc 1 2893
-	add %g1, %o5, %g1
+	add %l4, %o2, %l4
 ! v0 += v4
 	.loc 1 2894
-	add %l1, %g1, %l1
+	add %l7, %l4, %l7
 ! s = v5 <<< 36
 	.loc 1 2895
 	sllx %o1, 36, %o0
-	srlx %o1, 28, %o5
-	or %o5, %o0, %o5
+	srlx %o1, 28, %o2
+	or %o2, %o0, %o2
 ! c = v5 <<< 30
 	.loc 1 2896
 	sllx %o1, 30, %o0
@@ -9523,7 +9435,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2897
-	xor %o5, %g4, %o5
+	xor %o2, %g4, %o2
 ! c = v5 <<< 25
 	.loc 1 2898
 	sllx %o1, 25, %o0
@@ -9531,450 +9443,447 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 2899
-	xor %o5, %g4, %o5
+	xor %o2, %g4, %o2
 ! v4 += s
 	.loc 1 2900
-	add %g1, %o5, %g1
+	add %l4, %o2, %o2
 ! mj1 ^= v6
 	.loc 1 2902
-	xor %o1, %i5, %o5
+	xor %o1, %l1, %l4
 ! mj0 &= mj1
 	.loc 1 2903
-	and %o2, %o5, %o2
+	ldx [%fp + 1991], %o0
+	and %o0, %l4, %o0
 ! mj0 ^= v6
 	.loc 1 2904
-	xor %o2, %i5, %o2
+	xor %o0, %l1, %o0
 ! v4 += mj0
 	.loc 1 2905
-	add %g1, %o2, %o2
+	add %o2, %o0, %o2
 ! x = w2 <<< 45
 	.loc 1 2907
-	sllx %l2, 45, %o0
-	srlx %l2, 19, %g1
-	or %g1, %o0, %g1
+	sllx %l3, 45, %o0
+	srlx %l3, 19, %g4
+	or %g4, %o0, %g4
 ! y = w2 <<< 3
 	.loc 1 2908
-	sllx %l2, 3, %o0
-	srlx %l2, 61, %g4
-	or %g4, %o0, %g4
+	sllx %l3, 3, %o0
+	srlx %l3, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2909
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w2 >> 6
 	.loc 1 2910
-	srlx %l2, 6, %o0
+	srlx %l3, 6, %o0
 ! x ^= y
 	.loc 1 2911
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w4 += x
 	.loc 1 2912
-	add %l4, %g1, %l4
+	add %l5, %g4, %l5
 ! w4 += w13
 	.loc 1 2913
-	ldx [%fp + 1599], %o0
-	add %l4, %o0, %g4
+	add %l5, %l2, %l5
 ! x = w5 <<< 63
 	.loc 1 2914
-	sllx %l5, 63, %o0
-	srlx %l5, 1, %l4
-	or %l4, %o0, %l4
+	sllx %l6, 63, %o0
+	srlx %l6, 1, %g4
+	or %g4, %o0, %g4
 ! y = w5 <<< 56
 	.loc 1 2915
-	sllx %l5, 56, %o0
-	srlx %l5, 8, %g1
-	or %g1, %o0, %g1
+	sllx %l6, 56, %o0
+	srlx %l6, 8, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2916
-	xor %l4, %g1, %l4
+	xor %g4, %g5, %g4
 ! y = w5 >> 7
 	.loc 1 2917
-	srlx %l5, 7, %o0
+	srlx %l6, 7, %o0
 ! x ^= y
 	.loc 1 2918
-	xor %l4, %o0, %l4
+	xor %g4, %o0, %g4
 ! w4 += x
 	.loc 1 2919
-	add %g4, %l4, %l4
+	add %l5, %g4, %l5
 ! x = 500013540394364858
 	.loc 1 2920
-	setx 500013540394364858, %o0, %g1
+	setx 500013540394364858, %o0, %g4
 ! x += w4
 	.loc 1 2921
-	add %g1, %l4, %g1
+	add %g4, %l5, %g4
 ! v3 += x
 	.loc 1 2922
-	add %l6, %g1, %l6
+	add %o7, %g4, %o7
 ! c ^= v2
 	.loc 1 2924
-	xor %o7, %o4, %o0
+	xor %o5, %l0, %o0
 ! c &= v0
 	.loc 1 2925
-	and %o0, %l1, %o0
+	and %o0, %l7, %o0
 ! c ^= v2
 	.loc 1 2926
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v3 += c
 	.loc 1 2927
-	add %l6, %o0, %g1
+	add %o7, %o0, %o7
 ! s = v0 <<< 50
 	.loc 1 2928
-	sllx %l1, 50, %o0
-	srlx %l1, 14, %l6
-	or %l6, %o0, %l6
+	sllx %l7, 50, %o0
+	srlx %l7, 14, %g4
+	or %g4, %o0, %g4
 ! c = v0 <<< 46
 	.loc 1 2929
-	sllx %l1, 46, %o0
-	srlx %l1, 18, %g4
-	or %g4, %o0, %g4
+	sllx %l7, 46, %o0
+	srlx %l7, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2930
-	xor %l6, %g4, %l6
+	xor %g4, %g5, %g4
 ! c = v0 <<< 23
 	.loc 1 2931
-	sllx %l1, 23, %o0
-	srlx %l1, 41, %g4
-	or %g4, %o0, %g4
+	sllx %l7, 23, %o0
+	srlx %l7, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2932
-	xor %l6, %g4, %l6
+	xor %g4, %g5, %g4
 ! v3 += s
 	.loc 1 2933
-	add %g1, %l6, %g1
+	add %o7, %g4, %o7
 ! v7 += v3
 	.loc 1 2934
-	add %o3, %g1, %o3
+	add %o3, %o7, %o3
 ! s = v4 <<< 36
 	.loc 1 2935
 	sllx %o2, 36, %o0
-	srlx %o2, 28, %l6
-	or %l6, %o0, %l6
+	srlx %o2, 28, %g4
+	or %g4, %o0, %g4
 ! c = v4 <<< 30
 	.loc 1 2936
 	sllx %o2, 30, %o0
-	srlx %o2, 34, %g4
-	or %g4, %o0, %g4
+	srlx %o2, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2937
-	xor %l6, %g4, %l6
+	xor %g4, %g5, %g4
 ! c = v4 <<< 25
 	.loc 1 2938
 	sllx %o2, 25, %o0
-	srlx %o2, 39, %g4
-	or %g4, %o0, %g4
+	srlx %o2, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2939
-	xor %l6, %g4, %l6
+	xor %g4, %g5, %g4
 ! v3 += s
 	.loc 1 2940
-	add %g1, %l6, %g1
+	add %o7, %g4, %o0
 ! mj0 ^= v5
 	.loc 1 2942
-	xor %o2, %o1, %l6
+	xor %o2, %o1, %o7
 ! mj1 &= mj0
 	.loc 1 2943
-	and %o5, %l6, %o5
+	and %l4, %o7, %l4
 ! mj1 ^= v5
 	.loc 1 2944
-	xor %o5, %o1, %o5
+	xor %l4, %o1, %l4
 ! v3 += mj1
 	.loc 1 2945
-	add %g1, %o5, %o5
+	add %o0, %l4, %l4
 ! x = w3 <<< 45
 	.loc 1 2947
-	sllx %l3, 45, %o0
-	srlx %l3, 19, %g1
-	or %g1, %o0, %g1
+	sllx %o4, 45, %o0
+	srlx %o4, 19, %g4
+	or %g4, %o0, %g4
 ! y = w3 <<< 3
 	.loc 1 2948
-	sllx %l3, 3, %o0
-	srlx %l3, 61, %g4
-	or %g4, %o0, %g4
+	sllx %o4, 3, %o0
+	srlx %o4, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2949
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w3 >> 6
 	.loc 1 2950
-	srlx %l3, 6, %o0
+	srlx %o4, 6, %o0
 ! x ^= y
 	.loc 1 2951
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w5 += x
 	.loc 1 2952
-	add %l5, %g1, %l5
+	add %l6, %g4, %l6
 ! w5 += w14
 	.loc 1 2953
-	add %l5, %i4, %g4
+	add %l6, %g1, %l6
 ! x = w6 <<< 63
 	.loc 1 2954
-	sllx %l7, 63, %o0
-	srlx %l7, 1, %l5
-	or %l5, %o0, %l5
+	sllx %i0, 63, %o0
+	srlx %i0, 1, %g4
+	or %g4, %o0, %g4
 ! y = w6 <<< 56
 	.loc 1 2955
-	sllx %l7, 56, %o0
-	srlx %l7, 8, %g1
-	or %g1, %o0, %g1
+	sllx %i0, 56, %o0
+	srlx %i0, 8, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2956
-	xor %l5, %g1, %l5
+	xor %g4, %g5, %g4
 ! y = w6 >> 7
 	.loc 1 2957
-	srlx %l7, 7, %o0
+	srlx %i0, 7, %o0
 ! x ^= y
 	.loc 1 2958
-	xor %l5, %o0, %l5
+	xor %g4, %o0, %g4
 ! w5 += x
 	.loc 1 2959
-	add %g4, %l5, %l5
+	add %l6, %g4, %l6
 ! x = 748580250866718886
 	.loc 1 2960
-	setx 748580250866718886, %o0, %g1
+	setx 748580250866718886, %o0, %g4
 ! x += w5
 	.loc 1 2961
-	add %g1, %l5, %g1
+	add %g4, %l6, %g4
 ! v2 += x
 	.loc 1 2962
-	add %o4, %g1, %o4
+	add %l0, %g4, %l0
 ! c ^= v1
 	.loc 1 2964
-	xor %l1, %o7, %o0
+	xor %l7, %o5, %o0
 ! c &= v7
 	.loc 1 2965
 	and %o0, %o3, %o0
 ! c ^= v1
 	.loc 1 2966
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v2 += c
 	.loc 1 2967
-	add %o4, %o0, %g1
+	add %l0, %o0, %l0
 ! s = v7 <<< 50
 	.loc 1 2968
 	sllx %o3, 50, %o0
-	srlx %o3, 14, %o4
-	or %o4, %o0, %o4
+	srlx %o3, 14, %g4
+	or %g4, %o0, %g4
 ! c = v7 <<< 46
 	.loc 1 2969
 	sllx %o3, 46, %o0
-	srlx %o3, 18, %g4
-	or %g4, %o0, %g4
+	srlx %o3, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2970
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! c = v7 <<< 23
 	.loc 1 2971
 	sllx %o3, 23, %o0
-	srlx %o3, 41, %g4
-	or %g4, %o0, %g4
+	srlx %o3, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2972
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! v2 += s
 	.loc 1 2973
-	add %g1, %o4, %g1
+	add %l0, %g4, %l0
 ! v6 += v2
 	.loc 1 2974
-	add %i5, %g1, %i5
+	add %l1, %l0, %l1
 ! s = v3 <<< 36
 	.loc 1 2975
-	sllx %o5, 36, %o0
-	srlx %o5, 28, %o4
-	or %o4, %o0, %o4
+	sllx %l4, 36, %o0
+	srlx %l4, 28, %g4
+	or %g4, %o0, %g4
 ! c = v3 <<< 30
 	.loc 1 2976
-	sllx %o5, 30, %o0
-	srlx %o5, 34, %g4
-	or %g4, %o0, %g4
+	sllx %l4, 30, %o0
+	srlx %l4, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2977
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! c = v3 <<< 25
 	.loc 1 2978
-	sllx %o5, 25, %o0
-	srlx %o5, 39, %g4
-	or %g4, %o0, %g4
+	sllx %l4, 25, %o0
+	srlx %l4, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 2979
-	xor %o4, %g4, %o4
+	xor %g4, %g5, %g4
 ! v2 += s
 	.loc 1 2980
-	add %g1, %o4, %g1
+	add %l0, %g4, %o0
 ! mj1 = v3
 	.loc 1 2981
-	mov %o5, %o4
+	mov %l4, %l0
 ! mj1 ^= v4
 	.loc 1 2982
-	xor %o4, %o2, %o4
+	xor %l0, %o2, %l0
 ! mj0 &= mj1
 	.loc 1 2983
-	and %l6, %o4, %l6
+	and %o7, %l0, %o7
 ! mj0 ^= v4
 	.loc 1 2984
-	xor %l6, %o2, %l6
+	xor %o7, %o2, %o7
 ! v2 += mj0
 	.loc 1 2985
-	add %g1, %l6, %l6
+	add %o0, %o7, %o7
 ! x = w4 <<< 45
 	.loc 1 2987
-	sllx %l4, 45, %o0
-	srlx %l4, 19, %g1
-	or %g1, %o0, %g1
+	sllx %l5, 45, %o0
+	srlx %l5, 19, %g4
+	or %g4, %o0, %g4
 ! y = w4 <<< 3
 	.loc 1 2988
-	sllx %l4, 3, %o0
-	srlx %l4, 61, %g4
-	or %g4, %o0, %g4
+	sllx %l5, 3, %o0
+	srlx %l5, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2989
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w4 >> 6
 	.loc 1 2990
-	srlx %l4, 6, %o0
+	srlx %l5, 6, %o0
 ! x ^= y
 	.loc 1 2991
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w6 += x
 	.loc 1 2992
-	add %l7, %g1, %l7
+	add %i0, %g4, %i0
 ! w6 += w15
 	.loc 1 2993
-	add %l7, %l0, %l7
+	add %i0, %i4, %i0
 ! x = w7 <<< 63
 	.loc 1 2994
-	ldx [%fp + 1751], %g1
-	sllx %g1, 63, %o0
-	srlx %g1, 1, %g4
+	sllx %i2, 63, %o0
+	srlx %i2, 1, %g4
 	or %g4, %o0, %g4
 ! y = w7 <<< 56
 	.loc 1 2995
-	sllx %g1, 56, %o0
-	srlx %g1, 8, %g5
+	sllx %i2, 56, %o0
+	srlx %i2, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 2996
 	xor %g4, %g5, %g4
 ! y = w7 >> 7
 	.loc 1 2997
-	srlx %g1, 7, %o0
+	srlx %i2, 7, %o0
 ! x ^= y
 	.loc 1 2998
 	xor %g4, %o0, %g4
 ! w6 += x
 	.loc 1 2999
-	add %l7, %g4, %l7
+	add %i0, %g4, %i0
 ! x = 1242879168328830382
 	.loc 1 3000
-	setx 1242879168328830382, %o0, %g1
+	setx 1242879168328830382, %o0, %g4
 ! x += w6
 	.loc 1 3001
-	add %g1, %l7, %g1
+	add %g4, %i0, %g4
 ! v1 += x
 	.loc 1 3002
-	add %o7, %g1, %o7
+	add %o5, %g4, %o5
 ! c ^= v0
 	.loc 1 3004
-	xor %o3, %l1, %o0
+	xor %o3, %l7, %o0
 ! c &= v6
 	.loc 1 3005
-	and %o0, %i5, %o0
+	and %o0, %l1, %o0
 ! c ^= v0
 	.loc 1 3006
-	xor %o0, %l1, %o0
+	xor %o0, %l7, %o0
 ! v1 += c
 	.loc 1 3007
-	add %o7, %o0, %g1
+	add %o5, %o0, %o5
 ! s = v6 <<< 50
 	.loc 1 3008
-	sllx %i5, 50, %o0
-	srlx %i5, 14, %o7
-	or %o7, %o0, %o7
+	sllx %l1, 50, %o0
+	srlx %l1, 14, %g4
+	or %g4, %o0, %g4
 ! c = v6 <<< 46
 	.loc 1 3009
-	sllx %i5, 46, %o0
-	srlx %i5, 18, %g4
-	or %g4, %o0, %g4
+	sllx %l1, 46, %o0
+	srlx %l1, 18, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3010
-	xor %o7, %g4, %o7
+	xor %g4, %g5, %g4
 ! c = v6 <<< 23
 	.loc 1 3011
-	sllx %i5, 23, %o0
-	srlx %i5, 41, %g4
-	or %g4, %o0, %g4
+	sllx %l1, 23, %o0
+	srlx %l1, 41, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3012
-	xor %o7, %g4, %o7
+	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 3013
-	add %g1, %o7, %g1
+	add %o5, %g4, %o5
 ! v5 += v1
 	.loc 1 3014
-	add %o1, %g1, %o1
+	add %o1, %o5, %o1
 ! s = v2 <<< 36
 	.loc 1 3015
-	sllx %l6, 36, %o0
-	srlx %l6, 28, %o7
-	or %o7, %o0, %o7
+	sllx %o7, 36, %o0
+	srlx %o7, 28, %g4
+	or %g4, %o0, %g4
 ! c = v2 <<< 30
 	.loc 1 3016
-	sllx %l6, 30, %o0
-	srlx %l6, 34, %g4
-	or %g4, %o0, %g4
+	sllx %o7, 30, %o0
+	srlx %o7, 34, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3017
-	xor %o7, %g4, %o7
+	xor %g4, %g5, %g4
 ! c = v2 <<< 25
 	.loc 1 3018
-	sllx %l6, 25, %o0
-	srlx %l6, 39, %g4
-	or %g4, %o0, %g4
+	sllx %o7, 25, %o0
+	srlx %o7, 39, %g5
+	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3019
-	xor %o7, %g4, %o7
+	xor %g4, %g5, %g4
 ! v1 += s
 	.loc 1 3020
-	add %g1, %o7, %g1
+	add %o5, %g4, %o0
 ! mj0 = v2
 	.loc 1 3021
-	mov %l6, %o7
+	mov %o7, %o5
 ! mj0 ^= v3
 	.loc 1 3022
-	xor %o7, %o5, %o7
+	xor %o5, %l4, %o5
 ! mj1 &= mj0
 	.loc 1 3023
-	and %o4, %o7, %o4
+	and %l0, %o5, %l0
 ! mj1 ^= v3
 	.loc 1 3024
-	xor %o4, %o5, %o4
+	xor %l0, %l4, %l0
 ! v1 += mj1
 	.loc 1 3025
-	add %g1, %o4, %o4
+	add %o0, %l0, %l0
 ! x = w5 <<< 45
 	.loc 1 3027
-	sllx %l5, 45, %o0
-	srlx %l5, 19, %g1
-	or %g1, %o0, %g1
+	sllx %l6, 45, %o0
+	srlx %l6, 19, %g4
+	or %g4, %o0, %g4
 ! y = w5 <<< 3
 	.loc 1 3028
-	sllx %l5, 3, %o0
-	srlx %l5, 61, %g4
-	or %g4, %o0, %g4
+	sllx %l6, 3, %o0
+	srlx %l6, 61, %g5
+	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 3029
-	xor %g1, %g4, %g1
+	xor %g4, %g5, %g4
 ! y = w5 >> 6
 	.loc 1 3030
-	srlx %l5, 6, %o0
+	srlx %l6, 6, %o0
 ! x ^= y
 	.loc 1 3031
-	xor %g1, %o0, %g1
+	xor %g4, %o0, %g4
 ! w7 += x
 	.loc 1 3032
-	ldx [%fp + 1751], %o0
-	add %o0, %g1, %o0
+	add %i2, %g4, %i2
 ! w7 += w0
 	.loc 1 3033
-	ldx [%fp + 1655], %g1
-	add %o0, %g1, %g1
+	add %i2, %i5, %i2
 ! x = w8 <<< 63
 	.loc 1 3034
 	sllx %i3, 63, %o0
@@ -9996,19 +9905,19 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %o0, %g4
 ! w7 += x
 	.loc 1 3039
-	add %g1, %g4, %g1
+	add %i2, %g4, %i2
 ! x = 1977374033974150939
 	.loc 1 3040
 	setx 1977374033974150939, %o0, %g4
 ! x += w7
 	.loc 1 3041
-	add %g4, %g1, %g4
+	add %g4, %i2, %g4
 ! v0 += x
 	.loc 1 3042
-	add %l1, %g4, %l1
+	add %l7, %g4, %l7
 ! c ^= v7
 	.loc 1 3044
-	xor %i5, %o3, %o0
+	xor %l1, %o3, %o0
 ! c &= v5
 	.loc 1 3045
 	and %o0, %o1, %o0
@@ -10017,7 +9926,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %o0, %o3, %o0
 ! v0 += c
 	.loc 1 3047
-	add %l1, %o0, %l1
+	add %l7, %o0, %l7
 ! s = v5 <<< 50
 	.loc 1 3048
 	sllx %o1, 50, %o0
@@ -10041,117 +9950,114 @@ qhasm_kernel_sha512_sparc64_blocks:
 	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 3053
-	add %l1, %g4, %l1
+	add %l7, %g4, %l7
 ! v4 += v0
 	.loc 1 3054
-	add %o2, %l1, %o2
+	add %o2, %l7, %o2
 ! s = v1 <<< 36
 	.loc 1 3055
-	sllx %o4, 36, %o0
-	srlx %o4, 28, %g4
+	sllx %l0, 36, %o0
+	srlx %l0, 28, %g4
 	or %g4, %o0, %g4
 ! c = v1 <<< 30
 	.loc 1 3056
-	sllx %o4, 30, %o0
-	srlx %o4, 34, %g5
+	sllx %l0, 30, %o0
+	srlx %l0, 34, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3057
 	xor %g4, %g5, %g4
 ! c = v1 <<< 25
 	.loc 1 3058
-	sllx %o4, 25, %o0
-	srlx %o4, 39, %g5
+	sllx %l0, 25, %o0
+	srlx %l0, 39, %g5
 	or %g5, %o0, %g5
 ! s ^= c
 	.loc 1 3059
 	xor %g4, %g5, %g4
 ! v0 += s
 	.loc 1 3060
-	add %l1, %g4, %l1
+	add %l7, %g4, %l7
 ! mj1 ^= v2
 	.loc 1 3062
-	xor %o4, %l6, %o0
-	stx %o0, [%fp + 2023]
+	xor %l0, %o7, %o0
+	stx %o0, [%fp + 1991]
 ! mj0 &= mj1
 	.loc 1 3063
-	and %o7, %o0, %o7
+	and %o5, %o0, %o5
 ! mj0 ^= v2
 	.loc 1 3064
-	xor %o7, %l6, %o7
+	xor %o5, %o7, %o5
 ! v0 += mj0
 	.loc 1 3065
-	add %l1, %o7, %o7
+	add %l7, %o5, %o5
 ! x = w6 <<< 45
 	.loc 1 3067
-	sllx %l7, 45, %o0
-	srlx %l7, 19, %l1
-	or %l1, %o0, %l1
+	sllx %i0, 45, %o0
+	srlx %i0, 19, %l7
+	or %l7, %o0, %l7
 ! y = w6 <<< 3
 	.loc 1 3068
-	sllx %l7, 3, %o0
-	srlx %l7, 61, %g4
+	sllx %i0, 3, %o0
+	srlx %i0, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 3069
-	xor %l1, %g4, %l1
+	xor %l7, %g4, %l7
 ! y = w6 >> 6
 	.loc 1 3070
-	srlx %l7, 6, %o0
+	srlx %i0, 6, %o0
 ! x ^= y
 	.loc 1 3071
-	xor %l1, %o0, %l1
+	xor %l7, %o0, %l7
 ! w8 += x
 	.loc 1 3072
-	add %i3, %l1, %i3
+	add %i3, %l7, %i3
 ! w8 += w1
 	.loc 1 3073
-	ldx [%fp + 1679], %o0
+	ldx [%fp + 1983], %o0
 	add %i3, %o0, %i3
-	stx %i3, [%fp + 1783]
 ! x = w9 <<< 63
 	.loc 1 3074
-	ldx [%fp + 1551], %l1
-	sllx %l1, 63, %o0
-	srlx %l1, 1, %g4
+	ldx [%fp + 1999], %l7
+	sllx %l7, 63, %o0
+	srlx %l7, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1887]
 ! y = w9 <<< 56
 	.loc 1 3075
-	sllx %l1, 56, %o0
-	srlx %l1, 8, %g5
+	sllx %l7, 56, %o0
+	srlx %l7, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1991]
 ! x ^= y
 	.loc 1 3076
 	xor %g4, %g5, %o0
 ! y = w9 >> 7
 	.loc 1 3077
-	srlx %l1, 7, %l1
+	srlx %l7, 7, %l7
 ! x ^= y
 	.loc 1 3078
-	xor %o0, %l1, %o0
+	xor %o0, %l7, %o0
 ! w8 += x
 	.loc 1 3079
-	add %i3, %o0, %l1
+	add %i3, %o0, %l7
 ! x = 2944078676154940804
 	.loc 1 3080
 	setx 2944078676154940804, %o0, %i3
 ! x += w8
 	.loc 1 3081
-	add %i3, %l1, %i3
+	add %i3, %l7, %i3
 ! v7 += x
 	.loc 1 3082
 	add %o3, %i3, %o3
 ! c ^= v6
 	.loc 1 3084
-	xor %o1, %i5, %o0
+	xor %o1, %l1, %o0
 ! c &= v4
 	.loc 1 3085
 	and %o0, %o2, %o0
 ! c ^= v6
 	.loc 1 3086
-	xor %o0, %i5, %o0
+	xor %o0, %l1, %o0
 ! v7 += c
 	.loc 1 3087
 	add %o3, %o0, %i3
@@ -10181,24 +10087,24 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %o3, %i3
 ! v3 += v7
 	.loc 1 3094
-	add %o5, %i3, %o5
+	add %l4, %i3, %l4
 ! s = v0 <<< 36
 	.loc 1 3095
-	sllx %o7, 36, %o0
-	srlx %o7, 28, %o3
+	sllx %o5, 36, %o0
+	srlx %o5, 28, %o3
 	or %o3, %o0, %o3
 ! c = v0 <<< 30
 	.loc 1 3096
-	sllx %o7, 30, %o0
-	srlx %o7, 34, %g4
+	sllx %o5, 30, %o0
+	srlx %o5, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3097
 	xor %o3, %g4, %o3
 ! c = v0 <<< 25
 	.loc 1 3098
-	sllx %o7, 25, %o0
-	srlx %o7, 39, %g4
+	sllx %o5, 25, %o0
+	srlx %o5, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3099
@@ -10208,123 +10114,120 @@ qhasm_kernel_sha512_sparc64_blocks:
 	add %i3, %o3, %o3
 ! mj0 ^= v1
 	.loc 1 3102
-	xor %o7, %o4, %o0
-	stx %o0, [%fp + 2031]
+	xor %o5, %l0, %o0
+	stx %o0, [%fp + 1983]
 ! mj1 &= mj0
 	.loc 1 3103
-	ldx [%fp + 2023], %i3
+	ldx [%fp + 1991], %i3
 	and %i3, %o0, %o0
 ! mj1 ^= v1
 	.loc 1 3104
-	xor %o0, %o4, %o0
+	xor %o0, %l0, %o0
 ! v7 += mj1
 	.loc 1 3105
 	add %o3, %o0, %o3
 ! x = w7 <<< 45
 	.loc 1 3107
-	sllx %g1, 45, %o0
-	srlx %g1, 19, %i3
+	sllx %i2, 45, %o0
+	srlx %i2, 19, %i3
 	or %i3, %o0, %i3
 ! y = w7 <<< 3
 	.loc 1 3108
-	sllx %g1, 3, %o0
-	srlx %g1, 61, %g4
+	sllx %i2, 3, %o0
+	srlx %i2, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 3109
 	xor %i3, %g4, %i3
 ! y = w7 >> 6
 	.loc 1 3110
-	srlx %g1, 6, %o0
+	srlx %i2, 6, %o0
 ! x ^= y
 	.loc 1 3111
 	xor %i3, %o0, %i3
 ! w9 += x
 	.loc 1 3112
-	ldx [%fp + 1551], %o0
+	ldx [%fp + 1999], %o0
 	add %o0, %i3, %o0
 ! w9 += w2
 	.loc 1 3113
-	add %o0, %l2, %i3
-	stx %i3, [%fp + 1791]
+	add %o0, %l3, %i3
 ! x = w10 <<< 63
 	.loc 1 3114
-	ldx [%fp + 1567], %l2
-	sllx %l2, 63, %o0
-	srlx %l2, 1, %g4
+	ldx [%fp + 1967], %l3
+	sllx %l3, 63, %o0
+	srlx %l3, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1895]
 ! y = w10 <<< 56
 	.loc 1 3115
-	sllx %l2, 56, %o0
-	srlx %l2, 8, %g5
+	sllx %l3, 56, %o0
+	srlx %l3, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 1999]
 ! x ^= y
 	.loc 1 3116
 	xor %g4, %g5, %o0
 ! y = w10 >> 7
 	.loc 1 3117
-	srlx %l2, 7, %l2
+	srlx %l3, 7, %l3
 ! x ^= y
 	.loc 1 3118
-	xor %o0, %l2, %o0
+	xor %o0, %l3, %o0
 ! w9 += x
 	.loc 1 3119
-	add %i3, %o0, %l2
+	add %i3, %o0, %l3
 ! x = 3659926193048069267
 	.loc 1 3120
 	setx 3659926193048069267, %o0, %i3
 ! x += w9
 	.loc 1 3121
-	add %i3, %l2, %i3
+	add %i3, %l3, %i3
 ! v6 += x
 	.loc 1 3122
-	add %i5, %i3, %i5
+	add %l1, %i3, %l1
 ! c ^= v5
 	.loc 1 3124
 	xor %o2, %o1, %o0
 ! c &= v3
 	.loc 1 3125
-	and %o0, %o5, %o0
+	and %o0, %l4, %o0
 ! c ^= v5
 	.loc 1 3126
 	xor %o0, %o1, %o0
 ! v6 += c
 	.loc 1 3127
-	add %i5, %o0, %i5
+	add %l1, %o0, %i3
 ! s = v3 <<< 50
 	.loc 1 3128
-	sllx %o5, 50, %o0
-	srlx %o5, 14, %i3
-	or %i3, %o0, %i3
+	sllx %l4, 50, %o0
+	srlx %l4, 14, %l1
+	or %l1, %o0, %l1
 ! c = v3 <<< 46
 	.loc 1 3129
-	sllx %o5, 46, %o0
-	srlx %o5, 18, %g4
+	sllx %l4, 46, %o0
+	srlx %l4, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3130
-	xor %i3, %g4, %i3
+	xor %l1, %g4, %l1
 ! c = v3 <<< 23
 	.loc 1 3131
-	sllx %o5, 23, %o0
-	srlx %o5, 41, %g4
+	sllx %l4, 23, %o0
+	srlx %l4, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3132
-	xor %i3, %g4, %i3
+	xor %l1, %g4, %l1
 ! v6 += s
 	.loc 1 3133
-	add %i5, %i3, %i5
+	add %i3, %l1, %i3
 ! v2 += v6
 	.loc 1 3134
-	add %l6, %i5, %l6
+	add %o7, %i3, %o7
 ! s = v7 <<< 36
 	.loc 1 3135
 	sllx %o3, 36, %o0
-	srlx %o3, 28, %i3
-	or %i3, %o0, %i3
+	srlx %o3, 28, %l1
+	or %l1, %o0, %l1
 ! c = v7 <<< 30
 	.loc 1 3136
 	sllx %o3, 30, %o0
@@ -10332,7 +10235,7 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3137
-	xor %i3, %g4, %i3
+	xor %l1, %g4, %l1
 ! c = v7 <<< 25
 	.loc 1 3138
 	sllx %o3, 25, %o0
@@ -10340,906 +10243,911 @@ qhasm_kernel_sha512_sparc64_blocks:
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3139
-	xor %i3, %g4, %i3
+	xor %l1, %g4, %l1
 ! v6 += s
 	.loc 1 3140
-	add %i5, %i3, %i3
+	add %i3, %l1, %l1
 ! mj1 ^= v0
 	.loc 1 3142
-	xor %o3, %o7, %o0
-	stx %o0, [%fp + 2039]
+	xor %o3, %o5, %o0
+	stx %o0, [%fp + 1991]
 ! mj0 &= mj1
 	.loc 1 3143
-	ldx [%fp + 2031], %i5
-	and %i5, %o0, %o0
+	ldx [%fp + 1983], %i3
+	and %i3, %o0, %o0
 ! mj0 ^= v0
 	.loc 1 3144
-	xor %o0, %o7, %o0
+	xor %o0, %o5, %o0
 ! v6 += mj0
 	.loc 1 3145
-	add %i3, %o0, %i3
+	add %l1, %o0, %l1
 ! x = w8 <<< 45
 	.loc 1 3147
-	sllx %l1, 45, %o0
-	srlx %l1, 19, %i5
-	or %i5, %o0, %i5
+	sllx %l7, 45, %o0
+	srlx %l7, 19, %i3
+	or %i3, %o0, %i3
 ! y = w8 <<< 3
 	.loc 1 3148
-	sllx %l1, 3, %o0
-	srlx %l1, 61, %g4
+	sllx %l7, 3, %o0
+	srlx %l7, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 3149
-	xor %i5, %g4, %i5
+	xor %i3, %g4, %i3
 ! y = w8 >> 6
 	.loc 1 3150
-	srlx %l1, 6, %o0
+	srlx %l7, 6, %o0
 ! x ^= y
 	.loc 1 3151
-	xor %i5, %o0, %i5
+	xor %i3, %o0, %i3
 ! w10 += x
 	.loc 1 3152
-	ldx [%fp + 1567], %o0
-	add %o0, %i5, %o0
+	ldx [%fp + 1967], %o0
+	add %o0, %i3, %o0
 ! w10 += w3
 	.loc 1 3153
-	add %o0, %l3, %i5
-	stx %i5, [%fp + 1799]
+	add %o0, %o4, %i3
 ! x = w11 <<< 63
 	.loc 1 3154
-	ldx [%fp + 1583], %l3
-	sllx %l3, 63, %o0
-	srlx %l3, 1, %g4
+	ldx [%fp + 1975], %o4
+	sllx %o4, 63, %o0
+	srlx %o4, 1, %g4
 	or %g4, %o0, %g4
-	stx %g4, [%fp + 1903]
 ! y = w11 <<< 56
 	.loc 1 3155
-	sllx %l3, 56, %o0
-	srlx %l3, 8, %g5
+	sllx %o4, 56, %o0
+	srlx %o4, 8, %g5
 	or %g5, %o0, %g5
-	stx %g5, [%fp + 2007]
 ! x ^= y
 	.loc 1 3156
 	xor %g4, %g5, %o0
 ! y = w11 >> 7
 	.loc 1 3157
-	srlx %l3, 7, %l3
+	srlx %o4, 7, %o4
 ! x ^= y
 	.loc 1 3158
-	xor %o0, %l3, %o0
+	xor %o0, %o4, %o0
 ! w10 += x
 	.loc 1 3159
-	add %i5, %o0, %l3
+	add %i3, %o0, %o4
 ! x = 4368137639120453308
 	.loc 1 3160
-	setx 4368137639120453308, %o0, %i5
+	setx 4368137639120453308, %o0, %i3
 ! x += w10
 	.loc 1 3161
-	add %i5, %l3, %i5
+	add %i3, %o4, %i3
 ! v5 += x
 	.loc 1 3162
-	add %o1, %i5, %o1
+	add %o1, %i3, %o1
 ! c ^= v4
 	.loc 1 3164
-	xor %o5, %o2, %o0
+	xor %l4, %o2, %o0
 ! c &= v2
 	.loc 1 3165
-	and %o0, %l6, %o0
+	and %o0, %o7, %o0
 ! c ^= v4
 	.loc 1 3166
 	xor %o0, %o2, %o0
 ! v5 += c
 	.loc 1 3167
-	add %o1, %o0, %i5
+	add %o1, %o0, %i3
 ! s = v2 <<< 50
 	.loc 1 3168
-	sllx %l6, 50, %o0
-	srlx %l6, 14, %o1
+	sllx %o7, 50, %o0
+	srlx %o7, 14, %o1
 	or %o1, %o0, %o1
 ! c = v2 <<< 46
 	.loc 1 3169
-	sllx %l6, 46, %o0
-	srlx %l6, 18, %g4
+	sllx %o7, 46, %o0
+	srlx %o7, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3170
 	xor %o1, %g4, %o1
 ! c = v2 <<< 23
 	.loc 1 3171
-	sllx %l6, 23, %o0
-	srlx %l6, 41, %g4
+	sllx %o7, 23, %o0
+	srlx %o7, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3172
 	xor %o1, %g4, %o1
 ! v5 += s
 	.loc 1 3173
-	add %i5, %o1, %i5
+	add %i3, %o1, %i3
 ! v1 += v5
 	.loc 1 3174
-	add %o4, %i5, %o4
+	add %l0, %i3, %l0
 ! s = v6 <<< 36
 	.loc 1 3175
-	sllx %i3, 36, %o0
-	srlx %i3, 28, %o1
+	sllx %l1, 36, %o0
+	srlx %l1, 28, %o1
 	or %o1, %o0, %o1
 ! c = v6 <<< 30
 	.loc 1 3176
-	sllx %i3, 30, %o0
-	srlx %i3, 34, %g4
+	sllx %l1, 30, %o0
+	srlx %l1, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3177
 	xor %o1, %g4, %o1
 ! c = v6 <<< 25
 	.loc 1 3178
-	sllx %i3, 25, %o0
-	srlx %i3, 39, %g4
+	sllx %l1, 25, %o0
+	srlx %l1, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3179
 	xor %o1, %g4, %o1
 ! v5 += s
 	.loc 1 3180
-	add %i5, %o1, %i5
+	add %i3, %o1, %i3
 ! mj0 = v6
 	.loc 1 3181
-	mov %i3, %o1
+	mov %l1, %o1
 ! mj0 ^= v7
 	.loc 1 3182
 	xor %o1, %o3, %o1
 ! mj1 &= mj0
 	.loc 1 3183
-	ldx [%fp + 2039], %o0
+	ldx [%fp + 1991], %o0
 	and %o0, %o1, %o0
 ! mj1 ^= v7
 	.loc 1 3184
 	xor %o0, %o3, %o0
 ! v5 += mj1
 	.loc 1 3185
-	add %i5, %o0, %i5
+	add %i3, %o0, %i3
 ! x = w9 <<< 45
 	.loc 1 3187
-	sllx %l2, 45, %o0
-	srlx %l2, 19, %g4
+	sllx %l3, 45, %o0
+	srlx %l3, 19, %g4
 	or %g4, %o0, %g4
 ! y = w9 <<< 3
 	.loc 1 3188
-	sllx %l2, 3, %o0
-	srlx %l2, 61, %g5
+	sllx %l3, 3, %o0
+	srlx %l3, 61, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 3189
 	xor %g4, %g5, %g4
 ! y = w9 >> 6
 	.loc 1 3190
-	srlx %l2, 6, %o0
+	srlx %l3, 6, %o0
 ! x ^= y
 	.loc 1 3191
 	xor %g4, %o0, %g4
 ! w11 += x
 	.loc 1 3192
-	ldx [%fp + 1583], %o0
+	ldx [%fp + 1975], %o0
 	add %o0, %g4, %o0
 ! w11 += w4
 	.loc 1 3193
-	add %o0, %l4, %l2
+	add %o0, %l5, %l3
 ! x = w12 <<< 63
 	.loc 1 3194
-	ldx [%fp + 1591], %l4
-	sllx %l4, 63, %o0
-	srlx %l4, 1, %g4
+	ldx [%fp + 2007], %l5
+	sllx %l5, 63, %o0
+	srlx %l5, 1, %g4
 	or %g4, %o0, %g4
 ! y = w12 <<< 56
 	.loc 1 3195
-	sllx %l4, 56, %o0
-	srlx %l4, 8, %g5
+	sllx %l5, 56, %o0
+	srlx %l5, 8, %g5
 	or %g5, %o0, %g5
 ! x ^= y
 	.loc 1 3196
 	xor %g4, %g5, %g4
 ! y = w12 >> 7
 	.loc 1 3197
-	srlx %l4, 7, %o0
+	srlx %l5, 7, %o0
 ! x ^= y
 	.loc 1 3198
 	xor %g4, %o0, %g4
 ! w11 += x
 	.loc 1 3199
-	add %l2, %g4, %l2
+	add %l3, %g4, %l3
 ! x = 4836135668995329356
 	.loc 1 3200
-	setx 4836135668995329356, %o0, %l4
+	setx 4836135668995329356, %o0, %l5
 ! x += w11
 	.loc 1 3201
-	add %l4, %l2, %l4
+	add %l5, %l3, %l5
 ! v4 += x
 	.loc 1 3202
-	add %o2, %l4, %o2
+	add %o2, %l5, %o2
 ! c ^= v3
 	.loc 1 3204
-	xor %l6, %o5, %o0
+	xor %o7, %l4, %o0
 ! c &= v1
 	.loc 1 3205
-	and %o0, %o4, %o0
+	and %o0, %l0, %o0
 ! c ^= v3
 	.loc 1 3206
-	xor %o0, %o5, %o0
+	xor %o0, %l4, %o0
 ! v4 += c
 	.loc 1 3207
-	add %o2, %o0, %l4
+	add %o2, %o0, %l5
 ! s = v1 <<< 50
 	.loc 1 3208
-	sllx %o4, 50, %o0
-	srlx %o4, 14, %o2
+	sllx %l0, 50, %o0
+	srlx %l0, 14, %o2
 	or %o2, %o0, %o2
 ! c = v1 <<< 46
 	.loc 1 3209
-	sllx %o4, 46, %o0
-	srlx %o4, 18, %g4
+	sllx %l0, 46, %o0
+	srlx %l0, 18, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3210
 	xor %o2, %g4, %o2
 ! c = v1 <<< 23
 	.loc 1 3211
-	sllx %o4, 23, %o0
-	srlx %o4, 41, %g4
+	sllx %l0, 23, %o0
+	srlx %l0, 41, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3212
 	xor %o2, %g4, %o2
 ! v4 += s
 	.loc 1 3213
-	add %l4, %o2, %l4
+	add %l5, %o2, %l5
 ! v0 += v4
 	.loc 1 3214
-	add %o7, %l4, %o7
+	add %o5, %l5, %o5
 ! s = v5 <<< 36
 	.loc 1 3215
-	sllx %i5, 36, %o0
-	srlx %i5, 28, %o2
+	sllx %i3, 36, %o0
+	srlx %i3, 28, %o2
 	or %o2, %o0, %o2
 ! c = v5 <<< 30
 	.loc 1 3216
-	sllx %i5, 30, %o0
-	srlx %i5, 34, %g4
+	sllx %i3, 30, %o0
+	srlx %i3, 34, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3217
 	xor %o2, %g4, %o2
 ! c = v5 <<< 25
 	.loc 1 3218
-	sllx %i5, 25, %o0
-	srlx %i5, 39, %g4
+	sllx %i3, 25, %o0
+	srlx %i3, 39, %g4
 	or %g4, %o0, %g4
 ! s ^= c
 	.loc 1 3219
 	xor %o2, %g4, %o2
 ! v4 += s
 	.loc 1 3220
-	add %l4, %o2, %l4
+	add %l5, %o2, %l5
 ! mj1 = v5
 	.loc 1 3221
-	mov %i5, %o2
+	mov %i3, %o2
 ! mj1 ^= v6
 	.loc 1 3222
-	xor %o2, %i3, %o2
+	xor %o2, %l1, %o2
 ! mj0 &= mj1
 	.loc 1 3223
 	and %o1, %o2, %o1
 ! mj0 ^= v6
 	.loc 1 3224
-	xor %o1, %i3, %o1
+	xor %o1, %l1, %o1
 ! v4 += mj0
 	.loc 1 3225
-	add %l4, %o1, %o1
+	add %l5, %o1, %o1
 ! x = w10 <<< 45
 	.loc 1 3227
-	sllx %l3, 45, %o0
-	srlx %l3, 19, %l4
-	or %l4, %o0, %l4
+	sllx %o4, 45, %o0
+	srlx %o4, 19, %l5
+	or %l5, %o0, %l5
 ! y = w10 <<< 3
 	.loc 1 3228
-	sllx %l3, 3, %o0
-	srlx %l3, 61, %g4
+	sllx %o4, 3, %o0
+	srlx %o4, 61, %g4
 	or %g4, %o0, %g4
 ! x ^= y
 	.loc 1 3229
-	xor %l4, %g4, %l4
+	xor %l5, %g4, %l5
 ! y = w10 >> 6
 	.loc 1 3230
-	srlx %l3, 6, %o0
+	srlx %o4, 6, %o0
 ! x ^= y
 	.loc 1 3231
-	xor %l4, %o0, %l4
+	xor %l5, %o0, %l5
 ! w12 += x
 	.loc 1 3232
-	ldx [%fp + 1591], %o0
-	add %o0, %l4, %o0
+	ldx [%fp + 2007], %o0
+	add %o0, %l5, %o0
 ! w12 += w5
 	.loc 1 3233
-	add %o0, %l5, %g4
+	add %o0, %l6, %l6
 ! x = w13 <<< 63
 	.loc 1 3234
-	ldx [%fp + 1599], %l5
-	sllx %l5, 63, %o0
-	srlx %l5, 1, %l3
-	or %l3, %o0, %l3
+	sllx %l2, 63, %o0
+	srlx %l2, 1, %o4
+	or %o4, %o0, %o4
 ! y = w13 <<< 56
 	.loc 1 3235
-	sllx %l5, 56, %o0
-	srlx %l5, 8, %l4
-	or %l4, %o0, %l4
+	sllx %l2, 56, %o0
+	srlx %l2, 8, %l5
+	or %l5, %o0, %l5
 ! x ^= y
 	.loc 1 3236
-	xor %l3, %l4, %l3
+	xor %o4, %l5, %o4
 ! y = w13 >> 7
 	.loc 1 3237
-	srlx %l5, 7, %o0
+	srlx %l2, 7, %o0
 ! x ^= y
 	.loc 1 3238
-	xor %l3, %o0, %l3
+	xor %o4, %o0, %o4
 ! w12 += x
 	.loc 1 3239
-	add %g4, %l3, %l3
+	add %l6, %o4, %o4
 ! x = 5532061633213252278
 	.loc 1 3240
-	setx 5532061633213252278, %o0, %l4
+	setx 5532061633213252278, %o0, %l5
 ! x += w12
 	.loc 1 3241
-	add %l4, %l3, %l4
+	add %l5, %o4, %l5
 ! v3 += x
 	.loc 1 3242
-	add %o5, %l4, %o5
+	add %l4, %l5, %l4
 ! c ^= v2
 	.loc 1 3244
-	xor %o4, %l6, %o0
+	xor %l0, %o7, %o0
 ! c &= v0
 	.loc 1 3245
-	and %o0, %o7, %o0
+	and %o0, %o5, %o0
 ! c ^= v2
 	.loc 1 3246
-	xor %o0, %l6, %o0
+	xor %o0, %o7, %o0
 ! v3 += c
 	.loc 1 3247
-	add %o5, %o0, %l5
+	add %l4, %o0, %l6
 ! s = v0 <<< 50
 	.loc 1 3248
-	sllx %o7, 50, %o0
-	srlx %o7, 14, %o5
-	or %o5, %o0, %o5
+	sllx %o5, 50, %o0
+	srlx %o5, 14, %l4
+	or %l4, %o0, %l4
 ! c = v0 <<< 46
 	.loc 1 3249
-	sllx %o7, 46, %o0
-	srlx %o7, 18, %l4
-	or %l4, %o0, %l4
+	sllx %o5, 46, %o0
+	srlx %o5, 18, %l5
+	or %l5, %o0, %l5
 ! s ^= c
 	.loc 1 3250
-	xor %o5, %l4, %o5
+	xor %l4, %l5, %l4
 ! c = v0 <<< 23
 	.loc 1 3251
-	sllx %o7, 23, %o0
-	srlx %o7, 41, %l4
-	or %l4, %o0, %l4
+	sllx %o5, 23, %o0
+	srlx %o5, 41, %l5
+	or %l5, %o0, %l5
 ! s ^= c
 	.loc 1 3252
-	xor %o5, %l4, %o5
+	xor %l4, %l5, %l4
 ! v3 += s
 	.loc 1 3253
-	add %l5, %o5, %l5
+	add %l6, %l4, %l6
 ! v7 += v3
 	.loc 1 3254
-	add %o3, %l5, %o0
+	add %o3, %l6, %o0
 ! s = v4 <<< 36
 	.loc 1 3255
 	sllx %o1, 36, %o3
-	srlx %o1, 28, %o5
-	or %o5, %o3, %o5
+	srlx %o1, 28, %l4
+	or %l4, %o3, %l4
 ! c = v4 <<< 30
 	.loc 1 3256
 	sllx %o1, 30, %o3
-	srlx %o1, 34, %l4
-	or %l4, %o3, %l4
+	srlx %o1, 34, %l5
+	or %l5, %o3, %l5
 ! s ^= c
 	.loc 1 3257
-	xor %o5, %l4, %o5
+	xor %l4, %l5, %l4
 ! c = v4 <<< 25
 	.loc 1 3258
 	sllx %o1, 25, %o3
-	srlx %o1, 39, %l4
-	or %l4, %o3, %l4
+	srlx %o1, 39, %l5
+	or %l5, %o3, %l5
 ! s ^= c
 	.loc 1 3259
-	xor %o5, %l4, %o5
+	xor %l4, %l5, %l4
 ! v3 += s
 	.loc 1 3260
-	add %l5, %o5, %o3
+	add %l6, %l4, %o3
 ! mj0 ^= v5
 	.loc 1 3262
-	xor %o1, %i5, %o5
+	xor %o1, %i3, %l4
 ! mj1 &= mj0
 	.loc 1 3263
-	and %o2, %o5, %o2
+	and %o2, %l4, %o2
 ! mj1 ^= v5
 	.loc 1 3264
-	xor %o2, %i5, %o2
+	xor %o2, %i3, %o2
 ! v3 += mj1
 	.loc 1 3265
 	add %o3, %o2, %o3
 ! x = w11 <<< 45
 	.loc 1 3267
-	sllx %l2, 45, %o2
-	srlx %l2, 19, %l4
-	or %l4, %o2, %l4
+	sllx %l3, 45, %o2
+	srlx %l3, 19, %l5
+	or %l5, %o2, %l5
 ! y = w11 <<< 3
 	.loc 1 3268
-	sllx %l2, 3, %o2
-	srlx %l2, 61, %l5
-	or %l5, %o2, %l5
+	sllx %l3, 3, %o2
+	srlx %l3, 61, %l6
+	or %l6, %o2, %l6
 ! x ^= y
 	.loc 1 3269
-	xor %l4, %l5, %l4
+	xor %l5, %l6, %l5
 ! y = w11 >> 6
 	.loc 1 3270
-	srlx %l2, 6, %o2
+	srlx %l3, 6, %o2
 ! x ^= y
 	.loc 1 3271
-	xor %l4, %o2, %l4
+	xor %l5, %o2, %l5
 ! w13 += x
 	.loc 1 3272
-	ldx [%fp + 1599], %o2
-	add %o2, %l4, %o2
+	add %l2, %l5, %l2
 ! w13 += w6
 	.loc 1 3273
-	add %o2, %l7, %l5
+	add %l2, %i0, %l2
 ! x = w14 <<< 63
 	.loc 1 3274
-	sllx %i4, 63, %o2
-	srlx %i4, 1, %l2
-	or %l2, %o2, %l2
+	sllx %g1, 63, %o2
+	srlx %g1, 1, %l3
+	or %l3, %o2, %l3
 ! y = w14 <<< 56
 	.loc 1 3275
-	sllx %i4, 56, %o2
-	srlx %i4, 8, %l4
-	or %l4, %o2, %l4
+	sllx %g1, 56, %o2
+	srlx %g1, 8, %l5
+	or %l5, %o2, %l5
 ! x ^= y
 	.loc 1 3276
-	xor %l2, %l4, %l2
+	xor %l3, %l5, %l3
 ! y = w14 >> 7
 	.loc 1 3277
-	srlx %i4, 7, %o2
+	srlx %g1, 7, %o2
 ! x ^= y
 	.loc 1 3278
-	xor %l2, %o2, %l2
+	xor %l3, %o2, %l3
 ! w13 += x
 	.loc 1 3279
-	add %l5, %l2, %l2
+	add %l2, %l3, %l2
 ! x = 6448918945643986474
 	.loc 1 3280
-	setx 6448918945643986474, %o2, %l4
+	setx 6448918945643986474, %o2, %l3
 ! x += w13
 	.loc 1 3281
-	add %l4, %l2, %l4
+	add %l3, %l2, %l3
 ! v2 += x
 	.loc 1 3282
-	add %l6, %l4, %l6
+	add %o7, %l3, %o7
 ! c ^= v1
 	.loc 1 3284
-	xor %o7, %o4, %o2
+	xor %o5, %l0, %o2
 ! c &= v7
 	.loc 1 3285
 	and %o2, %o0, %o2
 ! c ^= v1
 	.loc 1 3286
-	xor %o2, %o4, %o2
+	xor %o2, %l0, %o2
 ! v2 += c
 	.loc 1 3287
-	add %l6, %o2, %l6
+	add %o7, %o2, %l5
 ! s = v7 <<< 50
 	.loc 1 3288
 	sllx %o0, 50, %o2
-	srlx %o0, 14, %l4
-	or %l4, %o2, %l4
+	srlx %o0, 14, %o7
+	or %o7, %o2, %o7
 ! c = v7 <<< 46
 	.loc 1 3289
 	sllx %o0, 46, %o2
-	srlx %o0, 18, %l5
-	or %l5, %o2, %l5
+	srlx %o0, 18, %l3
+	or %l3, %o2, %l3
 ! s ^= c
 	.loc 1 3290
-	xor %l4, %l5, %l4
+	xor %o7, %l3, %o7
 ! c = v7 <<< 23
 	.loc 1 3291
 	sllx %o0, 23, %o2
-	srlx %o0, 41, %l5
-	or %l5, %o2, %l5
+	srlx %o0, 41, %l3
+	or %l3, %o2, %l3
 ! s ^= c
 	.loc 1 3292
-	xor %l4, %l5, %l4
+	xor %o7, %l3, %o7
 ! v2 += s
 	.loc 1 3293
-	add %l6, %l4, %l6
+	add %l5, %o7, %l5
 ! v6 += v2
 	.loc 1 3294
-	add %i3, %l6, %i3
+	add %l1, %l5, %l1
 ! s = v3 <<< 36
 	.loc 1 3295
 	sllx %o3, 36, %o2
-	srlx %o3, 28, %l4
-	or %l4, %o2, %l4
+	srlx %o3, 28, %o7
+	or %o7, %o2, %o7
 ! c = v3 <<< 30
 	.loc 1 3296
 	sllx %o3, 30, %o2
-	srlx %o3, 34, %l5
-	or %l5, %o2, %l5
+	srlx %o3, 34, %l3
+	or %l3, %o2, %l3
 ! s ^= c
 	.loc 1 3297
-	xor %l4, %l5, %l4
+	xor %o7, %l3, %o7
 ! c = v3 <<< 25
 	.loc 1 3298
 	sllx %o3, 25, %o2
-	srlx %o3, 39, %l5
-	or %l5, %o2, %l5
+	srlx %o3, 39, %l3
+	or %l3, %o2, %l3
 ! s ^= c
 	.loc 1 3299
-	xor %l4, %l5, %l4
+	xor %o7, %l3, %o7
 ! v2 += s
 	.loc 1 3300
-	add %l6, %l4, %l6
+	add %l5, %o7, %l3
 ! mj1 ^= v4
 	.loc 1 3302
-	xor %o3, %o1, %l4
+	xor %o3, %o1, %o7
 ! mj0 &= mj1
 	.loc 1 3303
-	and %o5, %l4, %o5
+	and %l4, %o7, %l4
 ! mj0 ^= v4
 	.loc 1 3304
-	xor %o5, %o1, %o5
+	xor %l4, %o1, %l4
 ! v2 += mj0
 	.loc 1 3305
-	add %l6, %o5, %o5
+	add %l3, %l4, %l3
 ! x = w12 <<< 45
 	.loc 1 3307
-	sllx %l3, 45, %o2
-	srlx %l3, 19, %l5
-	or %l5, %o2, %l5
+	sllx %o4, 45, %o2
+	srlx %o4, 19, %l4
+	or %l4, %o2, %l4
 ! y = w12 <<< 3
 	.loc 1 3308
-	sllx %l3, 3, %o2
-	srlx %l3, 61, %l6
-	or %l6, %o2, %l6
+	sllx %o4, 3, %o2
+	srlx %o4, 61, %l5
+	or %l5, %o2, %l5
 ! x ^= y
 	.loc 1 3309
-	xor %l5, %l6, %l5
+	xor %l4, %l5, %l4
 ! y = w12 >> 6
 	.loc 1 3310
-	srlx %l3, 6, %o2
+	srlx %o4, 6, %o2
 ! x ^= y
 	.loc 1 3311
-	xor %l5, %o2, %l5
+	xor %l4, %o2, %l4
 ! w14 += x
 	.loc 1 3312
-	add %i4, %l5, %i4
+	add %g1, %l4, %g1
 ! w14 += w7
 	.loc 1 3313
-	add %i4, %g1, %i4
+	add %g1, %i2, %g1
 ! x = w15 <<< 63
 	.loc 1 3314
-	sllx %l0, 63, %o2
-	srlx %l0, 1, %l3
-	or %l3, %o2, %l3
+	sllx %i4, 63, %o2
+	srlx %i4, 1, %o4
+	or %o4, %o2, %o4
 ! y = w15 <<< 56
 	.loc 1 3315
-	sllx %l0, 56, %o2
-	srlx %l0, 8, %l5
-	or %l5, %o2, %l5
+	sllx %i4, 56, %o2
+	srlx %i4, 8, %l4
+	or %l4, %o2, %l4
 ! x ^= y
 	.loc 1 3316
-	xor %l3, %l5, %l3
+	xor %o4, %l4, %o4
 ! y = w15 >> 7
 	.loc 1 3317
-	srlx %l0, 7, %o2
+	srlx %i4, 7, %o2
 ! x ^= y
 	.loc 1 3318
-	xor %l3, %o2, %l3
+	xor %o4, %o2, %o4
 ! w14 += x
 	.loc 1 3319
-	add %i4, %l3, %i4
+	add %g1, %o4, %g1
 ! x = 6902733635092675308
 	.loc 1 3320
-	setx 6902733635092675308, %o2, %l3
+	setx 6902733635092675308, %o2, %o4
 ! x += w14
 	.loc 1 3321
-	add %l3, %i4, %l3
+	add %o4, %g1, %o4
 ! v1 += x
 	.loc 1 3322
-	add %o4, %l3, %o4
+	add %l0, %o4, %l0
 ! c ^= v0
 	.loc 1 3324
-	xor %o0, %o7, %o2
+	xor %o0, %o5, %o2
 ! c &= v6
 	.loc 1 3325
-	and %o2, %i3, %o2
+	and %o2, %l1, %o2
 ! c ^= v0
 	.loc 1 3326
-	xor %o2, %o7, %o2
+	xor %o2, %o5, %o2
 ! v1 += c
 	.loc 1 3327
-	add %o4, %o2, %o4
+	add %l0, %o2, %l0
 ! s = v6 <<< 50
 	.loc 1 3328
-	sllx %i3, 50, %o2
-	srlx %i3, 14, %l3
-	or %l3, %o2, %l3
+	sllx %l1, 50, %o2
+	srlx %l1, 14, %o4
+	or %o4, %o2, %o4
 ! c = v6 <<< 46
 	.loc 1 3329
-	sllx %i3, 46, %o2
-	srlx %i3, 18, %l5
-	or %l5, %o2, %l5
+	sllx %l1, 46, %o2
+	srlx %l1, 18, %l4
+	or %l4, %o2, %l4
 ! s ^= c
 	.loc 1 3330
-	xor %l3, %l5, %l3
+	xor %o4, %l4, %o4
 ! c = v6 <<< 23
 	.loc 1 3331
-	sllx %i3, 23, %o2
-	srlx %i3, 41, %l5
-	or %l5, %o2, %l5
+	sllx %l1, 23, %o2
+	srlx %l1, 41, %l4
+	or %l4, %o2, %l4
 ! s ^= c
 	.loc 1 3332
-	xor %l3, %l5, %l3
+	xor %o4, %l4, %o4
 ! v1 += s
 	.loc 1 3333
-	add %o4, %l3, %o4
+	add %l0, %o4, %l0
 ! v5 += v1
 	.loc 1 3334
-	add %i5, %o4, %i5
+	add %i3, %l0, %i3
 ! s = v2 <<< 36
 	.loc 1 3335
-	sllx %o5, 36, %o2
-	srlx %o5, 28, %l3
-	or %l3, %o2, %l3
+	sllx %l3, 36, %o2
+	srlx %l3, 28, %o4
+	or %o4, %o2, %o4
 ! c = v2 <<< 30
 	.loc 1 3336
-	sllx %o5, 30, %o2
-	srlx %o5, 34, %l5
-	or %l5, %o2, %l5
+	sllx %l3, 30, %o2
+	srlx %l3, 34, %l4
+	or %l4, %o2, %l4
 ! s ^= c
 	.loc 1 3337
-	xor %l3, %l5, %l3
+	xor %o4, %l4, %o4
 ! c = v2 <<< 25
 	.loc 1 3338
-	sllx %o5, 25, %o2
-	srlx %o5, 39, %l5
-	or %l5, %o2, %l5
+	sllx %l3, 25, %o2
+	srlx %l3, 39, %l4
+	or %l4, %o2, %l4
 ! s ^= c
 	.loc 1 3339
-	xor %l3, %l5, %l3
+	xor %o4, %l4, %o4
 ! v1 += s
 	.loc 1 3340
-	add %o4, %l3, %l3
+	add %l0, %o4, %l0
 ! mj0 ^= v3
 	.loc 1 3342
-	xor %o5, %o3, %o4
+	xor %l3, %o3, %o4
 ! mj1 &= mj0
 	.loc 1 3343
-	and %l4, %o4, %l4
+	and %o7, %o4, %o7
 ! mj1 ^= v3
 	.loc 1 3344
-	xor %l4, %o3, %l4
+	xor %o7, %o3, %o7
 ! v1 += mj1
 	.loc 1 3345
-	add %l3, %l4, %l3
+	add %l0, %o7, %o7
 ! x = w13 <<< 45
 	.loc 1 3347
 	sllx %l2, 45, %o2
-	srlx %l2, 19, %l4
-	or %l4, %o2, %l4
+	srlx %l2, 19, %l0
+	or %l0, %o2, %l0
 ! y = w13 <<< 3
 	.loc 1 3348
 	sllx %l2, 3, %o2
-	srlx %l2, 61, %l5
-	or %l5, %o2, %l5
+	srlx %l2, 61, %l4
+	or %l4, %o2, %l4
 ! x ^= y
 	.loc 1 3349
-	xor %l4, %l5, %l4
+	xor %l0, %l4, %l0
 ! y = w13 >> 6
 	.loc 1 3350
 	srlx %l2, 6, %o2
 ! x ^= y
 	.loc 1 3351
-	xor %l4, %o2, %l4
+	xor %l0, %o2, %l0
 ! w15 += x
 	.loc 1 3352
-	add %l0, %l4, %l0
+	add %i4, %l0, %i4
 ! w15 += w8
 	.loc 1 3353
-	add %l0, %l1, %l0
+	add %i4, %l7, %i4
 ! x = w0 <<< 63
 	.loc 1 3354
-	ldx [%fp + 1655], %l4
-	sllx %l4, 63, %o2
-	srlx %l4, 1, %l1
-	or %l1, %o2, %l1
+	sllx %i5, 63, %o2
+	srlx %i5, 1, %l0
+	or %l0, %o2, %l0
 ! y = w0 <<< 56
 	.loc 1 3355
-	sllx %l4, 56, %o2
-	srlx %l4, 8, %l2
+	sllx %i5, 56, %o2
+	srlx %i5, 8, %l2
 	or %l2, %o2, %l2
 ! x ^= y
 	.loc 1 3356
-	xor %l1, %l2, %l1
+	xor %l0, %l2, %l0
 ! y = w0 >> 7
 	.loc 1 3357
-	srlx %l4, 7, %o2
+	srlx %i5, 7, %o2
 ! x ^= y
 	.loc 1 3358
-	xor %l1, %o2, %l1
+	xor %l0, %o2, %l0
 ! w15 += x
 	.loc 1 3359
-	add %l0, %l1, %l0
+	add %i4, %l0, %i4
 ! x = 7801388544844847127
 	.loc 1 3360
-	setx 7801388544844847127, %o2, %l1
+	setx 7801388544844847127, %o2, %l0
 ! x += w15
 	.loc 1 3361
-	add %l1, %l0, %l1
+	add %l0, %i4, %l0
 ! v0 += x
 	.loc 1 3362
-	add %o7, %l1, %o7
+	add %o5, %l0, %o5
 ! c ^= v7
 	.loc 1 3364
-	xor %i3, %o0, %o2
+	xor %l1, %o0, %o2
 ! c &= v5
 	.loc 1 3365
-	and %o2, %i5, %o2
+	and %o2, %i3, %o2
 ! c ^= v7
 	.loc 1 3366
 	xor %o2, %o0, %o2
 ! v0 += c
 	.loc 1 3367
-	add %o7, %o2, %o7
+	add %o5, %o2, %o5
 ! s = v5 <<< 50
 	.loc 1 3368
-	sllx %i5, 50, %o2
-	srlx %i5, 14, %l0
+	sllx %i3, 50, %o2
+	srlx %i3, 14, %l0
 	or %l0, %o2, %l0
 ! c = v5 <<< 46
 	.loc 1 3369
-	sllx %i5, 46, %o2
-	srlx %i5, 18, %l1
-	or %l1, %o2, %l1
+	sllx %i3, 46, %o2
+	srlx %i3, 18, %l2
+	or %l2, %o2, %l2
 ! s ^= c
 	.loc 1 3370
-	xor %l0, %l1, %l0
+	xor %l0, %l2, %l0
 ! c = v5 <<< 23
 	.loc 1 3371
-	sllx %i5, 23, %o2
-	srlx %i5, 41, %l1
-	or %l1, %o2, %l1
+	sllx %i3, 23, %o2
+	srlx %i3, 41, %l2
+	or %l2, %o2, %l2
 ! s ^= c
 	.loc 1 3372
-	xor %l0, %l1, %l0
+	xor %l0, %l2, %l0
 ! v0 += s
 	.loc 1 3373
-	add %o7, %l0, %o7
+	add %o5, %l0, %o5
 ! v4 += v0
 	.loc 1 3374
-	add %o1, %o7, %l2
+	add %o1, %o5, %l4
 ! s = v1 <<< 36
 	.loc 1 3375
-	sllx %l3, 36, %o1
-	srlx %l3, 28, %o2
+	sllx %o7, 36, %o1
+	srlx %o7, 28, %o2
 	or %o2, %o1, %o2
 ! c = v1 <<< 30
 	.loc 1 3376
-	sllx %l3, 30, %o1
-	srlx %l3, 34, %l0
+	sllx %o7, 30, %o1
+	srlx %o7, 34, %l0
 	or %l0, %o1, %l0
 ! s ^= c
 	.loc 1 3377
 	xor %o2, %l0, %o2
 ! c = v1 <<< 25
 	.loc 1 3378
-	sllx %l3, 25, %o1
-	srlx %l3, 39, %l0
+	sllx %o7, 25, %o1
+	srlx %o7, 39, %l0
 	or %l0, %o1, %l0
 ! s ^= c
 	.loc 1 3379
 	xor %o2, %l0, %o2
 ! v0 += s
 	.loc 1 3380
-	add %o7, %o2, %o7
+	add %o5, %o2, %o5
 ! mj1 ^= v2
 	.loc 1 3382
-	xor %l3, %o5, %o1
+	xor %o7, %l3, %o1
 ! mj0 &= mj1
 	.loc 1 3383
 	and %o4, %o1, %o4
 ! mj0 ^= v2
 	.loc 1 3384
-	xor %o4, %o5, %o4
+	xor %o4, %l3, %o4
 ! v0 += mj0
 	.loc 1 3385
-	add %o7, %o4, %o7
+	add %o5, %o4, %o2
 ! x = mem64[st + 0]
 	.loc 1 3387
-	ldx [%i0], %o1
+	ldx [%fp + 1951], %o1
+	ldx [%o1], %o1
 ! v0 += x
 	.loc 1 3388
-	add %o7, %o1, %o7
+	add %o2, %o1, %o2
 ! mem64[st + 0] = v0
 	.loc 1 3389
-	stx %o7, [%i0]
+	ldx [%fp + 1951], %o1
+	stx %o2, [%o1]
 ! x = mem64[st + 8]
 	.loc 1 3390
-	ldx [%i0 + 8], %o1
+	ldx [%o1 + 8], %o1
 ! v1 += x
 	.loc 1 3391
-	add %l3, %o1, %o2
+	add %o7, %o1, %o7
 ! mem64[st + 8] = v1
 	.loc 1 3392
-	stx %o2, [%i0 + 8]
+	ldx [%fp + 1951], %o1
+	stx %o7, [%o1 + 8]
 ! x = mem64[st + 16]
 	.loc 1 3393
-	ldx [%i0 + 16], %o1
+	ldx [%o1 + 16], %o1
 ! v2 += x
 	.loc 1 3394
-	add %o5, %o1, %o4
+	add %l3, %o1, %o4
 ! mem64[st + 16] = v2
 	.loc 1 3395
-	stx %o4, [%i0 + 16]
+	ldx [%fp + 1951], %o1
+	stx %o4, [%o1 + 16]
 ! x = mem64[st + 24]
 	.loc 1 3396
-	ldx [%i0 + 24], %o1
+	ldx [%o1 + 24], %o1
 ! v3 += x
 	.loc 1 3397
-	add %o3, %o1, %l1
+	add %o3, %o1, %l2
 ! mem64[st + 24] = v3
 	.loc 1 3398
-	stx %l1, [%i0 + 24]
+	ldx [%fp + 1951], %o1
+	stx %l2, [%o1 + 24]
 ! x = mem64[st + 32]
 	.loc 1 3399
-	ldx [%i0 + 32], %o1
+	ldx [%o1 + 32], %o1
 ! v4 += x
 	.loc 1 3400
-	add %l2, %o1, %o3
+	add %l4, %o1, %o3
 ! mem64[st + 32] = v4
 	.loc 1 3401
-	stx %o3, [%i0 + 32]
+	ldx [%fp + 1951], %o1
+	stx %o3, [%o1 + 32]
 ! x = mem64[st + 40]
 	.loc 1 3402
-	ldx [%i0 + 40], %o1
+	ldx [%o1 + 40], %o1
 ! v5 += x
 	.loc 1 3403
-	add %i5, %o1, %o5
+	add %i3, %o1, %o5
 ! mem64[st + 40] = v5
 	.loc 1 3404
-	stx %o5, [%i0 + 40]
+	ldx [%fp + 1951], %o1
+	stx %o5, [%o1 + 40]
 ! x = mem64[st + 48]
 	.loc 1 3405
-	ldx [%i0 + 48], %o1
+	ldx [%o1 + 48], %o1
 ! v6 += x
 	.loc 1 3406
-	add %i3, %o1, %l0
+	add %l1, %o1, %l0
 ! mem64[st + 48] = v6
 	.loc 1 3407
-	stx %l0, [%i0 + 48]
+	ldx [%fp + 1951], %o1
+	stx %l0, [%o1 + 48]
 ! x = mem64[st + 56]
 	.loc 1 3408
-	ldx [%i0 + 56], %o1
+	ldx [%o1 + 56], %o1
 ! v7 += x
 	.loc 1 3409
-	add %o0, %o1, %l2
+	add %o0, %o1, %l3
 ! mem64[st + 56] = v7
 	.loc 1 3410
-	stx %l2, [%i0 + 56]
+	ldx [%fp + 1951], %o0
+	stx %l3, [%o0 + 56]
 ! in += 128
 	.loc 1 3411
 	add %i1, 128, %i1
 ! n -= 1
 	.loc 1 3412
+	ldx [%fp + 1959], %i2
 	sub %i2, 1, %i2
+	stx %i2, [%fp + 1959]
 ! =? n - 0
 	.loc 1 3413
 	cmp %i2, 0
