@@ -227,8 +227,9 @@ def parse(path: str | None = None, root: str = ROOT) -> Manifest:
                 raise _err(rel, ln, col, f"{kw} takes one value")
             setattr(cur, kw, rest[0])
         elif kw == "speed":
-            if not all(w.isdigit() for w in rest):
-                raise _err(rel, ln, col, "speed takes message lengths in bytes")
+            if not all(w.isdigit() and int(w) > 0 for w in rest):
+                raise _err(rel, ln, col, "speed takes message lengths in bytes, each at least 1 "
+                                         "(--table prints ticks per byte)")
             cur.speed = [int(w) for w in rest]
         else:
             setattr(cur, kw, rest)
