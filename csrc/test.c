@@ -8,8 +8,9 @@
  *   qhasm-test [-p prim] [-i impl] [-s seed] [-q] [-l]
  *              [--abi-only | --no-abi | --valgrind-ct] [--help]
  *
- * Every child first calls each kernel of its implementation (from the
- * dispatch tables) and the public functions through the ABI checker
+ * Every child runs its family's checks, then calls each kernel of its
+ * implementation (from the dispatch tables) and the public functions
+ * through the ABI checker
  * (csrc/abicheck.h).  --valgrind-ct replaces the tests with a constant-time
  * check under valgrind (secrets marked undefined; see ct_child).
  */
