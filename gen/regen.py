@@ -33,6 +33,7 @@ import tempfile
 
 from gen import poly1305, salsa20
 from gen import ppcsparc  # Salsa20 and Poly1305 for ppc32/ppc64/sparc64
+from gen import ntruprime  # Streamlined NTRU Prime, every target (cross .s matched by CROSS_PATTERNS)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -79,6 +80,7 @@ GENERATORS = [
     (None, CROSS_PATTERNS),
     # ppc32, ppc32-altivec, ppc64, sparc64 (gen/ppcsparc.py; files matched above)
     (ppcsparc, []),
+    (ntruprime, [f"{ntruprime.GENERATED}/ntruprime_*.q", "out/amd64*/ntruprime_*.asm"]),
 ]
 
 
@@ -144,7 +146,7 @@ def regen(out: str, qhasm: str, verbose: bool = False, extra: list[str] | None =
         for qpath, impl, asm in jobs:
             asm = asm_name(impl, asm)
             target = target_of(impl)
-            if mod is ppcsparc:
+            if mod is ppcsparc or mod is ntruprime:
                 text = mod.render(qpath, ROOT)
             elif mod is poly1305:
                 text = mod.generate(impl, ROOT)
@@ -165,7 +167,8 @@ def regen(out: str, qhasm: str, verbose: bool = False, extra: list[str] | None =
                 sys.stderr.write(p.stderr)
                 raise SystemExit(f"regen: qhasm failed on {qpath} (status {p.returncode})")
             written += [qpath, apath]
-            done.append((qpath, impl, asm, target))
+            if getattr(mod, "UARCH_VARIANTS", True):
+                done.append((qpath, impl, asm, target))
     return written + variants(out, qhasm, done, uarch_models(extra or []), verbose)
 
 

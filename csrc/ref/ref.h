@@ -51,4 +51,11 @@ void qhasm_kernel_poly1305_ref_blocks(void *state, const unsigned char *m,
                                       unsigned long long nblocks, unsigned int hibit);
 void qhasm_kernel_poly1305_ref_final(void *state, unsigned char *a16);
 
+/* Streamlined NTRU Prime (ntruprime_ref.c): R/q and R/3 products in the
+ * SUPERCOP crypto_core layouts, for any p <= 1024 and odd q */
+int qhasm_ref_core_multsntrup(unsigned char *out, const unsigned char *in,
+                              const unsigned char *k, int p, int q);
+int qhasm_ref_core_mult3sntrup(unsigned char *out, const unsigned char *in,
+                               const unsigned char *k, int p);
+
 #endif
