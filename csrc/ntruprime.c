@@ -26,6 +26,8 @@ REF(857, 5167)
 /* implementations for which gen/ntruprime.py generates kernels (the folder
  * macros QHASM_HAVE_OUT_* only say that out/<impl>/ exists) */
 #define QHASM_NTRU_AMD64_AVX2 1
+#define QHASM_NTRU_AMD64 1
+#define QHASM_NTRU_X86_SSE2 1
 #define KERNELS(ID) \
     qhasm_ntru_fn qhasm_kernel_core_multsntrup653_##ID, qhasm_kernel_core_multsntrup761_##ID, \
         qhasm_kernel_core_multsntrup857_##ID, qhasm_kernel_core_mult3sntrup653_##ID, \

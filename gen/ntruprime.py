@@ -62,6 +62,7 @@ class Isa:
     cpu: str              # `cpu` line ("" for the baseline)
     ptr: str              # integer register type for pointers and counters
     word: int             # bytes of the widest scalar load/store (tail copies)
+    nregs: int = 16       # vector registers the allocator may use
     mulhi_shift: int = 16  # mulhi(a, b) = floor(a*b / 2^mulhi_shift)
     pack: str = "packs16_permute"  # how 16-bit lanes become bytes (mult3 output)
 
@@ -79,7 +80,11 @@ class Isa:
 
 
 ISAS: dict[str, Isa] = {
+    # baseline x86-64: SSE2, 8 lanes (legacy two-operand forms)
+    "amd64": Isa("amd64", 8, "reg128", "stack128", "", "int64", 8, pack="packs16"),
     "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8),
+    # i386 with SSE2: 8 xmm registers
+    "x86-sse2": Isa("x86-sse2", 8, "reg128", "stack128", "sse2", "int32", 4, nregs=8, pack="packs16"),
 }
 
 
@@ -210,13 +215,17 @@ def macs(S: int, L: int) -> int:
     return n
 
 
-def shape(p: int, L: int) -> tuple[int, int]:
+def shape(p: int, L: int, nregs: int = 16) -> tuple[int, int]:
     """(levels d, base size S) with S*2^d >= p, S a multiple of L, minimising
-    an estimate: base multiply-adds plus the per-level linear work."""
+    an estimate: base multiply-adds plus the per-level linear work.  The
+    base case keeps 2S/L accumulators, a broadcast and two scratch
+    registers live, so that many must fit in nregs."""
     best = None
-    for d in range(1, 7):
+    for d in range(1, 8):
         S = -(-p // (L << d))
         S *= L
+        if 2 * S // L + 3 > nregs:
+            continue
         N = S << d
         cost = 3 ** d * macs(S, L) * 2 + sum(3 ** l * (N >> l) // L * 6 for l in range(d))
         if best is None or cost < best[0]:
@@ -269,7 +278,7 @@ class Kernel:
         self.isa = isa
         self.p, self.q = p, q
         self.L = isa.lanes
-        self.d, self.S = shape(p, self.L)
+        self.d, self.S = shape(p, self.L, isa.nregs)
         self.N = self.S << self.d
         self.c = make_consts(p, q, isa.mulhi_shift)
 
@@ -294,6 +303,8 @@ class Kernel:
         """n bytes (a multiple of the vector size) of zeros (z0 holds 0)."""
         vb = self.isa.vbytes
         assert n % vb == 0
+        if n:
+            e("z0 = 0")
         for i in range(0, n, vb):
             e(f"{e.vmem(dst, doff + i)} = z0")
 
@@ -333,6 +344,7 @@ class Kernel:
                 e(f"{P} x0 += x1")
                 e(f"{e.vmem('pb', slot + base + v)} = x0")
                 if last:
+                    e("z0 = 0")
                     for s in range(3):
                         e(f"{e.vmem('pb', s * slot + v)} = z0")
         self.loop(e, cnt, body, [("pa", 2 * n), ("pb", 3 * slot)])
@@ -470,7 +482,6 @@ class Kernel:
         e("input out in k")
         e("secret [in] [k]")
         e(f"w = &work{name}")
-        e("z0 = 0")
 
     # -- the two functions ------------------------------------------------
     def mult3(self, e: Q, name: str) -> None:
@@ -523,10 +534,12 @@ class Kernel:
             if v + 1 < nv:
                 e(f"x1 = {e.vmem('w', src + vb * (v + 1))}")
             else:
-                e("x1 = z0")
+                e("x1 = 0")
+            e("x0 = packs16(x0, x1)")
             if self.isa.pack == "packs16_permute":
-                e("x0 = packs16(x0, x1)")
                 e("x0 = permute64(x0, 0xd8)")
+            elif self.isa.pack == "packs16":
+                pass
             else:
                 raise NotImplementedError(self.isa.pack)
             e(f"{e.vmem('w', dst + vb * (v // 2))} = x0")
@@ -575,6 +588,7 @@ class Kernel:
         H = lay.off["H"]
         for v in range(0, 4 * N, vb):
             if v >= 2 * (2 * p - 1):
+                e("z0 = 0")
                 e(f"{e.vmem('w', H + v)} = z0")
                 continue
             e(f"x1 = {e.vmem('w', h + 4 * N + v)}")
@@ -590,6 +604,7 @@ class Kernel:
                 e(f"{P} x1 += {e.vmem('w', h + v)}")
             self.barrett_lines(e, "x1", "x2")
             e(f"{e.vmem('w', H + v)} = x1")
+        e("z0 = 0")
         for v in range(4 * N, 4 * N + 2 * vb, vb):
             e(f"{e.vmem('w', H + v)} = z0")
         # fold, freeze, write
