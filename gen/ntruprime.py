@@ -83,6 +83,9 @@ ISAS: dict[str, Isa] = {
     # baseline x86-64: SSE2, 8 lanes (legacy two-operand forms)
     "amd64": Isa("amd64", 8, "reg128", "stack128", "", "int64", 8, pack="packs16"),
     "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8),
+    # AVX-512BW: 32 lanes, 32 registers; bytes by vpmovwb
+    "amd64-avx512": Isa("amd64-avx512", 32, "reg512", "stack512", "avx512bw avx512vl", "int64", 8,
+                        nregs=32, pack="truncate8"),
     # i386 with SSE2: 8 xmm registers
     "x86-sse2": Isa("x86-sse2", 8, "reg128", "stack128", "sse2", "int32", 4, nregs=8, pack="packs16"),
 }
@@ -529,6 +532,13 @@ class Kernel:
 
     def pack_bytes(self, e: Q, src: int, dst: int, nv: int) -> None:
         vb = self.isa.vbytes
+        if self.isa.pack == "truncate8":
+            # one vector of 16-bit lanes -> half a vector of bytes
+            for v in range(nv):
+                e(f"x0 = {e.vmem('w', src + vb * v)}")
+                e("y0 = truncate8(x0)")
+                e(f"{mem(f'mem{8 * self.L}', 'w', dst + self.L * v)} = y0")
+            return
         for v in range(0, nv, 2):
             e(f"x0 = {e.vmem('w', src + vb * v)}")
             if v + 1 < nv:
@@ -640,6 +650,8 @@ def generate(impl: str, p: int) -> str:
     nb = 2 * kn.S // kn.L
     e(f"{isa.ptr} out in k w pa pb pc i0 t0")
     e(f"{isa.reg} z0 x0 x1 x2 x3 x4 x5 x6 x7 " + " ".join(f"a{k}" for k in range(nb)))
+    if isa.pack == "truncate8":
+        e(f"reg{8 * kn.L} y0")
     mh = isa.mulhi_shift
     kn.consts(e, {"ONES": 1, "THREE": 3, "M3OFF": c.m3off, "M3MUL": (1 << mh) // 3 + 1,
                   "BV": c.bv, "QQ": c.q, "BRND": 1 << (c.bs - 1), "DC": c.dc, "DIG": c.dig,
