@@ -54,17 +54,24 @@ PARAMS: dict[int, int] = {653: 4621, 761: 4591, 857: 5167}
 # ---------------------------------------------------------------- lane ISAs
 @dataclass(frozen=True)
 class Isa:
-    """How the 16-bit lane statements are spelled for one instruction set."""
+    """How the 16-bit lane statements are spelled for one instruction set.
+    Vector sets spell `<L>x` statements on vector registers; lanes == 1 is
+    plain integer code on 64-bit registers (values stay exact integers
+    there, which agrees with the 16-bit lane arithmetic because every value
+    whose wrap-around could matter is proved to lie in -32768..32767)."""
     name: str
     lanes: int            # 16-bit lanes per vector
-    reg: str              # vector register type
+    reg: str              # vector register type (int64 for lanes == 1)
     stack: str            # stack type aligned like a vector (the work area)
     cpu: str              # `cpu` line ("" for the baseline)
     ptr: str              # integer register type for pointers and counters
     word: int             # bytes of the widest scalar load/store (tail copies)
-    nregs: int = 16       # vector registers the allocator may use
+    nregs: int = 16       # registers the base case may keep live
     mulhi_shift: int = 16  # mulhi(a, b) = floor(a*b / 2^mulhi_shift)
     pack: str = "packs16_permute"  # how 16-bit lanes become bytes (mult3 output)
+    imm_max: int = 2 ** 31 - 1     # largest `r = s + i` immediate / displacement
+    big_endian: bool = False
+    unroll: int = 4       # vectors per iteration of the linear passes
 
     @property
     def pre(self) -> str:
@@ -78,6 +85,67 @@ class Isa:
     def mem(self) -> str:
         return f"mem{16 * self.lanes}"
 
+    @property
+    def scalar(self) -> bool:
+        return self.lanes == 1
+
+    # -- statements (lists of .q lines) -------------------------------------
+    def m(self, ptr: str, off: int, bits: int | None = None) -> str:
+        w = f"mem{bits}" if bits else (self.mem if not self.scalar else "mem16")
+        return f"{w}[{ptr} + {off}]" if off else f"{w}[{ptr}]"
+
+    def ld(self, d: str, ptr: str, off: int) -> list[str]:
+        if self.scalar:
+            return [f"(int64) {d} = {self.m(ptr, off)}"]
+        return [f"{d} = {self.m(ptr, off)}"]
+
+    def st(self, ptr: str, off: int, s: str) -> list[str]:
+        return [f"{self.m(ptr, off)} = {s}"]
+
+    def op(self, d: str, a: str, o: str, b: str) -> list[str]:
+        """d = a o b for o in + - * (b a register)"""
+        return [f"{d} = {a} {o} {b}"] if self.scalar else [f"{self.pre} {d} = {a} {o} {b}"]
+
+    def opm(self, d: str, a: str, o: str, ptr: str, off: int) -> list[str]:
+        """d = a o mem[ptr + off]"""
+        if self.scalar:
+            return self.ld("tv", ptr, off) + [f"{d} = {a} {o} tv"]
+        return [f"{self.pre} {d} = {a} {o} {self.m(ptr, off)}"]
+
+    def mulhi(self, d: str, a: str, b: str) -> list[str]:
+        if self.scalar:
+            return [f"{d} = {a} * {b}", f"(int64) {d} >>= {self.mulhi_shift}"]
+        return [f"{self.pre} {d} = mulhi({a}, {b})"]
+
+    def sra(self, d: str, i: int) -> list[str]:
+        return [f"(int64) {d} >>= {i}"] if self.scalar else [f"(int16) {self.pre} {d} >>= {i}"]
+
+    def srl(self, d: str, i: int) -> list[str]:
+        return [f"{d} >>= {i}"] if self.scalar else [f"{self.pre} {d} >>= {i}"]
+
+    def and_(self, d: str, a: str, b: str) -> list[str]:
+        return [f"{d} = {a} & {b}"]
+
+    def bcast(self, d: str, ptr: str, off: int) -> list[str]:
+        if self.scalar:
+            return self.ld(d, ptr, off)
+        return [f"{self.pre} {d} = {self.m(ptr, off, 16)}"]
+
+    def zext8(self, d: str, ptr: str, off: int) -> list[str]:
+        if self.scalar:
+            return [f"{d} = {self.m(ptr, off, 8)}"]
+        return [f"{self.pre} {d} = zeroext8({self.m(ptr, off, 8 * self.lanes)})"]
+
+    def cld(self, d: str, name: str, value: int) -> list[str]:
+        return [f"{d} = {value}"] if self.scalar else [f"{d} = {self.mem}[{name}]"]
+
+    def zero(self, d: str) -> list[str]:
+        return [f"{d} = 0"]
+
+    def lane0zero(self, d: str) -> list[str]:
+        """clear lane 0 (the coefficient j = 0 of a fold block)"""
+        return [f"{d} = 0"] if self.scalar else [f"{d} &= {self.mem}[LANE0OFF]"]
+
 
 ISAS: dict[str, Isa] = {
     # baseline x86-64: SSE2, 8 lanes (legacy two-operand forms)
@@ -88,6 +156,13 @@ ISAS: dict[str, Isa] = {
                         nregs=32, pack="truncate8"),
     # i386 with SSE2: 8 xmm registers
     "x86-sse2": Isa("x86-sse2", 8, "reg128", "stack128", "sse2", "int32", 4, nregs=8, pack="packs16"),
+}
+_SCALAR = {
+    # 64-bit integer code (one lane) on the big-endian cross targets
+    "ppc64": Isa("ppc64", 1, "int64", "stack64", "", "int64", 8, nregs=17, pack="bytes",
+                 imm_max=32767, big_endian=True, unroll=8),
+    "sparc64": Isa("sparc64", 1, "int64", "stack64", "", "int64", 8, nregs=15, pack="bytes",
+                   imm_max=4095, big_endian=True, unroll=8),
 }
 
 
@@ -224,7 +299,7 @@ def shape(p: int, L: int, nregs: int = 16) -> tuple[int, int]:
     base case keeps 2S/L accumulators, a broadcast and two scratch
     registers live, so that many must fit in nregs."""
     best = None
-    for d in range(1, 8):
+    for d in range(1, 9):
         S = -(-p // (L << d))
         S *= L
         if 2 * S // L + 3 > nregs:
@@ -244,19 +319,15 @@ class Q:
     lines: list[str] = field(default_factory=list)
     labels: int = 0
 
-    def __call__(self, s: str) -> None:
-        self.lines.append(s)
+    def __call__(self, s: str | list[str]) -> None:
+        if isinstance(s, list):
+            self.lines.extend(s)
+        else:
+            self.lines.append(s)
 
     def label(self, base: str) -> str:
         self.labels += 1
         return f"{base}{self.labels}"
-
-    def vmem(self, ptr: str, off: int) -> str:
-        return f"{self.isa.mem}[{ptr} + {off}]" if off else f"{self.isa.mem}[{ptr}]"
-
-
-def mem(w: str, ptr: str, off: int) -> str:
-    return f"{w}[{ptr} + {off}]" if off else f"{w}[{ptr}]"
 
 
 class Layout:
@@ -275,7 +346,7 @@ class Layout:
 
 
 class Kernel:
-    """The common parts of the two functions for one (impl, p, q)."""
+    """The two functions for one (impl, p, q)."""
 
     def __init__(self, isa: Isa, p: int, q: int) -> None:
         self.isa = isa
@@ -284,126 +355,194 @@ class Kernel:
         self.d, self.S = shape(p, self.L, isa.nregs)
         self.N = self.S << self.d
         self.c = make_consts(p, q, isa.mulhi_shift)
+        mh = isa.mulhi_shift
+        c = self.c
+        self.cv = {"ONES": 1, "THREE": 3, "M3OFF": c.m3off, "M3MUL": (1 << mh) // 3 + 1,
+                   "BV": c.bv, "QQ": c.q, "BRND": 1 << (c.bs - 1), "DC": c.dc, "DIG": c.dig,
+                   "DHALF": c.dig // 2, "DW": c.dw}
 
     # -- helpers emitting code --------------------------------------------
-    def copy_bytes(self, e: Q, dst: str, doff: int, src: str, soff: int, n: int) -> None:
-        """n bytes from src+soff to dst+doff: whole vectors, then scalars."""
-        vb = self.isa.vbytes
-        i = 0
-        while i + vb <= n:
-            e(f"x0 = {e.vmem(src, soff + i)}")
-            e(f"{e.vmem(dst, doff + i)} = x0")
-            i += vb
-        for w in (self.isa.word, 4, 2, 1):
-            if w > self.isa.word:
-                continue
-            while i + w <= n:
-                e(f"t0 = {mem(f'mem{8 * w}', src, soff + i)}")
-                e(f"{mem(f'mem{8 * w}', dst, doff + i)} = t0")
-                i += w
+    def addr(self, e: Q, reg: str, base: str, off: int) -> None:
+        """reg = base + off (through a register when off is out of range)"""
+        if off == 0:
+            e(f"{reg} = {base}")
+        elif off <= self.isa.imm_max:
+            e(f"{reg} = {base} + {off}")
+        else:
+            e(f"{reg} = {off}")
+            e(f"{reg} = {base} + {reg}")
 
-    def zero_bytes(self, e: Q, dst: str, doff: int, n: int) -> None:
-        """n bytes (a multiple of the vector size) of zeros (z0 holds 0)."""
-        vb = self.isa.vbytes
-        assert n % vb == 0
-        if n:
-            e("z0 = 0")
-        for i in range(0, n, vb):
-            e(f"{e.vmem(dst, doff + i)} = z0")
+    def cld(self, e: Q, d: str, name: str) -> None:
+        e(self.isa.cld(d, name, self.cv[name]))
 
-    def loop(self, e: Q, count: int, body, ptrs: list[tuple[str, int]]) -> None:
+    def loop(self, e: Q, count: int, body, ptrs: list[tuple[str, int]], ctr: str = "i0") -> None:
         """count iterations of body(); after each, ptr += step."""
+        if count <= 0:
+            return
         if count == 1:
             body()
             return
         lab = e.label("loop")
-        e(f"i0 = {count}")
+        e(f"{ctr} = {count}")
         e(f"{lab}:")
         body()
         for ptr, step in ptrs:
-            e(f"{ptr} += {step}")
-        e(f"unsigned>? i0 -= 1")
-        e(f"goto {lab} if unsigned>")
+            self.bump(e, ptr, step)
+        e(f"{ctr} = {ctr} - 1")
+        e(f"=? {ctr} - 0")
+        e(f"goto {lab} if !=")
+
+    def bump(self, e: Q, ptr: str, step: int) -> None:
+        if step <= self.isa.imm_max:
+            e(f"{ptr} = {ptr} + {step}")
+        else:
+            e(f"t1 = {step}")
+            e(f"{ptr} = {ptr} + t1")
+
+    def vpass(self, e: Q, count: int, steps: list[tuple[str, int]], body, ctr: str = "i1") -> None:
+        """body(u) for u = 0 .. count-1, unrolled isa.unroll times inside a
+        loop: body addresses ptr + u*step; the pointers (already set) advance
+        by unroll*step per iteration."""
+        U = min(self.isa.unroll, count)
+        if U <= 0:
+            return
+        loops, rem = divmod(count, U)
+        if loops == 1:
+            for u in range(count):
+                body(u)
+            return
+
+        def group() -> None:
+            for u in range(U):
+                body(u)
+        self.loop(e, loops, group, [(p, U * s) for p, s in steps], ctr)
+        for u in range(rem):
+            body(u)
+
+    def copy_bytes(self, e: Q, dst: str, src: str, n: int) -> None:
+        """n bytes from src to dst (pointer registers): whole vectors, then
+        the widest scalars."""
+        vb = self.isa.vbytes if not self.isa.scalar else 0
+        i = 0
+        if vb:
+            while i + vb <= n:
+                e(f"x0 = {self.isa.m(src, i)}")
+                e(f"{self.isa.m(dst, i)} = x0")
+                i += vb
+        for w in (8, 4, 2, 1):
+            if w > self.isa.word:
+                continue
+            while i + w <= n:
+                e(f"t0 = {self.isa.m(src, i, 8 * w)}")
+                e(f"{self.isa.m(dst, i, 8 * w)} = t0")
+                i += w
+
+    def zero_bytes(self, e: Q, dst: str, n: int) -> None:
+        """n bytes (a multiple of the vector size) of zeros at dst."""
+        vb = self.isa.vbytes
+        assert n % vb == 0
+        if not n:
+            return
+        e(self.isa.zero("z0"))
+        self.vpass(e, n // vb, [(dst, vb)], lambda u: e(self.isa.st(dst, u * vb, "z0")))
 
     def evaluate(self, e: Q, src: int, cnt: int, n: int, dst: int, last: bool) -> None:
         """Karatsuba evaluation: cnt polys of n coefficients at w+src become
         3*cnt polys of n/2 at w+dst (0, 1, infinity).  The last a-level is
         written into padded slots (stride 2*(n/2), data in the upper half,
         zeros in the lower half)."""
-        P = self.isa.pre
+        I = self.isa
+        vb = I.vbytes
         h = n // 2
         hb = 2 * h
         slot = 2 * hb if last else hb
         base = hb if last else 0
-        e(f"pa = w + {src}" if src else "pa = w")
-        e(f"pb = w + {dst}" if dst else "pb = w")
+        self.addr(e, "pa", "w", src)
+        self.addr(e, "pb", "w", dst)
+        if last:
+            e(I.zero("z0"))
+
+        def inner(u: int) -> None:
+            v = u * vb
+            e(I.ld("x0", "qa", v))
+            e(I.ld("x1", "qb", v))
+            e(I.st("qc", base + v, "x0"))
+            e(I.st("qc", 2 * slot + base + v, "x1"))
+            e(I.op("x0", "x0", "+", "x1"))
+            e(I.st("qc", slot + base + v, "x0"))
+            if last:
+                for s in range(3):
+                    e(I.st("qc", s * slot + v, "z0"))
 
         def body() -> None:
-            for v in range(0, hb, self.isa.vbytes):
-                e(f"x0 = {e.vmem('pa', v)}")
-                e(f"x1 = {e.vmem('pa', hb + v)}")
-                e(f"{e.vmem('pb', base + v)} = x0")
-                e(f"{e.vmem('pb', 2 * slot + base + v)} = x1")
-                e(f"{P} x0 += x1")
-                e(f"{e.vmem('pb', slot + base + v)} = x0")
-                if last:
-                    e("z0 = 0")
-                    for s in range(3):
-                        e(f"{e.vmem('pb', s * slot + v)} = z0")
+            e("qa = pa")
+            self.addr(e, "qb", "pa", hb)
+            e("qc = pb")
+            self.vpass(e, hb // vb, [("qa", vb), ("qb", vb), ("qc", vb)], inner)
         self.loop(e, cnt, body, [("pa", 2 * n), ("pb", 3 * slot)])
 
     def base_products(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
         """count S x S products: a in padded slots (stride 4S bytes, data at
         +2S), b contiguous (stride 2S bytes), c contiguous (stride 4S)."""
-        S, L, P = self.S, self.L, self.isa.pre
+        I = self.isa
+        S, L = self.S, self.L
         nb = 2 * S // L
-        e(f"pa = w + {aoff}")
-        e(f"pb = w + {boff}")
-        e(f"pc = w + {coff}")
+        self.addr(e, "pa", "w", aoff)
+        self.addr(e, "pb", "w", boff)
+        self.addr(e, "pc", "w", coff)
 
         def body() -> None:
             first = [True] * nb
             for j in range(S):
-                e(f"{P} x0 = {mem('mem16', 'pb', 2 * j)}")
+                e(I.bcast("x0", "pb", 2 * j))
                 for k in range(nb):
                     if not (k * L - S + 1 <= j <= k * L + L - 1):
                         continue
                     off = 2 * (S + k * L - j)
                     if first[k]:
-                        e(f"{P} a{k} = x0 * {e.vmem('pa', off)}")
+                        e(I.opm(f"a{k}", "x0", "*", "pa", off))
                         first[k] = False
                     else:
-                        e(f"{P} x1 = x0 * {e.vmem('pa', off)}")
-                        e(f"{P} a{k} += x1")
+                        e(I.opm("x1", "x0", "*", "pa", off))
+                        e(I.op(f"a{k}", f"a{k}", "+", "x1"))
             for k in range(nb):
-                e(f"{e.vmem('pc', 2 * k * L)} = a{k}")
+                e(I.st("pc", 2 * k * L, f"a{k}"))
         self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
 
     def interpolate(self, e: Q, src: int, cnt: int, m: int, dst: int) -> None:
         """cnt groups of three products (2m coefficients each, at w+src)
-        become cnt products of 4m coefficients at w+dst."""
-        P = self.isa.pre
+        become cnt products of 4m coefficients at w+dst:
+        out = P0 + x^m (P1 - P0 - P2) + x^2m P2."""
+        I = self.isa
+        vb = I.vbytes
         mb = 2 * m
-        e(f"pa = w + {src}")
-        e(f"pb = w + {dst}")
+        self.addr(e, "pa", "w", src)
+        self.addr(e, "pb", "w", dst)
+
+        def inner(u: int) -> None:
+            v = u * vb
+            e(I.ld("x0", "qa", v))            # P0 lo
+            e(I.ld("x1", "qa", mb + v))       # P0 hi
+            e(I.ld("x2", "qc", v))            # P2 lo
+            e(I.ld("x3", "qc", mb + v))       # P2 hi
+            e(I.st("qd", v, "x0"))
+            e(I.st("qd", 3 * mb + v, "x3"))
+            e(I.op("x4", "x1", "-", "x2"))    # t = P0hi - P2lo
+            e(I.ld("x5", "qb", v))
+            e(I.op("x5", "x5", "-", "x0"))
+            e(I.op("x5", "x5", "+", "x4"))    # P1lo - P0lo + t
+            e(I.st("qd", mb + v, "x5"))
+            e(I.ld("x5", "qb", mb + v))
+            e(I.op("x5", "x5", "-", "x3"))
+            e(I.op("x5", "x5", "-", "x4"))    # P1hi - P2hi - t
+            e(I.st("qd", 2 * mb + v, "x5"))
 
         def body() -> None:
-            for v in range(0, mb, self.isa.vbytes):
-                e(f"x0 = {e.vmem('pa', v)}")               # P0 lo
-                e(f"x1 = {e.vmem('pa', mb + v)}")          # P0 hi
-                e(f"x2 = {e.vmem('pa', 4 * mb + v)}")      # P2 lo
-                e(f"x3 = {e.vmem('pa', 5 * mb + v)}")      # P2 hi
-                e(f"{e.vmem('pb', v)} = x0")
-                e(f"{e.vmem('pb', 3 * mb + v)} = x3")
-                e(f"{P} x4 = x1 - x2")                      # t = P0hi - P2lo
-                e(f"x5 = {e.vmem('pa', 2 * mb + v)}")
-                e(f"{P} x5 -= x0")
-                e(f"{P} x5 += x4")                          # P1lo - P0lo + t
-                e(f"{e.vmem('pb', mb + v)} = x5")
-                e(f"x5 = {e.vmem('pa', 3 * mb + v)}")
-                e(f"{P} x5 -= x3")
-                e(f"{P} x5 -= x4")                          # P1hi - P2hi - t
-                e(f"{e.vmem('pb', 2 * mb + v)} = x5")
+            e("qa = pa")
+            self.addr(e, "qb", "pa", 2 * mb)
+            self.addr(e, "qc", "pa", 4 * mb)
+            e("qd = pb")
+            self.vpass(e, mb // vb, [("qa", vb), ("qb", vb), ("qc", vb), ("qd", vb)], inner)
         self.loop(e, cnt, body, [("pa", 6 * mb), ("pb", 4 * mb)])
 
     def product(self, e: Q, lay: Layout, K: int) -> int:
@@ -415,19 +554,15 @@ class Kernel:
         for l in range(d):
             n = N >> l
             last = l == d - 1
-            # a-side: K*3^l polys of n -> 3x of n/2 (padded at the last level)
             nxt = lay.off[f"EA{l + 1}"]
             self.evaluate(e, ea[-1], K * 3 ** l, n, nxt, last)
             ea.append(nxt)
             nxt = lay.off[f"EB{l + 1}"]
             self.evaluate(e, eb[-1], 3 ** l, n, nxt, False)
             eb.append(nxt)
-        if d == 0:
-            # no Karatsuba: copy a into one padded slot
-            self.evaluate_copy(e, lay)
-            ea.append(lay.off["EA0P"])
         # zeros after the last padded slot
-        self.zero_bytes(e, "w", ea[-1] + K * 3 ** d * 4 * S, 2 * S)
+        self.addr(e, "pa", "w", ea[-1] + K * 3 ** d * 4 * S)
+        self.zero_bytes(e, "pa", 2 * S)
         cnt = 3 ** d
         for kk in range(K):
             self.base_products(e, ea[-1] + kk * cnt * 4 * S, eb[-1], lay.off[f"C{d}"] + kk * cnt * 4 * S, cnt)
@@ -439,198 +574,273 @@ class Kernel:
             src = dst
         return src
 
-    def evaluate_copy(self, e: Q, lay: Layout) -> None:
-        raise NotImplementedError("d == 0")
-
     def layout(self, K: int, extra: list[tuple[str, int]]) -> Layout:
+        """The work area: inputs A (K polys) and B; the evaluation levels
+        alternate between two a-regions and two b-regions (a level is dead
+        once the next is written); the base products C_d and every second
+        interpolation level share one region, the other levels reuse the
+        (then dead) evaluation regions."""
         d, S, N = self.d, self.S, self.N
-        lay = Layout(self.isa.vbytes)
+        ea = {l: (K * 3 ** d * 4 * S + 4 * S if l == d else 2 * K * N * 3 ** l // 2 ** l) for l in range(1, d + 1)}
+        eb = {l: 2 * N * 3 ** l // 2 ** l for l in range(1, d + 1)}
+        cs = {l: K * 3 ** l * 4 * (N >> l) for l in range(d + 1)}
+        lay = Layout(max(self.isa.vbytes, 8))
         lay.add("A", 2 * K * N)
         lay.add("B", 2 * N)
+        ra = [max([ea[l] for l in ea if l % 2 == r] or [0]) for r in (0, 1)]
+        rb = [max([eb[l] for l in eb if l % 2 == r] or [0]) for r in (0, 1)]
+        e0 = lay.add("RA0", ra[0])
+        lay.add("RA1", ra[1])
+        lay.add("RB0", rb[0])
+        lay.add("RB1", rb[1])
+        esize = lay.size - e0
         for l in range(1, d + 1):
-            if l == d:
-                lay.add(f"EA{l}", K * 3 ** d * 4 * S + 4 * S)
-            else:
-                lay.add(f"EA{l}", 2 * K * N * 3 ** l // 2 ** l)
-            lay.add(f"EB{l}", 2 * N * 3 ** l // 2 ** l)
-        for l in range(d, -1, -1):
-            lay.add(f"C{l}", K * 3 ** l * 4 * (N >> l))
+            lay.off[f"EA{l}"] = lay.off[f"RA{l % 2}"]
+            lay.off[f"EB{l}"] = lay.off[f"RB{l % 2}"]
+        lay.add("RC", max(cs[l] for l in cs if (d - l) % 2 == 0))
+        other = [cs[l] for l in cs if (d - l) % 2 == 1]
+        assert max(other or [0]) <= esize
+        for l in range(d + 1):
+            lay.off[f"C{l}"] = lay.off["RC"] if (d - l) % 2 == 0 else e0
         for name, n in extra:
             lay.add(name, n)
         return lay
 
-    # -- input mapping ----------------------------------------------------
+    # -- input and output -------------------------------------------------
+    def stage(self, e: Q, lay: Layout, buf: str, src: str, n: int, size: int, int16: bool) -> None:
+        """n input bytes at src into buf (size bytes, zero beyond n).  int16
+        data is little-endian: on big-endian targets swapped to native."""
+        I = self.isa
+        vb = I.vbytes
+        full = (n // vb) * vb
+        self.addr(e, "pa", "w", lay.off[buf] + full)
+        self.zero_bytes(e, "pa", size - full)
+        self.addr(e, "pa", "w", lay.off[buf])
+        if int16 and I.big_endian:
+            e(f"pb = {src}")
+
+            def swap(u: int) -> None:
+                e(f"t0 = {I.m('pb', 2 * u, 8)}")
+                e(f"t1 = {I.m('pb', 2 * u + 1, 8)}")
+                e("t1 = t1 << 8")
+                e("t0 = t0 | t1")
+                e(f"{I.m('pa', 2 * u, 16)} = t0")
+            self.vpass(e, n // 2, [("pa", 2), ("pb", 2)], swap)
+            return
+        self.copy_bytes(e, "pa", src, n)
+
+    def unstage16(self, e: Q, lay: Layout, buf: str, n: int) -> None:
+        """n int16 from buf to out, little-endian"""
+        I = self.isa
+        self.addr(e, "pa", "w", lay.off[buf])
+        if not I.big_endian:
+            self.copy_bytes(e, "out", "pa", 2 * n)
+            return
+        e("pb = out")
+
+        def swap(u: int) -> None:
+            e(f"t0 = {I.m('pa', 2 * u, 16)}")
+            e(f"{I.m('pb', 2 * u, 8)} = t0")
+            e("t0 = t0 >> 8")
+            e(f"{I.m('pb', 2 * u + 1, 8)} = t0")
+        self.vpass(e, n, [("pa", 2), ("pb", 2)], swap)
+
     def small_from_bytes(self, e: Q, src: int, dst: int, n: int) -> None:
         """n bytes at w+src (SUPERCOP small layout) -> n int16 in {-1,0,1}
         at w+dst: g = b0 - 2*(b0 & b1) for the two low bits b0, b1."""
-        P, L = self.isa.pre, self.L
-        e("x7 = mem%d[ONES]" % (16 * L))
-        for v in range(0, n, L):
-            e(f"{P} x0 = zeroext8({mem(f'mem{8 * L}', 'w', src + v)})")
-            e("x1 = x0 & x7")
-            e(f"{P} x0 >>= 1")
-            e("x0 &= x1")
-            e(f"{P} x1 -= x0")
-            e(f"{P} x1 -= x0")
-            e(f"{e.vmem('w', dst + 2 * v)} = x1")
+        I, L = self.isa, self.L
+        self.cld(e, "x7", "ONES")
+        self.addr(e, "pa", "w", src)
+        self.addr(e, "pb", "w", dst)
 
-    def consts(self, e: Q, extra: dict[str, int]) -> None:
-        for name, v in extra.items():
+        def body(u: int) -> None:
+            e(I.zext8("x0", "pa", u * L))
+            e(I.and_("x1", "x0", "x7"))
+            e(I.srl("x0", 1))
+            e(I.and_("x0", "x0", "x1"))
+            e(I.op("x1", "x1", "-", "x0"))
+            e(I.op("x1", "x1", "-", "x0"))
+            e(I.st("pb", 2 * u * L, "x1"))
+        self.vpass(e, n // L, [("pa", L), ("pb", 2 * L)], body)
+
+    def consts(self, e: Q) -> None:
+        if self.isa.scalar:
+            return
+        for name, v in self.cv.items():
             e(f"const {name} u16 " + " ".join([str(v & 0xFFFF)] * self.L))
+        e("const LANE0OFF u16 0 " + " ".join(["65535"] * (self.L - 1)))
 
     def prologue(self, e: Q, name: str, lay: Layout) -> None:
-        nv = -(-lay.size // self.isa.vbytes)
+        sb = max(self.isa.vbytes, 8)
+        nv = -(-lay.size // sb)
         e(f"{self.isa.stack} work{name}[{nv}]")
         e(f"enter {name}")
         e("input out in k")
         e("secret [in] [k]")
         e(f"w = &work{name}")
 
+    def barrett(self, e: Q, x: str, t: str) -> None:
+        """x = barrett(x) (x6 = BV, x7 = Q constants; t scratch)."""
+        I = self.isa
+        e(I.mulhi(t, x, "x6"))
+        if I.scalar:
+            e(f"{t} = {t} + {self.cv['BRND']}")
+        else:
+            e(f"{I.pre} {t} = {t} + {I.mem}[BRND]")
+        e(I.sra(t, self.c.bs))
+        e(I.op(t, t, "*", "x7"))
+        e(I.op(x, x, "-", t))
+
+    def fold(self, e: Q, h: int, dst: int, nvp: int, finish) -> None:
+        """c_j = h_j + h_{j+p} + h_{j+p-1} (the last term not for j = 0),
+        finish(x) on it, stored at w+dst; nvp vectors"""
+        I = self.isa
+        vb, p = I.vbytes, self.p
+        self.addr(e, "pa", "w", h)
+        self.addr(e, "pb", "w", h + 2 * p)
+        self.addr(e, "pc", "w", h + 2 * (p - 1))
+        self.addr(e, "qd", "w", dst)
+
+        def body(u: int, first: bool = False) -> None:
+            v = u * vb
+            e(I.ld("x0", "pa", v))
+            e(I.ld("x1", "pb", v))
+            e(I.ld("x2", "pc", v))
+            if first:
+                e(I.lane0zero("x2"))
+            e(I.op("x0", "x0", "+", "x1"))
+            e(I.op("x0", "x0", "+", "x2"))
+            finish("x0")
+            e(I.st("qd", v, "x0"))
+        body(0, True)
+        for r in ("pa", "pb", "pc", "qd"):
+            e(f"{r} = {r} + {vb}")
+        self.vpass(e, nvp - 1, [("pa", vb), ("pb", vb), ("pc", vb), ("qd", vb)], body)
+
     # -- the two functions ------------------------------------------------
     def mult3(self, e: Q, name: str) -> None:
-        p, L, N, P = self.p, self.L, self.N, self.isa.pre
-        vb = self.isa.vbytes
+        I = self.isa
+        p, L, N = self.p, self.L, self.N
+        vb = I.vbytes
         nvp = -(-p // L)            # vectors covering p coefficients
         inb = -(-N // L) * L        # staged bytes
-        lay = self.layout(1, [("IN", inb), ("KB", inb), ("OUT", nvp * L + vb)])
+        lay = self.layout(1, [("IN", inb), ("KB", inb), ("H3", 2 * nvp * L + vb),
+                              ("OUT", nvp * L + 2 * vb)])
         self.prologue(e, name, lay)
         # stage both inputs (zeros up to N), read everything before writing
-        for buf, ptr in (("IN", "in"), ("KB", "k")):
-            self.zero_bytes(e, "w", lay.off[buf] + (p // vb) * vb, inb - (p // vb) * vb)
-            self.copy_bytes(e, "w", lay.off[buf], ptr, 0, p)
+        self.stage(e, lay, "IN", "in", p, inb, False)
+        self.stage(e, lay, "KB", "k", p, inb, False)
         self.small_from_bytes(e, lay.off["IN"], lay.off["A"], N)
         self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N)
         h = self.product(e, lay, 1)
-        # fold modulo x^p - x - 1: c_j = h_j + h_{j+p} + h_{j+p-1} (j >= 1)
-        # (h is zero from 2p-1 on, inside its 2N coefficients)
         assert (nvp * L) + p <= 2 * N
-        c = self.c
-        e(f"x6 = mem{16 * L}[M3OFF]")
-        e(f"x7 = mem{16 * L}[M3MUL]")
-        e(f"x5 = mem{16 * L}[THREE]")
-        for v in range(nvp):
-            j = v * L
-            e(f"x0 = {e.vmem('w', h + 2 * j)}")
-            e(f"x1 = {e.vmem('w', h + 2 * (j + p))}")
-            e(f"x2 = {e.vmem('w', h + 2 * (j + p - 1))}")
-            if v == 0:
-                e(f"x2 &= mem{16 * L}[LANE0OFF]")
-            e(f"{P} x0 += x1")
-            e(f"{P} x0 += x2")
+        self.cld(e, "x6", "M3OFF")
+        self.cld(e, "x7", "M3MUL")
+        self.cld(e, "x5", "THREE")
+        self.cld(e, "x4", "ONES")
+
+        def mod3(x: str) -> None:
             # r = c + off - 1 - 3*floor((c + off)/3)
-            e(f"{P} x0 += x6")
-            e(f"{P} x1 = mulhi(x0, x7)")
-            e(f"{P} x1 = x1 * x5")
-            e(f"{P} x0 -= x1")
-            e(f"x2 = mem{16 * L}[ONES]")
-            e(f"{P} x0 -= x2")
-            e(f"{e.vmem('w', h + 2 * j)} = x0")    # in place: block v is read before
-        # pack to bytes: two vectors of 16-bit lanes -> one of bytes
-        self.pack_bytes(e, h, lay.off["OUT"], nvp)
-        self.copy_bytes(e, "out", 0, "w", lay.off["OUT"], p)
+            e(I.op(x, x, "+", "x6"))
+            e(I.mulhi("x1", x, "x7"))
+            e(I.op("x1", "x1", "*", "x5"))
+            e(I.op(x, x, "-", "x1"))
+            e(I.op(x, x, "-", "x4"))
+        self.fold(e, h, lay.off["H3"], nvp, mod3)
+        self.pack_bytes(e, lay.off["H3"], lay.off["OUT"], nvp)
+        self.addr(e, "pa", "w", lay.off["OUT"])
+        self.copy_bytes(e, "out", "pa", p)
         e("leave")
 
     def pack_bytes(self, e: Q, src: int, dst: int, nv: int) -> None:
-        vb = self.isa.vbytes
-        if self.isa.pack == "truncate8":
-            # one vector of 16-bit lanes -> half a vector of bytes
-            for v in range(nv):
-                e(f"x0 = {e.vmem('w', src + vb * v)}")
-                e("y0 = truncate8(x0)")
-                e(f"{mem(f'mem{8 * self.L}', 'w', dst + self.L * v)} = y0")
+        """nv vectors of 16-bit lanes in {-1,0,1} at w+src -> bytes at w+dst"""
+        I = self.isa
+        vb, L = I.vbytes, self.L
+        self.addr(e, "pa", "w", src)
+        self.addr(e, "pb", "w", dst)
+        if I.pack == "bytes":
+            def one(u: int) -> None:
+                e(f"t0 = {I.m('pa', 2 * u, 16)}")
+                e(f"{I.m('pb', u, 8)} = t0")
+            self.vpass(e, nv, [("pa", 2), ("pb", 1)], one)
             return
-        for v in range(0, nv, 2):
-            e(f"x0 = {e.vmem('w', src + vb * v)}")
-            if v + 1 < nv:
-                e(f"x1 = {e.vmem('w', src + vb * (v + 1))}")
-            else:
-                e("x1 = 0")
-            e("x0 = packs16(x0, x1)")
-            if self.isa.pack == "packs16_permute":
-                e("x0 = permute64(x0, 0xd8)")
-            elif self.isa.pack == "packs16":
-                pass
-            else:
-                raise NotImplementedError(self.isa.pack)
-            e(f"{e.vmem('w', dst + vb * (v // 2))} = x0")
+        if I.pack == "truncate8":
+            def tr(u: int) -> None:
+                e(I.ld("x0", "pa", vb * u))
+                e("y0 = truncate8(x0)")
+                e(f"{I.m('pb', L * u, 8 * L)} = y0")
+            self.vpass(e, nv, [("pa", vb), ("pb", L)], tr)
+            return
 
-    def barrett_lines(self, e: Q, x: str, t: str) -> None:
-        """x = barrett(x) (x6 = BV, x7 = Q constants; t scratch)."""
-        P = self.isa.pre
-        e(f"{P} {t} = mulhi({x}, x6)")
-        e(f"{P} {t} += mem{16 * self.L}[BRND]")
-        e(f"(int16) {P} {t} >>= {self.c.bs}")
-        e(f"{P} {t} = {t} * x7")
-        e(f"{P} {x} -= {t}")
+        def two(u: int) -> None:
+            e(I.ld("x0", "pa", 2 * vb * u))
+            e(I.ld("x1", "pa", 2 * vb * u + vb))
+            e("x0 = packs16(x0, x1)")
+            if I.pack == "packs16_permute":
+                e("x0 = permute64(x0, 0xd8)")
+            e(I.st("pb", vb * u, "x0"))
+        # an odd last vector is packed with whatever follows it (not output)
+        self.vpass(e, -(-nv // 2), [("pa", 2 * vb), ("pb", vb)], two)
 
     def mult(self, e: Q, name: str) -> None:
-        p, L, N, P = self.p, self.L, self.N, self.isa.pre
-        vb = self.isa.vbytes
+        I = self.isa
+        p, L, N = self.p, self.L, self.N
+        vb = I.vbytes
         nvp = -(-p // L)
         inb = -(-2 * N // vb) * vb
         kb = -(-N // L) * L
-        lay = self.layout(2, [("IN", inb), ("KB", kb), ("H", 4 * N + 2 * vb)])
+        lay = self.layout(2, [("IN", inb), ("KB", kb), ("H", 4 * N + 2 * vb), ("OUT", 2 * nvp * L)])
         self.prologue(e, name, lay)
-        self.zero_bytes(e, "w", lay.off["IN"] + (2 * p // vb) * vb, inb - (2 * p // vb) * vb)
-        self.copy_bytes(e, "w", lay.off["IN"], "in", 0, 2 * p)
-        self.zero_bytes(e, "w", lay.off["KB"] + (p // vb) * vb, kb - (p // vb) * vb)
-        self.copy_bytes(e, "w", lay.off["KB"], "k", 0, p)
+        self.stage(e, lay, "IN", "in", 2 * p, inb, True)
+        self.stage(e, lay, "KB", "k", p, kb, False)
         self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N)
         # f: reduce modulo q, split into digits f0 (at A) and f1 (at A + 2N)
         a = lay.off["A"]
-        e(f"x6 = mem{16 * L}[BV]")
-        e(f"x7 = mem{16 * L}[QQ]")
-        e(f"x5 = mem{16 * L}[DC]")
-        e(f"x4 = mem{16 * L}[DIG]")
-        for v in range(0, 2 * N, vb):
-            e(f"x0 = {e.vmem('w', lay.off['IN'] + v)}")
-            self.barrett_lines(e, "x0", "x1")
-            e(f"{P} x1 = x0 + mem{16 * L}[DHALF]")
-            e(f"{P} x1 = mulhi(x1, x5)")
-            e(f"{e.vmem('w', a + 2 * N + v)} = x1")
-            e(f"{P} x1 = x1 * x4")
-            e(f"{P} x0 -= x1")
-            e(f"{e.vmem('w', a + v)} = x0")
+        for r, cname in (("x4", "DIG"), ("x5", "DC"), ("x6", "BV"), ("x7", "QQ"), ("x3", "DHALF")):
+            self.cld(e, r, cname)
+        self.addr(e, "pa", "w", lay.off["IN"])
+        self.addr(e, "pb", "w", a)
+        self.addr(e, "pc", "w", a + 2 * N)
+
+        def split(u: int) -> None:
+            v = u * vb
+            e(I.ld("x0", "pa", v))
+            self.barrett(e, "x0", "x1")
+            e(I.op("x1", "x0", "+", "x3"))
+            e(I.mulhi("x1", "x1", "x5"))
+            e(I.st("pc", v, "x1"))
+            e(I.op("x1", "x1", "*", "x4"))
+            e(I.op("x0", "x0", "-", "x1"))
+            e(I.st("pb", v, "x0"))
+        self.vpass(e, 2 * N // vb, [("pa", vb), ("pb", vb), ("pc", vb)], split)
         h = self.product(e, lay, 2)
         for r, cname in (("x4", "DIG"), ("x5", "DW"), ("x6", "BV"), ("x7", "QQ")):
-            e(f"{r} = mem{16 * L}[{cname}]")
-        # per coefficient: barrett(h0 + (B*h1 mod q)); only 2p-1 are nonzero
+            self.cld(e, r, cname)
+        # per coefficient: barrett(h0 + (B*h1 mod q)) (zero from 2p-1 on)
         H = lay.off["H"]
-        for v in range(0, 4 * N, vb):
-            if v >= 2 * (2 * p - 1):
-                e("z0 = 0")
-                e(f"{e.vmem('w', H + v)} = z0")
-                continue
-            e(f"x1 = {e.vmem('w', h + 4 * N + v)}")
-            e(f"{P} x2 = mulhi(x1, x5)")
-            e(f"{P} x1 = x1 * x4")
-            e(f"{P} x2 = x2 * x7")
-            e(f"{P} x1 -= x2")
+        self.addr(e, "pa", "w", h)
+        self.addr(e, "pb", "w", h + 4 * N)
+        self.addr(e, "pc", "w", H)
+
+        def recombine(u: int) -> None:
+            v = u * vb
+            e(I.ld("x1", "pb", v))
+            e(I.mulhi("x2", "x1", "x5"))
+            e(I.op("x1", "x1", "*", "x4"))
+            e(I.op("x2", "x2", "*", "x7"))
+            e(I.op("x1", "x1", "-", "x2"))
+            e(I.ld("x3", "pa", v))
             if self.c.h0red:
-                e(f"x3 = {e.vmem('w', h + v)}")
-                self.barrett_lines(e, "x3", "x2")
-                e(f"{P} x1 += x3")
-            else:
-                e(f"{P} x1 += {e.vmem('w', h + v)}")
-            self.barrett_lines(e, "x1", "x2")
-            e(f"{e.vmem('w', H + v)} = x1")
-        e("z0 = 0")
-        for v in range(4 * N, 4 * N + 2 * vb, vb):
-            e(f"{e.vmem('w', H + v)} = z0")
-        # fold, freeze, write
+                self.barrett(e, "x3", "x2")
+            e(I.op("x1", "x1", "+", "x3"))
+            self.barrett(e, "x1", "x2")
+            e(I.st("pc", v, "x1"))
+        self.vpass(e, 4 * N // vb, [("pa", vb), ("pb", vb), ("pc", vb)], recombine)
+        self.addr(e, "pa", "w", H + 4 * N)
+        self.zero_bytes(e, "pa", 2 * vb)
         assert nvp * L + p <= 2 * N + vb
-        for v in range(nvp):
-            j = v * L
-            e(f"x0 = {e.vmem('w', H + 2 * j)}")
-            e(f"x1 = {e.vmem('w', H + 2 * (j + p))}")
-            e(f"x2 = {e.vmem('w', H + 2 * (j + p - 1))}")
-            if v == 0:
-                e(f"x2 &= mem{16 * L}[LANE0OFF]")
-            e(f"{P} x0 += x1")
-            e(f"{P} x0 += x2")
-            self.barrett_lines(e, "x0", "x1")
-            e(f"{e.vmem('w', lay.off['IN'] + 2 * j)} = x0")
-        self.copy_bytes(e, "out", 0, "w", lay.off["IN"], 2 * p)
+        self.fold(e, H, lay.off["OUT"], nvp, lambda x: self.barrett(e, x, "x1"))
+        self.unstage16(e, lay, "OUT", p)
         e("leave")
 
 
@@ -648,15 +858,13 @@ def generate(impl: str, p: int) -> str:
     if isa.cpu:
         e(f"cpu {isa.cpu}")
     nb = 2 * kn.S // kn.L
-    e(f"{isa.ptr} out in k w pa pb pc i0 t0")
+    e(f"{isa.ptr} out in k w pa pb pc qa qb qc qd i0 i1 t0 t1")
     e(f"{isa.reg} z0 x0 x1 x2 x3 x4 x5 x6 x7 " + " ".join(f"a{k}" for k in range(nb)))
+    if isa.scalar:
+        e(f"{isa.reg} tv")
     if isa.pack == "truncate8":
         e(f"reg{8 * kn.L} y0")
-    mh = isa.mulhi_shift
-    kn.consts(e, {"ONES": 1, "THREE": 3, "M3OFF": c.m3off, "M3MUL": (1 << mh) // 3 + 1,
-                  "BV": c.bv, "QQ": c.q, "BRND": 1 << (c.bs - 1), "DC": c.dc, "DIG": c.dig,
-                  "DHALF": c.dig // 2, "DW": c.dw})
-    e("const LANE0OFF u16 0 " + " ".join(["65535"] * (kn.L - 1)))
+    kn.consts(e)
     e("")
     e(f"# void qhasm_kernel_core_mult3sntrup{p}_{impl_id(impl)}(out p bytes, in p bytes, k p bytes)")
     kn.mult3(e, f"qhasm_kernel_core_mult3sntrup{p}_{impl_id(impl)}")
