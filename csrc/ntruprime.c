@@ -29,10 +29,33 @@ REF(857, 5167)
 #define QHASM_NTRU_AMD64 1
 #define QHASM_NTRU_X86_SSE2 1
 #define QHASM_NTRU_AMD64_AVX512 1
+#define QHASM_NTRU_PPC64 1
+#define QHASM_NTRU_SPARC64 1
+#if (defined(QHASM_HAVE_PPC64) && defined(QHASM_HAVE_OUT_PPC64)) || \
+    (defined(QHASM_HAVE_SPARC64) && defined(QHASM_HAVE_OUT_SPARC64))
+static _Thread_local unsigned char ntru_work[QHASM_NTRU_WORK_BYTES] __attribute__((aligned(16)));
+#endif
 #define KERNELS(ID) \
     qhasm_ntru_fn qhasm_kernel_core_multsntrup653_##ID, qhasm_kernel_core_multsntrup761_##ID, \
         qhasm_kernel_core_multsntrup857_##ID, qhasm_kernel_core_mult3sntrup653_##ID, \
         qhasm_kernel_core_mult3sntrup761_##ID, qhasm_kernel_core_mult3sntrup857_##ID;
+/* kernels with a work argument, behind wrappers that pass one per-thread
+ * buffer (thread-local rather than on the stack: it is larger than many
+ * thread stacks) */
+#define WORKKERNEL(NAME) \
+    qhasm_ntru_work_fn NAME; \
+    static void w_##NAME(unsigned char *out, const unsigned char *in, const unsigned char *k) \
+    { NAME(out, in, k, ntru_work); }
+#define WORKKERNELS(ID) \
+    WORKKERNEL(qhasm_kernel_core_multsntrup653_##ID) WORKKERNEL(qhasm_kernel_core_multsntrup761_##ID) \
+    WORKKERNEL(qhasm_kernel_core_multsntrup857_##ID) WORKKERNEL(qhasm_kernel_core_mult3sntrup653_##ID) \
+    WORKKERNEL(qhasm_kernel_core_mult3sntrup761_##ID) WORKKERNEL(qhasm_kernel_core_mult3sntrup857_##ID)
+#define WORKENTRY(NAME, ID, FEAT) \
+    {NAME, FEAT, \
+     {w_qhasm_kernel_core_multsntrup653_##ID, w_qhasm_kernel_core_multsntrup761_##ID, \
+      w_qhasm_kernel_core_multsntrup857_##ID}, \
+     {w_qhasm_kernel_core_mult3sntrup653_##ID, w_qhasm_kernel_core_mult3sntrup761_##ID, \
+      w_qhasm_kernel_core_mult3sntrup857_##ID}},
 #define ENTRY(NAME, ID, FEAT) \
     {NAME, FEAT, \
      {qhasm_kernel_core_multsntrup653_##ID, qhasm_kernel_core_multsntrup761_##ID, \
@@ -71,14 +94,14 @@ KERNELS(ppc32_altivec)
 #define E_PPC32_ALTIVEC
 #endif
 #if defined(QHASM_HAVE_PPC64) && defined(QHASM_HAVE_OUT_PPC64) && defined(QHASM_NTRU_PPC64)
-KERNELS(ppc64)
-#define E_PPC64 ENTRY("ppc64", ppc64, 0)
+WORKKERNELS(ppc64)
+#define E_PPC64 WORKENTRY("ppc64", ppc64, 0)
 #else
 #define E_PPC64
 #endif
 #if defined(QHASM_HAVE_SPARC64) && defined(QHASM_HAVE_OUT_SPARC64) && defined(QHASM_NTRU_SPARC64)
-KERNELS(sparc64)
-#define E_SPARC64 ENTRY("sparc64", sparc64, 0)
+WORKKERNELS(sparc64)
+#define E_SPARC64 WORKENTRY("sparc64", sparc64, 0)
 #else
 #define E_SPARC64
 #endif

@@ -17,6 +17,12 @@
 
 typedef void qhasm_ntru_fn(unsigned char *out, const unsigned char *in,
                            const unsigned char *k);
+/* the integer kernels of ppc64 and sparc64 take their work area (at most
+ * QHASM_NTRU_WORK_BYTES, 16-byte aligned) as a fourth argument: those
+ * targets' frames cannot hold it (gen/ntruprime.py WORK_BYTES) */
+typedef void qhasm_ntru_work_fn(unsigned char *out, const unsigned char *in,
+                                const unsigned char *k, void *work);
+#define QHASM_NTRU_WORK_BYTES 622592
 
 #define QHASM_NTRU_NPARAMS 3     /* p = 653, 761, 857 */
 

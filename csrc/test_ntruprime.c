@@ -8,7 +8,12 @@
  *   illegal instruction is a failure, not a crash of the run); one whose
  *   CPU extension is missing is reported as SKIPPED.
  *
- *   test_ntruprime [-n ROUNDS] [-i IMPL] [--speed]
+ *   test_ntruprime [-n ROUNDS] [-i IMPL] [--speed] [--valgrind-ct]
+ *
+ * --valgrind-ct (run under valgrind memcheck, djb's method): in and k are
+ * marked undefined before each kernel call, so a branch or a memory address
+ * that depends on them is reported; the reference is not checked (it is not
+ * constant time).  Exit status 77 when built without valgrind/memcheck.h.
  *
  * --speed prints, per implementation and kernel, the median and the best of
  * 64 timings (TSC ticks or the platform cycle counter per call). */
@@ -23,6 +28,12 @@
 #include "ntruprime_impl.h"
 #include "ref/ref.h"
 #include "cpucycles.h"
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define HAVE_MEMCHECK 1
+#endif
+#endif
 
 #define MAXP 857
 #define GUARD 64
@@ -172,6 +183,28 @@ static void test_impl(const qhasm_ntru_impl *im, int rounds)
     }
 }
 
+#ifdef HAVE_MEMCHECK
+static void ct_impl(const qhasm_ntru_impl *im)
+{
+    static unsigned char in[2 * MAXP], k[MAXP], out[2 * MAXP];
+    int ix, three, r;
+    for (ix = 0; ix < QHASM_NTRU_NPARAMS; ix++)
+        for (three = 0; three < 2; three++)
+            for (r = 0; r < 2; r++) {
+                int p = qhasm_ntru_p[ix];
+                if (three) small_bytes(in, p, 0); else f_coeffs(in, p, 0);
+                small_bytes(k, p, 0);
+                VALGRIND_MAKE_MEM_UNDEFINED(in, sizeof in);
+                VALGRIND_MAKE_MEM_UNDEFINED(k, sizeof k);
+                (three ? im->mult3[ix] : im->mult[ix])(out, in, k);
+                VALGRIND_MAKE_MEM_DEFINED(out, sizeof out);
+                VALGRIND_MAKE_MEM_DEFINED(in, sizeof in);
+                VALGRIND_MAKE_MEM_DEFINED(k, sizeof k);
+            }
+    printf("ct %s: %d calls with secret in and k\n", im->name, QHASM_NTRU_NPARAMS * 4);
+}
+#endif
+
 static int cmp_ll(const void *a, const void *b)
 {
     long long x = *(const long long *)a, y = *(const long long *)b;
@@ -203,13 +236,28 @@ static void speed_impl(const qhasm_ntru_impl *im)
 
 int main(int argc, char **argv)
 {
-    int rounds = 100, speed = 0, i, n = qhasm_ntru_impl_count(), bad = 0, tested = 0;
+    int rounds = 100, speed = 0, ct = 0, i, n = qhasm_ntru_impl_count(), bad = 0, tested = 0;
     const char *only = NULL;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-n") && i + 1 < argc) rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-i") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--speed")) speed = 1;
-        else { fprintf(stderr, "usage: %s [-n ROUNDS] [-i IMPL] [--speed]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[i], "--valgrind-ct")) ct = 1;
+        else { fprintf(stderr, "usage: %s [-n ROUNDS] [-i IMPL] [--speed] [--valgrind-ct]\n", argv[0]); return 2; }
+    }
+    if (ct) {
+#ifdef HAVE_MEMCHECK
+        for (i = 0; i < n; i++) {
+            const qhasm_ntru_impl *im = qhasm_ntru_impl_get(i);
+            if (!strcmp(im->name, "ref") || (only && strcmp(only, im->name))) continue;
+            if (!qhasm_ntru_impl_supported(i)) { printf("NOT CHECKED %s: the CPU lacks a required extension\n", im->name); continue; }
+            ct_impl(im);
+        }
+        return 0;
+#else
+        printf("built without valgrind/memcheck.h\n");
+        return 77;
+#endif
     }
     if (speed) {
         cpucycles_init(NULL);

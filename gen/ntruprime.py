@@ -47,6 +47,10 @@ GENERATED = f"{SPECS}/generated"
 # end with the implementation name (qhasm_kernel_core_multsntrup761_amd64_avx2).
 UARCH_VARIANTS = False
 
+# the largest work area a kernel with a work argument may use (the C
+# wrappers pass one of this size: QHASM_NTRU_WORK_BYTES, csrc/ntruprime_impl.h)
+WORK_BYTES = 622592
+
 # parameter sets: p -> q (a new set is one entry)
 PARAMS: dict[int, int] = {653: 4621, 761: 4591, 857: 5167}
 
@@ -72,6 +76,7 @@ class Isa:
     imm_max: int = 2 ** 31 - 1     # largest `r = s + i` immediate / displacement
     big_endian: bool = False
     unroll: int = 4       # vectors per iteration of the linear passes
+    work_arg: bool = False  # the work area is a fourth argument (else a stack array)
 
     @property
     def pre(self) -> str:
@@ -156,13 +161,12 @@ ISAS: dict[str, Isa] = {
                         nregs=32, pack="truncate8"),
     # i386 with SSE2: 8 xmm registers
     "x86-sse2": Isa("x86-sse2", 8, "reg128", "stack128", "sse2", "int32", 4, nregs=8, pack="packs16"),
-}
-_SCALAR = {
-    # 64-bit integer code (one lane) on the big-endian cross targets
+    # 64-bit integer code (one lane) on the big-endian cross targets; their
+    # frames are too small for the work area, which the caller passes
     "ppc64": Isa("ppc64", 1, "int64", "stack64", "", "int64", 8, nregs=17, pack="bytes",
-                 imm_max=32767, big_endian=True, unroll=8),
+                 imm_max=32767, big_endian=True, unroll=8, work_arg=True),
     "sparc64": Isa("sparc64", 1, "int64", "stack64", "", "int64", 8, nregs=15, pack="bytes",
-                   imm_max=4095, big_endian=True, unroll=8),
+                   imm_max=4095, big_endian=True, unroll=8, work_arg=True),
 }
 
 
@@ -422,7 +426,16 @@ class Kernel:
     def copy_bytes(self, e: Q, dst: str, src: str, n: int) -> None:
         """n bytes from src to dst (pointer registers): whole vectors, then
         the widest scalars."""
-        vb = self.isa.vbytes if not self.isa.scalar else 0
+        if self.isa.scalar:
+            def one(u: int) -> None:
+                e(f"t0 = {self.isa.m(src, u, 8)}")
+                e(f"{self.isa.m(dst, u, 8)} = t0")
+            e(f"qa = {src}")
+            e(f"qb = {dst}")
+            src, dst = "qa", "qb"
+            self.vpass(e, n, [("qa", 1), ("qb", 1)], one)
+            return
+        vb = self.isa.vbytes
         i = 0
         if vb:
             while i + vb <= n:
@@ -506,6 +519,8 @@ class Kernel:
                         e(I.opm("x1", "x0", "*", "pa", off))
                         e(I.op(f"a{k}", f"a{k}", "+", "x1"))
             for k in range(nb):
+                if first[k]:            # coefficient 2S-1 of a one-lane base
+                    e(I.zero(f"a{k}"))
                 e(I.st("pc", 2 * k * L, f"a{k}"))
         self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
 
@@ -673,6 +688,13 @@ class Kernel:
     def prologue(self, e: Q, name: str, lay: Layout) -> None:
         sb = max(self.isa.vbytes, 8)
         nv = -(-lay.size // sb)
+        if self.isa.work_arg:
+            assert lay.size <= WORK_BYTES, (name, lay.size)
+            e(f"# work: {lay.size} bytes, 16-byte aligned (at most WORK_BYTES = {WORK_BYTES})")
+            e(f"enter {name}")
+            e("input out in k w")
+            e("secret [in] [k]")
+            return
         e(f"{self.isa.stack} work{name}[{nv}]")
         e(f"enter {name}")
         e("input out in k")
