@@ -77,19 +77,16 @@ static int buf_canaries_ok(const buf *b)
 
 /* run one case: fn vs ref on (in, k); modes: 0 separate buffers,
  * 1 out = in, 2 out = k */
-static void run_case(const qhasm_ntru_impl *im, int ix, int three, const unsigned char *in,
-                     const unsigned char *k, int mode, int mis)
+static void check_case(const qhasm_ntru_impl *im, int ix, int three, const unsigned char *in,
+                       const unsigned char *k, int mode, int mis, const unsigned char *want)
 {
     int p = qhasm_ntru_p[ix], q = qhasm_ntru_q[ix];
     size_t inb = three ? (size_t)p : 2 * (size_t)p, outb = inb;
     static buf bo, bi, bk;
-    unsigned char want[2 * MAXP];
     unsigned char *out;
     const char *fn = three ? "mult3sntrup" : "multsntrup";
     qhasm_ntru_fn *f = three ? im->mult3[ix] : im->mult[ix];
     size_t i;
-    if (three) qhasm_ref_core_mult3sntrup(want, in, k, p);
-    else qhasm_ref_core_multsntrup(want, in, k, p, q);
     buf_init(&bo, outb, mis);
     buf_init(&bi, mode == 1 ? outb : inb, (mis * 7) & 31);
     buf_init(&bk, mode == 2 ? outb : (size_t)p, (mis * 13) & 31);
@@ -112,6 +109,38 @@ static void run_case(const qhasm_ntru_impl *im, int ix, int three, const unsigne
         fail(im->name, fn, p, "canary overwritten", -1);
     if (mode != 1 && memcmp(bi.p, in, inb)) fail(im->name, fn, p, "input in modified", -1);
     if (mode != 2 && memcmp(bk.p, k, (size_t)p)) fail(im->name, fn, p, "input k modified", -1);
+}
+
+static void run_case(const qhasm_ntru_impl *im, int ix, int three, const unsigned char *in,
+                     const unsigned char *k, int mode, int mis)
+{
+    unsigned char want[2 * MAXP];
+    int p = qhasm_ntru_p[ix];
+    if (three) qhasm_ref_core_mult3sntrup(want, in, k, p);
+    else qhasm_ref_core_multsntrup(want, in, k, p, qhasm_ntru_q[ix]);
+    check_case(im, ix, three, in, k, mode, mis, want);
+}
+
+/* cur = x*cur in Z[x]/(x^p - x - 1) modulo m (coefficients in 0..m-1) */
+static void times_x(long *cur, int p, long m)
+{
+    long top = cur[p - 1];
+    int i;
+    for (i = p - 1; i >= 1; i--) cur[i] = cur[i - 1];
+    cur[0] = top;
+    cur[1] = (cur[1] + top) % m;
+}
+
+/* the expected product +-x^i * cur, frozen, in the output layout */
+static void want_of(unsigned char *want, const long *cur, int p, long m, int neg, int three)
+{
+    int i;
+    for (i = 0; i < p; i++) {
+        long v = neg ? (m - cur[i]) % m : cur[i];
+        if (v > (m - 1) / 2) v -= m;
+        if (three) want[i] = (unsigned char)(signed char)v;
+        else { want[2 * i] = (unsigned char)((uint16_t)(int16_t)v & 255); want[2 * i + 1] = (unsigned char)((uint16_t)(int16_t)v >> 8); }
+    }
 }
 
 static void small_bytes(unsigned char *k, int p, int kind)
@@ -160,17 +189,29 @@ static void test_impl(const qhasm_ntru_impl *im, int rounds)
                     small_bytes(k, p, gk);
                     run_case(im, ix, three, in, k, 0, (fk + gk) & 31);
                 }
-            /* g = x^i for every i (and f = x^i for mult3), f random */
-            for (i = 0; i < p; i++) {
-                if (three) small_bytes(in, p, 0); else f_coeffs(in, p, 0);
-                memset(k, 0, (size_t)p);
-                k[i] = (unsigned char)((i & 1) ? 1 : 3);
-                run_case(im, ix, three, in, k, 0, i & 31);
-                if (three) {
-                    small_bytes(k, p, 0);
-                    memset(in, 0, (size_t)p);
-                    in[i] = 1;
-                    run_case(im, ix, three, in, k, 0, i & 31);
+            /* g = +-x^i for every i (and f = x^i for mult3), one random f:
+             * the expected value is f*x^i, updated by one multiplication by
+             * x per step (independent of the reference) */
+            {
+                long cur[MAXP], m = three ? 3 : qhasm_ntru_q[ix];
+                unsigned char want[2 * MAXP], fixed[2 * MAXP];
+                if (three) small_bytes(fixed, p, 0); else f_coeffs(fixed, p, 0);
+                for (i = 0; i < p; i++) {
+                    long v = three ? ((fixed[i] & 3) == 1 ? 1 : (fixed[i] & 3) == 3 ? -1 : 0)
+                                   : (long)(int16_t)(uint16_t)(fixed[2 * i] | fixed[2 * i + 1] << 8);
+                    cur[i] = ((v % m) + m) % m;
+                }
+                for (i = 0; i < p; i++) {
+                    memset(k, 0, (size_t)p);
+                    k[i] = (unsigned char)((i & 1) ? 1 : 3);
+                    want_of(want, cur, p, m, !(i & 1), three);
+                    check_case(im, ix, three, fixed, k, 0, i & 31, want);
+                    if (three) {             /* the same with the roles swapped */
+                        memset(in, 0, (size_t)p);
+                        in[i] = k[i];
+                        check_case(im, ix, three, in, fixed, 0, (i + 7) & 31, want);
+                    }
+                    times_x(cur, p, m);
                 }
             }
             /* random, aliasing, alignment */

@@ -494,34 +494,42 @@ class Kernel:
             self.vpass(e, hb // vb, [("qa", vb), ("qb", vb), ("qc", vb)], inner)
         self.loop(e, cnt, body, [("pa", 2 * n), ("pb", 3 * slot)])
 
-    def base_products(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
+    def base_products(self, e: Q, aoff: int, boff: int, coff: int, count: int, K: int = 1) -> None:
         """count S x S products: a in padded slots (stride 4S bytes, data at
-        +2S), b contiguous (stride 2S bytes), c contiguous (stride 4S)."""
+        +2S), b contiguous (stride 2S bytes), c contiguous (stride 4S).
+        With K > 1, K products share each b (the K a-slot arrays and the K
+        result arrays follow each other at count*4S bytes): one broadcast
+        of b_j feeds K*2S/L accumulators."""
         I = self.isa
         S, L = self.S, self.L
         nb = 2 * S // L
+        far = count * 4 * S
         self.addr(e, "pa", "w", aoff)
         self.addr(e, "pb", "w", boff)
         self.addr(e, "pc", "w", coff)
 
         def body() -> None:
-            first = [True] * nb
+            first = [True] * (K * nb)
             for j in range(S):
                 e(I.bcast("x0", "pb", 2 * j))
+                for kk in range(K):
+                    for k in range(nb):
+                        if not (k * L - S + 1 <= j <= k * L + L - 1):
+                            continue
+                        off = kk * far + 2 * (S + k * L - j)
+                        acc = f"a{kk * nb + k}"
+                        if first[kk * nb + k]:
+                            e(I.opm(acc, "x0", "*", "pa", off))
+                            first[kk * nb + k] = False
+                        else:
+                            e(I.opm("x1", "x0", "*", "pa", off))
+                            e(I.op(acc, acc, "+", "x1"))
+            for kk in range(K):
                 for k in range(nb):
-                    if not (k * L - S + 1 <= j <= k * L + L - 1):
-                        continue
-                    off = 2 * (S + k * L - j)
-                    if first[k]:
-                        e(I.opm(f"a{k}", "x0", "*", "pa", off))
-                        first[k] = False
-                    else:
-                        e(I.opm("x1", "x0", "*", "pa", off))
-                        e(I.op(f"a{k}", f"a{k}", "+", "x1"))
-            for k in range(nb):
-                if first[k]:            # coefficient 2S-1 of a one-lane base
-                    e(I.zero(f"a{k}"))
-                e(I.st("pc", 2 * k * L, f"a{k}"))
+                    acc = f"a{kk * nb + k}"
+                    if first[kk * nb + k]:      # coefficient 2S-1 of a one-lane base
+                        e(I.zero(acc))
+                    e(I.st("pc", kk * far + 2 * k * L, acc))
         self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", 4 * S)])
 
     def interpolate(self, e: Q, src: int, cnt: int, m: int, dst: int) -> None:
@@ -579,8 +587,11 @@ class Kernel:
         self.addr(e, "pa", "w", ea[-1] + K * 3 ** d * 4 * S)
         self.zero_bytes(e, "pa", 2 * S)
         cnt = 3 ** d
-        for kk in range(K):
-            self.base_products(e, ea[-1] + kk * cnt * 4 * S, eb[-1], lay.off[f"C{d}"] + kk * cnt * 4 * S, cnt)
+        if K * 2 * S // self.L + 3 <= self.isa.nregs and self.isa.imm_max >= K * cnt * 4 * S:
+            self.base_products(e, ea[-1], eb[-1], lay.off[f"C{d}"], cnt, K)
+        else:
+            for kk in range(K):
+                self.base_products(e, ea[-1] + kk * cnt * 4 * S, eb[-1], lay.off[f"C{d}"] + kk * cnt * 4 * S, cnt)
         src = lay.off[f"C{d}"]
         for l in range(d - 1, -1, -1):
             m = N >> (l + 1)
@@ -879,7 +890,7 @@ def generate(impl: str, p: int) -> str:
       f"|f mod q| <= {c.fmax}; reduced products <= {c.red_max}")
     if isa.cpu:
         e(f"cpu {isa.cpu}")
-    nb = 2 * kn.S // kn.L
+    nb = 2 * 2 * kn.S // kn.L
     e(f"{isa.ptr} out in k w pa pb pc qa qb qc qd i0 i1 t0 t1")
     e(f"{isa.reg} z0 x0 x1 x2 x3 x4 x5 x6 x7 " + " ".join(f"a{k}" for k in range(nb)))
     if isa.scalar:

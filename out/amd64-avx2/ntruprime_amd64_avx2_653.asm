@@ -6007,4266 +6007,4090 @@ align 32
 .Lloop35:
 ; 16x x0 = mem16[pb]
 %line 2064+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9]
+	vpbroadcastw ymm4, [r9]
 ; 16x a0 = x0 * mem256[pa + 96]
 %line 2065+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm0, ymm2, [r8 + 96]
+	vpmullw ymm0, ymm4, [r8 + 96]
 ; 16x a1 = x0 * mem256[pa + 128]
 %line 2066+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm2, [r8 + 128]
+	vpmullw ymm1, ymm4, [r8 + 128]
 ; 16x a2 = x0 * mem256[pa + 160]
 %line 2067+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm2, ymm2, [r8 + 160]
-; 16x x0 = mem16[pb + 2]
+	vpmullw ymm2, ymm4, [r8 + 160]
+; 16x a6 = x0 * mem256[pa + 15648]
 %line 2068+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 2]
-; 16x x1 = x0 * mem256[pa + 94]
+	vpmullw ymm3, ymm4, [r8 + 15648]
+; 16x a7 = x0 * mem256[pa + 15680]
 %line 2069+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 94]
-; 16x a0 = a0 + x1
+	vpmullw ymm7, ymm4, [r8 + 15680]
+; 16x a8 = x0 * mem256[pa + 15712]
 %line 2070+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm5, ymm4, [r8 + 15712]
+; 16x x0 = mem16[pb + 2]
+%line 2071+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 2]
+; 16x x1 = x0 * mem256[pa + 94]
+%line 2072+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm4, ymm6, [r8 + 94]
+; 16x a0 = a0 + x1
+%line 2073+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm4, ymm0, ymm4
 ; 16x x1 = x0 * mem256[pa + 126]
-%line 2071+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm0, ymm3, [r8 + 126]
-; 16x a1 = a1 + x1
-%line 2072+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x x1 = x0 * mem256[pa + 158]
-%line 2073+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm0, ymm3, [r8 + 158]
-; 16x a2 = a2 + x1
 %line 2074+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm0
-; 16x a3 = x0 * mem256[pa + 190]
+	vpmullw ymm0, ymm6, [r8 + 126]
+; 16x a1 = a1 + x1
 %line 2075+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm0, ymm3, [r8 + 190]
-; 16x x0 = mem16[pb + 4]
+	vpaddw ymm8, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 158]
 %line 2076+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 4]
-; 16x x1 = x0 * mem256[pa + 92]
+	vpmullw ymm0, ymm6, [r8 + 158]
+; 16x a2 = a2 + x1
 %line 2077+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 92]
-; 16x a0 = a0 + x1
+	vpaddw ymm9, ymm2, ymm0
+; 16x a3 = x0 * mem256[pa + 190]
 %line 2078+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 124]
+	vpmullw ymm2, ymm6, [r8 + 190]
+; 16x x1 = x0 * mem256[pa + 15646]
 %line 2079+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 124]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 15646]
+; 16x a6 = a6 + x1
 %line 2080+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 156]
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15678]
 %line 2081+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 156]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm6, [r8 + 15678]
+; 16x a7 = a7 + x1
 %line 2082+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 188]
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15710]
 %line 2083+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 188]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm6, [r8 + 15710]
+; 16x a8 = a8 + x1
 %line 2084+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 6]
+	vpaddw ymm1, ymm5, ymm0
+; 16x a9 = x0 * mem256[pa + 15742]
 %line 2085+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 6]
-; 16x x1 = x0 * mem256[pa + 90]
+	vpmullw ymm5, ymm6, [r8 + 15742]
+; 16x x0 = mem16[pb + 4]
 %line 2086+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 90]
-; 16x a0 = a0 + x1
+	vpbroadcastw ymm6, [r9 + 4]
+; 16x x1 = x0 * mem256[pa + 92]
 %line 2087+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 122]
-%line 2088+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 122]
-; 16x a1 = a1 + x1
-%line 2089+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 154]
-%line 2090+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 154]
-; 16x a2 = a2 + x1
-%line 2091+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 186]
-%line 2092+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 186]
-; 16x a3 = a3 + x1
-%line 2093+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 8]
-%line 2094+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 8]
-; 16x x1 = x0 * mem256[pa + 88]
-%line 2095+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 88]
+	vpmullw ymm0, ymm6, [r8 + 92]
 ; 16x a0 = a0 + x1
-%line 2096+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 120]
-%line 2097+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 120]
+%line 2088+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 124]
+%line 2089+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 124]
 ; 16x a1 = a1 + x1
-%line 2098+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 152]
-%line 2099+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 152]
+%line 2090+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 156]
+%line 2091+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 156]
 ; 16x a2 = a2 + x1
-%line 2100+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 184]
-%line 2101+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 184]
+%line 2092+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 188]
+%line 2093+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 188]
 ; 16x a3 = a3 + x1
+%line 2094+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15644]
+%line 2095+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15644]
+; 16x a6 = a6 + x1
+%line 2096+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15676]
+%line 2097+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15676]
+; 16x a7 = a7 + x1
+%line 2098+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15708]
+%line 2099+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15708]
+; 16x a8 = a8 + x1
+%line 2100+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15740]
+%line 2101+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15740]
+; 16x a9 = a9 + x1
 %line 2102+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 10]
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 6]
 %line 2103+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 10]
-; 16x x1 = x0 * mem256[pa + 86]
+	vpbroadcastw ymm6, [r9 + 6]
+; 16x x1 = x0 * mem256[pa + 90]
 %line 2104+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 86]
+	vpmullw ymm0, ymm6, [r8 + 90]
 ; 16x a0 = a0 + x1
 %line 2105+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 118]
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 122]
 %line 2106+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 118]
+	vpmullw ymm0, ymm6, [r8 + 122]
 ; 16x a1 = a1 + x1
 %line 2107+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 150]
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 154]
 %line 2108+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 150]
+	vpmullw ymm0, ymm6, [r8 + 154]
 ; 16x a2 = a2 + x1
 %line 2109+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 182]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 186]
 %line 2110+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 182]
+	vpmullw ymm0, ymm6, [r8 + 186]
 ; 16x a3 = a3 + x1
 %line 2111+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 12]
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15642]
 %line 2112+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 12]
-; 16x x1 = x0 * mem256[pa + 84]
+	vpmullw ymm0, ymm6, [r8 + 15642]
+; 16x a6 = a6 + x1
 %line 2113+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 84]
-; 16x a0 = a0 + x1
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15674]
 %line 2114+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 116]
+	vpmullw ymm0, ymm6, [r8 + 15674]
+; 16x a7 = a7 + x1
 %line 2115+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 116]
-; 16x a1 = a1 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15706]
 %line 2116+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 148]
+	vpmullw ymm0, ymm6, [r8 + 15706]
+; 16x a8 = a8 + x1
 %line 2117+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 148]
-; 16x a2 = a2 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15738]
 %line 2118+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 180]
+	vpmullw ymm0, ymm6, [r8 + 15738]
+; 16x a9 = a9 + x1
 %line 2119+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 180]
-; 16x a3 = a3 + x1
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 8]
 %line 2120+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 14]
+	vpbroadcastw ymm6, [r9 + 8]
+; 16x x1 = x0 * mem256[pa + 88]
 %line 2121+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 14]
-; 16x x1 = x0 * mem256[pa + 82]
+	vpmullw ymm0, ymm6, [r8 + 88]
+; 16x a0 = a0 + x1
 %line 2122+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 82]
-; 16x a0 = a0 + x1
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 120]
 %line 2123+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 114]
+	vpmullw ymm0, ymm6, [r8 + 120]
+; 16x a1 = a1 + x1
 %line 2124+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 114]
-; 16x a1 = a1 + x1
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 152]
 %line 2125+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 146]
+	vpmullw ymm0, ymm6, [r8 + 152]
+; 16x a2 = a2 + x1
 %line 2126+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 146]
-; 16x a2 = a2 + x1
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 184]
 %line 2127+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 178]
+	vpmullw ymm0, ymm6, [r8 + 184]
+; 16x a3 = a3 + x1
 %line 2128+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 178]
-; 16x a3 = a3 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15640]
 %line 2129+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 16]
+	vpmullw ymm0, ymm6, [r8 + 15640]
+; 16x a6 = a6 + x1
 %line 2130+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 16]
-; 16x x1 = x0 * mem256[pa + 80]
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15672]
 %line 2131+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 80]
-; 16x a0 = a0 + x1
+	vpmullw ymm0, ymm6, [r8 + 15672]
+; 16x a7 = a7 + x1
 %line 2132+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 112]
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15704]
 %line 2133+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 112]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 15704]
+; 16x a8 = a8 + x1
 %line 2134+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 144]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15736]
 %line 2135+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 144]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm6, [r8 + 15736]
+; 16x a9 = a9 + x1
 %line 2136+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 176]
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 10]
 %line 2137+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 176]
-; 16x a3 = a3 + x1
+	vpbroadcastw ymm6, [r9 + 10]
+; 16x x1 = x0 * mem256[pa + 86]
 %line 2138+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 18]
+	vpmullw ymm0, ymm6, [r8 + 86]
+; 16x a0 = a0 + x1
 %line 2139+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 18]
-; 16x x1 = x0 * mem256[pa + 78]
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 118]
 %line 2140+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 78]
-; 16x a0 = a0 + x1
+	vpmullw ymm0, ymm6, [r8 + 118]
+; 16x a1 = a1 + x1
 %line 2141+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 110]
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 150]
 %line 2142+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 110]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 150]
+; 16x a2 = a2 + x1
 %line 2143+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 142]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 182]
 %line 2144+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 142]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm6, [r8 + 182]
+; 16x a3 = a3 + x1
 %line 2145+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 174]
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15638]
 %line 2146+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 174]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm6, [r8 + 15638]
+; 16x a6 = a6 + x1
 %line 2147+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 20]
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15670]
 %line 2148+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 20]
-; 16x x1 = x0 * mem256[pa + 76]
+	vpmullw ymm0, ymm6, [r8 + 15670]
+; 16x a7 = a7 + x1
 %line 2149+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 76]
-; 16x a0 = a0 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15702]
 %line 2150+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 108]
+	vpmullw ymm0, ymm6, [r8 + 15702]
+; 16x a8 = a8 + x1
 %line 2151+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 108]
-; 16x a1 = a1 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15734]
 %line 2152+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 140]
+	vpmullw ymm0, ymm6, [r8 + 15734]
+; 16x a9 = a9 + x1
 %line 2153+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 140]
-; 16x a2 = a2 + x1
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 12]
 %line 2154+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 172]
+	vpbroadcastw ymm6, [r9 + 12]
+; 16x x1 = x0 * mem256[pa + 84]
 %line 2155+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 172]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm6, [r8 + 84]
+; 16x a0 = a0 + x1
 %line 2156+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 22]
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 116]
 %line 2157+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 22]
-; 16x x1 = x0 * mem256[pa + 74]
+	vpmullw ymm0, ymm6, [r8 + 116]
+; 16x a1 = a1 + x1
 %line 2158+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 74]
-; 16x a0 = a0 + x1
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 148]
 %line 2159+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 106]
+	vpmullw ymm0, ymm6, [r8 + 148]
+; 16x a2 = a2 + x1
 %line 2160+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 106]
-; 16x a1 = a1 + x1
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 180]
 %line 2161+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 138]
+	vpmullw ymm0, ymm6, [r8 + 180]
+; 16x a3 = a3 + x1
 %line 2162+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 138]
-; 16x a2 = a2 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15636]
 %line 2163+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 170]
+	vpmullw ymm0, ymm6, [r8 + 15636]
+; 16x a6 = a6 + x1
 %line 2164+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 170]
-; 16x a3 = a3 + x1
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15668]
 %line 2165+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 24]
+	vpmullw ymm0, ymm6, [r8 + 15668]
+; 16x a7 = a7 + x1
 %line 2166+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 24]
-; 16x x1 = x0 * mem256[pa + 72]
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15700]
 %line 2167+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 72]
-; 16x a0 = a0 + x1
+	vpmullw ymm0, ymm6, [r8 + 15700]
+; 16x a8 = a8 + x1
 %line 2168+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 104]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15732]
 %line 2169+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 104]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 15732]
+; 16x a9 = a9 + x1
 %line 2170+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 136]
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 14]
 %line 2171+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 136]
-; 16x a2 = a2 + x1
+	vpbroadcastw ymm6, [r9 + 14]
+; 16x x1 = x0 * mem256[pa + 82]
 %line 2172+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 168]
+	vpmullw ymm0, ymm6, [r8 + 82]
+; 16x a0 = a0 + x1
 %line 2173+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 168]
-; 16x a3 = a3 + x1
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 114]
 %line 2174+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 26]
+	vpmullw ymm0, ymm6, [r8 + 114]
+; 16x a1 = a1 + x1
 %line 2175+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 26]
-; 16x x1 = x0 * mem256[pa + 70]
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 146]
 %line 2176+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 70]
-; 16x a0 = a0 + x1
+	vpmullw ymm0, ymm6, [r8 + 146]
+; 16x a2 = a2 + x1
 %line 2177+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 102]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 178]
 %line 2178+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 102]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 178]
+; 16x a3 = a3 + x1
 %line 2179+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 134]
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15634]
 %line 2180+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 134]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm6, [r8 + 15634]
+; 16x a6 = a6 + x1
 %line 2181+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 166]
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15666]
 %line 2182+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 166]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm6, [r8 + 15666]
+; 16x a7 = a7 + x1
 %line 2183+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 28]
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15698]
 %line 2184+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 28]
-; 16x x1 = x0 * mem256[pa + 68]
+	vpmullw ymm0, ymm6, [r8 + 15698]
+; 16x a8 = a8 + x1
 %line 2185+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 68]
-; 16x a0 = a0 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15730]
 %line 2186+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 100]
+	vpmullw ymm0, ymm6, [r8 + 15730]
+; 16x a9 = a9 + x1
 %line 2187+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 100]
-; 16x a1 = a1 + x1
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 16]
 %line 2188+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 132]
+	vpbroadcastw ymm6, [r9 + 16]
+; 16x x1 = x0 * mem256[pa + 80]
 %line 2189+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 132]
-; 16x a2 = a2 + x1
-%line 2190+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 164]
-%line 2191+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 164]
-; 16x a3 = a3 + x1
-%line 2192+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 30]
-%line 2193+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 30]
-; 16x x1 = x0 * mem256[pa + 66]
-%line 2194+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm3, [r8 + 66]
+	vpmullw ymm0, ymm6, [r8 + 80]
 ; 16x a0 = a0 + x1
+%line 2190+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 112]
+%line 2191+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 112]
+; 16x a1 = a1 + x1
+%line 2192+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 144]
+%line 2193+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 144]
+; 16x a2 = a2 + x1
+%line 2194+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 176]
 %line 2195+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm5, ymm4, ymm5
-; 16x x1 = x0 * mem256[pa + 98]
+	vpmullw ymm0, ymm6, [r8 + 176]
+; 16x a3 = a3 + x1
 %line 2196+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 98]
-; 16x a1 = a1 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15632]
 %line 2197+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 130]
+	vpmullw ymm0, ymm6, [r8 + 15632]
+; 16x a6 = a6 + x1
 %line 2198+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 130]
-; 16x a2 = a2 + x1
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15664]
 %line 2199+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x1 = x0 * mem256[pa + 162]
+	vpmullw ymm0, ymm6, [r8 + 15664]
+; 16x a7 = a7 + x1
 %line 2200+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 162]
-; 16x a3 = a3 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15696]
 %line 2201+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 32]
+	vpmullw ymm0, ymm6, [r8 + 15696]
+; 16x a8 = a8 + x1
 %line 2202+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 32]
-; 16x x1 = x0 * mem256[pa + 96]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15728]
 %line 2203+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 96]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 15728]
+; 16x a9 = a9 + x1
 %line 2204+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 128]
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 18]
 %line 2205+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 128]
-; 16x a2 = a2 + x1
+	vpbroadcastw ymm6, [r9 + 18]
+; 16x x1 = x0 * mem256[pa + 78]
 %line 2206+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x1 = x0 * mem256[pa + 160]
+	vpmullw ymm0, ymm6, [r8 + 78]
+; 16x a0 = a0 + x1
 %line 2207+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 160]
-; 16x a3 = a3 + x1
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 110]
 %line 2208+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 34]
+	vpmullw ymm0, ymm6, [r8 + 110]
+; 16x a1 = a1 + x1
 %line 2209+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 34]
-; 16x x1 = x0 * mem256[pa + 94]
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 142]
 %line 2210+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 94]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 142]
+; 16x a2 = a2 + x1
 %line 2211+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 126]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 174]
 %line 2212+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 126]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm6, [r8 + 174]
+; 16x a3 = a3 + x1
 %line 2213+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x1 = x0 * mem256[pa + 158]
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15630]
 %line 2214+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 158]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm6, [r8 + 15630]
+; 16x a6 = a6 + x1
 %line 2215+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm0, ymm4
-; 16x a4 = x0 * mem256[pa + 190]
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15662]
 %line 2216+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm0, ymm3, [r8 + 190]
-; 16x x0 = mem16[pb + 36]
+	vpmullw ymm0, ymm6, [r8 + 15662]
+; 16x a7 = a7 + x1
 %line 2217+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 36]
-; 16x x1 = x0 * mem256[pa + 92]
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15694]
 %line 2218+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 92]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 15694]
+; 16x a8 = a8 + x1
 %line 2219+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 124]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15726]
 %line 2220+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 124]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm6, [r8 + 15726]
+; 16x a9 = a9 + x1
 %line 2221+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 156]
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 20]
 %line 2222+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 156]
-; 16x a3 = a3 + x1
+	vpbroadcastw ymm6, [r9 + 20]
+; 16x x1 = x0 * mem256[pa + 76]
 %line 2223+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 188]
+	vpmullw ymm0, ymm6, [r8 + 76]
+; 16x a0 = a0 + x1
 %line 2224+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 188]
-; 16x a4 = a4 + x1
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 108]
 %line 2225+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 38]
+	vpmullw ymm0, ymm6, [r8 + 108]
+; 16x a1 = a1 + x1
 %line 2226+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 38]
-; 16x x1 = x0 * mem256[pa + 90]
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 140]
 %line 2227+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 90]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm6, [r8 + 140]
+; 16x a2 = a2 + x1
 %line 2228+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 122]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 172]
 %line 2229+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 122]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm6, [r8 + 172]
+; 16x a3 = a3 + x1
 %line 2230+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 154]
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15628]
 %line 2231+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 154]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm6, [r8 + 15628]
+; 16x a6 = a6 + x1
 %line 2232+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 186]
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15660]
 %line 2233+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 186]
-; 16x a4 = a4 + x1
+	vpmullw ymm0, ymm6, [r8 + 15660]
+; 16x a7 = a7 + x1
 %line 2234+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 40]
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15692]
 %line 2235+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 40]
-; 16x x1 = x0 * mem256[pa + 88]
+	vpmullw ymm0, ymm6, [r8 + 15692]
+; 16x a8 = a8 + x1
 %line 2236+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 88]
-; 16x a1 = a1 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15724]
 %line 2237+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 120]
+	vpmullw ymm0, ymm6, [r8 + 15724]
+; 16x a9 = a9 + x1
 %line 2238+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 120]
-; 16x a2 = a2 + x1
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 22]
 %line 2239+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 152]
+	vpbroadcastw ymm6, [r9 + 22]
+; 16x x1 = x0 * mem256[pa + 74]
 %line 2240+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 152]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm6, [r8 + 74]
+; 16x a0 = a0 + x1
 %line 2241+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 184]
-%line 2242+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 184]
-; 16x a4 = a4 + x1
-%line 2243+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 42]
-%line 2244+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 42]
-; 16x x1 = x0 * mem256[pa + 86]
-%line 2245+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 86]
-; 16x a1 = a1 + x1
-%line 2246+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 118]
-%line 2247+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 118]
-; 16x a2 = a2 + x1
-%line 2248+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 150]
-%line 2249+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 150]
-; 16x a3 = a3 + x1
-%line 2250+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 182]
-%line 2251+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 182]
-; 16x a4 = a4 + x1
-%line 2252+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 44]
-%line 2253+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 44]
-; 16x x1 = x0 * mem256[pa + 84]
-%line 2254+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 84]
-; 16x a1 = a1 + x1
-%line 2255+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 116]
-%line 2256+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 116]
-; 16x a2 = a2 + x1
-%line 2257+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 148]
-%line 2258+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 148]
-; 16x a3 = a3 + x1
-%line 2259+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 180]
-%line 2260+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 180]
-; 16x a4 = a4 + x1
-%line 2261+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 46]
-%line 2262+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 46]
-; 16x x1 = x0 * mem256[pa + 82]
-%line 2263+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 82]
-; 16x a1 = a1 + x1
-%line 2264+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 114]
-%line 2265+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 114]
-; 16x a2 = a2 + x1
-%line 2266+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 146]
-%line 2267+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 146]
-; 16x a3 = a3 + x1
-%line 2268+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 178]
-%line 2269+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 178]
-; 16x a4 = a4 + x1
-%line 2270+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 48]
-%line 2271+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 48]
-; 16x x1 = x0 * mem256[pa + 80]
-%line 2272+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 80]
-; 16x a1 = a1 + x1
-%line 2273+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 112]
-%line 2274+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 112]
-; 16x a2 = a2 + x1
-%line 2275+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 144]
-%line 2276+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 144]
-; 16x a3 = a3 + x1
-%line 2277+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 176]
-%line 2278+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 176]
-; 16x a4 = a4 + x1
-%line 2279+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 50]
-%line 2280+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 50]
-; 16x x1 = x0 * mem256[pa + 78]
-%line 2281+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 78]
-; 16x a1 = a1 + x1
-%line 2282+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 110]
-%line 2283+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 110]
-; 16x a2 = a2 + x1
-%line 2284+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 142]
-%line 2285+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 142]
-; 16x a3 = a3 + x1
-%line 2286+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 174]
-%line 2287+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 174]
-; 16x a4 = a4 + x1
-%line 2288+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 52]
-%line 2289+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 52]
-; 16x x1 = x0 * mem256[pa + 76]
-%line 2290+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 76]
-; 16x a1 = a1 + x1
-%line 2291+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
-; 16x x1 = x0 * mem256[pa + 108]
-%line 2292+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 108]
-; 16x a2 = a2 + x1
-%line 2293+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 140]
-%line 2294+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 140]
-; 16x a3 = a3 + x1
-%line 2295+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 172]
-%line 2296+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 172]
-; 16x a4 = a4 + x1
-%line 2297+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 54]
-%line 2298+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 54]
-; 16x x1 = x0 * mem256[pa + 74]
-%line 2299+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 74]
-; 16x a1 = a1 + x1
-%line 2300+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
+	vpaddw ymm4, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 106]
-%line 2301+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 106]
-; 16x a2 = a2 + x1
-%line 2302+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
+%line 2242+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 106]
+; 16x a1 = a1 + x1
+%line 2243+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 138]
-%line 2303+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 138]
-; 16x a3 = a3 + x1
-%line 2304+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
+%line 2244+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 138]
+; 16x a2 = a2 + x1
+%line 2245+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 170]
-%line 2305+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 170]
-; 16x a4 = a4 + x1
-%line 2306+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 56]
-%line 2307+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 56]
+%line 2246+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 170]
+; 16x a3 = a3 + x1
+%line 2247+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15626]
+%line 2248+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15626]
+; 16x a6 = a6 + x1
+%line 2249+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15658]
+%line 2250+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15658]
+; 16x a7 = a7 + x1
+%line 2251+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15690]
+%line 2252+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15690]
+; 16x a8 = a8 + x1
+%line 2253+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15722]
+%line 2254+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15722]
+; 16x a9 = a9 + x1
+%line 2255+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 24]
+%line 2256+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 24]
 ; 16x x1 = x0 * mem256[pa + 72]
-%line 2308+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 72]
-; 16x a1 = a1 + x1
-%line 2309+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
+%line 2257+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 72]
+; 16x a0 = a0 + x1
+%line 2258+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm4, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 104]
-%line 2310+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 104]
-; 16x a2 = a2 + x1
-%line 2311+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
+%line 2259+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 104]
+; 16x a1 = a1 + x1
+%line 2260+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 136]
-%line 2312+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 136]
-; 16x a3 = a3 + x1
-%line 2313+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
+%line 2261+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 136]
+; 16x a2 = a2 + x1
+%line 2262+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 168]
-%line 2314+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 168]
-; 16x a4 = a4 + x1
-%line 2315+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 58]
-%line 2316+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 58]
+%line 2263+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 168]
+; 16x a3 = a3 + x1
+%line 2264+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15624]
+%line 2265+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15624]
+; 16x a6 = a6 + x1
+%line 2266+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15656]
+%line 2267+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15656]
+; 16x a7 = a7 + x1
+%line 2268+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15688]
+%line 2269+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15688]
+; 16x a8 = a8 + x1
+%line 2270+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15720]
+%line 2271+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15720]
+; 16x a9 = a9 + x1
+%line 2272+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 26]
+%line 2273+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 26]
 ; 16x x1 = x0 * mem256[pa + 70]
-%line 2317+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 70]
-; 16x a1 = a1 + x1
-%line 2318+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
+%line 2274+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 70]
+; 16x a0 = a0 + x1
+%line 2275+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm4, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 102]
-%line 2319+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 102]
-; 16x a2 = a2 + x1
-%line 2320+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
+%line 2276+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 102]
+; 16x a1 = a1 + x1
+%line 2277+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 134]
-%line 2321+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 134]
-; 16x a3 = a3 + x1
-%line 2322+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
+%line 2278+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 134]
+; 16x a2 = a2 + x1
+%line 2279+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 166]
-%line 2323+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 166]
-; 16x a4 = a4 + x1
-%line 2324+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 60]
-%line 2325+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 60]
+%line 2280+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 166]
+; 16x a3 = a3 + x1
+%line 2281+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15622]
+%line 2282+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15622]
+; 16x a6 = a6 + x1
+%line 2283+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15654]
+%line 2284+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15654]
+; 16x a7 = a7 + x1
+%line 2285+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15686]
+%line 2286+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15686]
+; 16x a8 = a8 + x1
+%line 2287+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15718]
+%line 2288+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15718]
+; 16x a9 = a9 + x1
+%line 2289+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 28]
+%line 2290+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 28]
 ; 16x x1 = x0 * mem256[pa + 68]
-%line 2326+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 68]
-; 16x a1 = a1 + x1
-%line 2327+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm6
+%line 2291+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 68]
+; 16x a0 = a0 + x1
+%line 2292+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm4, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 100]
-%line 2328+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 100]
-; 16x a2 = a2 + x1
-%line 2329+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 132]
-%line 2330+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 132]
-; 16x a3 = a3 + x1
-%line 2331+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm6
-; 16x x1 = x0 * mem256[pa + 164]
-%line 2332+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 164]
-; 16x a4 = a4 + x1
-%line 2333+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x x0 = mem16[pb + 62]
-%line 2334+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 62]
-; 16x x1 = x0 * mem256[pa + 66]
-%line 2335+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm3, [r8 + 66]
+%line 2293+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 100]
 ; 16x a1 = a1 + x1
-%line 2336+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm6, ymm1, ymm6
+%line 2294+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 132]
+%line 2295+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 132]
+; 16x a2 = a2 + x1
+%line 2296+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 164]
+%line 2297+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 164]
+; 16x a3 = a3 + x1
+%line 2298+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15620]
+%line 2299+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15620]
+; 16x a6 = a6 + x1
+%line 2300+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15652]
+%line 2301+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15652]
+; 16x a7 = a7 + x1
+%line 2302+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15684]
+%line 2303+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15684]
+; 16x a8 = a8 + x1
+%line 2304+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15716]
+%line 2305+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15716]
+; 16x a9 = a9 + x1
+%line 2306+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x0 = mem16[pb + 30]
+%line 2307+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm6, [r9 + 30]
+; 16x x1 = x0 * mem256[pa + 66]
+%line 2308+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 66]
+; 16x a0 = a0 + x1
+%line 2309+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm4, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 98]
-%line 2337+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm3, [r8 + 98]
-; 16x a2 = a2 + x1
-%line 2338+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm1
+%line 2310+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 98]
+; 16x a1 = a1 + x1
+%line 2311+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 130]
-%line 2339+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm3, [r8 + 130]
-; 16x a3 = a3 + x1
-%line 2340+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm1
+%line 2312+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 130]
+; 16x a2 = a2 + x1
+%line 2313+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 162]
-%line 2341+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm3, [r8 + 162]
-; 16x a4 = a4 + x1
-%line 2342+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 64]
-%line 2343+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 64]
+%line 2314+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 162]
+; 16x a3 = a3 + x1
+%line 2315+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15618]
+%line 2316+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15618]
+; 16x a6 = a6 + x1
+%line 2317+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 15650]
+%line 2318+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15650]
+; 16x a7 = a7 + x1
+%line 2319+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15682]
+%line 2320+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15682]
+; 16x a8 = a8 + x1
+%line 2321+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15714]
+%line 2322+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm6, [r8 + 15714]
+; 16x a9 = a9 + x1
+%line 2323+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm5, ymm0
+; 16x x0 = mem16[pb + 32]
+%line 2324+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 32]
 ; 16x x1 = x0 * mem256[pa + 96]
-%line 2344+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm1, [r8 + 96]
-; 16x a2 = a2 + x1
-%line 2345+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm3
+%line 2325+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 96]
+; 16x a1 = a1 + x1
+%line 2326+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 128]
-%line 2346+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm1, [r8 + 128]
-; 16x a3 = a3 + x1
-%line 2347+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm3
+%line 2327+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 128]
+; 16x a2 = a2 + x1
+%line 2328+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 160]
-%line 2348+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 160]
-; 16x a4 = a4 + x1
-%line 2349+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 66]
-%line 2350+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 66]
+%line 2329+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 160]
+; 16x a3 = a3 + x1
+%line 2330+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15648]
+%line 2331+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15648]
+; 16x a7 = a7 + x1
+%line 2332+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15680]
+%line 2333+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15680]
+; 16x a8 = a8 + x1
+%line 2334+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15712]
+%line 2335+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15712]
+; 16x a9 = a9 + x1
+%line 2336+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x0 = mem16[pb + 34]
+%line 2337+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 34]
 ; 16x x1 = x0 * mem256[pa + 94]
-%line 2351+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm1, [r8 + 94]
-; 16x a2 = a2 + x1
-%line 2352+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm3
+%line 2338+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 94]
+; 16x a1 = a1 + x1
+%line 2339+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 126]
-%line 2353+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm1, [r8 + 126]
-; 16x a3 = a3 + x1
-%line 2354+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm3
+%line 2340+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 126]
+; 16x a2 = a2 + x1
+%line 2341+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 158]
-%line 2355+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm1, [r8 + 158]
-; 16x a4 = a4 + x1
-%line 2356+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm0, ymm3
-; 16x a5 = x0 * mem256[pa + 190]
-%line 2357+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm0, ymm1, [r8 + 190]
-; 16x x0 = mem16[pb + 68]
-%line 2358+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 68]
+%line 2342+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 158]
+; 16x a3 = a3 + x1
+%line 2343+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x a4 = x0 * mem256[pa + 190]
+%line 2344+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm1, ymm5, [r8 + 190]
+; 16x x1 = x0 * mem256[pa + 15646]
+%line 2345+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15646]
+; 16x a7 = a7 + x1
+%line 2346+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15678]
+%line 2347+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15678]
+; 16x a8 = a8 + x1
+%line 2348+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15710]
+%line 2349+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15710]
+; 16x a9 = a9 + x1
+%line 2350+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x a10 = x0 * mem256[pa + 15742]
+%line 2351+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm11, ymm5, [r8 + 15742]
+; 16x x0 = mem16[pb + 36]
+%line 2352+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 36]
 ; 16x x1 = x0 * mem256[pa + 92]
-%line 2359+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 92]
-; 16x a2 = a2 + x1
-%line 2360+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
+%line 2353+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 92]
+; 16x a1 = a1 + x1
+%line 2354+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 124]
-%line 2361+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 124]
-; 16x a3 = a3 + x1
-%line 2362+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
+%line 2355+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 124]
+; 16x a2 = a2 + x1
+%line 2356+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 156]
-%line 2363+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 156]
-; 16x a4 = a4 + x1
-%line 2364+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
+%line 2357+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 156]
+; 16x a3 = a3 + x1
+%line 2358+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 188]
+%line 2359+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 188]
+; 16x a4 = a4 + x1
+%line 2360+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15644]
+%line 2361+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15644]
+; 16x a7 = a7 + x1
+%line 2362+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15676]
+%line 2363+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15676]
+; 16x a8 = a8 + x1
+%line 2364+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15708]
 %line 2365+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 188]
-; 16x a5 = a5 + x1
+	vpmullw ymm0, ymm5, [r8 + 15708]
+; 16x a9 = a9 + x1
 %line 2366+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 70]
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15740]
 %line 2367+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 70]
-; 16x x1 = x0 * mem256[pa + 90]
+	vpmullw ymm0, ymm5, [r8 + 15740]
+; 16x a10 = a10 + x1
 %line 2368+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 90]
-; 16x a2 = a2 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 38]
 %line 2369+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 122]
+	vpbroadcastw ymm5, [r9 + 38]
+; 16x x1 = x0 * mem256[pa + 90]
 %line 2370+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 122]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm5, [r8 + 90]
+; 16x a1 = a1 + x1
 %line 2371+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 154]
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 122]
 %line 2372+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 154]
-; 16x a4 = a4 + x1
+	vpmullw ymm0, ymm5, [r8 + 122]
+; 16x a2 = a2 + x1
 %line 2373+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 186]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 154]
 %line 2374+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 186]
-; 16x a5 = a5 + x1
+	vpmullw ymm0, ymm5, [r8 + 154]
+; 16x a3 = a3 + x1
 %line 2375+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 72]
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 186]
 %line 2376+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 72]
-; 16x x1 = x0 * mem256[pa + 88]
+	vpmullw ymm0, ymm5, [r8 + 186]
+; 16x a4 = a4 + x1
 %line 2377+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 88]
-; 16x a2 = a2 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15642]
 %line 2378+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 120]
+	vpmullw ymm0, ymm5, [r8 + 15642]
+; 16x a7 = a7 + x1
 %line 2379+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 120]
-; 16x a3 = a3 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15674]
 %line 2380+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 152]
+	vpmullw ymm0, ymm5, [r8 + 15674]
+; 16x a8 = a8 + x1
 %line 2381+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 152]
-; 16x a4 = a4 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15706]
 %line 2382+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 184]
+	vpmullw ymm0, ymm5, [r8 + 15706]
+; 16x a9 = a9 + x1
 %line 2383+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 184]
-; 16x a5 = a5 + x1
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15738]
 %line 2384+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 74]
+	vpmullw ymm0, ymm5, [r8 + 15738]
+; 16x a10 = a10 + x1
 %line 2385+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 74]
-; 16x x1 = x0 * mem256[pa + 86]
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 40]
 %line 2386+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 86]
-; 16x a2 = a2 + x1
+	vpbroadcastw ymm5, [r9 + 40]
+; 16x x1 = x0 * mem256[pa + 88]
 %line 2387+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 118]
+	vpmullw ymm0, ymm5, [r8 + 88]
+; 16x a1 = a1 + x1
 %line 2388+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 118]
-; 16x a3 = a3 + x1
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 120]
 %line 2389+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 150]
+	vpmullw ymm0, ymm5, [r8 + 120]
+; 16x a2 = a2 + x1
 %line 2390+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 150]
-; 16x a4 = a4 + x1
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 152]
 %line 2391+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 182]
+	vpmullw ymm0, ymm5, [r8 + 152]
+; 16x a3 = a3 + x1
 %line 2392+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 182]
-; 16x a5 = a5 + x1
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 184]
 %line 2393+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 76]
+	vpmullw ymm0, ymm5, [r8 + 184]
+; 16x a4 = a4 + x1
 %line 2394+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 76]
-; 16x x1 = x0 * mem256[pa + 84]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15640]
 %line 2395+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 84]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm5, [r8 + 15640]
+; 16x a7 = a7 + x1
 %line 2396+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 116]
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15672]
 %line 2397+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 116]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm5, [r8 + 15672]
+; 16x a8 = a8 + x1
 %line 2398+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 148]
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15704]
 %line 2399+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 148]
-; 16x a4 = a4 + x1
+	vpmullw ymm0, ymm5, [r8 + 15704]
+; 16x a9 = a9 + x1
 %line 2400+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 180]
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15736]
 %line 2401+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 180]
-; 16x a5 = a5 + x1
+	vpmullw ymm0, ymm5, [r8 + 15736]
+; 16x a10 = a10 + x1
 %line 2402+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 78]
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 42]
 %line 2403+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 78]
-; 16x x1 = x0 * mem256[pa + 82]
+	vpbroadcastw ymm5, [r9 + 42]
+; 16x x1 = x0 * mem256[pa + 86]
 %line 2404+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 82]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm5, [r8 + 86]
+; 16x a1 = a1 + x1
 %line 2405+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 114]
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 118]
 %line 2406+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 114]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm5, [r8 + 118]
+; 16x a2 = a2 + x1
 %line 2407+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 146]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 150]
 %line 2408+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 146]
-; 16x a4 = a4 + x1
+	vpmullw ymm0, ymm5, [r8 + 150]
+; 16x a3 = a3 + x1
 %line 2409+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 178]
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 182]
 %line 2410+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 178]
-; 16x a5 = a5 + x1
+	vpmullw ymm0, ymm5, [r8 + 182]
+; 16x a4 = a4 + x1
 %line 2411+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 80]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15638]
 %line 2412+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 80]
-; 16x x1 = x0 * mem256[pa + 80]
+	vpmullw ymm0, ymm5, [r8 + 15638]
+; 16x a7 = a7 + x1
 %line 2413+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 80]
-; 16x a2 = a2 + x1
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15670]
 %line 2414+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 112]
+	vpmullw ymm0, ymm5, [r8 + 15670]
+; 16x a8 = a8 + x1
 %line 2415+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 112]
-; 16x a3 = a3 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15702]
 %line 2416+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 144]
+	vpmullw ymm0, ymm5, [r8 + 15702]
+; 16x a9 = a9 + x1
 %line 2417+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 144]
-; 16x a4 = a4 + x1
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15734]
 %line 2418+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 176]
+	vpmullw ymm0, ymm5, [r8 + 15734]
+; 16x a10 = a10 + x1
 %line 2419+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 176]
-; 16x a5 = a5 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 44]
 %line 2420+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 82]
+	vpbroadcastw ymm5, [r9 + 44]
+; 16x x1 = x0 * mem256[pa + 84]
 %line 2421+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 82]
-; 16x x1 = x0 * mem256[pa + 78]
+	vpmullw ymm0, ymm5, [r8 + 84]
+; 16x a1 = a1 + x1
 %line 2422+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 78]
-; 16x a2 = a2 + x1
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 116]
 %line 2423+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 110]
-%line 2424+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 110]
-; 16x a3 = a3 + x1
-%line 2425+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 142]
-%line 2426+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 142]
-; 16x a4 = a4 + x1
-%line 2427+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 174]
-%line 2428+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 174]
-; 16x a5 = a5 + x1
-%line 2429+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 84]
-%line 2430+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 84]
-; 16x x1 = x0 * mem256[pa + 76]
-%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 76]
+	vpmullw ymm0, ymm5, [r8 + 116]
 ; 16x a2 = a2 + x1
-%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 108]
-%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 108]
+%line 2424+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 148]
+%line 2425+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 148]
 ; 16x a3 = a3 + x1
-%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 140]
-%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 140]
+%line 2426+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 180]
+%line 2427+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 180]
 ; 16x a4 = a4 + x1
+%line 2428+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15636]
+%line 2429+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15636]
+; 16x a7 = a7 + x1
+%line 2430+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15668]
+%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15668]
+; 16x a8 = a8 + x1
+%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15700]
+%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15700]
+; 16x a9 = a9 + x1
+%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15732]
+%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15732]
+; 16x a10 = a10 + x1
 %line 2436+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 172]
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 46]
 %line 2437+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 172]
-; 16x a5 = a5 + x1
+	vpbroadcastw ymm5, [r9 + 46]
+; 16x x1 = x0 * mem256[pa + 82]
 %line 2438+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 86]
+	vpmullw ymm0, ymm5, [r8 + 82]
+; 16x a1 = a1 + x1
 %line 2439+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 86]
-; 16x x1 = x0 * mem256[pa + 74]
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 114]
 %line 2440+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 74]
+	vpmullw ymm0, ymm5, [r8 + 114]
 ; 16x a2 = a2 + x1
 %line 2441+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 106]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 146]
 %line 2442+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 106]
+	vpmullw ymm0, ymm5, [r8 + 146]
 ; 16x a3 = a3 + x1
 %line 2443+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 138]
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 178]
 %line 2444+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 138]
+	vpmullw ymm0, ymm5, [r8 + 178]
 ; 16x a4 = a4 + x1
 %line 2445+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 170]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15634]
 %line 2446+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 170]
-; 16x a5 = a5 + x1
+	vpmullw ymm0, ymm5, [r8 + 15634]
+; 16x a7 = a7 + x1
 %line 2447+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 88]
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15666]
 %line 2448+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 88]
-; 16x x1 = x0 * mem256[pa + 72]
+	vpmullw ymm0, ymm5, [r8 + 15666]
+; 16x a8 = a8 + x1
 %line 2449+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 72]
-; 16x a2 = a2 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15698]
 %line 2450+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 104]
+	vpmullw ymm0, ymm5, [r8 + 15698]
+; 16x a9 = a9 + x1
 %line 2451+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 104]
-; 16x a3 = a3 + x1
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15730]
 %line 2452+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 136]
+	vpmullw ymm0, ymm5, [r8 + 15730]
+; 16x a10 = a10 + x1
 %line 2453+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 136]
-; 16x a4 = a4 + x1
-%line 2454+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 168]
-%line 2455+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 168]
-; 16x a5 = a5 + x1
-%line 2456+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 90]
-%line 2457+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 90]
-; 16x x1 = x0 * mem256[pa + 70]
-%line 2458+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 70]
-; 16x a2 = a2 + x1
-%line 2459+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 102]
-%line 2460+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 102]
-; 16x a3 = a3 + x1
-%line 2461+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 134]
-%line 2462+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 134]
-; 16x a4 = a4 + x1
-%line 2463+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 166]
-%line 2464+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 166]
-; 16x a5 = a5 + x1
-%line 2465+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 92]
-%line 2466+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 92]
-; 16x x1 = x0 * mem256[pa + 68]
-%line 2467+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 68]
-; 16x a2 = a2 + x1
-%line 2468+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 100]
-%line 2469+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 100]
-; 16x a3 = a3 + x1
-%line 2470+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 132]
-%line 2471+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 132]
-; 16x a4 = a4 + x1
-%line 2472+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 164]
-%line 2473+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 164]
-; 16x a5 = a5 + x1
-%line 2474+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x0 = mem16[pb + 94]
-%line 2475+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 94]
-; 16x x1 = x0 * mem256[pa + 66]
-%line 2476+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 66]
-; 16x a2 = a2 + x1
-%line 2477+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm7
-; 16x x1 = x0 * mem256[pa + 98]
-%line 2478+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 98]
-; 16x a3 = a3 + x1
-%line 2479+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm4, ymm4, ymm7
-; 16x x1 = x0 * mem256[pa + 130]
-%line 2480+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm1, [r8 + 130]
-; 16x a4 = a4 + x1
-%line 2481+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 162]
-%line 2482+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 162]
-; 16x a5 = a5 + x1
-%line 2483+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; mem256[pc] = a0
-%line 2484+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10], ymm5
-; mem256[pc + 32] = a1
-%line 2485+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 32], ymm6
-; mem256[pc + 64] = a2
-%line 2486+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 64], ymm2
-; mem256[pc + 96] = a3
-%line 2487+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 96], ymm4
-; mem256[pc + 128] = a4
-%line 2488+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 128], ymm3
-; mem256[pc + 160] = a5
-%line 2489+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 160], ymm0
-; pa = pa + 192
-%line 2490+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	add r8, 192
-; pb = pb + 96
-%line 2491+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	add r9, 96
-; pc = pc + 192
-%line 2492+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	add r10, 192
-; i0 = i0 - 1
-%line 2493+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	sub r11, 1
-; =? i0 - 0
-%line 2494+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	cmp r11, 0
-; goto loop35 if !=
-%line 2495+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop35
-; pa = w + 20160
-%line 2496+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	lea r8, [rax + 20160]
-; pb = w + 46272
-%line 2497+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	lea r9, [rax + 46272]
-; pc = w + 74784
-%line 2498+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	lea r10, [rax + 74784]
-; i0 = 81
-%line 2499+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	mov r11, 81
-align 32
-.Lloop36:
-; 16x x0 = mem16[pb]
-%line 2501+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm0, [r9]
-; 16x a0 = x0 * mem256[pa + 96]
-%line 2502+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm0, [r8 + 96]
-; 16x a1 = x0 * mem256[pa + 128]
-%line 2503+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm2, ymm0, [r8 + 128]
-; 16x a2 = x0 * mem256[pa + 160]
-%line 2504+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, [r8 + 160]
-; 16x x0 = mem16[pb + 2]
-%line 2505+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm3, [r9 + 2]
-; 16x x1 = x0 * mem256[pa + 94]
-%line 2506+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 94]
-; 16x a0 = a0 + x1
-%line 2507+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 126]
-%line 2508+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 126]
-; 16x a1 = a1 + x1
-%line 2509+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x1 = x0 * mem256[pa + 158]
-%line 2510+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm3, [r8 + 158]
-; 16x a2 = a2 + x1
-%line 2511+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x a3 = x0 * mem256[pa + 190]
-%line 2512+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, [r8 + 190]
-; 16x x0 = mem16[pb + 4]
-%line 2513+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 4]
-; 16x x1 = x0 * mem256[pa + 92]
-%line 2514+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 92]
-; 16x a0 = a0 + x1
-%line 2515+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 124]
-%line 2516+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 124]
-; 16x a1 = a1 + x1
-%line 2517+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 156]
-%line 2518+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 156]
-; 16x a2 = a2 + x1
-%line 2519+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 188]
-%line 2520+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 188]
-; 16x a3 = a3 + x1
-%line 2521+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 6]
-%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 6]
-; 16x x1 = x0 * mem256[pa + 90]
-%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 90]
-; 16x a0 = a0 + x1
-%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 122]
-%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 122]
-; 16x a1 = a1 + x1
-%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 154]
-%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 154]
-; 16x a2 = a2 + x1
-%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 186]
-%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 186]
-; 16x a3 = a3 + x1
-%line 2530+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 8]
-%line 2531+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 8]
-; 16x x1 = x0 * mem256[pa + 88]
-%line 2532+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 88]
-; 16x a0 = a0 + x1
-%line 2533+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 120]
-%line 2534+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 120]
-; 16x a1 = a1 + x1
-%line 2535+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 152]
-%line 2536+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 152]
-; 16x a2 = a2 + x1
-%line 2537+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 184]
-%line 2538+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 184]
-; 16x a3 = a3 + x1
-%line 2539+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 10]
-%line 2540+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 10]
-; 16x x1 = x0 * mem256[pa + 86]
-%line 2541+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 86]
-; 16x a0 = a0 + x1
-%line 2542+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 118]
-%line 2543+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 118]
-; 16x a1 = a1 + x1
-%line 2544+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 150]
-%line 2545+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 150]
-; 16x a2 = a2 + x1
-%line 2546+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 182]
-%line 2547+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 182]
-; 16x a3 = a3 + x1
-%line 2548+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 12]
-%line 2549+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 12]
-; 16x x1 = x0 * mem256[pa + 84]
-%line 2550+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 84]
-; 16x a0 = a0 + x1
-%line 2551+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 116]
-%line 2552+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 116]
-; 16x a1 = a1 + x1
-%line 2553+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 148]
-%line 2554+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 148]
-; 16x a2 = a2 + x1
-%line 2555+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 180]
-%line 2556+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 180]
-; 16x a3 = a3 + x1
-%line 2557+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 14]
-%line 2558+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 14]
-; 16x x1 = x0 * mem256[pa + 82]
-%line 2559+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 82]
-; 16x a0 = a0 + x1
-%line 2560+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 114]
-%line 2561+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 114]
-; 16x a1 = a1 + x1
-%line 2562+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 146]
-%line 2563+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 146]
-; 16x a2 = a2 + x1
-%line 2564+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 178]
-%line 2565+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 178]
-; 16x a3 = a3 + x1
-%line 2566+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 16]
-%line 2567+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 16]
-; 16x x1 = x0 * mem256[pa + 80]
-%line 2568+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 80]
-; 16x a0 = a0 + x1
-%line 2569+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 112]
-%line 2570+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 112]
-; 16x a1 = a1 + x1
-%line 2571+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 144]
-%line 2572+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 144]
-; 16x a2 = a2 + x1
-%line 2573+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 176]
-%line 2574+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 176]
-; 16x a3 = a3 + x1
-%line 2575+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 18]
-%line 2576+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 18]
-; 16x x1 = x0 * mem256[pa + 78]
-%line 2577+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 78]
-; 16x a0 = a0 + x1
-%line 2578+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 110]
-%line 2579+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 110]
-; 16x a1 = a1 + x1
-%line 2580+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 142]
-%line 2581+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 142]
-; 16x a2 = a2 + x1
-%line 2582+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 174]
-%line 2583+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 174]
-; 16x a3 = a3 + x1
-%line 2584+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 20]
-%line 2585+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 20]
-; 16x x1 = x0 * mem256[pa + 76]
-%line 2586+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 76]
-; 16x a0 = a0 + x1
-%line 2587+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 108]
-%line 2588+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 108]
-; 16x a1 = a1 + x1
-%line 2589+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 140]
-%line 2590+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 140]
-; 16x a2 = a2 + x1
-%line 2591+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 172]
-%line 2592+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 172]
-; 16x a3 = a3 + x1
-%line 2593+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 22]
-%line 2594+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 22]
-; 16x x1 = x0 * mem256[pa + 74]
-%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 74]
-; 16x a0 = a0 + x1
-%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 106]
-%line 2597+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 106]
-; 16x a1 = a1 + x1
-%line 2598+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 138]
-%line 2599+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 138]
-; 16x a2 = a2 + x1
-%line 2600+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 170]
-%line 2601+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 170]
-; 16x a3 = a3 + x1
-%line 2602+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 24]
-%line 2603+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 24]
-; 16x x1 = x0 * mem256[pa + 72]
-%line 2604+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 72]
-; 16x a0 = a0 + x1
-%line 2605+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 104]
-%line 2606+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 104]
-; 16x a1 = a1 + x1
-%line 2607+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 136]
-%line 2608+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 136]
-; 16x a2 = a2 + x1
-%line 2609+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 168]
-%line 2610+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 168]
-; 16x a3 = a3 + x1
-%line 2611+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 26]
-%line 2612+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 26]
-; 16x x1 = x0 * mem256[pa + 70]
-%line 2613+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 70]
-; 16x a0 = a0 + x1
-%line 2614+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 102]
-%line 2615+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 102]
-; 16x a1 = a1 + x1
-%line 2616+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 134]
-%line 2617+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 134]
-; 16x a2 = a2 + x1
-%line 2618+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 166]
-%line 2619+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 166]
-; 16x a3 = a3 + x1
-%line 2620+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 28]
-%line 2621+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 28]
-; 16x x1 = x0 * mem256[pa + 68]
-%line 2622+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 68]
-; 16x a0 = a0 + x1
-%line 2623+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 100]
-%line 2624+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 100]
-; 16x a1 = a1 + x1
-%line 2625+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm5
-; 16x x1 = x0 * mem256[pa + 132]
-%line 2626+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 132]
-; 16x a2 = a2 + x1
-%line 2627+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm5
-; 16x x1 = x0 * mem256[pa + 164]
-%line 2628+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 164]
-; 16x a3 = a3 + x1
-%line 2629+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x0 = mem16[pb + 30]
-%line 2630+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 30]
-; 16x x1 = x0 * mem256[pa + 66]
-%line 2631+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm5, ymm4, [r8 + 66]
-; 16x a0 = a0 + x1
-%line 2632+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm5, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 98]
-%line 2633+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm4, [r8 + 98]
-; 16x a1 = a1 + x1
-%line 2634+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm1
-; 16x x1 = x0 * mem256[pa + 130]
-%line 2635+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm4, [r8 + 130]
-; 16x a2 = a2 + x1
-%line 2636+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm1
-; 16x x1 = x0 * mem256[pa + 162]
-%line 2637+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm4, [r8 + 162]
-; 16x a3 = a3 + x1
-%line 2638+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm1
-; 16x x0 = mem16[pb + 32]
-%line 2639+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 32]
-; 16x x1 = x0 * mem256[pa + 96]
-%line 2640+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm1, [r8 + 96]
-; 16x a1 = a1 + x1
-%line 2641+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x1 = x0 * mem256[pa + 128]
-%line 2642+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm1, [r8 + 128]
-; 16x a2 = a2 + x1
-%line 2643+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 160]
-%line 2644+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 160]
-; 16x a3 = a3 + x1
-%line 2645+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm1
-; 16x x0 = mem16[pb + 34]
-%line 2646+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm1, [r9 + 34]
-; 16x x1 = x0 * mem256[pa + 94]
-%line 2647+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm1, [r8 + 94]
-; 16x a1 = a1 + x1
-%line 2648+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x1 = x0 * mem256[pa + 126]
-%line 2649+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm1, [r8 + 126]
-; 16x a2 = a2 + x1
-%line 2650+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 158]
-%line 2651+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm1, [r8 + 158]
-; 16x a3 = a3 + x1
-%line 2652+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x a4 = x0 * mem256[pa + 190]
-%line 2653+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, [r8 + 190]
-; 16x x0 = mem16[pb + 36]
-%line 2654+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 36]
-; 16x x1 = x0 * mem256[pa + 92]
-%line 2655+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 92]
-; 16x a1 = a1 + x1
-%line 2656+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 124]
-%line 2657+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 124]
-; 16x a2 = a2 + x1
-%line 2658+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 156]
-%line 2659+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 156]
-; 16x a3 = a3 + x1
-%line 2660+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 188]
-%line 2661+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 188]
-; 16x a4 = a4 + x1
-%line 2662+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 38]
-%line 2663+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 38]
-; 16x x1 = x0 * mem256[pa + 90]
-%line 2664+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 90]
-; 16x a1 = a1 + x1
-%line 2665+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 122]
-%line 2666+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 122]
-; 16x a2 = a2 + x1
-%line 2667+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 154]
-%line 2668+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 154]
-; 16x a3 = a3 + x1
-%line 2669+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 186]
-%line 2670+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 186]
-; 16x a4 = a4 + x1
-%line 2671+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 40]
-%line 2672+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 40]
-; 16x x1 = x0 * mem256[pa + 88]
-%line 2673+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 88]
-; 16x a1 = a1 + x1
-%line 2674+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 120]
-%line 2675+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 120]
-; 16x a2 = a2 + x1
-%line 2676+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 152]
-%line 2677+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 152]
-; 16x a3 = a3 + x1
-%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 184]
-%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 184]
-; 16x a4 = a4 + x1
-%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 42]
-%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 42]
-; 16x x1 = x0 * mem256[pa + 86]
-%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 86]
-; 16x a1 = a1 + x1
-%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 118]
-%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 118]
-; 16x a2 = a2 + x1
-%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 150]
-%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 150]
-; 16x a3 = a3 + x1
-%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 182]
-%line 2688+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 182]
-; 16x a4 = a4 + x1
-%line 2689+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 44]
-%line 2690+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 44]
-; 16x x1 = x0 * mem256[pa + 84]
-%line 2691+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 84]
-; 16x a1 = a1 + x1
-%line 2692+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 116]
-%line 2693+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 116]
-; 16x a2 = a2 + x1
-%line 2694+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 148]
-%line 2695+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 148]
-; 16x a3 = a3 + x1
-%line 2696+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 180]
-%line 2697+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 180]
-; 16x a4 = a4 + x1
-%line 2698+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 46]
-%line 2699+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 46]
-; 16x x1 = x0 * mem256[pa + 82]
-%line 2700+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 82]
-; 16x a1 = a1 + x1
-%line 2701+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 114]
-%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 114]
-; 16x a2 = a2 + x1
-%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 146]
-%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 146]
-; 16x a3 = a3 + x1
-%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 178]
-%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 178]
-; 16x a4 = a4 + x1
-%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
+	vpaddw ymm11, ymm11, ymm0
 ; 16x x0 = mem16[pb + 48]
-%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 48]
+%line 2454+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 48]
 ; 16x x1 = x0 * mem256[pa + 80]
-%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 80]
+%line 2455+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 80]
 ; 16x a1 = a1 + x1
-%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
+%line 2456+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 112]
-%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 112]
+%line 2457+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 112]
 ; 16x a2 = a2 + x1
-%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
+%line 2458+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 144]
-%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 144]
+%line 2459+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 144]
 ; 16x a3 = a3 + x1
-%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
+%line 2460+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 176]
-%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 176]
+%line 2461+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 176]
 ; 16x a4 = a4 + x1
-%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
+%line 2462+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15632]
+%line 2463+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15632]
+; 16x a7 = a7 + x1
+%line 2464+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15664]
+%line 2465+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15664]
+; 16x a8 = a8 + x1
+%line 2466+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15696]
+%line 2467+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15696]
+; 16x a9 = a9 + x1
+%line 2468+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15728]
+%line 2469+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15728]
+; 16x a10 = a10 + x1
+%line 2470+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
 ; 16x x0 = mem16[pb + 50]
-%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 50]
+%line 2471+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 50]
 ; 16x x1 = x0 * mem256[pa + 78]
-%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 78]
+%line 2472+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 78]
 ; 16x a1 = a1 + x1
-%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
+%line 2473+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 110]
-%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 110]
+%line 2474+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 110]
 ; 16x a2 = a2 + x1
-%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
+%line 2475+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 142]
-%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 142]
+%line 2476+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 142]
 ; 16x a3 = a3 + x1
-%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
+%line 2477+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 174]
-%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 174]
+%line 2478+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 174]
 ; 16x a4 = a4 + x1
-%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
+%line 2479+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15630]
+%line 2480+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15630]
+; 16x a7 = a7 + x1
+%line 2481+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15662]
+%line 2482+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15662]
+; 16x a8 = a8 + x1
+%line 2483+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15694]
+%line 2484+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15694]
+; 16x a9 = a9 + x1
+%line 2485+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15726]
+%line 2486+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15726]
+; 16x a10 = a10 + x1
+%line 2487+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
 ; 16x x0 = mem16[pb + 52]
-%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 52]
+%line 2488+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 52]
 ; 16x x1 = x0 * mem256[pa + 76]
-%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 76]
+%line 2489+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 76]
 ; 16x a1 = a1 + x1
-%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
+%line 2490+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 108]
-%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 108]
+%line 2491+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 108]
 ; 16x a2 = a2 + x1
-%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
+%line 2492+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 140]
-%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 140]
+%line 2493+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 140]
 ; 16x a3 = a3 + x1
-%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
+%line 2494+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 172]
-%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 172]
+%line 2495+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 172]
 ; 16x a4 = a4 + x1
-%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
+%line 2496+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15628]
+%line 2497+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15628]
+; 16x a7 = a7 + x1
+%line 2498+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15660]
+%line 2499+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15660]
+; 16x a8 = a8 + x1
+%line 2500+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15692]
+%line 2501+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15692]
+; 16x a9 = a9 + x1
+%line 2502+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15724]
+%line 2503+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15724]
+; 16x a10 = a10 + x1
+%line 2504+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
 ; 16x x0 = mem16[pb + 54]
-%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 54]
+%line 2505+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 54]
 ; 16x x1 = x0 * mem256[pa + 74]
-%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 74]
+%line 2506+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 74]
 ; 16x a1 = a1 + x1
-%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
+%line 2507+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x1 = x0 * mem256[pa + 106]
+%line 2508+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 106]
+; 16x a2 = a2 + x1
+%line 2509+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 138]
+%line 2510+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 138]
+; 16x a3 = a3 + x1
+%line 2511+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 170]
+%line 2512+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 170]
+; 16x a4 = a4 + x1
+%line 2513+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15626]
+%line 2514+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15626]
+; 16x a7 = a7 + x1
+%line 2515+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15658]
+%line 2516+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15658]
+; 16x a8 = a8 + x1
+%line 2517+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15690]
+%line 2518+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15690]
+; 16x a9 = a9 + x1
+%line 2519+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15722]
+%line 2520+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15722]
+; 16x a10 = a10 + x1
+%line 2521+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 56]
+%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 56]
+; 16x x1 = x0 * mem256[pa + 72]
+%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 72]
+; 16x a1 = a1 + x1
+%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 104]
+%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 104]
+; 16x a2 = a2 + x1
+%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 136]
+%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 136]
+; 16x a3 = a3 + x1
+%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 168]
+%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 168]
+; 16x a4 = a4 + x1
+%line 2530+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15624]
+%line 2531+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15624]
+; 16x a7 = a7 + x1
+%line 2532+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15656]
+%line 2533+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15656]
+; 16x a8 = a8 + x1
+%line 2534+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15688]
+%line 2535+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15688]
+; 16x a9 = a9 + x1
+%line 2536+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15720]
+%line 2537+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15720]
+; 16x a10 = a10 + x1
+%line 2538+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 58]
+%line 2539+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 58]
+; 16x x1 = x0 * mem256[pa + 70]
+%line 2540+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 70]
+; 16x a1 = a1 + x1
+%line 2541+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 102]
+%line 2542+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 102]
+; 16x a2 = a2 + x1
+%line 2543+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 134]
+%line 2544+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 134]
+; 16x a3 = a3 + x1
+%line 2545+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 166]
+%line 2546+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 166]
+; 16x a4 = a4 + x1
+%line 2547+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15622]
+%line 2548+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15622]
+; 16x a7 = a7 + x1
+%line 2549+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15654]
+%line 2550+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15654]
+; 16x a8 = a8 + x1
+%line 2551+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15686]
+%line 2552+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15686]
+; 16x a9 = a9 + x1
+%line 2553+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15718]
+%line 2554+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15718]
+; 16x a10 = a10 + x1
+%line 2555+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 60]
+%line 2556+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 60]
+; 16x x1 = x0 * mem256[pa + 68]
+%line 2557+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 68]
+; 16x a1 = a1 + x1
+%line 2558+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 100]
+%line 2559+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 100]
+; 16x a2 = a2 + x1
+%line 2560+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 132]
+%line 2561+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 132]
+; 16x a3 = a3 + x1
+%line 2562+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 164]
+%line 2563+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 164]
+; 16x a4 = a4 + x1
+%line 2564+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15620]
+%line 2565+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15620]
+; 16x a7 = a7 + x1
+%line 2566+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15652]
+%line 2567+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15652]
+; 16x a8 = a8 + x1
+%line 2568+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15684]
+%line 2569+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15684]
+; 16x a9 = a9 + x1
+%line 2570+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15716]
+%line 2571+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15716]
+; 16x a10 = a10 + x1
+%line 2572+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 62]
+%line 2573+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 62]
+; 16x x1 = x0 * mem256[pa + 66]
+%line 2574+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 66]
+; 16x a1 = a1 + x1
+%line 2575+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 98]
+%line 2576+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 98]
+; 16x a2 = a2 + x1
+%line 2577+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 130]
+%line 2578+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 130]
+; 16x a3 = a3 + x1
+%line 2579+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 162]
+%line 2580+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 162]
+; 16x a4 = a4 + x1
+%line 2581+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15618]
+%line 2582+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15618]
+; 16x a7 = a7 + x1
+%line 2583+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 15650]
+%line 2584+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15650]
+; 16x a8 = a8 + x1
+%line 2585+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15682]
+%line 2586+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15682]
+; 16x a9 = a9 + x1
+%line 2587+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15714]
+%line 2588+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15714]
+; 16x a10 = a10 + x1
+%line 2589+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 64]
+%line 2590+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 64]
+; 16x x1 = x0 * mem256[pa + 96]
+%line 2591+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 96]
+; 16x a2 = a2 + x1
+%line 2592+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 128]
+%line 2593+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 128]
+; 16x a3 = a3 + x1
+%line 2594+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 160]
+%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 160]
+; 16x a4 = a4 + x1
+%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15648]
+%line 2597+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15648]
+; 16x a8 = a8 + x1
+%line 2598+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15680]
+%line 2599+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15680]
+; 16x a9 = a9 + x1
+%line 2600+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15712]
+%line 2601+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15712]
+; 16x a10 = a10 + x1
+%line 2602+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x0 = mem16[pb + 66]
+%line 2603+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 66]
+; 16x x1 = x0 * mem256[pa + 94]
+%line 2604+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 94]
+; 16x a2 = a2 + x1
+%line 2605+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 126]
+%line 2606+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 126]
+; 16x a3 = a3 + x1
+%line 2607+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 158]
+%line 2608+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 158]
+; 16x a4 = a4 + x1
+%line 2609+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm1, ymm0
+; 16x a5 = x0 * mem256[pa + 190]
+%line 2610+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm1, ymm5, [r8 + 190]
+; 16x x1 = x0 * mem256[pa + 15646]
+%line 2611+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15646]
+; 16x a8 = a8 + x1
+%line 2612+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15678]
+%line 2613+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15678]
+; 16x a9 = a9 + x1
+%line 2614+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15710]
+%line 2615+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15710]
+; 16x a10 = a10 + x1
+%line 2616+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x a11 = x0 * mem256[pa + 15742]
+%line 2617+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm13, ymm5, [r8 + 15742]
+; 16x x0 = mem16[pb + 68]
+%line 2618+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 68]
+; 16x x1 = x0 * mem256[pa + 92]
+%line 2619+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 92]
+; 16x a2 = a2 + x1
+%line 2620+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 124]
+%line 2621+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 124]
+; 16x a3 = a3 + x1
+%line 2622+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 156]
+%line 2623+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 156]
+; 16x a4 = a4 + x1
+%line 2624+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 188]
+%line 2625+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 188]
+; 16x a5 = a5 + x1
+%line 2626+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15644]
+%line 2627+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15644]
+; 16x a8 = a8 + x1
+%line 2628+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15676]
+%line 2629+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15676]
+; 16x a9 = a9 + x1
+%line 2630+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15708]
+%line 2631+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15708]
+; 16x a10 = a10 + x1
+%line 2632+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15740]
+%line 2633+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15740]
+; 16x a11 = a11 + x1
+%line 2634+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 70]
+%line 2635+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 70]
+; 16x x1 = x0 * mem256[pa + 90]
+%line 2636+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 90]
+; 16x a2 = a2 + x1
+%line 2637+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 122]
+%line 2638+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 122]
+; 16x a3 = a3 + x1
+%line 2639+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 154]
+%line 2640+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 154]
+; 16x a4 = a4 + x1
+%line 2641+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 186]
+%line 2642+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 186]
+; 16x a5 = a5 + x1
+%line 2643+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15642]
+%line 2644+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15642]
+; 16x a8 = a8 + x1
+%line 2645+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15674]
+%line 2646+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15674]
+; 16x a9 = a9 + x1
+%line 2647+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15706]
+%line 2648+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15706]
+; 16x a10 = a10 + x1
+%line 2649+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15738]
+%line 2650+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15738]
+; 16x a11 = a11 + x1
+%line 2651+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 72]
+%line 2652+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 72]
+; 16x x1 = x0 * mem256[pa + 88]
+%line 2653+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 88]
+; 16x a2 = a2 + x1
+%line 2654+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 120]
+%line 2655+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 120]
+; 16x a3 = a3 + x1
+%line 2656+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 152]
+%line 2657+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 152]
+; 16x a4 = a4 + x1
+%line 2658+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 184]
+%line 2659+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 184]
+; 16x a5 = a5 + x1
+%line 2660+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15640]
+%line 2661+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15640]
+; 16x a8 = a8 + x1
+%line 2662+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15672]
+%line 2663+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15672]
+; 16x a9 = a9 + x1
+%line 2664+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15704]
+%line 2665+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15704]
+; 16x a10 = a10 + x1
+%line 2666+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15736]
+%line 2667+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15736]
+; 16x a11 = a11 + x1
+%line 2668+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 74]
+%line 2669+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 74]
+; 16x x1 = x0 * mem256[pa + 86]
+%line 2670+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 86]
+; 16x a2 = a2 + x1
+%line 2671+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 118]
+%line 2672+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 118]
+; 16x a3 = a3 + x1
+%line 2673+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 150]
+%line 2674+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 150]
+; 16x a4 = a4 + x1
+%line 2675+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 182]
+%line 2676+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 182]
+; 16x a5 = a5 + x1
+%line 2677+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15638]
+%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15638]
+; 16x a8 = a8 + x1
+%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15670]
+%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15670]
+; 16x a9 = a9 + x1
+%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15702]
+%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15702]
+; 16x a10 = a10 + x1
+%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15734]
+%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15734]
+; 16x a11 = a11 + x1
+%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 76]
+%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 76]
+; 16x x1 = x0 * mem256[pa + 84]
+%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 84]
+; 16x a2 = a2 + x1
+%line 2688+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 116]
+%line 2689+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 116]
+; 16x a3 = a3 + x1
+%line 2690+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 148]
+%line 2691+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 148]
+; 16x a4 = a4 + x1
+%line 2692+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 180]
+%line 2693+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 180]
+; 16x a5 = a5 + x1
+%line 2694+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15636]
+%line 2695+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15636]
+; 16x a8 = a8 + x1
+%line 2696+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15668]
+%line 2697+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15668]
+; 16x a9 = a9 + x1
+%line 2698+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15700]
+%line 2699+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15700]
+; 16x a10 = a10 + x1
+%line 2700+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15732]
+%line 2701+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15732]
+; 16x a11 = a11 + x1
+%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 78]
+%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 78]
+; 16x x1 = x0 * mem256[pa + 82]
+%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 82]
+; 16x a2 = a2 + x1
+%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 114]
+%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 114]
+; 16x a3 = a3 + x1
+%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 146]
+%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 146]
+; 16x a4 = a4 + x1
+%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 178]
+%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 178]
+; 16x a5 = a5 + x1
+%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15634]
+%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15634]
+; 16x a8 = a8 + x1
+%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15666]
+%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15666]
+; 16x a9 = a9 + x1
+%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15698]
+%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15698]
+; 16x a10 = a10 + x1
+%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15730]
+%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15730]
+; 16x a11 = a11 + x1
+%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 80]
+%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 80]
+; 16x x1 = x0 * mem256[pa + 80]
+%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 80]
+; 16x a2 = a2 + x1
+%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 112]
+%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 112]
+; 16x a3 = a3 + x1
+%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 144]
+%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 144]
+; 16x a4 = a4 + x1
+%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 176]
+%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 176]
+; 16x a5 = a5 + x1
+%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15632]
+%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15632]
+; 16x a8 = a8 + x1
+%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15664]
+%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15664]
+; 16x a9 = a9 + x1
+%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15696]
+%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15696]
+; 16x a10 = a10 + x1
+%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15728]
+%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15728]
+; 16x a11 = a11 + x1
+%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 82]
+%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 82]
+; 16x x1 = x0 * mem256[pa + 78]
 %line 2738+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 106]
+	vpmullw ymm0, ymm5, [r8 + 78]
 ; 16x a2 = a2 + x1
 %line 2739+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 138]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 110]
 %line 2740+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 138]
+	vpmullw ymm0, ymm5, [r8 + 110]
 ; 16x a3 = a3 + x1
 %line 2741+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 170]
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 142]
 %line 2742+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 170]
+	vpmullw ymm0, ymm5, [r8 + 142]
 ; 16x a4 = a4 + x1
 %line 2743+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 56]
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 174]
 %line 2744+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 56]
-; 16x x1 = x0 * mem256[pa + 72]
+	vpmullw ymm0, ymm5, [r8 + 174]
+; 16x a5 = a5 + x1
 %line 2745+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 72]
-; 16x a1 = a1 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15630]
 %line 2746+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 104]
+	vpmullw ymm0, ymm5, [r8 + 15630]
+; 16x a8 = a8 + x1
 %line 2747+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 104]
-; 16x a2 = a2 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15662]
 %line 2748+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 136]
+	vpmullw ymm0, ymm5, [r8 + 15662]
+; 16x a9 = a9 + x1
 %line 2749+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 136]
-; 16x a3 = a3 + x1
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15694]
 %line 2750+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 168]
+	vpmullw ymm0, ymm5, [r8 + 15694]
+; 16x a10 = a10 + x1
 %line 2751+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 168]
-; 16x a4 = a4 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15726]
 %line 2752+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 58]
+	vpmullw ymm0, ymm5, [r8 + 15726]
+; 16x a11 = a11 + x1
 %line 2753+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 58]
-; 16x x1 = x0 * mem256[pa + 70]
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 84]
 %line 2754+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 70]
-; 16x a1 = a1 + x1
+	vpbroadcastw ymm5, [r9 + 84]
+; 16x x1 = x0 * mem256[pa + 76]
 %line 2755+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 102]
+	vpmullw ymm0, ymm5, [r8 + 76]
+; 16x a2 = a2 + x1
 %line 2756+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 102]
-; 16x a2 = a2 + x1
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 108]
 %line 2757+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 134]
+	vpmullw ymm0, ymm5, [r8 + 108]
+; 16x a3 = a3 + x1
 %line 2758+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 134]
-; 16x a3 = a3 + x1
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 140]
 %line 2759+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 166]
+	vpmullw ymm0, ymm5, [r8 + 140]
+; 16x a4 = a4 + x1
 %line 2760+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 166]
-; 16x a4 = a4 + x1
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 172]
 %line 2761+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 60]
+	vpmullw ymm0, ymm5, [r8 + 172]
+; 16x a5 = a5 + x1
 %line 2762+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 60]
-; 16x x1 = x0 * mem256[pa + 68]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15628]
 %line 2763+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 68]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm5, [r8 + 15628]
+; 16x a8 = a8 + x1
 %line 2764+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 100]
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15660]
 %line 2765+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 100]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm5, [r8 + 15660]
+; 16x a9 = a9 + x1
 %line 2766+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm6
-; 16x x1 = x0 * mem256[pa + 132]
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15692]
 %line 2767+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 132]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm5, [r8 + 15692]
+; 16x a10 = a10 + x1
 %line 2768+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm6
-; 16x x1 = x0 * mem256[pa + 164]
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15724]
 %line 2769+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 164]
-; 16x a4 = a4 + x1
+	vpmullw ymm0, ymm5, [r8 + 15724]
+; 16x a11 = a11 + x1
 %line 2770+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x0 = mem16[pb + 62]
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 86]
 %line 2771+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 62]
-; 16x x1 = x0 * mem256[pa + 66]
+	vpbroadcastw ymm5, [r9 + 86]
+; 16x x1 = x0 * mem256[pa + 74]
 %line 2772+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm6, ymm4, [r8 + 66]
-; 16x a1 = a1 + x1
+	vpmullw ymm0, ymm5, [r8 + 74]
+; 16x a2 = a2 + x1
 %line 2773+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm6, ymm2, ymm6
-; 16x x1 = x0 * mem256[pa + 98]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 106]
 %line 2774+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm2, ymm4, [r8 + 98]
-; 16x a2 = a2 + x1
+	vpmullw ymm0, ymm5, [r8 + 106]
+; 16x a3 = a3 + x1
 %line 2775+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x1 = x0 * mem256[pa + 130]
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 138]
 %line 2776+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm2, ymm4, [r8 + 130]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm5, [r8 + 138]
+; 16x a4 = a4 + x1
 %line 2777+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm2
-; 16x x1 = x0 * mem256[pa + 162]
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 170]
 %line 2778+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm2, ymm4, [r8 + 162]
-; 16x a4 = a4 + x1
+	vpmullw ymm0, ymm5, [r8 + 170]
+; 16x a5 = a5 + x1
 %line 2779+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm2
-; 16x x0 = mem16[pb + 64]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15626]
 %line 2780+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 64]
-; 16x x1 = x0 * mem256[pa + 96]
+	vpmullw ymm0, ymm5, [r8 + 15626]
+; 16x a8 = a8 + x1
 %line 2781+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm2, [r8 + 96]
-; 16x a2 = a2 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15658]
 %line 2782+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 128]
+	vpmullw ymm0, ymm5, [r8 + 15658]
+; 16x a9 = a9 + x1
 %line 2783+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm2, [r8 + 128]
-; 16x a3 = a3 + x1
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15690]
 %line 2784+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 160]
+	vpmullw ymm0, ymm5, [r8 + 15690]
+; 16x a10 = a10 + x1
 %line 2785+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm2, ymm2, [r8 + 160]
-; 16x a4 = a4 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15722]
 %line 2786+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm2
-; 16x x0 = mem16[pb + 66]
+	vpmullw ymm0, ymm5, [r8 + 15722]
+; 16x a11 = a11 + x1
 %line 2787+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm2, [r9 + 66]
-; 16x x1 = x0 * mem256[pa + 94]
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 88]
 %line 2788+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm2, [r8 + 94]
-; 16x a2 = a2 + x1
+	vpbroadcastw ymm5, [r9 + 88]
+; 16x x1 = x0 * mem256[pa + 72]
 %line 2789+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 126]
+	vpmullw ymm0, ymm5, [r8 + 72]
+; 16x a2 = a2 + x1
 %line 2790+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm2, [r8 + 126]
-; 16x a3 = a3 + x1
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 104]
 %line 2791+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 158]
+	vpmullw ymm0, ymm5, [r8 + 104]
+; 16x a3 = a3 + x1
 %line 2792+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm2, [r8 + 158]
-; 16x a4 = a4 + x1
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 136]
 %line 2793+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x a5 = x0 * mem256[pa + 190]
+	vpmullw ymm0, ymm5, [r8 + 136]
+; 16x a4 = a4 + x1
 %line 2794+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm2, ymm2, [r8 + 190]
-; 16x x0 = mem16[pb + 68]
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 168]
 %line 2795+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 68]
-; 16x x1 = x0 * mem256[pa + 92]
+	vpmullw ymm0, ymm5, [r8 + 168]
+; 16x a5 = a5 + x1
 %line 2796+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 92]
-; 16x a2 = a2 + x1
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15624]
 %line 2797+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 124]
+	vpmullw ymm0, ymm5, [r8 + 15624]
+; 16x a8 = a8 + x1
 %line 2798+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 124]
-; 16x a3 = a3 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15656]
 %line 2799+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 156]
+	vpmullw ymm0, ymm5, [r8 + 15656]
+; 16x a9 = a9 + x1
 %line 2800+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 156]
-; 16x a4 = a4 + x1
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15688]
 %line 2801+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 188]
+	vpmullw ymm0, ymm5, [r8 + 15688]
+; 16x a10 = a10 + x1
 %line 2802+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 188]
-; 16x a5 = a5 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15720]
 %line 2803+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 70]
+	vpmullw ymm0, ymm5, [r8 + 15720]
+; 16x a11 = a11 + x1
 %line 2804+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 70]
-; 16x x1 = x0 * mem256[pa + 90]
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 90]
 %line 2805+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 90]
-; 16x a2 = a2 + x1
+	vpbroadcastw ymm5, [r9 + 90]
+; 16x x1 = x0 * mem256[pa + 70]
 %line 2806+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 122]
-%line 2807+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 122]
-; 16x a3 = a3 + x1
-%line 2808+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 154]
-%line 2809+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 154]
-; 16x a4 = a4 + x1
-%line 2810+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 186]
-%line 2811+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 186]
-; 16x a5 = a5 + x1
-%line 2812+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 72]
-%line 2813+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 72]
-; 16x x1 = x0 * mem256[pa + 88]
-%line 2814+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 88]
+	vpmullw ymm0, ymm5, [r8 + 70]
 ; 16x a2 = a2 + x1
-%line 2815+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 120]
-%line 2816+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 120]
+%line 2807+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 102]
+%line 2808+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 102]
 ; 16x a3 = a3 + x1
-%line 2817+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 152]
-%line 2818+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 152]
+%line 2809+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 134]
+%line 2810+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 134]
 ; 16x a4 = a4 + x1
-%line 2819+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 184]
-%line 2820+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 184]
+%line 2811+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 166]
+%line 2812+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 166]
 ; 16x a5 = a5 + x1
+%line 2813+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15622]
+%line 2814+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15622]
+; 16x a8 = a8 + x1
+%line 2815+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15654]
+%line 2816+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15654]
+; 16x a9 = a9 + x1
+%line 2817+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15686]
+%line 2818+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15686]
+; 16x a10 = a10 + x1
+%line 2819+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15718]
+%line 2820+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15718]
+; 16x a11 = a11 + x1
 %line 2821+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 74]
+	vpaddw ymm13, ymm13, ymm0
+; 16x x0 = mem16[pb + 92]
 %line 2822+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 74]
-; 16x x1 = x0 * mem256[pa + 86]
+	vpbroadcastw ymm5, [r9 + 92]
+; 16x x1 = x0 * mem256[pa + 68]
 %line 2823+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 86]
+	vpmullw ymm0, ymm5, [r8 + 68]
 ; 16x a2 = a2 + x1
 %line 2824+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 118]
+	vpaddw ymm9, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 100]
 %line 2825+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 118]
+	vpmullw ymm0, ymm5, [r8 + 100]
 ; 16x a3 = a3 + x1
 %line 2826+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 150]
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 132]
 %line 2827+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 150]
+	vpmullw ymm0, ymm5, [r8 + 132]
 ; 16x a4 = a4 + x1
 %line 2828+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 182]
+	vpaddw ymm12, ymm12, ymm0
+; 16x x1 = x0 * mem256[pa + 164]
 %line 2829+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 182]
+	vpmullw ymm0, ymm5, [r8 + 164]
 ; 16x a5 = a5 + x1
 %line 2830+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 76]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15620]
 %line 2831+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 76]
-; 16x x1 = x0 * mem256[pa + 84]
+	vpmullw ymm0, ymm5, [r8 + 15620]
+; 16x a8 = a8 + x1
 %line 2832+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 84]
-; 16x a2 = a2 + x1
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15652]
 %line 2833+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 116]
+	vpmullw ymm0, ymm5, [r8 + 15652]
+; 16x a9 = a9 + x1
 %line 2834+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 116]
-; 16x a3 = a3 + x1
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15684]
 %line 2835+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 148]
+	vpmullw ymm0, ymm5, [r8 + 15684]
+; 16x a10 = a10 + x1
 %line 2836+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 148]
-; 16x a4 = a4 + x1
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15716]
 %line 2837+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 180]
+	vpmullw ymm0, ymm5, [r8 + 15716]
+; 16x a11 = a11 + x1
 %line 2838+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 180]
-; 16x a5 = a5 + x1
-%line 2839+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 78]
-%line 2840+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 78]
-; 16x x1 = x0 * mem256[pa + 82]
-%line 2841+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 82]
-; 16x a2 = a2 + x1
-%line 2842+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 114]
-%line 2843+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 114]
-; 16x a3 = a3 + x1
-%line 2844+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 146]
-%line 2845+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 146]
-; 16x a4 = a4 + x1
-%line 2846+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 178]
-%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 178]
-; 16x a5 = a5 + x1
-%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 80]
-%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 80]
-; 16x x1 = x0 * mem256[pa + 80]
-%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 80]
-; 16x a2 = a2 + x1
-%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 112]
-%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 112]
-; 16x a3 = a3 + x1
-%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 144]
-%line 2854+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 144]
-; 16x a4 = a4 + x1
-%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 176]
-%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 176]
-; 16x a5 = a5 + x1
-%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 82]
-%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 82]
-; 16x x1 = x0 * mem256[pa + 78]
-%line 2859+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 78]
-; 16x a2 = a2 + x1
-%line 2860+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 110]
-%line 2861+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 110]
-; 16x a3 = a3 + x1
-%line 2862+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 142]
-%line 2863+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 142]
-; 16x a4 = a4 + x1
-%line 2864+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 174]
-%line 2865+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 174]
-; 16x a5 = a5 + x1
-%line 2866+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 84]
-%line 2867+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 84]
-; 16x x1 = x0 * mem256[pa + 76]
-%line 2868+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 76]
-; 16x a2 = a2 + x1
-%line 2869+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 108]
-%line 2870+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 108]
-; 16x a3 = a3 + x1
-%line 2871+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 140]
-%line 2872+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 140]
-; 16x a4 = a4 + x1
-%line 2873+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 172]
-%line 2874+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 172]
-; 16x a5 = a5 + x1
-%line 2875+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 86]
-%line 2876+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 86]
-; 16x x1 = x0 * mem256[pa + 74]
-%line 2877+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 74]
-; 16x a2 = a2 + x1
-%line 2878+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 106]
-%line 2879+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 106]
-; 16x a3 = a3 + x1
-%line 2880+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 138]
-%line 2881+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 138]
-; 16x a4 = a4 + x1
-%line 2882+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 170]
-%line 2883+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 170]
-; 16x a5 = a5 + x1
-%line 2884+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 88]
-%line 2885+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 88]
-; 16x x1 = x0 * mem256[pa + 72]
-%line 2886+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 72]
-; 16x a2 = a2 + x1
-%line 2887+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 104]
-%line 2888+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 104]
-; 16x a3 = a3 + x1
-%line 2889+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 136]
-%line 2890+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 136]
-; 16x a4 = a4 + x1
-%line 2891+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 168]
-%line 2892+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 168]
-; 16x a5 = a5 + x1
-%line 2893+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 90]
-%line 2894+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 90]
-; 16x x1 = x0 * mem256[pa + 70]
-%line 2895+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 70]
-; 16x a2 = a2 + x1
-%line 2896+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 102]
-%line 2897+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 102]
-; 16x a3 = a3 + x1
-%line 2898+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 134]
-%line 2899+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 134]
-; 16x a4 = a4 + x1
-%line 2900+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 166]
-%line 2901+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 166]
-; 16x a5 = a5 + x1
-%line 2902+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
-; 16x x0 = mem16[pb + 92]
-%line 2903+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 92]
-; 16x x1 = x0 * mem256[pa + 68]
-%line 2904+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 68]
-; 16x a2 = a2 + x1
-%line 2905+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
-; 16x x1 = x0 * mem256[pa + 100]
-%line 2906+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 100]
-; 16x a3 = a3 + x1
-%line 2907+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
-; 16x x1 = x0 * mem256[pa + 132]
-%line 2908+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 132]
-; 16x a4 = a4 + x1
-%line 2909+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
-; 16x x1 = x0 * mem256[pa + 164]
-%line 2910+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 164]
-; 16x a5 = a5 + x1
-%line 2911+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
+	vpaddw ymm13, ymm13, ymm0
 ; 16x x0 = mem16[pb + 94]
-%line 2912+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpbroadcastw ymm4, [r9 + 94]
+%line 2839+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpbroadcastw ymm5, [r9 + 94]
 ; 16x x1 = x0 * mem256[pa + 66]
-%line 2913+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 66]
+%line 2840+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 66]
 ; 16x a2 = a2 + x1
-%line 2914+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm0, ymm0, ymm7
+%line 2841+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm9, ymm9, ymm0
 ; 16x x1 = x0 * mem256[pa + 98]
-%line 2915+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 98]
+%line 2842+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 98]
 ; 16x a3 = a3 + x1
-%line 2916+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm7
+%line 2843+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm10, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 130]
-%line 2917+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm7, ymm4, [r8 + 130]
+%line 2844+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 130]
 ; 16x a4 = a4 + x1
-%line 2918+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm1, ymm1, ymm7
+%line 2845+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm12, ymm12, ymm0
 ; 16x x1 = x0 * mem256[pa + 162]
-%line 2919+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpmullw ymm4, ymm4, [r8 + 162]
+%line 2846+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 162]
 ; 16x a5 = a5 + x1
-%line 2920+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
+%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 15618]
+%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15618]
+; 16x a8 = a8 + x1
+%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 15650]
+%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15650]
+; 16x a9 = a9 + x1
+%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 15682]
+%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15682]
+; 16x a10 = a10 + x1
+%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm11, ymm11, ymm0
+; 16x x1 = x0 * mem256[pa + 15714]
+%line 2854+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpmullw ymm0, ymm5, [r8 + 15714]
+; 16x a11 = a11 + x1
+%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vpaddw ymm13, ymm13, ymm0
 ; mem256[pc] = a0
-%line 2921+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10], ymm5
+%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10], ymm4
 ; mem256[pc + 32] = a1
-%line 2922+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 32], ymm6
+%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 32], ymm8
 ; mem256[pc + 64] = a2
-%line 2923+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 64], ymm0
+%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 64], ymm9
 ; mem256[pc + 96] = a3
-%line 2924+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 96], ymm3
+%line 2859+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 96], ymm10
 ; mem256[pc + 128] = a4
-%line 2925+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 128], ymm1
+%line 2860+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 128], ymm12
 ; mem256[pc + 160] = a5
-%line 2926+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	vmovdqu [r10 + 160], ymm2
+%line 2861+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 160], ymm1
+; mem256[pc + 15552] = a6
+%line 2862+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 15552], ymm3
+; mem256[pc + 15584] = a7
+%line 2863+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 15584], ymm2
+; mem256[pc + 15616] = a8
+%line 2864+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 15616], ymm7
+; mem256[pc + 15648] = a9
+%line 2865+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 15648], ymm6
+; mem256[pc + 15680] = a10
+%line 2866+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 15680], ymm11
+; mem256[pc + 15712] = a11
+%line 2867+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	vmovdqu [r10 + 15712], ymm13
 ; pa = pa + 192
-%line 2927+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2868+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r8, 192
 ; pb = pb + 96
-%line 2928+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2869+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r9, 96
 ; pc = pc + 192
-%line 2929+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2870+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r10, 192
 ; i0 = i0 - 1
-%line 2930+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2871+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub r11, 1
 ; =? i0 - 0
-%line 2931+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2872+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp r11, 0
-; goto loop36 if !=
-%line 2932+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop36
+; goto loop35 if !=
+%line 2873+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop35
 ; pa = w + 59232
-%line 2933+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2874+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r10, [rax + 59232]
 ; pb = w + 4608
-%line 2934+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2875+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r8, [rax + 4608]
 ; i0 = 54
-%line 2935+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2876+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r9, 54
 align 32
-.Lloop37:
+.Lloop36:
 ; qb = pa + 192
-%line 2938+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2879+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r11, [r10 + 192]
 ; qc = pa + 384
-%line 2939+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2880+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea rsi, [r10 + 384]
 ; x0 = mem256[qa]
-%line 2941+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2882+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r10]
 ; x1 = mem256[qa + 96]
-%line 2942+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2883+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 96]
 ; x2 = mem256[qc]
-%line 2943+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2884+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi]
 ; x3 = mem256[qc + 96]
-%line 2944+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2885+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rsi + 96]
 ; mem256[qd] = x0
-%line 2945+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2886+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8], ymm1
 ; mem256[qd + 288] = x3
-%line 2946+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2887+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 288], ymm3
 ; 16x x4 = x1 - x2
-%line 2947+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2888+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm2, ymm0
 ; x5 = mem256[qb]
-%line 2948+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2889+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11]
 ; 16x x5 = x5 - x0
-%line 2949+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2890+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x x5 = x5 + x4
-%line 2950+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2891+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm0
 ; mem256[qd + 96] = x5
-%line 2951+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2892+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 96], ymm2
 ; x5 = mem256[qb + 96]
-%line 2952+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2893+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 96]
 ; 16x x5 = x5 - x3
-%line 2953+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2894+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x4
-%line 2954+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2895+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[qd + 192] = x5
-%line 2955+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2896+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 192], ymm1
 ; x0 = mem256[qa + 32]
-%line 2956+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2897+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r10 + 32]
 ; x1 = mem256[qa + 128]
-%line 2957+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2898+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r10 + 128]
 ; x2 = mem256[qc + 32]
-%line 2958+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2899+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi + 32]
 ; x3 = mem256[qc + 128]
-%line 2959+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2900+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rsi + 128]
 ; mem256[qd + 32] = x0
-%line 2960+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2901+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 32], ymm0
 ; mem256[qd + 320] = x3
-%line 2961+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2902+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 320], ymm3
 ; 16x x4 = x1 - x2
-%line 2962+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2903+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 2963+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2904+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 32]
 ; 16x x5 = x5 - x0
-%line 2964+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2905+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2965+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2906+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 128] = x5
-%line 2966+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2907+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 128], ymm2
 ; x5 = mem256[qb + 128]
-%line 2967+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2908+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 128]
 ; 16x x5 = x5 - x3
-%line 2968+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2909+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2969+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2910+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 224] = x5
-%line 2970+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2911+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 224], ymm0
 ; x0 = mem256[qa + 64]
-%line 2971+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2912+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r10 + 64]
 ; x1 = mem256[qa + 160]
-%line 2972+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2913+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r10 + 160]
 ; x2 = mem256[qc + 64]
-%line 2973+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2914+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi + 64]
 ; x3 = mem256[qc + 160]
-%line 2974+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2915+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rsi + 160]
 ; mem256[qd + 64] = x0
-%line 2975+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2916+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 64], ymm0
 ; mem256[qd + 352] = x3
-%line 2976+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2917+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 352], ymm3
 ; 16x x4 = x1 - x2
-%line 2977+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2918+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 2978+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2919+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 64]
 ; 16x x5 = x5 - x0
-%line 2979+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2920+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2980+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2921+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 160] = x5
-%line 2981+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2922+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 160], ymm2
 ; x5 = mem256[qb + 160]
-%line 2982+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2923+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 160]
 ; 16x x5 = x5 - x3
-%line 2983+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2924+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2984+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2925+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 256] = x5
-%line 2985+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2926+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 256], ymm0
 ; pa = pa + 576
-%line 2986+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2927+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r10, 576
 ; pb = pb + 384
-%line 2987+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2928+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r8, 384
 ; i0 = i0 - 1
-%line 2988+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2929+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub r9, 1
 ; =? i0 - 0
-%line 2989+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2930+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp r9, 0
-; goto loop37 if !=
-%line 2990+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop37
+; goto loop36 if !=
+%line 2931+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop36
 ; pa = w + 4608
-%line 2991+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2932+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r9, [rax + 4608]
 ; pb = w + 59232
-%line 2992+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2933+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea rsi, [rax + 59232]
 ; i0 = 18
-%line 2993+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2934+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r8, 18
 align 32
-.Lloop38:
+.Lloop37:
 ; qb = pa + 384
-%line 2996+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2937+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r10, [r9 + 384]
 ; qc = pa + 768
-%line 2997+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2938+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r11, [r9 + 768]
 ; x0 = mem256[qa]
-%line 2999+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2940+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9]
 ; x1 = mem256[qa + 192]
-%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2941+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 192]
 ; x2 = mem256[qc]
-%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2942+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11]
 ; x3 = mem256[qc + 192]
-%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2943+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [r11 + 192]
 ; mem256[qd] = x0
-%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2944+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi], ymm0
 ; mem256[qd + 576] = x3
-%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2945+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 576], ymm3
 ; 16x x4 = x1 - x2
-%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2946+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2947+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10]
 ; 16x x5 = x5 - x0
-%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2948+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2949+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 192] = x5
-%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2950+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 192], ymm2
 ; x5 = mem256[qb + 192]
-%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2951+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r10 + 192]
 ; 16x x5 = x5 - x3
-%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2952+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3012+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2953+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 384] = x5
-%line 3013+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2954+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 384], ymm0
 ; x0 = mem256[qa + 32]
-%line 3014+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2955+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qa + 224]
-%line 3015+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2956+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 224]
 ; x2 = mem256[qc + 32]
-%line 3016+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2957+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 32]
 ; x3 = mem256[qc + 224]
-%line 3017+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2958+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [r11 + 224]
 ; mem256[qd + 32] = x0
-%line 3018+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2959+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 32], ymm0
 ; mem256[qd + 608] = x3
-%line 3019+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2960+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 608], ymm3
 ; 16x x4 = x1 - x2
-%line 3020+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2961+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 3021+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2962+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 32]
 ; 16x x5 = x5 - x0
-%line 3022+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2963+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3023+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2964+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 224] = x5
-%line 3024+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2965+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 224], ymm2
 ; x5 = mem256[qb + 224]
-%line 3025+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2966+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r10 + 224]
 ; 16x x5 = x5 - x3
-%line 3026+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2967+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3027+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2968+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 416] = x5
-%line 3028+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2969+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 416], ymm0
 ; x0 = mem256[qa + 64]
-%line 3029+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2970+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qa + 256]
-%line 3030+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2971+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 256]
 ; x2 = mem256[qc + 64]
-%line 3031+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2972+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 64]
 ; x3 = mem256[qc + 256]
-%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2973+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [r11 + 256]
 ; mem256[qd + 64] = x0
-%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2974+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 64], ymm0
 ; mem256[qd + 640] = x3
-%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2975+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 640], ymm3
 ; 16x x4 = x1 - x2
-%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2976+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2977+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 64]
 ; 16x x5 = x5 - x0
-%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2978+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2979+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 256] = x5
-%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2980+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 256], ymm2
 ; x5 = mem256[qb + 256]
-%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2981+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r10 + 256]
 ; 16x x5 = x5 - x3
-%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2982+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2983+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 448] = x5
-%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2984+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 448], ymm0
 ; x0 = mem256[qa + 96]
-%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2985+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qa + 288]
-%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2986+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 288]
 ; x2 = mem256[qc + 96]
-%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2987+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 96]
 ; x3 = mem256[qc + 288]
-%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2988+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [r11 + 288]
 ; mem256[qd + 96] = x0
-%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2989+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 96], ymm0
 ; mem256[qd + 672] = x3
-%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2990+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 672], ymm3
 ; 16x x4 = x1 - x2
-%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2991+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2992+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 96]
 ; 16x x5 = x5 - x0
-%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2993+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2994+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 288] = x5
-%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2995+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 288], ymm2
 ; x5 = mem256[qb + 288]
-%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2996+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r10 + 288]
 ; 16x x5 = x5 - x3
-%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2997+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2998+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 480] = x5
-%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 2999+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 480], ymm0
 ; x0 = mem256[qa + 128]
-%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qa + 320]
-%line 3060+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 320]
 ; x2 = mem256[qc + 128]
-%line 3061+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 128]
 ; x3 = mem256[qc + 320]
-%line 3062+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [r11 + 320]
 ; mem256[qd + 128] = x0
-%line 3063+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 128], ymm0
 ; mem256[qd + 704] = x3
-%line 3064+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 704], ymm3
 ; 16x x4 = x1 - x2
-%line 3065+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 128]
-%line 3066+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 128]
 ; 16x x5 = x5 - x0
-%line 3067+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3068+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 320] = x5
-%line 3069+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 320], ymm2
 ; x5 = mem256[qb + 320]
-%line 3070+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r10 + 320]
 ; 16x x5 = x5 - x3
-%line 3071+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3012+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3072+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3013+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 512] = x5
-%line 3073+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3014+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 512], ymm0
 ; x0 = mem256[qa + 160]
-%line 3074+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3015+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qa + 352]
-%line 3075+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3016+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 352]
 ; x2 = mem256[qc + 160]
-%line 3076+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3017+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r11 + 160]
 ; x3 = mem256[qc + 352]
-%line 3077+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3018+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [r11 + 352]
 ; mem256[qd + 160] = x0
-%line 3078+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3019+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 160], ymm0
 ; mem256[qd + 736] = x3
-%line 3079+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3020+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 736], ymm3
 ; 16x x4 = x1 - x2
-%line 3080+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3021+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 160]
-%line 3081+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3022+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 160]
 ; 16x x5 = x5 - x0
-%line 3082+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3023+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3083+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3024+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 352] = x5
-%line 3084+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3025+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 352], ymm2
 ; x5 = mem256[qb + 352]
-%line 3085+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3026+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r10 + 352]
 ; 16x x5 = x5 - x3
-%line 3086+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3027+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3087+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3028+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 544] = x5
-%line 3088+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3029+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rsi + 544], ymm0
 ; pa = pa + 1152
-%line 3089+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3030+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r9, 1152
 ; pb = pb + 768
-%line 3090+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3031+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add rsi, 768
 ; i0 = i0 - 1
-%line 3091+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub r8, 1
 ; =? i0 - 0
-%line 3092+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp r8, 0
-; goto loop38 if !=
-%line 3093+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop38
+; goto loop37 if !=
+%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop37
 ; pa = w + 59232
-%line 3094+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r8, [rax + 59232]
 ; pb = w + 4608
-%line 3095+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r9, [rax + 4608]
 ; i0 = 6
-%line 3096+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r10, 6
 align 32
-.Lloop39:
+.Lloop38:
 ; qa = pa
-%line 3098+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r11, r8
 ; qb = pa + 768
-%line 3099+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea rsi, [r8 + 768]
 ; qc = pa + 1536
-%line 3100+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea rcx, [r8 + 1536]
 ; qd = pb
-%line 3101+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov rdx, r9
 ; i1 = 3
-%line 3102+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov rbx, 3
 align 32
-.Lloop40:
+.Lloop39:
 ; x0 = mem256[qa]
-%line 3104+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11]
 ; x1 = mem256[qa + 384]
-%line 3105+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 384]
 ; x2 = mem256[qc]
-%line 3106+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 384]
-%line 3107+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rcx + 384]
 ; mem256[qd] = x0
-%line 3108+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx], ymm0
 ; mem256[qd + 1152] = x3
-%line 3109+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 1152], ymm3
 ; 16x x4 = x1 - x2
-%line 3110+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 3111+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi]
 ; 16x x5 = x5 - x0
-%line 3112+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3113+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 384] = x5
-%line 3114+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 384], ymm2
 ; x5 = mem256[qb + 384]
-%line 3115+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi + 384]
 ; 16x x5 = x5 - x3
-%line 3116+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3117+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 768] = x5
-%line 3118+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 768], ymm0
 ; x0 = mem256[qa + 32]
-%line 3119+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3060+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 32]
 ; x1 = mem256[qa + 416]
-%line 3120+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3061+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 416]
 ; x2 = mem256[qc + 32]
-%line 3121+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3062+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 416]
-%line 3122+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3063+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rcx + 416]
 ; mem256[qd + 32] = x0
-%line 3123+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3064+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 1184] = x3
-%line 3124+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3065+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 1184], ymm3
 ; 16x x4 = x1 - x2
-%line 3125+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3066+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 3126+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3067+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi + 32]
 ; 16x x5 = x5 - x0
-%line 3127+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3068+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3128+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3069+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 416] = x5
-%line 3129+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3070+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 416], ymm2
 ; x5 = mem256[qb + 416]
-%line 3130+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3071+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi + 416]
 ; 16x x5 = x5 - x3
-%line 3131+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3072+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3132+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3073+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 800] = x5
-%line 3133+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3074+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 800], ymm0
 ; x0 = mem256[qa + 64]
-%line 3134+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3075+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 64]
 ; x1 = mem256[qa + 448]
-%line 3135+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3076+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 448]
 ; x2 = mem256[qc + 64]
-%line 3136+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3077+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 448]
-%line 3137+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3078+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rcx + 448]
 ; mem256[qd + 64] = x0
-%line 3138+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3079+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 1216] = x3
-%line 3139+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3080+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 1216], ymm3
 ; 16x x4 = x1 - x2
-%line 3140+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3081+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 3141+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3082+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi + 64]
 ; 16x x5 = x5 - x0
-%line 3142+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3083+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3143+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3084+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 448] = x5
-%line 3144+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3085+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 448], ymm2
 ; x5 = mem256[qb + 448]
-%line 3145+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3086+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi + 448]
 ; 16x x5 = x5 - x3
-%line 3146+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3087+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3147+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3088+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 832] = x5
-%line 3148+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3089+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 832], ymm0
 ; x0 = mem256[qa + 96]
-%line 3149+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3090+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 96]
 ; x1 = mem256[qa + 480]
-%line 3150+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3091+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 480]
 ; x2 = mem256[qc + 96]
-%line 3151+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3092+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 480]
-%line 3152+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3093+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rcx + 480]
 ; mem256[qd + 96] = x0
-%line 3153+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3094+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 1248] = x3
-%line 3154+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3095+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 1248], ymm3
 ; 16x x4 = x1 - x2
-%line 3155+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3096+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 3156+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3097+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi + 96]
 ; 16x x5 = x5 - x0
-%line 3157+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3098+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3158+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3099+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 480] = x5
-%line 3159+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3100+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 480], ymm2
 ; x5 = mem256[qb + 480]
-%line 3160+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3101+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi + 480]
 ; 16x x5 = x5 - x3
-%line 3161+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3102+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3162+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3103+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 864] = x5
-%line 3163+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3104+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 864], ymm0
 ; qa = qa + 128
-%line 3164+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3105+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r11, 128
 ; qb = qb + 128
-%line 3165+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3106+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add rsi, 128
 ; qc = qc + 128
-%line 3166+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3107+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add rcx, 128
 ; qd = qd + 128
-%line 3167+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3108+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add rdx, 128
 ; i1 = i1 - 1
-%line 3168+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3109+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 3169+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3110+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp rbx, 0
-; goto loop40 if !=
-%line 3170+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop40
+; goto loop39 if !=
+%line 3111+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop39
 ; pa = pa + 2304
-%line 3171+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3112+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r8, 2304
 ; pb = pb + 1536
-%line 3172+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3113+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r9, 1536
 ; i0 = i0 - 1
-%line 3173+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3114+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 3174+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3115+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp r10, 0
-; goto loop39 if !=
-%line 3175+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop39
+; goto loop38 if !=
+%line 3116+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop38
 ; pa = w + 4608
-%line 3176+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3117+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r8, [rax + 4608]
 ; pb = w + 59232
-%line 3177+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3118+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r9, [rax + 59232]
 ; i0 = 2
-%line 3178+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3119+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r10, 2
 align 32
-.Lloop41:
+.Lloop40:
 ; qa = pa
-%line 3180+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3121+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r11, r8
 ; qb = pa + 1536
-%line 3181+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3122+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea rsi, [r8 + 1536]
 ; qc = pa + 3072
-%line 3182+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3123+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea rcx, [r8 + 3072]
 ; qd = pb
-%line 3183+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3124+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov rdx, r9
 ; i1 = 6
-%line 3184+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3125+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov rbx, 6
 align 32
-.Lloop42:
+.Lloop41:
 ; x0 = mem256[qa]
-%line 3186+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3127+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11]
 ; x1 = mem256[qa + 768]
-%line 3187+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3128+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 768]
 ; x2 = mem256[qc]
-%line 3188+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3129+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 768]
-%line 3189+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3130+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rcx + 768]
 ; mem256[qd] = x0
-%line 3190+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3131+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx], ymm0
 ; mem256[qd + 2304] = x3
-%line 3191+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3132+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 2304], ymm3
 ; 16x x4 = x1 - x2
-%line 3192+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3133+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 3193+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3134+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi]
 ; 16x x5 = x5 - x0
-%line 3194+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3135+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3195+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3136+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 768] = x5
-%line 3196+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3137+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 768], ymm2
 ; x5 = mem256[qb + 768]
-%line 3197+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3138+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi + 768]
 ; 16x x5 = x5 - x3
-%line 3198+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3139+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3199+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3140+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1536] = x5
-%line 3200+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3141+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 1536], ymm0
 ; x0 = mem256[qa + 32]
-%line 3201+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3142+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 32]
 ; x1 = mem256[qa + 800]
-%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3143+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 800]
 ; x2 = mem256[qc + 32]
-%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3144+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 800]
-%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3145+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rcx + 800]
 ; mem256[qd + 32] = x0
-%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3146+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 2336] = x3
-%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3147+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 2336], ymm3
 ; 16x x4 = x1 - x2
-%line 3207+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3148+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3149+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi + 32]
 ; 16x x5 = x5 - x0
-%line 3209+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3150+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3210+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3151+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 800] = x5
-%line 3211+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3152+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 800], ymm2
 ; x5 = mem256[qb + 800]
-%line 3212+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3153+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi + 800]
 ; 16x x5 = x5 - x3
-%line 3213+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3154+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3214+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3155+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1568] = x5
-%line 3215+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3156+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 1568], ymm0
 ; x0 = mem256[qa + 64]
-%line 3216+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3157+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 64]
 ; x1 = mem256[qa + 832]
-%line 3217+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3158+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 832]
 ; x2 = mem256[qc + 64]
-%line 3218+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3159+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 832]
-%line 3219+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3160+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rcx + 832]
 ; mem256[qd + 64] = x0
-%line 3220+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3161+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 2368] = x3
-%line 3221+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3162+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 2368], ymm3
 ; 16x x4 = x1 - x2
-%line 3222+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3163+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 3223+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3164+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi + 64]
 ; 16x x5 = x5 - x0
-%line 3224+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3165+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3225+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3166+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 832] = x5
-%line 3226+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3167+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 832], ymm2
 ; x5 = mem256[qb + 832]
-%line 3227+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3168+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi + 832]
 ; 16x x5 = x5 - x3
-%line 3228+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3169+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3229+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3170+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1600] = x5
-%line 3230+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3171+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 1600], ymm0
 ; x0 = mem256[qa + 96]
-%line 3231+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3172+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r11 + 96]
 ; x1 = mem256[qa + 864]
-%line 3232+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3173+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r11 + 864]
 ; x2 = mem256[qc + 96]
-%line 3233+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3174+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 864]
-%line 3234+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3175+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rcx + 864]
 ; mem256[qd + 96] = x0
-%line 3235+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3176+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 2400] = x3
-%line 3236+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3177+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 2400], ymm3
 ; 16x x4 = x1 - x2
-%line 3237+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3178+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 3238+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3179+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rsi + 96]
 ; 16x x5 = x5 - x0
-%line 3239+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3180+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 3240+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3181+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 864] = x5
-%line 3241+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3182+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 864], ymm2
 ; x5 = mem256[qb + 864]
-%line 3242+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3183+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi + 864]
 ; 16x x5 = x5 - x3
-%line 3243+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3184+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 3244+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3185+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1632] = x5
-%line 3245+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3186+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdx + 1632], ymm0
 ; qa = qa + 128
-%line 3246+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3187+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r11, 128
 ; qb = qb + 128
-%line 3247+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3188+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add rsi, 128
 ; qc = qc + 128
-%line 3248+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3189+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add rcx, 128
 ; qd = qd + 128
-%line 3249+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3190+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add rdx, 128
 ; i1 = i1 - 1
-%line 3250+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3191+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 3251+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3192+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp rbx, 0
-; goto loop42 if !=
-%line 3252+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop42
+; goto loop41 if !=
+%line 3193+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop41
 ; pa = pa + 4608
-%line 3253+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3194+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r8, 4608
 ; pb = pb + 3072
-%line 3254+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3195+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r9, 3072
 ; i0 = i0 - 1
-%line 3255+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3196+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 3256+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3197+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp r10, 0
-; goto loop41 if !=
-%line 3257+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop41
+; goto loop40 if !=
+%line 3198+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop40
 ; x4 = mem256[DIG]
-%line 3258+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3199+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [rel DIG]
 ; x5 = mem256[DW]
-%line 3259+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3200+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm3, [rel DW]
 ; x6 = mem256[BV]
-%line 3260+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3201+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm4, [rel BV]
 ; x7 = mem256[QQ]
-%line 3261+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm5, [rel QQ]
 ; pa = w + 59232
-%line 3262+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r8, [rax + 59232]
 ; pb = w + 62304
-%line 3263+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r9, [rax + 62304]
 ; pc = w + 92640
-%line 3264+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r10, [rax + 92640]
 ; i1 = 24
-%line 3265+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r11, 24
 align 32
-.Lloop43:
+.Lloop42:
 ; x1 = mem256[pb]
-%line 3267+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9]
 ; 16x x2 = mulhi(x1, x5)
-%line 3268+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3209+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 * x4
-%line 3269+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3210+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm0, ymm0, ymm2
 ; 16x x2 = x2 * x7
-%line 3270+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3211+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x1 = x1 - x2
-%line 3271+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3212+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; x3 = mem256[pa]
-%line 3272+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3213+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r8]
 ; 16x x1 = x1 + x3
-%line 3273+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3214+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x1, x6)
-%line 3274+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3215+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
-%line 3275+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3216+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 3276+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3217+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 3277+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3218+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x1 = x1 - x2
-%line 3278+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3219+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pc] = x1
-%line 3279+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3220+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r10], ymm0
 ; x1 = mem256[pb + 32]
-%line 3280+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3221+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 32]
 ; 16x x2 = mulhi(x1, x5)
-%line 3281+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3222+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 * x4
-%line 3282+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3223+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm0, ymm0, ymm2
 ; 16x x2 = x2 * x7
-%line 3283+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3224+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x1 = x1 - x2
-%line 3284+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3225+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; x3 = mem256[pa + 32]
-%line 3285+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3226+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 32]
 ; 16x x1 = x1 + x3
-%line 3286+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3227+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x1, x6)
-%line 3287+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3228+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
-%line 3288+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3229+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 3289+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3230+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 3290+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3231+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x1 = x1 - x2
-%line 3291+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3232+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pc + 32] = x1
-%line 3292+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3233+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r10 + 32], ymm0
 ; x1 = mem256[pb + 64]
-%line 3293+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3234+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 64]
 ; 16x x2 = mulhi(x1, x5)
-%line 3294+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3235+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 * x4
-%line 3295+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3236+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm0, ymm0, ymm2
 ; 16x x2 = x2 * x7
-%line 3296+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3237+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x1 = x1 - x2
-%line 3297+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3238+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; x3 = mem256[pa + 64]
-%line 3298+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3239+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 64]
 ; 16x x1 = x1 + x3
-%line 3299+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3240+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x1, x6)
-%line 3300+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3241+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
-%line 3301+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3242+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 3302+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3243+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 3303+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3244+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x1 = x1 - x2
-%line 3304+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3245+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pc + 64] = x1
-%line 3305+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3246+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r10 + 64], ymm0
 ; x1 = mem256[pb + 96]
-%line 3306+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3247+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 96]
 ; 16x x2 = mulhi(x1, x5)
-%line 3307+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3248+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 * x4
-%line 3308+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3249+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm0, ymm0, ymm2
 ; 16x x2 = x2 * x7
-%line 3309+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3250+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x1 = x1 - x2
-%line 3310+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3251+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; x3 = mem256[pa + 96]
-%line 3311+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3252+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r8 + 96]
 ; 16x x1 = x1 + x3
-%line 3312+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3253+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x1, x6)
-%line 3313+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3254+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
-%line 3314+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3255+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 3315+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3256+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 3316+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3257+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x1 = x1 - x2
-%line 3317+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3258+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pc + 96] = x1
-%line 3318+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3259+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r10 + 96], ymm0
 ; pa = pa + 128
-%line 3319+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3260+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r8, 128
 ; pb = pb + 128
-%line 3320+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3261+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r9, 128
 ; pc = pc + 128
-%line 3321+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3262+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r10, 128
 ; i1 = i1 - 1
-%line 3322+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3263+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub r11, 1
 ; =? i1 - 0
-%line 3323+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3264+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp r11, 0
-; goto loop43 if !=
-%line 3324+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop43
+; goto loop42 if !=
+%line 3265+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop42
 ; pa = w + 95712
-%line 3325+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3266+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r8, [rax + 95712]
 ; z0 = 0
-%line 3326+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3267+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[pa] = z0
-%line 3327+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3268+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8], ymm0
 ; mem256[pa + 32] = z0
-%line 3328+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3269+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r8 + 32], ymm0
 ; pa = w + 92640
-%line 3329+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3270+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r8, [rax + 92640]
 ; pb = w + 93946
-%line 3330+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3271+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r9, [rax + 93946]
 ; pc = w + 93944
-%line 3331+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3272+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r10, [rax + 93944]
 ; qd = w + 95776
-%line 3332+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3273+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r11, [rax + 95776]
 ; x0 = mem256[pa]
-%line 3333+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3274+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 3334+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3275+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 3335+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3276+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10]
 ; x2 &= mem256[LANE0OFF]
-%line 3336+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3277+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpand ymm2, ymm2, [rel LANE0OFF]
 ; 16x x0 = x0 + x1
-%line 3337+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3278+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3338+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3279+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3339+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3280+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 + mem256[BRND]
-%line 3340+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3281+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3341+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3282+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3342+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3283+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x0 = x0 - x1
-%line 3343+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3284+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 3344+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3285+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r11], ymm0
 ; pa = pa + 32
-%line 3345+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3286+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r8, 32
 ; pb = pb + 32
-%line 3346+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3287+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r9, 32
 ; pc = pc + 32
-%line 3347+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3288+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r10, 32
 ; qd = qd + 32
-%line 3348+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3289+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r11, 32
 ; i1 = 10
-%line 3349+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3290+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov rsi, 10
 align 32
-.Lloop44:
+.Lloop43:
 ; x0 = mem256[pa]
-%line 3351+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3292+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 3352+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3293+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 3353+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3294+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
-%line 3354+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3295+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3355+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3296+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3356+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3297+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 + mem256[BRND]
-%line 3357+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3298+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3358+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3299+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3359+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3300+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x0 = x0 - x1
-%line 3360+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3301+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 3361+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3302+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r11], ymm0
 ; x0 = mem256[pa + 32]
-%line 3362+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3303+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[pb + 32]
-%line 3363+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3304+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
-%line 3364+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3305+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 32]
 ; 16x x0 = x0 + x1
-%line 3365+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3306+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3366+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3307+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3367+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3308+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 + mem256[BRND]
-%line 3368+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3309+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3369+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3310+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3370+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3311+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x0 = x0 - x1
-%line 3371+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3312+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 32] = x0
-%line 3372+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3313+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r11 + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 3373+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3314+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[pb + 64]
-%line 3374+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3315+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
-%line 3375+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3316+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 64]
 ; 16x x0 = x0 + x1
-%line 3376+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3317+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3377+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3318+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3378+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3319+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 + mem256[BRND]
-%line 3379+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3320+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3380+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3321+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3381+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3322+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x0 = x0 - x1
-%line 3382+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3323+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 64] = x0
-%line 3383+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3324+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r11 + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 3384+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3325+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[pb + 96]
-%line 3385+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3326+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
-%line 3386+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3327+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm2, [r10 + 96]
 ; 16x x0 = x0 + x1
-%line 3387+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3328+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3388+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3329+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3389+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3330+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 + mem256[BRND]
-%line 3390+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3331+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3391+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3332+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3392+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3333+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpmullw ymm1, ymm1, ymm5
 ; 16x x0 = x0 - x1
-%line 3393+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3334+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 96] = x0
-%line 3394+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3335+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [r11 + 96], ymm0
 ; pa = pa + 128
-%line 3395+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3336+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r8, 128
 ; pb = pb + 128
-%line 3396+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3337+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r9, 128
 ; pc = pc + 128
-%line 3397+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3338+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r10, 128
 ; qd = qd + 128
-%line 3398+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3339+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	add r11, 128
 ; i1 = i1 - 1
-%line 3399+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3340+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 3400+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3341+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	cmp rsi, 0
-; goto loop44 if !=
-%line 3401+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
-	jne .Lloop44
+; goto loop43 if !=
+%line 3342+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+	jne .Lloop43
 ; pa = w + 95776
-%line 3402+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3343+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	lea r8, [rax + 95776]
 ; x0 = mem256[pa]
-%line 3403+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3344+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
 ; mem256[out] = x0
-%line 3404+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3345+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[pa + 32]
-%line 3405+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3346+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 32]
 ; mem256[out + 32] = x0
-%line 3406+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3347+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 3407+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3348+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
 ; mem256[out + 64] = x0
-%line 3408+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3349+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 3409+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3350+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 96]
 ; mem256[out + 96] = x0
-%line 3410+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3351+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[pa + 128]
-%line 3411+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3352+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 128]
 ; mem256[out + 128] = x0
-%line 3412+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3353+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[pa + 160]
-%line 3413+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3354+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 160]
 ; mem256[out + 160] = x0
-%line 3414+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3355+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[pa + 192]
-%line 3415+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3356+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 192]
 ; mem256[out + 192] = x0
-%line 3416+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3357+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[pa + 224]
-%line 3417+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3358+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 224]
 ; mem256[out + 224] = x0
-%line 3418+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3359+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[pa + 256]
-%line 3419+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3360+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 256]
 ; mem256[out + 256] = x0
-%line 3420+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3361+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[pa + 288]
-%line 3421+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3362+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 288]
 ; mem256[out + 288] = x0
-%line 3422+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3363+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[pa + 320]
-%line 3423+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3364+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 320]
 ; mem256[out + 320] = x0
-%line 3424+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3365+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[pa + 352]
-%line 3425+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3366+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 352]
 ; mem256[out + 352] = x0
-%line 3426+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3367+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[pa + 384]
-%line 3427+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3368+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 384]
 ; mem256[out + 384] = x0
-%line 3428+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3369+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[pa + 416]
-%line 3429+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3370+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 416]
 ; mem256[out + 416] = x0
-%line 3430+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3371+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[pa + 448]
-%line 3431+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3372+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 448]
 ; mem256[out + 448] = x0
-%line 3432+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3373+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[pa + 480]
-%line 3433+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3374+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 480]
 ; mem256[out + 480] = x0
-%line 3434+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3375+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[pa + 512]
-%line 3435+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3376+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 512]
 ; mem256[out + 512] = x0
-%line 3436+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3377+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[pa + 544]
-%line 3437+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3378+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 544]
 ; mem256[out + 544] = x0
-%line 3438+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3379+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[pa + 576]
-%line 3439+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3380+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 576]
 ; mem256[out + 576] = x0
-%line 3440+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3381+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[pa + 608]
-%line 3441+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3382+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 608]
 ; mem256[out + 608] = x0
-%line 3442+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3383+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 608], ymm0
 ; x0 = mem256[pa + 640]
-%line 3443+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3384+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 640]
 ; mem256[out + 640] = x0
-%line 3444+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3385+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 640], ymm0
 ; x0 = mem256[pa + 672]
-%line 3445+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3386+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 672]
 ; mem256[out + 672] = x0
-%line 3446+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3387+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 672], ymm0
 ; x0 = mem256[pa + 704]
-%line 3447+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3388+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 704]
 ; mem256[out + 704] = x0
-%line 3448+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3389+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 704], ymm0
 ; x0 = mem256[pa + 736]
-%line 3449+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3390+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 736]
 ; mem256[out + 736] = x0
-%line 3450+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3391+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 736], ymm0
 ; x0 = mem256[pa + 768]
-%line 3451+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3392+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 768]
 ; mem256[out + 768] = x0
-%line 3452+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3393+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 768], ymm0
 ; x0 = mem256[pa + 800]
-%line 3453+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3394+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 800]
 ; mem256[out + 800] = x0
-%line 3454+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3395+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 800], ymm0
 ; x0 = mem256[pa + 832]
-%line 3455+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3396+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 832]
 ; mem256[out + 832] = x0
-%line 3456+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3397+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 832], ymm0
 ; x0 = mem256[pa + 864]
-%line 3457+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3398+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 864]
 ; mem256[out + 864] = x0
-%line 3458+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3399+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 864], ymm0
 ; x0 = mem256[pa + 896]
-%line 3459+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3400+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 896]
 ; mem256[out + 896] = x0
-%line 3460+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3401+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 896], ymm0
 ; x0 = mem256[pa + 928]
-%line 3461+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3402+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 928]
 ; mem256[out + 928] = x0
-%line 3462+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3403+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 928], ymm0
 ; x0 = mem256[pa + 960]
-%line 3463+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3404+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 960]
 ; mem256[out + 960] = x0
-%line 3464+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3405+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 960], ymm0
 ; x0 = mem256[pa + 992]
-%line 3465+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3406+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 992]
 ; mem256[out + 992] = x0
-%line 3466+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3407+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 992], ymm0
 ; x0 = mem256[pa + 1024]
-%line 3467+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3408+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 1024]
 ; mem256[out + 1024] = x0
-%line 3468+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3409+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 1024], ymm0
 ; x0 = mem256[pa + 1056]
-%line 3469+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3410+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 1056]
 ; mem256[out + 1056] = x0
-%line 3470+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3411+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 1056], ymm0
 ; x0 = mem256[pa + 1088]
-%line 3471+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3412+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 1088]
 ; mem256[out + 1088] = x0
-%line 3472+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3413+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 1088], ymm0
 ; x0 = mem256[pa + 1120]
-%line 3473+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3414+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 1120]
 ; mem256[out + 1120] = x0
-%line 3474+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3415+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 1120], ymm0
 ; x0 = mem256[pa + 1152]
-%line 3475+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3416+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 1152]
 ; mem256[out + 1152] = x0
-%line 3476+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3417+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 1152], ymm0
 ; x0 = mem256[pa + 1184]
-%line 3477+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3418+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 1184]
 ; mem256[out + 1184] = x0
-%line 3478+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3419+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 1184], ymm0
 ; x0 = mem256[pa + 1216]
-%line 3479+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3420+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 1216]
 ; mem256[out + 1216] = x0
-%line 3480+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3421+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 1216], ymm0
 ; x0 = mem256[pa + 1248]
-%line 3481+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3422+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 1248]
 ; mem256[out + 1248] = x0
-%line 3482+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3423+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vmovdqu [rdi + 1248], ymm0
 ; t0 = mem64[pa + 1280]
-%line 3483+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3424+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r9, [r8 + 1280]
 ; mem64[out + 1280] = t0
-%line 3484+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3425+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov [rdi + 1280], r9
 ; t0 = mem64[pa + 1288]
-%line 3485+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3426+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r9, [r8 + 1288]
 ; mem64[out + 1288] = t0
-%line 3486+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3427+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov [rdi + 1288], r9
 ; t0 = mem64[pa + 1296]
-%line 3487+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3428+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov r9, [r8 + 1296]
 ; mem64[out + 1296] = t0
-%line 3488+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3429+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov [rdi + 1296], r9
 ; t0 = mem16[pa + 1304]
-%line 3489+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3430+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	movzx r8d, word [r8 + 1304]
 ; mem16[out + 1304] = t0
-%line 3490+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3431+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	mov word [rdi + 1304], r8w
 ; leave
-%line 3491+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
+%line 3432+0 specs/ntruprime/generated/ntruprime_amd64_avx2_653.q
 	vzeroupper
 	mov rsp, [rsp + 97088]
 	pop rbx

@@ -6108,3304 +6108,3176 @@ align 32
 .Lloop45:
 ; 16x x0 = mem16[pb]
 %line 2101+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm1, [r9]
+	vpbroadcastw ymm3, [r9]
 ; 16x a0 = x0 * mem256[pa + 64]
 %line 2102+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm0, ymm1, [r8 + 64]
+	vpmullw ymm0, ymm3, [r8 + 64]
 ; 16x a1 = x0 * mem256[pa + 96]
 %line 2103+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, [r8 + 96]
-; 16x x0 = mem16[pb + 2]
+	vpmullw ymm1, ymm3, [r8 + 96]
+; 16x a4 = x0 * mem256[pa + 31168]
 %line 2104+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 2]
-; 16x x1 = x0 * mem256[pa + 62]
+	vpmullw ymm2, ymm3, [r8 + 31168]
+; 16x a5 = x0 * mem256[pa + 31200]
 %line 2105+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 62]
-; 16x a0 = a0 + x1
+	vpmullw ymm3, ymm3, [r8 + 31200]
+; 16x x0 = mem16[pb + 2]
 %line 2106+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm0, ymm3
-; 16x x1 = x0 * mem256[pa + 94]
+	vpbroadcastw ymm4, [r9 + 2]
+; 16x x1 = x0 * mem256[pa + 62]
 %line 2107+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 94]
-; 16x a1 = a1 + x1
-%line 2108+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm0
-; 16x a2 = x0 * mem256[pa + 126]
-%line 2109+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 126]
-; 16x x0 = mem16[pb + 4]
-%line 2110+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 4]
-; 16x x1 = x0 * mem256[pa + 60]
-%line 2111+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 60]
+	vpmullw ymm5, ymm4, [r8 + 62]
 ; 16x a0 = a0 + x1
-%line 2112+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 92]
-%line 2113+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 92]
+%line 2108+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm5
+; 16x x1 = x0 * mem256[pa + 94]
+%line 2109+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm5, ymm4, [r8 + 94]
 ; 16x a1 = a1 + x1
+%line 2110+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, ymm5
+; 16x a2 = x0 * mem256[pa + 126]
+%line 2111+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm7, ymm4, [r8 + 126]
+; 16x x1 = x0 * mem256[pa + 31166]
+%line 2112+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm5, ymm4, [r8 + 31166]
+; 16x a4 = a4 + x1
+%line 2113+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm2, ymm5
+; 16x x1 = x0 * mem256[pa + 31198]
 %line 2114+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 124]
+	vpmullw ymm2, ymm4, [r8 + 31198]
+; 16x a5 = a5 + x1
 %line 2115+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 124]
-; 16x a2 = a2 + x1
+	vpaddw ymm5, ymm3, ymm2
+; 16x a6 = x0 * mem256[pa + 31230]
 %line 2116+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 6]
+	vpmullw ymm8, ymm4, [r8 + 31230]
+; 16x x0 = mem16[pb + 4]
 %line 2117+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 6]
-; 16x x1 = x0 * mem256[pa + 58]
+	vpbroadcastw ymm9, [r9 + 4]
+; 16x x1 = x0 * mem256[pa + 60]
 %line 2118+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 58]
+	vpmullw ymm2, ymm9, [r8 + 60]
 ; 16x a0 = a0 + x1
 %line 2119+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 90]
+	vpaddw ymm4, ymm0, ymm2
+; 16x x1 = x0 * mem256[pa + 92]
 %line 2120+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 90]
+	vpmullw ymm0, ymm9, [r8 + 92]
 ; 16x a1 = a1 + x1
 %line 2121+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 122]
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 124]
 %line 2122+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 122]
+	vpmullw ymm0, ymm9, [r8 + 124]
 ; 16x a2 = a2 + x1
 %line 2123+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 8]
+	vpaddw ymm3, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31164]
 %line 2124+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 8]
-; 16x x1 = x0 * mem256[pa + 56]
+	vpmullw ymm0, ymm9, [r8 + 31164]
+; 16x a4 = a4 + x1
 %line 2125+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 56]
-; 16x a0 = a0 + x1
+	vpaddw ymm2, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 31196]
 %line 2126+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 88]
+	vpmullw ymm0, ymm9, [r8 + 31196]
+; 16x a5 = a5 + x1
 %line 2127+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 88]
-; 16x a1 = a1 + x1
+	vpaddw ymm5, ymm5, ymm0
+; 16x x1 = x0 * mem256[pa + 31228]
 %line 2128+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 120]
+	vpmullw ymm0, ymm9, [r8 + 31228]
+; 16x a6 = a6 + x1
 %line 2129+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 120]
-; 16x a2 = a2 + x1
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 6]
 %line 2130+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 10]
+	vpbroadcastw ymm6, [r9 + 6]
+; 16x x1 = x0 * mem256[pa + 58]
 %line 2131+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 10]
-; 16x x1 = x0 * mem256[pa + 54]
-%line 2132+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 54]
+	vpmullw ymm0, ymm6, [r8 + 58]
 ; 16x a0 = a0 + x1
+%line 2132+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 90]
 %line 2133+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 86]
-%line 2134+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 86]
+	vpmullw ymm0, ymm6, [r8 + 90]
 ; 16x a1 = a1 + x1
+%line 2134+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 122]
 %line 2135+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 118]
-%line 2136+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 118]
+	vpmullw ymm0, ymm6, [r8 + 122]
 ; 16x a2 = a2 + x1
+%line 2136+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31162]
 %line 2137+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 12]
+	vpmullw ymm0, ymm6, [r8 + 31162]
+; 16x a4 = a4 + x1
 %line 2138+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31194]
+%line 2139+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31194]
+; 16x a5 = a5 + x1
+%line 2140+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm5, ymm0
+; 16x x1 = x0 * mem256[pa + 31226]
+%line 2141+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31226]
+; 16x a6 = a6 + x1
+%line 2142+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 8]
+%line 2143+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm6, [r9 + 8]
+; 16x x1 = x0 * mem256[pa + 56]
+%line 2144+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 56]
+; 16x a0 = a0 + x1
+%line 2145+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 88]
+%line 2146+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 88]
+; 16x a1 = a1 + x1
+%line 2147+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 120]
+%line 2148+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 120]
+; 16x a2 = a2 + x1
+%line 2149+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31160]
+%line 2150+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31160]
+; 16x a4 = a4 + x1
+%line 2151+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31192]
+%line 2152+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31192]
+; 16x a5 = a5 + x1
+%line 2153+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31224]
+%line 2154+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31224]
+; 16x a6 = a6 + x1
+%line 2155+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 10]
+%line 2156+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm1, [r9 + 10]
+; 16x x1 = x0 * mem256[pa + 54]
+%line 2157+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 54]
+; 16x a0 = a0 + x1
+%line 2158+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x1 = x0 * mem256[pa + 86]
+%line 2159+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 86]
+; 16x a1 = a1 + x1
+%line 2160+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 118]
+%line 2161+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 118]
+; 16x a2 = a2 + x1
+%line 2162+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31158]
+%line 2163+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31158]
+; 16x a4 = a4 + x1
+%line 2164+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm9, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31190]
+%line 2165+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31190]
+; 16x a5 = a5 + x1
+%line 2166+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31222]
+%line 2167+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31222]
+; 16x a6 = a6 + x1
+%line 2168+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 12]
+%line 2169+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm2, [r9 + 12]
 ; 16x x1 = x0 * mem256[pa + 52]
-%line 2139+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 52]
-; 16x a0 = a0 + x1
-%line 2140+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 84]
-%line 2141+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 84]
-; 16x a1 = a1 + x1
-%line 2142+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 116]
-%line 2143+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 116]
-; 16x a2 = a2 + x1
-%line 2144+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 14]
-%line 2145+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 14]
-; 16x x1 = x0 * mem256[pa + 50]
-%line 2146+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 50]
-; 16x a0 = a0 + x1
-%line 2147+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 82]
-%line 2148+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 82]
-; 16x a1 = a1 + x1
-%line 2149+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 114]
-%line 2150+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 114]
-; 16x a2 = a2 + x1
-%line 2151+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 16]
-%line 2152+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 16]
-; 16x x1 = x0 * mem256[pa + 48]
-%line 2153+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 48]
-; 16x a0 = a0 + x1
-%line 2154+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 80]
-%line 2155+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 80]
-; 16x a1 = a1 + x1
-%line 2156+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 112]
-%line 2157+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 112]
-; 16x a2 = a2 + x1
-%line 2158+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 18]
-%line 2159+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 18]
-; 16x x1 = x0 * mem256[pa + 46]
-%line 2160+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 46]
-; 16x a0 = a0 + x1
-%line 2161+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 78]
-%line 2162+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 78]
-; 16x a1 = a1 + x1
-%line 2163+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 110]
-%line 2164+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 110]
-; 16x a2 = a2 + x1
-%line 2165+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 20]
-%line 2166+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 20]
-; 16x x1 = x0 * mem256[pa + 44]
-%line 2167+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 44]
-; 16x a0 = a0 + x1
-%line 2168+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 76]
-%line 2169+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 76]
-; 16x a1 = a1 + x1
 %line 2170+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 108]
+	vpmullw ymm0, ymm2, [r8 + 52]
+; 16x a0 = a0 + x1
 %line 2171+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 108]
-; 16x a2 = a2 + x1
-%line 2172+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 22]
-%line 2173+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 22]
-; 16x x1 = x0 * mem256[pa + 42]
-%line 2174+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 42]
-; 16x a0 = a0 + x1
-%line 2175+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 74]
-%line 2176+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 74]
-; 16x a1 = a1 + x1
-%line 2177+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 106]
-%line 2178+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 106]
-; 16x a2 = a2 + x1
-%line 2179+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 24]
-%line 2180+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 24]
-; 16x x1 = x0 * mem256[pa + 40]
-%line 2181+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 40]
-; 16x a0 = a0 + x1
-%line 2182+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 72]
-%line 2183+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 72]
-; 16x a1 = a1 + x1
-%line 2184+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 104]
-%line 2185+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 104]
-; 16x a2 = a2 + x1
-%line 2186+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 26]
-%line 2187+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 26]
-; 16x x1 = x0 * mem256[pa + 38]
-%line 2188+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 38]
-; 16x a0 = a0 + x1
-%line 2189+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 70]
-%line 2190+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 70]
-; 16x a1 = a1 + x1
-%line 2191+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 102]
-%line 2192+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 102]
-; 16x a2 = a2 + x1
-%line 2193+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 28]
-%line 2194+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 28]
-; 16x x1 = x0 * mem256[pa + 36]
-%line 2195+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 36]
-; 16x a0 = a0 + x1
-%line 2196+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 68]
-%line 2197+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 68]
-; 16x a1 = a1 + x1
-%line 2198+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 100]
-%line 2199+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 100]
-; 16x a2 = a2 + x1
-%line 2200+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 30]
-%line 2201+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 30]
-; 16x x1 = x0 * mem256[pa + 34]
-%line 2202+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm2, [r8 + 34]
-; 16x a0 = a0 + x1
-%line 2203+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm4, ymm3, ymm4
-; 16x x1 = x0 * mem256[pa + 66]
-%line 2204+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 66]
-; 16x a1 = a1 + x1
-%line 2205+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
-; 16x x1 = x0 * mem256[pa + 98]
-%line 2206+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 98]
-; 16x a2 = a2 + x1
-%line 2207+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 32]
-%line 2208+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 32]
-; 16x x1 = x0 * mem256[pa + 64]
-%line 2209+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 64]
-; 16x a1 = a1 + x1
-%line 2210+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
-; 16x x1 = x0 * mem256[pa + 96]
-%line 2211+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 96]
-; 16x a2 = a2 + x1
-%line 2212+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 34]
-%line 2213+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 34]
-; 16x x1 = x0 * mem256[pa + 62]
-%line 2214+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 62]
-; 16x a1 = a1 + x1
-%line 2215+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
-; 16x x1 = x0 * mem256[pa + 94]
-%line 2216+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 94]
-; 16x a2 = a2 + x1
-%line 2217+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm0, ymm3
-; 16x a3 = x0 * mem256[pa + 126]
-%line 2218+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm0, ymm2, [r8 + 126]
-; 16x x0 = mem16[pb + 36]
-%line 2219+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 36]
-; 16x x1 = x0 * mem256[pa + 60]
-%line 2220+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 60]
-; 16x a1 = a1 + x1
-%line 2221+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 92]
-%line 2222+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 92]
-; 16x a2 = a2 + x1
-%line 2223+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 124]
-%line 2224+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 124]
-; 16x a3 = a3 + x1
-%line 2225+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 38]
-%line 2226+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 38]
-; 16x x1 = x0 * mem256[pa + 58]
-%line 2227+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 58]
-; 16x a1 = a1 + x1
-%line 2228+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 90]
-%line 2229+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 90]
-; 16x a2 = a2 + x1
-%line 2230+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 122]
-%line 2231+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 122]
-; 16x a3 = a3 + x1
-%line 2232+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 40]
-%line 2233+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 40]
-; 16x x1 = x0 * mem256[pa + 56]
-%line 2234+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 56]
-; 16x a1 = a1 + x1
-%line 2235+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 88]
-%line 2236+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 88]
-; 16x a2 = a2 + x1
-%line 2237+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 120]
-%line 2238+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 120]
-; 16x a3 = a3 + x1
-%line 2239+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 42]
-%line 2240+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 42]
-; 16x x1 = x0 * mem256[pa + 54]
-%line 2241+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 54]
-; 16x a1 = a1 + x1
-%line 2242+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 86]
-%line 2243+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 86]
-; 16x a2 = a2 + x1
-%line 2244+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 118]
-%line 2245+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 118]
-; 16x a3 = a3 + x1
-%line 2246+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 44]
-%line 2247+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 44]
-; 16x x1 = x0 * mem256[pa + 52]
-%line 2248+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 52]
-; 16x a1 = a1 + x1
-%line 2249+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
+	vpaddw ymm5, ymm5, ymm0
 ; 16x x1 = x0 * mem256[pa + 84]
-%line 2250+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 84]
-; 16x a2 = a2 + x1
-%line 2251+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
+%line 2172+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 84]
+; 16x a1 = a1 + x1
+%line 2173+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 116]
-%line 2252+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 116]
-; 16x a3 = a3 + x1
-%line 2253+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 46]
-%line 2254+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 46]
+%line 2174+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 116]
+; 16x a2 = a2 + x1
+%line 2175+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 31156]
+%line 2176+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 31156]
+; 16x a4 = a4 + x1
+%line 2177+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 31188]
+%line 2178+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 31188]
+; 16x a5 = a5 + x1
+%line 2179+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31220]
+%line 2180+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 31220]
+; 16x a6 = a6 + x1
+%line 2181+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 14]
+%line 2182+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm4, [r9 + 14]
 ; 16x x1 = x0 * mem256[pa + 50]
-%line 2255+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 50]
-; 16x a1 = a1 + x1
-%line 2256+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
+%line 2183+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 50]
+; 16x a0 = a0 + x1
+%line 2184+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm5, ymm0
 ; 16x x1 = x0 * mem256[pa + 82]
-%line 2257+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 82]
-; 16x a2 = a2 + x1
-%line 2258+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
+%line 2185+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 82]
+; 16x a1 = a1 + x1
+%line 2186+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
 ; 16x x1 = x0 * mem256[pa + 114]
-%line 2259+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 114]
-; 16x a3 = a3 + x1
-%line 2260+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 48]
-%line 2261+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 48]
+%line 2187+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 114]
+; 16x a2 = a2 + x1
+%line 2188+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 31154]
+%line 2189+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 31154]
+; 16x a4 = a4 + x1
+%line 2190+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31186]
+%line 2191+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 31186]
+; 16x a5 = a5 + x1
+%line 2192+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31218]
+%line 2193+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 31218]
+; 16x a6 = a6 + x1
+%line 2194+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 16]
+%line 2195+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm6, [r9 + 16]
 ; 16x x1 = x0 * mem256[pa + 48]
-%line 2262+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 48]
-; 16x a1 = a1 + x1
-%line 2263+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
+%line 2196+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 48]
+; 16x a0 = a0 + x1
+%line 2197+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm5, ymm0
 ; 16x x1 = x0 * mem256[pa + 80]
-%line 2264+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 80]
-; 16x a2 = a2 + x1
-%line 2265+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 112]
-%line 2266+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 112]
-; 16x a3 = a3 + x1
-%line 2267+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 50]
-%line 2268+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 50]
-; 16x x1 = x0 * mem256[pa + 46]
-%line 2269+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 46]
+%line 2198+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 80]
 ; 16x a1 = a1 + x1
-%line 2270+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 78]
-%line 2271+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 78]
+%line 2199+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 112]
+%line 2200+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 112]
 ; 16x a2 = a2 + x1
-%line 2272+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
+%line 2201+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31152]
+%line 2202+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31152]
+; 16x a4 = a4 + x1
+%line 2203+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31184]
+%line 2204+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31184]
+; 16x a5 = a5 + x1
+%line 2205+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31216]
+%line 2206+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31216]
+; 16x a6 = a6 + x1
+%line 2207+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 18]
+%line 2208+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm6, [r9 + 18]
+; 16x x1 = x0 * mem256[pa + 46]
+%line 2209+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 46]
+; 16x a0 = a0 + x1
+%line 2210+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 78]
+%line 2211+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 78]
+; 16x a1 = a1 + x1
+%line 2212+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm5, ymm0
 ; 16x x1 = x0 * mem256[pa + 110]
-%line 2273+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 110]
-; 16x a3 = a3 + x1
-%line 2274+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 52]
-%line 2275+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 52]
+%line 2213+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 110]
+; 16x a2 = a2 + x1
+%line 2214+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31150]
+%line 2215+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31150]
+; 16x a4 = a4 + x1
+%line 2216+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm9, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31182]
+%line 2217+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31182]
+; 16x a5 = a5 + x1
+%line 2218+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31214]
+%line 2219+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31214]
+; 16x a6 = a6 + x1
+%line 2220+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 20]
+%line 2221+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm1, [r9 + 20]
 ; 16x x1 = x0 * mem256[pa + 44]
+%line 2222+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 44]
+; 16x a0 = a0 + x1
+%line 2223+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 76]
+%line 2224+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 76]
+; 16x a1 = a1 + x1
+%line 2225+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x1 = x0 * mem256[pa + 108]
+%line 2226+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 108]
+; 16x a2 = a2 + x1
+%line 2227+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31148]
+%line 2228+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31148]
+; 16x a4 = a4 + x1
+%line 2229+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm9, ymm0
+; 16x x1 = x0 * mem256[pa + 31180]
+%line 2230+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31180]
+; 16x a5 = a5 + x1
+%line 2231+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31212]
+%line 2232+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31212]
+; 16x a6 = a6 + x1
+%line 2233+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 22]
+%line 2234+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm1, [r9 + 22]
+; 16x x1 = x0 * mem256[pa + 42]
+%line 2235+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 42]
+; 16x a0 = a0 + x1
+%line 2236+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 74]
+%line 2237+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 74]
+; 16x a1 = a1 + x1
+%line 2238+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm5, ymm0
+; 16x x1 = x0 * mem256[pa + 106]
+%line 2239+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 106]
+; 16x a2 = a2 + x1
+%line 2240+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 31146]
+%line 2241+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31146]
+; 16x a4 = a4 + x1
+%line 2242+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31178]
+%line 2243+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31178]
+; 16x a5 = a5 + x1
+%line 2244+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31210]
+%line 2245+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31210]
+; 16x a6 = a6 + x1
+%line 2246+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 24]
+%line 2247+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm6, [r9 + 24]
+; 16x x1 = x0 * mem256[pa + 40]
+%line 2248+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 40]
+; 16x a0 = a0 + x1
+%line 2249+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 72]
+%line 2250+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 72]
+; 16x a1 = a1 + x1
+%line 2251+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm5, ymm0
+; 16x x1 = x0 * mem256[pa + 104]
+%line 2252+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 104]
+; 16x a2 = a2 + x1
+%line 2253+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31144]
+%line 2254+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31144]
+; 16x a4 = a4 + x1
+%line 2255+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31176]
+%line 2256+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31176]
+; 16x a5 = a5 + x1
+%line 2257+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31208]
+%line 2258+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31208]
+; 16x a6 = a6 + x1
+%line 2259+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 26]
+%line 2260+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm6, [r9 + 26]
+; 16x x1 = x0 * mem256[pa + 38]
+%line 2261+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 38]
+; 16x a0 = a0 + x1
+%line 2262+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 70]
+%line 2263+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 70]
+; 16x a1 = a1 + x1
+%line 2264+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 102]
+%line 2265+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 102]
+; 16x a2 = a2 + x1
+%line 2266+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31142]
+%line 2267+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31142]
+; 16x a4 = a4 + x1
+%line 2268+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31174]
+%line 2269+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31174]
+; 16x a5 = a5 + x1
+%line 2270+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm5, ymm0
+; 16x x1 = x0 * mem256[pa + 31206]
+%line 2271+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 31206]
+; 16x a6 = a6 + x1
+%line 2272+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
+; 16x x0 = mem16[pb + 28]
+%line 2273+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm6, [r9 + 28]
+; 16x x1 = x0 * mem256[pa + 36]
+%line 2274+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm6, [r8 + 36]
+; 16x a0 = a0 + x1
+%line 2275+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 68]
 %line 2276+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 44]
+	vpmullw ymm0, ymm6, [r8 + 68]
 ; 16x a1 = a1 + x1
 %line 2277+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 76]
+	vpaddw ymm4, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 100]
 %line 2278+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 76]
+	vpmullw ymm0, ymm6, [r8 + 100]
 ; 16x a2 = a2 + x1
 %line 2279+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 108]
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31140]
 %line 2280+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 108]
-; 16x a3 = a3 + x1
+	vpmullw ymm0, ymm6, [r8 + 31140]
+; 16x a4 = a4 + x1
 %line 2281+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 54]
+	vpaddw ymm2, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31172]
 %line 2282+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 54]
-; 16x x1 = x0 * mem256[pa + 42]
+	vpmullw ymm0, ymm6, [r8 + 31172]
+; 16x a5 = a5 + x1
 %line 2283+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 42]
-; 16x a1 = a1 + x1
+	vpaddw ymm7, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31204]
 %line 2284+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 74]
+	vpmullw ymm0, ymm6, [r8 + 31204]
+; 16x a6 = a6 + x1
 %line 2285+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 74]
-; 16x a2 = a2 + x1
-%line 2286+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 106]
-%line 2287+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 106]
-; 16x a3 = a3 + x1
-%line 2288+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 56]
-%line 2289+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 56]
-; 16x x1 = x0 * mem256[pa + 40]
-%line 2290+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 40]
-; 16x a1 = a1 + x1
-%line 2291+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 72]
-%line 2292+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 72]
-; 16x a2 = a2 + x1
-%line 2293+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 104]
-%line 2294+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 104]
-; 16x a3 = a3 + x1
-%line 2295+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 58]
-%line 2296+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 58]
-; 16x x1 = x0 * mem256[pa + 38]
-%line 2297+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 38]
-; 16x a1 = a1 + x1
-%line 2298+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 70]
-%line 2299+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 70]
-; 16x a2 = a2 + x1
-%line 2300+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 102]
-%line 2301+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 102]
-; 16x a3 = a3 + x1
-%line 2302+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 60]
-%line 2303+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 60]
-; 16x x1 = x0 * mem256[pa + 36]
-%line 2304+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 36]
-; 16x a1 = a1 + x1
-%line 2305+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 68]
-%line 2306+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 68]
-; 16x a2 = a2 + x1
-%line 2307+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 100]
-%line 2308+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 100]
-; 16x a3 = a3 + x1
-%line 2309+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; 16x x0 = mem16[pb + 62]
-%line 2310+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 62]
-; 16x x1 = x0 * mem256[pa + 34]
-%line 2311+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 34]
-; 16x a1 = a1 + x1
-%line 2312+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm5
-; 16x x1 = x0 * mem256[pa + 66]
-%line 2313+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm2, [r8 + 66]
-; 16x a2 = a2 + x1
-%line 2314+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm5
-; 16x x1 = x0 * mem256[pa + 98]
-%line 2315+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 98]
-; 16x a3 = a3 + x1
-%line 2316+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm2
-; mem256[pc] = a0
-%line 2317+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r10], ymm4
-; mem256[pc + 32] = a1
-%line 2318+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm1
-; mem256[pc + 64] = a2
-%line 2319+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm3
-; mem256[pc + 96] = a3
-%line 2320+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
-; pa = pa + 128
-%line 2321+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	add r8, 128
-; pb = pb + 64
-%line 2322+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	add r9, 64
-; pc = pc + 128
-%line 2323+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	add r10, 128
-; i0 = i0 - 1
-%line 2324+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	sub r11, 1
-; =? i0 - 0
-%line 2325+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	cmp r11, 0
-; goto loop45 if !=
-%line 2326+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop45
-; pa = w + 57984
-%line 2327+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r8, [rax + 57984]
-; pb = w + 99584
-%line 2328+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r9, [rax + 99584]
-; pc = w + 146240
-%line 2329+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r10, [rax + 146240]
-; i0 = 243
-%line 2330+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	mov r11, 243
-align 32
-.Lloop46:
-; 16x x0 = mem16[pb]
-%line 2332+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm0, [r9]
-; 16x a0 = x0 * mem256[pa + 64]
-%line 2333+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm1, ymm0, [r8 + 64]
-; 16x a1 = x0 * mem256[pa + 96]
-%line 2334+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, [r8 + 96]
-; 16x x0 = mem16[pb + 2]
-%line 2335+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm2, [r9 + 2]
-; 16x x1 = x0 * mem256[pa + 62]
-%line 2336+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 62]
-; 16x a0 = a0 + x1
-%line 2337+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
-; 16x x1 = x0 * mem256[pa + 94]
-%line 2338+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm2, [r8 + 94]
-; 16x a1 = a1 + x1
-%line 2339+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm3
-; 16x a2 = x0 * mem256[pa + 126]
-%line 2340+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, [r8 + 126]
-; 16x x0 = mem16[pb + 4]
-%line 2341+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 4]
-; 16x x1 = x0 * mem256[pa + 60]
-%line 2342+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 60]
-; 16x a0 = a0 + x1
-%line 2343+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 92]
-%line 2344+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 92]
-; 16x a1 = a1 + x1
-%line 2345+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 124]
-%line 2346+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 124]
-; 16x a2 = a2 + x1
-%line 2347+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 6]
-%line 2348+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 6]
-; 16x x1 = x0 * mem256[pa + 58]
-%line 2349+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 58]
-; 16x a0 = a0 + x1
-%line 2350+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 90]
-%line 2351+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 90]
-; 16x a1 = a1 + x1
-%line 2352+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 122]
-%line 2353+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 122]
-; 16x a2 = a2 + x1
-%line 2354+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 8]
-%line 2355+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 8]
-; 16x x1 = x0 * mem256[pa + 56]
-%line 2356+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 56]
-; 16x a0 = a0 + x1
-%line 2357+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 88]
-%line 2358+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 88]
-; 16x a1 = a1 + x1
-%line 2359+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 120]
-%line 2360+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 120]
-; 16x a2 = a2 + x1
-%line 2361+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 10]
-%line 2362+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 10]
-; 16x x1 = x0 * mem256[pa + 54]
-%line 2363+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 54]
-; 16x a0 = a0 + x1
-%line 2364+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 86]
-%line 2365+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 86]
-; 16x a1 = a1 + x1
-%line 2366+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 118]
-%line 2367+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 118]
-; 16x a2 = a2 + x1
-%line 2368+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 12]
-%line 2369+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 12]
-; 16x x1 = x0 * mem256[pa + 52]
-%line 2370+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 52]
-; 16x a0 = a0 + x1
-%line 2371+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 84]
-%line 2372+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 84]
-; 16x a1 = a1 + x1
-%line 2373+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 116]
-%line 2374+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 116]
-; 16x a2 = a2 + x1
-%line 2375+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 14]
-%line 2376+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 14]
-; 16x x1 = x0 * mem256[pa + 50]
-%line 2377+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 50]
-; 16x a0 = a0 + x1
-%line 2378+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 82]
-%line 2379+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 82]
-; 16x a1 = a1 + x1
-%line 2380+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 114]
-%line 2381+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 114]
-; 16x a2 = a2 + x1
-%line 2382+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 16]
-%line 2383+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 16]
-; 16x x1 = x0 * mem256[pa + 48]
-%line 2384+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 48]
-; 16x a0 = a0 + x1
-%line 2385+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 80]
-%line 2386+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 80]
-; 16x a1 = a1 + x1
-%line 2387+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 112]
-%line 2388+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 112]
-; 16x a2 = a2 + x1
-%line 2389+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 18]
-%line 2390+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 18]
-; 16x x1 = x0 * mem256[pa + 46]
-%line 2391+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 46]
-; 16x a0 = a0 + x1
-%line 2392+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 78]
-%line 2393+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 78]
-; 16x a1 = a1 + x1
-%line 2394+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 110]
-%line 2395+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 110]
-; 16x a2 = a2 + x1
-%line 2396+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 20]
-%line 2397+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 20]
-; 16x x1 = x0 * mem256[pa + 44]
-%line 2398+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 44]
-; 16x a0 = a0 + x1
-%line 2399+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 76]
-%line 2400+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 76]
-; 16x a1 = a1 + x1
-%line 2401+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 108]
-%line 2402+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 108]
-; 16x a2 = a2 + x1
-%line 2403+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 22]
-%line 2404+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 22]
-; 16x x1 = x0 * mem256[pa + 42]
-%line 2405+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 42]
-; 16x a0 = a0 + x1
-%line 2406+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 74]
-%line 2407+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 74]
-; 16x a1 = a1 + x1
-%line 2408+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 106]
-%line 2409+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 106]
-; 16x a2 = a2 + x1
-%line 2410+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 24]
-%line 2411+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 24]
-; 16x x1 = x0 * mem256[pa + 40]
-%line 2412+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 40]
-; 16x a0 = a0 + x1
-%line 2413+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 72]
-%line 2414+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 72]
-; 16x a1 = a1 + x1
-%line 2415+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 104]
-%line 2416+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 104]
-; 16x a2 = a2 + x1
-%line 2417+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 26]
-%line 2418+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 26]
-; 16x x1 = x0 * mem256[pa + 38]
-%line 2419+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 38]
-; 16x a0 = a0 + x1
-%line 2420+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 70]
-%line 2421+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 70]
-; 16x a1 = a1 + x1
-%line 2422+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 102]
-%line 2423+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 102]
-; 16x a2 = a2 + x1
-%line 2424+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
-; 16x x0 = mem16[pb + 28]
-%line 2425+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 28]
-; 16x x1 = x0 * mem256[pa + 36]
-%line 2426+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 36]
-; 16x a0 = a0 + x1
-%line 2427+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm4
-; 16x x1 = x0 * mem256[pa + 68]
-%line 2428+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 68]
-; 16x a1 = a1 + x1
-%line 2429+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm4
-; 16x x1 = x0 * mem256[pa + 100]
-%line 2430+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 100]
-; 16x a2 = a2 + x1
-%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 30]
-%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 30]
+%line 2286+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm1, [r9 + 30]
 ; 16x x1 = x0 * mem256[pa + 34]
-%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm4, ymm3, [r8 + 34]
+%line 2287+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 34]
 ; 16x a0 = a0 + x1
-%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm4, ymm1, ymm4
+%line 2288+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm5, ymm5, ymm0
 ; 16x x1 = x0 * mem256[pa + 66]
-%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm1, ymm3, [r8 + 66]
+%line 2289+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 66]
 ; 16x a1 = a1 + x1
-%line 2436+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm1
+%line 2290+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 98]
-%line 2437+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm1, ymm3, [r8 + 98]
+%line 2291+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 98]
 ; 16x a2 = a2 + x1
-%line 2438+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
+%line 2292+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31138]
+%line 2293+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31138]
+; 16x a4 = a4 + x1
+%line 2294+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm9, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31170]
+%line 2295+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31170]
+; 16x a5 = a5 + x1
+%line 2296+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm0, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31202]
+%line 2297+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm1, ymm1, [r8 + 31202]
+; 16x a6 = a6 + x1
+%line 2298+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm8, ymm1
 ; 16x x0 = mem16[pb + 32]
-%line 2439+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm1, [r9 + 32]
+%line 2299+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm2, [r9 + 32]
 ; 16x x1 = x0 * mem256[pa + 64]
-%line 2440+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm1, [r8 + 64]
+%line 2300+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm3, ymm2, [r8 + 64]
 ; 16x a1 = a1 + x1
-%line 2441+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm3
+%line 2301+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm4, ymm3
 ; 16x x1 = x0 * mem256[pa + 96]
-%line 2442+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, [r8 + 96]
+%line 2302+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm4, ymm2, [r8 + 96]
 ; 16x a2 = a2 + x1
-%line 2443+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
+%line 2303+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm6, ymm4
+; 16x x1 = x0 * mem256[pa + 31168]
+%line 2304+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm6, ymm2, [r8 + 31168]
+; 16x a5 = a5 + x1
+%line 2305+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm0, ymm0, ymm6
+; 16x x1 = x0 * mem256[pa + 31200]
+%line 2306+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm2, ymm2, [r8 + 31200]
+; 16x a6 = a6 + x1
+%line 2307+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm1, ymm2
 ; 16x x0 = mem16[pb + 34]
-%line 2444+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm1, [r9 + 34]
+%line 2308+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm2, [r9 + 34]
 ; 16x x1 = x0 * mem256[pa + 62]
-%line 2445+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm1, [r8 + 62]
+%line 2309+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm6, ymm2, [r8 + 62]
 ; 16x a1 = a1 + x1
-%line 2446+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm3
+%line 2310+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm3, ymm6
 ; 16x x1 = x0 * mem256[pa + 94]
-%line 2447+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm1, [r8 + 94]
+%line 2311+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm3, ymm2, [r8 + 94]
 ; 16x a2 = a2 + x1
-%line 2448+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm3
+%line 2312+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm3
 ; 16x a3 = x0 * mem256[pa + 126]
-%line 2449+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, [r8 + 126]
+%line 2313+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm8, ymm2, [r8 + 126]
+; 16x x1 = x0 * mem256[pa + 31166]
+%line 2314+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm3, ymm2, [r8 + 31166]
+; 16x a5 = a5 + x1
+%line 2315+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm0, ymm3
+; 16x x1 = x0 * mem256[pa + 31198]
+%line 2316+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 31198]
+; 16x a6 = a6 + x1
+%line 2317+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm1, ymm0
+; 16x a7 = x0 * mem256[pa + 31230]
+%line 2318+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm6, ymm2, [r8 + 31230]
 ; 16x x0 = mem16[pb + 36]
-%line 2450+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 36]
+%line 2319+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm11, [r9 + 36]
 ; 16x x1 = x0 * mem256[pa + 60]
-%line 2451+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 60]
+%line 2320+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm11, [r8 + 60]
 ; 16x a1 = a1 + x1
-%line 2452+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2321+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 92]
-%line 2453+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 92]
+%line 2322+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm11, [r8 + 92]
 ; 16x a2 = a2 + x1
-%line 2454+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2323+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 124]
-%line 2455+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 124]
+%line 2324+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm11, [r8 + 124]
 ; 16x a3 = a3 + x1
-%line 2456+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2325+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm8, ymm0
+; 16x x1 = x0 * mem256[pa + 31164]
+%line 2326+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm11, [r8 + 31164]
+; 16x a5 = a5 + x1
+%line 2327+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31196]
+%line 2328+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm11, [r8 + 31196]
+; 16x a6 = a6 + x1
+%line 2329+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31228]
+%line 2330+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm11, [r8 + 31228]
+; 16x a7 = a7 + x1
+%line 2331+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm6, ymm0
 ; 16x x0 = mem16[pb + 38]
-%line 2457+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 38]
+%line 2332+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm10, [r9 + 38]
 ; 16x x1 = x0 * mem256[pa + 58]
-%line 2458+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 58]
+%line 2333+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm10, [r8 + 58]
 ; 16x a1 = a1 + x1
-%line 2459+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2334+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm2, ymm0
 ; 16x x1 = x0 * mem256[pa + 90]
-%line 2460+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 90]
+%line 2335+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm10, [r8 + 90]
 ; 16x a2 = a2 + x1
-%line 2461+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2336+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm4, ymm0
 ; 16x x1 = x0 * mem256[pa + 122]
-%line 2462+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 122]
+%line 2337+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm10, [r8 + 122]
 ; 16x a3 = a3 + x1
-%line 2463+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2338+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31162]
+%line 2339+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm10, [r8 + 31162]
+; 16x a5 = a5 + x1
+%line 2340+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31194]
+%line 2341+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm10, [r8 + 31194]
+; 16x a6 = a6 + x1
+%line 2342+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31226]
+%line 2343+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm10, [r8 + 31226]
+; 16x a7 = a7 + x1
+%line 2344+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 40]
-%line 2464+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 40]
+%line 2345+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm1, [r9 + 40]
 ; 16x x1 = x0 * mem256[pa + 56]
-%line 2465+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 56]
+%line 2346+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 56]
 ; 16x a1 = a1 + x1
-%line 2466+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2347+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 88]
-%line 2467+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 88]
+%line 2348+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 88]
 ; 16x a2 = a2 + x1
-%line 2468+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2349+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm2, ymm0
 ; 16x x1 = x0 * mem256[pa + 120]
-%line 2469+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 120]
+%line 2350+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 120]
 ; 16x a3 = a3 + x1
-%line 2470+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2351+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31160]
+%line 2352+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31160]
+; 16x a5 = a5 + x1
+%line 2353+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31192]
+%line 2354+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31192]
+; 16x a6 = a6 + x1
+%line 2355+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31224]
+%line 2356+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm1, [r8 + 31224]
+; 16x a7 = a7 + x1
+%line 2357+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 42]
-%line 2471+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 42]
+%line 2358+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm2, [r9 + 42]
 ; 16x x1 = x0 * mem256[pa + 54]
-%line 2472+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 54]
+%line 2359+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 54]
 ; 16x a1 = a1 + x1
-%line 2473+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2360+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 86]
-%line 2474+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 86]
+%line 2361+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 86]
 ; 16x a2 = a2 + x1
-%line 2475+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2362+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 118]
-%line 2476+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 118]
+%line 2363+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 118]
 ; 16x a3 = a3 + x1
-%line 2477+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2364+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31158]
+%line 2365+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 31158]
+; 16x a5 = a5 + x1
+%line 2366+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31190]
+%line 2367+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 31190]
+; 16x a6 = a6 + x1
+%line 2368+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm3, ymm0
+; 16x x1 = x0 * mem256[pa + 31222]
+%line 2369+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm2, [r8 + 31222]
+; 16x a7 = a7 + x1
+%line 2370+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 44]
-%line 2478+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2371+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm3, [r9 + 44]
 ; 16x x1 = x0 * mem256[pa + 52]
-%line 2479+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 52]
+%line 2372+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 52]
 ; 16x a1 = a1 + x1
-%line 2480+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2373+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 84]
-%line 2481+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 84]
+%line 2374+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 84]
 ; 16x a2 = a2 + x1
-%line 2482+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2375+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 116]
-%line 2483+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 116]
+%line 2376+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 116]
 ; 16x a3 = a3 + x1
-%line 2484+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2377+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31156]
+%line 2378+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31156]
+; 16x a5 = a5 + x1
+%line 2379+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31188]
+%line 2380+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31188]
+; 16x a6 = a6 + x1
+%line 2381+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31220]
+%line 2382+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31220]
+; 16x a7 = a7 + x1
+%line 2383+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 46]
-%line 2485+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2384+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm3, [r9 + 46]
 ; 16x x1 = x0 * mem256[pa + 50]
-%line 2486+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 50]
+%line 2385+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 50]
 ; 16x a1 = a1 + x1
-%line 2487+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2386+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 82]
-%line 2488+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 82]
+%line 2387+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 82]
 ; 16x a2 = a2 + x1
-%line 2489+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2388+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 114]
-%line 2490+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 114]
+%line 2389+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 114]
 ; 16x a3 = a3 + x1
-%line 2491+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2390+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31154]
+%line 2391+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31154]
+; 16x a5 = a5 + x1
+%line 2392+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31186]
+%line 2393+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31186]
+; 16x a6 = a6 + x1
+%line 2394+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31218]
+%line 2395+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31218]
+; 16x a7 = a7 + x1
+%line 2396+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 48]
-%line 2492+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2397+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm3, [r9 + 48]
 ; 16x x1 = x0 * mem256[pa + 48]
-%line 2493+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 48]
+%line 2398+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 48]
 ; 16x a1 = a1 + x1
-%line 2494+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2399+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 80]
-%line 2495+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 80]
+%line 2400+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 80]
 ; 16x a2 = a2 + x1
-%line 2496+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2401+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm10, ymm0
 ; 16x x1 = x0 * mem256[pa + 112]
-%line 2497+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 112]
+%line 2402+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 112]
 ; 16x a3 = a3 + x1
-%line 2498+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2403+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31152]
+%line 2404+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31152]
+; 16x a5 = a5 + x1
+%line 2405+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31184]
+%line 2406+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31184]
+; 16x a6 = a6 + x1
+%line 2407+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31216]
+%line 2408+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31216]
+; 16x a7 = a7 + x1
+%line 2409+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 50]
-%line 2499+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2410+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm3, [r9 + 50]
 ; 16x x1 = x0 * mem256[pa + 46]
-%line 2500+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 46]
+%line 2411+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 46]
 ; 16x a1 = a1 + x1
-%line 2501+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2412+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 78]
-%line 2502+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 78]
+%line 2413+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 78]
 ; 16x a2 = a2 + x1
-%line 2503+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2414+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm2, ymm0
 ; 16x x1 = x0 * mem256[pa + 110]
-%line 2504+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 110]
+%line 2415+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 110]
 ; 16x a3 = a3 + x1
-%line 2505+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2416+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 31150]
+%line 2417+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31150]
+; 16x a5 = a5 + x1
+%line 2418+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31182]
+%line 2419+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31182]
+; 16x a6 = a6 + x1
+%line 2420+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm7, ymm0
+; 16x x1 = x0 * mem256[pa + 31214]
+%line 2421+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31214]
+; 16x a7 = a7 + x1
+%line 2422+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 52]
-%line 2506+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2423+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm3, [r9 + 52]
 ; 16x x1 = x0 * mem256[pa + 44]
-%line 2507+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 44]
+%line 2424+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 44]
 ; 16x a1 = a1 + x1
-%line 2508+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2425+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm1, ymm0
 ; 16x x1 = x0 * mem256[pa + 76]
-%line 2509+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 76]
+%line 2426+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 76]
 ; 16x a2 = a2 + x1
-%line 2510+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2427+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 108]
-%line 2511+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 108]
+%line 2428+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 108]
 ; 16x a3 = a3 + x1
-%line 2512+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2429+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 31148]
+%line 2430+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31148]
+; 16x a5 = a5 + x1
+%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31180]
+%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31180]
+; 16x a6 = a6 + x1
+%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31212]
+%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31212]
+; 16x a7 = a7 + x1
+%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 54]
-%line 2513+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2436+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm3, [r9 + 54]
 ; 16x x1 = x0 * mem256[pa + 42]
-%line 2514+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 42]
+%line 2437+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 42]
 ; 16x a1 = a1 + x1
-%line 2515+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2438+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
 ; 16x x1 = x0 * mem256[pa + 74]
-%line 2516+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 74]
+%line 2439+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 74]
 ; 16x a2 = a2 + x1
-%line 2517+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2440+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 106]
-%line 2518+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 106]
+%line 2441+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 106]
 ; 16x a3 = a3 + x1
-%line 2519+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2442+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 31146]
+%line 2443+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31146]
+; 16x a5 = a5 + x1
+%line 2444+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31178]
+%line 2445+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31178]
+; 16x a6 = a6 + x1
+%line 2446+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31210]
+%line 2447+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31210]
+; 16x a7 = a7 + x1
+%line 2448+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 56]
-%line 2520+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2449+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm3, [r9 + 56]
 ; 16x x1 = x0 * mem256[pa + 40]
-%line 2521+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 40]
+%line 2450+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 40]
 ; 16x a1 = a1 + x1
-%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2451+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
 ; 16x x1 = x0 * mem256[pa + 72]
-%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 72]
+%line 2452+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 72]
 ; 16x a2 = a2 + x1
-%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2453+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm6, ymm0
 ; 16x x1 = x0 * mem256[pa + 104]
-%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 104]
+%line 2454+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 104]
 ; 16x a3 = a3 + x1
-%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2455+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm2, ymm0
+; 16x x1 = x0 * mem256[pa + 31144]
+%line 2456+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31144]
+; 16x a5 = a5 + x1
+%line 2457+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 31176]
+%line 2458+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31176]
+; 16x a6 = a6 + x1
+%line 2459+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm4, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31208]
+%line 2460+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31208]
+; 16x a7 = a7 + x1
+%line 2461+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 58]
-%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2462+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpbroadcastw ymm3, [r9 + 58]
 ; 16x x1 = x0 * mem256[pa + 38]
-%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 38]
+%line 2463+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 38]
 ; 16x a1 = a1 + x1
-%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2464+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm7, ymm0
 ; 16x x1 = x0 * mem256[pa + 70]
-%line 2530+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 70]
+%line 2465+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 70]
 ; 16x a2 = a2 + x1
-%line 2531+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2466+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm1, ymm0
 ; 16x x1 = x0 * mem256[pa + 102]
-%line 2532+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 102]
+%line 2467+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 102]
 ; 16x a3 = a3 + x1
-%line 2533+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2468+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 31142]
+%line 2469+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31142]
+; 16x a5 = a5 + x1
+%line 2470+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 31174]
+%line 2471+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31174]
+; 16x a6 = a6 + x1
+%line 2472+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm4, ymm0
+; 16x x1 = x0 * mem256[pa + 31206]
+%line 2473+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm3, [r8 + 31206]
+; 16x a7 = a7 + x1
+%line 2474+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 60]
-%line 2534+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 60]
+%line 2475+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm4, [r9 + 60]
 ; 16x x1 = x0 * mem256[pa + 36]
-%line 2535+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 36]
+%line 2476+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 36]
 ; 16x a1 = a1 + x1
-%line 2536+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2477+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm2, ymm0
 ; 16x x1 = x0 * mem256[pa + 68]
-%line 2537+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 68]
+%line 2478+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 68]
 ; 16x a2 = a2 + x1
-%line 2538+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2479+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
 ; 16x x1 = x0 * mem256[pa + 100]
-%line 2539+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 100]
+%line 2480+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 100]
 ; 16x a3 = a3 + x1
-%line 2540+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2481+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm6, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 31140]
+%line 2482+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 31140]
+; 16x a5 = a5 + x1
+%line 2483+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm10, ymm0
+; 16x x1 = x0 * mem256[pa + 31172]
+%line 2484+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 31172]
+; 16x a6 = a6 + x1
+%line 2485+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm1, ymm0
+; 16x x1 = x0 * mem256[pa + 31204]
+%line 2486+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 31204]
+; 16x a7 = a7 + x1
+%line 2487+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm0
 ; 16x x0 = mem16[pb + 62]
-%line 2541+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpbroadcastw ymm3, [r9 + 62]
+%line 2488+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpbroadcastw ymm4, [r9 + 62]
 ; 16x x1 = x0 * mem256[pa + 34]
-%line 2542+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 34]
+%line 2489+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 34]
 ; 16x a1 = a1 + x1
-%line 2543+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm0, ymm0, ymm5
+%line 2490+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm3, ymm3, ymm0
 ; 16x x1 = x0 * mem256[pa + 66]
-%line 2544+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm5, ymm3, [r8 + 66]
+%line 2491+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 66]
 ; 16x a2 = a2 + x1
-%line 2545+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm5
+%line 2492+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm7, ymm7, ymm0
 ; 16x x1 = x0 * mem256[pa + 98]
-%line 2546+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpmullw ymm3, ymm3, [r8 + 98]
+%line 2493+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm0, ymm4, [r8 + 98]
 ; 16x a3 = a3 + x1
-%line 2547+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm3
+%line 2494+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm0, ymm6, ymm0
+; 16x x1 = x0 * mem256[pa + 31138]
+%line 2495+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm1, ymm4, [r8 + 31138]
+; 16x a5 = a5 + x1
+%line 2496+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm1, ymm2, ymm1
+; 16x x1 = x0 * mem256[pa + 31170]
+%line 2497+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm2, ymm4, [r8 + 31170]
+; 16x a6 = a6 + x1
+%line 2498+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm10, ymm10, ymm2
+; 16x x1 = x0 * mem256[pa + 31202]
+%line 2499+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpmullw ymm2, ymm4, [r8 + 31202]
+; 16x a7 = a7 + x1
+%line 2500+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm8, ymm8, ymm2
 ; mem256[pc] = a0
-%line 2548+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r10], ymm4
+%line 2501+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r10], ymm5
 ; mem256[pc + 32] = a1
-%line 2549+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
+%line 2502+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r10 + 32], ymm3
 ; mem256[pc + 64] = a2
-%line 2550+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm2
+%line 2503+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r10 + 64], ymm7
 ; mem256[pc + 96] = a3
-%line 2551+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm1
+%line 2504+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r10 + 96], ymm0
+; mem256[pc + 31104] = a4
+%line 2505+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r10 + 31104], ymm9
+; mem256[pc + 31136] = a5
+%line 2506+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r10 + 31136], ymm1
+; mem256[pc + 31168] = a6
+%line 2507+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r10 + 31168], ymm10
+; mem256[pc + 31200] = a7
+%line 2508+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r10 + 31200], ymm8
 ; pa = pa + 128
-%line 2552+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2509+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r8, 128
 ; pb = pb + 64
-%line 2553+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2510+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r9, 64
 ; pc = pc + 128
-%line 2554+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2511+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r10, 128
 ; i0 = i0 - 1
-%line 2555+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2512+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub r11, 1
 ; =? i0 - 0
-%line 2556+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2513+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp r11, 0
+; goto loop45 if !=
+%line 2514+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop45
+; pa = w + 115136
+%line 2515+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	lea r10, [rax + 115136]
+; pb = w + 6144
+%line 2516+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	lea r8, [rax + 6144]
+; i0 = 162
+%line 2517+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	mov r9, 162
+align 32
+.Lloop46:
+; qb = pa + 128
+%line 2520+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	lea r11, [r10 + 128]
+; qc = pa + 256
+%line 2521+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	lea rsi, [r10 + 256]
+; x0 = mem256[qa]
+%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm1, [r10]
+; x1 = mem256[qa + 64]
+%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm2, [r10 + 64]
+; x2 = mem256[qc]
+%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm0, [rsi]
+; x3 = mem256[qc + 64]
+%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm3, [rsi + 64]
+; mem256[qd] = x0
+%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r8], ymm1
+; mem256[qd + 192] = x3
+%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r8 + 192], ymm3
+; 16x x4 = x1 - x2
+%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpsubw ymm0, ymm2, ymm0
+; x5 = mem256[qb]
+%line 2530+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm2, [r11]
+; 16x x5 = x5 - x0
+%line 2531+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm1
+; 16x x5 = x5 + x4
+%line 2532+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm0
+; mem256[qd + 64] = x5
+%line 2533+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r8 + 64], ymm2
+; x5 = mem256[qb + 64]
+%line 2534+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm1, [r11 + 64]
+; 16x x5 = x5 - x3
+%line 2535+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpsubw ymm1, ymm1, ymm3
+; 16x x5 = x5 - x4
+%line 2536+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpsubw ymm1, ymm1, ymm0
+; mem256[qd + 128] = x5
+%line 2537+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r8 + 128], ymm1
+; x0 = mem256[qa + 32]
+%line 2538+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm0, [r10 + 32]
+; x1 = mem256[qa + 96]
+%line 2539+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm1, [r10 + 96]
+; x2 = mem256[qc + 32]
+%line 2540+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm2, [rsi + 32]
+; x3 = mem256[qc + 96]
+%line 2541+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm3, [rsi + 96]
+; mem256[qd + 32] = x0
+%line 2542+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r8 + 32], ymm0
+; mem256[qd + 224] = x3
+%line 2543+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r8 + 224], ymm3
+; 16x x4 = x1 - x2
+%line 2544+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpsubw ymm1, ymm1, ymm2
+; x5 = mem256[qb + 32]
+%line 2545+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm2, [r11 + 32]
+; 16x x5 = x5 - x0
+%line 2546+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpsubw ymm2, ymm2, ymm0
+; 16x x5 = x5 + x4
+%line 2547+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpaddw ymm2, ymm2, ymm1
+; mem256[qd + 96] = x5
+%line 2548+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r8 + 96], ymm2
+; x5 = mem256[qb + 96]
+%line 2549+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu ymm0, [r11 + 96]
+; 16x x5 = x5 - x3
+%line 2550+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm3
+; 16x x5 = x5 - x4
+%line 2551+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 160] = x5
+%line 2552+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	vmovdqu [r8 + 160], ymm0
+; pa = pa + 384
+%line 2553+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	add r10, 384
+; pb = pb + 256
+%line 2554+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	add r8, 256
+; i0 = i0 - 1
+%line 2555+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	sub r9, 1
+; =? i0 - 0
+%line 2556+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	cmp r9, 0
 ; goto loop46 if !=
 %line 2557+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	jne .Lloop46
-; pa = w + 115136
+; pa = w + 6144
 %line 2558+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r10, [rax + 115136]
-; pb = w + 6144
+	lea r9, [rax + 6144]
+; pb = w + 115136
 %line 2559+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r8, [rax + 6144]
-; i0 = 162
+	lea rsi, [rax + 115136]
+; i0 = 54
 %line 2560+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	mov r9, 162
+	mov r8, 54
 align 32
 .Lloop47:
-; qb = pa + 128
+; qb = pa + 256
 %line 2563+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r11, [r10 + 128]
-; qc = pa + 256
+	lea r10, [r9 + 256]
+; qc = pa + 512
 %line 2564+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea rsi, [r10 + 256]
+	lea r11, [r9 + 512]
 ; x0 = mem256[qa]
 %line 2566+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm1, [r10]
-; x1 = mem256[qa + 64]
+	vmovdqu ymm0, [r9]
+; x1 = mem256[qa + 128]
 %line 2567+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm1, [r9 + 128]
 ; x2 = mem256[qc]
 %line 2568+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm0, [rsi]
-; x3 = mem256[qc + 64]
+	vmovdqu ymm2, [r11]
+; x3 = mem256[qc + 128]
 %line 2569+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm3, [rsi + 64]
+	vmovdqu ymm3, [r11 + 128]
 ; mem256[qd] = x0
 %line 2570+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r8], ymm1
-; mem256[qd + 192] = x3
+	vmovdqu [rsi], ymm0
+; mem256[qd + 384] = x3
 %line 2571+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r8 + 192], ymm3
+	vmovdqu [rsi + 384], ymm3
 ; 16x x4 = x1 - x2
 %line 2572+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm0, ymm2, ymm0
+	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 2573+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; 16x x5 = x5 - x0
 %line 2574+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm1
+	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
 %line 2575+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm0
-; mem256[qd + 64] = x5
+	vpaddw ymm2, ymm2, ymm1
+; mem256[qd + 128] = x5
 %line 2576+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r8 + 64], ymm2
-; x5 = mem256[qb + 64]
+	vmovdqu [rsi + 128], ymm2
+; x5 = mem256[qb + 128]
 %line 2577+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 64]
+	vmovdqu ymm0, [r10 + 128]
 ; 16x x5 = x5 - x3
 %line 2578+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm3
+	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
 %line 2579+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm0
-; mem256[qd + 128] = x5
+	vpsubw ymm0, ymm0, ymm1
+; mem256[qd + 256] = x5
 %line 2580+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r8 + 128], ymm1
+	vmovdqu [rsi + 256], ymm0
 ; x0 = mem256[qa + 32]
 %line 2581+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 32]
-; x1 = mem256[qa + 96]
+	vmovdqu ymm0, [r9 + 32]
+; x1 = mem256[qa + 160]
 %line 2582+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [r9 + 160]
 ; x2 = mem256[qc + 32]
 %line 2583+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm2, [rsi + 32]
-; x3 = mem256[qc + 96]
+	vmovdqu ymm2, [r11 + 32]
+; x3 = mem256[qc + 160]
 %line 2584+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm3, [rsi + 96]
+	vmovdqu ymm3, [r11 + 160]
 ; mem256[qd + 32] = x0
 %line 2585+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r8 + 32], ymm0
-; mem256[qd + 224] = x3
+	vmovdqu [rsi + 32], ymm0
+; mem256[qd + 416] = x3
 %line 2586+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r8 + 224], ymm3
+	vmovdqu [rsi + 416], ymm3
 ; 16x x4 = x1 - x2
 %line 2587+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 2588+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; 16x x5 = x5 - x0
 %line 2589+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
 %line 2590+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 96] = x5
+; mem256[qd + 160] = x5
 %line 2591+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r8 + 96], ymm2
-; x5 = mem256[qb + 96]
+	vmovdqu [rsi + 160], ymm2
+; x5 = mem256[qb + 160]
 %line 2592+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm0, [r11 + 96]
+	vmovdqu ymm0, [r10 + 160]
 ; 16x x5 = x5 - x3
 %line 2593+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
 %line 2594+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 160] = x5
-%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [r8 + 160], ymm0
-; pa = pa + 384
-%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	add r10, 384
-; pb = pb + 256
-%line 2597+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	add r8, 256
-; i0 = i0 - 1
-%line 2598+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	sub r9, 1
-; =? i0 - 0
-%line 2599+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	cmp r9, 0
-; goto loop47 if !=
-%line 2600+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop47
-; pa = w + 6144
-%line 2601+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r9, [rax + 6144]
-; pb = w + 115136
-%line 2602+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea rsi, [rax + 115136]
-; i0 = 54
-%line 2603+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	mov r8, 54
-align 32
-.Lloop48:
-; qb = pa + 256
-%line 2606+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r10, [r9 + 256]
-; qc = pa + 512
-%line 2607+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	lea r11, [r9 + 512]
-; x0 = mem256[qa]
-%line 2609+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
-; x1 = mem256[qa + 128]
-%line 2610+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 128]
-; x2 = mem256[qc]
-%line 2611+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
-; x3 = mem256[qc + 128]
-%line 2612+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm3, [r11 + 128]
-; mem256[qd] = x0
-%line 2613+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [rsi], ymm0
-; mem256[qd + 384] = x3
-%line 2614+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [rsi + 384], ymm3
-; 16x x4 = x1 - x2
-%line 2615+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb]
-%line 2616+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
-; 16x x5 = x5 - x0
-%line 2617+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 2618+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 128] = x5
-%line 2619+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [rsi + 128], ymm2
-; x5 = mem256[qb + 128]
-%line 2620+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 128]
-; 16x x5 = x5 - x3
-%line 2621+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 2622+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
-; mem256[qd + 256] = x5
-%line 2623+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [rsi + 256], ymm0
-; x0 = mem256[qa + 32]
-%line 2624+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
-; x1 = mem256[qa + 160]
-%line 2625+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 160]
-; x2 = mem256[qc + 32]
-%line 2626+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 32]
-; x3 = mem256[qc + 160]
-%line 2627+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm3, [r11 + 160]
-; mem256[qd + 32] = x0
-%line 2628+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [rsi + 32], ymm0
-; mem256[qd + 416] = x3
-%line 2629+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [rsi + 416], ymm3
-; 16x x4 = x1 - x2
-%line 2630+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm1, ymm1, ymm2
-; x5 = mem256[qb + 32]
-%line 2631+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
-; 16x x5 = x5 - x0
-%line 2632+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm2, ymm2, ymm0
-; 16x x5 = x5 + x4
-%line 2633+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpaddw ymm2, ymm2, ymm1
-; mem256[qd + 160] = x5
-%line 2634+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu [rsi + 160], ymm2
-; x5 = mem256[qb + 160]
-%line 2635+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 160]
-; 16x x5 = x5 - x3
-%line 2636+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
-; 16x x5 = x5 - x4
-%line 2637+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 288] = x5
-%line 2638+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 288], ymm0
 ; x0 = mem256[qa + 64]
-%line 2639+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qa + 192]
-%line 2640+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2597+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 192]
 ; x2 = mem256[qc + 64]
-%line 2641+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2598+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r11 + 64]
 ; x3 = mem256[qc + 192]
-%line 2642+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2599+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [r11 + 192]
 ; mem256[qd + 64] = x0
-%line 2643+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2600+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 64], ymm0
 ; mem256[qd + 448] = x3
-%line 2644+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2601+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 448], ymm3
 ; 16x x4 = x1 - x2
-%line 2645+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2602+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 2646+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2603+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 64]
 ; 16x x5 = x5 - x0
-%line 2647+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2604+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2648+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2605+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 192] = x5
-%line 2649+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2606+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 192], ymm2
 ; x5 = mem256[qb + 192]
-%line 2650+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2607+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r10 + 192]
 ; 16x x5 = x5 - x3
-%line 2651+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2608+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2652+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2609+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 320] = x5
-%line 2653+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2610+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 320], ymm0
 ; x0 = mem256[qa + 96]
-%line 2654+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2611+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qa + 224]
-%line 2655+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2612+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 224]
 ; x2 = mem256[qc + 96]
-%line 2656+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2613+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r11 + 96]
 ; x3 = mem256[qc + 224]
-%line 2657+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2614+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [r11 + 224]
 ; mem256[qd + 96] = x0
-%line 2658+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2615+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 96], ymm0
 ; mem256[qd + 480] = x3
-%line 2659+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2616+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 480], ymm3
 ; 16x x4 = x1 - x2
-%line 2660+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2617+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 2661+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2618+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 96]
 ; 16x x5 = x5 - x0
-%line 2662+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2619+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2663+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2620+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 224] = x5
-%line 2664+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2621+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 224], ymm2
 ; x5 = mem256[qb + 224]
-%line 2665+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2622+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r10 + 224]
 ; 16x x5 = x5 - x3
-%line 2666+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2623+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2667+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2624+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 352] = x5
-%line 2668+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2625+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rsi + 352], ymm0
 ; pa = pa + 768
-%line 2669+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2626+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r9, 768
 ; pb = pb + 512
-%line 2670+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2627+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rsi, 512
 ; i0 = i0 - 1
-%line 2671+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2628+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub r8, 1
 ; =? i0 - 0
-%line 2672+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2629+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp r8, 0
-; goto loop48 if !=
-%line 2673+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop48
+; goto loop47 if !=
+%line 2630+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop47
 ; pa = w + 115136
-%line 2674+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2631+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r8, [rax + 115136]
 ; pb = w + 6144
-%line 2675+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2632+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r9, [rax + 6144]
 ; i0 = 18
-%line 2676+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2633+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r10, 18
 align 32
-.Lloop49:
+.Lloop48:
 ; qa = pa
-%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2635+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r11, r8
 ; qb = pa + 512
-%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2636+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea rsi, [r8 + 512]
 ; qc = pa + 1024
-%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2637+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea rcx, [r8 + 1024]
 ; qd = pb
-%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2638+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov rdx, r9
 ; i1 = 2
-%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2639+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov rbx, 2
 align 32
-.Lloop50:
+.Lloop49:
 ; x0 = mem256[qa]
-%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2641+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11]
 ; x1 = mem256[qa + 256]
-%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2642+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 256]
 ; x2 = mem256[qc]
-%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2643+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 256]
-%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2644+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 256]
 ; mem256[qd] = x0
-%line 2688+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2645+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx], ymm0
 ; mem256[qd + 768] = x3
-%line 2689+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2646+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 768], ymm3
 ; 16x x4 = x1 - x2
-%line 2690+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2647+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 2691+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2648+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi]
 ; 16x x5 = x5 - x0
-%line 2692+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2649+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2693+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2650+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 256] = x5
-%line 2694+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2651+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 256], ymm2
 ; x5 = mem256[qb + 256]
-%line 2695+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2652+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 256]
 ; 16x x5 = x5 - x3
-%line 2696+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2653+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2697+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2654+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 512] = x5
-%line 2698+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2655+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 512], ymm0
 ; x0 = mem256[qa + 32]
-%line 2699+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2656+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 32]
 ; x1 = mem256[qa + 288]
-%line 2700+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2657+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 288]
 ; x2 = mem256[qc + 32]
-%line 2701+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2658+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 288]
-%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2659+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 288]
 ; mem256[qd + 32] = x0
-%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2660+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 800] = x3
-%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2661+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 800], ymm3
 ; 16x x4 = x1 - x2
-%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2662+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2663+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 32]
 ; 16x x5 = x5 - x0
-%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2664+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2665+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 288] = x5
-%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2666+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 288], ymm2
 ; x5 = mem256[qb + 288]
-%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2667+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 288]
 ; 16x x5 = x5 - x3
-%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2668+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2669+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 544] = x5
-%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2670+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 544], ymm0
 ; x0 = mem256[qa + 64]
-%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2671+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 64]
 ; x1 = mem256[qa + 320]
-%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2672+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 320]
 ; x2 = mem256[qc + 64]
-%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2673+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 320]
-%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2674+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 320]
 ; mem256[qd + 64] = x0
-%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2675+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 832] = x3
-%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2676+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 832], ymm3
 ; 16x x4 = x1 - x2
-%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2677+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 64]
 ; 16x x5 = x5 - x0
-%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 320] = x5
-%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 320], ymm2
 ; x5 = mem256[qb + 320]
-%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 320]
 ; 16x x5 = x5 - x3
-%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 576] = x5
-%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 576], ymm0
 ; x0 = mem256[qa + 96]
-%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 96]
 ; x1 = mem256[qa + 352]
-%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 352]
 ; x2 = mem256[qc + 96]
-%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2688+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 352]
-%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2689+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 352]
 ; mem256[qd + 96] = x0
-%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2690+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 864] = x3
-%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2691+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 864], ymm3
 ; 16x x4 = x1 - x2
-%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2692+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2693+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 96]
 ; 16x x5 = x5 - x0
-%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2694+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2738+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2695+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 352] = x5
-%line 2739+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2696+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 352], ymm2
 ; x5 = mem256[qb + 352]
-%line 2740+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2697+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 352]
 ; 16x x5 = x5 - x3
-%line 2741+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2698+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2742+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2699+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 608] = x5
-%line 2743+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2700+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 608], ymm0
 ; qa = qa + 128
-%line 2744+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2701+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r11, 128
 ; qb = qb + 128
-%line 2745+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rsi, 128
 ; qc = qc + 128
-%line 2746+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rcx, 128
 ; qd = qd + 128
-%line 2747+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rdx, 128
 ; i1 = i1 - 1
-%line 2748+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 2749+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp rbx, 0
-; goto loop50 if !=
-%line 2750+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop50
+; goto loop49 if !=
+%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop49
 ; pa = pa + 1536
-%line 2751+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r8, 1536
 ; pb = pb + 1024
-%line 2752+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r9, 1024
 ; i0 = i0 - 1
-%line 2753+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 2754+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp r10, 0
-; goto loop49 if !=
-%line 2755+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop49
+; goto loop48 if !=
+%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop48
 ; pa = w + 6144
-%line 2756+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r8, [rax + 6144]
 ; pb = w + 115136
-%line 2757+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r9, [rax + 115136]
 ; i0 = 6
-%line 2758+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r10, 6
 align 32
-.Lloop51:
+.Lloop50:
 ; qa = pa
-%line 2760+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r11, r8
 ; qb = pa + 1024
-%line 2761+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea rsi, [r8 + 1024]
 ; qc = pa + 2048
-%line 2762+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea rcx, [r8 + 2048]
 ; qd = pb
-%line 2763+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov rdx, r9
 ; i1 = 4
-%line 2764+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov rbx, 4
 align 32
-.Lloop52:
+.Lloop51:
 ; x0 = mem256[qa]
-%line 2766+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11]
 ; x1 = mem256[qa + 512]
-%line 2767+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 512]
 ; x2 = mem256[qc]
-%line 2768+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 512]
-%line 2769+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 512]
 ; mem256[qd] = x0
-%line 2770+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx], ymm0
 ; mem256[qd + 1536] = x3
-%line 2771+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1536], ymm3
 ; 16x x4 = x1 - x2
-%line 2772+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 2773+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi]
 ; 16x x5 = x5 - x0
-%line 2774+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2775+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 512] = x5
-%line 2776+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 512], ymm2
 ; x5 = mem256[qb + 512]
-%line 2777+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 512]
 ; 16x x5 = x5 - x3
-%line 2778+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2779+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1024] = x5
-%line 2780+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1024], ymm0
 ; x0 = mem256[qa + 32]
-%line 2781+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2738+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 32]
 ; x1 = mem256[qa + 544]
-%line 2782+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2739+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 544]
 ; x2 = mem256[qc + 32]
-%line 2783+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2740+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 544]
-%line 2784+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2741+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 544]
 ; mem256[qd + 32] = x0
-%line 2785+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2742+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 1568] = x3
-%line 2786+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2743+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1568], ymm3
 ; 16x x4 = x1 - x2
-%line 2787+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2744+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 2788+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2745+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 32]
 ; 16x x5 = x5 - x0
-%line 2789+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2746+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2790+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2747+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 544] = x5
-%line 2791+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2748+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 544], ymm2
 ; x5 = mem256[qb + 544]
-%line 2792+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2749+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 544]
 ; 16x x5 = x5 - x3
-%line 2793+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2750+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2794+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2751+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1056] = x5
-%line 2795+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2752+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1056], ymm0
 ; x0 = mem256[qa + 64]
-%line 2796+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2753+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 64]
 ; x1 = mem256[qa + 576]
-%line 2797+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2754+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 576]
 ; x2 = mem256[qc + 64]
-%line 2798+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2755+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 576]
-%line 2799+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2756+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 576]
 ; mem256[qd + 64] = x0
-%line 2800+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2757+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 1600] = x3
-%line 2801+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2758+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1600], ymm3
 ; 16x x4 = x1 - x2
-%line 2802+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2759+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 2803+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2760+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 64]
 ; 16x x5 = x5 - x0
-%line 2804+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2761+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2805+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2762+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 576] = x5
-%line 2806+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2763+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 576], ymm2
 ; x5 = mem256[qb + 576]
-%line 2807+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2764+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 576]
 ; 16x x5 = x5 - x3
-%line 2808+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2765+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2809+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2766+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1088] = x5
-%line 2810+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2767+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1088], ymm0
 ; x0 = mem256[qa + 96]
-%line 2811+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2768+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 96]
 ; x1 = mem256[qa + 608]
-%line 2812+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2769+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 608]
 ; x2 = mem256[qc + 96]
-%line 2813+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2770+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 608]
-%line 2814+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2771+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 608]
 ; mem256[qd + 96] = x0
-%line 2815+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2772+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 1632] = x3
-%line 2816+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2773+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1632], ymm3
 ; 16x x4 = x1 - x2
-%line 2817+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2774+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 2818+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2775+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 96]
 ; 16x x5 = x5 - x0
-%line 2819+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2776+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2820+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2777+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 608] = x5
-%line 2821+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2778+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 608], ymm2
 ; x5 = mem256[qb + 608]
-%line 2822+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2779+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 608]
 ; 16x x5 = x5 - x3
-%line 2823+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2780+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2824+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2781+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1120] = x5
-%line 2825+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2782+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1120], ymm0
 ; qa = qa + 128
-%line 2826+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2783+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r11, 128
 ; qb = qb + 128
-%line 2827+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2784+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rsi, 128
 ; qc = qc + 128
-%line 2828+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2785+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rcx, 128
 ; qd = qd + 128
-%line 2829+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2786+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rdx, 128
 ; i1 = i1 - 1
-%line 2830+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2787+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 2831+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2788+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp rbx, 0
-; goto loop52 if !=
-%line 2832+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop52
+; goto loop51 if !=
+%line 2789+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop51
 ; pa = pa + 3072
-%line 2833+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2790+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r8, 3072
 ; pb = pb + 2048
-%line 2834+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2791+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r9, 2048
 ; i0 = i0 - 1
-%line 2835+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2792+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 2836+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2793+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp r10, 0
-; goto loop51 if !=
-%line 2837+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop51
+; goto loop50 if !=
+%line 2794+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop50
 ; pa = w + 115136
-%line 2838+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2795+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r8, [rax + 115136]
 ; pb = w + 6144
-%line 2839+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2796+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r9, [rax + 6144]
 ; i0 = 2
-%line 2840+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2797+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r10, 2
 align 32
-.Lloop53:
+.Lloop52:
 ; qa = pa
-%line 2842+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2799+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r11, r8
 ; qb = pa + 2048
-%line 2843+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2800+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea rsi, [r8 + 2048]
 ; qc = pa + 4096
-%line 2844+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2801+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea rcx, [r8 + 4096]
 ; qd = pb
-%line 2845+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2802+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov rdx, r9
 ; i1 = 8
-%line 2846+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2803+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov rbx, 8
 align 32
-.Lloop54:
+.Lloop53:
 ; x0 = mem256[qa]
-%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2805+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11]
 ; x1 = mem256[qa + 1024]
-%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2806+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 1024]
 ; x2 = mem256[qc]
-%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2807+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 1024]
-%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2808+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 1024]
 ; mem256[qd] = x0
-%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2809+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx], ymm0
 ; mem256[qd + 3072] = x3
-%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2810+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 3072], ymm3
 ; 16x x4 = x1 - x2
-%line 2854+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2811+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
-%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2812+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi]
 ; 16x x5 = x5 - x0
-%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2813+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2814+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 1024] = x5
-%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2815+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1024], ymm2
 ; x5 = mem256[qb + 1024]
-%line 2859+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2816+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1024]
 ; 16x x5 = x5 - x3
-%line 2860+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2817+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2861+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2818+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 2048] = x5
-%line 2862+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2819+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 2048], ymm0
 ; x0 = mem256[qa + 32]
-%line 2863+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2820+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 32]
 ; x1 = mem256[qa + 1056]
-%line 2864+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2821+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 1056]
 ; x2 = mem256[qc + 32]
-%line 2865+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2822+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 1056]
-%line 2866+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2823+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 1056]
 ; mem256[qd + 32] = x0
-%line 2867+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2824+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 3104] = x3
-%line 2868+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2825+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 3104], ymm3
 ; 16x x4 = x1 - x2
-%line 2869+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2826+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
-%line 2870+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2827+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 32]
 ; 16x x5 = x5 - x0
-%line 2871+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2828+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2872+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2829+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 1056] = x5
-%line 2873+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2830+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1056], ymm2
 ; x5 = mem256[qb + 1056]
-%line 2874+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2831+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1056]
 ; 16x x5 = x5 - x3
-%line 2875+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2832+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2876+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2833+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 2080] = x5
-%line 2877+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2834+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 2080], ymm0
 ; x0 = mem256[qa + 64]
-%line 2878+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2835+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 64]
 ; x1 = mem256[qa + 1088]
-%line 2879+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2836+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 1088]
 ; x2 = mem256[qc + 64]
-%line 2880+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2837+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 1088]
-%line 2881+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2838+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 1088]
 ; mem256[qd + 64] = x0
-%line 2882+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2839+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 3136] = x3
-%line 2883+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2840+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 3136], ymm3
 ; 16x x4 = x1 - x2
-%line 2884+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2841+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
-%line 2885+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2842+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 64]
 ; 16x x5 = x5 - x0
-%line 2886+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2843+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2887+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2844+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 1088] = x5
-%line 2888+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2845+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1088], ymm2
 ; x5 = mem256[qb + 1088]
-%line 2889+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2846+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1088]
 ; 16x x5 = x5 - x3
-%line 2890+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2891+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 2112] = x5
-%line 2892+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 2112], ymm0
 ; x0 = mem256[qa + 96]
-%line 2893+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r11 + 96]
 ; x1 = mem256[qa + 1120]
-%line 2894+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r11 + 1120]
 ; x2 = mem256[qc + 96]
-%line 2895+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 1120]
-%line 2896+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rcx + 1120]
 ; mem256[qd + 96] = x0
-%line 2897+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2854+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 3168] = x3
-%line 2898+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 3168], ymm3
 ; 16x x4 = x1 - x2
-%line 2899+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
-%line 2900+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [rsi + 96]
 ; 16x x5 = x5 - x0
-%line 2901+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x5 = x5 + x4
-%line 2902+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2859+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 1120] = x5
-%line 2903+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2860+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 1120], ymm2
 ; x5 = mem256[qb + 1120]
-%line 2904+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2861+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi + 1120]
 ; 16x x5 = x5 - x3
-%line 2905+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2862+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x4
-%line 2906+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2863+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 2144] = x5
-%line 2907+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2864+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdx + 2144], ymm0
 ; qa = qa + 128
-%line 2908+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2865+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r11, 128
 ; qb = qb + 128
-%line 2909+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2866+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rsi, 128
 ; qc = qc + 128
-%line 2910+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2867+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rcx, 128
 ; qd = qd + 128
-%line 2911+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2868+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add rdx, 128
 ; i1 = i1 - 1
-%line 2912+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2869+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 2913+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2870+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp rbx, 0
-; goto loop54 if !=
-%line 2914+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop54
+; goto loop53 if !=
+%line 2871+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop53
 ; pa = pa + 6144
-%line 2915+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2872+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r8, 6144
 ; pb = pb + 4096
-%line 2916+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2873+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r9, 4096
 ; i0 = i0 - 1
-%line 2917+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2874+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 2918+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2875+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp r10, 0
-; goto loop53 if !=
-%line 2919+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop53
+; goto loop52 if !=
+%line 2876+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop52
 ; x4 = mem256[DIG]
-%line 2920+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2877+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm3, [rel DIG]
 ; x5 = mem256[DW]
-%line 2921+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2878+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm4, [rel DW]
 ; x6 = mem256[BV]
-%line 2922+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2879+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm5, [rel BV]
 ; x7 = mem256[QQ]
-%line 2923+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2880+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm6, [rel QQ]
 ; pa = w + 6144
-%line 2924+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2881+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r8, [rax + 6144]
 ; pb = w + 10240
-%line 2925+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2882+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r9, [rax + 10240]
 ; pc = w + 180416
-%line 2926+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2883+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r10, [rax + 180416]
 ; i1 = 32
-%line 2927+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2884+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r11, 32
 align 32
-.Lloop55:
+.Lloop54:
 ; x1 = mem256[pb]
-%line 2929+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2886+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r9]
 ; 16x x2 = mulhi(x1, x5)
-%line 2930+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2887+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 * x4
-%line 2931+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2888+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm0, ymm0, ymm3
 ; 16x x2 = x2 * x7
-%line 2932+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2889+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x1 = x1 - x2
-%line 2933+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2890+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; x3 = mem256[pa]
-%line 2934+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2891+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r8]
 ; 16x x2 = mulhi(x3, x6)
-%line 2935+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2892+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm2, ymm1, ymm5
 ; 16x x2 = x2 + mem256[BRND]
-%line 2936+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2893+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 2937+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2894+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm2, ymm2, 10
 ; 16x x2 = x2 * x7
-%line 2938+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2895+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm2, ymm2, ymm6
 ; 16x x3 = x3 - x2
-%line 2939+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2896+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; 16x x1 = x1 + x3
-%line 2940+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2897+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x1, x6)
-%line 2941+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2898+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x2 = x2 + mem256[BRND]
-%line 2942+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2899+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 2943+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2900+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 2944+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2901+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x1 = x1 - x2
-%line 2945+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2902+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pc] = x1
-%line 2946+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2903+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r10], ymm0
 ; x1 = mem256[pb + 32]
-%line 2947+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2904+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 32]
 ; 16x x2 = mulhi(x1, x5)
-%line 2948+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2905+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 * x4
-%line 2949+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2906+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm0, ymm0, ymm3
 ; 16x x2 = x2 * x7
-%line 2950+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2907+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x1 = x1 - x2
-%line 2951+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2908+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; x3 = mem256[pa + 32]
-%line 2952+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2909+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r8 + 32]
 ; 16x x2 = mulhi(x3, x6)
-%line 2953+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2910+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm2, ymm1, ymm5
 ; 16x x2 = x2 + mem256[BRND]
-%line 2954+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2911+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 2955+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2912+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm2, ymm2, 10
 ; 16x x2 = x2 * x7
-%line 2956+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2913+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm2, ymm2, ymm6
 ; 16x x3 = x3 - x2
-%line 2957+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2914+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; 16x x1 = x1 + x3
-%line 2958+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2915+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x1, x6)
-%line 2959+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2916+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x2 = x2 + mem256[BRND]
-%line 2960+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2917+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 2961+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2918+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 2962+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2919+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x1 = x1 - x2
-%line 2963+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2920+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pc + 32] = x1
-%line 2964+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2921+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r10 + 32], ymm0
 ; x1 = mem256[pb + 64]
-%line 2965+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2922+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 64]
 ; 16x x2 = mulhi(x1, x5)
-%line 2966+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2923+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 * x4
-%line 2967+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2924+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm0, ymm0, ymm3
 ; 16x x2 = x2 * x7
-%line 2968+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2925+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x1 = x1 - x2
-%line 2969+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2926+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; x3 = mem256[pa + 64]
-%line 2970+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2927+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r8 + 64]
 ; 16x x2 = mulhi(x3, x6)
-%line 2971+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2928+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm2, ymm1, ymm5
 ; 16x x2 = x2 + mem256[BRND]
-%line 2972+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2929+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 2973+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2930+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm2, ymm2, 10
 ; 16x x2 = x2 * x7
-%line 2974+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2931+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm2, ymm2, ymm6
 ; 16x x3 = x3 - x2
-%line 2975+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2932+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; 16x x1 = x1 + x3
-%line 2976+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2933+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x1, x6)
-%line 2977+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2934+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x2 = x2 + mem256[BRND]
-%line 2978+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2935+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 2979+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2936+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 2980+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2937+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x1 = x1 - x2
-%line 2981+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2938+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pc + 64] = x1
-%line 2982+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2939+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r10 + 64], ymm0
 ; x1 = mem256[pb + 96]
-%line 2983+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2940+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 96]
 ; 16x x2 = mulhi(x1, x5)
-%line 2984+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2941+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm4
 ; 16x x1 = x1 * x4
-%line 2985+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2942+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm0, ymm0, ymm3
 ; 16x x2 = x2 * x7
-%line 2986+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2943+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x1 = x1 - x2
-%line 2987+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2944+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; x3 = mem256[pa + 96]
-%line 2988+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2945+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r8 + 96]
 ; 16x x2 = mulhi(x3, x6)
-%line 2989+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2946+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm2, ymm1, ymm5
 ; 16x x2 = x2 + mem256[BRND]
-%line 2990+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2947+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 2991+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2948+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm2, ymm2, 10
 ; 16x x2 = x2 * x7
-%line 2992+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2949+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm2, ymm2, ymm6
 ; 16x x3 = x3 - x2
-%line 2993+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2950+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; 16x x1 = x1 + x3
-%line 2994+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2951+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x1, x6)
-%line 2995+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2952+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x2 = x2 + mem256[BRND]
-%line 2996+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2953+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x2 >>= 10
-%line 2997+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2954+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
-%line 2998+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2955+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x1 = x1 - x2
-%line 2999+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2956+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pc + 96] = x1
-%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2957+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r10 + 96], ymm0
 ; pa = pa + 128
-%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2958+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r8, 128
 ; pb = pb + 128
-%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2959+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r9, 128
 ; pc = pc + 128
-%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2960+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r10, 128
 ; i1 = i1 - 1
-%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2961+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub r11, 1
 ; =? i1 - 0
-%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2962+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp r11, 0
-; goto loop55 if !=
-%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop55
+; goto loop54 if !=
+%line 2963+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop54
 ; pa = w + 184512
-%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2964+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r8, [rax + 184512]
 ; z0 = 0
-%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2965+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[pa] = z0
-%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2966+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r8], ymm0
 ; mem256[pa + 32] = z0
-%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2967+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r8 + 32], ymm0
 ; pa = w + 180416
-%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2968+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r8, [rax + 180416]
 ; pb = w + 182130
-%line 3012+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2969+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r9, [rax + 182130]
 ; pc = w + 182128
-%line 3013+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2970+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r10, [rax + 182128]
 ; qd = w + 184576
-%line 3014+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2971+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r11, [rax + 184576]
 ; x0 = mem256[pa]
-%line 3015+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2972+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 3016+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2973+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 3017+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2974+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r10]
 ; x2 &= mem256[LANE0OFF]
-%line 3018+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2975+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpand ymm2, ymm2, [rel LANE0OFF]
 ; 16x x0 = x0 + x1
-%line 3019+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2976+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3020+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2977+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3021+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2978+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x1 = x1 + mem256[BRND]
-%line 3022+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2979+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3023+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2980+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3024+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2981+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 3025+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2982+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 3026+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2983+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r11], ymm0
 ; pa = pa + 32
-%line 3027+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2984+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r8, 32
 ; pb = pb + 32
-%line 3028+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2985+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r9, 32
 ; pc = pc + 32
-%line 3029+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2986+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r10, 32
 ; qd = qd + 32
-%line 3030+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2987+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r11, 32
 ; i1 = 13
-%line 3031+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2988+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov rsi, 13
 align 32
-.Lloop56:
+.Lloop55:
 ; x0 = mem256[pa]
-%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2990+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2991+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2992+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
-%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2993+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2994+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2995+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x1 = x1 + mem256[BRND]
-%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2996+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2997+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2998+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 2999+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r11], ymm0
 ; x0 = mem256[pa + 32]
-%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[pb + 32]
-%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
-%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 32]
 ; 16x x0 = x0 + x1
-%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x1 = x1 + mem256[BRND]
-%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 32] = x0
-%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r11 + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3012+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[pb + 64]
-%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3013+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
-%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3014+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 64]
 ; 16x x0 = x0 + x1
-%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3015+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3016+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3060+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3017+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x1 = x1 + mem256[BRND]
-%line 3061+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3018+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3062+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3019+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3063+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3020+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 3064+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3021+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 64] = x0
-%line 3065+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3022+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r11 + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 3066+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3023+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[pb + 96]
-%line 3067+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3024+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
-%line 3068+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3025+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r10 + 96]
 ; 16x x0 = x0 + x1
-%line 3069+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3026+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3070+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3027+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3071+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3028+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x1 = x1 + mem256[BRND]
-%line 3072+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3029+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3073+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3030+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3074+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3031+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 3075+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 96] = x0
-%line 3076+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r11 + 96], ymm0
 ; pa = pa + 128
-%line 3077+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r8, 128
 ; pb = pb + 128
-%line 3078+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r9, 128
 ; pc = pc + 128
-%line 3079+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r10, 128
 ; qd = qd + 128
-%line 3080+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	add r11, 128
 ; i1 = i1 - 1
-%line 3081+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 3082+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	cmp rsi, 0
-; goto loop56 if !=
-%line 3083+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
-	jne .Lloop56
+; goto loop55 if !=
+%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+	jne .Lloop55
 ; x0 = mem256[pa]
-%line 3084+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
-%line 3085+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
-%line 3086+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
-%line 3087+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
-%line 3088+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
-%line 3089+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmulhw ymm1, ymm0, ymm5
 ; 16x x1 = x1 + mem256[BRND]
-%line 3090+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
-%line 3091+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
-%line 3092+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpmullw ymm1, ymm1, ymm6
 ; 16x x0 = x0 - x1
-%line 3093+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
-%line 3094+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [r11], ymm0
 ; pa = w + 184576
-%line 3095+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	lea r8, [rax + 184576]
 ; x0 = mem256[pa]
-%line 3096+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
 ; mem256[out] = x0
-%line 3097+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[pa + 32]
-%line 3098+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
 ; mem256[out + 32] = x0
-%line 3099+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[pa + 64]
-%line 3100+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
 ; mem256[out + 64] = x0
-%line 3101+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[pa + 96]
-%line 3102+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
 ; mem256[out + 96] = x0
-%line 3103+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3060+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[pa + 128]
-%line 3104+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3061+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 128]
 ; mem256[out + 128] = x0
-%line 3105+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3062+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[pa + 160]
-%line 3106+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3063+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 160]
 ; mem256[out + 160] = x0
-%line 3107+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3064+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[pa + 192]
-%line 3108+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3065+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 192]
 ; mem256[out + 192] = x0
-%line 3109+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3066+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[pa + 224]
-%line 3110+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3067+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 224]
 ; mem256[out + 224] = x0
-%line 3111+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3068+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[pa + 256]
-%line 3112+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3069+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 256]
 ; mem256[out + 256] = x0
-%line 3113+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3070+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[pa + 288]
-%line 3114+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3071+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 288]
 ; mem256[out + 288] = x0
-%line 3115+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3072+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[pa + 320]
-%line 3116+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3073+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 320]
 ; mem256[out + 320] = x0
-%line 3117+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3074+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[pa + 352]
-%line 3118+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3075+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 352]
 ; mem256[out + 352] = x0
-%line 3119+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3076+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[pa + 384]
-%line 3120+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3077+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 384]
 ; mem256[out + 384] = x0
-%line 3121+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3078+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[pa + 416]
-%line 3122+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3079+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 416]
 ; mem256[out + 416] = x0
-%line 3123+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3080+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[pa + 448]
-%line 3124+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3081+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 448]
 ; mem256[out + 448] = x0
-%line 3125+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3082+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[pa + 480]
-%line 3126+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3083+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 480]
 ; mem256[out + 480] = x0
-%line 3127+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3084+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[pa + 512]
-%line 3128+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3085+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 512]
 ; mem256[out + 512] = x0
-%line 3129+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3086+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[pa + 544]
-%line 3130+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3087+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 544]
 ; mem256[out + 544] = x0
-%line 3131+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3088+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[pa + 576]
-%line 3132+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3089+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 576]
 ; mem256[out + 576] = x0
-%line 3133+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3090+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[pa + 608]
-%line 3134+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3091+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 608]
 ; mem256[out + 608] = x0
-%line 3135+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3092+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 608], ymm0
 ; x0 = mem256[pa + 640]
-%line 3136+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3093+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 640]
 ; mem256[out + 640] = x0
-%line 3137+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3094+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 640], ymm0
 ; x0 = mem256[pa + 672]
-%line 3138+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3095+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 672]
 ; mem256[out + 672] = x0
-%line 3139+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3096+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 672], ymm0
 ; x0 = mem256[pa + 704]
-%line 3140+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3097+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 704]
 ; mem256[out + 704] = x0
-%line 3141+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3098+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 704], ymm0
 ; x0 = mem256[pa + 736]
-%line 3142+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3099+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 736]
 ; mem256[out + 736] = x0
-%line 3143+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3100+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 736], ymm0
 ; x0 = mem256[pa + 768]
-%line 3144+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3101+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 768]
 ; mem256[out + 768] = x0
-%line 3145+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3102+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 768], ymm0
 ; x0 = mem256[pa + 800]
-%line 3146+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3103+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 800]
 ; mem256[out + 800] = x0
-%line 3147+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3104+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 800], ymm0
 ; x0 = mem256[pa + 832]
-%line 3148+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3105+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 832]
 ; mem256[out + 832] = x0
-%line 3149+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3106+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 832], ymm0
 ; x0 = mem256[pa + 864]
-%line 3150+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3107+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 864]
 ; mem256[out + 864] = x0
-%line 3151+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3108+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 864], ymm0
 ; x0 = mem256[pa + 896]
-%line 3152+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3109+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 896]
 ; mem256[out + 896] = x0
-%line 3153+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3110+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 896], ymm0
 ; x0 = mem256[pa + 928]
-%line 3154+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3111+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 928]
 ; mem256[out + 928] = x0
-%line 3155+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3112+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 928], ymm0
 ; x0 = mem256[pa + 960]
-%line 3156+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3113+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 960]
 ; mem256[out + 960] = x0
-%line 3157+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3114+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 960], ymm0
 ; x0 = mem256[pa + 992]
-%line 3158+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3115+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 992]
 ; mem256[out + 992] = x0
-%line 3159+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3116+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 992], ymm0
 ; x0 = mem256[pa + 1024]
-%line 3160+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3117+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1024]
 ; mem256[out + 1024] = x0
-%line 3161+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3118+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1024], ymm0
 ; x0 = mem256[pa + 1056]
-%line 3162+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3119+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1056]
 ; mem256[out + 1056] = x0
-%line 3163+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3120+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1056], ymm0
 ; x0 = mem256[pa + 1088]
-%line 3164+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3121+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1088]
 ; mem256[out + 1088] = x0
-%line 3165+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3122+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1088], ymm0
 ; x0 = mem256[pa + 1120]
-%line 3166+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3123+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1120]
 ; mem256[out + 1120] = x0
-%line 3167+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3124+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1120], ymm0
 ; x0 = mem256[pa + 1152]
-%line 3168+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3125+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1152]
 ; mem256[out + 1152] = x0
-%line 3169+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3126+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1152], ymm0
 ; x0 = mem256[pa + 1184]
-%line 3170+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3127+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1184]
 ; mem256[out + 1184] = x0
-%line 3171+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3128+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1184], ymm0
 ; x0 = mem256[pa + 1216]
-%line 3172+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3129+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1216]
 ; mem256[out + 1216] = x0
-%line 3173+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3130+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1216], ymm0
 ; x0 = mem256[pa + 1248]
-%line 3174+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3131+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1248]
 ; mem256[out + 1248] = x0
-%line 3175+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3132+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1248], ymm0
 ; x0 = mem256[pa + 1280]
-%line 3176+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3133+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1280]
 ; mem256[out + 1280] = x0
-%line 3177+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3134+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1280], ymm0
 ; x0 = mem256[pa + 1312]
-%line 3178+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3135+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1312]
 ; mem256[out + 1312] = x0
-%line 3179+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3136+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1312], ymm0
 ; x0 = mem256[pa + 1344]
-%line 3180+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3137+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1344]
 ; mem256[out + 1344] = x0
-%line 3181+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3138+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1344], ymm0
 ; x0 = mem256[pa + 1376]
-%line 3182+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3139+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1376]
 ; mem256[out + 1376] = x0
-%line 3183+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3140+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1376], ymm0
 ; x0 = mem256[pa + 1408]
-%line 3184+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3141+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1408]
 ; mem256[out + 1408] = x0
-%line 3185+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3142+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1408], ymm0
 ; x0 = mem256[pa + 1440]
-%line 3186+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3143+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1440]
 ; mem256[out + 1440] = x0
-%line 3187+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3144+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1440], ymm0
 ; x0 = mem256[pa + 1472]
-%line 3188+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3145+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1472]
 ; mem256[out + 1472] = x0
-%line 3189+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3146+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1472], ymm0
 ; x0 = mem256[pa + 1504]
-%line 3190+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3147+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1504]
 ; mem256[out + 1504] = x0
-%line 3191+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3148+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1504], ymm0
 ; x0 = mem256[pa + 1536]
-%line 3192+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3149+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1536]
 ; mem256[out + 1536] = x0
-%line 3193+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3150+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1536], ymm0
 ; x0 = mem256[pa + 1568]
-%line 3194+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3151+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1568]
 ; mem256[out + 1568] = x0
-%line 3195+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3152+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1568], ymm0
 ; x0 = mem256[pa + 1600]
-%line 3196+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3153+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1600]
 ; mem256[out + 1600] = x0
-%line 3197+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3154+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1600], ymm0
 ; x0 = mem256[pa + 1632]
-%line 3198+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3155+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1632]
 ; mem256[out + 1632] = x0
-%line 3199+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3156+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1632], ymm0
 ; x0 = mem256[pa + 1664]
-%line 3200+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3157+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 1664]
 ; mem256[out + 1664] = x0
-%line 3201+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3158+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vmovdqu [rdi + 1664], ymm0
 ; t0 = mem64[pa + 1696]
-%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3159+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r9, [r8 + 1696]
 ; mem64[out + 1696] = t0
-%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3160+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov [rdi + 1696], r9
 ; t0 = mem64[pa + 1704]
-%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3161+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov r9, [r8 + 1704]
 ; mem64[out + 1704] = t0
-%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3162+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov [rdi + 1704], r9
 ; t0 = mem16[pa + 1712]
-%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3163+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	movzx r8d, word [r8 + 1712]
 ; mem16[out + 1712] = t0
-%line 3207+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3164+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	mov word [rdi + 1712], r8w
 ; leave
-%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
+%line 3165+0 specs/ntruprime/generated/ntruprime_amd64_avx2_857.q
 	vzeroupper
 	mov rsp, [rsp + 186304]
 	pop rbx

@@ -6364,6629 +6364,6309 @@ align 32
 .Lloop24:
 ; 32x x0 = mem16[pb]
 %line 2181+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm2, [r9]
+	vpbroadcastw zmm5, [r9]
 ; 32x a0 = x0 * mem512[pa + 192]
 %line 2182+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm0, zmm2, [r8 + 192]
+	vpmullw zmm0, zmm5, [r8 + 192]
 ; 32x a1 = x0 * mem512[pa + 256]
 %line 2183+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm2, [r8 + 256]
+	vpmullw zmm1, zmm5, [r8 + 256]
 ; 32x a2 = x0 * mem512[pa + 320]
 %line 2184+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm2, zmm2, [r8 + 320]
-; 32x x0 = mem16[pb + 2]
+	vpmullw zmm2, zmm5, [r8 + 320]
+; 32x a6 = x0 * mem512[pa + 10560]
 %line 2185+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 2]
-; 32x x1 = x0 * mem512[pa + 190]
+	vpmullw zmm3, zmm5, [r8 + 10560]
+; 32x a7 = x0 * mem512[pa + 10624]
 %line 2186+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 190]
-; 32x a0 = a0 + x1
+	vpmullw zmm4, zmm5, [r8 + 10624]
+; 32x a8 = x0 * mem512[pa + 10688]
 %line 2187+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 254]
+	vpmullw zmm5, zmm5, [r8 + 10688]
+; 32x x0 = mem16[pb + 2]
 %line 2188+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm0, zmm3, [r8 + 254]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm6, [r9 + 2]
+; 32x x1 = x0 * mem512[pa + 190]
 %line 2189+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm0
-; 32x x1 = x0 * mem512[pa + 318]
+	vpmullw zmm7, zmm6, [r8 + 190]
+; 32x a0 = a0 + x1
 %line 2190+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm0, zmm3, [r8 + 318]
-; 32x a2 = a2 + x1
+	vpaddw zmm7, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 254]
 %line 2191+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm0, zmm6, [r8 + 254]
+; 32x a1 = a1 + x1
+%line 2192+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm1, zmm0
+; 32x x1 = x0 * mem512[pa + 318]
+%line 2193+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm0, zmm6, [r8 + 318]
+; 32x a2 = a2 + x1
+%line 2194+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm0
 ; 32x a3 = x0 * mem512[pa + 382]
-%line 2192+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm0, zmm3, [r8 + 382]
-; 32x x0 = mem16[pb + 4]
-%line 2193+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 4]
-; 32x x1 = x0 * mem512[pa + 188]
-%line 2194+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 188]
-; 32x a0 = a0 + x1
 %line 2195+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 252]
+	vpmullw zmm0, zmm6, [r8 + 382]
+; 32x x1 = x0 * mem512[pa + 10558]
 %line 2196+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 252]
-; 32x a1 = a1 + x1
+	vpmullw zmm1, zmm6, [r8 + 10558]
+; 32x a6 = a6 + x1
 %line 2197+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 316]
+	vpaddw zmm3, zmm3, zmm1
+; 32x x1 = x0 * mem512[pa + 10622]
 %line 2198+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 316]
-; 32x a2 = a2 + x1
+	vpmullw zmm1, zmm6, [r8 + 10622]
+; 32x a7 = a7 + x1
 %line 2199+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 380]
+	vpaddw zmm4, zmm4, zmm1
+; 32x x1 = x0 * mem512[pa + 10686]
 %line 2200+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 380]
-; 32x a3 = a3 + x1
+	vpmullw zmm1, zmm6, [r8 + 10686]
+; 32x a8 = a8 + x1
 %line 2201+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 6]
+	vpaddw zmm5, zmm5, zmm1
+; 32x a9 = x0 * mem512[pa + 10750]
 %line 2202+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 6]
-; 32x x1 = x0 * mem512[pa + 186]
+	vpmullw zmm1, zmm6, [r8 + 10750]
+; 32x x0 = mem16[pb + 4]
 %line 2203+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 186]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm6, [r9 + 4]
+; 32x x1 = x0 * mem512[pa + 188]
 %line 2204+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 250]
-%line 2205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 250]
-; 32x a1 = a1 + x1
-%line 2206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 314]
-%line 2207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 314]
-; 32x a2 = a2 + x1
-%line 2208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 378]
-%line 2209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 378]
-; 32x a3 = a3 + x1
-%line 2210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 8]
-%line 2211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 8]
-; 32x x1 = x0 * mem512[pa + 184]
-%line 2212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 184]
+	vpmullw zmm9, zmm6, [r8 + 188]
 ; 32x a0 = a0 + x1
-%line 2213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 248]
-%line 2214+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 248]
+%line 2205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 252]
+%line 2206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 252]
 ; 32x a1 = a1 + x1
-%line 2215+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 312]
-%line 2216+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 312]
+%line 2207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 316]
+%line 2208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 316]
 ; 32x a2 = a2 + x1
-%line 2217+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 376]
-%line 2218+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 376]
+%line 2209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 380]
+%line 2210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 380]
 ; 32x a3 = a3 + x1
+%line 2211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10556]
+%line 2212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10556]
+; 32x a6 = a6 + x1
+%line 2213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10620]
+%line 2214+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10620]
+; 32x a7 = a7 + x1
+%line 2215+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10684]
+%line 2216+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10684]
+; 32x a8 = a8 + x1
+%line 2217+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10748]
+%line 2218+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10748]
+; 32x a9 = a9 + x1
 %line 2219+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 10]
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 6]
 %line 2220+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 10]
-; 32x x1 = x0 * mem512[pa + 182]
+	vpbroadcastw zmm6, [r9 + 6]
+; 32x x1 = x0 * mem512[pa + 186]
 %line 2221+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 182]
+	vpmullw zmm9, zmm6, [r8 + 186]
 ; 32x a0 = a0 + x1
 %line 2222+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 246]
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 250]
 %line 2223+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 246]
+	vpmullw zmm9, zmm6, [r8 + 250]
 ; 32x a1 = a1 + x1
 %line 2224+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 310]
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 314]
 %line 2225+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 310]
+	vpmullw zmm9, zmm6, [r8 + 314]
 ; 32x a2 = a2 + x1
 %line 2226+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 374]
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 378]
 %line 2227+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 374]
+	vpmullw zmm9, zmm6, [r8 + 378]
 ; 32x a3 = a3 + x1
 %line 2228+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 12]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10554]
 %line 2229+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 12]
-; 32x x1 = x0 * mem512[pa + 180]
+	vpmullw zmm9, zmm6, [r8 + 10554]
+; 32x a6 = a6 + x1
 %line 2230+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 180]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10618]
 %line 2231+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 244]
+	vpmullw zmm9, zmm6, [r8 + 10618]
+; 32x a7 = a7 + x1
 %line 2232+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 244]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10682]
 %line 2233+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 308]
+	vpmullw zmm9, zmm6, [r8 + 10682]
+; 32x a8 = a8 + x1
 %line 2234+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 308]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10746]
 %line 2235+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 372]
+	vpmullw zmm6, zmm6, [r8 + 10746]
+; 32x a9 = a9 + x1
 %line 2236+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 372]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 8]
 %line 2237+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 14]
+	vpbroadcastw zmm6, [r9 + 8]
+; 32x x1 = x0 * mem512[pa + 184]
 %line 2238+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 14]
-; 32x x1 = x0 * mem512[pa + 178]
+	vpmullw zmm9, zmm6, [r8 + 184]
+; 32x a0 = a0 + x1
 %line 2239+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 178]
-; 32x a0 = a0 + x1
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 248]
 %line 2240+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 242]
+	vpmullw zmm9, zmm6, [r8 + 248]
+; 32x a1 = a1 + x1
 %line 2241+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 242]
-; 32x a1 = a1 + x1
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 312]
 %line 2242+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 306]
+	vpmullw zmm9, zmm6, [r8 + 312]
+; 32x a2 = a2 + x1
 %line 2243+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 306]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 376]
 %line 2244+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 370]
+	vpmullw zmm9, zmm6, [r8 + 376]
+; 32x a3 = a3 + x1
 %line 2245+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 370]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10552]
 %line 2246+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 16]
+	vpmullw zmm9, zmm6, [r8 + 10552]
+; 32x a6 = a6 + x1
 %line 2247+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 16]
-; 32x x1 = x0 * mem512[pa + 176]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10616]
 %line 2248+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 176]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm6, [r8 + 10616]
+; 32x a7 = a7 + x1
 %line 2249+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 240]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10680]
 %line 2250+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 240]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm6, [r8 + 10680]
+; 32x a8 = a8 + x1
 %line 2251+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 304]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10744]
 %line 2252+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 304]
-; 32x a2 = a2 + x1
+	vpmullw zmm6, zmm6, [r8 + 10744]
+; 32x a9 = a9 + x1
 %line 2253+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 368]
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 10]
 %line 2254+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 368]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm6, [r9 + 10]
+; 32x x1 = x0 * mem512[pa + 182]
 %line 2255+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 18]
+	vpmullw zmm9, zmm6, [r8 + 182]
+; 32x a0 = a0 + x1
 %line 2256+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 18]
-; 32x x1 = x0 * mem512[pa + 174]
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 246]
 %line 2257+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 174]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm6, [r8 + 246]
+; 32x a1 = a1 + x1
 %line 2258+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 238]
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 310]
 %line 2259+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 238]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm6, [r8 + 310]
+; 32x a2 = a2 + x1
 %line 2260+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 302]
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 374]
 %line 2261+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 302]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm6, [r8 + 374]
+; 32x a3 = a3 + x1
 %line 2262+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 366]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10550]
 %line 2263+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 366]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm6, [r8 + 10550]
+; 32x a6 = a6 + x1
 %line 2264+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 20]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10614]
 %line 2265+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 20]
-; 32x x1 = x0 * mem512[pa + 172]
+	vpmullw zmm9, zmm6, [r8 + 10614]
+; 32x a7 = a7 + x1
 %line 2266+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 172]
-; 32x a0 = a0 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10678]
 %line 2267+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 236]
+	vpmullw zmm9, zmm6, [r8 + 10678]
+; 32x a8 = a8 + x1
 %line 2268+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 236]
-; 32x a1 = a1 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10742]
 %line 2269+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 300]
+	vpmullw zmm6, zmm6, [r8 + 10742]
+; 32x a9 = a9 + x1
 %line 2270+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 300]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 12]
 %line 2271+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 364]
+	vpbroadcastw zmm6, [r9 + 12]
+; 32x x1 = x0 * mem512[pa + 180]
 %line 2272+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 364]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm6, [r8 + 180]
+; 32x a0 = a0 + x1
 %line 2273+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 22]
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 244]
 %line 2274+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 22]
-; 32x x1 = x0 * mem512[pa + 170]
+	vpmullw zmm9, zmm6, [r8 + 244]
+; 32x a1 = a1 + x1
 %line 2275+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 170]
-; 32x a0 = a0 + x1
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 308]
 %line 2276+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
+	vpmullw zmm9, zmm6, [r8 + 308]
+; 32x a2 = a2 + x1
 %line 2277+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 234]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 372]
 %line 2278+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
+	vpmullw zmm9, zmm6, [r8 + 372]
+; 32x a3 = a3 + x1
 %line 2279+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 298]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10548]
 %line 2280+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
+	vpmullw zmm9, zmm6, [r8 + 10548]
+; 32x a6 = a6 + x1
 %line 2281+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 362]
-; 32x a3 = a3 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10612]
 %line 2282+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 24]
+	vpmullw zmm9, zmm6, [r8 + 10612]
+; 32x a7 = a7 + x1
 %line 2283+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 24]
-; 32x x1 = x0 * mem512[pa + 168]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10676]
 %line 2284+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 168]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm6, [r8 + 10676]
+; 32x a8 = a8 + x1
 %line 2285+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10740]
 %line 2286+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 232]
-; 32x a1 = a1 + x1
+	vpmullw zmm6, zmm6, [r8 + 10740]
+; 32x a9 = a9 + x1
 %line 2287+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 14]
 %line 2288+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 296]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm6, [r9 + 14]
+; 32x x1 = x0 * mem512[pa + 178]
 %line 2289+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
+	vpmullw zmm9, zmm6, [r8 + 178]
+; 32x a0 = a0 + x1
 %line 2290+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 360]
-; 32x a3 = a3 + x1
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 242]
 %line 2291+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 26]
+	vpmullw zmm9, zmm6, [r8 + 242]
+; 32x a1 = a1 + x1
 %line 2292+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 26]
-; 32x x1 = x0 * mem512[pa + 166]
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 306]
 %line 2293+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 166]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm6, [r8 + 306]
+; 32x a2 = a2 + x1
 %line 2294+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 230]
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 370]
 %line 2295+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 230]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm6, [r8 + 370]
+; 32x a3 = a3 + x1
 %line 2296+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 294]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10546]
 %line 2297+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 294]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm6, [r8 + 10546]
+; 32x a6 = a6 + x1
 %line 2298+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 358]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10610]
 %line 2299+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 358]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm6, [r8 + 10610]
+; 32x a7 = a7 + x1
 %line 2300+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 28]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10674]
 %line 2301+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 28]
-; 32x x1 = x0 * mem512[pa + 164]
+	vpmullw zmm9, zmm6, [r8 + 10674]
+; 32x a8 = a8 + x1
 %line 2302+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 164]
-; 32x a0 = a0 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10738]
 %line 2303+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 228]
+	vpmullw zmm6, zmm6, [r8 + 10738]
+; 32x a9 = a9 + x1
 %line 2304+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 228]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 16]
 %line 2305+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 292]
+	vpbroadcastw zmm6, [r9 + 16]
+; 32x x1 = x0 * mem512[pa + 176]
 %line 2306+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 292]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm6, [r8 + 176]
+; 32x a0 = a0 + x1
 %line 2307+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 356]
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 240]
 %line 2308+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 356]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm6, [r8 + 240]
+; 32x a1 = a1 + x1
 %line 2309+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 30]
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 304]
 %line 2310+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 30]
-; 32x x1 = x0 * mem512[pa + 162]
+	vpmullw zmm9, zmm6, [r8 + 304]
+; 32x a2 = a2 + x1
 %line 2311+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 162]
-; 32x a0 = a0 + x1
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 368]
 %line 2312+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 226]
+	vpmullw zmm9, zmm6, [r8 + 368]
+; 32x a3 = a3 + x1
 %line 2313+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 226]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10544]
 %line 2314+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
+	vpmullw zmm9, zmm6, [r8 + 10544]
+; 32x a6 = a6 + x1
 %line 2315+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 290]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10608]
 %line 2316+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
+	vpmullw zmm9, zmm6, [r8 + 10608]
+; 32x a7 = a7 + x1
 %line 2317+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 354]
-; 32x a3 = a3 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10672]
 %line 2318+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 32]
+	vpmullw zmm9, zmm6, [r8 + 10672]
+; 32x a8 = a8 + x1
 %line 2319+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 32]
-; 32x x1 = x0 * mem512[pa + 160]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10736]
 %line 2320+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 160]
-; 32x a0 = a0 + x1
+	vpmullw zmm6, zmm6, [r8 + 10736]
+; 32x a9 = a9 + x1
 %line 2321+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 18]
 %line 2322+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 224]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm6, [r9 + 18]
+; 32x x1 = x0 * mem512[pa + 174]
 %line 2323+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
+	vpmullw zmm9, zmm6, [r8 + 174]
+; 32x a0 = a0 + x1
 %line 2324+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 288]
-; 32x a2 = a2 + x1
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 238]
 %line 2325+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 352]
+	vpmullw zmm9, zmm6, [r8 + 238]
+; 32x a1 = a1 + x1
 %line 2326+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 352]
-; 32x a3 = a3 + x1
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 302]
 %line 2327+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 34]
+	vpmullw zmm9, zmm6, [r8 + 302]
+; 32x a2 = a2 + x1
 %line 2328+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 34]
-; 32x x1 = x0 * mem512[pa + 158]
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 366]
 %line 2329+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 158]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm6, [r8 + 366]
+; 32x a3 = a3 + x1
 %line 2330+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10542]
 %line 2331+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 222]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm6, [r8 + 10542]
+; 32x a6 = a6 + x1
 %line 2332+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10606]
 %line 2333+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 286]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm6, [r8 + 10606]
+; 32x a7 = a7 + x1
 %line 2334+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10670]
 %line 2335+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 350]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm6, [r8 + 10670]
+; 32x a8 = a8 + x1
 %line 2336+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 36]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10734]
 %line 2337+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 36]
-; 32x x1 = x0 * mem512[pa + 156]
+	vpmullw zmm6, zmm6, [r8 + 10734]
+; 32x a9 = a9 + x1
 %line 2338+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 156]
-; 32x a0 = a0 + x1
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 20]
 %line 2339+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
+	vpbroadcastw zmm6, [r9 + 20]
+; 32x x1 = x0 * mem512[pa + 172]
 %line 2340+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 220]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm6, [r8 + 172]
+; 32x a0 = a0 + x1
 %line 2341+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 236]
 %line 2342+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 284]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm6, [r8 + 236]
+; 32x a1 = a1 + x1
 %line 2343+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 300]
 %line 2344+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 348]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm6, [r8 + 300]
+; 32x a2 = a2 + x1
 %line 2345+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 38]
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 364]
 %line 2346+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 38]
-; 32x x1 = x0 * mem512[pa + 154]
+	vpmullw zmm9, zmm6, [r8 + 364]
+; 32x a3 = a3 + x1
 %line 2347+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 154]
-; 32x a0 = a0 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10540]
 %line 2348+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
+	vpmullw zmm9, zmm6, [r8 + 10540]
+; 32x a6 = a6 + x1
 %line 2349+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 218]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10604]
 %line 2350+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
+	vpmullw zmm9, zmm6, [r8 + 10604]
+; 32x a7 = a7 + x1
 %line 2351+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 282]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10668]
 %line 2352+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
+	vpmullw zmm9, zmm6, [r8 + 10668]
+; 32x a8 = a8 + x1
 %line 2353+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 346]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10732]
 %line 2354+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 40]
+	vpmullw zmm6, zmm6, [r8 + 10732]
+; 32x a9 = a9 + x1
 %line 2355+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 40]
-; 32x x1 = x0 * mem512[pa + 152]
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 22]
 %line 2356+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 152]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm6, [r9 + 22]
+; 32x x1 = x0 * mem512[pa + 170]
 %line 2357+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
-%line 2358+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 216]
-; 32x a1 = a1 + x1
-%line 2359+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
-%line 2360+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 280]
-; 32x a2 = a2 + x1
-%line 2361+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
-%line 2362+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 344]
-; 32x a3 = a3 + x1
-%line 2363+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 42]
-%line 2364+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 42]
-; 32x x1 = x0 * mem512[pa + 150]
-%line 2365+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 150]
+	vpmullw zmm9, zmm6, [r8 + 170]
 ; 32x a0 = a0 + x1
-%line 2366+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
-%line 2367+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 214]
+%line 2358+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 234]
+%line 2359+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 234]
 ; 32x a1 = a1 + x1
-%line 2368+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
-%line 2369+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 278]
+%line 2360+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 298]
+%line 2361+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 298]
 ; 32x a2 = a2 + x1
-%line 2370+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
-%line 2371+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 342]
+%line 2362+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 362]
+%line 2363+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 362]
 ; 32x a3 = a3 + x1
+%line 2364+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10538]
+%line 2365+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10538]
+; 32x a6 = a6 + x1
+%line 2366+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10602]
+%line 2367+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10602]
+; 32x a7 = a7 + x1
+%line 2368+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10666]
+%line 2369+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10666]
+; 32x a8 = a8 + x1
+%line 2370+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10730]
+%line 2371+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10730]
+; 32x a9 = a9 + x1
 %line 2372+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 44]
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 24]
 %line 2373+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 44]
-; 32x x1 = x0 * mem512[pa + 148]
+	vpbroadcastw zmm6, [r9 + 24]
+; 32x x1 = x0 * mem512[pa + 168]
 %line 2374+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 148]
+	vpmullw zmm9, zmm6, [r8 + 168]
 ; 32x a0 = a0 + x1
 %line 2375+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 232]
 %line 2376+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 212]
+	vpmullw zmm9, zmm6, [r8 + 232]
 ; 32x a1 = a1 + x1
 %line 2377+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 296]
 %line 2378+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 276]
+	vpmullw zmm9, zmm6, [r8 + 296]
 ; 32x a2 = a2 + x1
 %line 2379+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 360]
 %line 2380+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 340]
+	vpmullw zmm9, zmm6, [r8 + 360]
 ; 32x a3 = a3 + x1
 %line 2381+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 46]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10536]
 %line 2382+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 46]
-; 32x x1 = x0 * mem512[pa + 146]
+	vpmullw zmm9, zmm6, [r8 + 10536]
+; 32x a6 = a6 + x1
 %line 2383+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 146]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10600]
 %line 2384+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
+	vpmullw zmm9, zmm6, [r8 + 10600]
+; 32x a7 = a7 + x1
 %line 2385+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 210]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10664]
 %line 2386+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
+	vpmullw zmm9, zmm6, [r8 + 10664]
+; 32x a8 = a8 + x1
 %line 2387+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 274]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10728]
 %line 2388+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
+	vpmullw zmm6, zmm6, [r8 + 10728]
+; 32x a9 = a9 + x1
 %line 2389+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 338]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 26]
 %line 2390+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 48]
-%line 2391+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 48]
-; 32x x1 = x0 * mem512[pa + 144]
-%line 2392+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 144]
-; 32x a0 = a0 + x1
-%line 2393+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
-%line 2394+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 208]
-; 32x a1 = a1 + x1
-%line 2395+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
-%line 2396+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 272]
-; 32x a2 = a2 + x1
-%line 2397+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
-%line 2398+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 336]
-; 32x a3 = a3 + x1
-%line 2399+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 50]
-%line 2400+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 50]
-; 32x x1 = x0 * mem512[pa + 142]
-%line 2401+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 142]
-; 32x a0 = a0 + x1
-%line 2402+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
-%line 2403+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 206]
-; 32x a1 = a1 + x1
-%line 2404+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
-%line 2405+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 270]
-; 32x a2 = a2 + x1
-%line 2406+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
-%line 2407+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 334]
-; 32x a3 = a3 + x1
-%line 2408+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 52]
-%line 2409+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 52]
-; 32x x1 = x0 * mem512[pa + 140]
-%line 2410+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 140]
-; 32x a0 = a0 + x1
-%line 2411+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
-%line 2412+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 204]
-; 32x a1 = a1 + x1
-%line 2413+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
-%line 2414+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 268]
-; 32x a2 = a2 + x1
-%line 2415+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
-%line 2416+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 332]
-; 32x a3 = a3 + x1
-%line 2417+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 54]
-%line 2418+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 54]
-; 32x x1 = x0 * mem512[pa + 138]
-%line 2419+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 138]
-; 32x a0 = a0 + x1
-%line 2420+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 202]
-%line 2421+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 202]
-; 32x a1 = a1 + x1
-%line 2422+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 266]
-%line 2423+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 266]
-; 32x a2 = a2 + x1
-%line 2424+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 330]
-%line 2425+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 330]
-; 32x a3 = a3 + x1
-%line 2426+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 56]
-%line 2427+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 56]
-; 32x x1 = x0 * mem512[pa + 136]
-%line 2428+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 136]
-; 32x a0 = a0 + x1
-%line 2429+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 200]
-%line 2430+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 200]
-; 32x a1 = a1 + x1
-%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 264]
-%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 264]
-; 32x a2 = a2 + x1
-%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 328]
-%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 328]
-; 32x a3 = a3 + x1
-%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 58]
-%line 2436+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 58]
-; 32x x1 = x0 * mem512[pa + 134]
-%line 2437+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 134]
-; 32x a0 = a0 + x1
-%line 2438+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 198]
-%line 2439+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 198]
-; 32x a1 = a1 + x1
-%line 2440+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 262]
-%line 2441+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 262]
-; 32x a2 = a2 + x1
-%line 2442+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 326]
-%line 2443+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 326]
-; 32x a3 = a3 + x1
-%line 2444+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 60]
-%line 2445+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 60]
-; 32x x1 = x0 * mem512[pa + 132]
-%line 2446+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 132]
-; 32x a0 = a0 + x1
-%line 2447+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 196]
-%line 2448+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 196]
-; 32x a1 = a1 + x1
-%line 2449+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 260]
-%line 2450+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 260]
-; 32x a2 = a2 + x1
-%line 2451+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 324]
-%line 2452+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 324]
-; 32x a3 = a3 + x1
-%line 2453+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 62]
-%line 2454+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 62]
-; 32x x1 = x0 * mem512[pa + 130]
-%line 2455+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 130]
-; 32x a0 = a0 + x1
-%line 2456+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm6, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 194]
-%line 2457+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 194]
-; 32x a1 = a1 + x1
-%line 2458+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 258]
-%line 2459+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 258]
-; 32x a2 = a2 + x1
-%line 2460+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 322]
-%line 2461+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 322]
-; 32x a3 = a3 + x1
-%line 2462+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 64]
-%line 2463+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 64]
-; 32x x1 = x0 * mem512[pa + 192]
-%line 2464+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 192]
-; 32x a1 = a1 + x1
-%line 2465+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 256]
-%line 2466+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 256]
-; 32x a2 = a2 + x1
-%line 2467+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 320]
-%line 2468+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 320]
-; 32x a3 = a3 + x1
-%line 2469+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 66]
-%line 2470+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 66]
-; 32x x1 = x0 * mem512[pa + 190]
-%line 2471+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 190]
-; 32x a1 = a1 + x1
-%line 2472+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 254]
-%line 2473+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 254]
-; 32x a2 = a2 + x1
-%line 2474+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 318]
-%line 2475+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 318]
-; 32x a3 = a3 + x1
-%line 2476+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm0, zmm4
-; 32x a4 = x0 * mem512[pa + 382]
-%line 2477+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm0, zmm3, [r8 + 382]
-; 32x x0 = mem16[pb + 68]
-%line 2478+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 68]
-; 32x x1 = x0 * mem512[pa + 188]
-%line 2479+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 188]
-; 32x a1 = a1 + x1
-%line 2480+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 252]
-%line 2481+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 252]
-; 32x a2 = a2 + x1
-%line 2482+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 316]
-%line 2483+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 316]
-; 32x a3 = a3 + x1
-%line 2484+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 380]
-%line 2485+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 380]
-; 32x a4 = a4 + x1
-%line 2486+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 70]
-%line 2487+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 70]
-; 32x x1 = x0 * mem512[pa + 186]
-%line 2488+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 186]
-; 32x a1 = a1 + x1
-%line 2489+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 250]
-%line 2490+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 250]
-; 32x a2 = a2 + x1
-%line 2491+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 314]
-%line 2492+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 314]
-; 32x a3 = a3 + x1
-%line 2493+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 378]
-%line 2494+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 378]
-; 32x a4 = a4 + x1
-%line 2495+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 72]
-%line 2496+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 72]
-; 32x x1 = x0 * mem512[pa + 184]
-%line 2497+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 184]
-; 32x a1 = a1 + x1
-%line 2498+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 248]
-%line 2499+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 248]
-; 32x a2 = a2 + x1
-%line 2500+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 312]
-%line 2501+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 312]
-; 32x a3 = a3 + x1
-%line 2502+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 376]
-%line 2503+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 376]
-; 32x a4 = a4 + x1
-%line 2504+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 74]
-%line 2505+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 74]
-; 32x x1 = x0 * mem512[pa + 182]
-%line 2506+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 182]
-; 32x a1 = a1 + x1
-%line 2507+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 246]
-%line 2508+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 246]
-; 32x a2 = a2 + x1
-%line 2509+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 310]
-%line 2510+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 310]
-; 32x a3 = a3 + x1
-%line 2511+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 374]
-%line 2512+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 374]
-; 32x a4 = a4 + x1
-%line 2513+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 76]
-%line 2514+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 76]
-; 32x x1 = x0 * mem512[pa + 180]
-%line 2515+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 180]
-; 32x a1 = a1 + x1
-%line 2516+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 244]
-%line 2517+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 244]
-; 32x a2 = a2 + x1
-%line 2518+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 308]
-%line 2519+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 308]
-; 32x a3 = a3 + x1
-%line 2520+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 372]
-%line 2521+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 372]
-; 32x a4 = a4 + x1
-%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 78]
-%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 78]
-; 32x x1 = x0 * mem512[pa + 178]
-%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 178]
-; 32x a1 = a1 + x1
-%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 242]
-%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 242]
-; 32x a2 = a2 + x1
-%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 306]
-%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 306]
-; 32x a3 = a3 + x1
-%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 370]
-%line 2530+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 370]
-; 32x a4 = a4 + x1
-%line 2531+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 80]
-%line 2532+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 80]
-; 32x x1 = x0 * mem512[pa + 176]
-%line 2533+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 176]
-; 32x a1 = a1 + x1
-%line 2534+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 240]
-%line 2535+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 240]
-; 32x a2 = a2 + x1
-%line 2536+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 304]
-%line 2537+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 304]
-; 32x a3 = a3 + x1
-%line 2538+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 368]
-%line 2539+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 368]
-; 32x a4 = a4 + x1
-%line 2540+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 82]
-%line 2541+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 82]
-; 32x x1 = x0 * mem512[pa + 174]
-%line 2542+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 174]
-; 32x a1 = a1 + x1
-%line 2543+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 238]
-%line 2544+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 238]
-; 32x a2 = a2 + x1
-%line 2545+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 302]
-%line 2546+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 302]
-; 32x a3 = a3 + x1
-%line 2547+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 366]
-%line 2548+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 366]
-; 32x a4 = a4 + x1
-%line 2549+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 84]
-%line 2550+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 84]
-; 32x x1 = x0 * mem512[pa + 172]
-%line 2551+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 172]
-; 32x a1 = a1 + x1
-%line 2552+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 236]
-%line 2553+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 236]
-; 32x a2 = a2 + x1
-%line 2554+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 300]
-%line 2555+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 300]
-; 32x a3 = a3 + x1
-%line 2556+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 364]
-%line 2557+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 364]
-; 32x a4 = a4 + x1
-%line 2558+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 86]
-%line 2559+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 86]
-; 32x x1 = x0 * mem512[pa + 170]
-%line 2560+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 170]
-; 32x a1 = a1 + x1
-%line 2561+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
-%line 2562+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 234]
-; 32x a2 = a2 + x1
-%line 2563+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
-%line 2564+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 298]
-; 32x a3 = a3 + x1
-%line 2565+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
-%line 2566+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 362]
-; 32x a4 = a4 + x1
-%line 2567+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 88]
-%line 2568+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 88]
-; 32x x1 = x0 * mem512[pa + 168]
-%line 2569+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 168]
-; 32x a1 = a1 + x1
-%line 2570+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
-%line 2571+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 232]
-; 32x a2 = a2 + x1
-%line 2572+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
-%line 2573+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 296]
-; 32x a3 = a3 + x1
-%line 2574+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
-%line 2575+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 360]
-; 32x a4 = a4 + x1
-%line 2576+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 90]
-%line 2577+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 90]
+	vpbroadcastw zmm6, [r9 + 26]
 ; 32x x1 = x0 * mem512[pa + 166]
-%line 2578+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 166]
-; 32x a1 = a1 + x1
-%line 2579+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 2391+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 166]
+; 32x a0 = a0 + x1
+%line 2392+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
 ; 32x x1 = x0 * mem512[pa + 230]
-%line 2580+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 230]
-; 32x a2 = a2 + x1
-%line 2581+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 2393+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 230]
+; 32x a1 = a1 + x1
+%line 2394+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
 ; 32x x1 = x0 * mem512[pa + 294]
-%line 2582+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 294]
-; 32x a3 = a3 + x1
-%line 2583+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2395+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 294]
+; 32x a2 = a2 + x1
+%line 2396+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
 ; 32x x1 = x0 * mem512[pa + 358]
-%line 2584+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 358]
-; 32x a4 = a4 + x1
-%line 2585+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 92]
-%line 2586+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 92]
+%line 2397+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 358]
+; 32x a3 = a3 + x1
+%line 2398+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10534]
+%line 2399+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10534]
+; 32x a6 = a6 + x1
+%line 2400+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10598]
+%line 2401+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10598]
+; 32x a7 = a7 + x1
+%line 2402+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10662]
+%line 2403+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10662]
+; 32x a8 = a8 + x1
+%line 2404+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10726]
+%line 2405+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10726]
+; 32x a9 = a9 + x1
+%line 2406+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 28]
+%line 2407+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 28]
 ; 32x x1 = x0 * mem512[pa + 164]
-%line 2587+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 164]
-; 32x a1 = a1 + x1
-%line 2588+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 2408+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 164]
+; 32x a0 = a0 + x1
+%line 2409+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
 ; 32x x1 = x0 * mem512[pa + 228]
-%line 2589+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 228]
-; 32x a2 = a2 + x1
-%line 2590+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 2410+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 228]
+; 32x a1 = a1 + x1
+%line 2411+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
 ; 32x x1 = x0 * mem512[pa + 292]
-%line 2591+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 292]
-; 32x a3 = a3 + x1
-%line 2592+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2412+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 292]
+; 32x a2 = a2 + x1
+%line 2413+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
 ; 32x x1 = x0 * mem512[pa + 356]
-%line 2593+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 356]
-; 32x a4 = a4 + x1
-%line 2594+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 94]
-%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 94]
+%line 2414+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 356]
+; 32x a3 = a3 + x1
+%line 2415+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10532]
+%line 2416+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10532]
+; 32x a6 = a6 + x1
+%line 2417+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10596]
+%line 2418+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10596]
+; 32x a7 = a7 + x1
+%line 2419+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10660]
+%line 2420+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10660]
+; 32x a8 = a8 + x1
+%line 2421+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10724]
+%line 2422+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10724]
+; 32x a9 = a9 + x1
+%line 2423+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 30]
+%line 2424+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 30]
 ; 32x x1 = x0 * mem512[pa + 162]
-%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 162]
-; 32x a1 = a1 + x1
-%line 2597+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 2425+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 162]
+; 32x a0 = a0 + x1
+%line 2426+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
 ; 32x x1 = x0 * mem512[pa + 226]
-%line 2598+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 226]
-; 32x a2 = a2 + x1
-%line 2599+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
-%line 2600+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 290]
-; 32x a3 = a3 + x1
-%line 2601+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
-%line 2602+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 354]
-; 32x a4 = a4 + x1
-%line 2603+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 96]
-%line 2604+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 96]
-; 32x x1 = x0 * mem512[pa + 160]
-%line 2605+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 160]
+%line 2427+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 226]
 ; 32x a1 = a1 + x1
-%line 2606+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
-%line 2607+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 224]
+%line 2428+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 290]
+%line 2429+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 290]
 ; 32x a2 = a2 + x1
-%line 2608+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
-%line 2609+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 288]
+%line 2430+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 354]
+%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 354]
 ; 32x a3 = a3 + x1
-%line 2610+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10530]
+%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10530]
+; 32x a6 = a6 + x1
+%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10594]
+%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10594]
+; 32x a7 = a7 + x1
+%line 2436+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10658]
+%line 2437+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10658]
+; 32x a8 = a8 + x1
+%line 2438+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10722]
+%line 2439+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10722]
+; 32x a9 = a9 + x1
+%line 2440+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 32]
+%line 2441+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 32]
+; 32x x1 = x0 * mem512[pa + 160]
+%line 2442+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 160]
+; 32x a0 = a0 + x1
+%line 2443+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 224]
+%line 2444+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 224]
+; 32x a1 = a1 + x1
+%line 2445+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 288]
+%line 2446+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 288]
+; 32x a2 = a2 + x1
+%line 2447+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
 ; 32x x1 = x0 * mem512[pa + 352]
-%line 2611+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 352]
-; 32x a4 = a4 + x1
-%line 2612+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 98]
-%line 2613+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 98]
+%line 2448+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 352]
+; 32x a3 = a3 + x1
+%line 2449+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10528]
+%line 2450+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10528]
+; 32x a6 = a6 + x1
+%line 2451+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10592]
+%line 2452+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10592]
+; 32x a7 = a7 + x1
+%line 2453+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10656]
+%line 2454+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10656]
+; 32x a8 = a8 + x1
+%line 2455+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10720]
+%line 2456+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10720]
+; 32x a9 = a9 + x1
+%line 2457+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 34]
+%line 2458+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 34]
 ; 32x x1 = x0 * mem512[pa + 158]
+%line 2459+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 158]
+; 32x a0 = a0 + x1
+%line 2460+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 222]
+%line 2461+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 222]
+; 32x a1 = a1 + x1
+%line 2462+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 286]
+%line 2463+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 286]
+; 32x a2 = a2 + x1
+%line 2464+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 350]
+%line 2465+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 350]
+; 32x a3 = a3 + x1
+%line 2466+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10526]
+%line 2467+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10526]
+; 32x a6 = a6 + x1
+%line 2468+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10590]
+%line 2469+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10590]
+; 32x a7 = a7 + x1
+%line 2470+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10654]
+%line 2471+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10654]
+; 32x a8 = a8 + x1
+%line 2472+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10718]
+%line 2473+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10718]
+; 32x a9 = a9 + x1
+%line 2474+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 36]
+%line 2475+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 36]
+; 32x x1 = x0 * mem512[pa + 156]
+%line 2476+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 156]
+; 32x a0 = a0 + x1
+%line 2477+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 220]
+%line 2478+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 220]
+; 32x a1 = a1 + x1
+%line 2479+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 284]
+%line 2480+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 284]
+; 32x a2 = a2 + x1
+%line 2481+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 348]
+%line 2482+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 348]
+; 32x a3 = a3 + x1
+%line 2483+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10524]
+%line 2484+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10524]
+; 32x a6 = a6 + x1
+%line 2485+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10588]
+%line 2486+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10588]
+; 32x a7 = a7 + x1
+%line 2487+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10652]
+%line 2488+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10652]
+; 32x a8 = a8 + x1
+%line 2489+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10716]
+%line 2490+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10716]
+; 32x a9 = a9 + x1
+%line 2491+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 38]
+%line 2492+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 38]
+; 32x x1 = x0 * mem512[pa + 154]
+%line 2493+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 154]
+; 32x a0 = a0 + x1
+%line 2494+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 218]
+%line 2495+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 218]
+; 32x a1 = a1 + x1
+%line 2496+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 282]
+%line 2497+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 282]
+; 32x a2 = a2 + x1
+%line 2498+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 346]
+%line 2499+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 346]
+; 32x a3 = a3 + x1
+%line 2500+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10522]
+%line 2501+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10522]
+; 32x a6 = a6 + x1
+%line 2502+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10586]
+%line 2503+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10586]
+; 32x a7 = a7 + x1
+%line 2504+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10650]
+%line 2505+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10650]
+; 32x a8 = a8 + x1
+%line 2506+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10714]
+%line 2507+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10714]
+; 32x a9 = a9 + x1
+%line 2508+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 40]
+%line 2509+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 40]
+; 32x x1 = x0 * mem512[pa + 152]
+%line 2510+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 152]
+; 32x a0 = a0 + x1
+%line 2511+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 216]
+%line 2512+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 216]
+; 32x a1 = a1 + x1
+%line 2513+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 280]
+%line 2514+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 280]
+; 32x a2 = a2 + x1
+%line 2515+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 344]
+%line 2516+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 344]
+; 32x a3 = a3 + x1
+%line 2517+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10520]
+%line 2518+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10520]
+; 32x a6 = a6 + x1
+%line 2519+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10584]
+%line 2520+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10584]
+; 32x a7 = a7 + x1
+%line 2521+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10648]
+%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10648]
+; 32x a8 = a8 + x1
+%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10712]
+%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10712]
+; 32x a9 = a9 + x1
+%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 42]
+%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 42]
+; 32x x1 = x0 * mem512[pa + 150]
+%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 150]
+; 32x a0 = a0 + x1
+%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 214]
+%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 214]
+; 32x a1 = a1 + x1
+%line 2530+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 278]
+%line 2531+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 278]
+; 32x a2 = a2 + x1
+%line 2532+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 342]
+%line 2533+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 342]
+; 32x a3 = a3 + x1
+%line 2534+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10518]
+%line 2535+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10518]
+; 32x a6 = a6 + x1
+%line 2536+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10582]
+%line 2537+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10582]
+; 32x a7 = a7 + x1
+%line 2538+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10646]
+%line 2539+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10646]
+; 32x a8 = a8 + x1
+%line 2540+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10710]
+%line 2541+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10710]
+; 32x a9 = a9 + x1
+%line 2542+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 44]
+%line 2543+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 44]
+; 32x x1 = x0 * mem512[pa + 148]
+%line 2544+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 148]
+; 32x a0 = a0 + x1
+%line 2545+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 212]
+%line 2546+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 212]
+; 32x a1 = a1 + x1
+%line 2547+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 276]
+%line 2548+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 276]
+; 32x a2 = a2 + x1
+%line 2549+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 340]
+%line 2550+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 340]
+; 32x a3 = a3 + x1
+%line 2551+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10516]
+%line 2552+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10516]
+; 32x a6 = a6 + x1
+%line 2553+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10580]
+%line 2554+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10580]
+; 32x a7 = a7 + x1
+%line 2555+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10644]
+%line 2556+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10644]
+; 32x a8 = a8 + x1
+%line 2557+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10708]
+%line 2558+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10708]
+; 32x a9 = a9 + x1
+%line 2559+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 46]
+%line 2560+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 46]
+; 32x x1 = x0 * mem512[pa + 146]
+%line 2561+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 146]
+; 32x a0 = a0 + x1
+%line 2562+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 210]
+%line 2563+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 210]
+; 32x a1 = a1 + x1
+%line 2564+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 274]
+%line 2565+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 274]
+; 32x a2 = a2 + x1
+%line 2566+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 338]
+%line 2567+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 338]
+; 32x a3 = a3 + x1
+%line 2568+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10514]
+%line 2569+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10514]
+; 32x a6 = a6 + x1
+%line 2570+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10578]
+%line 2571+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10578]
+; 32x a7 = a7 + x1
+%line 2572+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10642]
+%line 2573+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10642]
+; 32x a8 = a8 + x1
+%line 2574+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10706]
+%line 2575+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10706]
+; 32x a9 = a9 + x1
+%line 2576+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 48]
+%line 2577+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 48]
+; 32x x1 = x0 * mem512[pa + 144]
+%line 2578+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 144]
+; 32x a0 = a0 + x1
+%line 2579+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 208]
+%line 2580+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 208]
+; 32x a1 = a1 + x1
+%line 2581+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 272]
+%line 2582+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 272]
+; 32x a2 = a2 + x1
+%line 2583+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 336]
+%line 2584+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 336]
+; 32x a3 = a3 + x1
+%line 2585+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10512]
+%line 2586+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10512]
+; 32x a6 = a6 + x1
+%line 2587+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10576]
+%line 2588+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10576]
+; 32x a7 = a7 + x1
+%line 2589+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10640]
+%line 2590+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10640]
+; 32x a8 = a8 + x1
+%line 2591+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10704]
+%line 2592+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10704]
+; 32x a9 = a9 + x1
+%line 2593+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 50]
+%line 2594+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 50]
+; 32x x1 = x0 * mem512[pa + 142]
+%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 142]
+; 32x a0 = a0 + x1
+%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 206]
+%line 2597+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 206]
+; 32x a1 = a1 + x1
+%line 2598+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 270]
+%line 2599+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 270]
+; 32x a2 = a2 + x1
+%line 2600+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 334]
+%line 2601+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 334]
+; 32x a3 = a3 + x1
+%line 2602+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10510]
+%line 2603+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10510]
+; 32x a6 = a6 + x1
+%line 2604+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10574]
+%line 2605+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10574]
+; 32x a7 = a7 + x1
+%line 2606+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10638]
+%line 2607+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10638]
+; 32x a8 = a8 + x1
+%line 2608+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10702]
+%line 2609+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10702]
+; 32x a9 = a9 + x1
+%line 2610+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 52]
+%line 2611+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 52]
+; 32x x1 = x0 * mem512[pa + 140]
+%line 2612+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 140]
+; 32x a0 = a0 + x1
+%line 2613+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
+; 32x x1 = x0 * mem512[pa + 204]
 %line 2614+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 158]
+	vpmullw zmm9, zmm6, [r8 + 204]
 ; 32x a1 = a1 + x1
 %line 2615+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 268]
 %line 2616+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 222]
+	vpmullw zmm9, zmm6, [r8 + 268]
 ; 32x a2 = a2 + x1
 %line 2617+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 332]
 %line 2618+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 286]
+	vpmullw zmm9, zmm6, [r8 + 332]
 ; 32x a3 = a3 + x1
 %line 2619+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10508]
 %line 2620+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 350]
-; 32x a4 = a4 + x1
+	vpmullw zmm9, zmm6, [r8 + 10508]
+; 32x a6 = a6 + x1
 %line 2621+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 100]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10572]
 %line 2622+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 100]
-; 32x x1 = x0 * mem512[pa + 156]
+	vpmullw zmm9, zmm6, [r8 + 10572]
+; 32x a7 = a7 + x1
 %line 2623+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 156]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10636]
 %line 2624+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
+	vpmullw zmm9, zmm6, [r8 + 10636]
+; 32x a8 = a8 + x1
 %line 2625+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 220]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10700]
 %line 2626+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
+	vpmullw zmm6, zmm6, [r8 + 10700]
+; 32x a9 = a9 + x1
 %line 2627+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 284]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 54]
 %line 2628+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
-%line 2629+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 348]
-; 32x a4 = a4 + x1
-%line 2630+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 102]
-%line 2631+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 102]
-; 32x x1 = x0 * mem512[pa + 154]
-%line 2632+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 154]
-; 32x a1 = a1 + x1
-%line 2633+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
-%line 2634+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 218]
-; 32x a2 = a2 + x1
-%line 2635+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
-%line 2636+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 282]
-; 32x a3 = a3 + x1
-%line 2637+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
-%line 2638+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 346]
-; 32x a4 = a4 + x1
-%line 2639+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 104]
-%line 2640+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 104]
-; 32x x1 = x0 * mem512[pa + 152]
-%line 2641+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 152]
-; 32x a1 = a1 + x1
-%line 2642+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
-%line 2643+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 216]
-; 32x a2 = a2 + x1
-%line 2644+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
-%line 2645+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 280]
-; 32x a3 = a3 + x1
-%line 2646+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
-%line 2647+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 344]
-; 32x a4 = a4 + x1
-%line 2648+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 106]
-%line 2649+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 106]
-; 32x x1 = x0 * mem512[pa + 150]
-%line 2650+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 150]
-; 32x a1 = a1 + x1
-%line 2651+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
-%line 2652+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 214]
-; 32x a2 = a2 + x1
-%line 2653+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
-%line 2654+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 278]
-; 32x a3 = a3 + x1
-%line 2655+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
-%line 2656+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 342]
-; 32x a4 = a4 + x1
-%line 2657+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 108]
-%line 2658+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 108]
-; 32x x1 = x0 * mem512[pa + 148]
-%line 2659+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 148]
-; 32x a1 = a1 + x1
-%line 2660+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
-%line 2661+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 212]
-; 32x a2 = a2 + x1
-%line 2662+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
-%line 2663+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 276]
-; 32x a3 = a3 + x1
-%line 2664+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
-%line 2665+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 340]
-; 32x a4 = a4 + x1
-%line 2666+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 110]
-%line 2667+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 110]
-; 32x x1 = x0 * mem512[pa + 146]
-%line 2668+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 146]
-; 32x a1 = a1 + x1
-%line 2669+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
-%line 2670+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 210]
-; 32x a2 = a2 + x1
-%line 2671+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
-%line 2672+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 274]
-; 32x a3 = a3 + x1
-%line 2673+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
-%line 2674+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 338]
-; 32x a4 = a4 + x1
-%line 2675+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 112]
-%line 2676+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 112]
-; 32x x1 = x0 * mem512[pa + 144]
-%line 2677+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 144]
-; 32x a1 = a1 + x1
-%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
-%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 208]
-; 32x a2 = a2 + x1
-%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
-%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 272]
-; 32x a3 = a3 + x1
-%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
-%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 336]
-; 32x a4 = a4 + x1
-%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 114]
-%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 114]
-; 32x x1 = x0 * mem512[pa + 142]
-%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 142]
-; 32x a1 = a1 + x1
-%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
-%line 2688+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 206]
-; 32x a2 = a2 + x1
-%line 2689+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
-%line 2690+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 270]
-; 32x a3 = a3 + x1
-%line 2691+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
-%line 2692+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 334]
-; 32x a4 = a4 + x1
-%line 2693+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 116]
-%line 2694+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 116]
-; 32x x1 = x0 * mem512[pa + 140]
-%line 2695+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 140]
-; 32x a1 = a1 + x1
-%line 2696+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
-%line 2697+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 204]
-; 32x a2 = a2 + x1
-%line 2698+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
-%line 2699+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 268]
-; 32x a3 = a3 + x1
-%line 2700+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
-%line 2701+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 332]
-; 32x a4 = a4 + x1
-%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 118]
-%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 118]
+	vpbroadcastw zmm6, [r9 + 54]
 ; 32x x1 = x0 * mem512[pa + 138]
-%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 138]
-; 32x a1 = a1 + x1
-%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 2629+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 138]
+; 32x a0 = a0 + x1
+%line 2630+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
 ; 32x x1 = x0 * mem512[pa + 202]
-%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 202]
-; 32x a2 = a2 + x1
-%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 2631+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 202]
+; 32x a1 = a1 + x1
+%line 2632+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
 ; 32x x1 = x0 * mem512[pa + 266]
-%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 266]
-; 32x a3 = a3 + x1
-%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2633+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 266]
+; 32x a2 = a2 + x1
+%line 2634+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
 ; 32x x1 = x0 * mem512[pa + 330]
-%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 330]
-; 32x a4 = a4 + x1
-%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 120]
-%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 120]
+%line 2635+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 330]
+; 32x a3 = a3 + x1
+%line 2636+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10506]
+%line 2637+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10506]
+; 32x a6 = a6 + x1
+%line 2638+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10570]
+%line 2639+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10570]
+; 32x a7 = a7 + x1
+%line 2640+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10634]
+%line 2641+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10634]
+; 32x a8 = a8 + x1
+%line 2642+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10698]
+%line 2643+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10698]
+; 32x a9 = a9 + x1
+%line 2644+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 56]
+%line 2645+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 56]
 ; 32x x1 = x0 * mem512[pa + 136]
-%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 136]
-; 32x a1 = a1 + x1
-%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 2646+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 136]
+; 32x a0 = a0 + x1
+%line 2647+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
 ; 32x x1 = x0 * mem512[pa + 200]
-%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 200]
-; 32x a2 = a2 + x1
-%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 2648+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 200]
+; 32x a1 = a1 + x1
+%line 2649+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
 ; 32x x1 = x0 * mem512[pa + 264]
-%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 264]
-; 32x a3 = a3 + x1
-%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2650+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 264]
+; 32x a2 = a2 + x1
+%line 2651+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
 ; 32x x1 = x0 * mem512[pa + 328]
-%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 328]
-; 32x a4 = a4 + x1
-%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 122]
-%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 122]
+%line 2652+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 328]
+; 32x a3 = a3 + x1
+%line 2653+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10504]
+%line 2654+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10504]
+; 32x a6 = a6 + x1
+%line 2655+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10568]
+%line 2656+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10568]
+; 32x a7 = a7 + x1
+%line 2657+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10632]
+%line 2658+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10632]
+; 32x a8 = a8 + x1
+%line 2659+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10696]
+%line 2660+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10696]
+; 32x a9 = a9 + x1
+%line 2661+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 58]
+%line 2662+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 58]
 ; 32x x1 = x0 * mem512[pa + 134]
-%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 134]
-; 32x a1 = a1 + x1
-%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 2663+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 134]
+; 32x a0 = a0 + x1
+%line 2664+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
 ; 32x x1 = x0 * mem512[pa + 198]
-%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 198]
-; 32x a2 = a2 + x1
-%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 2665+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 198]
+; 32x a1 = a1 + x1
+%line 2666+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
 ; 32x x1 = x0 * mem512[pa + 262]
-%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 262]
-; 32x a3 = a3 + x1
-%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2667+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 262]
+; 32x a2 = a2 + x1
+%line 2668+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
 ; 32x x1 = x0 * mem512[pa + 326]
-%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 326]
-; 32x a4 = a4 + x1
-%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 124]
-%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 124]
+%line 2669+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 326]
+; 32x a3 = a3 + x1
+%line 2670+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10502]
+%line 2671+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10502]
+; 32x a6 = a6 + x1
+%line 2672+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10566]
+%line 2673+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10566]
+; 32x a7 = a7 + x1
+%line 2674+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10630]
+%line 2675+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10630]
+; 32x a8 = a8 + x1
+%line 2676+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10694]
+%line 2677+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10694]
+; 32x a9 = a9 + x1
+%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 60]
+%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 60]
 ; 32x x1 = x0 * mem512[pa + 132]
-%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 132]
-; 32x a1 = a1 + x1
-%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 132]
+; 32x a0 = a0 + x1
+%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm7, zmm9
 ; 32x x1 = x0 * mem512[pa + 196]
-%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 196]
-; 32x a2 = a2 + x1
-%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 260]
-%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 260]
-; 32x a3 = a3 + x1
-%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 324]
-%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 324]
-; 32x a4 = a4 + x1
-%line 2738+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x0 = mem16[pb + 126]
-%line 2739+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 126]
-; 32x x1 = x0 * mem512[pa + 130]
-%line 2740+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm3, [r8 + 130]
+%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 196]
 ; 32x a1 = a1 + x1
-%line 2741+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm7, zmm1, zmm5
+%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm9
+; 32x x1 = x0 * mem512[pa + 260]
+%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 260]
+; 32x a2 = a2 + x1
+%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm9
+; 32x x1 = x0 * mem512[pa + 324]
+%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 324]
+; 32x a3 = a3 + x1
+%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 10500]
+%line 2688+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10500]
+; 32x a6 = a6 + x1
+%line 2689+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 10564]
+%line 2690+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10564]
+; 32x a7 = a7 + x1
+%line 2691+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 10628]
+%line 2692+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 10628]
+; 32x a8 = a8 + x1
+%line 2693+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 10692]
+%line 2694+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm6, [r8 + 10692]
+; 32x a9 = a9 + x1
+%line 2695+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm6
+; 32x x0 = mem16[pb + 62]
+%line 2696+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm6, [r9 + 62]
+; 32x x1 = x0 * mem512[pa + 130]
+%line 2697+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm9, zmm6, [r8 + 130]
+; 32x a0 = a0 + x1
+%line 2698+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm9, zmm7, zmm9
 ; 32x x1 = x0 * mem512[pa + 194]
-%line 2742+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm3, [r8 + 194]
-; 32x a2 = a2 + x1
-%line 2743+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm1
+%line 2699+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm7, zmm6, [r8 + 194]
+; 32x a1 = a1 + x1
+%line 2700+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm7
 ; 32x x1 = x0 * mem512[pa + 258]
-%line 2744+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm3, [r8 + 258]
-; 32x a3 = a3 + x1
-%line 2745+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm1
+%line 2701+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm7, zmm6, [r8 + 258]
+; 32x a2 = a2 + x1
+%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm7
 ; 32x x1 = x0 * mem512[pa + 322]
-%line 2746+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm3, [r8 + 322]
-; 32x a4 = a4 + x1
-%line 2747+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 128]
-%line 2748+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 128]
+%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm7, zmm6, [r8 + 322]
+; 32x a3 = a3 + x1
+%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 10498]
+%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm7, zmm6, [r8 + 10498]
+; 32x a6 = a6 + x1
+%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm7, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 10562]
+%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm6, [r8 + 10562]
+; 32x a7 = a7 + x1
+%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm3
+; 32x x1 = x0 * mem512[pa + 10626]
+%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm6, [r8 + 10626]
+; 32x a8 = a8 + x1
+%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm3
+; 32x x1 = x0 * mem512[pa + 10690]
+%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm6, [r8 + 10690]
+; 32x a9 = a9 + x1
+%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 64]
+%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 64]
 ; 32x x1 = x0 * mem512[pa + 192]
-%line 2749+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm1, [r8 + 192]
-; 32x a2 = a2 + x1
-%line 2750+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm3
+%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm3, [r8 + 192]
+; 32x a1 = a1 + x1
+%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm6
 ; 32x x1 = x0 * mem512[pa + 256]
-%line 2751+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm1, [r8 + 256]
-; 32x a3 = a3 + x1
-%line 2752+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm3
+%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm3, [r8 + 256]
+; 32x a2 = a2 + x1
+%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm6
 ; 32x x1 = x0 * mem512[pa + 320]
-%line 2753+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 320]
-; 32x a4 = a4 + x1
-%line 2754+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 130]
-%line 2755+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 130]
+%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm3, [r8 + 320]
+; 32x a3 = a3 + x1
+%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm6
+; 32x x1 = x0 * mem512[pa + 10560]
+%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm3, [r8 + 10560]
+; 32x a7 = a7 + x1
+%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm6
+; 32x x1 = x0 * mem512[pa + 10624]
+%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm3, [r8 + 10624]
+; 32x a8 = a8 + x1
+%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm6
+; 32x x1 = x0 * mem512[pa + 10688]
+%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10688]
+; 32x a9 = a9 + x1
+%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 66]
+%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 66]
 ; 32x x1 = x0 * mem512[pa + 190]
-%line 2756+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm1, [r8 + 190]
-; 32x a2 = a2 + x1
-%line 2757+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm3
+%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm3, [r8 + 190]
+; 32x a1 = a1 + x1
+%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm6
 ; 32x x1 = x0 * mem512[pa + 254]
-%line 2758+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm1, [r8 + 254]
-; 32x a3 = a3 + x1
-%line 2759+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm3
+%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm3, [r8 + 254]
+; 32x a2 = a2 + x1
+%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm6
 ; 32x x1 = x0 * mem512[pa + 318]
-%line 2760+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm1, [r8 + 318]
-; 32x a4 = a4 + x1
-%line 2761+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm0, zmm3
-; 32x a5 = x0 * mem512[pa + 382]
-%line 2762+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm0, zmm1, [r8 + 382]
-; 32x x0 = mem16[pb + 132]
-%line 2763+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 132]
+%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm6, zmm3, [r8 + 318]
+; 32x a3 = a3 + x1
+%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm0, zmm6
+; 32x a4 = x0 * mem512[pa + 382]
+%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm0, zmm3, [r8 + 382]
+; 32x x1 = x0 * mem512[pa + 10558]
+%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm10, zmm3, [r8 + 10558]
+; 32x a7 = a7 + x1
+%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm10
+; 32x x1 = x0 * mem512[pa + 10622]
+%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm10, zmm3, [r8 + 10622]
+; 32x a8 = a8 + x1
+%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm10
+; 32x x1 = x0 * mem512[pa + 10686]
+%line 2738+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm10, zmm3, [r8 + 10686]
+; 32x a9 = a9 + x1
+%line 2739+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm1, zmm10
+; 32x a10 = x0 * mem512[pa + 10750]
+%line 2740+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm1, zmm3, [r8 + 10750]
+; 32x x0 = mem16[pb + 68]
+%line 2741+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 68]
 ; 32x x1 = x0 * mem512[pa + 188]
-%line 2764+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 188]
-; 32x a2 = a2 + x1
-%line 2765+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 2742+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 188]
+; 32x a1 = a1 + x1
+%line 2743+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm11
 ; 32x x1 = x0 * mem512[pa + 252]
-%line 2766+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 252]
-; 32x a3 = a3 + x1
-%line 2767+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2744+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 252]
+; 32x a2 = a2 + x1
+%line 2745+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm11
 ; 32x x1 = x0 * mem512[pa + 316]
-%line 2768+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 316]
-; 32x a4 = a4 + x1
-%line 2769+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 2746+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 316]
+; 32x a3 = a3 + x1
+%line 2747+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm11
 ; 32x x1 = x0 * mem512[pa + 380]
-%line 2770+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 380]
-; 32x a5 = a5 + x1
-%line 2771+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 134]
-%line 2772+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 134]
+%line 2748+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 380]
+; 32x a4 = a4 + x1
+%line 2749+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10556]
+%line 2750+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10556]
+; 32x a7 = a7 + x1
+%line 2751+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10620]
+%line 2752+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10620]
+; 32x a8 = a8 + x1
+%line 2753+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10684]
+%line 2754+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10684]
+; 32x a9 = a9 + x1
+%line 2755+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10748]
+%line 2756+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10748]
+; 32x a10 = a10 + x1
+%line 2757+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 70]
+%line 2758+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 70]
 ; 32x x1 = x0 * mem512[pa + 186]
-%line 2773+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 186]
-; 32x a2 = a2 + x1
-%line 2774+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 2759+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 186]
+; 32x a1 = a1 + x1
+%line 2760+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm11
 ; 32x x1 = x0 * mem512[pa + 250]
-%line 2775+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 250]
-; 32x a3 = a3 + x1
-%line 2776+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2761+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 250]
+; 32x a2 = a2 + x1
+%line 2762+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm11
 ; 32x x1 = x0 * mem512[pa + 314]
-%line 2777+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 314]
-; 32x a4 = a4 + x1
-%line 2778+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 2763+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 314]
+; 32x a3 = a3 + x1
+%line 2764+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm11
 ; 32x x1 = x0 * mem512[pa + 378]
-%line 2779+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 378]
-; 32x a5 = a5 + x1
-%line 2780+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 136]
-%line 2781+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 136]
+%line 2765+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 378]
+; 32x a4 = a4 + x1
+%line 2766+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10554]
+%line 2767+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10554]
+; 32x a7 = a7 + x1
+%line 2768+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10618]
+%line 2769+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10618]
+; 32x a8 = a8 + x1
+%line 2770+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10682]
+%line 2771+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10682]
+; 32x a9 = a9 + x1
+%line 2772+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10746]
+%line 2773+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10746]
+; 32x a10 = a10 + x1
+%line 2774+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 72]
+%line 2775+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 72]
 ; 32x x1 = x0 * mem512[pa + 184]
-%line 2782+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 184]
-; 32x a2 = a2 + x1
-%line 2783+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 2776+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 184]
+; 32x a1 = a1 + x1
+%line 2777+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm11
 ; 32x x1 = x0 * mem512[pa + 248]
-%line 2784+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 248]
-; 32x a3 = a3 + x1
-%line 2785+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
+%line 2778+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 248]
+; 32x a2 = a2 + x1
+%line 2779+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm11
 ; 32x x1 = x0 * mem512[pa + 312]
-%line 2786+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 312]
-; 32x a4 = a4 + x1
-%line 2787+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 2780+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 312]
+; 32x a3 = a3 + x1
+%line 2781+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm11
 ; 32x x1 = x0 * mem512[pa + 376]
+%line 2782+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 376]
+; 32x a4 = a4 + x1
+%line 2783+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10552]
+%line 2784+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10552]
+; 32x a7 = a7 + x1
+%line 2785+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10616]
+%line 2786+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10616]
+; 32x a8 = a8 + x1
+%line 2787+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10680]
 %line 2788+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 376]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 10680]
+; 32x a9 = a9 + x1
 %line 2789+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 138]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10744]
 %line 2790+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 138]
-; 32x x1 = x0 * mem512[pa + 182]
+	vpmullw zmm3, zmm3, [r8 + 10744]
+; 32x a10 = a10 + x1
 %line 2791+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 182]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 74]
 %line 2792+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 246]
+	vpbroadcastw zmm3, [r9 + 74]
+; 32x x1 = x0 * mem512[pa + 182]
 %line 2793+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 246]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 182]
+; 32x a1 = a1 + x1
 %line 2794+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 310]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 246]
 %line 2795+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 310]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 246]
+; 32x a2 = a2 + x1
 %line 2796+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 374]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 310]
 %line 2797+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 374]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 310]
+; 32x a3 = a3 + x1
 %line 2798+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 140]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 374]
 %line 2799+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 140]
-; 32x x1 = x0 * mem512[pa + 180]
+	vpmullw zmm11, zmm3, [r8 + 374]
+; 32x a4 = a4 + x1
 %line 2800+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 180]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10550]
 %line 2801+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 244]
+	vpmullw zmm11, zmm3, [r8 + 10550]
+; 32x a7 = a7 + x1
 %line 2802+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 244]
-; 32x a3 = a3 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10614]
 %line 2803+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 308]
+	vpmullw zmm11, zmm3, [r8 + 10614]
+; 32x a8 = a8 + x1
 %line 2804+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 308]
-; 32x a4 = a4 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10678]
 %line 2805+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 372]
+	vpmullw zmm11, zmm3, [r8 + 10678]
+; 32x a9 = a9 + x1
 %line 2806+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 372]
-; 32x a5 = a5 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10742]
 %line 2807+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 142]
+	vpmullw zmm3, zmm3, [r8 + 10742]
+; 32x a10 = a10 + x1
 %line 2808+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 142]
-; 32x x1 = x0 * mem512[pa + 178]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 76]
 %line 2809+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 178]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm3, [r9 + 76]
+; 32x x1 = x0 * mem512[pa + 180]
 %line 2810+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 242]
+	vpmullw zmm11, zmm3, [r8 + 180]
+; 32x a1 = a1 + x1
 %line 2811+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 242]
-; 32x a3 = a3 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 244]
 %line 2812+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 306]
+	vpmullw zmm11, zmm3, [r8 + 244]
+; 32x a2 = a2 + x1
 %line 2813+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 306]
-; 32x a4 = a4 + x1
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 308]
 %line 2814+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 370]
+	vpmullw zmm11, zmm3, [r8 + 308]
+; 32x a3 = a3 + x1
 %line 2815+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 370]
-; 32x a5 = a5 + x1
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 372]
 %line 2816+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 144]
+	vpmullw zmm11, zmm3, [r8 + 372]
+; 32x a4 = a4 + x1
 %line 2817+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 144]
-; 32x x1 = x0 * mem512[pa + 176]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10548]
 %line 2818+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 176]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 10548]
+; 32x a7 = a7 + x1
 %line 2819+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 240]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10612]
 %line 2820+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 240]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 10612]
+; 32x a8 = a8 + x1
 %line 2821+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 304]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10676]
 %line 2822+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 304]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 10676]
+; 32x a9 = a9 + x1
 %line 2823+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 368]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10740]
 %line 2824+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 368]
-; 32x a5 = a5 + x1
+	vpmullw zmm3, zmm3, [r8 + 10740]
+; 32x a10 = a10 + x1
 %line 2825+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 146]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 78]
 %line 2826+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 146]
-; 32x x1 = x0 * mem512[pa + 174]
+	vpbroadcastw zmm3, [r9 + 78]
+; 32x x1 = x0 * mem512[pa + 178]
 %line 2827+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 174]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 178]
+; 32x a1 = a1 + x1
 %line 2828+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 238]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 242]
 %line 2829+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 238]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 242]
+; 32x a2 = a2 + x1
 %line 2830+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 302]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 306]
 %line 2831+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 302]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 306]
+; 32x a3 = a3 + x1
 %line 2832+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 366]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 370]
 %line 2833+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 366]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 370]
+; 32x a4 = a4 + x1
 %line 2834+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 148]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10546]
 %line 2835+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 148]
-; 32x x1 = x0 * mem512[pa + 172]
+	vpmullw zmm11, zmm3, [r8 + 10546]
+; 32x a7 = a7 + x1
 %line 2836+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 172]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10610]
 %line 2837+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 236]
+	vpmullw zmm11, zmm3, [r8 + 10610]
+; 32x a8 = a8 + x1
 %line 2838+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 236]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10674]
 %line 2839+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 300]
+	vpmullw zmm11, zmm3, [r8 + 10674]
+; 32x a9 = a9 + x1
 %line 2840+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 300]
-; 32x a4 = a4 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10738]
 %line 2841+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 364]
+	vpmullw zmm3, zmm3, [r8 + 10738]
+; 32x a10 = a10 + x1
 %line 2842+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 364]
-; 32x a5 = a5 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 80]
 %line 2843+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 150]
+	vpbroadcastw zmm3, [r9 + 80]
+; 32x x1 = x0 * mem512[pa + 176]
 %line 2844+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 150]
-; 32x x1 = x0 * mem512[pa + 170]
+	vpmullw zmm11, zmm3, [r8 + 176]
+; 32x a1 = a1 + x1
 %line 2845+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 170]
-; 32x a2 = a2 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 240]
 %line 2846+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
-%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 234]
-; 32x a3 = a3 + x1
-%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
-%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 298]
-; 32x a4 = a4 + x1
-%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
-%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 362]
-; 32x a5 = a5 + x1
-%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 152]
-%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 152]
-; 32x x1 = x0 * mem512[pa + 168]
-%line 2854+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 168]
+	vpmullw zmm11, zmm3, [r8 + 240]
 ; 32x a2 = a2 + x1
-%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
-%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 232]
+%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 304]
+%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 304]
 ; 32x a3 = a3 + x1
-%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
-%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 296]
+%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 368]
+%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 368]
 ; 32x a4 = a4 + x1
+%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10544]
+%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10544]
+; 32x a7 = a7 + x1
+%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10608]
+%line 2854+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10608]
+; 32x a8 = a8 + x1
+%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10672]
+%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10672]
+; 32x a9 = a9 + x1
+%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10736]
+%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10736]
+; 32x a10 = a10 + x1
 %line 2859+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 82]
 %line 2860+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 360]
-; 32x a5 = a5 + x1
+	vpbroadcastw zmm3, [r9 + 82]
+; 32x x1 = x0 * mem512[pa + 174]
 %line 2861+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 154]
+	vpmullw zmm11, zmm3, [r8 + 174]
+; 32x a1 = a1 + x1
 %line 2862+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 154]
-; 32x x1 = x0 * mem512[pa + 166]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 238]
 %line 2863+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 166]
+	vpmullw zmm11, zmm3, [r8 + 238]
 ; 32x a2 = a2 + x1
 %line 2864+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 230]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 302]
 %line 2865+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 230]
+	vpmullw zmm11, zmm3, [r8 + 302]
 ; 32x a3 = a3 + x1
 %line 2866+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 294]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 366]
 %line 2867+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 294]
+	vpmullw zmm11, zmm3, [r8 + 366]
 ; 32x a4 = a4 + x1
 %line 2868+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 358]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10542]
 %line 2869+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 358]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 10542]
+; 32x a7 = a7 + x1
 %line 2870+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 156]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10606]
 %line 2871+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 156]
-; 32x x1 = x0 * mem512[pa + 164]
+	vpmullw zmm11, zmm3, [r8 + 10606]
+; 32x a8 = a8 + x1
 %line 2872+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 164]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10670]
 %line 2873+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 228]
+	vpmullw zmm11, zmm3, [r8 + 10670]
+; 32x a9 = a9 + x1
 %line 2874+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 228]
-; 32x a3 = a3 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10734]
 %line 2875+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 292]
+	vpmullw zmm3, zmm3, [r8 + 10734]
+; 32x a10 = a10 + x1
 %line 2876+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 292]
-; 32x a4 = a4 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 84]
 %line 2877+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 356]
+	vpbroadcastw zmm3, [r9 + 84]
+; 32x x1 = x0 * mem512[pa + 172]
 %line 2878+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 356]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 172]
+; 32x a1 = a1 + x1
 %line 2879+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 158]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 236]
 %line 2880+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 158]
-; 32x x1 = x0 * mem512[pa + 162]
+	vpmullw zmm11, zmm3, [r8 + 236]
+; 32x a2 = a2 + x1
 %line 2881+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 162]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 300]
 %line 2882+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 226]
+	vpmullw zmm11, zmm3, [r8 + 300]
+; 32x a3 = a3 + x1
 %line 2883+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 226]
-; 32x a3 = a3 + x1
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 364]
 %line 2884+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
+	vpmullw zmm11, zmm3, [r8 + 364]
+; 32x a4 = a4 + x1
 %line 2885+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 290]
-; 32x a4 = a4 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10540]
 %line 2886+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
+	vpmullw zmm11, zmm3, [r8 + 10540]
+; 32x a7 = a7 + x1
 %line 2887+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 354]
-; 32x a5 = a5 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10604]
 %line 2888+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 160]
+	vpmullw zmm11, zmm3, [r8 + 10604]
+; 32x a8 = a8 + x1
 %line 2889+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 160]
-; 32x x1 = x0 * mem512[pa + 160]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10668]
 %line 2890+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 160]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 10668]
+; 32x a9 = a9 + x1
 %line 2891+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10732]
 %line 2892+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 224]
-; 32x a3 = a3 + x1
+	vpmullw zmm3, zmm3, [r8 + 10732]
+; 32x a10 = a10 + x1
 %line 2893+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 86]
 %line 2894+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 288]
-; 32x a4 = a4 + x1
+	vpbroadcastw zmm3, [r9 + 86]
+; 32x x1 = x0 * mem512[pa + 170]
 %line 2895+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 352]
+	vpmullw zmm11, zmm3, [r8 + 170]
+; 32x a1 = a1 + x1
 %line 2896+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 352]
-; 32x a5 = a5 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 234]
 %line 2897+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 162]
+	vpmullw zmm11, zmm3, [r8 + 234]
+; 32x a2 = a2 + x1
 %line 2898+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 162]
-; 32x x1 = x0 * mem512[pa + 158]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 298]
 %line 2899+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 158]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 298]
+; 32x a3 = a3 + x1
 %line 2900+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 362]
 %line 2901+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 222]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 362]
+; 32x a4 = a4 + x1
 %line 2902+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10538]
 %line 2903+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 286]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 10538]
+; 32x a7 = a7 + x1
 %line 2904+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10602]
 %line 2905+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 350]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 10602]
+; 32x a8 = a8 + x1
 %line 2906+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 164]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10666]
 %line 2907+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 164]
-; 32x x1 = x0 * mem512[pa + 156]
+	vpmullw zmm11, zmm3, [r8 + 10666]
+; 32x a9 = a9 + x1
 %line 2908+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 156]
-; 32x a2 = a2 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10730]
 %line 2909+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
+	vpmullw zmm3, zmm3, [r8 + 10730]
+; 32x a10 = a10 + x1
 %line 2910+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 220]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 88]
 %line 2911+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
+	vpbroadcastw zmm3, [r9 + 88]
+; 32x x1 = x0 * mem512[pa + 168]
 %line 2912+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 284]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 168]
+; 32x a1 = a1 + x1
 %line 2913+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 232]
 %line 2914+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 348]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 232]
+; 32x a2 = a2 + x1
 %line 2915+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 166]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 296]
 %line 2916+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 166]
-; 32x x1 = x0 * mem512[pa + 154]
+	vpmullw zmm11, zmm3, [r8 + 296]
+; 32x a3 = a3 + x1
 %line 2917+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 154]
-; 32x a2 = a2 + x1
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 360]
 %line 2918+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
+	vpmullw zmm11, zmm3, [r8 + 360]
+; 32x a4 = a4 + x1
 %line 2919+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 218]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10536]
 %line 2920+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
+	vpmullw zmm11, zmm3, [r8 + 10536]
+; 32x a7 = a7 + x1
 %line 2921+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 282]
-; 32x a4 = a4 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10600]
 %line 2922+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
+	vpmullw zmm11, zmm3, [r8 + 10600]
+; 32x a8 = a8 + x1
 %line 2923+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 346]
-; 32x a5 = a5 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10664]
 %line 2924+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 168]
+	vpmullw zmm11, zmm3, [r8 + 10664]
+; 32x a9 = a9 + x1
 %line 2925+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 168]
-; 32x x1 = x0 * mem512[pa + 152]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10728]
 %line 2926+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 152]
-; 32x a2 = a2 + x1
+	vpmullw zmm3, zmm3, [r8 + 10728]
+; 32x a10 = a10 + x1
 %line 2927+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 90]
 %line 2928+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 216]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm3, [r9 + 90]
+; 32x x1 = x0 * mem512[pa + 166]
 %line 2929+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
+	vpmullw zmm11, zmm3, [r8 + 166]
+; 32x a1 = a1 + x1
 %line 2930+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 280]
-; 32x a4 = a4 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 230]
 %line 2931+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
+	vpmullw zmm11, zmm3, [r8 + 230]
+; 32x a2 = a2 + x1
 %line 2932+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 344]
-; 32x a5 = a5 + x1
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 294]
 %line 2933+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 170]
+	vpmullw zmm11, zmm3, [r8 + 294]
+; 32x a3 = a3 + x1
 %line 2934+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 170]
-; 32x x1 = x0 * mem512[pa + 150]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 358]
 %line 2935+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 150]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 358]
+; 32x a4 = a4 + x1
 %line 2936+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10534]
 %line 2937+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 214]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 10534]
+; 32x a7 = a7 + x1
 %line 2938+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10598]
 %line 2939+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 278]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 10598]
+; 32x a8 = a8 + x1
 %line 2940+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10662]
 %line 2941+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 342]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 10662]
+; 32x a9 = a9 + x1
 %line 2942+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 172]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10726]
 %line 2943+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 172]
-; 32x x1 = x0 * mem512[pa + 148]
+	vpmullw zmm3, zmm3, [r8 + 10726]
+; 32x a10 = a10 + x1
 %line 2944+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 148]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 92]
 %line 2945+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
+	vpbroadcastw zmm3, [r9 + 92]
+; 32x x1 = x0 * mem512[pa + 164]
 %line 2946+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 212]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 164]
+; 32x a1 = a1 + x1
 %line 2947+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 228]
 %line 2948+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 276]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 228]
+; 32x a2 = a2 + x1
 %line 2949+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 292]
 %line 2950+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 340]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 292]
+; 32x a3 = a3 + x1
 %line 2951+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 174]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 356]
 %line 2952+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 174]
-; 32x x1 = x0 * mem512[pa + 146]
+	vpmullw zmm11, zmm3, [r8 + 356]
+; 32x a4 = a4 + x1
 %line 2953+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 146]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10532]
 %line 2954+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
+	vpmullw zmm11, zmm3, [r8 + 10532]
+; 32x a7 = a7 + x1
 %line 2955+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 210]
-; 32x a3 = a3 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10596]
 %line 2956+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
+	vpmullw zmm11, zmm3, [r8 + 10596]
+; 32x a8 = a8 + x1
 %line 2957+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 274]
-; 32x a4 = a4 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10660]
 %line 2958+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
+	vpmullw zmm11, zmm3, [r8 + 10660]
+; 32x a9 = a9 + x1
 %line 2959+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 338]
-; 32x a5 = a5 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10724]
 %line 2960+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 176]
+	vpmullw zmm3, zmm3, [r8 + 10724]
+; 32x a10 = a10 + x1
 %line 2961+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 176]
-; 32x x1 = x0 * mem512[pa + 144]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 94]
 %line 2962+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 144]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm3, [r9 + 94]
+; 32x x1 = x0 * mem512[pa + 162]
 %line 2963+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
+	vpmullw zmm11, zmm3, [r8 + 162]
+; 32x a1 = a1 + x1
 %line 2964+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 208]
-; 32x a3 = a3 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 226]
 %line 2965+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
+	vpmullw zmm11, zmm3, [r8 + 226]
+; 32x a2 = a2 + x1
 %line 2966+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 272]
-; 32x a4 = a4 + x1
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 290]
 %line 2967+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
+	vpmullw zmm11, zmm3, [r8 + 290]
+; 32x a3 = a3 + x1
 %line 2968+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 336]
-; 32x a5 = a5 + x1
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 354]
 %line 2969+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 178]
+	vpmullw zmm11, zmm3, [r8 + 354]
+; 32x a4 = a4 + x1
 %line 2970+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 178]
-; 32x x1 = x0 * mem512[pa + 142]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10530]
 %line 2971+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 142]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 10530]
+; 32x a7 = a7 + x1
 %line 2972+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10594]
 %line 2973+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 206]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 10594]
+; 32x a8 = a8 + x1
 %line 2974+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10658]
 %line 2975+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 270]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 10658]
+; 32x a9 = a9 + x1
 %line 2976+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10722]
 %line 2977+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 334]
-; 32x a5 = a5 + x1
+	vpmullw zmm3, zmm3, [r8 + 10722]
+; 32x a10 = a10 + x1
 %line 2978+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 180]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 96]
 %line 2979+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 180]
-; 32x x1 = x0 * mem512[pa + 140]
+	vpbroadcastw zmm3, [r9 + 96]
+; 32x x1 = x0 * mem512[pa + 160]
 %line 2980+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 140]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 160]
+; 32x a1 = a1 + x1
 %line 2981+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 224]
 %line 2982+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 204]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 224]
+; 32x a2 = a2 + x1
 %line 2983+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 288]
 %line 2984+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 268]
-; 32x a4 = a4 + x1
+	vpmullw zmm11, zmm3, [r8 + 288]
+; 32x a3 = a3 + x1
 %line 2985+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 352]
 %line 2986+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 332]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 352]
+; 32x a4 = a4 + x1
 %line 2987+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 182]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10528]
 %line 2988+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 182]
-; 32x x1 = x0 * mem512[pa + 138]
+	vpmullw zmm11, zmm3, [r8 + 10528]
+; 32x a7 = a7 + x1
 %line 2989+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 138]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10592]
 %line 2990+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 202]
+	vpmullw zmm11, zmm3, [r8 + 10592]
+; 32x a8 = a8 + x1
 %line 2991+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 202]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10656]
 %line 2992+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 266]
+	vpmullw zmm11, zmm3, [r8 + 10656]
+; 32x a9 = a9 + x1
 %line 2993+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 266]
-; 32x a4 = a4 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10720]
 %line 2994+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 330]
+	vpmullw zmm3, zmm3, [r8 + 10720]
+; 32x a10 = a10 + x1
 %line 2995+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 330]
-; 32x a5 = a5 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 98]
 %line 2996+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 184]
+	vpbroadcastw zmm3, [r9 + 98]
+; 32x x1 = x0 * mem512[pa + 158]
 %line 2997+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 184]
-; 32x x1 = x0 * mem512[pa + 136]
+	vpmullw zmm11, zmm3, [r8 + 158]
+; 32x a1 = a1 + x1
 %line 2998+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 136]
-; 32x a2 = a2 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 222]
 %line 2999+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 200]
-%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 200]
-; 32x a3 = a3 + x1
-%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 264]
-%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 264]
-; 32x a4 = a4 + x1
-%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 328]
-%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 328]
-; 32x a5 = a5 + x1
-%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 186]
-%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 186]
-; 32x x1 = x0 * mem512[pa + 134]
-%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 134]
+	vpmullw zmm11, zmm3, [r8 + 222]
 ; 32x a2 = a2 + x1
-%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 198]
-%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 198]
+%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 286]
+%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 286]
 ; 32x a3 = a3 + x1
-%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 262]
-%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 262]
+%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 350]
+%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 350]
 ; 32x a4 = a4 + x1
+%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10526]
+%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10526]
+; 32x a7 = a7 + x1
+%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10590]
+%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10590]
+; 32x a8 = a8 + x1
+%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10654]
+%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10654]
+; 32x a9 = a9 + x1
+%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10718]
+%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10718]
+; 32x a10 = a10 + x1
 %line 3012+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 326]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 100]
 %line 3013+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 326]
-; 32x a5 = a5 + x1
+	vpbroadcastw zmm3, [r9 + 100]
+; 32x x1 = x0 * mem512[pa + 156]
 %line 3014+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 188]
+	vpmullw zmm11, zmm3, [r8 + 156]
+; 32x a1 = a1 + x1
 %line 3015+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 188]
-; 32x x1 = x0 * mem512[pa + 132]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 220]
 %line 3016+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 132]
+	vpmullw zmm11, zmm3, [r8 + 220]
 ; 32x a2 = a2 + x1
 %line 3017+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 196]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 284]
 %line 3018+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 196]
+	vpmullw zmm11, zmm3, [r8 + 284]
 ; 32x a3 = a3 + x1
 %line 3019+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 260]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 348]
 %line 3020+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 260]
+	vpmullw zmm11, zmm3, [r8 + 348]
 ; 32x a4 = a4 + x1
 %line 3021+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 324]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10524]
 %line 3022+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 324]
-; 32x a5 = a5 + x1
+	vpmullw zmm11, zmm3, [r8 + 10524]
+; 32x a7 = a7 + x1
 %line 3023+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x0 = mem16[pb + 190]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10588]
 %line 3024+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 190]
-; 32x x1 = x0 * mem512[pa + 130]
+	vpmullw zmm11, zmm3, [r8 + 10588]
+; 32x a8 = a8 + x1
 %line 3025+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 130]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10652]
 %line 3026+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 194]
+	vpmullw zmm11, zmm3, [r8 + 10652]
+; 32x a9 = a9 + x1
 %line 3027+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 194]
-; 32x a3 = a3 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10716]
 %line 3028+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm4, zmm4, zmm5
-; 32x x1 = x0 * mem512[pa + 258]
+	vpmullw zmm3, zmm3, [r8 + 10716]
+; 32x a10 = a10 + x1
 %line 3029+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm1, [r8 + 258]
-; 32x a4 = a4 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 102]
 %line 3030+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 322]
+	vpbroadcastw zmm3, [r9 + 102]
+; 32x x1 = x0 * mem512[pa + 154]
 %line 3031+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 322]
-; 32x a5 = a5 + x1
-%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; mem512[pc] = a0
-%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10], zmm6
-; mem512[pc + 64] = a1
-%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 64], zmm7
-; mem512[pc + 128] = a2
-%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 128], zmm2
-; mem512[pc + 192] = a3
-%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 192], zmm4
-; mem512[pc + 256] = a4
-%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 256], zmm3
-; mem512[pc + 320] = a5
-%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 320], zmm0
-; pa = pa + 384
-%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	add r8, 384
-; pb = pb + 192
-%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	add r9, 192
-; pc = pc + 384
-%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	add r10, 384
-; i0 = i0 - 1
-%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	sub r11, 1
-; =? i0 - 0
-%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	cmp r11, 0
-; goto loop24 if !=
-%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	jne .Lloop24
-; pa = w + 21888
-%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	lea r8, [rax + 21888]
-; pb = w + 36096
-%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	lea r9, [rax + 36096]
-; pc = w + 51648
-%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	lea r10, [rax + 51648]
-; i0 = 27
-%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	mov r11, 27
-align 32
-.Lloop25:
-; 32x x0 = mem16[pb]
-%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm0, [r9]
-; 32x a0 = x0 * mem512[pa + 192]
-%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm0, [r8 + 192]
-; 32x a1 = x0 * mem512[pa + 256]
-%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm2, zmm0, [r8 + 256]
-; 32x a2 = x0 * mem512[pa + 320]
-%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm0, zmm0, [r8 + 320]
-; 32x x0 = mem16[pb + 2]
-%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm3, [r9 + 2]
-; 32x x1 = x0 * mem512[pa + 190]
-%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 190]
-; 32x a0 = a0 + x1
-%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 254]
-%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 254]
+	vpmullw zmm11, zmm3, [r8 + 154]
 ; 32x a1 = a1 + x1
-%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 318]
-%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm3, [r8 + 318]
+%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 218]
+%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 218]
 ; 32x a2 = a2 + x1
+%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 282]
+%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 282]
+; 32x a3 = a3 + x1
+%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 346]
+%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 346]
+; 32x a4 = a4 + x1
+%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10522]
+%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10522]
+; 32x a7 = a7 + x1
+%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10586]
+%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10586]
+; 32x a8 = a8 + x1
+%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10650]
+%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10650]
+; 32x a9 = a9 + x1
+%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10714]
+%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10714]
+; 32x a10 = a10 + x1
+%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 104]
+%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 104]
+; 32x x1 = x0 * mem512[pa + 152]
+%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 152]
+; 32x a1 = a1 + x1
+%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 216]
+%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 216]
+; 32x a2 = a2 + x1
+%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 280]
+%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 280]
+; 32x a3 = a3 + x1
+%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 344]
+%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 344]
+; 32x a4 = a4 + x1
+%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10520]
+%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10520]
+; 32x a7 = a7 + x1
+%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10584]
+%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10584]
+; 32x a8 = a8 + x1
+%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10648]
 %line 3060+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x a3 = x0 * mem512[pa + 382]
+	vpmullw zmm11, zmm3, [r8 + 10648]
+; 32x a9 = a9 + x1
 %line 3061+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm3, zmm3, [r8 + 382]
-; 32x x0 = mem16[pb + 4]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10712]
 %line 3062+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 4]
-; 32x x1 = x0 * mem512[pa + 188]
+	vpmullw zmm3, zmm3, [r8 + 10712]
+; 32x a10 = a10 + x1
 %line 3063+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 188]
-; 32x a0 = a0 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 106]
 %line 3064+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 252]
+	vpbroadcastw zmm3, [r9 + 106]
+; 32x x1 = x0 * mem512[pa + 150]
 %line 3065+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 252]
+	vpmullw zmm11, zmm3, [r8 + 150]
 ; 32x a1 = a1 + x1
 %line 3066+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 316]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 214]
 %line 3067+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 316]
+	vpmullw zmm11, zmm3, [r8 + 214]
 ; 32x a2 = a2 + x1
 %line 3068+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 380]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 278]
 %line 3069+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 380]
+	vpmullw zmm11, zmm3, [r8 + 278]
 ; 32x a3 = a3 + x1
 %line 3070+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 6]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 342]
 %line 3071+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 6]
-; 32x x1 = x0 * mem512[pa + 186]
+	vpmullw zmm11, zmm3, [r8 + 342]
+; 32x a4 = a4 + x1
 %line 3072+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 186]
-; 32x a0 = a0 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10518]
 %line 3073+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 250]
+	vpmullw zmm11, zmm3, [r8 + 10518]
+; 32x a7 = a7 + x1
 %line 3074+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 250]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10582]
 %line 3075+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 314]
+	vpmullw zmm11, zmm3, [r8 + 10582]
+; 32x a8 = a8 + x1
 %line 3076+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 314]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10646]
 %line 3077+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 378]
+	vpmullw zmm11, zmm3, [r8 + 10646]
+; 32x a9 = a9 + x1
 %line 3078+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 378]
-; 32x a3 = a3 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10710]
 %line 3079+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 8]
+	vpmullw zmm3, zmm3, [r8 + 10710]
+; 32x a10 = a10 + x1
 %line 3080+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 8]
-; 32x x1 = x0 * mem512[pa + 184]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 108]
 %line 3081+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 184]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm3, [r9 + 108]
+; 32x x1 = x0 * mem512[pa + 148]
 %line 3082+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 248]
+	vpmullw zmm11, zmm3, [r8 + 148]
+; 32x a1 = a1 + x1
 %line 3083+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 248]
-; 32x a1 = a1 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 212]
 %line 3084+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 312]
+	vpmullw zmm11, zmm3, [r8 + 212]
+; 32x a2 = a2 + x1
 %line 3085+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 312]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 276]
 %line 3086+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 376]
+	vpmullw zmm11, zmm3, [r8 + 276]
+; 32x a3 = a3 + x1
 %line 3087+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 376]
-; 32x a3 = a3 + x1
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 340]
 %line 3088+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 10]
+	vpmullw zmm11, zmm3, [r8 + 340]
+; 32x a4 = a4 + x1
 %line 3089+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 10]
-; 32x x1 = x0 * mem512[pa + 182]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10516]
 %line 3090+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 182]
-; 32x a0 = a0 + x1
+	vpmullw zmm11, zmm3, [r8 + 10516]
+; 32x a7 = a7 + x1
 %line 3091+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 246]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10580]
 %line 3092+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 246]
-; 32x a1 = a1 + x1
+	vpmullw zmm11, zmm3, [r8 + 10580]
+; 32x a8 = a8 + x1
 %line 3093+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 310]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10644]
 %line 3094+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 310]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 10644]
+; 32x a9 = a9 + x1
 %line 3095+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 374]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10708]
 %line 3096+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 374]
-; 32x a3 = a3 + x1
+	vpmullw zmm3, zmm3, [r8 + 10708]
+; 32x a10 = a10 + x1
 %line 3097+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 12]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 110]
 %line 3098+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 12]
-; 32x x1 = x0 * mem512[pa + 180]
+	vpbroadcastw zmm3, [r9 + 110]
+; 32x x1 = x0 * mem512[pa + 146]
 %line 3099+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 180]
-; 32x a0 = a0 + x1
+	vpmullw zmm11, zmm3, [r8 + 146]
+; 32x a1 = a1 + x1
 %line 3100+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 244]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 210]
 %line 3101+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 244]
-; 32x a1 = a1 + x1
+	vpmullw zmm11, zmm3, [r8 + 210]
+; 32x a2 = a2 + x1
 %line 3102+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 308]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 274]
 %line 3103+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 308]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 274]
+; 32x a3 = a3 + x1
 %line 3104+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 372]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 338]
 %line 3105+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 372]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 338]
+; 32x a4 = a4 + x1
 %line 3106+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 14]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10514]
 %line 3107+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 14]
-; 32x x1 = x0 * mem512[pa + 178]
+	vpmullw zmm11, zmm3, [r8 + 10514]
+; 32x a7 = a7 + x1
 %line 3108+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 178]
-; 32x a0 = a0 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10578]
 %line 3109+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 242]
+	vpmullw zmm11, zmm3, [r8 + 10578]
+; 32x a8 = a8 + x1
 %line 3110+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 242]
-; 32x a1 = a1 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10642]
 %line 3111+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 306]
+	vpmullw zmm11, zmm3, [r8 + 10642]
+; 32x a9 = a9 + x1
 %line 3112+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 306]
-; 32x a2 = a2 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10706]
 %line 3113+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 370]
+	vpmullw zmm3, zmm3, [r8 + 10706]
+; 32x a10 = a10 + x1
 %line 3114+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 370]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 112]
 %line 3115+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 16]
+	vpbroadcastw zmm3, [r9 + 112]
+; 32x x1 = x0 * mem512[pa + 144]
 %line 3116+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 16]
-; 32x x1 = x0 * mem512[pa + 176]
+	vpmullw zmm11, zmm3, [r8 + 144]
+; 32x a1 = a1 + x1
 %line 3117+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 176]
-; 32x a0 = a0 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 208]
 %line 3118+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 240]
+	vpmullw zmm11, zmm3, [r8 + 208]
+; 32x a2 = a2 + x1
 %line 3119+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 240]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 272]
 %line 3120+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 304]
+	vpmullw zmm11, zmm3, [r8 + 272]
+; 32x a3 = a3 + x1
 %line 3121+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 304]
-; 32x a2 = a2 + x1
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 336]
 %line 3122+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 368]
+	vpmullw zmm11, zmm3, [r8 + 336]
+; 32x a4 = a4 + x1
 %line 3123+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 368]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10512]
 %line 3124+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 18]
+	vpmullw zmm11, zmm3, [r8 + 10512]
+; 32x a7 = a7 + x1
 %line 3125+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 18]
-; 32x x1 = x0 * mem512[pa + 174]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10576]
 %line 3126+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 174]
-; 32x a0 = a0 + x1
+	vpmullw zmm11, zmm3, [r8 + 10576]
+; 32x a8 = a8 + x1
 %line 3127+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 238]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10640]
 %line 3128+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 238]
-; 32x a1 = a1 + x1
+	vpmullw zmm11, zmm3, [r8 + 10640]
+; 32x a9 = a9 + x1
 %line 3129+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 302]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10704]
 %line 3130+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 302]
-; 32x a2 = a2 + x1
+	vpmullw zmm3, zmm3, [r8 + 10704]
+; 32x a10 = a10 + x1
 %line 3131+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 366]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 114]
 %line 3132+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 366]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm3, [r9 + 114]
+; 32x x1 = x0 * mem512[pa + 142]
 %line 3133+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 20]
+	vpmullw zmm11, zmm3, [r8 + 142]
+; 32x a1 = a1 + x1
 %line 3134+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 20]
-; 32x x1 = x0 * mem512[pa + 172]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 206]
 %line 3135+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 172]
-; 32x a0 = a0 + x1
+	vpmullw zmm11, zmm3, [r8 + 206]
+; 32x a2 = a2 + x1
 %line 3136+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 236]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 270]
 %line 3137+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 236]
-; 32x a1 = a1 + x1
+	vpmullw zmm11, zmm3, [r8 + 270]
+; 32x a3 = a3 + x1
 %line 3138+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 300]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 334]
 %line 3139+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 300]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 334]
+; 32x a4 = a4 + x1
 %line 3140+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 364]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10510]
 %line 3141+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 364]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 10510]
+; 32x a7 = a7 + x1
 %line 3142+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 22]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10574]
 %line 3143+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 22]
-; 32x x1 = x0 * mem512[pa + 170]
+	vpmullw zmm11, zmm3, [r8 + 10574]
+; 32x a8 = a8 + x1
 %line 3144+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 170]
-; 32x a0 = a0 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10638]
 %line 3145+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
+	vpmullw zmm11, zmm3, [r8 + 10638]
+; 32x a9 = a9 + x1
 %line 3146+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 234]
-; 32x a1 = a1 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10702]
 %line 3147+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
+	vpmullw zmm3, zmm3, [r8 + 10702]
+; 32x a10 = a10 + x1
 %line 3148+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 298]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 116]
 %line 3149+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
+	vpbroadcastw zmm3, [r9 + 116]
+; 32x x1 = x0 * mem512[pa + 140]
 %line 3150+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 362]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 140]
+; 32x a1 = a1 + x1
 %line 3151+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 24]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 204]
 %line 3152+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 24]
-; 32x x1 = x0 * mem512[pa + 168]
+	vpmullw zmm11, zmm3, [r8 + 204]
+; 32x a2 = a2 + x1
 %line 3153+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 168]
-; 32x a0 = a0 + x1
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 268]
 %line 3154+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
+	vpmullw zmm11, zmm3, [r8 + 268]
+; 32x a3 = a3 + x1
 %line 3155+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 232]
-; 32x a1 = a1 + x1
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 332]
 %line 3156+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
+	vpmullw zmm11, zmm3, [r8 + 332]
+; 32x a4 = a4 + x1
 %line 3157+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 296]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10508]
 %line 3158+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
+	vpmullw zmm11, zmm3, [r8 + 10508]
+; 32x a7 = a7 + x1
 %line 3159+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 360]
-; 32x a3 = a3 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10572]
 %line 3160+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 26]
+	vpmullw zmm11, zmm3, [r8 + 10572]
+; 32x a8 = a8 + x1
 %line 3161+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 26]
-; 32x x1 = x0 * mem512[pa + 166]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10636]
 %line 3162+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 166]
-; 32x a0 = a0 + x1
+	vpmullw zmm11, zmm3, [r8 + 10636]
+; 32x a9 = a9 + x1
 %line 3163+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 230]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10700]
 %line 3164+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 230]
-; 32x a1 = a1 + x1
+	vpmullw zmm3, zmm3, [r8 + 10700]
+; 32x a10 = a10 + x1
 %line 3165+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 294]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 118]
 %line 3166+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 294]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm3, [r9 + 118]
+; 32x x1 = x0 * mem512[pa + 138]
 %line 3167+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 358]
+	vpmullw zmm11, zmm3, [r8 + 138]
+; 32x a1 = a1 + x1
 %line 3168+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 358]
-; 32x a3 = a3 + x1
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 202]
 %line 3169+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 28]
+	vpmullw zmm11, zmm3, [r8 + 202]
+; 32x a2 = a2 + x1
 %line 3170+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 28]
-; 32x x1 = x0 * mem512[pa + 164]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 266]
 %line 3171+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 164]
-; 32x a0 = a0 + x1
+	vpmullw zmm11, zmm3, [r8 + 266]
+; 32x a3 = a3 + x1
 %line 3172+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 228]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 330]
 %line 3173+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 228]
-; 32x a1 = a1 + x1
+	vpmullw zmm11, zmm3, [r8 + 330]
+; 32x a4 = a4 + x1
 %line 3174+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 292]
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10506]
 %line 3175+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 292]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 10506]
+; 32x a7 = a7 + x1
 %line 3176+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 356]
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10570]
 %line 3177+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 356]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 10570]
+; 32x a8 = a8 + x1
 %line 3178+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 30]
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10634]
 %line 3179+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 30]
-; 32x x1 = x0 * mem512[pa + 162]
+	vpmullw zmm11, zmm3, [r8 + 10634]
+; 32x a9 = a9 + x1
 %line 3180+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 162]
-; 32x a0 = a0 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10698]
 %line 3181+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 226]
+	vpmullw zmm3, zmm3, [r8 + 10698]
+; 32x a10 = a10 + x1
 %line 3182+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 226]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 120]
 %line 3183+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
+	vpbroadcastw zmm3, [r9 + 120]
+; 32x x1 = x0 * mem512[pa + 136]
 %line 3184+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 290]
-; 32x a2 = a2 + x1
+	vpmullw zmm11, zmm3, [r8 + 136]
+; 32x a1 = a1 + x1
 %line 3185+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 200]
 %line 3186+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 354]
-; 32x a3 = a3 + x1
+	vpmullw zmm11, zmm3, [r8 + 200]
+; 32x a2 = a2 + x1
 %line 3187+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 32]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 264]
 %line 3188+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 32]
-; 32x x1 = x0 * mem512[pa + 160]
+	vpmullw zmm11, zmm3, [r8 + 264]
+; 32x a3 = a3 + x1
 %line 3189+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 160]
-; 32x a0 = a0 + x1
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 328]
 %line 3190+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
+	vpmullw zmm11, zmm3, [r8 + 328]
+; 32x a4 = a4 + x1
 %line 3191+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 224]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10504]
 %line 3192+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
+	vpmullw zmm11, zmm3, [r8 + 10504]
+; 32x a7 = a7 + x1
 %line 3193+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 288]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10568]
 %line 3194+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 352]
+	vpmullw zmm11, zmm3, [r8 + 10568]
+; 32x a8 = a8 + x1
 %line 3195+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 352]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10632]
 %line 3196+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 34]
+	vpmullw zmm11, zmm3, [r8 + 10632]
+; 32x a9 = a9 + x1
 %line 3197+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 34]
-; 32x x1 = x0 * mem512[pa + 158]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10696]
 %line 3198+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 158]
-; 32x a0 = a0 + x1
+	vpmullw zmm3, zmm3, [r8 + 10696]
+; 32x a10 = a10 + x1
 %line 3199+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 122]
 %line 3200+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 222]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm3, [r9 + 122]
+; 32x x1 = x0 * mem512[pa + 134]
 %line 3201+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
-%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 286]
-; 32x a2 = a2 + x1
-%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
-%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 350]
-; 32x a3 = a3 + x1
-%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 36]
-%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 36]
-; 32x x1 = x0 * mem512[pa + 156]
-%line 3207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 156]
-; 32x a0 = a0 + x1
-%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
-%line 3209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 220]
+	vpmullw zmm11, zmm3, [r8 + 134]
 ; 32x a1 = a1 + x1
-%line 3210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
-%line 3211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 284]
+%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 198]
+%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 198]
 ; 32x a2 = a2 + x1
-%line 3212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
-%line 3213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 348]
+%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 262]
+%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 262]
 ; 32x a3 = a3 + x1
+%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 326]
+%line 3207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 326]
+; 32x a4 = a4 + x1
+%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10502]
+%line 3209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10502]
+; 32x a7 = a7 + x1
+%line 3210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10566]
+%line 3211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10566]
+; 32x a8 = a8 + x1
+%line 3212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10630]
+%line 3213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm11, zmm3, [r8 + 10630]
+; 32x a9 = a9 + x1
 %line 3214+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 38]
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10694]
 %line 3215+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 38]
-; 32x x1 = x0 * mem512[pa + 154]
+	vpmullw zmm3, zmm3, [r8 + 10694]
+; 32x a10 = a10 + x1
 %line 3216+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 154]
-; 32x a0 = a0 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 124]
 %line 3217+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
+	vpbroadcastw zmm3, [r9 + 124]
+; 32x x1 = x0 * mem512[pa + 132]
 %line 3218+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 218]
+	vpmullw zmm11, zmm3, [r8 + 132]
 ; 32x a1 = a1 + x1
 %line 3219+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
+	vpaddw zmm8, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 196]
 %line 3220+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 282]
+	vpmullw zmm11, zmm3, [r8 + 196]
 ; 32x a2 = a2 + x1
 %line 3221+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
+	vpaddw zmm2, zmm2, zmm11
+; 32x x1 = x0 * mem512[pa + 260]
 %line 3222+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 346]
+	vpmullw zmm11, zmm3, [r8 + 260]
 ; 32x a3 = a3 + x1
 %line 3223+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 40]
+	vpaddw zmm6, zmm6, zmm11
+; 32x x1 = x0 * mem512[pa + 324]
 %line 3224+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 40]
-; 32x x1 = x0 * mem512[pa + 152]
+	vpmullw zmm11, zmm3, [r8 + 324]
+; 32x a4 = a4 + x1
 %line 3225+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 152]
-; 32x a0 = a0 + x1
+	vpaddw zmm0, zmm0, zmm11
+; 32x x1 = x0 * mem512[pa + 10500]
 %line 3226+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
+	vpmullw zmm11, zmm3, [r8 + 10500]
+; 32x a7 = a7 + x1
 %line 3227+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 216]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm11
+; 32x x1 = x0 * mem512[pa + 10564]
 %line 3228+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
+	vpmullw zmm11, zmm3, [r8 + 10564]
+; 32x a8 = a8 + x1
 %line 3229+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 280]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm11
+; 32x x1 = x0 * mem512[pa + 10628]
 %line 3230+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
+	vpmullw zmm11, zmm3, [r8 + 10628]
+; 32x a9 = a9 + x1
 %line 3231+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 344]
-; 32x a3 = a3 + x1
+	vpaddw zmm10, zmm10, zmm11
+; 32x x1 = x0 * mem512[pa + 10692]
 %line 3232+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 42]
+	vpmullw zmm3, zmm3, [r8 + 10692]
+; 32x a10 = a10 + x1
 %line 3233+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 42]
-; 32x x1 = x0 * mem512[pa + 150]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 126]
 %line 3234+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 150]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm3, [r9 + 126]
+; 32x x1 = x0 * mem512[pa + 130]
 %line 3235+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
+	vpmullw zmm11, zmm3, [r8 + 130]
+; 32x a1 = a1 + x1
 %line 3236+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 214]
-; 32x a1 = a1 + x1
+	vpaddw zmm11, zmm8, zmm11
+; 32x x1 = x0 * mem512[pa + 194]
 %line 3237+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
+	vpmullw zmm8, zmm3, [r8 + 194]
+; 32x a2 = a2 + x1
 %line 3238+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 278]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm8
+; 32x x1 = x0 * mem512[pa + 258]
 %line 3239+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
+	vpmullw zmm8, zmm3, [r8 + 258]
+; 32x a3 = a3 + x1
 %line 3240+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 342]
-; 32x a3 = a3 + x1
+	vpaddw zmm6, zmm6, zmm8
+; 32x x1 = x0 * mem512[pa + 322]
 %line 3241+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 44]
+	vpmullw zmm8, zmm3, [r8 + 322]
+; 32x a4 = a4 + x1
 %line 3242+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 44]
-; 32x x1 = x0 * mem512[pa + 148]
+	vpaddw zmm0, zmm0, zmm8
+; 32x x1 = x0 * mem512[pa + 10498]
 %line 3243+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 148]
-; 32x a0 = a0 + x1
+	vpmullw zmm8, zmm3, [r8 + 10498]
+; 32x a7 = a7 + x1
 %line 3244+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
+	vpaddw zmm8, zmm4, zmm8
+; 32x x1 = x0 * mem512[pa + 10562]
 %line 3245+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 212]
-; 32x a1 = a1 + x1
+	vpmullw zmm4, zmm3, [r8 + 10562]
+; 32x a8 = a8 + x1
 %line 3246+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
+	vpaddw zmm5, zmm5, zmm4
+; 32x x1 = x0 * mem512[pa + 10626]
 %line 3247+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 276]
-; 32x a2 = a2 + x1
+	vpmullw zmm4, zmm3, [r8 + 10626]
+; 32x a9 = a9 + x1
 %line 3248+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
+	vpaddw zmm10, zmm10, zmm4
+; 32x x1 = x0 * mem512[pa + 10690]
 %line 3249+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 340]
-; 32x a3 = a3 + x1
+	vpmullw zmm3, zmm3, [r8 + 10690]
+; 32x a10 = a10 + x1
 %line 3250+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 46]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 128]
 %line 3251+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 46]
-; 32x x1 = x0 * mem512[pa + 146]
+	vpbroadcastw zmm3, [r9 + 128]
+; 32x x1 = x0 * mem512[pa + 192]
 %line 3252+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 146]
-; 32x a0 = a0 + x1
-%line 3253+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
-%line 3254+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 210]
-; 32x a1 = a1 + x1
-%line 3255+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
-%line 3256+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 274]
+	vpmullw zmm4, zmm3, [r8 + 192]
 ; 32x a2 = a2 + x1
-%line 3257+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
-%line 3258+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 338]
+%line 3253+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm4
+; 32x x1 = x0 * mem512[pa + 256]
+%line 3254+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm4, zmm3, [r8 + 256]
 ; 32x a3 = a3 + x1
+%line 3255+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm4
+; 32x x1 = x0 * mem512[pa + 320]
+%line 3256+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm4, zmm3, [r8 + 320]
+; 32x a4 = a4 + x1
+%line 3257+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm4
+; 32x x1 = x0 * mem512[pa + 10560]
+%line 3258+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm4, zmm3, [r8 + 10560]
+; 32x a8 = a8 + x1
 %line 3259+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 48]
+	vpaddw zmm5, zmm5, zmm4
+; 32x x1 = x0 * mem512[pa + 10624]
 %line 3260+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 48]
-; 32x x1 = x0 * mem512[pa + 144]
+	vpmullw zmm4, zmm3, [r8 + 10624]
+; 32x a9 = a9 + x1
 %line 3261+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 144]
-; 32x a0 = a0 + x1
+	vpaddw zmm10, zmm10, zmm4
+; 32x x1 = x0 * mem512[pa + 10688]
 %line 3262+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
+	vpmullw zmm3, zmm3, [r8 + 10688]
+; 32x a10 = a10 + x1
 %line 3263+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 208]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 130]
 %line 3264+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
+	vpbroadcastw zmm3, [r9 + 130]
+; 32x x1 = x0 * mem512[pa + 190]
 %line 3265+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 272]
+	vpmullw zmm4, zmm3, [r8 + 190]
 ; 32x a2 = a2 + x1
 %line 3266+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
+	vpaddw zmm2, zmm2, zmm4
+; 32x x1 = x0 * mem512[pa + 254]
 %line 3267+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 336]
+	vpmullw zmm4, zmm3, [r8 + 254]
 ; 32x a3 = a3 + x1
 %line 3268+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 50]
-%line 3269+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 50]
-; 32x x1 = x0 * mem512[pa + 142]
-%line 3270+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 142]
-; 32x a0 = a0 + x1
-%line 3271+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
-%line 3272+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 206]
-; 32x a1 = a1 + x1
-%line 3273+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
-%line 3274+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 270]
-; 32x a2 = a2 + x1
-%line 3275+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
-%line 3276+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 334]
-; 32x a3 = a3 + x1
-%line 3277+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 52]
-%line 3278+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 52]
-; 32x x1 = x0 * mem512[pa + 140]
-%line 3279+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 140]
-; 32x a0 = a0 + x1
-%line 3280+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
-%line 3281+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 204]
-; 32x a1 = a1 + x1
-%line 3282+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
-%line 3283+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 268]
-; 32x a2 = a2 + x1
-%line 3284+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
-%line 3285+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 332]
-; 32x a3 = a3 + x1
-%line 3286+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 54]
-%line 3287+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 54]
-; 32x x1 = x0 * mem512[pa + 138]
-%line 3288+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 138]
-; 32x a0 = a0 + x1
-%line 3289+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 202]
-%line 3290+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 202]
-; 32x a1 = a1 + x1
-%line 3291+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 266]
-%line 3292+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 266]
-; 32x a2 = a2 + x1
-%line 3293+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 330]
-%line 3294+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 330]
-; 32x a3 = a3 + x1
-%line 3295+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 56]
-%line 3296+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 56]
-; 32x x1 = x0 * mem512[pa + 136]
-%line 3297+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 136]
-; 32x a0 = a0 + x1
-%line 3298+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 200]
-%line 3299+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 200]
-; 32x a1 = a1 + x1
-%line 3300+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 264]
-%line 3301+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 264]
-; 32x a2 = a2 + x1
-%line 3302+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 328]
-%line 3303+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 328]
-; 32x a3 = a3 + x1
-%line 3304+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 58]
-%line 3305+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 58]
-; 32x x1 = x0 * mem512[pa + 134]
-%line 3306+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 134]
-; 32x a0 = a0 + x1
-%line 3307+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 198]
-%line 3308+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 198]
-; 32x a1 = a1 + x1
-%line 3309+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 262]
-%line 3310+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 262]
-; 32x a2 = a2 + x1
-%line 3311+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 326]
-%line 3312+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 326]
-; 32x a3 = a3 + x1
-%line 3313+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 60]
-%line 3314+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 60]
-; 32x x1 = x0 * mem512[pa + 132]
-%line 3315+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 132]
-; 32x a0 = a0 + x1
-%line 3316+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 196]
-%line 3317+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 196]
-; 32x a1 = a1 + x1
-%line 3318+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 260]
-%line 3319+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 260]
-; 32x a2 = a2 + x1
-%line 3320+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 324]
-%line 3321+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 324]
-; 32x a3 = a3 + x1
-%line 3322+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x0 = mem16[pb + 62]
-%line 3323+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 62]
-; 32x x1 = x0 * mem512[pa + 130]
-%line 3324+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 130]
-; 32x a0 = a0 + x1
-%line 3325+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm6, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 194]
-%line 3326+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm4, [r8 + 194]
-; 32x a1 = a1 + x1
-%line 3327+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm1
-; 32x x1 = x0 * mem512[pa + 258]
-%line 3328+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm4, [r8 + 258]
-; 32x a2 = a2 + x1
-%line 3329+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x1 = x0 * mem512[pa + 322]
-%line 3330+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm4, [r8 + 322]
-; 32x a3 = a3 + x1
-%line 3331+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm1
-; 32x x0 = mem16[pb + 64]
-%line 3332+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 64]
-; 32x x1 = x0 * mem512[pa + 192]
-%line 3333+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm1, [r8 + 192]
-; 32x a1 = a1 + x1
-%line 3334+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 256]
-%line 3335+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm1, [r8 + 256]
-; 32x a2 = a2 + x1
-%line 3336+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 320]
-%line 3337+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 320]
-; 32x a3 = a3 + x1
-%line 3338+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm1
-; 32x x0 = mem16[pb + 66]
-%line 3339+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm1, [r9 + 66]
-; 32x x1 = x0 * mem512[pa + 190]
-%line 3340+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm1, [r8 + 190]
-; 32x a1 = a1 + x1
-%line 3341+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 254]
-%line 3342+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm1, [r8 + 254]
-; 32x a2 = a2 + x1
-%line 3343+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm4
+	vpaddw zmm6, zmm6, zmm4
 ; 32x x1 = x0 * mem512[pa + 318]
-%line 3344+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm1, [r8 + 318]
-; 32x a3 = a3 + x1
-%line 3345+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x a4 = x0 * mem512[pa + 382]
-%line 3346+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, [r8 + 382]
-; 32x x0 = mem16[pb + 68]
-%line 3347+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 68]
+%line 3269+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm4, zmm3, [r8 + 318]
+; 32x a4 = a4 + x1
+%line 3270+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm0, zmm4
+; 32x a5 = x0 * mem512[pa + 382]
+%line 3271+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm0, zmm3, [r8 + 382]
+; 32x x1 = x0 * mem512[pa + 10558]
+%line 3272+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm12, zmm3, [r8 + 10558]
+; 32x a8 = a8 + x1
+%line 3273+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm12
+; 32x x1 = x0 * mem512[pa + 10622]
+%line 3274+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm12, zmm3, [r8 + 10622]
+; 32x a9 = a9 + x1
+%line 3275+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm12
+; 32x x1 = x0 * mem512[pa + 10686]
+%line 3276+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm12, zmm3, [r8 + 10686]
+; 32x a10 = a10 + x1
+%line 3277+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm1, zmm12
+; 32x a11 = x0 * mem512[pa + 10750]
+%line 3278+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm1, zmm3, [r8 + 10750]
+; 32x x0 = mem16[pb + 132]
+%line 3279+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 132]
 ; 32x x1 = x0 * mem512[pa + 188]
-%line 3348+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 188]
-; 32x a1 = a1 + x1
-%line 3349+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3280+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 188]
+; 32x a2 = a2 + x1
+%line 3281+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 252]
-%line 3350+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 252]
-; 32x a2 = a2 + x1
-%line 3351+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3282+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 252]
+; 32x a3 = a3 + x1
+%line 3283+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 316]
-%line 3352+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 316]
-; 32x a3 = a3 + x1
-%line 3353+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3284+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 316]
+; 32x a4 = a4 + x1
+%line 3285+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 380]
-%line 3354+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 380]
-; 32x a4 = a4 + x1
-%line 3355+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 70]
-%line 3356+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 70]
+%line 3286+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 380]
+; 32x a5 = a5 + x1
+%line 3287+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10556]
+%line 3288+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10556]
+; 32x a8 = a8 + x1
+%line 3289+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10620]
+%line 3290+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10620]
+; 32x a9 = a9 + x1
+%line 3291+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10684]
+%line 3292+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10684]
+; 32x a10 = a10 + x1
+%line 3293+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10748]
+%line 3294+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10748]
+; 32x a11 = a11 + x1
+%line 3295+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 134]
+%line 3296+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 134]
 ; 32x x1 = x0 * mem512[pa + 186]
-%line 3357+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 186]
-; 32x a1 = a1 + x1
-%line 3358+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3297+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 186]
+; 32x a2 = a2 + x1
+%line 3298+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 250]
-%line 3359+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 250]
-; 32x a2 = a2 + x1
-%line 3360+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3299+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 250]
+; 32x a3 = a3 + x1
+%line 3300+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 314]
-%line 3361+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 314]
-; 32x a3 = a3 + x1
-%line 3362+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3301+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 314]
+; 32x a4 = a4 + x1
+%line 3302+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 378]
-%line 3363+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 378]
-; 32x a4 = a4 + x1
-%line 3364+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 72]
-%line 3365+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 72]
+%line 3303+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 378]
+; 32x a5 = a5 + x1
+%line 3304+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10554]
+%line 3305+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10554]
+; 32x a8 = a8 + x1
+%line 3306+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10618]
+%line 3307+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10618]
+; 32x a9 = a9 + x1
+%line 3308+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10682]
+%line 3309+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10682]
+; 32x a10 = a10 + x1
+%line 3310+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10746]
+%line 3311+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10746]
+; 32x a11 = a11 + x1
+%line 3312+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 136]
+%line 3313+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 136]
 ; 32x x1 = x0 * mem512[pa + 184]
-%line 3366+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 184]
-; 32x a1 = a1 + x1
-%line 3367+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3314+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 184]
+; 32x a2 = a2 + x1
+%line 3315+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 248]
-%line 3368+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 248]
-; 32x a2 = a2 + x1
-%line 3369+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3316+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 248]
+; 32x a3 = a3 + x1
+%line 3317+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 312]
-%line 3370+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 312]
-; 32x a3 = a3 + x1
-%line 3371+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3318+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 312]
+; 32x a4 = a4 + x1
+%line 3319+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 376]
-%line 3372+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 376]
-; 32x a4 = a4 + x1
-%line 3373+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 74]
-%line 3374+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 74]
+%line 3320+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 376]
+; 32x a5 = a5 + x1
+%line 3321+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10552]
+%line 3322+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10552]
+; 32x a8 = a8 + x1
+%line 3323+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10616]
+%line 3324+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10616]
+; 32x a9 = a9 + x1
+%line 3325+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10680]
+%line 3326+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10680]
+; 32x a10 = a10 + x1
+%line 3327+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10744]
+%line 3328+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10744]
+; 32x a11 = a11 + x1
+%line 3329+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 138]
+%line 3330+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 138]
 ; 32x x1 = x0 * mem512[pa + 182]
-%line 3375+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 182]
-; 32x a1 = a1 + x1
-%line 3376+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3331+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 182]
+; 32x a2 = a2 + x1
+%line 3332+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 246]
-%line 3377+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 246]
-; 32x a2 = a2 + x1
-%line 3378+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3333+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 246]
+; 32x a3 = a3 + x1
+%line 3334+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 310]
-%line 3379+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 310]
-; 32x a3 = a3 + x1
-%line 3380+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3335+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 310]
+; 32x a4 = a4 + x1
+%line 3336+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 374]
-%line 3381+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 374]
-; 32x a4 = a4 + x1
-%line 3382+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 76]
-%line 3383+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 76]
+%line 3337+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 374]
+; 32x a5 = a5 + x1
+%line 3338+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10550]
+%line 3339+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10550]
+; 32x a8 = a8 + x1
+%line 3340+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10614]
+%line 3341+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10614]
+; 32x a9 = a9 + x1
+%line 3342+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10678]
+%line 3343+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10678]
+; 32x a10 = a10 + x1
+%line 3344+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10742]
+%line 3345+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10742]
+; 32x a11 = a11 + x1
+%line 3346+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 140]
+%line 3347+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 140]
 ; 32x x1 = x0 * mem512[pa + 180]
-%line 3384+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 180]
-; 32x a1 = a1 + x1
-%line 3385+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3348+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 180]
+; 32x a2 = a2 + x1
+%line 3349+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 244]
-%line 3386+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 244]
-; 32x a2 = a2 + x1
-%line 3387+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3350+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 244]
+; 32x a3 = a3 + x1
+%line 3351+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 308]
-%line 3388+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 308]
-; 32x a3 = a3 + x1
-%line 3389+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3352+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 308]
+; 32x a4 = a4 + x1
+%line 3353+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 372]
-%line 3390+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 372]
-; 32x a4 = a4 + x1
-%line 3391+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 78]
-%line 3392+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 78]
+%line 3354+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 372]
+; 32x a5 = a5 + x1
+%line 3355+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10548]
+%line 3356+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10548]
+; 32x a8 = a8 + x1
+%line 3357+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10612]
+%line 3358+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10612]
+; 32x a9 = a9 + x1
+%line 3359+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10676]
+%line 3360+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10676]
+; 32x a10 = a10 + x1
+%line 3361+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10740]
+%line 3362+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10740]
+; 32x a11 = a11 + x1
+%line 3363+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 142]
+%line 3364+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 142]
 ; 32x x1 = x0 * mem512[pa + 178]
-%line 3393+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 178]
-; 32x a1 = a1 + x1
-%line 3394+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3365+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 178]
+; 32x a2 = a2 + x1
+%line 3366+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 242]
-%line 3395+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 242]
-; 32x a2 = a2 + x1
-%line 3396+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3367+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 242]
+; 32x a3 = a3 + x1
+%line 3368+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 306]
-%line 3397+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 306]
-; 32x a3 = a3 + x1
-%line 3398+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3369+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 306]
+; 32x a4 = a4 + x1
+%line 3370+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 370]
-%line 3399+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 370]
-; 32x a4 = a4 + x1
-%line 3400+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 80]
-%line 3401+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 80]
+%line 3371+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 370]
+; 32x a5 = a5 + x1
+%line 3372+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10546]
+%line 3373+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10546]
+; 32x a8 = a8 + x1
+%line 3374+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10610]
+%line 3375+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10610]
+; 32x a9 = a9 + x1
+%line 3376+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10674]
+%line 3377+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10674]
+; 32x a10 = a10 + x1
+%line 3378+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10738]
+%line 3379+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10738]
+; 32x a11 = a11 + x1
+%line 3380+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 144]
+%line 3381+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 144]
 ; 32x x1 = x0 * mem512[pa + 176]
-%line 3402+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 176]
-; 32x a1 = a1 + x1
-%line 3403+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3382+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 176]
+; 32x a2 = a2 + x1
+%line 3383+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 240]
-%line 3404+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 240]
-; 32x a2 = a2 + x1
-%line 3405+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3384+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 240]
+; 32x a3 = a3 + x1
+%line 3385+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 304]
-%line 3406+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 304]
-; 32x a3 = a3 + x1
-%line 3407+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3386+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 304]
+; 32x a4 = a4 + x1
+%line 3387+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 368]
-%line 3408+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 368]
-; 32x a4 = a4 + x1
-%line 3409+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 82]
-%line 3410+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 82]
+%line 3388+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 368]
+; 32x a5 = a5 + x1
+%line 3389+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10544]
+%line 3390+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10544]
+; 32x a8 = a8 + x1
+%line 3391+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10608]
+%line 3392+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10608]
+; 32x a9 = a9 + x1
+%line 3393+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10672]
+%line 3394+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10672]
+; 32x a10 = a10 + x1
+%line 3395+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10736]
+%line 3396+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10736]
+; 32x a11 = a11 + x1
+%line 3397+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 146]
+%line 3398+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 146]
 ; 32x x1 = x0 * mem512[pa + 174]
-%line 3411+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 174]
-; 32x a1 = a1 + x1
-%line 3412+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3399+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 174]
+; 32x a2 = a2 + x1
+%line 3400+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 238]
-%line 3413+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 238]
-; 32x a2 = a2 + x1
-%line 3414+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3401+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 238]
+; 32x a3 = a3 + x1
+%line 3402+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 302]
-%line 3415+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 302]
-; 32x a3 = a3 + x1
-%line 3416+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3403+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 302]
+; 32x a4 = a4 + x1
+%line 3404+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 366]
-%line 3417+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 366]
-; 32x a4 = a4 + x1
-%line 3418+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 84]
-%line 3419+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 84]
+%line 3405+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 366]
+; 32x a5 = a5 + x1
+%line 3406+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10542]
+%line 3407+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10542]
+; 32x a8 = a8 + x1
+%line 3408+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10606]
+%line 3409+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10606]
+; 32x a9 = a9 + x1
+%line 3410+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10670]
+%line 3411+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10670]
+; 32x a10 = a10 + x1
+%line 3412+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10734]
+%line 3413+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10734]
+; 32x a11 = a11 + x1
+%line 3414+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 148]
+%line 3415+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 148]
 ; 32x x1 = x0 * mem512[pa + 172]
-%line 3420+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 172]
-; 32x a1 = a1 + x1
-%line 3421+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
+%line 3416+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 172]
+; 32x a2 = a2 + x1
+%line 3417+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 236]
-%line 3422+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 236]
-; 32x a2 = a2 + x1
-%line 3423+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3418+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 236]
+; 32x a3 = a3 + x1
+%line 3419+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 300]
-%line 3424+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 300]
-; 32x a3 = a3 + x1
-%line 3425+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3420+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 300]
+; 32x a4 = a4 + x1
+%line 3421+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 364]
+%line 3422+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 364]
+; 32x a5 = a5 + x1
+%line 3423+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10540]
+%line 3424+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10540]
+; 32x a8 = a8 + x1
+%line 3425+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10604]
 %line 3426+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 364]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 10604]
+; 32x a9 = a9 + x1
 %line 3427+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 86]
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10668]
 %line 3428+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 86]
-; 32x x1 = x0 * mem512[pa + 170]
+	vpmullw zmm13, zmm3, [r8 + 10668]
+; 32x a10 = a10 + x1
 %line 3429+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 170]
-; 32x a1 = a1 + x1
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10732]
 %line 3430+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
+	vpmullw zmm3, zmm3, [r8 + 10732]
+; 32x a11 = a11 + x1
 %line 3431+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 234]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 150]
 %line 3432+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
+	vpbroadcastw zmm3, [r9 + 150]
+; 32x x1 = x0 * mem512[pa + 170]
 %line 3433+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 298]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 170]
+; 32x a2 = a2 + x1
 %line 3434+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 234]
 %line 3435+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 362]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 234]
+; 32x a3 = a3 + x1
 %line 3436+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 88]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 298]
 %line 3437+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 88]
-; 32x x1 = x0 * mem512[pa + 168]
+	vpmullw zmm13, zmm3, [r8 + 298]
+; 32x a4 = a4 + x1
 %line 3438+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 168]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 362]
 %line 3439+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
+	vpmullw zmm13, zmm3, [r8 + 362]
+; 32x a5 = a5 + x1
 %line 3440+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 232]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10538]
 %line 3441+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
+	vpmullw zmm13, zmm3, [r8 + 10538]
+; 32x a8 = a8 + x1
 %line 3442+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 296]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10602]
 %line 3443+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
+	vpmullw zmm13, zmm3, [r8 + 10602]
+; 32x a9 = a9 + x1
 %line 3444+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 360]
-; 32x a4 = a4 + x1
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10666]
 %line 3445+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 90]
+	vpmullw zmm13, zmm3, [r8 + 10666]
+; 32x a10 = a10 + x1
 %line 3446+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 90]
-; 32x x1 = x0 * mem512[pa + 166]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10730]
 %line 3447+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 166]
-; 32x a1 = a1 + x1
+	vpmullw zmm3, zmm3, [r8 + 10730]
+; 32x a11 = a11 + x1
 %line 3448+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 230]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 152]
 %line 3449+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 230]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm3, [r9 + 152]
+; 32x x1 = x0 * mem512[pa + 168]
 %line 3450+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 294]
-%line 3451+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 294]
-; 32x a3 = a3 + x1
-%line 3452+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 358]
-%line 3453+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 358]
-; 32x a4 = a4 + x1
-%line 3454+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 92]
-%line 3455+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 92]
-; 32x x1 = x0 * mem512[pa + 164]
-%line 3456+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 164]
-; 32x a1 = a1 + x1
-%line 3457+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 228]
-%line 3458+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 228]
+	vpmullw zmm13, zmm3, [r8 + 168]
 ; 32x a2 = a2 + x1
-%line 3459+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 292]
-%line 3460+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 292]
+%line 3451+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 232]
+%line 3452+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 232]
 ; 32x a3 = a3 + x1
-%line 3461+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 356]
-%line 3462+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 356]
+%line 3453+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 296]
+%line 3454+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 296]
 ; 32x a4 = a4 + x1
+%line 3455+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 360]
+%line 3456+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 360]
+; 32x a5 = a5 + x1
+%line 3457+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10536]
+%line 3458+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10536]
+; 32x a8 = a8 + x1
+%line 3459+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10600]
+%line 3460+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10600]
+; 32x a9 = a9 + x1
+%line 3461+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10664]
+%line 3462+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10664]
+; 32x a10 = a10 + x1
 %line 3463+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 94]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10728]
 %line 3464+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 94]
-; 32x x1 = x0 * mem512[pa + 162]
+	vpmullw zmm3, zmm3, [r8 + 10728]
+; 32x a11 = a11 + x1
 %line 3465+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 162]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 154]
 %line 3466+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 226]
+	vpbroadcastw zmm3, [r9 + 154]
+; 32x x1 = x0 * mem512[pa + 166]
 %line 3467+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 226]
+	vpmullw zmm13, zmm3, [r8 + 166]
 ; 32x a2 = a2 + x1
 %line 3468+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 230]
 %line 3469+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 290]
+	vpmullw zmm13, zmm3, [r8 + 230]
 ; 32x a3 = a3 + x1
 %line 3470+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 294]
 %line 3471+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 354]
+	vpmullw zmm13, zmm3, [r8 + 294]
 ; 32x a4 = a4 + x1
 %line 3472+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 96]
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 358]
 %line 3473+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 96]
-; 32x x1 = x0 * mem512[pa + 160]
+	vpmullw zmm13, zmm3, [r8 + 358]
+; 32x a5 = a5 + x1
 %line 3474+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 160]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10534]
 %line 3475+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
+	vpmullw zmm13, zmm3, [r8 + 10534]
+; 32x a8 = a8 + x1
 %line 3476+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 224]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10598]
 %line 3477+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
+	vpmullw zmm13, zmm3, [r8 + 10598]
+; 32x a9 = a9 + x1
 %line 3478+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 288]
-; 32x a3 = a3 + x1
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10662]
 %line 3479+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 352]
+	vpmullw zmm13, zmm3, [r8 + 10662]
+; 32x a10 = a10 + x1
 %line 3480+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 352]
-; 32x a4 = a4 + x1
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10726]
 %line 3481+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 98]
+	vpmullw zmm3, zmm3, [r8 + 10726]
+; 32x a11 = a11 + x1
 %line 3482+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 98]
-; 32x x1 = x0 * mem512[pa + 158]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 156]
 %line 3483+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 158]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm3, [r9 + 156]
+; 32x x1 = x0 * mem512[pa + 164]
 %line 3484+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
+	vpmullw zmm13, zmm3, [r8 + 164]
+; 32x a2 = a2 + x1
 %line 3485+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 222]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 228]
 %line 3486+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
+	vpmullw zmm13, zmm3, [r8 + 228]
+; 32x a3 = a3 + x1
 %line 3487+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 286]
-; 32x a3 = a3 + x1
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 292]
 %line 3488+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
+	vpmullw zmm13, zmm3, [r8 + 292]
+; 32x a4 = a4 + x1
 %line 3489+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 350]
-; 32x a4 = a4 + x1
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 356]
 %line 3490+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 100]
+	vpmullw zmm13, zmm3, [r8 + 356]
+; 32x a5 = a5 + x1
 %line 3491+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 100]
-; 32x x1 = x0 * mem512[pa + 156]
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10532]
 %line 3492+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 156]
-; 32x a1 = a1 + x1
+	vpmullw zmm13, zmm3, [r8 + 10532]
+; 32x a8 = a8 + x1
 %line 3493+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10596]
 %line 3494+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 220]
-; 32x a2 = a2 + x1
+	vpmullw zmm13, zmm3, [r8 + 10596]
+; 32x a9 = a9 + x1
 %line 3495+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10660]
 %line 3496+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 284]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 10660]
+; 32x a10 = a10 + x1
 %line 3497+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10724]
 %line 3498+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 348]
-; 32x a4 = a4 + x1
+	vpmullw zmm3, zmm3, [r8 + 10724]
+; 32x a11 = a11 + x1
 %line 3499+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 102]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 158]
 %line 3500+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 102]
-; 32x x1 = x0 * mem512[pa + 154]
+	vpbroadcastw zmm3, [r9 + 158]
+; 32x x1 = x0 * mem512[pa + 162]
 %line 3501+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 154]
-; 32x a1 = a1 + x1
+	vpmullw zmm13, zmm3, [r8 + 162]
+; 32x a2 = a2 + x1
 %line 3502+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 226]
 %line 3503+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 218]
-; 32x a2 = a2 + x1
+	vpmullw zmm13, zmm3, [r8 + 226]
+; 32x a3 = a3 + x1
 %line 3504+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 290]
 %line 3505+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 282]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 290]
+; 32x a4 = a4 + x1
 %line 3506+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 354]
 %line 3507+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 346]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 354]
+; 32x a5 = a5 + x1
 %line 3508+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 104]
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10530]
 %line 3509+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 104]
-; 32x x1 = x0 * mem512[pa + 152]
+	vpmullw zmm13, zmm3, [r8 + 10530]
+; 32x a8 = a8 + x1
 %line 3510+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 152]
-; 32x a1 = a1 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10594]
 %line 3511+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
+	vpmullw zmm13, zmm3, [r8 + 10594]
+; 32x a9 = a9 + x1
 %line 3512+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 216]
-; 32x a2 = a2 + x1
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10658]
 %line 3513+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
+	vpmullw zmm13, zmm3, [r8 + 10658]
+; 32x a10 = a10 + x1
 %line 3514+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 280]
-; 32x a3 = a3 + x1
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10722]
 %line 3515+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
+	vpmullw zmm3, zmm3, [r8 + 10722]
+; 32x a11 = a11 + x1
 %line 3516+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 344]
-; 32x a4 = a4 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 160]
 %line 3517+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 106]
+	vpbroadcastw zmm3, [r9 + 160]
+; 32x x1 = x0 * mem512[pa + 160]
 %line 3518+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 106]
-; 32x x1 = x0 * mem512[pa + 150]
+	vpmullw zmm13, zmm3, [r8 + 160]
+; 32x a2 = a2 + x1
 %line 3519+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 150]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 224]
 %line 3520+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
+	vpmullw zmm13, zmm3, [r8 + 224]
+; 32x a3 = a3 + x1
 %line 3521+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 214]
-; 32x a2 = a2 + x1
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 288]
 %line 3522+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
+	vpmullw zmm13, zmm3, [r8 + 288]
+; 32x a4 = a4 + x1
 %line 3523+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 278]
-; 32x a3 = a3 + x1
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 352]
 %line 3524+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
+	vpmullw zmm13, zmm3, [r8 + 352]
+; 32x a5 = a5 + x1
 %line 3525+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 342]
-; 32x a4 = a4 + x1
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10528]
 %line 3526+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 108]
+	vpmullw zmm13, zmm3, [r8 + 10528]
+; 32x a8 = a8 + x1
 %line 3527+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 108]
-; 32x x1 = x0 * mem512[pa + 148]
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10592]
 %line 3528+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 148]
-; 32x a1 = a1 + x1
+	vpmullw zmm13, zmm3, [r8 + 10592]
+; 32x a9 = a9 + x1
 %line 3529+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10656]
 %line 3530+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 212]
-; 32x a2 = a2 + x1
+	vpmullw zmm13, zmm3, [r8 + 10656]
+; 32x a10 = a10 + x1
 %line 3531+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10720]
 %line 3532+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 276]
-; 32x a3 = a3 + x1
+	vpmullw zmm3, zmm3, [r8 + 10720]
+; 32x a11 = a11 + x1
 %line 3533+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 162]
 %line 3534+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 340]
-; 32x a4 = a4 + x1
+	vpbroadcastw zmm3, [r9 + 162]
+; 32x x1 = x0 * mem512[pa + 158]
 %line 3535+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 110]
+	vpmullw zmm13, zmm3, [r8 + 158]
+; 32x a2 = a2 + x1
 %line 3536+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 110]
-; 32x x1 = x0 * mem512[pa + 146]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 222]
 %line 3537+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 146]
-; 32x a1 = a1 + x1
+	vpmullw zmm13, zmm3, [r8 + 222]
+; 32x a3 = a3 + x1
 %line 3538+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 286]
 %line 3539+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 210]
-; 32x a2 = a2 + x1
+	vpmullw zmm13, zmm3, [r8 + 286]
+; 32x a4 = a4 + x1
 %line 3540+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 350]
 %line 3541+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 274]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 350]
+; 32x a5 = a5 + x1
 %line 3542+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10526]
 %line 3543+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 338]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 10526]
+; 32x a8 = a8 + x1
 %line 3544+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 112]
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10590]
 %line 3545+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 112]
-; 32x x1 = x0 * mem512[pa + 144]
+	vpmullw zmm13, zmm3, [r8 + 10590]
+; 32x a9 = a9 + x1
 %line 3546+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 144]
-; 32x a1 = a1 + x1
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10654]
 %line 3547+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
+	vpmullw zmm13, zmm3, [r8 + 10654]
+; 32x a10 = a10 + x1
 %line 3548+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 208]
-; 32x a2 = a2 + x1
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10718]
 %line 3549+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
+	vpmullw zmm3, zmm3, [r8 + 10718]
+; 32x a11 = a11 + x1
 %line 3550+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 272]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 164]
 %line 3551+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
+	vpbroadcastw zmm3, [r9 + 164]
+; 32x x1 = x0 * mem512[pa + 156]
 %line 3552+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 336]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 156]
+; 32x a2 = a2 + x1
 %line 3553+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 114]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 220]
 %line 3554+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 114]
-; 32x x1 = x0 * mem512[pa + 142]
+	vpmullw zmm13, zmm3, [r8 + 220]
+; 32x a3 = a3 + x1
 %line 3555+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 142]
-; 32x a1 = a1 + x1
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 284]
 %line 3556+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
+	vpmullw zmm13, zmm3, [r8 + 284]
+; 32x a4 = a4 + x1
 %line 3557+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 206]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 348]
 %line 3558+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
+	vpmullw zmm13, zmm3, [r8 + 348]
+; 32x a5 = a5 + x1
 %line 3559+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 270]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10524]
 %line 3560+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
+	vpmullw zmm13, zmm3, [r8 + 10524]
+; 32x a8 = a8 + x1
 %line 3561+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 334]
-; 32x a4 = a4 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10588]
 %line 3562+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 116]
+	vpmullw zmm13, zmm3, [r8 + 10588]
+; 32x a9 = a9 + x1
 %line 3563+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 116]
-; 32x x1 = x0 * mem512[pa + 140]
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10652]
 %line 3564+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 140]
-; 32x a1 = a1 + x1
+	vpmullw zmm13, zmm3, [r8 + 10652]
+; 32x a10 = a10 + x1
 %line 3565+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10716]
 %line 3566+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 204]
-; 32x a2 = a2 + x1
+	vpmullw zmm3, zmm3, [r8 + 10716]
+; 32x a11 = a11 + x1
 %line 3567+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 166]
 %line 3568+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 268]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm3, [r9 + 166]
+; 32x x1 = x0 * mem512[pa + 154]
 %line 3569+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
+	vpmullw zmm13, zmm3, [r8 + 154]
+; 32x a2 = a2 + x1
 %line 3570+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 332]
-; 32x a4 = a4 + x1
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 218]
 %line 3571+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 118]
+	vpmullw zmm13, zmm3, [r8 + 218]
+; 32x a3 = a3 + x1
 %line 3572+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 118]
-; 32x x1 = x0 * mem512[pa + 138]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 282]
 %line 3573+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 138]
-; 32x a1 = a1 + x1
+	vpmullw zmm13, zmm3, [r8 + 282]
+; 32x a4 = a4 + x1
 %line 3574+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 202]
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 346]
 %line 3575+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 202]
-; 32x a2 = a2 + x1
+	vpmullw zmm13, zmm3, [r8 + 346]
+; 32x a5 = a5 + x1
 %line 3576+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 266]
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10522]
 %line 3577+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 266]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 10522]
+; 32x a8 = a8 + x1
 %line 3578+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 330]
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10586]
 %line 3579+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 330]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 10586]
+; 32x a9 = a9 + x1
 %line 3580+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 120]
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10650]
 %line 3581+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 120]
-; 32x x1 = x0 * mem512[pa + 136]
+	vpmullw zmm13, zmm3, [r8 + 10650]
+; 32x a10 = a10 + x1
 %line 3582+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 136]
-; 32x a1 = a1 + x1
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10714]
 %line 3583+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 200]
+	vpmullw zmm3, zmm3, [r8 + 10714]
+; 32x a11 = a11 + x1
 %line 3584+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 200]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 168]
 %line 3585+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 264]
+	vpbroadcastw zmm3, [r9 + 168]
+; 32x x1 = x0 * mem512[pa + 152]
 %line 3586+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 264]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 152]
+; 32x a2 = a2 + x1
 %line 3587+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 328]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 216]
 %line 3588+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 328]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 216]
+; 32x a3 = a3 + x1
 %line 3589+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 122]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 280]
 %line 3590+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 122]
-; 32x x1 = x0 * mem512[pa + 134]
+	vpmullw zmm13, zmm3, [r8 + 280]
+; 32x a4 = a4 + x1
 %line 3591+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 134]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 344]
 %line 3592+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 198]
+	vpmullw zmm13, zmm3, [r8 + 344]
+; 32x a5 = a5 + x1
 %line 3593+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 198]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10520]
 %line 3594+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 262]
+	vpmullw zmm13, zmm3, [r8 + 10520]
+; 32x a8 = a8 + x1
 %line 3595+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 262]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10584]
 %line 3596+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 326]
+	vpmullw zmm13, zmm3, [r8 + 10584]
+; 32x a9 = a9 + x1
 %line 3597+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 326]
-; 32x a4 = a4 + x1
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10648]
 %line 3598+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 124]
+	vpmullw zmm13, zmm3, [r8 + 10648]
+; 32x a10 = a10 + x1
 %line 3599+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 124]
-; 32x x1 = x0 * mem512[pa + 132]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10712]
 %line 3600+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 132]
-; 32x a1 = a1 + x1
+	vpmullw zmm3, zmm3, [r8 + 10712]
+; 32x a11 = a11 + x1
 %line 3601+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 196]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 170]
 %line 3602+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 196]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm3, [r9 + 170]
+; 32x x1 = x0 * mem512[pa + 150]
 %line 3603+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 260]
+	vpmullw zmm13, zmm3, [r8 + 150]
+; 32x a2 = a2 + x1
 %line 3604+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 260]
-; 32x a3 = a3 + x1
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 214]
 %line 3605+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 324]
+	vpmullw zmm13, zmm3, [r8 + 214]
+; 32x a3 = a3 + x1
 %line 3606+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 324]
-; 32x a4 = a4 + x1
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 278]
 %line 3607+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x0 = mem16[pb + 126]
+	vpmullw zmm13, zmm3, [r8 + 278]
+; 32x a4 = a4 + x1
 %line 3608+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 126]
-; 32x x1 = x0 * mem512[pa + 130]
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 342]
 %line 3609+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 130]
-; 32x a1 = a1 + x1
+	vpmullw zmm13, zmm3, [r8 + 342]
+; 32x a5 = a5 + x1
 %line 3610+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm7, zmm2, zmm5
-; 32x x1 = x0 * mem512[pa + 194]
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10518]
 %line 3611+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm2, zmm4, [r8 + 194]
-; 32x a2 = a2 + x1
+	vpmullw zmm13, zmm3, [r8 + 10518]
+; 32x a8 = a8 + x1
 %line 3612+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x1 = x0 * mem512[pa + 258]
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10582]
 %line 3613+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm2, zmm4, [r8 + 258]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 10582]
+; 32x a9 = a9 + x1
 %line 3614+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm2
-; 32x x1 = x0 * mem512[pa + 322]
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10646]
 %line 3615+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm2, zmm4, [r8 + 322]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 10646]
+; 32x a10 = a10 + x1
 %line 3616+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm2
-; 32x x0 = mem16[pb + 128]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10710]
 %line 3617+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm2, [r9 + 128]
-; 32x x1 = x0 * mem512[pa + 192]
+	vpmullw zmm3, zmm3, [r8 + 10710]
+; 32x a11 = a11 + x1
 %line 3618+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm2, [r8 + 192]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 172]
 %line 3619+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 256]
+	vpbroadcastw zmm3, [r9 + 172]
+; 32x x1 = x0 * mem512[pa + 148]
 %line 3620+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm2, [r8 + 256]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 148]
+; 32x a2 = a2 + x1
 %line 3621+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 320]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 212]
 %line 3622+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm2, zmm2, [r8 + 320]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 212]
+; 32x a3 = a3 + x1
 %line 3623+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm2
-; 32x x0 = mem16[pb + 130]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 276]
 %line 3624+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm2, [r9 + 130]
-; 32x x1 = x0 * mem512[pa + 190]
+	vpmullw zmm13, zmm3, [r8 + 276]
+; 32x a4 = a4 + x1
 %line 3625+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm2, [r8 + 190]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 340]
 %line 3626+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 254]
+	vpmullw zmm13, zmm3, [r8 + 340]
+; 32x a5 = a5 + x1
 %line 3627+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm2, [r8 + 254]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10516]
 %line 3628+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 318]
+	vpmullw zmm13, zmm3, [r8 + 10516]
+; 32x a8 = a8 + x1
 %line 3629+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm2, [r8 + 318]
-; 32x a4 = a4 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10580]
 %line 3630+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x a5 = x0 * mem512[pa + 382]
+	vpmullw zmm13, zmm3, [r8 + 10580]
+; 32x a9 = a9 + x1
 %line 3631+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm2, zmm2, [r8 + 382]
-; 32x x0 = mem16[pb + 132]
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10644]
 %line 3632+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 132]
-; 32x x1 = x0 * mem512[pa + 188]
+	vpmullw zmm13, zmm3, [r8 + 10644]
+; 32x a10 = a10 + x1
 %line 3633+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 188]
-; 32x a2 = a2 + x1
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10708]
 %line 3634+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 252]
+	vpmullw zmm3, zmm3, [r8 + 10708]
+; 32x a11 = a11 + x1
 %line 3635+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 252]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 174]
 %line 3636+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 316]
+	vpbroadcastw zmm3, [r9 + 174]
+; 32x x1 = x0 * mem512[pa + 146]
 %line 3637+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 316]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 146]
+; 32x a2 = a2 + x1
 %line 3638+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 380]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 210]
 %line 3639+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 380]
-; 32x a5 = a5 + x1
+	vpmullw zmm13, zmm3, [r8 + 210]
+; 32x a3 = a3 + x1
 %line 3640+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 134]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 274]
 %line 3641+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 134]
-; 32x x1 = x0 * mem512[pa + 186]
+	vpmullw zmm13, zmm3, [r8 + 274]
+; 32x a4 = a4 + x1
 %line 3642+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 186]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 338]
 %line 3643+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 250]
+	vpmullw zmm13, zmm3, [r8 + 338]
+; 32x a5 = a5 + x1
 %line 3644+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 250]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10514]
 %line 3645+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 314]
+	vpmullw zmm13, zmm3, [r8 + 10514]
+; 32x a8 = a8 + x1
 %line 3646+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 314]
-; 32x a4 = a4 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10578]
 %line 3647+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 378]
+	vpmullw zmm13, zmm3, [r8 + 10578]
+; 32x a9 = a9 + x1
 %line 3648+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 378]
-; 32x a5 = a5 + x1
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10642]
 %line 3649+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 136]
+	vpmullw zmm13, zmm3, [r8 + 10642]
+; 32x a10 = a10 + x1
 %line 3650+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 136]
-; 32x x1 = x0 * mem512[pa + 184]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10706]
 %line 3651+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 184]
-; 32x a2 = a2 + x1
+	vpmullw zmm3, zmm3, [r8 + 10706]
+; 32x a11 = a11 + x1
 %line 3652+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 248]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 176]
 %line 3653+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 248]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm3, [r9 + 176]
+; 32x x1 = x0 * mem512[pa + 144]
 %line 3654+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 312]
+	vpmullw zmm13, zmm3, [r8 + 144]
+; 32x a2 = a2 + x1
 %line 3655+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 312]
-; 32x a4 = a4 + x1
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 208]
 %line 3656+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 376]
+	vpmullw zmm13, zmm3, [r8 + 208]
+; 32x a3 = a3 + x1
 %line 3657+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 376]
-; 32x a5 = a5 + x1
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 272]
 %line 3658+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 138]
+	vpmullw zmm13, zmm3, [r8 + 272]
+; 32x a4 = a4 + x1
 %line 3659+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 138]
-; 32x x1 = x0 * mem512[pa + 182]
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 336]
 %line 3660+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 182]
-; 32x a2 = a2 + x1
+	vpmullw zmm13, zmm3, [r8 + 336]
+; 32x a5 = a5 + x1
 %line 3661+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 246]
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10512]
 %line 3662+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 246]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 10512]
+; 32x a8 = a8 + x1
 %line 3663+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 310]
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10576]
 %line 3664+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 310]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 10576]
+; 32x a9 = a9 + x1
 %line 3665+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 374]
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10640]
 %line 3666+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 374]
-; 32x a5 = a5 + x1
+	vpmullw zmm13, zmm3, [r8 + 10640]
+; 32x a10 = a10 + x1
 %line 3667+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 140]
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10704]
 %line 3668+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 140]
-; 32x x1 = x0 * mem512[pa + 180]
+	vpmullw zmm3, zmm3, [r8 + 10704]
+; 32x a11 = a11 + x1
 %line 3669+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 180]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 178]
 %line 3670+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 244]
+	vpbroadcastw zmm3, [r9 + 178]
+; 32x x1 = x0 * mem512[pa + 142]
 %line 3671+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 244]
-; 32x a3 = a3 + x1
+	vpmullw zmm13, zmm3, [r8 + 142]
+; 32x a2 = a2 + x1
 %line 3672+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 308]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 206]
 %line 3673+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 308]
-; 32x a4 = a4 + x1
+	vpmullw zmm13, zmm3, [r8 + 206]
+; 32x a3 = a3 + x1
 %line 3674+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 372]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 270]
 %line 3675+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 372]
-; 32x a5 = a5 + x1
+	vpmullw zmm13, zmm3, [r8 + 270]
+; 32x a4 = a4 + x1
 %line 3676+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 142]
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 334]
 %line 3677+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 142]
-; 32x x1 = x0 * mem512[pa + 178]
+	vpmullw zmm13, zmm3, [r8 + 334]
+; 32x a5 = a5 + x1
 %line 3678+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 178]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10510]
 %line 3679+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 242]
+	vpmullw zmm13, zmm3, [r8 + 10510]
+; 32x a8 = a8 + x1
 %line 3680+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 242]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10574]
 %line 3681+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 306]
+	vpmullw zmm13, zmm3, [r8 + 10574]
+; 32x a9 = a9 + x1
 %line 3682+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 306]
-; 32x a4 = a4 + x1
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10638]
 %line 3683+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 370]
+	vpmullw zmm13, zmm3, [r8 + 10638]
+; 32x a10 = a10 + x1
 %line 3684+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 370]
-; 32x a5 = a5 + x1
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10702]
 %line 3685+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 144]
+	vpmullw zmm3, zmm3, [r8 + 10702]
+; 32x a11 = a11 + x1
 %line 3686+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 144]
-; 32x x1 = x0 * mem512[pa + 176]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 180]
 %line 3687+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 176]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm3, [r9 + 180]
+; 32x x1 = x0 * mem512[pa + 140]
 %line 3688+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 240]
-%line 3689+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 240]
-; 32x a3 = a3 + x1
-%line 3690+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 304]
-%line 3691+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 304]
-; 32x a4 = a4 + x1
-%line 3692+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 368]
-%line 3693+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 368]
-; 32x a5 = a5 + x1
-%line 3694+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 146]
-%line 3695+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 146]
-; 32x x1 = x0 * mem512[pa + 174]
-%line 3696+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 174]
+	vpmullw zmm13, zmm3, [r8 + 140]
 ; 32x a2 = a2 + x1
-%line 3697+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 238]
-%line 3698+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 238]
+%line 3689+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 204]
+%line 3690+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 204]
 ; 32x a3 = a3 + x1
-%line 3699+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 302]
-%line 3700+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 302]
+%line 3691+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 268]
+%line 3692+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 268]
 ; 32x a4 = a4 + x1
-%line 3701+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 366]
-%line 3702+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 366]
+%line 3693+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 332]
+%line 3694+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 332]
 ; 32x a5 = a5 + x1
+%line 3695+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10508]
+%line 3696+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10508]
+; 32x a8 = a8 + x1
+%line 3697+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10572]
+%line 3698+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10572]
+; 32x a9 = a9 + x1
+%line 3699+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10636]
+%line 3700+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10636]
+; 32x a10 = a10 + x1
+%line 3701+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10700]
+%line 3702+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10700]
+; 32x a11 = a11 + x1
 %line 3703+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 148]
+	vpaddw zmm1, zmm1, zmm3
+; 32x x0 = mem16[pb + 182]
 %line 3704+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 148]
-; 32x x1 = x0 * mem512[pa + 172]
+	vpbroadcastw zmm3, [r9 + 182]
+; 32x x1 = x0 * mem512[pa + 138]
 %line 3705+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 172]
+	vpmullw zmm13, zmm3, [r8 + 138]
 ; 32x a2 = a2 + x1
 %line 3706+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 236]
+	vpaddw zmm2, zmm2, zmm13
+; 32x x1 = x0 * mem512[pa + 202]
 %line 3707+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 236]
+	vpmullw zmm13, zmm3, [r8 + 202]
 ; 32x a3 = a3 + x1
 %line 3708+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 300]
+	vpaddw zmm6, zmm6, zmm13
+; 32x x1 = x0 * mem512[pa + 266]
 %line 3709+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 300]
+	vpmullw zmm13, zmm3, [r8 + 266]
 ; 32x a4 = a4 + x1
 %line 3710+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 364]
+	vpaddw zmm4, zmm4, zmm13
+; 32x x1 = x0 * mem512[pa + 330]
 %line 3711+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 364]
+	vpmullw zmm13, zmm3, [r8 + 330]
 ; 32x a5 = a5 + x1
 %line 3712+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 150]
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10506]
 %line 3713+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 150]
-; 32x x1 = x0 * mem512[pa + 170]
+	vpmullw zmm13, zmm3, [r8 + 10506]
+; 32x a8 = a8 + x1
 %line 3714+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 170]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10570]
 %line 3715+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 234]
+	vpmullw zmm13, zmm3, [r8 + 10570]
+; 32x a9 = a9 + x1
 %line 3716+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 234]
-; 32x a3 = a3 + x1
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10634]
 %line 3717+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 298]
+	vpmullw zmm13, zmm3, [r8 + 10634]
+; 32x a10 = a10 + x1
 %line 3718+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 298]
-; 32x a4 = a4 + x1
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10698]
 %line 3719+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 362]
+	vpmullw zmm3, zmm3, [r8 + 10698]
+; 32x a11 = a11 + x1
 %line 3720+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 362]
-; 32x a5 = a5 + x1
-%line 3721+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 152]
-%line 3722+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 152]
-; 32x x1 = x0 * mem512[pa + 168]
-%line 3723+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 168]
-; 32x a2 = a2 + x1
-%line 3724+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 232]
-%line 3725+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 232]
-; 32x a3 = a3 + x1
-%line 3726+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 296]
-%line 3727+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 296]
-; 32x a4 = a4 + x1
-%line 3728+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 360]
-%line 3729+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 360]
-; 32x a5 = a5 + x1
-%line 3730+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 154]
-%line 3731+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 154]
-; 32x x1 = x0 * mem512[pa + 166]
-%line 3732+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 166]
-; 32x a2 = a2 + x1
-%line 3733+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 230]
-%line 3734+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 230]
-; 32x a3 = a3 + x1
-%line 3735+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 294]
-%line 3736+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 294]
-; 32x a4 = a4 + x1
-%line 3737+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 358]
-%line 3738+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 358]
-; 32x a5 = a5 + x1
-%line 3739+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 156]
-%line 3740+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 156]
-; 32x x1 = x0 * mem512[pa + 164]
-%line 3741+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 164]
-; 32x a2 = a2 + x1
-%line 3742+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 228]
-%line 3743+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 228]
-; 32x a3 = a3 + x1
-%line 3744+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 292]
-%line 3745+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 292]
-; 32x a4 = a4 + x1
-%line 3746+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 356]
-%line 3747+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 356]
-; 32x a5 = a5 + x1
-%line 3748+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 158]
-%line 3749+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 158]
-; 32x x1 = x0 * mem512[pa + 162]
-%line 3750+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 162]
-; 32x a2 = a2 + x1
-%line 3751+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 226]
-%line 3752+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 226]
-; 32x a3 = a3 + x1
-%line 3753+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 290]
-%line 3754+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 290]
-; 32x a4 = a4 + x1
-%line 3755+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 354]
-%line 3756+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 354]
-; 32x a5 = a5 + x1
-%line 3757+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 160]
-%line 3758+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 160]
-; 32x x1 = x0 * mem512[pa + 160]
-%line 3759+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 160]
-; 32x a2 = a2 + x1
-%line 3760+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 224]
-%line 3761+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 224]
-; 32x a3 = a3 + x1
-%line 3762+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 288]
-%line 3763+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 288]
-; 32x a4 = a4 + x1
-%line 3764+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 352]
-%line 3765+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 352]
-; 32x a5 = a5 + x1
-%line 3766+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 162]
-%line 3767+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 162]
-; 32x x1 = x0 * mem512[pa + 158]
-%line 3768+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 158]
-; 32x a2 = a2 + x1
-%line 3769+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 222]
-%line 3770+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 222]
-; 32x a3 = a3 + x1
-%line 3771+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 286]
-%line 3772+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 286]
-; 32x a4 = a4 + x1
-%line 3773+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 350]
-%line 3774+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 350]
-; 32x a5 = a5 + x1
-%line 3775+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 164]
-%line 3776+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 164]
-; 32x x1 = x0 * mem512[pa + 156]
-%line 3777+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 156]
-; 32x a2 = a2 + x1
-%line 3778+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 220]
-%line 3779+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 220]
-; 32x a3 = a3 + x1
-%line 3780+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 284]
-%line 3781+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 284]
-; 32x a4 = a4 + x1
-%line 3782+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 348]
-%line 3783+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 348]
-; 32x a5 = a5 + x1
-%line 3784+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 166]
-%line 3785+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 166]
-; 32x x1 = x0 * mem512[pa + 154]
-%line 3786+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 154]
-; 32x a2 = a2 + x1
-%line 3787+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 218]
-%line 3788+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 218]
-; 32x a3 = a3 + x1
-%line 3789+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 282]
-%line 3790+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 282]
-; 32x a4 = a4 + x1
-%line 3791+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 346]
-%line 3792+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 346]
-; 32x a5 = a5 + x1
-%line 3793+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 168]
-%line 3794+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 168]
-; 32x x1 = x0 * mem512[pa + 152]
-%line 3795+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 152]
-; 32x a2 = a2 + x1
-%line 3796+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 216]
-%line 3797+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 216]
-; 32x a3 = a3 + x1
-%line 3798+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 280]
-%line 3799+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 280]
-; 32x a4 = a4 + x1
-%line 3800+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 344]
-%line 3801+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 344]
-; 32x a5 = a5 + x1
-%line 3802+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 170]
-%line 3803+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 170]
-; 32x x1 = x0 * mem512[pa + 150]
-%line 3804+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 150]
-; 32x a2 = a2 + x1
-%line 3805+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 214]
-%line 3806+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 214]
-; 32x a3 = a3 + x1
-%line 3807+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 278]
-%line 3808+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 278]
-; 32x a4 = a4 + x1
-%line 3809+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 342]
-%line 3810+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 342]
-; 32x a5 = a5 + x1
-%line 3811+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 172]
-%line 3812+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 172]
-; 32x x1 = x0 * mem512[pa + 148]
-%line 3813+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 148]
-; 32x a2 = a2 + x1
-%line 3814+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 212]
-%line 3815+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 212]
-; 32x a3 = a3 + x1
-%line 3816+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 276]
-%line 3817+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 276]
-; 32x a4 = a4 + x1
-%line 3818+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 340]
-%line 3819+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 340]
-; 32x a5 = a5 + x1
-%line 3820+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 174]
-%line 3821+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 174]
-; 32x x1 = x0 * mem512[pa + 146]
-%line 3822+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 146]
-; 32x a2 = a2 + x1
-%line 3823+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 210]
-%line 3824+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 210]
-; 32x a3 = a3 + x1
-%line 3825+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 274]
-%line 3826+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 274]
-; 32x a4 = a4 + x1
-%line 3827+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 338]
-%line 3828+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 338]
-; 32x a5 = a5 + x1
-%line 3829+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 176]
-%line 3830+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 176]
-; 32x x1 = x0 * mem512[pa + 144]
-%line 3831+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 144]
-; 32x a2 = a2 + x1
-%line 3832+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 208]
-%line 3833+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 208]
-; 32x a3 = a3 + x1
-%line 3834+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 272]
-%line 3835+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 272]
-; 32x a4 = a4 + x1
-%line 3836+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 336]
-%line 3837+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 336]
-; 32x a5 = a5 + x1
-%line 3838+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 178]
-%line 3839+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 178]
-; 32x x1 = x0 * mem512[pa + 142]
-%line 3840+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 142]
-; 32x a2 = a2 + x1
-%line 3841+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 206]
-%line 3842+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 206]
-; 32x a3 = a3 + x1
-%line 3843+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 270]
-%line 3844+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 270]
-; 32x a4 = a4 + x1
-%line 3845+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 334]
-%line 3846+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 334]
-; 32x a5 = a5 + x1
-%line 3847+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 180]
-%line 3848+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 180]
-; 32x x1 = x0 * mem512[pa + 140]
-%line 3849+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 140]
-; 32x a2 = a2 + x1
-%line 3850+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 204]
-%line 3851+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 204]
-; 32x a3 = a3 + x1
-%line 3852+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 268]
-%line 3853+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 268]
-; 32x a4 = a4 + x1
-%line 3854+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 332]
-%line 3855+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 332]
-; 32x a5 = a5 + x1
-%line 3856+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x0 = mem16[pb + 182]
-%line 3857+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 182]
-; 32x x1 = x0 * mem512[pa + 138]
-%line 3858+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 138]
-; 32x a2 = a2 + x1
-%line 3859+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
-; 32x x1 = x0 * mem512[pa + 202]
-%line 3860+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 202]
-; 32x a3 = a3 + x1
-%line 3861+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
-; 32x x1 = x0 * mem512[pa + 266]
-%line 3862+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 266]
-; 32x a4 = a4 + x1
-%line 3863+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
-; 32x x1 = x0 * mem512[pa + 330]
-%line 3864+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 330]
-; 32x a5 = a5 + x1
-%line 3865+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
+	vpaddw zmm1, zmm1, zmm3
 ; 32x x0 = mem16[pb + 184]
-%line 3866+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 184]
+%line 3721+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 184]
 ; 32x x1 = x0 * mem512[pa + 136]
-%line 3867+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 136]
+%line 3722+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 136]
 ; 32x a2 = a2 + x1
-%line 3868+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3723+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 200]
-%line 3869+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 200]
+%line 3724+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 200]
 ; 32x a3 = a3 + x1
-%line 3870+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3725+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 264]
-%line 3871+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 264]
+%line 3726+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 264]
 ; 32x a4 = a4 + x1
-%line 3872+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 3727+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 328]
-%line 3873+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 328]
+%line 3728+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 328]
 ; 32x a5 = a5 + x1
-%line 3874+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
+%line 3729+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10504]
+%line 3730+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10504]
+; 32x a8 = a8 + x1
+%line 3731+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10568]
+%line 3732+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10568]
+; 32x a9 = a9 + x1
+%line 3733+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10632]
+%line 3734+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10632]
+; 32x a10 = a10 + x1
+%line 3735+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10696]
+%line 3736+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10696]
+; 32x a11 = a11 + x1
+%line 3737+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
 ; 32x x0 = mem16[pb + 186]
-%line 3875+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 186]
+%line 3738+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 186]
 ; 32x x1 = x0 * mem512[pa + 134]
-%line 3876+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 134]
+%line 3739+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 134]
 ; 32x a2 = a2 + x1
-%line 3877+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3740+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 198]
-%line 3878+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 198]
+%line 3741+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 198]
 ; 32x a3 = a3 + x1
-%line 3879+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3742+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 262]
-%line 3880+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 262]
+%line 3743+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 262]
 ; 32x a4 = a4 + x1
-%line 3881+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 3744+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 326]
-%line 3882+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 326]
+%line 3745+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 326]
 ; 32x a5 = a5 + x1
-%line 3883+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
+%line 3746+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10502]
+%line 3747+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10502]
+; 32x a8 = a8 + x1
+%line 3748+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10566]
+%line 3749+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10566]
+; 32x a9 = a9 + x1
+%line 3750+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10630]
+%line 3751+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10630]
+; 32x a10 = a10 + x1
+%line 3752+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10694]
+%line 3753+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10694]
+; 32x a11 = a11 + x1
+%line 3754+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
 ; 32x x0 = mem16[pb + 188]
-%line 3884+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 188]
+%line 3755+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 188]
 ; 32x x1 = x0 * mem512[pa + 132]
-%line 3885+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 132]
+%line 3756+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 132]
 ; 32x a2 = a2 + x1
-%line 3886+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3757+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 196]
-%line 3887+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 196]
+%line 3758+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 196]
 ; 32x a3 = a3 + x1
-%line 3888+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3759+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 260]
-%line 3889+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 260]
+%line 3760+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 260]
 ; 32x a4 = a4 + x1
-%line 3890+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 3761+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 324]
-%line 3891+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 324]
+%line 3762+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 324]
 ; 32x a5 = a5 + x1
-%line 3892+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
+%line 3763+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10500]
+%line 3764+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10500]
+; 32x a8 = a8 + x1
+%line 3765+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10564]
+%line 3766+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10564]
+; 32x a9 = a9 + x1
+%line 3767+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10628]
+%line 3768+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10628]
+; 32x a10 = a10 + x1
+%line 3769+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10692]
+%line 3770+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10692]
+; 32x a11 = a11 + x1
+%line 3771+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
 ; 32x x0 = mem16[pb + 190]
-%line 3893+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpbroadcastw zmm4, [r9 + 190]
+%line 3772+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpbroadcastw zmm3, [r9 + 190]
 ; 32x x1 = x0 * mem512[pa + 130]
-%line 3894+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 130]
+%line 3773+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 130]
 ; 32x a2 = a2 + x1
-%line 3895+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm5
+%line 3774+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm2, zmm2, zmm13
 ; 32x x1 = x0 * mem512[pa + 194]
-%line 3896+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 194]
+%line 3775+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 194]
 ; 32x a3 = a3 + x1
-%line 3897+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm3, zmm3, zmm5
+%line 3776+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm6, zmm6, zmm13
 ; 32x x1 = x0 * mem512[pa + 258]
-%line 3898+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm5, zmm4, [r8 + 258]
+%line 3777+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 258]
 ; 32x a4 = a4 + x1
-%line 3899+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm5
+%line 3778+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm4, zmm4, zmm13
 ; 32x x1 = x0 * mem512[pa + 322]
-%line 3900+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpmullw zmm4, zmm4, [r8 + 322]
+%line 3779+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 322]
 ; 32x a5 = a5 + x1
-%line 3901+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vpaddw zmm2, zmm2, zmm4
+%line 3780+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm0, zmm0, zmm13
+; 32x x1 = x0 * mem512[pa + 10498]
+%line 3781+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10498]
+; 32x a8 = a8 + x1
+%line 3782+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm5, zmm5, zmm13
+; 32x x1 = x0 * mem512[pa + 10562]
+%line 3783+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10562]
+; 32x a9 = a9 + x1
+%line 3784+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm10, zmm10, zmm13
+; 32x x1 = x0 * mem512[pa + 10626]
+%line 3785+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm13, zmm3, [r8 + 10626]
+; 32x a10 = a10 + x1
+%line 3786+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm12, zmm12, zmm13
+; 32x x1 = x0 * mem512[pa + 10690]
+%line 3787+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpmullw zmm3, zmm3, [r8 + 10690]
+; 32x a11 = a11 + x1
+%line 3788+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vpaddw zmm1, zmm1, zmm3
 ; mem512[pc] = a0
-%line 3902+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10], zmm6
+%line 3789+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10], zmm9
 ; mem512[pc + 64] = a1
-%line 3903+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 64], zmm7
+%line 3790+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 64], zmm11
 ; mem512[pc + 128] = a2
-%line 3904+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 128], zmm0
+%line 3791+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 128], zmm2
 ; mem512[pc + 192] = a3
-%line 3905+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 192], zmm3
+%line 3792+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 192], zmm6
 ; mem512[pc + 256] = a4
-%line 3906+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 256], zmm1
+%line 3793+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 256], zmm4
 ; mem512[pc + 320] = a5
-%line 3907+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	vmovdqu64 [r10 + 320], zmm2
+%line 3794+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 320], zmm0
+; mem512[pc + 10368] = a6
+%line 3795+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 10368], zmm7
+; mem512[pc + 10432] = a7
+%line 3796+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 10432], zmm8
+; mem512[pc + 10496] = a8
+%line 3797+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 10496], zmm5
+; mem512[pc + 10560] = a9
+%line 3798+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 10560], zmm10
+; mem512[pc + 10624] = a10
+%line 3799+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 10624], zmm12
+; mem512[pc + 10688] = a11
+%line 3800+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	vmovdqu64 [r10 + 10688], zmm1
 ; pa = pa + 384
-%line 3908+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3801+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r8, 384
 ; pb = pb + 192
-%line 3909+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3802+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r9, 192
 ; pc = pc + 384
-%line 3910+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3803+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r10, 384
 ; i0 = i0 - 1
-%line 3911+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3804+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	sub r11, 1
 ; =? i0 - 0
-%line 3912+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3805+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	cmp r11, 0
-; goto loop25 if !=
-%line 3913+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	jne .Lloop25
+; goto loop24 if !=
+%line 3806+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	jne .Lloop24
 ; pa = w + 41280
-%line 3914+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3807+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r10, [rax + 41280]
 ; pb = w + 4608
-%line 3915+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3808+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r8, [rax + 4608]
 ; i0 = 18
-%line 3916+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3809+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r9, 18
 align 32
-.Lloop26:
+.Lloop25:
 ; qb = pa + 384
-%line 3919+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3812+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r11, [r10 + 384]
 ; qc = pa + 768
-%line 3920+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3813+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea rsi, [r10 + 768]
 ; x0 = mem512[qa]
-%line 3922+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3815+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r10]
 ; x1 = mem512[qa + 192]
-%line 3923+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3816+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; x2 = mem512[qc]
-%line 3924+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3817+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rsi]
 ; x3 = mem512[qc + 192]
-%line 3925+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3818+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [rsi + 192]
 ; mem512[qd] = x0
-%line 3926+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3819+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8], zmm1
 ; mem512[qd + 576] = x3
-%line 3927+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3820+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 576], zmm3
 ; 32x x4 = x1 - x2
-%line 3928+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3821+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm2, zmm0
 ; x5 = mem512[qb]
-%line 3929+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3822+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11]
 ; 32x x5 = x5 - x0
-%line 3930+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3823+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm1
 ; 32x x5 = x5 + x4
-%line 3931+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3824+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm0
 ; mem512[qd + 192] = x5
-%line 3932+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3825+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 192], zmm2
 ; x5 = mem512[qb + 192]
-%line 3933+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3826+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r11 + 192]
 ; 32x x5 = x5 - x3
-%line 3934+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3827+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm3
 ; 32x x5 = x5 - x4
-%line 3935+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3828+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm0
 ; mem512[qd + 384] = x5
-%line 3936+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3829+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 384], zmm1
 ; x0 = mem512[qa + 64]
-%line 3937+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3830+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r10 + 64]
 ; x1 = mem512[qa + 256]
-%line 3938+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3831+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r10 + 256]
 ; x2 = mem512[qc + 64]
-%line 3939+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3832+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rsi + 64]
 ; x3 = mem512[qc + 256]
-%line 3940+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3833+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [rsi + 256]
 ; mem512[qd + 64] = x0
-%line 3941+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3834+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 64], zmm0
 ; mem512[qd + 640] = x3
-%line 3942+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3835+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 640], zmm3
 ; 32x x4 = x1 - x2
-%line 3943+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3836+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 3944+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3837+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11 + 64]
 ; 32x x5 = x5 - x0
-%line 3945+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3838+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 3946+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3839+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 256] = x5
-%line 3947+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3840+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 256], zmm2
 ; x5 = mem512[qb + 256]
-%line 3948+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3841+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r11 + 256]
 ; 32x x5 = x5 - x3
-%line 3949+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3842+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 3950+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3843+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 448] = x5
-%line 3951+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3844+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 448], zmm0
 ; x0 = mem512[qa + 128]
-%line 3952+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3845+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r10 + 128]
 ; x1 = mem512[qa + 320]
-%line 3953+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3846+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r10 + 320]
 ; x2 = mem512[qc + 128]
-%line 3954+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3847+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rsi + 128]
 ; x3 = mem512[qc + 320]
-%line 3955+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3848+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [rsi + 320]
 ; mem512[qd + 128] = x0
-%line 3956+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3849+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 128], zmm0
 ; mem512[qd + 704] = x3
-%line 3957+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3850+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 704], zmm3
 ; 32x x4 = x1 - x2
-%line 3958+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3851+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 3959+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3852+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11 + 128]
 ; 32x x5 = x5 - x0
-%line 3960+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3853+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 3961+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3854+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 320] = x5
-%line 3962+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3855+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 320], zmm2
 ; x5 = mem512[qb + 320]
-%line 3963+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3856+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r11 + 320]
 ; 32x x5 = x5 - x3
-%line 3964+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3857+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 3965+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3858+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 512] = x5
-%line 3966+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3859+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 512], zmm0
 ; pa = pa + 1152
-%line 3967+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3860+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r10, 1152
 ; pb = pb + 768
-%line 3968+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3861+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r8, 768
 ; i0 = i0 - 1
-%line 3969+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3862+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	sub r9, 1
 ; =? i0 - 0
-%line 3970+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3863+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	cmp r9, 0
-; goto loop26 if !=
-%line 3971+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	jne .Lloop26
+; goto loop25 if !=
+%line 3864+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	jne .Lloop25
 ; pa = w + 4608
-%line 3972+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3865+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r9, [rax + 4608]
 ; pb = w + 41280
-%line 3973+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3866+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea rsi, [rax + 41280]
 ; i0 = 6
-%line 3974+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3867+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r8, 6
 align 32
-.Lloop27:
+.Lloop26:
 ; qb = pa + 768
-%line 3977+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3870+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r10, [r9 + 768]
 ; qc = pa + 1536
-%line 3978+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3871+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r11, [r9 + 1536]
 ; x0 = mem512[qa]
-%line 3980+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3873+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qa + 384]
-%line 3981+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3874+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 384]
 ; x2 = mem512[qc]
-%line 3982+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3875+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11]
 ; x3 = mem512[qc + 384]
-%line 3983+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3876+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [r11 + 384]
 ; mem512[qd] = x0
-%line 3984+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3877+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi], zmm0
 ; mem512[qd + 1152] = x3
-%line 3985+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3878+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 1152], zmm3
 ; 32x x4 = x1 - x2
-%line 3986+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3879+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 3987+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3880+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10]
 ; 32x x5 = x5 - x0
-%line 3988+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3881+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 3989+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3882+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 384] = x5
-%line 3990+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3883+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 384], zmm2
 ; x5 = mem512[qb + 384]
-%line 3991+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3884+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r10 + 384]
 ; 32x x5 = x5 - x3
-%line 3992+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3885+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 3993+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3886+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 768] = x5
-%line 3994+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3887+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 768], zmm0
 ; x0 = mem512[qa + 64]
-%line 3995+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3888+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qa + 448]
-%line 3996+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3889+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 448]
 ; x2 = mem512[qc + 64]
-%line 3997+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3890+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11 + 64]
 ; x3 = mem512[qc + 448]
-%line 3998+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3891+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [r11 + 448]
 ; mem512[qd + 64] = x0
-%line 3999+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3892+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qd + 1216] = x3
-%line 4000+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3893+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 1216], zmm3
 ; 32x x4 = x1 - x2
-%line 4001+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3894+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 4002+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3895+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x5 = x5 - x0
-%line 4003+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3896+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4004+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3897+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 448] = x5
-%line 4005+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3898+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 448], zmm2
 ; x5 = mem512[qb + 448]
-%line 4006+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3899+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r10 + 448]
 ; 32x x5 = x5 - x3
-%line 4007+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3900+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4008+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3901+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 832] = x5
-%line 4009+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3902+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 832], zmm0
 ; x0 = mem512[qa + 128]
-%line 4010+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3903+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qa + 512]
-%line 4011+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3904+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 512]
 ; x2 = mem512[qc + 128]
-%line 4012+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3905+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11 + 128]
 ; x3 = mem512[qc + 512]
-%line 4013+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3906+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [r11 + 512]
 ; mem512[qd + 128] = x0
-%line 4014+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3907+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qd + 1280] = x3
-%line 4015+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3908+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 1280], zmm3
 ; 32x x4 = x1 - x2
-%line 4016+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3909+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 4017+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3910+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x5 = x5 - x0
-%line 4018+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3911+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4019+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3912+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 512] = x5
-%line 4020+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3913+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 512], zmm2
 ; x5 = mem512[qb + 512]
-%line 4021+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3914+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r10 + 512]
 ; 32x x5 = x5 - x3
-%line 4022+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3915+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4023+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3916+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 896] = x5
-%line 4024+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3917+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 896], zmm0
 ; x0 = mem512[qa + 192]
-%line 4025+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3918+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qa + 576]
-%line 4026+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3919+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 576]
 ; x2 = mem512[qc + 192]
-%line 4027+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3920+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11 + 192]
 ; x3 = mem512[qc + 576]
-%line 4028+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3921+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [r11 + 576]
 ; mem512[qd + 192] = x0
-%line 4029+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3922+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qd + 1344] = x3
-%line 4030+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3923+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 1344], zmm3
 ; 32x x4 = x1 - x2
-%line 4031+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3924+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 4032+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3925+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x5 = x5 - x0
-%line 4033+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3926+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4034+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3927+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 576] = x5
-%line 4035+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3928+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 576], zmm2
 ; x5 = mem512[qb + 576]
-%line 4036+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3929+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r10 + 576]
 ; 32x x5 = x5 - x3
-%line 4037+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3930+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4038+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3931+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 960] = x5
-%line 4039+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3932+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 960], zmm0
 ; x0 = mem512[qa + 256]
-%line 4040+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3933+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 256]
 ; x1 = mem512[qa + 640]
-%line 4041+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3934+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 640]
 ; x2 = mem512[qc + 256]
-%line 4042+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3935+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11 + 256]
 ; x3 = mem512[qc + 640]
-%line 4043+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3936+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [r11 + 640]
 ; mem512[qd + 256] = x0
-%line 4044+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3937+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 256], zmm0
 ; mem512[qd + 1408] = x3
-%line 4045+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3938+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 1408], zmm3
 ; 32x x4 = x1 - x2
-%line 4046+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3939+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 256]
-%line 4047+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3940+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 256]
 ; 32x x5 = x5 - x0
-%line 4048+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3941+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4049+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3942+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 640] = x5
-%line 4050+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3943+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 640], zmm2
 ; x5 = mem512[qb + 640]
-%line 4051+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3944+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r10 + 640]
 ; 32x x5 = x5 - x3
-%line 4052+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3945+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4053+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3946+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1024] = x5
-%line 4054+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3947+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 1024], zmm0
 ; x0 = mem512[qa + 320]
-%line 4055+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3948+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 320]
 ; x1 = mem512[qa + 704]
-%line 4056+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3949+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 704]
 ; x2 = mem512[qc + 320]
-%line 4057+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3950+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r11 + 320]
 ; x3 = mem512[qc + 704]
-%line 4058+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3951+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [r11 + 704]
 ; mem512[qd + 320] = x0
-%line 4059+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3952+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 320], zmm0
 ; mem512[qd + 1472] = x3
-%line 4060+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3953+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 1472], zmm3
 ; 32x x4 = x1 - x2
-%line 4061+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3954+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 320]
-%line 4062+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3955+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 320]
 ; 32x x5 = x5 - x0
-%line 4063+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3956+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4064+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3957+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 704] = x5
-%line 4065+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3958+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 704], zmm2
 ; x5 = mem512[qb + 704]
-%line 4066+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3959+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r10 + 704]
 ; 32x x5 = x5 - x3
-%line 4067+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3960+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4068+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3961+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1088] = x5
-%line 4069+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3962+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rsi + 1088], zmm0
 ; pa = pa + 2304
-%line 4070+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3963+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r9, 2304
 ; pb = pb + 1536
-%line 4071+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3964+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add rsi, 1536
 ; i0 = i0 - 1
-%line 4072+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3965+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	sub r8, 1
 ; =? i0 - 0
-%line 4073+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3966+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	cmp r8, 0
-; goto loop27 if !=
-%line 4074+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	jne .Lloop27
+; goto loop26 if !=
+%line 3967+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	jne .Lloop26
 ; pa = w + 41280
-%line 4075+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3968+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r8, [rax + 41280]
 ; pb = w + 4608
-%line 4076+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3969+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r9, [rax + 4608]
 ; i0 = 2
-%line 4077+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3970+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r10, 2
 align 32
-.Lloop28:
+.Lloop27:
 ; qa = pa
-%line 4079+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3972+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r11, r8
 ; qb = pa + 1536
-%line 4080+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3973+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea rsi, [r8 + 1536]
 ; qc = pa + 3072
-%line 4081+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3974+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea rcx, [r8 + 3072]
 ; qd = pb
-%line 4082+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3975+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov rdx, r9
 ; i1 = 3
-%line 4083+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3976+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov rbx, 3
 align 32
-.Lloop29:
+.Lloop28:
 ; x0 = mem512[qa]
-%line 4085+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3978+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r11]
 ; x1 = mem512[qa + 768]
-%line 4086+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3979+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r11 + 768]
 ; x2 = mem512[qc]
-%line 4087+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3980+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rcx]
 ; x3 = mem512[qc + 768]
-%line 4088+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3981+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [rcx + 768]
 ; mem512[qd] = x0
-%line 4089+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3982+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx], zmm0
 ; mem512[qd + 2304] = x3
-%line 4090+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3983+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 2304], zmm3
 ; 32x x4 = x1 - x2
-%line 4091+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3984+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 4092+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3985+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rsi]
 ; 32x x5 = x5 - x0
-%line 4093+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3986+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4094+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3987+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 768] = x5
-%line 4095+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3988+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 768], zmm2
 ; x5 = mem512[qb + 768]
-%line 4096+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3989+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rsi + 768]
 ; 32x x5 = x5 - x3
-%line 4097+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3990+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4098+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3991+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1536] = x5
-%line 4099+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3992+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 1536], zmm0
 ; x0 = mem512[qa + 64]
-%line 4100+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3993+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qa + 832]
-%line 4101+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3994+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r11 + 832]
 ; x2 = mem512[qc + 64]
-%line 4102+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3995+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rcx + 64]
 ; x3 = mem512[qc + 832]
-%line 4103+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3996+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [rcx + 832]
 ; mem512[qd + 64] = x0
-%line 4104+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3997+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 64], zmm0
 ; mem512[qd + 2368] = x3
-%line 4105+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3998+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 2368], zmm3
 ; 32x x4 = x1 - x2
-%line 4106+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 3999+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 4107+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4000+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rsi + 64]
 ; 32x x5 = x5 - x0
-%line 4108+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4001+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4109+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4002+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 832] = x5
-%line 4110+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4003+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 832], zmm2
 ; x5 = mem512[qb + 832]
-%line 4111+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4004+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rsi + 832]
 ; 32x x5 = x5 - x3
-%line 4112+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4005+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4113+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4006+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1600] = x5
-%line 4114+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4007+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 1600], zmm0
 ; x0 = mem512[qa + 128]
-%line 4115+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4008+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qa + 896]
-%line 4116+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4009+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r11 + 896]
 ; x2 = mem512[qc + 128]
-%line 4117+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4010+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rcx + 128]
 ; x3 = mem512[qc + 896]
-%line 4118+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4011+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [rcx + 896]
 ; mem512[qd + 128] = x0
-%line 4119+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4012+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 128], zmm0
 ; mem512[qd + 2432] = x3
-%line 4120+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4013+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 2432], zmm3
 ; 32x x4 = x1 - x2
-%line 4121+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4014+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 4122+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4015+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rsi + 128]
 ; 32x x5 = x5 - x0
-%line 4123+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4016+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4124+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4017+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 896] = x5
-%line 4125+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4018+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 896], zmm2
 ; x5 = mem512[qb + 896]
-%line 4126+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4019+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rsi + 896]
 ; 32x x5 = x5 - x3
-%line 4127+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4020+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4128+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4021+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1664] = x5
-%line 4129+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4022+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 1664], zmm0
 ; x0 = mem512[qa + 192]
-%line 4130+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4023+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r11 + 192]
 ; x1 = mem512[qa + 960]
-%line 4131+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4024+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r11 + 960]
 ; x2 = mem512[qc + 192]
-%line 4132+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4025+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rcx + 192]
 ; x3 = mem512[qc + 960]
-%line 4133+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4026+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [rcx + 960]
 ; mem512[qd + 192] = x0
-%line 4134+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4027+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 192], zmm0
 ; mem512[qd + 2496] = x3
-%line 4135+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4028+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 2496], zmm3
 ; 32x x4 = x1 - x2
-%line 4136+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4029+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 4137+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4030+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rsi + 192]
 ; 32x x5 = x5 - x0
-%line 4138+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4031+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 4139+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4032+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 960] = x5
-%line 4140+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4033+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 960], zmm2
 ; x5 = mem512[qb + 960]
-%line 4141+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4034+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rsi + 960]
 ; 32x x5 = x5 - x3
-%line 4142+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4035+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 4143+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4036+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1728] = x5
-%line 4144+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4037+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdx + 1728], zmm0
 ; qa = qa + 256
-%line 4145+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4038+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r11, 256
 ; qb = qb + 256
-%line 4146+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4039+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add rsi, 256
 ; qc = qc + 256
-%line 4147+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4040+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add rcx, 256
 ; qd = qd + 256
-%line 4148+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4041+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add rdx, 256
 ; i1 = i1 - 1
-%line 4149+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4042+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 4150+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4043+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	cmp rbx, 0
-; goto loop29 if !=
-%line 4151+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	jne .Lloop29
+; goto loop28 if !=
+%line 4044+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	jne .Lloop28
 ; pa = pa + 4608
-%line 4152+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4045+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r8, 4608
 ; pb = pb + 3072
-%line 4153+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4046+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r9, 3072
 ; i0 = i0 - 1
-%line 4154+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4047+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	sub r10, 1
 ; =? i0 - 0
-%line 4155+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4048+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	cmp r10, 0
-; goto loop28 if !=
-%line 4156+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	jne .Lloop28
+; goto loop27 if !=
+%line 4049+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	jne .Lloop27
 ; x4 = mem512[DIG]
-%line 4157+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4050+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [rel DIG]
 ; x5 = mem512[DW]
-%line 4158+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4051+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm3, [rel DW]
 ; x6 = mem512[BV]
-%line 4159+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4052+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm4, [rel BV]
 ; x7 = mem512[QQ]
-%line 4160+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4053+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm5, [rel QQ]
 ; pa = w + 4608
-%line 4161+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4054+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r8, [rax + 4608]
 ; pb = w + 7680
-%line 4162+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4055+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r9, [rax + 7680]
 ; pc = w + 64320
-%line 4163+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4056+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r10, [rax + 64320]
 ; i1 = 12
-%line 4164+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4057+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r11, 12
 align 32
-.Lloop30:
+.Lloop29:
 ; x1 = mem512[pb]
-%line 4166+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4059+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9]
 ; 32x x2 = mulhi(x1, x5)
-%line 4167+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4060+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x4
-%line 4168+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4061+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm0, zmm0, zmm2
 ; 32x x2 = x2 * x7
-%line 4169+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4062+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x1 = x1 - x2
-%line 4170+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4063+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; x3 = mem512[pa]
-%line 4171+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4064+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r8]
 ; 32x x1 = x1 + x3
-%line 4172+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4065+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
-%line 4173+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4066+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x2 = x2 + mem512[BRND]
-%line 4174+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4067+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 4175+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4068+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x2 = x2 * x7
-%line 4176+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4069+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x1 = x1 - x2
-%line 4177+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4070+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pc] = x1
-%line 4178+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4071+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r10], zmm0
 ; x1 = mem512[pb + 64]
-%line 4179+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4072+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; 32x x2 = mulhi(x1, x5)
-%line 4180+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4073+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x4
-%line 4181+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4074+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm0, zmm0, zmm2
 ; 32x x2 = x2 * x7
-%line 4182+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4075+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x1 = x1 - x2
-%line 4183+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4076+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; x3 = mem512[pa + 64]
-%line 4184+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4077+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r8 + 64]
 ; 32x x1 = x1 + x3
-%line 4185+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4078+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
-%line 4186+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4079+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x2 = x2 + mem512[BRND]
-%line 4187+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4080+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 4188+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4081+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x2 = x2 * x7
-%line 4189+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4082+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x1 = x1 - x2
-%line 4190+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4083+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pc + 64] = x1
-%line 4191+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4084+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r10 + 64], zmm0
 ; x1 = mem512[pb + 128]
-%line 4192+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4085+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; 32x x2 = mulhi(x1, x5)
-%line 4193+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4086+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x4
-%line 4194+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4087+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm0, zmm0, zmm2
 ; 32x x2 = x2 * x7
-%line 4195+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4088+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x1 = x1 - x2
-%line 4196+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4089+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; x3 = mem512[pa + 128]
-%line 4197+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4090+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r8 + 128]
 ; 32x x1 = x1 + x3
-%line 4198+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4091+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
-%line 4199+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4092+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x2 = x2 + mem512[BRND]
-%line 4200+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4093+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 4201+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4094+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x2 = x2 * x7
-%line 4202+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4095+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x1 = x1 - x2
-%line 4203+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4096+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pc + 128] = x1
-%line 4204+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4097+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r10 + 128], zmm0
 ; x1 = mem512[pb + 192]
-%line 4205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4098+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; 32x x2 = mulhi(x1, x5)
-%line 4206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4099+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x4
-%line 4207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4100+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm0, zmm0, zmm2
 ; 32x x2 = x2 * x7
-%line 4208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4101+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x1 = x1 - x2
-%line 4209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4102+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; x3 = mem512[pa + 192]
-%line 4210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4103+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r8 + 192]
 ; 32x x1 = x1 + x3
-%line 4211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4104+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
-%line 4212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4105+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x2 = x2 + mem512[BRND]
-%line 4213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4106+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 4214+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4107+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x2 = x2 * x7
-%line 4215+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4108+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x1 = x1 - x2
-%line 4216+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4109+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pc + 192] = x1
-%line 4217+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4110+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r10 + 192], zmm0
 ; pa = pa + 256
-%line 4218+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4111+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r8, 256
 ; pb = pb + 256
-%line 4219+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4112+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r9, 256
 ; pc = pc + 256
-%line 4220+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4113+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r10, 256
 ; i1 = i1 - 1
-%line 4221+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4114+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	sub r11, 1
 ; =? i1 - 0
-%line 4222+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4115+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	cmp r11, 0
-; goto loop30 if !=
-%line 4223+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	jne .Lloop30
+; goto loop29 if !=
+%line 4116+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	jne .Lloop29
 ; pa = w + 67392
-%line 4224+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4117+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r8, [rax + 67392]
 ; z0 = 0
-%line 4225+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4118+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpxord zmm0, zmm0, zmm0
 ; mem512[pa] = z0
-%line 4226+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4119+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8], zmm0
 ; mem512[pa + 64] = z0
-%line 4227+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4120+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r8 + 64], zmm0
 ; pa = w + 64320
-%line 4228+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4121+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r8, [rax + 64320]
 ; pb = w + 65842
-%line 4229+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4122+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r9, [rax + 65842]
 ; pc = w + 65840
-%line 4230+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4123+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r10, [rax + 65840]
 ; qd = w + 67520
-%line 4231+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4124+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r11, [rax + 67520]
 ; x0 = mem512[pa]
-%line 4232+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4125+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 4233+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4126+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 4234+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4127+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10]
 ; x2 &= mem512[LANE0OFF]
-%line 4235+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4128+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpandd zmm2, zmm2, [rel LANE0OFF]
 ; 32x x0 = x0 + x1
-%line 4236+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4129+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 4237+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4130+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 4238+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4131+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
-%line 4239+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4132+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 4240+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4133+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 4241+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4134+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
-%line 4242+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4135+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
-%line 4243+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4136+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r11], zmm0
 ; pa = pa + 64
-%line 4244+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4137+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r8, 64
 ; pb = pb + 64
-%line 4245+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4138+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r9, 64
 ; pc = pc + 64
-%line 4246+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4139+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r10, 64
 ; qd = qd + 64
-%line 4247+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4140+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r11, 64
 ; i1 = 5
-%line 4248+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4141+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov rsi, 5
 align 32
-.Lloop31:
+.Lloop30:
 ; x0 = mem512[pa]
-%line 4250+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4143+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 4251+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4144+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 4252+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4145+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10]
 ; 32x x0 = x0 + x1
-%line 4253+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4146+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 4254+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4147+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 4255+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4148+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
-%line 4256+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4149+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 4257+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4150+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 4258+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4151+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
-%line 4259+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4152+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
-%line 4260+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4153+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r11], zmm0
 ; x0 = mem512[pa + 64]
-%line 4261+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4154+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[pb + 64]
-%line 4262+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4155+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
-%line 4263+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4156+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x0 = x0 + x1
-%line 4264+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4157+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 4265+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4158+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 4266+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4159+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
-%line 4267+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4160+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 4268+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4161+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 4269+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4162+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
-%line 4270+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4163+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 64] = x0
-%line 4271+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4164+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r11 + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 4272+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4165+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[pb + 128]
-%line 4273+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4166+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
-%line 4274+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4167+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x0 = x0 + x1
-%line 4275+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4168+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 4276+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4169+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 4277+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4170+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
-%line 4278+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4171+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 4279+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4172+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 4280+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4173+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
-%line 4281+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4174+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 128] = x0
-%line 4282+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4175+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r11 + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 4283+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4176+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[pb + 192]
-%line 4284+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4177+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 192]
 ; x2 = mem512[pc + 192]
-%line 4285+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4178+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x0 = x0 + x1
-%line 4286+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4179+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 4287+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4180+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 4288+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4181+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
-%line 4289+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4182+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 4290+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4183+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 4291+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4184+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
-%line 4292+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4185+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 192] = x0
-%line 4293+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4186+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r11 + 192], zmm0
 ; pa = pa + 256
-%line 4294+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4187+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r8, 256
 ; pb = pb + 256
-%line 4295+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4188+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r9, 256
 ; pc = pc + 256
-%line 4296+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4189+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r10, 256
 ; qd = qd + 256
-%line 4297+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4190+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	add r11, 256
 ; i1 = i1 - 1
-%line 4298+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4191+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 4299+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4192+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	cmp rsi, 0
-; goto loop31 if !=
-%line 4300+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
-	jne .Lloop31
+; goto loop30 if !=
+%line 4193+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+	jne .Lloop30
 ; x0 = mem512[pa]
-%line 4301+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4194+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 4302+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4195+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 4303+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4196+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10]
 ; 32x x0 = x0 + x1
-%line 4304+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4197+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 4305+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4198+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 4306+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4199+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
-%line 4307+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4200+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 4308+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4201+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 4309+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4202+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
-%line 4310+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4203+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
-%line 4311+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4204+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r11], zmm0
 ; x0 = mem512[pa + 64]
-%line 4312+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[pb + 64]
-%line 4313+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
-%line 4314+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x0 = x0 + x1
-%line 4315+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 4316+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 4317+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
-%line 4318+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 4319+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 4320+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
-%line 4321+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4214+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 64] = x0
-%line 4322+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4215+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r11 + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 4323+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4216+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[pb + 128]
-%line 4324+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4217+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
-%line 4325+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4218+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x0 = x0 + x1
-%line 4326+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4219+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 4327+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4220+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 4328+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4221+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
-%line 4329+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4222+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 4330+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4223+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 4331+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4224+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
-%line 4332+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4225+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 128] = x0
-%line 4333+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4226+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [r11 + 128], zmm0
 ; pa = w + 67520
-%line 4334+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4227+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	lea r8, [rax + 67520]
 ; x0 = mem512[pa]
-%line 4335+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4228+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8]
 ; mem512[out] = x0
-%line 4336+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4229+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi], zmm0
 ; x0 = mem512[pa + 64]
-%line 4337+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4230+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; mem512[out + 64] = x0
-%line 4338+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4231+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 4339+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4232+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; mem512[out + 128] = x0
-%line 4340+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4233+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 4341+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4234+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; mem512[out + 192] = x0
-%line 4342+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4235+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 192], zmm0
 ; x0 = mem512[pa + 256]
-%line 4343+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4236+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 256]
 ; mem512[out + 256] = x0
-%line 4344+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4237+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 256], zmm0
 ; x0 = mem512[pa + 320]
-%line 4345+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4238+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 320]
 ; mem512[out + 320] = x0
-%line 4346+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4239+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 320], zmm0
 ; x0 = mem512[pa + 384]
-%line 4347+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4240+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 384]
 ; mem512[out + 384] = x0
-%line 4348+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4241+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 384], zmm0
 ; x0 = mem512[pa + 448]
-%line 4349+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4242+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 448]
 ; mem512[out + 448] = x0
-%line 4350+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4243+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 448], zmm0
 ; x0 = mem512[pa + 512]
-%line 4351+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4244+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 512]
 ; mem512[out + 512] = x0
-%line 4352+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4245+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 512], zmm0
 ; x0 = mem512[pa + 576]
-%line 4353+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4246+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 576]
 ; mem512[out + 576] = x0
-%line 4354+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4247+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 576], zmm0
 ; x0 = mem512[pa + 640]
-%line 4355+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4248+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 640]
 ; mem512[out + 640] = x0
-%line 4356+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4249+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 640], zmm0
 ; x0 = mem512[pa + 704]
-%line 4357+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4250+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 704]
 ; mem512[out + 704] = x0
-%line 4358+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4251+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 704], zmm0
 ; x0 = mem512[pa + 768]
-%line 4359+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4252+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 768]
 ; mem512[out + 768] = x0
-%line 4360+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4253+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 768], zmm0
 ; x0 = mem512[pa + 832]
-%line 4361+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4254+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 832]
 ; mem512[out + 832] = x0
-%line 4362+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4255+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 832], zmm0
 ; x0 = mem512[pa + 896]
-%line 4363+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4256+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 896]
 ; mem512[out + 896] = x0
-%line 4364+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4257+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 896], zmm0
 ; x0 = mem512[pa + 960]
-%line 4365+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4258+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 960]
 ; mem512[out + 960] = x0
-%line 4366+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4259+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 960], zmm0
 ; x0 = mem512[pa + 1024]
-%line 4367+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4260+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 1024]
 ; mem512[out + 1024] = x0
-%line 4368+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4261+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 1024], zmm0
 ; x0 = mem512[pa + 1088]
-%line 4369+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4262+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 1088]
 ; mem512[out + 1088] = x0
-%line 4370+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4263+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 1088], zmm0
 ; x0 = mem512[pa + 1152]
-%line 4371+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4264+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 1152]
 ; mem512[out + 1152] = x0
-%line 4372+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4265+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 1152], zmm0
 ; x0 = mem512[pa + 1216]
-%line 4373+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4266+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 1216]
 ; mem512[out + 1216] = x0
-%line 4374+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4267+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 1216], zmm0
 ; x0 = mem512[pa + 1280]
-%line 4375+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4268+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 1280]
 ; mem512[out + 1280] = x0
-%line 4376+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4269+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 1280], zmm0
 ; x0 = mem512[pa + 1344]
-%line 4377+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4270+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 1344]
 ; mem512[out + 1344] = x0
-%line 4378+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4271+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 1344], zmm0
 ; x0 = mem512[pa + 1408]
-%line 4379+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4272+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 1408]
 ; mem512[out + 1408] = x0
-%line 4380+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4273+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vmovdqu64 [rdi + 1408], zmm0
 ; t0 = mem64[pa + 1472]
-%line 4381+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4274+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r9, [r8 + 1472]
 ; mem64[out + 1472] = t0
-%line 4382+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4275+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov [rdi + 1472], r9
 ; t0 = mem64[pa + 1480]
-%line 4383+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4276+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r9, [r8 + 1480]
 ; mem64[out + 1480] = t0
-%line 4384+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4277+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov [rdi + 1480], r9
 ; t0 = mem64[pa + 1488]
-%line 4385+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4278+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r9, [r8 + 1488]
 ; mem64[out + 1488] = t0
-%line 4386+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4279+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov [rdi + 1488], r9
 ; t0 = mem64[pa + 1496]
-%line 4387+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4280+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r9, [r8 + 1496]
 ; mem64[out + 1496] = t0
-%line 4388+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4281+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov [rdi + 1496], r9
 ; t0 = mem64[pa + 1504]
-%line 4389+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4282+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r9, [r8 + 1504]
 ; mem64[out + 1504] = t0
-%line 4390+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4283+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov [rdi + 1504], r9
 ; t0 = mem64[pa + 1512]
-%line 4391+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4284+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov r9, [r8 + 1512]
 ; mem64[out + 1512] = t0
-%line 4392+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4285+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov [rdi + 1512], r9
 ; t0 = mem16[pa + 1520]
-%line 4393+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4286+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	movzx r8d, word [r8 + 1520]
 ; mem16[out + 1520] = t0
-%line 4394+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4287+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	mov word [rdi + 1520], r8w
 ; leave
-%line 4395+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
+%line 4288+0 specs/ntruprime/generated/ntruprime_amd64_avx512_761.q
 	vzeroupper
 	mov rsp, [rsp + 69056]
 	pop rbx

@@ -5510,4299 +5510,4075 @@ align 32
 .Lloop34:
 ; 32x x0 = mem16[pb]
 %line 1899+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm1, [r9]
+	vpbroadcastw zmm3, [r9]
 ; 32x a0 = x0 * mem512[pa + 128]
 %line 1900+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm0, zmm1, [r8 + 128]
+	vpmullw zmm0, zmm3, [r8 + 128]
 ; 32x a1 = x0 * mem512[pa + 192]
 %line 1901+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, [r8 + 192]
-; 32x x0 = mem16[pb + 2]
+	vpmullw zmm1, zmm3, [r8 + 192]
+; 32x a4 = x0 * mem512[pa + 20864]
 %line 1902+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 2]
-; 32x x1 = x0 * mem512[pa + 126]
+	vpmullw zmm2, zmm3, [r8 + 20864]
+; 32x a5 = x0 * mem512[pa + 20928]
 %line 1903+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm2, [r8 + 126]
-; 32x a0 = a0 + x1
+	vpmullw zmm3, zmm3, [r8 + 20928]
+; 32x x0 = mem16[pb + 2]
 %line 1904+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm0, zmm3
-; 32x x1 = x0 * mem512[pa + 190]
+	vpbroadcastw zmm4, [r9 + 2]
+; 32x x1 = x0 * mem512[pa + 126]
 %line 1905+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm0, zmm2, [r8 + 190]
-; 32x a1 = a1 + x1
-%line 1906+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm0
-; 32x a2 = x0 * mem512[pa + 254]
-%line 1907+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm0, zmm2, [r8 + 254]
-; 32x x0 = mem16[pb + 4]
-%line 1908+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 4]
-; 32x x1 = x0 * mem512[pa + 124]
-%line 1909+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 124]
+	vpmullw zmm5, zmm4, [r8 + 126]
 ; 32x a0 = a0 + x1
-%line 1910+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 188]
-%line 1911+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 188]
+%line 1906+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm0, zmm5
+; 32x x1 = x0 * mem512[pa + 190]
+%line 1907+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm0, zmm4, [r8 + 190]
 ; 32x a1 = a1 + x1
+%line 1908+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm1, zmm0
+; 32x a2 = x0 * mem512[pa + 254]
+%line 1909+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm0, zmm4, [r8 + 254]
+; 32x x1 = x0 * mem512[pa + 20862]
+%line 1910+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm1, zmm4, [r8 + 20862]
+; 32x a4 = a4 + x1
+%line 1911+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm1
+; 32x x1 = x0 * mem512[pa + 20926]
 %line 1912+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 252]
+	vpmullw zmm1, zmm4, [r8 + 20926]
+; 32x a5 = a5 + x1
 %line 1913+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 252]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm1
+; 32x a6 = x0 * mem512[pa + 20990]
 %line 1914+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 6]
+	vpmullw zmm1, zmm4, [r8 + 20990]
+; 32x x0 = mem16[pb + 4]
 %line 1915+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 6]
-; 32x x1 = x0 * mem512[pa + 122]
+	vpbroadcastw zmm4, [r9 + 4]
+; 32x x1 = x0 * mem512[pa + 124]
 %line 1916+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 122]
+	vpmullw zmm7, zmm4, [r8 + 124]
 ; 32x a0 = a0 + x1
 %line 1917+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 186]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 188]
 %line 1918+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 186]
+	vpmullw zmm7, zmm4, [r8 + 188]
 ; 32x a1 = a1 + x1
 %line 1919+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 250]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 252]
 %line 1920+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 250]
+	vpmullw zmm7, zmm4, [r8 + 252]
 ; 32x a2 = a2 + x1
 %line 1921+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 8]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20860]
 %line 1922+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 8]
-; 32x x1 = x0 * mem512[pa + 120]
+	vpmullw zmm7, zmm4, [r8 + 20860]
+; 32x a4 = a4 + x1
 %line 1923+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 120]
-; 32x a0 = a0 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20924]
 %line 1924+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 184]
+	vpmullw zmm7, zmm4, [r8 + 20924]
+; 32x a5 = a5 + x1
 %line 1925+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 184]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20988]
 %line 1926+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 248]
+	vpmullw zmm4, zmm4, [r8 + 20988]
+; 32x a6 = a6 + x1
 %line 1927+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 248]
-; 32x a2 = a2 + x1
-%line 1928+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 10]
-%line 1929+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 10]
-; 32x x1 = x0 * mem512[pa + 118]
-%line 1930+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 118]
-; 32x a0 = a0 + x1
-%line 1931+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 182]
-%line 1932+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 182]
-; 32x a1 = a1 + x1
-%line 1933+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 246]
-%line 1934+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 246]
-; 32x a2 = a2 + x1
-%line 1935+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 12]
-%line 1936+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 12]
-; 32x x1 = x0 * mem512[pa + 116]
-%line 1937+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 116]
+; 32x x0 = mem16[pb + 6]
+%line 1928+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm4, [r9 + 6]
+; 32x x1 = x0 * mem512[pa + 122]
+%line 1929+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 122]
 ; 32x a0 = a0 + x1
-%line 1938+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 180]
-%line 1939+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 180]
+%line 1930+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 186]
+%line 1931+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 186]
 ; 32x a1 = a1 + x1
+%line 1932+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 250]
+%line 1933+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 250]
+; 32x a2 = a2 + x1
+%line 1934+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20858]
+%line 1935+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20858]
+; 32x a4 = a4 + x1
+%line 1936+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20922]
+%line 1937+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20922]
+; 32x a5 = a5 + x1
+%line 1938+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20986]
+%line 1939+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20986]
+; 32x a6 = a6 + x1
 %line 1940+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 244]
+; 32x x0 = mem16[pb + 8]
 %line 1941+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 244]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 8]
+; 32x x1 = x0 * mem512[pa + 120]
 %line 1942+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 14]
+	vpmullw zmm7, zmm4, [r8 + 120]
+; 32x a0 = a0 + x1
 %line 1943+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 14]
-; 32x x1 = x0 * mem512[pa + 114]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 184]
 %line 1944+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 114]
-; 32x a0 = a0 + x1
+	vpmullw zmm7, zmm4, [r8 + 184]
+; 32x a1 = a1 + x1
 %line 1945+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 178]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 248]
 %line 1946+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 178]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 248]
+; 32x a2 = a2 + x1
 %line 1947+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 242]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20856]
 %line 1948+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 242]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 20856]
+; 32x a4 = a4 + x1
 %line 1949+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 16]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20920]
 %line 1950+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 16]
-; 32x x1 = x0 * mem512[pa + 112]
+	vpmullw zmm7, zmm4, [r8 + 20920]
+; 32x a5 = a5 + x1
 %line 1951+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 112]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20984]
 %line 1952+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 176]
+	vpmullw zmm4, zmm4, [r8 + 20984]
+; 32x a6 = a6 + x1
 %line 1953+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 176]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 10]
 %line 1954+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 240]
+	vpbroadcastw zmm4, [r9 + 10]
+; 32x x1 = x0 * mem512[pa + 118]
 %line 1955+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 240]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 118]
+; 32x a0 = a0 + x1
 %line 1956+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 18]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 182]
 %line 1957+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 18]
-; 32x x1 = x0 * mem512[pa + 110]
+	vpmullw zmm7, zmm4, [r8 + 182]
+; 32x a1 = a1 + x1
 %line 1958+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 110]
-; 32x a0 = a0 + x1
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 246]
 %line 1959+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 174]
+	vpmullw zmm7, zmm4, [r8 + 246]
+; 32x a2 = a2 + x1
 %line 1960+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 174]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20854]
 %line 1961+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 238]
+	vpmullw zmm7, zmm4, [r8 + 20854]
+; 32x a4 = a4 + x1
 %line 1962+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 238]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20918]
 %line 1963+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 20]
+	vpmullw zmm7, zmm4, [r8 + 20918]
+; 32x a5 = a5 + x1
 %line 1964+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 20]
-; 32x x1 = x0 * mem512[pa + 108]
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20982]
 %line 1965+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 108]
-; 32x a0 = a0 + x1
+	vpmullw zmm4, zmm4, [r8 + 20982]
+; 32x a6 = a6 + x1
 %line 1966+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 172]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 12]
 %line 1967+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 172]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm4, [r9 + 12]
+; 32x x1 = x0 * mem512[pa + 116]
 %line 1968+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 236]
+	vpmullw zmm7, zmm4, [r8 + 116]
+; 32x a0 = a0 + x1
 %line 1969+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 236]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 180]
 %line 1970+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 22]
+	vpmullw zmm7, zmm4, [r8 + 180]
+; 32x a1 = a1 + x1
 %line 1971+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 22]
-; 32x x1 = x0 * mem512[pa + 106]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 244]
 %line 1972+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 106]
-; 32x a0 = a0 + x1
+	vpmullw zmm7, zmm4, [r8 + 244]
+; 32x a2 = a2 + x1
 %line 1973+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 170]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20852]
 %line 1974+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 170]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 20852]
+; 32x a4 = a4 + x1
 %line 1975+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 234]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20916]
 %line 1976+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 234]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 20916]
+; 32x a5 = a5 + x1
 %line 1977+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 24]
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20980]
 %line 1978+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 24]
-; 32x x1 = x0 * mem512[pa + 104]
+	vpmullw zmm4, zmm4, [r8 + 20980]
+; 32x a6 = a6 + x1
 %line 1979+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 104]
-; 32x a0 = a0 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 14]
 %line 1980+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 168]
+	vpbroadcastw zmm4, [r9 + 14]
+; 32x x1 = x0 * mem512[pa + 114]
 %line 1981+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 168]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 114]
+; 32x a0 = a0 + x1
 %line 1982+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 232]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 178]
 %line 1983+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 232]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 178]
+; 32x a1 = a1 + x1
 %line 1984+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 26]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 242]
 %line 1985+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 26]
-; 32x x1 = x0 * mem512[pa + 102]
+	vpmullw zmm7, zmm4, [r8 + 242]
+; 32x a2 = a2 + x1
 %line 1986+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 102]
-; 32x a0 = a0 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20850]
 %line 1987+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 166]
+	vpmullw zmm7, zmm4, [r8 + 20850]
+; 32x a4 = a4 + x1
 %line 1988+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 166]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20914]
 %line 1989+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 230]
+	vpmullw zmm7, zmm4, [r8 + 20914]
+; 32x a5 = a5 + x1
 %line 1990+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 230]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20978]
 %line 1991+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 28]
+	vpmullw zmm4, zmm4, [r8 + 20978]
+; 32x a6 = a6 + x1
 %line 1992+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 28]
-; 32x x1 = x0 * mem512[pa + 100]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 16]
 %line 1993+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 100]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm4, [r9 + 16]
+; 32x x1 = x0 * mem512[pa + 112]
 %line 1994+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 164]
-%line 1995+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 164]
-; 32x a1 = a1 + x1
-%line 1996+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 228]
-%line 1997+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 228]
-; 32x a2 = a2 + x1
-%line 1998+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 30]
-%line 1999+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 30]
-; 32x x1 = x0 * mem512[pa + 98]
-%line 2000+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 98]
+	vpmullw zmm7, zmm4, [r8 + 112]
 ; 32x a0 = a0 + x1
-%line 2001+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 162]
-%line 2002+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 162]
+%line 1995+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 176]
+%line 1996+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 176]
 ; 32x a1 = a1 + x1
-%line 2003+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 226]
-%line 2004+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 226]
+%line 1997+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 240]
+%line 1998+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 240]
 ; 32x a2 = a2 + x1
+%line 1999+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20848]
+%line 2000+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20848]
+; 32x a4 = a4 + x1
+%line 2001+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20912]
+%line 2002+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20912]
+; 32x a5 = a5 + x1
+%line 2003+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20976]
+%line 2004+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20976]
+; 32x a6 = a6 + x1
 %line 2005+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 32]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 18]
 %line 2006+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 32]
-; 32x x1 = x0 * mem512[pa + 96]
+	vpbroadcastw zmm4, [r9 + 18]
+; 32x x1 = x0 * mem512[pa + 110]
 %line 2007+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 96]
+	vpmullw zmm7, zmm4, [r8 + 110]
 ; 32x a0 = a0 + x1
 %line 2008+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 160]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 174]
 %line 2009+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 160]
+	vpmullw zmm7, zmm4, [r8 + 174]
 ; 32x a1 = a1 + x1
 %line 2010+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 224]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 238]
 %line 2011+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 224]
+	vpmullw zmm7, zmm4, [r8 + 238]
 ; 32x a2 = a2 + x1
 %line 2012+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 34]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20846]
 %line 2013+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 34]
-; 32x x1 = x0 * mem512[pa + 94]
+	vpmullw zmm7, zmm4, [r8 + 20846]
+; 32x a4 = a4 + x1
 %line 2014+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 94]
-; 32x a0 = a0 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20910]
 %line 2015+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 158]
+	vpmullw zmm7, zmm4, [r8 + 20910]
+; 32x a5 = a5 + x1
 %line 2016+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 158]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20974]
 %line 2017+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 222]
+	vpmullw zmm4, zmm4, [r8 + 20974]
+; 32x a6 = a6 + x1
 %line 2018+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 222]
-; 32x a2 = a2 + x1
-%line 2019+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 36]
-%line 2020+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 36]
-; 32x x1 = x0 * mem512[pa + 92]
-%line 2021+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 92]
-; 32x a0 = a0 + x1
-%line 2022+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 156]
-%line 2023+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 156]
-; 32x a1 = a1 + x1
-%line 2024+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 220]
-%line 2025+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 220]
-; 32x a2 = a2 + x1
-%line 2026+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 38]
-%line 2027+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 38]
-; 32x x1 = x0 * mem512[pa + 90]
-%line 2028+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 90]
+; 32x x0 = mem16[pb + 20]
+%line 2019+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm4, [r9 + 20]
+; 32x x1 = x0 * mem512[pa + 108]
+%line 2020+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 108]
 ; 32x a0 = a0 + x1
-%line 2029+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 154]
-%line 2030+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 154]
+%line 2021+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 172]
+%line 2022+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 172]
 ; 32x a1 = a1 + x1
+%line 2023+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 236]
+%line 2024+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 236]
+; 32x a2 = a2 + x1
+%line 2025+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20844]
+%line 2026+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20844]
+; 32x a4 = a4 + x1
+%line 2027+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20908]
+%line 2028+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20908]
+; 32x a5 = a5 + x1
+%line 2029+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20972]
+%line 2030+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20972]
+; 32x a6 = a6 + x1
 %line 2031+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 218]
+; 32x x0 = mem16[pb + 22]
 %line 2032+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 218]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 22]
+; 32x x1 = x0 * mem512[pa + 106]
 %line 2033+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 40]
+	vpmullw zmm7, zmm4, [r8 + 106]
+; 32x a0 = a0 + x1
 %line 2034+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 40]
-; 32x x1 = x0 * mem512[pa + 88]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 170]
 %line 2035+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 88]
-; 32x a0 = a0 + x1
+	vpmullw zmm7, zmm4, [r8 + 170]
+; 32x a1 = a1 + x1
 %line 2036+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 152]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 234]
 %line 2037+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 152]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 234]
+; 32x a2 = a2 + x1
 %line 2038+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 216]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20842]
 %line 2039+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 216]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 20842]
+; 32x a4 = a4 + x1
 %line 2040+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 42]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20906]
 %line 2041+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 42]
-; 32x x1 = x0 * mem512[pa + 86]
+	vpmullw zmm7, zmm4, [r8 + 20906]
+; 32x a5 = a5 + x1
 %line 2042+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 86]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20970]
 %line 2043+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 150]
+	vpmullw zmm4, zmm4, [r8 + 20970]
+; 32x a6 = a6 + x1
 %line 2044+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 150]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 24]
 %line 2045+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 214]
+	vpbroadcastw zmm4, [r9 + 24]
+; 32x x1 = x0 * mem512[pa + 104]
 %line 2046+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 214]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 104]
+; 32x a0 = a0 + x1
 %line 2047+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 44]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 168]
 %line 2048+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 44]
-; 32x x1 = x0 * mem512[pa + 84]
+	vpmullw zmm7, zmm4, [r8 + 168]
+; 32x a1 = a1 + x1
 %line 2049+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 84]
-; 32x a0 = a0 + x1
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 232]
 %line 2050+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 148]
+	vpmullw zmm7, zmm4, [r8 + 232]
+; 32x a2 = a2 + x1
 %line 2051+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 148]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20840]
 %line 2052+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 212]
+	vpmullw zmm7, zmm4, [r8 + 20840]
+; 32x a4 = a4 + x1
 %line 2053+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 212]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20904]
 %line 2054+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 46]
+	vpmullw zmm7, zmm4, [r8 + 20904]
+; 32x a5 = a5 + x1
 %line 2055+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 46]
-; 32x x1 = x0 * mem512[pa + 82]
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20968]
 %line 2056+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 82]
-; 32x a0 = a0 + x1
+	vpmullw zmm4, zmm4, [r8 + 20968]
+; 32x a6 = a6 + x1
 %line 2057+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 146]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 26]
 %line 2058+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 146]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm4, [r9 + 26]
+; 32x x1 = x0 * mem512[pa + 102]
 %line 2059+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 210]
+	vpmullw zmm7, zmm4, [r8 + 102]
+; 32x a0 = a0 + x1
 %line 2060+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 210]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 166]
 %line 2061+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 48]
+	vpmullw zmm7, zmm4, [r8 + 166]
+; 32x a1 = a1 + x1
 %line 2062+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 48]
-; 32x x1 = x0 * mem512[pa + 80]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 230]
 %line 2063+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 80]
-; 32x a0 = a0 + x1
+	vpmullw zmm7, zmm4, [r8 + 230]
+; 32x a2 = a2 + x1
 %line 2064+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 144]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20838]
 %line 2065+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 144]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 20838]
+; 32x a4 = a4 + x1
 %line 2066+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 208]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20902]
 %line 2067+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 208]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 20902]
+; 32x a5 = a5 + x1
 %line 2068+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 50]
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20966]
 %line 2069+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 50]
-; 32x x1 = x0 * mem512[pa + 78]
+	vpmullw zmm4, zmm4, [r8 + 20966]
+; 32x a6 = a6 + x1
 %line 2070+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 78]
-; 32x a0 = a0 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 28]
 %line 2071+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 142]
+	vpbroadcastw zmm4, [r9 + 28]
+; 32x x1 = x0 * mem512[pa + 100]
 %line 2072+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 142]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 100]
+; 32x a0 = a0 + x1
 %line 2073+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 206]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 164]
 %line 2074+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 206]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 164]
+; 32x a1 = a1 + x1
 %line 2075+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 52]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 228]
 %line 2076+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 52]
-; 32x x1 = x0 * mem512[pa + 76]
+	vpmullw zmm7, zmm4, [r8 + 228]
+; 32x a2 = a2 + x1
 %line 2077+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 76]
-; 32x a0 = a0 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20836]
 %line 2078+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 140]
+	vpmullw zmm7, zmm4, [r8 + 20836]
+; 32x a4 = a4 + x1
 %line 2079+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 140]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20900]
 %line 2080+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 204]
+	vpmullw zmm7, zmm4, [r8 + 20900]
+; 32x a5 = a5 + x1
 %line 2081+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 204]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20964]
 %line 2082+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 54]
+	vpmullw zmm4, zmm4, [r8 + 20964]
+; 32x a6 = a6 + x1
 %line 2083+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 54]
-; 32x x1 = x0 * mem512[pa + 74]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 30]
 %line 2084+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 74]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm4, [r9 + 30]
+; 32x x1 = x0 * mem512[pa + 98]
 %line 2085+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 138]
-%line 2086+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 138]
-; 32x a1 = a1 + x1
-%line 2087+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 202]
-%line 2088+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 202]
-; 32x a2 = a2 + x1
-%line 2089+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 56]
-%line 2090+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 56]
-; 32x x1 = x0 * mem512[pa + 72]
-%line 2091+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 72]
+	vpmullw zmm7, zmm4, [r8 + 98]
 ; 32x a0 = a0 + x1
-%line 2092+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 136]
-%line 2093+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 136]
+%line 2086+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 162]
+%line 2087+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 162]
 ; 32x a1 = a1 + x1
-%line 2094+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 200]
-%line 2095+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 200]
+%line 2088+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 226]
+%line 2089+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 226]
 ; 32x a2 = a2 + x1
+%line 2090+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20834]
+%line 2091+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20834]
+; 32x a4 = a4 + x1
+%line 2092+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20898]
+%line 2093+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20898]
+; 32x a5 = a5 + x1
+%line 2094+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20962]
+%line 2095+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20962]
+; 32x a6 = a6 + x1
 %line 2096+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 58]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 32]
 %line 2097+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 58]
-; 32x x1 = x0 * mem512[pa + 70]
+	vpbroadcastw zmm4, [r9 + 32]
+; 32x x1 = x0 * mem512[pa + 96]
 %line 2098+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 70]
+	vpmullw zmm7, zmm4, [r8 + 96]
 ; 32x a0 = a0 + x1
 %line 2099+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 134]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 160]
 %line 2100+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 134]
+	vpmullw zmm7, zmm4, [r8 + 160]
 ; 32x a1 = a1 + x1
 %line 2101+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 198]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 224]
 %line 2102+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 198]
+	vpmullw zmm7, zmm4, [r8 + 224]
 ; 32x a2 = a2 + x1
 %line 2103+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 60]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20832]
 %line 2104+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 60]
-; 32x x1 = x0 * mem512[pa + 68]
+	vpmullw zmm7, zmm4, [r8 + 20832]
+; 32x a4 = a4 + x1
 %line 2105+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 68]
-; 32x a0 = a0 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20896]
 %line 2106+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 132]
+	vpmullw zmm7, zmm4, [r8 + 20896]
+; 32x a5 = a5 + x1
 %line 2107+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 132]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20960]
 %line 2108+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 196]
+	vpmullw zmm4, zmm4, [r8 + 20960]
+; 32x a6 = a6 + x1
 %line 2109+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 196]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 34]
 %line 2110+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 62]
+	vpbroadcastw zmm4, [r9 + 34]
+; 32x x1 = x0 * mem512[pa + 94]
 %line 2111+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 62]
-; 32x x1 = x0 * mem512[pa + 66]
-%line 2112+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 66]
+	vpmullw zmm7, zmm4, [r8 + 94]
 ; 32x a0 = a0 + x1
+%line 2112+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 158]
 %line 2113+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm5, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 130]
+	vpmullw zmm7, zmm4, [r8 + 158]
+; 32x a1 = a1 + x1
 %line 2114+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm2, [r8 + 130]
-; 32x a1 = a1 + x1
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 222]
 %line 2115+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x1 = x0 * mem512[pa + 194]
+	vpmullw zmm7, zmm4, [r8 + 222]
+; 32x a2 = a2 + x1
 %line 2116+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 194]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20830]
 %line 2117+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 64]
+	vpmullw zmm7, zmm4, [r8 + 20830]
+; 32x a4 = a4 + x1
 %line 2118+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 64]
-; 32x x1 = x0 * mem512[pa + 128]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20894]
 %line 2119+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm2, [r8 + 128]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 20894]
+; 32x a5 = a5 + x1
 %line 2120+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x1 = x0 * mem512[pa + 192]
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20958]
 %line 2121+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 192]
-; 32x a2 = a2 + x1
+	vpmullw zmm4, zmm4, [r8 + 20958]
+; 32x a6 = a6 + x1
 %line 2122+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 66]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 36]
 %line 2123+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 66]
-; 32x x1 = x0 * mem512[pa + 126]
+	vpbroadcastw zmm4, [r9 + 36]
+; 32x x1 = x0 * mem512[pa + 92]
 %line 2124+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm2, [r8 + 126]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 92]
+; 32x a0 = a0 + x1
 %line 2125+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x1 = x0 * mem512[pa + 190]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 156]
 %line 2126+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm2, [r8 + 190]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 156]
+; 32x a1 = a1 + x1
 %line 2127+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm0, zmm3
-; 32x a3 = x0 * mem512[pa + 254]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 220]
 %line 2128+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm0, zmm2, [r8 + 254]
-; 32x x0 = mem16[pb + 68]
+	vpmullw zmm7, zmm4, [r8 + 220]
+; 32x a2 = a2 + x1
 %line 2129+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 68]
-; 32x x1 = x0 * mem512[pa + 124]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20828]
 %line 2130+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 124]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 20828]
+; 32x a4 = a4 + x1
 %line 2131+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 188]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20892]
 %line 2132+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 188]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 20892]
+; 32x a5 = a5 + x1
 %line 2133+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 252]
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20956]
 %line 2134+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 252]
-; 32x a3 = a3 + x1
+	vpmullw zmm4, zmm4, [r8 + 20956]
+; 32x a6 = a6 + x1
 %line 2135+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 70]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 38]
 %line 2136+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 70]
-; 32x x1 = x0 * mem512[pa + 122]
+	vpbroadcastw zmm4, [r9 + 38]
+; 32x x1 = x0 * mem512[pa + 90]
 %line 2137+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 122]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 90]
+; 32x a0 = a0 + x1
 %line 2138+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 186]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 154]
 %line 2139+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 186]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 154]
+; 32x a1 = a1 + x1
 %line 2140+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 250]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 218]
 %line 2141+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 250]
-; 32x a3 = a3 + x1
+	vpmullw zmm7, zmm4, [r8 + 218]
+; 32x a2 = a2 + x1
 %line 2142+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 72]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20826]
 %line 2143+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 72]
-; 32x x1 = x0 * mem512[pa + 120]
+	vpmullw zmm7, zmm4, [r8 + 20826]
+; 32x a4 = a4 + x1
 %line 2144+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 120]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20890]
 %line 2145+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 184]
+	vpmullw zmm7, zmm4, [r8 + 20890]
+; 32x a5 = a5 + x1
 %line 2146+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 184]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20954]
 %line 2147+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 248]
+	vpmullw zmm4, zmm4, [r8 + 20954]
+; 32x a6 = a6 + x1
 %line 2148+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 248]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 40]
 %line 2149+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 74]
+	vpbroadcastw zmm4, [r9 + 40]
+; 32x x1 = x0 * mem512[pa + 88]
 %line 2150+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 74]
-; 32x x1 = x0 * mem512[pa + 118]
+	vpmullw zmm7, zmm4, [r8 + 88]
+; 32x a0 = a0 + x1
 %line 2151+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 118]
-; 32x a1 = a1 + x1
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 152]
 %line 2152+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 182]
-%line 2153+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 182]
-; 32x a2 = a2 + x1
-%line 2154+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 246]
-%line 2155+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 246]
-; 32x a3 = a3 + x1
-%line 2156+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 76]
-%line 2157+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 76]
-; 32x x1 = x0 * mem512[pa + 116]
-%line 2158+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 116]
+	vpmullw zmm7, zmm4, [r8 + 152]
 ; 32x a1 = a1 + x1
-%line 2159+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 180]
-%line 2160+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 180]
+%line 2153+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 216]
+%line 2154+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 216]
 ; 32x a2 = a2 + x1
+%line 2155+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20824]
+%line 2156+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20824]
+; 32x a4 = a4 + x1
+%line 2157+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20888]
+%line 2158+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20888]
+; 32x a5 = a5 + x1
+%line 2159+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20952]
+%line 2160+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20952]
+; 32x a6 = a6 + x1
 %line 2161+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 244]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 42]
 %line 2162+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 244]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm4, [r9 + 42]
+; 32x x1 = x0 * mem512[pa + 86]
 %line 2163+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 78]
+	vpmullw zmm7, zmm4, [r8 + 86]
+; 32x a0 = a0 + x1
 %line 2164+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 78]
-; 32x x1 = x0 * mem512[pa + 114]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 150]
 %line 2165+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 114]
+	vpmullw zmm7, zmm4, [r8 + 150]
 ; 32x a1 = a1 + x1
 %line 2166+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 178]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 214]
 %line 2167+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 178]
+	vpmullw zmm7, zmm4, [r8 + 214]
 ; 32x a2 = a2 + x1
 %line 2168+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 242]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20822]
 %line 2169+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 242]
-; 32x a3 = a3 + x1
+	vpmullw zmm7, zmm4, [r8 + 20822]
+; 32x a4 = a4 + x1
 %line 2170+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 80]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20886]
 %line 2171+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 80]
-; 32x x1 = x0 * mem512[pa + 112]
+	vpmullw zmm7, zmm4, [r8 + 20886]
+; 32x a5 = a5 + x1
 %line 2172+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 112]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20950]
 %line 2173+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 176]
+	vpmullw zmm4, zmm4, [r8 + 20950]
+; 32x a6 = a6 + x1
 %line 2174+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 176]
-; 32x a2 = a2 + x1
-%line 2175+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 240]
-%line 2176+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 240]
-; 32x a3 = a3 + x1
-%line 2177+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 82]
-%line 2178+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 82]
-; 32x x1 = x0 * mem512[pa + 110]
-%line 2179+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 110]
-; 32x a1 = a1 + x1
-%line 2180+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 174]
-%line 2181+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 174]
-; 32x a2 = a2 + x1
-%line 2182+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 238]
-%line 2183+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 238]
-; 32x a3 = a3 + x1
-%line 2184+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 84]
-%line 2185+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 84]
-; 32x x1 = x0 * mem512[pa + 108]
-%line 2186+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 108]
+; 32x x0 = mem16[pb + 44]
+%line 2175+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm4, [r9 + 44]
+; 32x x1 = x0 * mem512[pa + 84]
+%line 2176+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 84]
+; 32x a0 = a0 + x1
+%line 2177+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 148]
+%line 2178+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 148]
 ; 32x a1 = a1 + x1
+%line 2179+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 212]
+%line 2180+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 212]
+; 32x a2 = a2 + x1
+%line 2181+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20820]
+%line 2182+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20820]
+; 32x a4 = a4 + x1
+%line 2183+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20884]
+%line 2184+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20884]
+; 32x a5 = a5 + x1
+%line 2185+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20948]
+%line 2186+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20948]
+; 32x a6 = a6 + x1
 %line 2187+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 172]
+; 32x x0 = mem16[pb + 46]
 %line 2188+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 172]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm4, [r9 + 46]
+; 32x x1 = x0 * mem512[pa + 82]
 %line 2189+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 236]
+	vpmullw zmm7, zmm4, [r8 + 82]
+; 32x a0 = a0 + x1
 %line 2190+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 236]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 146]
 %line 2191+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 86]
+	vpmullw zmm7, zmm4, [r8 + 146]
+; 32x a1 = a1 + x1
 %line 2192+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 86]
-; 32x x1 = x0 * mem512[pa + 106]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 210]
 %line 2193+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 106]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 210]
+; 32x a2 = a2 + x1
 %line 2194+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 170]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20818]
 %line 2195+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 170]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 20818]
+; 32x a4 = a4 + x1
 %line 2196+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 234]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20882]
 %line 2197+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 234]
-; 32x a3 = a3 + x1
+	vpmullw zmm7, zmm4, [r8 + 20882]
+; 32x a5 = a5 + x1
 %line 2198+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 88]
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20946]
 %line 2199+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 88]
-; 32x x1 = x0 * mem512[pa + 104]
+	vpmullw zmm4, zmm4, [r8 + 20946]
+; 32x a6 = a6 + x1
 %line 2200+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 104]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 48]
 %line 2201+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 168]
+	vpbroadcastw zmm4, [r9 + 48]
+; 32x x1 = x0 * mem512[pa + 80]
 %line 2202+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 168]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 80]
+; 32x a0 = a0 + x1
 %line 2203+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 232]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 144]
 %line 2204+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 232]
-; 32x a3 = a3 + x1
+	vpmullw zmm7, zmm4, [r8 + 144]
+; 32x a1 = a1 + x1
 %line 2205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 90]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 208]
 %line 2206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 90]
-; 32x x1 = x0 * mem512[pa + 102]
+	vpmullw zmm7, zmm4, [r8 + 208]
+; 32x a2 = a2 + x1
 %line 2207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 102]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20816]
 %line 2208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 166]
+	vpmullw zmm7, zmm4, [r8 + 20816]
+; 32x a4 = a4 + x1
 %line 2209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 166]
-; 32x a2 = a2 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20880]
 %line 2210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 230]
+	vpmullw zmm7, zmm4, [r8 + 20880]
+; 32x a5 = a5 + x1
 %line 2211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 230]
-; 32x a3 = a3 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20944]
 %line 2212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 92]
+	vpmullw zmm4, zmm4, [r8 + 20944]
+; 32x a6 = a6 + x1
 %line 2213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 92]
-; 32x x1 = x0 * mem512[pa + 100]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 50]
 %line 2214+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 100]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm4, [r9 + 50]
+; 32x x1 = x0 * mem512[pa + 78]
 %line 2215+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 164]
+	vpmullw zmm7, zmm4, [r8 + 78]
+; 32x a0 = a0 + x1
 %line 2216+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 164]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 142]
 %line 2217+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 228]
+	vpmullw zmm7, zmm4, [r8 + 142]
+; 32x a1 = a1 + x1
 %line 2218+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 228]
-; 32x a3 = a3 + x1
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 206]
 %line 2219+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 94]
+	vpmullw zmm7, zmm4, [r8 + 206]
+; 32x a2 = a2 + x1
 %line 2220+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 94]
-; 32x x1 = x0 * mem512[pa + 98]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20814]
 %line 2221+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 98]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 20814]
+; 32x a4 = a4 + x1
 %line 2222+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 162]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20878]
 %line 2223+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 162]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 20878]
+; 32x a5 = a5 + x1
 %line 2224+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 226]
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20942]
 %line 2225+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 226]
-; 32x a3 = a3 + x1
+	vpmullw zmm4, zmm4, [r8 + 20942]
+; 32x a6 = a6 + x1
 %line 2226+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 96]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 52]
 %line 2227+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 96]
-; 32x x1 = x0 * mem512[pa + 96]
+	vpbroadcastw zmm4, [r9 + 52]
+; 32x x1 = x0 * mem512[pa + 76]
 %line 2228+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 96]
-; 32x a1 = a1 + x1
+	vpmullw zmm7, zmm4, [r8 + 76]
+; 32x a0 = a0 + x1
 %line 2229+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 160]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 140]
 %line 2230+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 160]
-; 32x a2 = a2 + x1
+	vpmullw zmm7, zmm4, [r8 + 140]
+; 32x a1 = a1 + x1
 %line 2231+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 224]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 204]
 %line 2232+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 224]
-; 32x a3 = a3 + x1
+	vpmullw zmm7, zmm4, [r8 + 204]
+; 32x a2 = a2 + x1
 %line 2233+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 98]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20812]
 %line 2234+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 98]
-; 32x x1 = x0 * mem512[pa + 94]
+	vpmullw zmm7, zmm4, [r8 + 20812]
+; 32x a4 = a4 + x1
 %line 2235+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 94]
-; 32x a1 = a1 + x1
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20876]
 %line 2236+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 158]
+	vpmullw zmm7, zmm4, [r8 + 20876]
+; 32x a5 = a5 + x1
 %line 2237+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 158]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20940]
 %line 2238+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 222]
+	vpmullw zmm4, zmm4, [r8 + 20940]
+; 32x a6 = a6 + x1
 %line 2239+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 222]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 54]
 %line 2240+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 100]
+	vpbroadcastw zmm4, [r9 + 54]
+; 32x x1 = x0 * mem512[pa + 74]
 %line 2241+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 100]
-; 32x x1 = x0 * mem512[pa + 92]
+	vpmullw zmm7, zmm4, [r8 + 74]
+; 32x a0 = a0 + x1
 %line 2242+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 92]
-; 32x a1 = a1 + x1
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 138]
 %line 2243+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 156]
-%line 2244+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 156]
-; 32x a2 = a2 + x1
-%line 2245+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 220]
-%line 2246+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 220]
-; 32x a3 = a3 + x1
-%line 2247+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 102]
-%line 2248+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 102]
-; 32x x1 = x0 * mem512[pa + 90]
-%line 2249+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 90]
+	vpmullw zmm7, zmm4, [r8 + 138]
 ; 32x a1 = a1 + x1
-%line 2250+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 154]
-%line 2251+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 154]
+%line 2244+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 202]
+%line 2245+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 202]
 ; 32x a2 = a2 + x1
+%line 2246+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20810]
+%line 2247+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20810]
+; 32x a4 = a4 + x1
+%line 2248+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20874]
+%line 2249+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20874]
+; 32x a5 = a5 + x1
+%line 2250+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20938]
+%line 2251+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20938]
+; 32x a6 = a6 + x1
 %line 2252+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 218]
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 56]
 %line 2253+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 218]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm4, [r9 + 56]
+; 32x x1 = x0 * mem512[pa + 72]
 %line 2254+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 104]
+	vpmullw zmm7, zmm4, [r8 + 72]
+; 32x a0 = a0 + x1
 %line 2255+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 104]
-; 32x x1 = x0 * mem512[pa + 88]
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 136]
 %line 2256+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 88]
+	vpmullw zmm7, zmm4, [r8 + 136]
 ; 32x a1 = a1 + x1
 %line 2257+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 152]
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 200]
 %line 2258+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 152]
+	vpmullw zmm7, zmm4, [r8 + 200]
 ; 32x a2 = a2 + x1
 %line 2259+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 216]
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20808]
 %line 2260+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 216]
-; 32x a3 = a3 + x1
+	vpmullw zmm7, zmm4, [r8 + 20808]
+; 32x a4 = a4 + x1
 %line 2261+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 106]
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20872]
 %line 2262+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 106]
-; 32x x1 = x0 * mem512[pa + 86]
+	vpmullw zmm7, zmm4, [r8 + 20872]
+; 32x a5 = a5 + x1
 %line 2263+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 86]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20936]
 %line 2264+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 150]
+	vpmullw zmm4, zmm4, [r8 + 20936]
+; 32x a6 = a6 + x1
 %line 2265+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 150]
-; 32x a2 = a2 + x1
-%line 2266+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 214]
-%line 2267+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 214]
-; 32x a3 = a3 + x1
-%line 2268+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 108]
-%line 2269+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 108]
-; 32x x1 = x0 * mem512[pa + 84]
-%line 2270+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 84]
-; 32x a1 = a1 + x1
-%line 2271+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 148]
-%line 2272+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 148]
-; 32x a2 = a2 + x1
-%line 2273+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 212]
-%line 2274+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 212]
-; 32x a3 = a3 + x1
-%line 2275+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 110]
-%line 2276+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 110]
-; 32x x1 = x0 * mem512[pa + 82]
-%line 2277+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 82]
+; 32x x0 = mem16[pb + 58]
+%line 2266+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm4, [r9 + 58]
+; 32x x1 = x0 * mem512[pa + 70]
+%line 2267+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 70]
+; 32x a0 = a0 + x1
+%line 2268+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 134]
+%line 2269+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 134]
 ; 32x a1 = a1 + x1
+%line 2270+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 198]
+%line 2271+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 198]
+; 32x a2 = a2 + x1
+%line 2272+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20806]
+%line 2273+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20806]
+; 32x a4 = a4 + x1
+%line 2274+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20870]
+%line 2275+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20870]
+; 32x a5 = a5 + x1
+%line 2276+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20934]
+%line 2277+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20934]
+; 32x a6 = a6 + x1
 %line 2278+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 146]
+; 32x x0 = mem16[pb + 60]
 %line 2279+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 146]
-; 32x a2 = a2 + x1
-%line 2280+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 210]
-%line 2281+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 210]
-; 32x a3 = a3 + x1
-%line 2282+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 112]
-%line 2283+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 112]
-; 32x x1 = x0 * mem512[pa + 80]
-%line 2284+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 80]
-; 32x a1 = a1 + x1
-%line 2285+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 144]
-%line 2286+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 144]
-; 32x a2 = a2 + x1
-%line 2287+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 208]
-%line 2288+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 208]
-; 32x a3 = a3 + x1
-%line 2289+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 114]
-%line 2290+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 114]
-; 32x x1 = x0 * mem512[pa + 78]
-%line 2291+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 78]
-; 32x a1 = a1 + x1
-%line 2292+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 142]
-%line 2293+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 142]
-; 32x a2 = a2 + x1
-%line 2294+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 206]
-%line 2295+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 206]
-; 32x a3 = a3 + x1
-%line 2296+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 116]
-%line 2297+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 116]
-; 32x x1 = x0 * mem512[pa + 76]
-%line 2298+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 76]
-; 32x a1 = a1 + x1
-%line 2299+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 140]
-%line 2300+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 140]
-; 32x a2 = a2 + x1
-%line 2301+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 204]
-%line 2302+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 204]
-; 32x a3 = a3 + x1
-%line 2303+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 118]
-%line 2304+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 118]
-; 32x x1 = x0 * mem512[pa + 74]
-%line 2305+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 74]
-; 32x a1 = a1 + x1
-%line 2306+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 138]
-%line 2307+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 138]
-; 32x a2 = a2 + x1
-%line 2308+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 202]
-%line 2309+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 202]
-; 32x a3 = a3 + x1
-%line 2310+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 120]
-%line 2311+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 120]
-; 32x x1 = x0 * mem512[pa + 72]
-%line 2312+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 72]
-; 32x a1 = a1 + x1
-%line 2313+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 136]
-%line 2314+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 136]
-; 32x a2 = a2 + x1
-%line 2315+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 200]
-%line 2316+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 200]
-; 32x a3 = a3 + x1
-%line 2317+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 122]
-%line 2318+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 122]
-; 32x x1 = x0 * mem512[pa + 70]
-%line 2319+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 70]
-; 32x a1 = a1 + x1
-%line 2320+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 134]
-%line 2321+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 134]
-; 32x a2 = a2 + x1
-%line 2322+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 198]
-%line 2323+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 198]
-; 32x a3 = a3 + x1
-%line 2324+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 124]
-%line 2325+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 124]
+	vpbroadcastw zmm4, [r9 + 60]
 ; 32x x1 = x0 * mem512[pa + 68]
+%line 2280+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 68]
+; 32x a0 = a0 + x1
+%line 2281+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 132]
+%line 2282+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 132]
+; 32x a1 = a1 + x1
+%line 2283+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm7
+; 32x x1 = x0 * mem512[pa + 196]
+%line 2284+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 196]
+; 32x a2 = a2 + x1
+%line 2285+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm7
+; 32x x1 = x0 * mem512[pa + 20804]
+%line 2286+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20804]
+; 32x a4 = a4 + x1
+%line 2287+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm7
+; 32x x1 = x0 * mem512[pa + 20868]
+%line 2288+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 20868]
+; 32x a5 = a5 + x1
+%line 2289+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm7
+; 32x x1 = x0 * mem512[pa + 20932]
+%line 2290+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm4, [r8 + 20932]
+; 32x a6 = a6 + x1
+%line 2291+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm4
+; 32x x0 = mem16[pb + 62]
+%line 2292+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm4, [r9 + 62]
+; 32x x1 = x0 * mem512[pa + 66]
+%line 2293+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm7, zmm4, [r8 + 66]
+; 32x a0 = a0 + x1
+%line 2294+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm7, zmm5, zmm7
+; 32x x1 = x0 * mem512[pa + 130]
+%line 2295+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm5, zmm4, [r8 + 130]
+; 32x a1 = a1 + x1
+%line 2296+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm5
+; 32x x1 = x0 * mem512[pa + 194]
+%line 2297+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm5, zmm4, [r8 + 194]
+; 32x a2 = a2 + x1
+%line 2298+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm5
+; 32x x1 = x0 * mem512[pa + 20802]
+%line 2299+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm5, zmm4, [r8 + 20802]
+; 32x a4 = a4 + x1
+%line 2300+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm8, zmm2, zmm5
+; 32x x1 = x0 * mem512[pa + 20866]
+%line 2301+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm4, [r8 + 20866]
+; 32x a5 = a5 + x1
+%line 2302+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm2
+; 32x x1 = x0 * mem512[pa + 20930]
+%line 2303+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm4, [r8 + 20930]
+; 32x a6 = a6 + x1
+%line 2304+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 64]
+%line 2305+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm2, [r9 + 64]
+; 32x x1 = x0 * mem512[pa + 128]
+%line 2306+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm2, [r8 + 128]
+; 32x a1 = a1 + x1
+%line 2307+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm4
+; 32x x1 = x0 * mem512[pa + 192]
+%line 2308+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm2, [r8 + 192]
+; 32x a2 = a2 + x1
+%line 2309+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm4
+; 32x x1 = x0 * mem512[pa + 20864]
+%line 2310+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm2, [r8 + 20864]
+; 32x a5 = a5 + x1
+%line 2311+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm4
+; 32x x1 = x0 * mem512[pa + 20928]
+%line 2312+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20928]
+; 32x a6 = a6 + x1
+%line 2313+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 66]
+%line 2314+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm2, [r9 + 66]
+; 32x x1 = x0 * mem512[pa + 126]
+%line 2315+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm2, [r8 + 126]
+; 32x a1 = a1 + x1
+%line 2316+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm4
+; 32x x1 = x0 * mem512[pa + 190]
+%line 2317+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm4, zmm2, [r8 + 190]
+; 32x a2 = a2 + x1
+%line 2318+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm0, zmm4
+; 32x a3 = x0 * mem512[pa + 254]
+%line 2319+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm0, zmm2, [r8 + 254]
+; 32x x1 = x0 * mem512[pa + 20862]
+%line 2320+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm5, zmm2, [r8 + 20862]
+; 32x a5 = a5 + x1
+%line 2321+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm5
+; 32x x1 = x0 * mem512[pa + 20926]
+%line 2322+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm5, zmm2, [r8 + 20926]
+; 32x a6 = a6 + x1
+%line 2323+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm1, zmm5
+; 32x a7 = x0 * mem512[pa + 20990]
+%line 2324+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm1, zmm2, [r8 + 20990]
+; 32x x0 = mem16[pb + 68]
+%line 2325+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm2, [r9 + 68]
+; 32x x1 = x0 * mem512[pa + 124]
 %line 2326+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 68]
+	vpmullw zmm9, zmm2, [r8 + 124]
 ; 32x a1 = a1 + x1
 %line 2327+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 132]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 188]
 %line 2328+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 132]
+	vpmullw zmm9, zmm2, [r8 + 188]
 ; 32x a2 = a2 + x1
 %line 2329+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 196]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 252]
 %line 2330+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 196]
+	vpmullw zmm9, zmm2, [r8 + 252]
 ; 32x a3 = a3 + x1
 %line 2331+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; 32x x0 = mem16[pb + 126]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20860]
 %line 2332+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 126]
-; 32x x1 = x0 * mem512[pa + 66]
+	vpmullw zmm9, zmm2, [r8 + 20860]
+; 32x a5 = a5 + x1
 %line 2333+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 66]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20924]
 %line 2334+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 130]
+	vpmullw zmm9, zmm2, [r8 + 20924]
+; 32x a6 = a6 + x1
 %line 2335+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm2, [r8 + 130]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20988]
 %line 2336+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm3, zmm3, zmm4
-; 32x x1 = x0 * mem512[pa + 194]
+	vpmullw zmm2, zmm2, [r8 + 20988]
+; 32x a7 = a7 + x1
 %line 2337+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 194]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 70]
 %line 2338+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm2
-; mem512[pc] = a0
-%line 2339+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [r10], zmm5
-; mem512[pc + 64] = a1
-%line 2340+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [r10 + 64], zmm1
-; mem512[pc + 128] = a2
-%line 2341+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [r10 + 128], zmm3
-; mem512[pc + 192] = a3
-%line 2342+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [r10 + 192], zmm0
-; pa = pa + 256
-%line 2343+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	add r8, 256
-; pb = pb + 128
-%line 2344+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	add r9, 128
-; pc = pc + 256
-%line 2345+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	add r10, 256
-; i0 = i0 - 1
-%line 2346+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	sub r11, 1
-; =? i0 - 0
-%line 2347+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	cmp r11, 0
-; goto loop34 if !=
-%line 2348+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop34
-; pa = w + 26880
-%line 2349+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	lea r8, [rax + 26880]
-; pb = w + 61696
-%line 2350+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	lea r9, [rax + 61696]
-; pc = w + 99712
-%line 2351+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	lea r10, [rax + 99712]
-; i0 = 81
-%line 2352+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	mov r11, 81
-align 32
-.Lloop35:
-; 32x x0 = mem16[pb]
-%line 2354+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm0, [r9]
-; 32x a0 = x0 * mem512[pa + 128]
-%line 2355+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm1, zmm0, [r8 + 128]
-; 32x a1 = x0 * mem512[pa + 192]
-%line 2356+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm0, zmm0, [r8 + 192]
-; 32x x0 = mem16[pb + 2]
-%line 2357+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm2, [r9 + 2]
-; 32x x1 = x0 * mem512[pa + 126]
-%line 2358+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm2, [r8 + 126]
-; 32x a0 = a0 + x1
-%line 2359+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x1 = x0 * mem512[pa + 190]
-%line 2360+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm2, [r8 + 190]
-; 32x a1 = a1 + x1
-%line 2361+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x a2 = x0 * mem512[pa + 254]
-%line 2362+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm2, zmm2, [r8 + 254]
-; 32x x0 = mem16[pb + 4]
-%line 2363+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 4]
-; 32x x1 = x0 * mem512[pa + 124]
-%line 2364+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 124]
-; 32x a0 = a0 + x1
-%line 2365+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 188]
-%line 2366+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 188]
-; 32x a1 = a1 + x1
-%line 2367+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 252]
-%line 2368+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 252]
-; 32x a2 = a2 + x1
-%line 2369+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 6]
-%line 2370+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 6]
+	vpbroadcastw zmm2, [r9 + 70]
 ; 32x x1 = x0 * mem512[pa + 122]
-%line 2371+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 122]
-; 32x a0 = a0 + x1
-%line 2372+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
+%line 2339+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 122]
+; 32x a1 = a1 + x1
+%line 2340+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
 ; 32x x1 = x0 * mem512[pa + 186]
-%line 2373+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 186]
-; 32x a1 = a1 + x1
-%line 2374+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
+%line 2341+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 186]
+; 32x a2 = a2 + x1
+%line 2342+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
 ; 32x x1 = x0 * mem512[pa + 250]
-%line 2375+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 250]
-; 32x a2 = a2 + x1
-%line 2376+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 8]
-%line 2377+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 8]
+%line 2343+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 250]
+; 32x a3 = a3 + x1
+%line 2344+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20858]
+%line 2345+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20858]
+; 32x a5 = a5 + x1
+%line 2346+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20922]
+%line 2347+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20922]
+; 32x a6 = a6 + x1
+%line 2348+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20986]
+%line 2349+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20986]
+; 32x a7 = a7 + x1
+%line 2350+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 72]
+%line 2351+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm2, [r9 + 72]
 ; 32x x1 = x0 * mem512[pa + 120]
-%line 2378+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 120]
-; 32x a0 = a0 + x1
-%line 2379+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
+%line 2352+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 120]
+; 32x a1 = a1 + x1
+%line 2353+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
 ; 32x x1 = x0 * mem512[pa + 184]
-%line 2380+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 184]
-; 32x a1 = a1 + x1
-%line 2381+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
+%line 2354+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 184]
+; 32x a2 = a2 + x1
+%line 2355+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
 ; 32x x1 = x0 * mem512[pa + 248]
-%line 2382+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 248]
-; 32x a2 = a2 + x1
-%line 2383+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 10]
-%line 2384+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 10]
+%line 2356+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 248]
+; 32x a3 = a3 + x1
+%line 2357+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20856]
+%line 2358+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20856]
+; 32x a5 = a5 + x1
+%line 2359+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20920]
+%line 2360+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20920]
+; 32x a6 = a6 + x1
+%line 2361+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20984]
+%line 2362+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20984]
+; 32x a7 = a7 + x1
+%line 2363+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 74]
+%line 2364+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm2, [r9 + 74]
 ; 32x x1 = x0 * mem512[pa + 118]
-%line 2385+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 118]
-; 32x a0 = a0 + x1
-%line 2386+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
+%line 2365+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 118]
+; 32x a1 = a1 + x1
+%line 2366+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
 ; 32x x1 = x0 * mem512[pa + 182]
-%line 2387+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 182]
-; 32x a1 = a1 + x1
-%line 2388+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
+%line 2367+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 182]
+; 32x a2 = a2 + x1
+%line 2368+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
 ; 32x x1 = x0 * mem512[pa + 246]
-%line 2389+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 246]
-; 32x a2 = a2 + x1
-%line 2390+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 12]
-%line 2391+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 12]
+%line 2369+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 246]
+; 32x a3 = a3 + x1
+%line 2370+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20854]
+%line 2371+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20854]
+; 32x a5 = a5 + x1
+%line 2372+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20918]
+%line 2373+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20918]
+; 32x a6 = a6 + x1
+%line 2374+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20982]
+%line 2375+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20982]
+; 32x a7 = a7 + x1
+%line 2376+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 76]
+%line 2377+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm2, [r9 + 76]
 ; 32x x1 = x0 * mem512[pa + 116]
-%line 2392+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 116]
-; 32x a0 = a0 + x1
-%line 2393+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
+%line 2378+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 116]
+; 32x a1 = a1 + x1
+%line 2379+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
 ; 32x x1 = x0 * mem512[pa + 180]
-%line 2394+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 180]
-; 32x a1 = a1 + x1
-%line 2395+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
+%line 2380+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 180]
+; 32x a2 = a2 + x1
+%line 2381+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
 ; 32x x1 = x0 * mem512[pa + 244]
-%line 2396+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 244]
-; 32x a2 = a2 + x1
-%line 2397+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 14]
-%line 2398+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 14]
+%line 2382+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 244]
+; 32x a3 = a3 + x1
+%line 2383+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20852]
+%line 2384+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20852]
+; 32x a5 = a5 + x1
+%line 2385+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20916]
+%line 2386+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20916]
+; 32x a6 = a6 + x1
+%line 2387+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20980]
+%line 2388+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20980]
+; 32x a7 = a7 + x1
+%line 2389+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 78]
+%line 2390+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm2, [r9 + 78]
 ; 32x x1 = x0 * mem512[pa + 114]
-%line 2399+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 114]
-; 32x a0 = a0 + x1
-%line 2400+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
+%line 2391+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 114]
+; 32x a1 = a1 + x1
+%line 2392+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
 ; 32x x1 = x0 * mem512[pa + 178]
-%line 2401+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 178]
-; 32x a1 = a1 + x1
-%line 2402+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
+%line 2393+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 178]
+; 32x a2 = a2 + x1
+%line 2394+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
 ; 32x x1 = x0 * mem512[pa + 242]
+%line 2395+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 242]
+; 32x a3 = a3 + x1
+%line 2396+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20850]
+%line 2397+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20850]
+; 32x a5 = a5 + x1
+%line 2398+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20914]
+%line 2399+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20914]
+; 32x a6 = a6 + x1
+%line 2400+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20978]
+%line 2401+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20978]
+; 32x a7 = a7 + x1
+%line 2402+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 80]
 %line 2403+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 242]
-; 32x a2 = a2 + x1
-%line 2404+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 16]
-%line 2405+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 16]
+	vpbroadcastw zmm2, [r9 + 80]
 ; 32x x1 = x0 * mem512[pa + 112]
-%line 2406+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 112]
-; 32x a0 = a0 + x1
-%line 2407+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
+%line 2404+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 112]
+; 32x a1 = a1 + x1
+%line 2405+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
 ; 32x x1 = x0 * mem512[pa + 176]
-%line 2408+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 176]
-; 32x a1 = a1 + x1
-%line 2409+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
+%line 2406+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 176]
+; 32x a2 = a2 + x1
+%line 2407+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
 ; 32x x1 = x0 * mem512[pa + 240]
+%line 2408+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 240]
+; 32x a3 = a3 + x1
+%line 2409+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20848]
 %line 2410+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 240]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 20848]
+; 32x a5 = a5 + x1
 %line 2411+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 18]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20912]
 %line 2412+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 18]
-; 32x x1 = x0 * mem512[pa + 110]
+	vpmullw zmm9, zmm2, [r8 + 20912]
+; 32x a6 = a6 + x1
 %line 2413+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 110]
-; 32x a0 = a0 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20976]
 %line 2414+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 174]
+	vpmullw zmm2, zmm2, [r8 + 20976]
+; 32x a7 = a7 + x1
 %line 2415+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 174]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 82]
 %line 2416+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 238]
+	vpbroadcastw zmm2, [r9 + 82]
+; 32x x1 = x0 * mem512[pa + 110]
 %line 2417+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 238]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 110]
+; 32x a1 = a1 + x1
 %line 2418+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 20]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 174]
 %line 2419+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 20]
-; 32x x1 = x0 * mem512[pa + 108]
+	vpmullw zmm9, zmm2, [r8 + 174]
+; 32x a2 = a2 + x1
 %line 2420+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 108]
-; 32x a0 = a0 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 238]
 %line 2421+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 172]
+	vpmullw zmm9, zmm2, [r8 + 238]
+; 32x a3 = a3 + x1
 %line 2422+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 172]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20846]
 %line 2423+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 236]
+	vpmullw zmm9, zmm2, [r8 + 20846]
+; 32x a5 = a5 + x1
 %line 2424+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 236]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20910]
 %line 2425+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 22]
+	vpmullw zmm9, zmm2, [r8 + 20910]
+; 32x a6 = a6 + x1
 %line 2426+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 22]
-; 32x x1 = x0 * mem512[pa + 106]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20974]
 %line 2427+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 106]
-; 32x a0 = a0 + x1
+	vpmullw zmm2, zmm2, [r8 + 20974]
+; 32x a7 = a7 + x1
 %line 2428+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 170]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 84]
 %line 2429+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 170]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm2, [r9 + 84]
+; 32x x1 = x0 * mem512[pa + 108]
 %line 2430+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 234]
-%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 234]
-; 32x a2 = a2 + x1
-%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 24]
-%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 24]
-; 32x x1 = x0 * mem512[pa + 104]
-%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 104]
-; 32x a0 = a0 + x1
-%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 168]
-%line 2436+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 168]
+	vpmullw zmm9, zmm2, [r8 + 108]
 ; 32x a1 = a1 + x1
-%line 2437+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 232]
-%line 2438+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 232]
+%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 172]
+%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 172]
 ; 32x a2 = a2 + x1
+%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 236]
+%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 236]
+; 32x a3 = a3 + x1
+%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20844]
+%line 2436+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20844]
+; 32x a5 = a5 + x1
+%line 2437+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20908]
+%line 2438+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20908]
+; 32x a6 = a6 + x1
 %line 2439+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 26]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20972]
 %line 2440+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 26]
-; 32x x1 = x0 * mem512[pa + 102]
+	vpmullw zmm2, zmm2, [r8 + 20972]
+; 32x a7 = a7 + x1
 %line 2441+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 102]
-; 32x a0 = a0 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 86]
 %line 2442+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 166]
+	vpbroadcastw zmm2, [r9 + 86]
+; 32x x1 = x0 * mem512[pa + 106]
 %line 2443+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 166]
+	vpmullw zmm9, zmm2, [r8 + 106]
 ; 32x a1 = a1 + x1
 %line 2444+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 230]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 170]
 %line 2445+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 230]
+	vpmullw zmm9, zmm2, [r8 + 170]
 ; 32x a2 = a2 + x1
 %line 2446+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 28]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 234]
 %line 2447+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 28]
-; 32x x1 = x0 * mem512[pa + 100]
+	vpmullw zmm9, zmm2, [r8 + 234]
+; 32x a3 = a3 + x1
 %line 2448+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 100]
-; 32x a0 = a0 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20842]
 %line 2449+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 164]
+	vpmullw zmm9, zmm2, [r8 + 20842]
+; 32x a5 = a5 + x1
 %line 2450+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 164]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20906]
 %line 2451+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 228]
+	vpmullw zmm9, zmm2, [r8 + 20906]
+; 32x a6 = a6 + x1
 %line 2452+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 228]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20970]
 %line 2453+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 30]
+	vpmullw zmm2, zmm2, [r8 + 20970]
+; 32x a7 = a7 + x1
 %line 2454+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 30]
-; 32x x1 = x0 * mem512[pa + 98]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 88]
 %line 2455+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 98]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm2, [r9 + 88]
+; 32x x1 = x0 * mem512[pa + 104]
 %line 2456+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 162]
+	vpmullw zmm9, zmm2, [r8 + 104]
+; 32x a1 = a1 + x1
 %line 2457+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 162]
-; 32x a1 = a1 + x1
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 168]
 %line 2458+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 226]
+	vpmullw zmm9, zmm2, [r8 + 168]
+; 32x a2 = a2 + x1
 %line 2459+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 226]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 232]
 %line 2460+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 32]
+	vpmullw zmm9, zmm2, [r8 + 232]
+; 32x a3 = a3 + x1
 %line 2461+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 32]
-; 32x x1 = x0 * mem512[pa + 96]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20840]
 %line 2462+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 96]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm2, [r8 + 20840]
+; 32x a5 = a5 + x1
 %line 2463+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 160]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20904]
 %line 2464+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 160]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 20904]
+; 32x a6 = a6 + x1
 %line 2465+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 224]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20968]
 %line 2466+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 224]
-; 32x a2 = a2 + x1
+	vpmullw zmm2, zmm2, [r8 + 20968]
+; 32x a7 = a7 + x1
 %line 2467+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 34]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 90]
 %line 2468+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 34]
-; 32x x1 = x0 * mem512[pa + 94]
+	vpbroadcastw zmm2, [r9 + 90]
+; 32x x1 = x0 * mem512[pa + 102]
 %line 2469+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 94]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm2, [r8 + 102]
+; 32x a1 = a1 + x1
 %line 2470+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 158]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 166]
 %line 2471+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 158]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 166]
+; 32x a2 = a2 + x1
 %line 2472+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 222]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 230]
 %line 2473+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 222]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 230]
+; 32x a3 = a3 + x1
 %line 2474+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 36]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20838]
 %line 2475+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 36]
-; 32x x1 = x0 * mem512[pa + 92]
+	vpmullw zmm9, zmm2, [r8 + 20838]
+; 32x a5 = a5 + x1
 %line 2476+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 92]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20902]
 %line 2477+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 156]
+	vpmullw zmm9, zmm2, [r8 + 20902]
+; 32x a6 = a6 + x1
 %line 2478+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 156]
-; 32x a1 = a1 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20966]
 %line 2479+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 220]
+	vpmullw zmm2, zmm2, [r8 + 20966]
+; 32x a7 = a7 + x1
 %line 2480+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 220]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 92]
 %line 2481+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 38]
+	vpbroadcastw zmm2, [r9 + 92]
+; 32x x1 = x0 * mem512[pa + 100]
 %line 2482+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 38]
-; 32x x1 = x0 * mem512[pa + 90]
+	vpmullw zmm9, zmm2, [r8 + 100]
+; 32x a1 = a1 + x1
 %line 2483+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 90]
-; 32x a0 = a0 + x1
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 164]
 %line 2484+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 154]
+	vpmullw zmm9, zmm2, [r8 + 164]
+; 32x a2 = a2 + x1
 %line 2485+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 154]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 228]
 %line 2486+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 218]
+	vpmullw zmm9, zmm2, [r8 + 228]
+; 32x a3 = a3 + x1
 %line 2487+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 218]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20836]
 %line 2488+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 40]
+	vpmullw zmm9, zmm2, [r8 + 20836]
+; 32x a5 = a5 + x1
 %line 2489+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 40]
-; 32x x1 = x0 * mem512[pa + 88]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20900]
 %line 2490+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 88]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm2, [r8 + 20900]
+; 32x a6 = a6 + x1
 %line 2491+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 152]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20964]
 %line 2492+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 152]
-; 32x a1 = a1 + x1
+	vpmullw zmm2, zmm2, [r8 + 20964]
+; 32x a7 = a7 + x1
 %line 2493+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 216]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 94]
 %line 2494+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 216]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm2, [r9 + 94]
+; 32x x1 = x0 * mem512[pa + 98]
 %line 2495+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 42]
+	vpmullw zmm9, zmm2, [r8 + 98]
+; 32x a1 = a1 + x1
 %line 2496+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 42]
-; 32x x1 = x0 * mem512[pa + 86]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 162]
 %line 2497+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 86]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm2, [r8 + 162]
+; 32x a2 = a2 + x1
 %line 2498+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 150]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 226]
 %line 2499+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 150]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 226]
+; 32x a3 = a3 + x1
 %line 2500+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 214]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20834]
 %line 2501+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 214]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 20834]
+; 32x a5 = a5 + x1
 %line 2502+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 44]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20898]
 %line 2503+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 44]
-; 32x x1 = x0 * mem512[pa + 84]
+	vpmullw zmm9, zmm2, [r8 + 20898]
+; 32x a6 = a6 + x1
 %line 2504+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 84]
-; 32x a0 = a0 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20962]
 %line 2505+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 148]
+	vpmullw zmm2, zmm2, [r8 + 20962]
+; 32x a7 = a7 + x1
 %line 2506+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 148]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 96]
 %line 2507+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 212]
+	vpbroadcastw zmm2, [r9 + 96]
+; 32x x1 = x0 * mem512[pa + 96]
 %line 2508+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 212]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 96]
+; 32x a1 = a1 + x1
 %line 2509+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 46]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 160]
 %line 2510+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 46]
-; 32x x1 = x0 * mem512[pa + 82]
+	vpmullw zmm9, zmm2, [r8 + 160]
+; 32x a2 = a2 + x1
 %line 2511+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 82]
-; 32x a0 = a0 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 224]
 %line 2512+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 146]
+	vpmullw zmm9, zmm2, [r8 + 224]
+; 32x a3 = a3 + x1
 %line 2513+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 146]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20832]
 %line 2514+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 210]
+	vpmullw zmm9, zmm2, [r8 + 20832]
+; 32x a5 = a5 + x1
 %line 2515+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 210]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20896]
 %line 2516+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 48]
+	vpmullw zmm9, zmm2, [r8 + 20896]
+; 32x a6 = a6 + x1
 %line 2517+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 48]
-; 32x x1 = x0 * mem512[pa + 80]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20960]
 %line 2518+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 80]
-; 32x a0 = a0 + x1
+	vpmullw zmm2, zmm2, [r8 + 20960]
+; 32x a7 = a7 + x1
 %line 2519+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 144]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 98]
 %line 2520+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 144]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm2, [r9 + 98]
+; 32x x1 = x0 * mem512[pa + 94]
 %line 2521+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 208]
-%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 208]
-; 32x a2 = a2 + x1
-%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 50]
-%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 50]
-; 32x x1 = x0 * mem512[pa + 78]
-%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 78]
-; 32x a0 = a0 + x1
-%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 142]
-%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 142]
+	vpmullw zmm9, zmm2, [r8 + 94]
 ; 32x a1 = a1 + x1
-%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 206]
-%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 206]
+%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 158]
+%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 158]
 ; 32x a2 = a2 + x1
+%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 222]
+%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 222]
+; 32x a3 = a3 + x1
+%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20830]
+%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20830]
+; 32x a5 = a5 + x1
+%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20894]
+%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20894]
+; 32x a6 = a6 + x1
 %line 2530+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 52]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20958]
 %line 2531+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 52]
-; 32x x1 = x0 * mem512[pa + 76]
+	vpmullw zmm2, zmm2, [r8 + 20958]
+; 32x a7 = a7 + x1
 %line 2532+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 76]
-; 32x a0 = a0 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 100]
 %line 2533+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 140]
+	vpbroadcastw zmm2, [r9 + 100]
+; 32x x1 = x0 * mem512[pa + 92]
 %line 2534+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 140]
+	vpmullw zmm9, zmm2, [r8 + 92]
 ; 32x a1 = a1 + x1
 %line 2535+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 204]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 156]
 %line 2536+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 204]
+	vpmullw zmm9, zmm2, [r8 + 156]
 ; 32x a2 = a2 + x1
 %line 2537+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 54]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 220]
 %line 2538+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 54]
-; 32x x1 = x0 * mem512[pa + 74]
+	vpmullw zmm9, zmm2, [r8 + 220]
+; 32x a3 = a3 + x1
 %line 2539+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 74]
-; 32x a0 = a0 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20828]
 %line 2540+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 138]
+	vpmullw zmm9, zmm2, [r8 + 20828]
+; 32x a5 = a5 + x1
 %line 2541+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 138]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20892]
 %line 2542+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 202]
+	vpmullw zmm9, zmm2, [r8 + 20892]
+; 32x a6 = a6 + x1
 %line 2543+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 202]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20956]
 %line 2544+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 56]
+	vpmullw zmm2, zmm2, [r8 + 20956]
+; 32x a7 = a7 + x1
 %line 2545+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 56]
-; 32x x1 = x0 * mem512[pa + 72]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 102]
 %line 2546+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 72]
-; 32x a0 = a0 + x1
+	vpbroadcastw zmm2, [r9 + 102]
+; 32x x1 = x0 * mem512[pa + 90]
 %line 2547+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 136]
+	vpmullw zmm9, zmm2, [r8 + 90]
+; 32x a1 = a1 + x1
 %line 2548+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 136]
-; 32x a1 = a1 + x1
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 154]
 %line 2549+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 200]
+	vpmullw zmm9, zmm2, [r8 + 154]
+; 32x a2 = a2 + x1
 %line 2550+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 200]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 218]
 %line 2551+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 58]
+	vpmullw zmm9, zmm2, [r8 + 218]
+; 32x a3 = a3 + x1
 %line 2552+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 58]
-; 32x x1 = x0 * mem512[pa + 70]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20826]
 %line 2553+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 70]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm2, [r8 + 20826]
+; 32x a5 = a5 + x1
 %line 2554+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 134]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20890]
 %line 2555+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 134]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 20890]
+; 32x a6 = a6 + x1
 %line 2556+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 198]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20954]
 %line 2557+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 198]
-; 32x a2 = a2 + x1
+	vpmullw zmm2, zmm2, [r8 + 20954]
+; 32x a7 = a7 + x1
 %line 2558+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 60]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 104]
 %line 2559+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 60]
-; 32x x1 = x0 * mem512[pa + 68]
+	vpbroadcastw zmm2, [r9 + 104]
+; 32x x1 = x0 * mem512[pa + 88]
 %line 2560+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 68]
-; 32x a0 = a0 + x1
+	vpmullw zmm9, zmm2, [r8 + 88]
+; 32x a1 = a1 + x1
 %line 2561+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 132]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 152]
 %line 2562+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 132]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 152]
+; 32x a2 = a2 + x1
 %line 2563+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 196]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 216]
 %line 2564+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 196]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 216]
+; 32x a3 = a3 + x1
 %line 2565+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x x0 = mem16[pb + 62]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20824]
 %line 2566+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 62]
-; 32x x1 = x0 * mem512[pa + 66]
+	vpmullw zmm9, zmm2, [r8 + 20824]
+; 32x a5 = a5 + x1
 %line 2567+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 66]
-; 32x a0 = a0 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20888]
 %line 2568+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm5, zmm1, zmm4
-; 32x x1 = x0 * mem512[pa + 130]
+	vpmullw zmm9, zmm2, [r8 + 20888]
+; 32x a6 = a6 + x1
 %line 2569+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm1, zmm3, [r8 + 130]
-; 32x a1 = a1 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20952]
 %line 2570+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
-; 32x x1 = x0 * mem512[pa + 194]
+	vpmullw zmm2, zmm2, [r8 + 20952]
+; 32x a7 = a7 + x1
 %line 2571+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm1, zmm3, [r8 + 194]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 106]
 %line 2572+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm1
-; 32x x0 = mem16[pb + 64]
+	vpbroadcastw zmm2, [r9 + 106]
+; 32x x1 = x0 * mem512[pa + 86]
 %line 2573+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm1, [r9 + 64]
-; 32x x1 = x0 * mem512[pa + 128]
+	vpmullw zmm9, zmm2, [r8 + 86]
+; 32x a1 = a1 + x1
 %line 2574+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm1, [r8 + 128]
-; 32x a1 = a1 + x1
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 150]
 %line 2575+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x1 = x0 * mem512[pa + 192]
+	vpmullw zmm9, zmm2, [r8 + 150]
+; 32x a2 = a2 + x1
 %line 2576+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, [r8 + 192]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 214]
 %line 2577+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm1
-; 32x x0 = mem16[pb + 66]
+	vpmullw zmm9, zmm2, [r8 + 214]
+; 32x a3 = a3 + x1
 %line 2578+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm1, [r9 + 66]
-; 32x x1 = x0 * mem512[pa + 126]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20822]
 %line 2579+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm1, [r8 + 126]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 20822]
+; 32x a5 = a5 + x1
 %line 2580+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm3
-; 32x x1 = x0 * mem512[pa + 190]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20886]
 %line 2581+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm1, [r8 + 190]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 20886]
+; 32x a6 = a6 + x1
 %line 2582+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
-; 32x a3 = x0 * mem512[pa + 254]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20950]
 %line 2583+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, [r8 + 254]
-; 32x x0 = mem16[pb + 68]
+	vpmullw zmm2, zmm2, [r8 + 20950]
+; 32x a7 = a7 + x1
 %line 2584+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 68]
-; 32x x1 = x0 * mem512[pa + 124]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 108]
 %line 2585+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 124]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm2, [r9 + 108]
+; 32x x1 = x0 * mem512[pa + 84]
 %line 2586+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 188]
-%line 2587+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 188]
-; 32x a2 = a2 + x1
-%line 2588+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 252]
-%line 2589+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 252]
-; 32x a3 = a3 + x1
-%line 2590+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 70]
-%line 2591+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 70]
-; 32x x1 = x0 * mem512[pa + 122]
-%line 2592+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 122]
+	vpmullw zmm9, zmm2, [r8 + 84]
 ; 32x a1 = a1 + x1
-%line 2593+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 186]
-%line 2594+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 186]
+%line 2587+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 148]
+%line 2588+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 148]
 ; 32x a2 = a2 + x1
-%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 250]
-%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 250]
+%line 2589+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 212]
+%line 2590+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 212]
 ; 32x a3 = a3 + x1
+%line 2591+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20820]
+%line 2592+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20820]
+; 32x a5 = a5 + x1
+%line 2593+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20884]
+%line 2594+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20884]
+; 32x a6 = a6 + x1
+%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20948]
+%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20948]
+; 32x a7 = a7 + x1
 %line 2597+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 72]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 110]
 %line 2598+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 72]
-; 32x x1 = x0 * mem512[pa + 120]
+	vpbroadcastw zmm2, [r9 + 110]
+; 32x x1 = x0 * mem512[pa + 82]
 %line 2599+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 120]
+	vpmullw zmm9, zmm2, [r8 + 82]
 ; 32x a1 = a1 + x1
 %line 2600+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 184]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 146]
 %line 2601+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 184]
+	vpmullw zmm9, zmm2, [r8 + 146]
 ; 32x a2 = a2 + x1
 %line 2602+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 248]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 210]
 %line 2603+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 248]
+	vpmullw zmm9, zmm2, [r8 + 210]
 ; 32x a3 = a3 + x1
 %line 2604+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 74]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20818]
 %line 2605+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 74]
-; 32x x1 = x0 * mem512[pa + 118]
+	vpmullw zmm9, zmm2, [r8 + 20818]
+; 32x a5 = a5 + x1
 %line 2606+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 118]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20882]
 %line 2607+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 182]
+	vpmullw zmm9, zmm2, [r8 + 20882]
+; 32x a6 = a6 + x1
 %line 2608+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 182]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20946]
 %line 2609+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 246]
+	vpmullw zmm2, zmm2, [r8 + 20946]
+; 32x a7 = a7 + x1
 %line 2610+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 246]
-; 32x a3 = a3 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 112]
 %line 2611+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 76]
+	vpbroadcastw zmm2, [r9 + 112]
+; 32x x1 = x0 * mem512[pa + 80]
 %line 2612+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 76]
-; 32x x1 = x0 * mem512[pa + 116]
+	vpmullw zmm9, zmm2, [r8 + 80]
+; 32x a1 = a1 + x1
 %line 2613+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 116]
-; 32x a1 = a1 + x1
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 144]
 %line 2614+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 180]
+	vpmullw zmm9, zmm2, [r8 + 144]
+; 32x a2 = a2 + x1
 %line 2615+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 180]
-; 32x a2 = a2 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 208]
 %line 2616+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 244]
+	vpmullw zmm9, zmm2, [r8 + 208]
+; 32x a3 = a3 + x1
 %line 2617+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 244]
-; 32x a3 = a3 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20816]
 %line 2618+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 78]
+	vpmullw zmm9, zmm2, [r8 + 20816]
+; 32x a5 = a5 + x1
 %line 2619+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 78]
-; 32x x1 = x0 * mem512[pa + 114]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20880]
 %line 2620+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 114]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 20880]
+; 32x a6 = a6 + x1
 %line 2621+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 178]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20944]
 %line 2622+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 178]
-; 32x a2 = a2 + x1
+	vpmullw zmm2, zmm2, [r8 + 20944]
+; 32x a7 = a7 + x1
 %line 2623+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 242]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 114]
 %line 2624+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 242]
-; 32x a3 = a3 + x1
+	vpbroadcastw zmm2, [r9 + 114]
+; 32x x1 = x0 * mem512[pa + 78]
 %line 2625+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 80]
+	vpmullw zmm9, zmm2, [r8 + 78]
+; 32x a1 = a1 + x1
 %line 2626+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 80]
-; 32x x1 = x0 * mem512[pa + 112]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 142]
 %line 2627+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 112]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 142]
+; 32x a2 = a2 + x1
 %line 2628+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 176]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 206]
 %line 2629+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 176]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 206]
+; 32x a3 = a3 + x1
 %line 2630+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 240]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20814]
 %line 2631+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 240]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm2, [r8 + 20814]
+; 32x a5 = a5 + x1
 %line 2632+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 82]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20878]
 %line 2633+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 82]
-; 32x x1 = x0 * mem512[pa + 110]
+	vpmullw zmm9, zmm2, [r8 + 20878]
+; 32x a6 = a6 + x1
 %line 2634+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 110]
-; 32x a1 = a1 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20942]
 %line 2635+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 174]
+	vpmullw zmm2, zmm2, [r8 + 20942]
+; 32x a7 = a7 + x1
 %line 2636+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 174]
-; 32x a2 = a2 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 116]
 %line 2637+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 238]
+	vpbroadcastw zmm2, [r9 + 116]
+; 32x x1 = x0 * mem512[pa + 76]
 %line 2638+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 238]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm2, [r8 + 76]
+; 32x a1 = a1 + x1
 %line 2639+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 84]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 140]
 %line 2640+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 84]
-; 32x x1 = x0 * mem512[pa + 108]
+	vpmullw zmm9, zmm2, [r8 + 140]
+; 32x a2 = a2 + x1
 %line 2641+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 108]
-; 32x a1 = a1 + x1
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 204]
 %line 2642+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 172]
+	vpmullw zmm9, zmm2, [r8 + 204]
+; 32x a3 = a3 + x1
 %line 2643+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 172]
-; 32x a2 = a2 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20812]
 %line 2644+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 236]
+	vpmullw zmm9, zmm2, [r8 + 20812]
+; 32x a5 = a5 + x1
 %line 2645+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 236]
-; 32x a3 = a3 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20876]
 %line 2646+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 86]
+	vpmullw zmm9, zmm2, [r8 + 20876]
+; 32x a6 = a6 + x1
 %line 2647+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 86]
-; 32x x1 = x0 * mem512[pa + 106]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20940]
 %line 2648+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 106]
-; 32x a1 = a1 + x1
+	vpmullw zmm2, zmm2, [r8 + 20940]
+; 32x a7 = a7 + x1
 %line 2649+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 170]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 118]
 %line 2650+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 170]
-; 32x a2 = a2 + x1
+	vpbroadcastw zmm2, [r9 + 118]
+; 32x x1 = x0 * mem512[pa + 74]
 %line 2651+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 234]
+	vpmullw zmm9, zmm2, [r8 + 74]
+; 32x a1 = a1 + x1
 %line 2652+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 234]
-; 32x a3 = a3 + x1
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 138]
 %line 2653+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 88]
+	vpmullw zmm9, zmm2, [r8 + 138]
+; 32x a2 = a2 + x1
 %line 2654+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 88]
-; 32x x1 = x0 * mem512[pa + 104]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 202]
 %line 2655+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 104]
-; 32x a1 = a1 + x1
+	vpmullw zmm9, zmm2, [r8 + 202]
+; 32x a3 = a3 + x1
 %line 2656+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 168]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20810]
 %line 2657+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 168]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 20810]
+; 32x a5 = a5 + x1
 %line 2658+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 232]
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20874]
 %line 2659+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 232]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm2, [r8 + 20874]
+; 32x a6 = a6 + x1
 %line 2660+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 90]
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20938]
 %line 2661+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 90]
-; 32x x1 = x0 * mem512[pa + 102]
+	vpmullw zmm2, zmm2, [r8 + 20938]
+; 32x a7 = a7 + x1
 %line 2662+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 102]
-; 32x a1 = a1 + x1
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 120]
 %line 2663+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 166]
+	vpbroadcastw zmm2, [r9 + 120]
+; 32x x1 = x0 * mem512[pa + 72]
 %line 2664+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 166]
-; 32x a2 = a2 + x1
+	vpmullw zmm9, zmm2, [r8 + 72]
+; 32x a1 = a1 + x1
 %line 2665+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 230]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 136]
 %line 2666+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 230]
-; 32x a3 = a3 + x1
+	vpmullw zmm9, zmm2, [r8 + 136]
+; 32x a2 = a2 + x1
 %line 2667+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 92]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 200]
 %line 2668+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 92]
-; 32x x1 = x0 * mem512[pa + 100]
+	vpmullw zmm9, zmm2, [r8 + 200]
+; 32x a3 = a3 + x1
 %line 2669+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 100]
-; 32x a1 = a1 + x1
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20808]
 %line 2670+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 164]
+	vpmullw zmm9, zmm2, [r8 + 20808]
+; 32x a5 = a5 + x1
 %line 2671+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 164]
-; 32x a2 = a2 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20872]
 %line 2672+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 228]
+	vpmullw zmm9, zmm2, [r8 + 20872]
+; 32x a6 = a6 + x1
 %line 2673+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 228]
-; 32x a3 = a3 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20936]
 %line 2674+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 94]
+	vpmullw zmm2, zmm2, [r8 + 20936]
+; 32x a7 = a7 + x1
 %line 2675+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 94]
-; 32x x1 = x0 * mem512[pa + 98]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 122]
 %line 2676+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 98]
-; 32x a1 = a1 + x1
+	vpbroadcastw zmm2, [r9 + 122]
+; 32x x1 = x0 * mem512[pa + 70]
 %line 2677+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 162]
-%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 162]
-; 32x a2 = a2 + x1
-%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 226]
-%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 226]
-; 32x a3 = a3 + x1
-%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 96]
-%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 96]
-; 32x x1 = x0 * mem512[pa + 96]
-%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 96]
+	vpmullw zmm9, zmm2, [r8 + 70]
 ; 32x a1 = a1 + x1
-%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 160]
-%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 160]
+%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 134]
+%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 134]
 ; 32x a2 = a2 + x1
-%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 224]
-%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 224]
+%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 198]
+%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 198]
 ; 32x a3 = a3 + x1
+%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20806]
+%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20806]
+; 32x a5 = a5 + x1
+%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20870]
+%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20870]
+; 32x a6 = a6 + x1
+%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20934]
+%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20934]
+; 32x a7 = a7 + x1
 %line 2688+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 98]
+	vpaddw zmm1, zmm1, zmm2
+; 32x x0 = mem16[pb + 124]
 %line 2689+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 98]
-; 32x x1 = x0 * mem512[pa + 94]
+	vpbroadcastw zmm2, [r9 + 124]
+; 32x x1 = x0 * mem512[pa + 68]
 %line 2690+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 94]
+	vpmullw zmm9, zmm2, [r8 + 68]
 ; 32x a1 = a1 + x1
 %line 2691+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 158]
+	vpaddw zmm6, zmm6, zmm9
+; 32x x1 = x0 * mem512[pa + 132]
 %line 2692+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 158]
+	vpmullw zmm9, zmm2, [r8 + 132]
 ; 32x a2 = a2 + x1
 %line 2693+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 222]
+	vpaddw zmm4, zmm4, zmm9
+; 32x x1 = x0 * mem512[pa + 196]
 %line 2694+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 222]
+	vpmullw zmm9, zmm2, [r8 + 196]
 ; 32x a3 = a3 + x1
 %line 2695+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 100]
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20804]
 %line 2696+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 100]
-; 32x x1 = x0 * mem512[pa + 92]
+	vpmullw zmm9, zmm2, [r8 + 20804]
+; 32x a5 = a5 + x1
 %line 2697+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 92]
-; 32x a1 = a1 + x1
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20868]
 %line 2698+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 156]
+	vpmullw zmm9, zmm2, [r8 + 20868]
+; 32x a6 = a6 + x1
 %line 2699+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 156]
-; 32x a2 = a2 + x1
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20932]
 %line 2700+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 220]
+	vpmullw zmm2, zmm2, [r8 + 20932]
+; 32x a7 = a7 + x1
 %line 2701+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 220]
-; 32x a3 = a3 + x1
-%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 102]
-%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 102]
-; 32x x1 = x0 * mem512[pa + 90]
-%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 90]
-; 32x a1 = a1 + x1
-%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 154]
-%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 154]
-; 32x a2 = a2 + x1
-%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 218]
-%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 218]
-; 32x a3 = a3 + x1
-%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 104]
-%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 104]
-; 32x x1 = x0 * mem512[pa + 88]
-%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 88]
-; 32x a1 = a1 + x1
-%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 152]
-%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 152]
-; 32x a2 = a2 + x1
-%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 216]
-%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 216]
-; 32x a3 = a3 + x1
-%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 106]
-%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 106]
-; 32x x1 = x0 * mem512[pa + 86]
-%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 86]
-; 32x a1 = a1 + x1
-%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 150]
-%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 150]
-; 32x a2 = a2 + x1
-%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 214]
-%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 214]
-; 32x a3 = a3 + x1
-%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 108]
-%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 108]
-; 32x x1 = x0 * mem512[pa + 84]
-%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 84]
-; 32x a1 = a1 + x1
-%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 148]
-%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 148]
-; 32x a2 = a2 + x1
-%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 212]
-%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 212]
-; 32x a3 = a3 + x1
-%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 110]
-%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 110]
-; 32x x1 = x0 * mem512[pa + 82]
-%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 82]
-; 32x a1 = a1 + x1
-%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 146]
-%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 146]
-; 32x a2 = a2 + x1
-%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 210]
-%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 210]
-; 32x a3 = a3 + x1
-%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 112]
-%line 2738+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 112]
-; 32x x1 = x0 * mem512[pa + 80]
-%line 2739+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 80]
-; 32x a1 = a1 + x1
-%line 2740+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 144]
-%line 2741+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 144]
-; 32x a2 = a2 + x1
-%line 2742+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 208]
-%line 2743+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 208]
-; 32x a3 = a3 + x1
-%line 2744+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 114]
-%line 2745+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 114]
-; 32x x1 = x0 * mem512[pa + 78]
-%line 2746+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 78]
-; 32x a1 = a1 + x1
-%line 2747+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 142]
-%line 2748+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 142]
-; 32x a2 = a2 + x1
-%line 2749+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 206]
-%line 2750+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 206]
-; 32x a3 = a3 + x1
-%line 2751+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 116]
-%line 2752+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 116]
-; 32x x1 = x0 * mem512[pa + 76]
-%line 2753+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 76]
-; 32x a1 = a1 + x1
-%line 2754+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 140]
-%line 2755+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 140]
-; 32x a2 = a2 + x1
-%line 2756+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 204]
-%line 2757+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 204]
-; 32x a3 = a3 + x1
-%line 2758+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 118]
-%line 2759+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 118]
-; 32x x1 = x0 * mem512[pa + 74]
-%line 2760+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 74]
-; 32x a1 = a1 + x1
-%line 2761+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 138]
-%line 2762+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 138]
-; 32x a2 = a2 + x1
-%line 2763+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 202]
-%line 2764+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 202]
-; 32x a3 = a3 + x1
-%line 2765+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 120]
-%line 2766+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 120]
-; 32x x1 = x0 * mem512[pa + 72]
-%line 2767+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 72]
-; 32x a1 = a1 + x1
-%line 2768+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 136]
-%line 2769+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 136]
-; 32x a2 = a2 + x1
-%line 2770+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 200]
-%line 2771+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 200]
-; 32x a3 = a3 + x1
-%line 2772+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 122]
-%line 2773+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 122]
-; 32x x1 = x0 * mem512[pa + 70]
-%line 2774+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 70]
-; 32x a1 = a1 + x1
-%line 2775+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 134]
-%line 2776+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 134]
-; 32x a2 = a2 + x1
-%line 2777+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 198]
-%line 2778+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 198]
-; 32x a3 = a3 + x1
-%line 2779+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
-; 32x x0 = mem16[pb + 124]
-%line 2780+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 124]
-; 32x x1 = x0 * mem512[pa + 68]
-%line 2781+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 68]
-; 32x a1 = a1 + x1
-%line 2782+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
-; 32x x1 = x0 * mem512[pa + 132]
-%line 2783+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 132]
-; 32x a2 = a2 + x1
-%line 2784+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
-; 32x x1 = x0 * mem512[pa + 196]
-%line 2785+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 196]
-; 32x a3 = a3 + x1
-%line 2786+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
+	vpaddw zmm1, zmm1, zmm2
 ; 32x x0 = mem16[pb + 126]
-%line 2787+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpbroadcastw zmm3, [r9 + 126]
+%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpbroadcastw zmm2, [r9 + 126]
 ; 32x x1 = x0 * mem512[pa + 66]
-%line 2788+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 66]
+%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 66]
 ; 32x a1 = a1 + x1
-%line 2789+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm4
+%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm6, zmm6, zmm9
 ; 32x x1 = x0 * mem512[pa + 130]
-%line 2790+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm4, zmm3, [r8 + 130]
+%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 130]
 ; 32x a2 = a2 + x1
-%line 2791+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
+%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm4, zmm4, zmm9
 ; 32x x1 = x0 * mem512[pa + 194]
-%line 2792+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, [r8 + 194]
+%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 194]
 ; 32x a3 = a3 + x1
-%line 2793+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm3
+%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm0, zmm0, zmm9
+; 32x x1 = x0 * mem512[pa + 20802]
+%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20802]
+; 32x a5 = a5 + x1
+%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm3, zmm3, zmm9
+; 32x x1 = x0 * mem512[pa + 20866]
+%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm9, zmm2, [r8 + 20866]
+; 32x a6 = a6 + x1
+%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm5, zmm5, zmm9
+; 32x x1 = x0 * mem512[pa + 20930]
+%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpmullw zmm2, zmm2, [r8 + 20930]
+; 32x a7 = a7 + x1
+%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc] = a0
-%line 2794+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [r10], zmm5
+%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [r10], zmm7
 ; mem512[pc + 64] = a1
-%line 2795+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [r10 + 64], zmm0
+%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [r10 + 64], zmm6
 ; mem512[pc + 128] = a2
-%line 2796+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [r10 + 128], zmm2
+%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [r10 + 128], zmm4
 ; mem512[pc + 192] = a3
-%line 2797+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [r10 + 192], zmm1
+%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [r10 + 192], zmm0
+; mem512[pc + 20736] = a4
+%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [r10 + 20736], zmm8
+; mem512[pc + 20800] = a5
+%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [r10 + 20800], zmm3
+; mem512[pc + 20864] = a6
+%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [r10 + 20864], zmm5
+; mem512[pc + 20928] = a7
+%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [r10 + 20928], zmm1
 ; pa = pa + 256
-%line 2798+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r8, 256
 ; pb = pb + 128
-%line 2799+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r9, 128
 ; pc = pc + 256
-%line 2800+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r10, 256
 ; i0 = i0 - 1
-%line 2801+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	sub r11, 1
 ; =? i0 - 0
-%line 2802+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	cmp r11, 0
-; goto loop35 if !=
-%line 2803+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop35
+; goto loop34 if !=
+%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop34
 ; pa = w + 78976
-%line 2804+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r10, [rax + 78976]
 ; pb = w + 6144
-%line 2805+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r8, [rax + 6144]
 ; i0 = 54
-%line 2806+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r9, 54
 align 32
-.Lloop36:
+.Lloop35:
 ; qb = pa + 256
-%line 2809+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r11, [r10 + 256]
 ; qc = pa + 512
-%line 2810+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea rsi, [r10 + 512]
 ; x0 = mem512[qa]
-%line 2812+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r10]
 ; x1 = mem512[qa + 128]
-%line 2813+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2738+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; x2 = mem512[qc]
-%line 2814+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2739+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rsi]
 ; x3 = mem512[qc + 128]
-%line 2815+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2740+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm3, [rsi + 128]
 ; mem512[qd] = x0
-%line 2816+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2741+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8], zmm1
 ; mem512[qd + 384] = x3
-%line 2817+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2742+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8 + 384], zmm3
 ; 32x x4 = x1 - x2
-%line 2818+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2743+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm2, zmm0
 ; x5 = mem512[qb]
-%line 2819+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2744+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r11]
 ; 32x x5 = x5 - x0
-%line 2820+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2745+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm1
 ; 32x x5 = x5 + x4
-%line 2821+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2746+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm0
 ; mem512[qd + 128] = x5
-%line 2822+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2747+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8 + 128], zmm2
 ; x5 = mem512[qb + 128]
-%line 2823+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2748+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r11 + 128]
 ; 32x x5 = x5 - x3
-%line 2824+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2749+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm3
 ; 32x x5 = x5 - x4
-%line 2825+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2750+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm0
 ; mem512[qd + 256] = x5
-%line 2826+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2751+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8 + 256], zmm1
 ; x0 = mem512[qa + 64]
-%line 2827+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2752+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r10 + 64]
 ; x1 = mem512[qa + 192]
-%line 2828+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2753+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r10 + 192]
 ; x2 = mem512[qc + 64]
-%line 2829+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2754+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rsi + 64]
 ; x3 = mem512[qc + 192]
-%line 2830+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2755+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm3, [rsi + 192]
 ; mem512[qd + 64] = x0
-%line 2831+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2756+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8 + 64], zmm0
 ; mem512[qd + 448] = x3
-%line 2832+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2757+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8 + 448], zmm3
 ; 32x x4 = x1 - x2
-%line 2833+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2758+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 2834+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2759+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r11 + 64]
 ; 32x x5 = x5 - x0
-%line 2835+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2760+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 2836+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2761+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 192] = x5
-%line 2837+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2762+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8 + 192], zmm2
 ; x5 = mem512[qb + 192]
-%line 2838+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2763+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r11 + 192]
 ; 32x x5 = x5 - x3
-%line 2839+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2764+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 2840+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2765+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 320] = x5
-%line 2841+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2766+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8 + 320], zmm0
 ; pa = pa + 768
-%line 2842+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2767+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r10, 768
 ; pb = pb + 512
-%line 2843+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2768+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r8, 512
 ; i0 = i0 - 1
-%line 2844+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2769+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	sub r9, 1
 ; =? i0 - 0
-%line 2845+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2770+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	cmp r9, 0
-; goto loop36 if !=
-%line 2846+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop36
+; goto loop35 if !=
+%line 2771+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop35
 ; pa = w + 6144
-%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2772+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r9, [rax + 6144]
 ; pb = w + 78976
-%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2773+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea rsi, [rax + 78976]
 ; i0 = 18
-%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2774+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r8, 18
 align 32
-.Lloop37:
+.Lloop36:
 ; qb = pa + 512
-%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2777+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r10, [r9 + 512]
 ; qc = pa + 1024
-%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2778+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r11, [r9 + 1024]
 ; x0 = mem512[qa]
-%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2780+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qa + 256]
-%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2781+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 256]
 ; x2 = mem512[qc]
-%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2782+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r11]
 ; x3 = mem512[qc + 256]
-%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2783+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm3, [r11 + 256]
 ; mem512[qd] = x0
-%line 2859+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2784+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rsi], zmm0
 ; mem512[qd + 768] = x3
-%line 2860+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2785+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rsi + 768], zmm3
+; 32x x4 = x1 - x2
+%line 2786+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm1, zmm1, zmm2
+; x5 = mem512[qb]
+%line 2787+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm2, [r10]
+; 32x x5 = x5 - x0
+%line 2788+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm2, zmm2, zmm0
+; 32x x5 = x5 + x4
+%line 2789+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm1
+; mem512[qd + 256] = x5
+%line 2790+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 256], zmm2
+; x5 = mem512[qb + 256]
+%line 2791+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r10 + 256]
+; 32x x5 = x5 - x3
+%line 2792+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm0, zmm0, zmm3
+; 32x x5 = x5 - x4
+%line 2793+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm0, zmm0, zmm1
+; mem512[qd + 512] = x5
+%line 2794+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 512], zmm0
+; x0 = mem512[qa + 64]
+%line 2795+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r9 + 64]
+; x1 = mem512[qa + 320]
+%line 2796+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm1, [r9 + 320]
+; x2 = mem512[qc + 64]
+%line 2797+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm2, [r11 + 64]
+; x3 = mem512[qc + 320]
+%line 2798+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm3, [r11 + 320]
+; mem512[qd + 64] = x0
+%line 2799+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 64], zmm0
+; mem512[qd + 832] = x3
+%line 2800+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 832], zmm3
+; 32x x4 = x1 - x2
+%line 2801+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm1, zmm1, zmm2
+; x5 = mem512[qb + 64]
+%line 2802+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm2, [r10 + 64]
+; 32x x5 = x5 - x0
+%line 2803+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm2, zmm2, zmm0
+; 32x x5 = x5 + x4
+%line 2804+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm1
+; mem512[qd + 320] = x5
+%line 2805+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 320], zmm2
+; x5 = mem512[qb + 320]
+%line 2806+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r10 + 320]
+; 32x x5 = x5 - x3
+%line 2807+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm0, zmm0, zmm3
+; 32x x5 = x5 - x4
+%line 2808+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm0, zmm0, zmm1
+; mem512[qd + 576] = x5
+%line 2809+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 576], zmm0
+; x0 = mem512[qa + 128]
+%line 2810+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r9 + 128]
+; x1 = mem512[qa + 384]
+%line 2811+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm1, [r9 + 384]
+; x2 = mem512[qc + 128]
+%line 2812+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm2, [r11 + 128]
+; x3 = mem512[qc + 384]
+%line 2813+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm3, [r11 + 384]
+; mem512[qd + 128] = x0
+%line 2814+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 128], zmm0
+; mem512[qd + 896] = x3
+%line 2815+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 896], zmm3
+; 32x x4 = x1 - x2
+%line 2816+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm1, zmm1, zmm2
+; x5 = mem512[qb + 128]
+%line 2817+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm2, [r10 + 128]
+; 32x x5 = x5 - x0
+%line 2818+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm2, zmm2, zmm0
+; 32x x5 = x5 + x4
+%line 2819+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm1
+; mem512[qd + 384] = x5
+%line 2820+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 384], zmm2
+; x5 = mem512[qb + 384]
+%line 2821+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r10 + 384]
+; 32x x5 = x5 - x3
+%line 2822+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm0, zmm0, zmm3
+; 32x x5 = x5 - x4
+%line 2823+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm0, zmm0, zmm1
+; mem512[qd + 640] = x5
+%line 2824+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 640], zmm0
+; x0 = mem512[qa + 192]
+%line 2825+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r9 + 192]
+; x1 = mem512[qa + 448]
+%line 2826+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm1, [r9 + 448]
+; x2 = mem512[qc + 192]
+%line 2827+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm2, [r11 + 192]
+; x3 = mem512[qc + 448]
+%line 2828+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm3, [r11 + 448]
+; mem512[qd + 192] = x0
+%line 2829+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 192], zmm0
+; mem512[qd + 960] = x3
+%line 2830+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 960], zmm3
+; 32x x4 = x1 - x2
+%line 2831+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm1, zmm1, zmm2
+; x5 = mem512[qb + 192]
+%line 2832+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm2, [r10 + 192]
+; 32x x5 = x5 - x0
+%line 2833+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm2, zmm2, zmm0
+; 32x x5 = x5 + x4
+%line 2834+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpaddw zmm2, zmm2, zmm1
+; mem512[qd + 448] = x5
+%line 2835+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 448], zmm2
+; x5 = mem512[qb + 448]
+%line 2836+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r10 + 448]
+; 32x x5 = x5 - x3
+%line 2837+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm0, zmm0, zmm3
+; 32x x5 = x5 - x4
+%line 2838+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vpsubw zmm0, zmm0, zmm1
+; mem512[qd + 704] = x5
+%line 2839+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rsi + 704], zmm0
+; pa = pa + 1536
+%line 2840+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	add r9, 1536
+; pb = pb + 1024
+%line 2841+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	add rsi, 1024
+; i0 = i0 - 1
+%line 2842+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	sub r8, 1
+; =? i0 - 0
+%line 2843+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	cmp r8, 0
+; goto loop36 if !=
+%line 2844+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop36
+; pa = w + 78976
+%line 2845+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	lea r8, [rax + 78976]
+; pb = w + 6144
+%line 2846+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	lea r9, [rax + 6144]
+; i0 = 6
+%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	mov r10, 6
+align 32
+.Lloop37:
+; qa = pa
+%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	mov r11, r8
+; qb = pa + 1024
+%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	lea rsi, [r8 + 1024]
+; qc = pa + 2048
+%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	lea rcx, [r8 + 2048]
+; qd = pb
+%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	mov rdx, r9
+; i1 = 2
+%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	mov rbx, 2
+align 32
+.Lloop38:
+; x0 = mem512[qa]
+%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm0, [r11]
+; x1 = mem512[qa + 512]
+%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm1, [r11 + 512]
+; x2 = mem512[qc]
+%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm2, [rcx]
+; x3 = mem512[qc + 512]
+%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 zmm3, [rcx + 512]
+; mem512[qd] = x0
+%line 2859+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rdx], zmm0
+; mem512[qd + 1536] = x3
+%line 2860+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	vmovdqu64 [rdx + 1536], zmm3
 ; 32x x4 = x1 - x2
 %line 2861+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 2862+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [rsi]
 ; 32x x5 = x5 - x0
 %line 2863+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
 %line 2864+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
-; mem512[qd + 256] = x5
+; mem512[qd + 512] = x5
 %line 2865+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 256], zmm2
-; x5 = mem512[qb + 256]
+	vmovdqu64 [rdx + 512], zmm2
+; x5 = mem512[qb + 512]
 %line 2866+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10 + 256]
+	vmovdqu64 zmm0, [rsi + 512]
 ; 32x x5 = x5 - x3
 %line 2867+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
 %line 2868+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
-; mem512[qd + 512] = x5
+; mem512[qd + 1024] = x5
 %line 2869+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 512], zmm0
+	vmovdqu64 [rdx + 1024], zmm0
 ; x0 = mem512[qa + 64]
 %line 2870+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
-; x1 = mem512[qa + 320]
+	vmovdqu64 zmm0, [r11 + 64]
+; x1 = mem512[qa + 576]
 %line 2871+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 320]
+	vmovdqu64 zmm1, [r11 + 576]
 ; x2 = mem512[qc + 64]
 %line 2872+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 64]
-; x3 = mem512[qc + 320]
+	vmovdqu64 zmm2, [rcx + 64]
+; x3 = mem512[qc + 576]
 %line 2873+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r11 + 320]
+	vmovdqu64 zmm3, [rcx + 576]
 ; mem512[qd + 64] = x0
 %line 2874+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 64], zmm0
-; mem512[qd + 832] = x3
+	vmovdqu64 [rdx + 64], zmm0
+; mem512[qd + 1600] = x3
 %line 2875+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 832], zmm3
+	vmovdqu64 [rdx + 1600], zmm3
 ; 32x x4 = x1 - x2
 %line 2876+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 2877+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; 32x x5 = x5 - x0
 %line 2878+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
 %line 2879+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
-; mem512[qd + 320] = x5
+; mem512[qd + 576] = x5
 %line 2880+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 320], zmm2
-; x5 = mem512[qb + 320]
+	vmovdqu64 [rdx + 576], zmm2
+; x5 = mem512[qb + 576]
 %line 2881+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10 + 320]
+	vmovdqu64 zmm0, [rsi + 576]
 ; 32x x5 = x5 - x3
 %line 2882+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
 %line 2883+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
-; mem512[qd + 576] = x5
+; mem512[qd + 1088] = x5
 %line 2884+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 576], zmm0
+	vmovdqu64 [rdx + 1088], zmm0
 ; x0 = mem512[qa + 128]
 %line 2885+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
-; x1 = mem512[qa + 384]
+	vmovdqu64 zmm0, [r11 + 128]
+; x1 = mem512[qa + 640]
 %line 2886+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 384]
+	vmovdqu64 zmm1, [r11 + 640]
 ; x2 = mem512[qc + 128]
 %line 2887+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 128]
-; x3 = mem512[qc + 384]
+	vmovdqu64 zmm2, [rcx + 128]
+; x3 = mem512[qc + 640]
 %line 2888+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r11 + 384]
+	vmovdqu64 zmm3, [rcx + 640]
 ; mem512[qd + 128] = x0
 %line 2889+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 128], zmm0
-; mem512[qd + 896] = x3
+	vmovdqu64 [rdx + 128], zmm0
+; mem512[qd + 1664] = x3
 %line 2890+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 896], zmm3
+	vmovdqu64 [rdx + 1664], zmm3
 ; 32x x4 = x1 - x2
 %line 2891+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 2892+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; 32x x5 = x5 - x0
 %line 2893+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
 %line 2894+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
-; mem512[qd + 384] = x5
+; mem512[qd + 640] = x5
 %line 2895+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 384], zmm2
-; x5 = mem512[qb + 384]
+	vmovdqu64 [rdx + 640], zmm2
+; x5 = mem512[qb + 640]
 %line 2896+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10 + 384]
+	vmovdqu64 zmm0, [rsi + 640]
 ; 32x x5 = x5 - x3
 %line 2897+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
 %line 2898+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
-; mem512[qd + 640] = x5
+; mem512[qd + 1152] = x5
 %line 2899+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 640], zmm0
+	vmovdqu64 [rdx + 1152], zmm0
 ; x0 = mem512[qa + 192]
 %line 2900+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
-; x1 = mem512[qa + 448]
+	vmovdqu64 zmm0, [r11 + 192]
+; x1 = mem512[qa + 704]
 %line 2901+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 448]
+	vmovdqu64 zmm1, [r11 + 704]
 ; x2 = mem512[qc + 192]
 %line 2902+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 192]
-; x3 = mem512[qc + 448]
+	vmovdqu64 zmm2, [rcx + 192]
+; x3 = mem512[qc + 704]
 %line 2903+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r11 + 448]
+	vmovdqu64 zmm3, [rcx + 704]
 ; mem512[qd + 192] = x0
 %line 2904+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 192], zmm0
-; mem512[qd + 960] = x3
+	vmovdqu64 [rdx + 192], zmm0
+; mem512[qd + 1728] = x3
 %line 2905+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 960], zmm3
+	vmovdqu64 [rdx + 1728], zmm3
 ; 32x x4 = x1 - x2
 %line 2906+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 2907+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [rsi + 192]
 ; 32x x5 = x5 - x0
 %line 2908+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
 %line 2909+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
-; mem512[qd + 448] = x5
+; mem512[qd + 704] = x5
 %line 2910+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 448], zmm2
-; x5 = mem512[qb + 448]
+	vmovdqu64 [rdx + 704], zmm2
+; x5 = mem512[qb + 704]
 %line 2911+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10 + 448]
+	vmovdqu64 zmm0, [rsi + 704]
 ; 32x x5 = x5 - x3
 %line 2912+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
 %line 2913+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
-; mem512[qd + 704] = x5
-%line 2914+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rsi + 704], zmm0
-; pa = pa + 1536
-%line 2915+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	add r9, 1536
-; pb = pb + 1024
-%line 2916+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	add rsi, 1024
-; i0 = i0 - 1
-%line 2917+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	sub r8, 1
-; =? i0 - 0
-%line 2918+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	cmp r8, 0
-; goto loop37 if !=
-%line 2919+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop37
-; pa = w + 78976
-%line 2920+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	lea r8, [rax + 78976]
-; pb = w + 6144
-%line 2921+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	lea r9, [rax + 6144]
-; i0 = 6
-%line 2922+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	mov r10, 6
-align 32
-.Lloop38:
-; qa = pa
-%line 2924+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	mov r11, r8
-; qb = pa + 1024
-%line 2925+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	lea rsi, [r8 + 1024]
-; qc = pa + 2048
-%line 2926+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	lea rcx, [r8 + 2048]
-; qd = pb
-%line 2927+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	mov rdx, r9
-; i1 = 2
-%line 2928+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	mov rbx, 2
-align 32
-.Lloop39:
-; x0 = mem512[qa]
-%line 2930+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r11]
-; x1 = mem512[qa + 512]
-%line 2931+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 512]
-; x2 = mem512[qc]
-%line 2932+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rcx]
-; x3 = mem512[qc + 512]
-%line 2933+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm3, [rcx + 512]
-; mem512[qd] = x0
-%line 2934+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx], zmm0
-; mem512[qd + 1536] = x3
-%line 2935+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 1536], zmm3
-; 32x x4 = x1 - x2
-%line 2936+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm2
-; x5 = mem512[qb]
-%line 2937+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rsi]
-; 32x x5 = x5 - x0
-%line 2938+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm0
-; 32x x5 = x5 + x4
-%line 2939+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm1
-; mem512[qd + 512] = x5
-%line 2940+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 512], zmm2
-; x5 = mem512[qb + 512]
-%line 2941+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [rsi + 512]
-; 32x x5 = x5 - x3
-%line 2942+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm3
-; 32x x5 = x5 - x4
-%line 2943+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm1
-; mem512[qd + 1024] = x5
-%line 2944+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 1024], zmm0
-; x0 = mem512[qa + 64]
-%line 2945+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r11 + 64]
-; x1 = mem512[qa + 576]
-%line 2946+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 576]
-; x2 = mem512[qc + 64]
-%line 2947+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rcx + 64]
-; x3 = mem512[qc + 576]
-%line 2948+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm3, [rcx + 576]
-; mem512[qd + 64] = x0
-%line 2949+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 64], zmm0
-; mem512[qd + 1600] = x3
-%line 2950+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 1600], zmm3
-; 32x x4 = x1 - x2
-%line 2951+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm2
-; x5 = mem512[qb + 64]
-%line 2952+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rsi + 64]
-; 32x x5 = x5 - x0
-%line 2953+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm0
-; 32x x5 = x5 + x4
-%line 2954+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm1
-; mem512[qd + 576] = x5
-%line 2955+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 576], zmm2
-; x5 = mem512[qb + 576]
-%line 2956+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [rsi + 576]
-; 32x x5 = x5 - x3
-%line 2957+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm3
-; 32x x5 = x5 - x4
-%line 2958+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm1
-; mem512[qd + 1088] = x5
-%line 2959+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 1088], zmm0
-; x0 = mem512[qa + 128]
-%line 2960+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r11 + 128]
-; x1 = mem512[qa + 640]
-%line 2961+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 640]
-; x2 = mem512[qc + 128]
-%line 2962+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rcx + 128]
-; x3 = mem512[qc + 640]
-%line 2963+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm3, [rcx + 640]
-; mem512[qd + 128] = x0
-%line 2964+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 128], zmm0
-; mem512[qd + 1664] = x3
-%line 2965+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 1664], zmm3
-; 32x x4 = x1 - x2
-%line 2966+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm2
-; x5 = mem512[qb + 128]
-%line 2967+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rsi + 128]
-; 32x x5 = x5 - x0
-%line 2968+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm0
-; 32x x5 = x5 + x4
-%line 2969+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm1
-; mem512[qd + 640] = x5
-%line 2970+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 640], zmm2
-; x5 = mem512[qb + 640]
-%line 2971+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [rsi + 640]
-; 32x x5 = x5 - x3
-%line 2972+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm3
-; 32x x5 = x5 - x4
-%line 2973+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm1
-; mem512[qd + 1152] = x5
-%line 2974+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 1152], zmm0
-; x0 = mem512[qa + 192]
-%line 2975+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r11 + 192]
-; x1 = mem512[qa + 704]
-%line 2976+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 704]
-; x2 = mem512[qc + 192]
-%line 2977+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rcx + 192]
-; x3 = mem512[qc + 704]
-%line 2978+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm3, [rcx + 704]
-; mem512[qd + 192] = x0
-%line 2979+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 192], zmm0
-; mem512[qd + 1728] = x3
-%line 2980+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 1728], zmm3
-; 32x x4 = x1 - x2
-%line 2981+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm2
-; x5 = mem512[qb + 192]
-%line 2982+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rsi + 192]
-; 32x x5 = x5 - x0
-%line 2983+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm0
-; 32x x5 = x5 + x4
-%line 2984+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm1
-; mem512[qd + 704] = x5
-%line 2985+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 [rdx + 704], zmm2
-; x5 = mem512[qb + 704]
-%line 2986+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vmovdqu64 zmm0, [rsi + 704]
-; 32x x5 = x5 - x3
-%line 2987+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm3
-; 32x x5 = x5 - x4
-%line 2988+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1216] = x5
-%line 2989+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2914+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 1216], zmm0
 ; qa = qa + 256
-%line 2990+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2915+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r11, 256
 ; qb = qb + 256
-%line 2991+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2916+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add rsi, 256
 ; qc = qc + 256
-%line 2992+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2917+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add rcx, 256
 ; qd = qd + 256
-%line 2993+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2918+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add rdx, 256
 ; i1 = i1 - 1
-%line 2994+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2919+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 2995+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2920+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	cmp rbx, 0
-; goto loop39 if !=
-%line 2996+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop39
+; goto loop38 if !=
+%line 2921+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop38
 ; pa = pa + 3072
-%line 2997+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2922+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r8, 3072
 ; pb = pb + 2048
-%line 2998+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2923+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r9, 2048
 ; i0 = i0 - 1
-%line 2999+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2924+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2925+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	cmp r10, 0
-; goto loop38 if !=
-%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop38
+; goto loop37 if !=
+%line 2926+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop37
 ; pa = w + 6144
-%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2927+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r8, [rax + 6144]
 ; pb = w + 78976
-%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2928+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r9, [rax + 78976]
 ; i0 = 2
-%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2929+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r10, 2
 align 32
-.Lloop40:
+.Lloop39:
 ; qa = pa
-%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2931+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r11, r8
 ; qb = pa + 2048
-%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2932+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea rsi, [r8 + 2048]
 ; qc = pa + 4096
-%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2933+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea rcx, [r8 + 4096]
 ; qd = pb
-%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2934+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov rdx, r9
 ; i1 = 4
-%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2935+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov rbx, 4
 align 32
-.Lloop41:
+.Lloop40:
 ; x0 = mem512[qa]
-%line 3012+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2937+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r11]
 ; x1 = mem512[qa + 1024]
-%line 3013+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2938+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r11 + 1024]
 ; x2 = mem512[qc]
-%line 3014+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2939+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rcx]
 ; x3 = mem512[qc + 1024]
-%line 3015+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2940+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm3, [rcx + 1024]
 ; mem512[qd] = x0
-%line 3016+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2941+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx], zmm0
 ; mem512[qd + 3072] = x3
-%line 3017+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2942+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 3072], zmm3
 ; 32x x4 = x1 - x2
-%line 3018+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2943+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
-%line 3019+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2944+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rsi]
 ; 32x x5 = x5 - x0
-%line 3020+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2945+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 3021+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2946+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1024] = x5
-%line 3022+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2947+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 1024], zmm2
 ; x5 = mem512[qb + 1024]
-%line 3023+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2948+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rsi + 1024]
 ; 32x x5 = x5 - x3
-%line 3024+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2949+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 3025+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2950+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2048] = x5
-%line 3026+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2951+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 2048], zmm0
 ; x0 = mem512[qa + 64]
-%line 3027+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2952+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qa + 1088]
-%line 3028+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2953+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r11 + 1088]
 ; x2 = mem512[qc + 64]
-%line 3029+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2954+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rcx + 64]
 ; x3 = mem512[qc + 1088]
-%line 3030+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2955+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm3, [rcx + 1088]
 ; mem512[qd + 64] = x0
-%line 3031+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2956+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 64], zmm0
 ; mem512[qd + 3136] = x3
-%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2957+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 3136], zmm3
 ; 32x x4 = x1 - x2
-%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2958+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
-%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2959+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rsi + 64]
 ; 32x x5 = x5 - x0
-%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2960+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2961+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1088] = x5
-%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2962+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 1088], zmm2
 ; x5 = mem512[qb + 1088]
-%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2963+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rsi + 1088]
 ; 32x x5 = x5 - x3
-%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2964+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2965+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2112] = x5
-%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2966+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 2112], zmm0
 ; x0 = mem512[qa + 128]
-%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2967+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qa + 1152]
-%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2968+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r11 + 1152]
 ; x2 = mem512[qc + 128]
-%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2969+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rcx + 128]
 ; x3 = mem512[qc + 1152]
-%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2970+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm3, [rcx + 1152]
 ; mem512[qd + 128] = x0
-%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2971+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 128], zmm0
 ; mem512[qd + 3200] = x3
-%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2972+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 3200], zmm3
 ; 32x x4 = x1 - x2
-%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2973+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
-%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2974+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rsi + 128]
 ; 32x x5 = x5 - x0
-%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2975+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2976+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1152] = x5
-%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2977+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 1152], zmm2
 ; x5 = mem512[qb + 1152]
-%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2978+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rsi + 1152]
 ; 32x x5 = x5 - x3
-%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2979+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2980+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2176] = x5
-%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2981+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 2176], zmm0
 ; x0 = mem512[qa + 192]
-%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2982+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r11 + 192]
 ; x1 = mem512[qa + 1216]
-%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2983+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r11 + 1216]
 ; x2 = mem512[qc + 192]
-%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2984+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rcx + 192]
 ; x3 = mem512[qc + 1216]
-%line 3060+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2985+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm3, [rcx + 1216]
 ; mem512[qd + 192] = x0
-%line 3061+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2986+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 192], zmm0
 ; mem512[qd + 3264] = x3
-%line 3062+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2987+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 3264], zmm3
 ; 32x x4 = x1 - x2
-%line 3063+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2988+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
-%line 3064+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2989+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [rsi + 192]
 ; 32x x5 = x5 - x0
-%line 3065+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2990+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
 ; 32x x5 = x5 + x4
-%line 3066+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2991+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1216] = x5
-%line 3067+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2992+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 1216], zmm2
 ; x5 = mem512[qb + 1216]
-%line 3068+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2993+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rsi + 1216]
 ; 32x x5 = x5 - x3
-%line 3069+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2994+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x x5 = x5 - x4
-%line 3070+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2995+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2240] = x5
-%line 3071+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2996+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdx + 2240], zmm0
 ; qa = qa + 256
-%line 3072+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2997+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r11, 256
 ; qb = qb + 256
-%line 3073+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2998+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add rsi, 256
 ; qc = qc + 256
-%line 3074+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 2999+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add rcx, 256
 ; qd = qd + 256
-%line 3075+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add rdx, 256
 ; i1 = i1 - 1
-%line 3076+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 3077+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	cmp rbx, 0
-; goto loop41 if !=
-%line 3078+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop41
+; goto loop40 if !=
+%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop40
 ; pa = pa + 6144
-%line 3079+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r8, 6144
 ; pb = pb + 4096
-%line 3080+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r9, 4096
 ; i0 = i0 - 1
-%line 3081+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 3082+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	cmp r10, 0
-; goto loop40 if !=
-%line 3083+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop40
+; goto loop39 if !=
+%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop39
 ; x4 = mem512[DIG]
-%line 3084+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm3, [rel DIG]
 ; x5 = mem512[DW]
-%line 3085+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm4, [rel DW]
 ; x6 = mem512[BV]
-%line 3086+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm5, [rel BV]
 ; x7 = mem512[QQ]
-%line 3087+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3012+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm6, [rel QQ]
 ; pa = w + 78976
-%line 3088+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3013+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r8, [rax + 78976]
 ; pb = w + 83072
-%line 3089+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3014+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r9, [rax + 83072]
 ; pc = w + 123520
-%line 3090+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3015+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r10, [rax + 123520]
 ; i1 = 16
-%line 3091+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3016+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r11, 16
 align 32
-.Lloop42:
+.Lloop41:
 ; x1 = mem512[pb]
-%line 3093+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3018+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9]
 ; 32x x2 = mulhi(x1, x5)
-%line 3094+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3019+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x4
-%line 3095+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3020+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm0, zmm0, zmm3
 ; 32x x2 = x2 * x7
-%line 3096+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3021+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x1 = x1 - x2
-%line 3097+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3022+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; x3 = mem512[pa]
-%line 3098+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3023+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8]
 ; 32x x2 = mulhi(x3, x6)
-%line 3099+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3024+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm2, zmm1, zmm5
 ; 32x x2 = x2 + mem512[BRND]
-%line 3100+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3025+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 3101+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3026+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm2, zmm2, 10
 ; 32x x2 = x2 * x7
-%line 3102+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3027+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm2, zmm2, zmm6
 ; 32x x3 = x3 - x2
-%line 3103+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3028+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x3
-%line 3104+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3029+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
-%line 3105+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3030+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x2 = x2 + mem512[BRND]
-%line 3106+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3031+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 3107+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x2 = x2 * x7
-%line 3108+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x1 = x1 - x2
-%line 3109+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pc] = x1
-%line 3110+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r10], zmm0
 ; x1 = mem512[pb + 64]
-%line 3111+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; 32x x2 = mulhi(x1, x5)
-%line 3112+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x4
-%line 3113+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm0, zmm0, zmm3
 ; 32x x2 = x2 * x7
-%line 3114+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x1 = x1 - x2
-%line 3115+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; x3 = mem512[pa + 64]
-%line 3116+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 64]
 ; 32x x2 = mulhi(x3, x6)
-%line 3117+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm2, zmm1, zmm5
 ; 32x x2 = x2 + mem512[BRND]
-%line 3118+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 3119+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm2, zmm2, 10
 ; 32x x2 = x2 * x7
-%line 3120+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm2, zmm2, zmm6
 ; 32x x3 = x3 - x2
-%line 3121+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x3
-%line 3122+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
-%line 3123+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x2 = x2 + mem512[BRND]
-%line 3124+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 3125+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x2 = x2 * x7
-%line 3126+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x1 = x1 - x2
-%line 3127+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pc + 64] = x1
-%line 3128+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r10 + 64], zmm0
 ; x1 = mem512[pb + 128]
-%line 3129+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; 32x x2 = mulhi(x1, x5)
-%line 3130+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x4
-%line 3131+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm0, zmm0, zmm3
 ; 32x x2 = x2 * x7
-%line 3132+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x1 = x1 - x2
-%line 3133+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; x3 = mem512[pa + 128]
-%line 3134+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 128]
 ; 32x x2 = mulhi(x3, x6)
-%line 3135+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3060+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm2, zmm1, zmm5
 ; 32x x2 = x2 + mem512[BRND]
-%line 3136+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3061+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 3137+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3062+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm2, zmm2, 10
 ; 32x x2 = x2 * x7
-%line 3138+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3063+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm2, zmm2, zmm6
 ; 32x x3 = x3 - x2
-%line 3139+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3064+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x3
-%line 3140+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3065+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
-%line 3141+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3066+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x2 = x2 + mem512[BRND]
-%line 3142+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3067+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 3143+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3068+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x2 = x2 * x7
-%line 3144+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3069+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x1 = x1 - x2
-%line 3145+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3070+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pc + 128] = x1
-%line 3146+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3071+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r10 + 128], zmm0
 ; x1 = mem512[pb + 192]
-%line 3147+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3072+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; 32x x2 = mulhi(x1, x5)
-%line 3148+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3073+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x4
-%line 3149+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3074+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm0, zmm0, zmm3
 ; 32x x2 = x2 * x7
-%line 3150+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3075+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x1 = x1 - x2
-%line 3151+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3076+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; x3 = mem512[pa + 192]
-%line 3152+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3077+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r8 + 192]
 ; 32x x2 = mulhi(x3, x6)
-%line 3153+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3078+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm2, zmm1, zmm5
 ; 32x x2 = x2 + mem512[BRND]
-%line 3154+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3079+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 3155+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3080+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm2, zmm2, 10
 ; 32x x2 = x2 * x7
-%line 3156+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3081+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm2, zmm2, zmm6
 ; 32x x3 = x3 - x2
-%line 3157+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3082+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x3
-%line 3158+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3083+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
-%line 3159+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3084+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x2 = x2 + mem512[BRND]
-%line 3160+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3085+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x2 >>= 10
-%line 3161+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3086+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x2 = x2 * x7
-%line 3162+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3087+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x1 = x1 - x2
-%line 3163+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3088+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pc + 192] = x1
-%line 3164+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3089+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r10 + 192], zmm0
 ; pa = pa + 256
-%line 3165+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3090+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r8, 256
 ; pb = pb + 256
-%line 3166+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3091+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r9, 256
 ; pc = pc + 256
-%line 3167+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3092+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r10, 256
 ; i1 = i1 - 1
-%line 3168+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3093+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	sub r11, 1
 ; =? i1 - 0
-%line 3169+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3094+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	cmp r11, 0
-; goto loop42 if !=
-%line 3170+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop42
+; goto loop41 if !=
+%line 3095+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop41
 ; pa = w + 127616
-%line 3171+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3096+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r8, [rax + 127616]
 ; z0 = 0
-%line 3172+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3097+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpxord zmm0, zmm0, zmm0
 ; mem512[pa] = z0
-%line 3173+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3098+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8], zmm0
 ; mem512[pa + 64] = z0
-%line 3174+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3099+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r8 + 64], zmm0
 ; pa = w + 123520
-%line 3175+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3100+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r8, [rax + 123520]
 ; pb = w + 125234
-%line 3176+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3101+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r9, [rax + 125234]
 ; pc = w + 125232
-%line 3177+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3102+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r10, [rax + 125232]
 ; qd = w + 127744
-%line 3178+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3103+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r11, [rax + 127744]
 ; x0 = mem512[pa]
-%line 3179+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3104+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 3180+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3105+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 3181+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3106+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10]
 ; x2 &= mem512[LANE0OFF]
-%line 3182+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3107+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpandd zmm2, zmm2, [rel LANE0OFF]
 ; 32x x0 = x0 + x1
-%line 3183+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3108+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 3184+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3109+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 3185+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3110+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
-%line 3186+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3111+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 3187+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3112+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 3188+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3113+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 3189+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3114+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
-%line 3190+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3115+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
 ; pa = pa + 64
-%line 3191+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3116+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r8, 64
 ; pb = pb + 64
-%line 3192+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3117+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r9, 64
 ; pc = pc + 64
-%line 3193+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3118+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r10, 64
 ; qd = qd + 64
-%line 3194+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3119+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r11, 64
 ; i1 = 6
-%line 3195+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3120+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov rsi, 6
 align 32
-.Lloop43:
+.Lloop42:
 ; x0 = mem512[pa]
-%line 3197+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3122+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 3198+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3123+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 3199+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3124+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10]
 ; 32x x0 = x0 + x1
-%line 3200+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3125+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 3201+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3126+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3127+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
-%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3128+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3129+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3130+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3131+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
-%line 3207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3132+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
 ; x0 = mem512[pa + 64]
-%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3133+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[pb + 64]
-%line 3209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3134+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
-%line 3210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3135+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x0 = x0 + x1
-%line 3211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3136+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 3212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3137+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 3213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3138+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
-%line 3214+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3139+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 3215+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3140+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 3216+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3141+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 3217+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3142+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 64] = x0
-%line 3218+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3143+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r11 + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 3219+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3144+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[pb + 128]
-%line 3220+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3145+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
-%line 3221+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3146+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x0 = x0 + x1
-%line 3222+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3147+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 3223+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3148+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 3224+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3149+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
-%line 3225+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3150+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 3226+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3151+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 3227+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3152+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 3228+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3153+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 128] = x0
-%line 3229+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3154+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r11 + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 3230+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3155+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[pb + 192]
-%line 3231+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3156+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 192]
 ; x2 = mem512[pc + 192]
-%line 3232+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3157+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x0 = x0 + x1
-%line 3233+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3158+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 3234+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3159+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 3235+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3160+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
-%line 3236+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3161+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 3237+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3162+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 3238+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3163+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 3239+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3164+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 192] = x0
-%line 3240+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3165+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r11 + 192], zmm0
 ; pa = pa + 256
-%line 3241+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3166+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r8, 256
 ; pb = pb + 256
-%line 3242+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3167+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r9, 256
 ; pc = pc + 256
-%line 3243+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3168+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r10, 256
 ; qd = qd + 256
-%line 3244+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3169+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	add r11, 256
 ; i1 = i1 - 1
-%line 3245+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3170+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 3246+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3171+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	cmp rsi, 0
-; goto loop43 if !=
-%line 3247+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
-	jne .Lloop43
+; goto loop42 if !=
+%line 3172+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+	jne .Lloop42
 ; x0 = mem512[pa]
-%line 3248+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3173+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
-%line 3249+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3174+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
-%line 3250+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3175+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10]
 ; 32x x0 = x0 + x1
-%line 3251+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3176+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 3252+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3177+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 3253+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3178+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
-%line 3254+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3179+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 3255+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3180+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 3256+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3181+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 3257+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3182+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
-%line 3258+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3183+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
 ; x0 = mem512[pa + 64]
-%line 3259+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3184+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[pb + 64]
-%line 3260+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3185+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
-%line 3261+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3186+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x0 = x0 + x1
-%line 3262+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3187+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
-%line 3263+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3188+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
-%line 3264+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3189+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
-%line 3265+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3190+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
 ; (int16) 32x x1 >>= 10
-%line 3266+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3191+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
-%line 3267+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3192+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
-%line 3268+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3193+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 64] = x0
-%line 3269+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3194+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [r11 + 64], zmm0
 ; pa = w + 127744
-%line 3270+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3195+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	lea r8, [rax + 127744]
 ; x0 = mem512[pa]
-%line 3271+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3196+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]
 ; mem512[out] = x0
-%line 3272+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3197+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi], zmm0
 ; x0 = mem512[pa + 64]
-%line 3273+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3198+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
 ; mem512[out + 64] = x0
-%line 3274+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3199+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 64], zmm0
 ; x0 = mem512[pa + 128]
-%line 3275+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3200+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
 ; mem512[out + 128] = x0
-%line 3276+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3201+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 128], zmm0
 ; x0 = mem512[pa + 192]
-%line 3277+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
 ; mem512[out + 192] = x0
-%line 3278+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 192], zmm0
 ; x0 = mem512[pa + 256]
-%line 3279+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 256]
 ; mem512[out + 256] = x0
-%line 3280+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 256], zmm0
 ; x0 = mem512[pa + 320]
-%line 3281+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 320]
 ; mem512[out + 320] = x0
-%line 3282+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3207+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 320], zmm0
 ; x0 = mem512[pa + 384]
-%line 3283+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 384]
 ; mem512[out + 384] = x0
-%line 3284+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3209+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 384], zmm0
 ; x0 = mem512[pa + 448]
-%line 3285+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3210+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 448]
 ; mem512[out + 448] = x0
-%line 3286+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3211+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 448], zmm0
 ; x0 = mem512[pa + 512]
-%line 3287+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3212+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 512]
 ; mem512[out + 512] = x0
-%line 3288+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3213+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 512], zmm0
 ; x0 = mem512[pa + 576]
-%line 3289+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3214+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 576]
 ; mem512[out + 576] = x0
-%line 3290+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3215+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 576], zmm0
 ; x0 = mem512[pa + 640]
-%line 3291+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3216+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 640]
 ; mem512[out + 640] = x0
-%line 3292+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3217+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 640], zmm0
 ; x0 = mem512[pa + 704]
-%line 3293+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3218+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 704]
 ; mem512[out + 704] = x0
-%line 3294+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3219+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 704], zmm0
 ; x0 = mem512[pa + 768]
-%line 3295+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3220+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 768]
 ; mem512[out + 768] = x0
-%line 3296+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3221+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 768], zmm0
 ; x0 = mem512[pa + 832]
-%line 3297+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3222+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 832]
 ; mem512[out + 832] = x0
-%line 3298+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3223+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 832], zmm0
 ; x0 = mem512[pa + 896]
-%line 3299+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3224+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 896]
 ; mem512[out + 896] = x0
-%line 3300+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3225+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 896], zmm0
 ; x0 = mem512[pa + 960]
-%line 3301+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3226+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 960]
 ; mem512[out + 960] = x0
-%line 3302+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3227+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 960], zmm0
 ; x0 = mem512[pa + 1024]
-%line 3303+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3228+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1024]
 ; mem512[out + 1024] = x0
-%line 3304+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3229+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1024], zmm0
 ; x0 = mem512[pa + 1088]
-%line 3305+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3230+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1088]
 ; mem512[out + 1088] = x0
-%line 3306+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3231+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1088], zmm0
 ; x0 = mem512[pa + 1152]
-%line 3307+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3232+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1152]
 ; mem512[out + 1152] = x0
-%line 3308+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3233+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1152], zmm0
 ; x0 = mem512[pa + 1216]
-%line 3309+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3234+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1216]
 ; mem512[out + 1216] = x0
-%line 3310+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3235+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1216], zmm0
 ; x0 = mem512[pa + 1280]
-%line 3311+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3236+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1280]
 ; mem512[out + 1280] = x0
-%line 3312+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3237+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1280], zmm0
 ; x0 = mem512[pa + 1344]
-%line 3313+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3238+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1344]
 ; mem512[out + 1344] = x0
-%line 3314+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3239+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1344], zmm0
 ; x0 = mem512[pa + 1408]
-%line 3315+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3240+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1408]
 ; mem512[out + 1408] = x0
-%line 3316+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3241+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1408], zmm0
 ; x0 = mem512[pa + 1472]
-%line 3317+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3242+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1472]
 ; mem512[out + 1472] = x0
-%line 3318+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3243+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1472], zmm0
 ; x0 = mem512[pa + 1536]
-%line 3319+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3244+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1536]
 ; mem512[out + 1536] = x0
-%line 3320+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3245+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1536], zmm0
 ; x0 = mem512[pa + 1600]
-%line 3321+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3246+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 1600]
 ; mem512[out + 1600] = x0
-%line 3322+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3247+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vmovdqu64 [rdi + 1600], zmm0
 ; t0 = mem64[pa + 1664]
-%line 3323+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3248+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r9, [r8 + 1664]
 ; mem64[out + 1664] = t0
-%line 3324+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3249+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov [rdi + 1664], r9
 ; t0 = mem64[pa + 1672]
-%line 3325+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3250+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r9, [r8 + 1672]
 ; mem64[out + 1672] = t0
-%line 3326+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3251+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov [rdi + 1672], r9
 ; t0 = mem64[pa + 1680]
-%line 3327+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3252+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r9, [r8 + 1680]
 ; mem64[out + 1680] = t0
-%line 3328+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3253+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov [rdi + 1680], r9
 ; t0 = mem64[pa + 1688]
-%line 3329+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3254+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r9, [r8 + 1688]
 ; mem64[out + 1688] = t0
-%line 3330+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3255+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov [rdi + 1688], r9
 ; t0 = mem64[pa + 1696]
-%line 3331+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3256+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r9, [r8 + 1696]
 ; mem64[out + 1696] = t0
-%line 3332+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3257+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov [rdi + 1696], r9
 ; t0 = mem64[pa + 1704]
-%line 3333+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3258+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov r9, [r8 + 1704]
 ; mem64[out + 1704] = t0
-%line 3334+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3259+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov [rdi + 1704], r9
 ; t0 = mem16[pa + 1712]
-%line 3335+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3260+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	movzx r8d, word [r8 + 1712]
 ; mem16[out + 1712] = t0
-%line 3336+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3261+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	mov word [rdi + 1712], r8w
 ; leave
-%line 3337+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
+%line 3262+0 specs/ntruprime/generated/ntruprime_amd64_avx512_857.q
 	vzeroupper
 	mov rsp, [rsp + 129472]
 	pop rbx

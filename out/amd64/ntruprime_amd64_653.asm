@@ -7173,3926 +7173,3808 @@ align 32
 .Lloop48:
 ; 8x x0 = mem16[pb]
 %line 2370+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm1, word [r9], 0
-	pshuflw xmm1, xmm1, 0
-	pshufd xmm1, xmm1, 0
+	pinsrw xmm6, word [r9], 0
+	pshuflw xmm6, xmm6, 0
+	pshufd xmm6, xmm6, 0
 ; 8x a0 = x0 * mem128[pa + 48]
 %line 2371+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm2, xmm1
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm2, xmm0
+	movdqa xmm0, xmm6
+	movdqu xmm1, [r8 + 48]
+	pmullw xmm0, xmm1
+	movdqa xmm2, xmm0
 ; 8x a1 = x0 * mem128[pa + 64]
 %line 2372+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm3, xmm1
-	movdqu xmm0, [r8 + 64]
-	pmullw xmm3, xmm0
+	movdqa xmm0, xmm6
+	movdqu xmm1, [r8 + 64]
+	pmullw xmm0, xmm1
+	movdqa xmm3, xmm0
 ; 8x a2 = x0 * mem128[pa + 80]
 %line 2373+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 80]
-	pmullw xmm1, xmm0
-; 8x x0 = mem16[pb + 2]
+	movdqa xmm0, xmm6
+	movdqu xmm1, [r8 + 80]
+	pmullw xmm0, xmm1
+	movdqa xmm4, xmm0
+; 8x a6 = x0 * mem128[pa + 23376]
 %line 2374+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm4, word [r9 + 2], 0
-	pshuflw xmm4, xmm4, 0
-	pshufd xmm4, xmm4, 0
-; 8x x1 = x0 * mem128[pa + 46]
+	movdqa xmm0, xmm6
+	movdqu xmm1, [r8 + 23376]
+	pmullw xmm0, xmm1
+	movdqa xmm5, xmm0
+; 8x a7 = x0 * mem128[pa + 23392]
 %line 2375+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm4
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm5, xmm0
-; 8x a0 = a0 + x1
+	movdqa xmm0, xmm6
+	movdqu xmm1, [r8 + 23392]
+	pmullw xmm0, xmm1
+	movdqa xmm7, xmm0
+; 8x a8 = x0 * mem128[pa + 23408]
 %line 2376+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 62]
+	movdqu xmm0, [r8 + 23408]
+	pmullw xmm6, xmm0
+; 8x x0 = mem16[pb + 2]
 %line 2377+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm4
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
+	pinsrw xmm8, word [r9 + 2], 0
+	pshuflw xmm8, xmm8, 0
+	pshufd xmm8, xmm8, 0
+; 8x x1 = x0 * mem128[pa + 46]
 %line 2378+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 78]
+	movdqa xmm1, xmm8
+	movdqu xmm0, [r8 + 46]
+	pmullw xmm1, xmm0
+; 8x a0 = a0 + x1
 %line 2379+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm4
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
+	paddw xmm2, xmm1
+; 8x x1 = x0 * mem128[pa + 62]
 %line 2380+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x a3 = x0 * mem128[pa + 94]
+	movdqa xmm1, xmm8
+	movdqu xmm0, [r8 + 62]
+	pmullw xmm1, xmm0
+; 8x a1 = a1 + x1
 %line 2381+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 94]
-	pmullw xmm4, xmm0
-; 8x x0 = mem16[pb + 4]
+	paddw xmm3, xmm1
+; 8x x1 = x0 * mem128[pa + 78]
 %line 2382+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 4], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 44]
+	movdqa xmm1, xmm8
+	movdqu xmm0, [r8 + 78]
+	pmullw xmm1, xmm0
+; 8x a2 = a2 + x1
 %line 2383+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm5, xmm0
-; 8x a0 = a0 + x1
+	paddw xmm4, xmm1
+; 8x a3 = x0 * mem128[pa + 94]
 %line 2384+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 60]
+	movdqa xmm0, xmm8
+	movdqu xmm1, [r8 + 94]
+	pmullw xmm0, xmm1
+	movdqa xmm1, xmm0
+; 8x x1 = x0 * mem128[pa + 23374]
 %line 2385+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
+	movdqa xmm9, xmm8
+	movdqu xmm0, [r8 + 23374]
+	pmullw xmm9, xmm0
+; 8x a6 = a6 + x1
 %line 2386+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 76]
+	paddw xmm5, xmm9
+; 8x x1 = x0 * mem128[pa + 23390]
 %line 2387+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
+	movdqa xmm9, xmm8
+	movdqu xmm0, [r8 + 23390]
+	pmullw xmm9, xmm0
+; 8x a7 = a7 + x1
 %line 2388+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 92]
+	paddw xmm7, xmm9
+; 8x x1 = x0 * mem128[pa + 23406]
 %line 2389+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
+	movdqa xmm9, xmm8
+	movdqu xmm0, [r8 + 23406]
+	pmullw xmm9, xmm0
+; 8x a8 = a8 + x1
 %line 2390+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 6]
+	paddw xmm6, xmm9
+; 8x a9 = x0 * mem128[pa + 23422]
 %line 2391+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 6], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 42]
+	movdqu xmm0, [r8 + 23422]
+	pmullw xmm8, xmm0
+; 8x x0 = mem16[pb + 4]
 %line 2392+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm5, xmm0
-; 8x a0 = a0 + x1
+	pinsrw xmm9, word [r9 + 4], 0
+	pshuflw xmm9, xmm9, 0
+	pshufd xmm9, xmm9, 0
+; 8x x1 = x0 * mem128[pa + 44]
 %line 2393+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 58]
-%line 2394+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
-%line 2395+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 74]
-%line 2396+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 74]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
-%line 2397+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 90]
-%line 2398+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 90]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2399+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 8]
-%line 2400+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 8], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 40]
-%line 2401+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm5, xmm0
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 44]
+	pmullw xmm10, xmm0
 ; 8x a0 = a0 + x1
-%line 2402+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 56]
-%line 2403+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm5, xmm0
+%line 2394+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm2, xmm10
+; 8x x1 = x0 * mem128[pa + 60]
+%line 2395+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 60]
+	pmullw xmm10, xmm0
 ; 8x a1 = a1 + x1
-%line 2404+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 72]
-%line 2405+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 72]
-	pmullw xmm5, xmm0
+%line 2396+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm10
+; 8x x1 = x0 * mem128[pa + 76]
+%line 2397+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 76]
+	pmullw xmm10, xmm0
 ; 8x a2 = a2 + x1
-%line 2406+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 88]
-%line 2407+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 88]
-	pmullw xmm6, xmm0
+%line 2398+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm10
+; 8x x1 = x0 * mem128[pa + 92]
+%line 2399+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 92]
+	pmullw xmm10, xmm0
 ; 8x a3 = a3 + x1
+%line 2400+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm10
+; 8x x1 = x0 * mem128[pa + 23372]
+%line 2401+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23372]
+	pmullw xmm10, xmm0
+; 8x a6 = a6 + x1
+%line 2402+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm5, xmm10
+; 8x x1 = x0 * mem128[pa + 23388]
+%line 2403+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23388]
+	pmullw xmm10, xmm0
+; 8x a7 = a7 + x1
+%line 2404+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm10
+; 8x x1 = x0 * mem128[pa + 23404]
+%line 2405+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23404]
+	pmullw xmm10, xmm0
+; 8x a8 = a8 + x1
+%line 2406+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm10
+; 8x x1 = x0 * mem128[pa + 23420]
+%line 2407+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23420]
+	pmullw xmm9, xmm0
+; 8x a9 = a9 + x1
 %line 2408+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 10]
+	paddw xmm8, xmm9
+; 8x x0 = mem16[pb + 6]
 %line 2409+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 10], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 38]
+	pinsrw xmm9, word [r9 + 6], 0
+	pshuflw xmm9, xmm9, 0
+	pshufd xmm9, xmm9, 0
+; 8x x1 = x0 * mem128[pa + 42]
 %line 2410+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm5, xmm0
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 42]
+	pmullw xmm10, xmm0
 ; 8x a0 = a0 + x1
 %line 2411+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 54]
+	paddw xmm2, xmm10
+; 8x x1 = x0 * mem128[pa + 58]
 %line 2412+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm5, xmm0
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 58]
+	pmullw xmm10, xmm0
 ; 8x a1 = a1 + x1
 %line 2413+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 70]
+	paddw xmm3, xmm10
+; 8x x1 = x0 * mem128[pa + 74]
 %line 2414+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 70]
-	pmullw xmm5, xmm0
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 74]
+	pmullw xmm10, xmm0
 ; 8x a2 = a2 + x1
 %line 2415+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 86]
+	paddw xmm4, xmm10
+; 8x x1 = x0 * mem128[pa + 90]
 %line 2416+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 86]
-	pmullw xmm6, xmm0
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 90]
+	pmullw xmm10, xmm0
 ; 8x a3 = a3 + x1
 %line 2417+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 12]
+	paddw xmm1, xmm10
+; 8x x1 = x0 * mem128[pa + 23370]
 %line 2418+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 12], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 36]
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23370]
+	pmullw xmm10, xmm0
+; 8x a6 = a6 + x1
 %line 2419+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm5, xmm0
-; 8x a0 = a0 + x1
+	paddw xmm5, xmm10
+; 8x x1 = x0 * mem128[pa + 23386]
 %line 2420+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 52]
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23386]
+	pmullw xmm10, xmm0
+; 8x a7 = a7 + x1
 %line 2421+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
+	paddw xmm7, xmm10
+; 8x x1 = x0 * mem128[pa + 23402]
 %line 2422+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 68]
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23402]
+	pmullw xmm10, xmm0
+; 8x a8 = a8 + x1
 %line 2423+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 68]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
+	paddw xmm6, xmm10
+; 8x x1 = x0 * mem128[pa + 23418]
 %line 2424+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 84]
+	movdqu xmm0, [r8 + 23418]
+	pmullw xmm9, xmm0
+; 8x a9 = a9 + x1
 %line 2425+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 84]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2426+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 14]
-%line 2427+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 14], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 34]
-%line 2428+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm5, xmm0
-; 8x a0 = a0 + x1
-%line 2429+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 50]
-%line 2430+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
-%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 66]
-%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 66]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
-%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 82]
-%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 82]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 16]
-%line 2436+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 16], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 48]
-%line 2437+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
-%line 2438+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 64]
-%line 2439+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 64]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
-%line 2440+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 80]
-%line 2441+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 80]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2442+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 18]
-%line 2443+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm5, word [r9 + 18], 0
-	pshuflw xmm5, xmm5, 0
-	pshufd xmm5, xmm5, 0
-; 8x x1 = x0 * mem128[pa + 46]
-%line 2444+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm5
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2445+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 62]
-%line 2446+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm5
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2447+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 78]
-%line 2448+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm5
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2449+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x a4 = x0 * mem128[pa + 94]
-%line 2450+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 94]
-	pmullw xmm5, xmm0
-; 8x x0 = mem16[pb + 20]
-%line 2451+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 20], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 44]
-%line 2452+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2453+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 60]
-%line 2454+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2455+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 76]
-%line 2456+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2457+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 92]
-%line 2458+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2459+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 22]
-%line 2460+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 22], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 42]
-%line 2461+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2462+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 58]
-%line 2463+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2464+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 74]
-%line 2465+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 74]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2466+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 90]
-%line 2467+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 90]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2468+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 24]
-%line 2469+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 24], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 40]
-%line 2470+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2471+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 56]
-%line 2472+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2473+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 72]
-%line 2474+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 72]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2475+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 88]
-%line 2476+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 88]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2477+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 26]
-%line 2478+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 26], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 38]
-%line 2479+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2480+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 54]
-%line 2481+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2482+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 70]
-%line 2483+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 70]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2484+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 86]
-%line 2485+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 86]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2486+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 28]
-%line 2487+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 28], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 36]
-%line 2488+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2489+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 52]
-%line 2490+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2491+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 68]
-%line 2492+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 68]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2493+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 84]
-%line 2494+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 84]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2495+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 30]
-%line 2496+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 30], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 34]
-%line 2497+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2498+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 50]
-%line 2499+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2500+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 66]
-%line 2501+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 66]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2502+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 82]
-%line 2503+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 82]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2504+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 32]
-%line 2505+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 32], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 48]
-%line 2506+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2507+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 64]
-%line 2508+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 64]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2509+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 80]
-%line 2510+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 80]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2511+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 34]
-%line 2512+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 34], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 46]
-%line 2513+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm6
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2514+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 62]
-%line 2515+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm6
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2516+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 78]
-%line 2517+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm6
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2518+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x a5 = x0 * mem128[pa + 94]
-%line 2519+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 94]
-	pmullw xmm6, xmm0
-; 8x x0 = mem16[pb + 36]
-%line 2520+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 36], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 44]
-%line 2521+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 60]
-%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 76]
-%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 92]
-%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm8, xmm0
-; 8x a5 = a5 + x1
-%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 38]
-%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 38], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 42]
-%line 2530+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2531+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 58]
-%line 2532+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2533+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 74]
-%line 2534+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 74]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2535+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 90]
-%line 2536+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 90]
-	pmullw xmm8, xmm0
-; 8x a5 = a5 + x1
-%line 2537+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 40]
-%line 2538+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 40], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 40]
-%line 2539+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2540+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 56]
-%line 2541+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2542+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 72]
-%line 2543+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 72]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2544+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 88]
-%line 2545+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 88]
-	pmullw xmm8, xmm0
-; 8x a5 = a5 + x1
-%line 2546+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 42]
-%line 2547+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 42], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 38]
-%line 2548+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2549+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 54]
-%line 2550+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2551+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 70]
-%line 2552+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 70]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2553+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 86]
-%line 2554+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 86]
-	pmullw xmm8, xmm0
-; 8x a5 = a5 + x1
-%line 2555+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 44]
-%line 2556+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 44], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 36]
-%line 2557+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2558+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 52]
-%line 2559+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2560+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 68]
-%line 2561+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 68]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2562+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 84]
-%line 2563+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 84]
-	pmullw xmm8, xmm0
-; 8x a5 = a5 + x1
-%line 2564+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 46]
-%line 2565+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 46], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 34]
-%line 2566+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2567+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 50]
-%line 2568+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2569+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 66]
-%line 2570+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 66]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2571+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 82]
-%line 2572+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 82]
-	pmullw xmm8, xmm0
-; 8x a5 = a5 + x1
-%line 2573+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
-; mem128[pc] = a0
-%line 2574+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10], xmm2
-; mem128[pc + 16] = a1
-%line 2575+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 16], xmm3
-; mem128[pc + 32] = a2
-%line 2576+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 32], xmm1
-; mem128[pc + 48] = a3
-%line 2577+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 48], xmm4
-; mem128[pc + 64] = a4
-%line 2578+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 64], xmm5
-; mem128[pc + 80] = a5
-%line 2579+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 80], xmm6
-; pa = pa + 96
-%line 2580+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	add r8, 96
-; pb = pb + 48
-%line 2581+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	add r9, 48
-; pc = pc + 96
-%line 2582+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	add r10, 96
-; i0 = i0 - 1
-%line 2583+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	sub r11, 1
-; =? i0 - 0
-%line 2584+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	cmp r11, 0
-; goto loop48 if !=
-%line 2585+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop48
-; pa = w + 43488
-%line 2586+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	lea r8, [rax + 43488]
-; pb = w + 74688
-%line 2587+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	lea r9, [rax + 74688]
-; pc = w + 109680
-%line 2588+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	lea r10, [rax + 109680]
-; i0 = 243
-%line 2589+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	mov r11, 243
-align 32
-.Lloop49:
-; 8x x0 = mem16[pb]
-%line 2591+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm1, word [r9], 0
-	pshuflw xmm1, xmm1, 0
-	pshufd xmm1, xmm1, 0
-; 8x a0 = x0 * mem128[pa + 48]
-%line 2592+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm2, xmm1
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm2, xmm0
-; 8x a1 = x0 * mem128[pa + 64]
-%line 2593+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm3, xmm1
-	movdqu xmm0, [r8 + 64]
-	pmullw xmm3, xmm0
-; 8x a2 = x0 * mem128[pa + 80]
-%line 2594+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 80]
-	pmullw xmm1, xmm0
-; 8x x0 = mem16[pb + 2]
-%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm4, word [r9 + 2], 0
-	pshuflw xmm4, xmm4, 0
-	pshufd xmm4, xmm4, 0
-; 8x x1 = x0 * mem128[pa + 46]
-%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm4
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm5, xmm0
-; 8x a0 = a0 + x1
-%line 2597+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 62]
-%line 2598+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm4
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
-%line 2599+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 78]
-%line 2600+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm4
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
-%line 2601+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x a3 = x0 * mem128[pa + 94]
-%line 2602+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 94]
-	pmullw xmm4, xmm0
-; 8x x0 = mem16[pb + 4]
-%line 2603+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 4], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 44]
-%line 2604+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm5, xmm0
-; 8x a0 = a0 + x1
-%line 2605+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 60]
-%line 2606+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
-%line 2607+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 76]
-%line 2608+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
-%line 2609+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 92]
-%line 2610+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2611+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 6]
-%line 2612+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 6], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 42]
-%line 2613+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm5, xmm0
-; 8x a0 = a0 + x1
-%line 2614+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
-; 8x x1 = x0 * mem128[pa + 58]
-%line 2615+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
-%line 2616+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 74]
-%line 2617+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 74]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
-%line 2618+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 90]
-%line 2619+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 90]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2620+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
+	paddw xmm8, xmm9
 ; 8x x0 = mem16[pb + 8]
-%line 2621+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 8], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
+%line 2426+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm9, word [r9 + 8], 0
+	pshuflw xmm9, xmm9, 0
+	pshufd xmm9, xmm9, 0
 ; 8x x1 = x0 * mem128[pa + 40]
-%line 2622+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2427+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 40]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a0 = a0 + x1
-%line 2623+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
+%line 2428+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm2, xmm10
 ; 8x x1 = x0 * mem128[pa + 56]
-%line 2624+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2429+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 56]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a1 = a1 + x1
-%line 2625+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
+%line 2430+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm10
 ; 8x x1 = x0 * mem128[pa + 72]
-%line 2626+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2431+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 72]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a2 = a2 + x1
-%line 2627+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
+%line 2432+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm10
 ; 8x x1 = x0 * mem128[pa + 88]
-%line 2628+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2433+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 88]
-	pmullw xmm6, xmm0
+	pmullw xmm10, xmm0
 ; 8x a3 = a3 + x1
-%line 2629+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
+%line 2434+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm10
+; 8x x1 = x0 * mem128[pa + 23368]
+%line 2435+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23368]
+	pmullw xmm10, xmm0
+; 8x a6 = a6 + x1
+%line 2436+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm5, xmm10
+; 8x x1 = x0 * mem128[pa + 23384]
+%line 2437+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23384]
+	pmullw xmm10, xmm0
+; 8x a7 = a7 + x1
+%line 2438+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm10
+; 8x x1 = x0 * mem128[pa + 23400]
+%line 2439+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23400]
+	pmullw xmm10, xmm0
+; 8x a8 = a8 + x1
+%line 2440+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm10
+; 8x x1 = x0 * mem128[pa + 23416]
+%line 2441+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23416]
+	pmullw xmm9, xmm0
+; 8x a9 = a9 + x1
+%line 2442+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm9
 ; 8x x0 = mem16[pb + 10]
-%line 2630+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 10], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
+%line 2443+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm9, word [r9 + 10], 0
+	pshuflw xmm9, xmm9, 0
+	pshufd xmm9, xmm9, 0
 ; 8x x1 = x0 * mem128[pa + 38]
-%line 2631+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2444+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 38]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a0 = a0 + x1
-%line 2632+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
+%line 2445+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm2, xmm10
 ; 8x x1 = x0 * mem128[pa + 54]
-%line 2633+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2446+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 54]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a1 = a1 + x1
-%line 2634+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
+%line 2447+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm10
 ; 8x x1 = x0 * mem128[pa + 70]
-%line 2635+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2448+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 70]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a2 = a2 + x1
-%line 2636+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
+%line 2449+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm10
 ; 8x x1 = x0 * mem128[pa + 86]
-%line 2637+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2450+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 86]
-	pmullw xmm6, xmm0
+	pmullw xmm10, xmm0
 ; 8x a3 = a3 + x1
-%line 2638+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
+%line 2451+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm10
+; 8x x1 = x0 * mem128[pa + 23366]
+%line 2452+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23366]
+	pmullw xmm10, xmm0
+; 8x a6 = a6 + x1
+%line 2453+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm5, xmm10
+; 8x x1 = x0 * mem128[pa + 23382]
+%line 2454+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23382]
+	pmullw xmm10, xmm0
+; 8x a7 = a7 + x1
+%line 2455+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm10
+; 8x x1 = x0 * mem128[pa + 23398]
+%line 2456+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23398]
+	pmullw xmm10, xmm0
+; 8x a8 = a8 + x1
+%line 2457+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm10
+; 8x x1 = x0 * mem128[pa + 23414]
+%line 2458+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23414]
+	pmullw xmm9, xmm0
+; 8x a9 = a9 + x1
+%line 2459+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm9
 ; 8x x0 = mem16[pb + 12]
-%line 2639+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 12], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
+%line 2460+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm9, word [r9 + 12], 0
+	pshuflw xmm9, xmm9, 0
+	pshufd xmm9, xmm9, 0
 ; 8x x1 = x0 * mem128[pa + 36]
-%line 2640+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2461+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 36]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a0 = a0 + x1
-%line 2641+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
+%line 2462+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm2, xmm10
 ; 8x x1 = x0 * mem128[pa + 52]
-%line 2642+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2463+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 52]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a1 = a1 + x1
-%line 2643+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
+%line 2464+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm10
 ; 8x x1 = x0 * mem128[pa + 68]
-%line 2644+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2465+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 68]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a2 = a2 + x1
-%line 2645+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
+%line 2466+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm10
 ; 8x x1 = x0 * mem128[pa + 84]
-%line 2646+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2467+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 84]
-	pmullw xmm6, xmm0
+	pmullw xmm10, xmm0
 ; 8x a3 = a3 + x1
-%line 2647+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
+%line 2468+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm10
+; 8x x1 = x0 * mem128[pa + 23364]
+%line 2469+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23364]
+	pmullw xmm10, xmm0
+; 8x a6 = a6 + x1
+%line 2470+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm5, xmm10
+; 8x x1 = x0 * mem128[pa + 23380]
+%line 2471+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23380]
+	pmullw xmm10, xmm0
+; 8x a7 = a7 + x1
+%line 2472+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm10
+; 8x x1 = x0 * mem128[pa + 23396]
+%line 2473+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23396]
+	pmullw xmm10, xmm0
+; 8x a8 = a8 + x1
+%line 2474+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm10
+; 8x x1 = x0 * mem128[pa + 23412]
+%line 2475+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23412]
+	pmullw xmm9, xmm0
+; 8x a9 = a9 + x1
+%line 2476+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm9
 ; 8x x0 = mem16[pb + 14]
-%line 2648+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 14], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
+%line 2477+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm9, word [r9 + 14], 0
+	pshuflw xmm9, xmm9, 0
+	pshufd xmm9, xmm9, 0
 ; 8x x1 = x0 * mem128[pa + 34]
-%line 2649+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2478+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 34]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a0 = a0 + x1
-%line 2650+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm2, xmm5
+%line 2479+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm2, xmm10
 ; 8x x1 = x0 * mem128[pa + 50]
-%line 2651+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2480+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 50]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
 ; 8x a1 = a1 + x1
-%line 2652+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
+%line 2481+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm10
 ; 8x x1 = x0 * mem128[pa + 66]
-%line 2653+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
+%line 2482+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
 	movdqu xmm0, [r8 + 66]
-	pmullw xmm5, xmm0
+	pmullw xmm10, xmm0
+; 8x a2 = a2 + x1
+%line 2483+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm10
+; 8x x1 = x0 * mem128[pa + 82]
+%line 2484+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 82]
+	pmullw xmm10, xmm0
+; 8x a3 = a3 + x1
+%line 2485+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm10
+; 8x x1 = x0 * mem128[pa + 23362]
+%line 2486+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23362]
+	pmullw xmm10, xmm0
+; 8x a6 = a6 + x1
+%line 2487+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm5, xmm10
+; 8x x1 = x0 * mem128[pa + 23378]
+%line 2488+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23378]
+	pmullw xmm10, xmm0
+; 8x a7 = a7 + x1
+%line 2489+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm10
+; 8x x1 = x0 * mem128[pa + 23394]
+%line 2490+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm9
+	movdqu xmm0, [r8 + 23394]
+	pmullw xmm10, xmm0
+; 8x a8 = a8 + x1
+%line 2491+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm10
+; 8x x1 = x0 * mem128[pa + 23410]
+%line 2492+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23410]
+	pmullw xmm9, xmm0
+; 8x a9 = a9 + x1
+%line 2493+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm9
+; 8x x0 = mem16[pb + 16]
+%line 2494+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 16], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 48]
+%line 2495+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm9, xmm10
+	movdqu xmm0, [r8 + 48]
+	pmullw xmm9, xmm0
+; 8x a1 = a1 + x1
+%line 2496+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm9
+; 8x x1 = x0 * mem128[pa + 64]
+%line 2497+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm9, xmm10
+	movdqu xmm0, [r8 + 64]
+	pmullw xmm9, xmm0
+; 8x a2 = a2 + x1
+%line 2498+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm9
+; 8x x1 = x0 * mem128[pa + 80]
+%line 2499+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm9, xmm10
+	movdqu xmm0, [r8 + 80]
+	pmullw xmm9, xmm0
+; 8x a3 = a3 + x1
+%line 2500+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm9
+; 8x x1 = x0 * mem128[pa + 23376]
+%line 2501+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm9, xmm10
+	movdqu xmm0, [r8 + 23376]
+	pmullw xmm9, xmm0
+; 8x a7 = a7 + x1
+%line 2502+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm9
+; 8x x1 = x0 * mem128[pa + 23392]
+%line 2503+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm9, xmm10
+	movdqu xmm0, [r8 + 23392]
+	pmullw xmm9, xmm0
+; 8x a8 = a8 + x1
+%line 2504+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm9
+; 8x x1 = x0 * mem128[pa + 23408]
+%line 2505+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23408]
+	pmullw xmm10, xmm0
+; 8x a9 = a9 + x1
+%line 2506+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm10
+; 8x x0 = mem16[pb + 18]
+%line 2507+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 18], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 46]
+%line 2508+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm9, xmm10
+	movdqu xmm0, [r8 + 46]
+	pmullw xmm9, xmm0
+; 8x a1 = a1 + x1
+%line 2509+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm9
+; 8x x1 = x0 * mem128[pa + 62]
+%line 2510+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm9, xmm10
+	movdqu xmm0, [r8 + 62]
+	pmullw xmm9, xmm0
+; 8x a2 = a2 + x1
+%line 2511+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm9
+; 8x x1 = x0 * mem128[pa + 78]
+%line 2512+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm9, xmm10
+	movdqu xmm0, [r8 + 78]
+	pmullw xmm9, xmm0
+; 8x a3 = a3 + x1
+%line 2513+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm9
+; 8x a4 = x0 * mem128[pa + 94]
+%line 2514+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm0, xmm10
+	movdqu xmm9, [r8 + 94]
+	pmullw xmm0, xmm9
+	movdqa xmm9, xmm0
+; 8x x1 = x0 * mem128[pa + 23374]
+%line 2515+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm11, xmm10
+	movdqu xmm0, [r8 + 23374]
+	pmullw xmm11, xmm0
+; 8x a7 = a7 + x1
+%line 2516+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm11
+; 8x x1 = x0 * mem128[pa + 23390]
+%line 2517+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm11, xmm10
+	movdqu xmm0, [r8 + 23390]
+	pmullw xmm11, xmm0
+; 8x a8 = a8 + x1
+%line 2518+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm11
+; 8x x1 = x0 * mem128[pa + 23406]
+%line 2519+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm11, xmm10
+	movdqu xmm0, [r8 + 23406]
+	pmullw xmm11, xmm0
+; 8x a9 = a9 + x1
+%line 2520+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm11
+; 8x a10 = x0 * mem128[pa + 23422]
+%line 2521+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23422]
+	pmullw xmm10, xmm0
+	movdqa xmm11, xmm10
+; 8x x0 = mem16[pb + 20]
+%line 2522+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 20], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 44]
+%line 2523+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 44]
+	pmullw xmm12, xmm0
+; 8x a1 = a1 + x1
+%line 2524+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm12
+; 8x x1 = x0 * mem128[pa + 60]
+%line 2525+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 60]
+	pmullw xmm12, xmm0
+; 8x a2 = a2 + x1
+%line 2526+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm12
+; 8x x1 = x0 * mem128[pa + 76]
+%line 2527+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 76]
+	pmullw xmm12, xmm0
+; 8x a3 = a3 + x1
+%line 2528+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm12
+; 8x x1 = x0 * mem128[pa + 92]
+%line 2529+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 92]
+	pmullw xmm12, xmm0
+; 8x a4 = a4 + x1
+%line 2530+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm12
+; 8x x1 = x0 * mem128[pa + 23372]
+%line 2531+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23372]
+	pmullw xmm12, xmm0
+; 8x a7 = a7 + x1
+%line 2532+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm12
+; 8x x1 = x0 * mem128[pa + 23388]
+%line 2533+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23388]
+	pmullw xmm12, xmm0
+; 8x a8 = a8 + x1
+%line 2534+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm12
+; 8x x1 = x0 * mem128[pa + 23404]
+%line 2535+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23404]
+	pmullw xmm12, xmm0
+; 8x a9 = a9 + x1
+%line 2536+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm12
+; 8x x1 = x0 * mem128[pa + 23420]
+%line 2537+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23420]
+	pmullw xmm10, xmm0
+; 8x a10 = a10 + x1
+%line 2538+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm10
+; 8x x0 = mem16[pb + 22]
+%line 2539+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 22], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 42]
+%line 2540+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 42]
+	pmullw xmm12, xmm0
+; 8x a1 = a1 + x1
+%line 2541+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm12
+; 8x x1 = x0 * mem128[pa + 58]
+%line 2542+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 58]
+	pmullw xmm12, xmm0
+; 8x a2 = a2 + x1
+%line 2543+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm12
+; 8x x1 = x0 * mem128[pa + 74]
+%line 2544+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 74]
+	pmullw xmm12, xmm0
+; 8x a3 = a3 + x1
+%line 2545+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm12
+; 8x x1 = x0 * mem128[pa + 90]
+%line 2546+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 90]
+	pmullw xmm12, xmm0
+; 8x a4 = a4 + x1
+%line 2547+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm12
+; 8x x1 = x0 * mem128[pa + 23370]
+%line 2548+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23370]
+	pmullw xmm12, xmm0
+; 8x a7 = a7 + x1
+%line 2549+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm12
+; 8x x1 = x0 * mem128[pa + 23386]
+%line 2550+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23386]
+	pmullw xmm12, xmm0
+; 8x a8 = a8 + x1
+%line 2551+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm12
+; 8x x1 = x0 * mem128[pa + 23402]
+%line 2552+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23402]
+	pmullw xmm12, xmm0
+; 8x a9 = a9 + x1
+%line 2553+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm12
+; 8x x1 = x0 * mem128[pa + 23418]
+%line 2554+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23418]
+	pmullw xmm10, xmm0
+; 8x a10 = a10 + x1
+%line 2555+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm10
+; 8x x0 = mem16[pb + 24]
+%line 2556+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 24], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 40]
+%line 2557+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 40]
+	pmullw xmm12, xmm0
+; 8x a1 = a1 + x1
+%line 2558+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm12
+; 8x x1 = x0 * mem128[pa + 56]
+%line 2559+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 56]
+	pmullw xmm12, xmm0
+; 8x a2 = a2 + x1
+%line 2560+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm12
+; 8x x1 = x0 * mem128[pa + 72]
+%line 2561+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 72]
+	pmullw xmm12, xmm0
+; 8x a3 = a3 + x1
+%line 2562+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm12
+; 8x x1 = x0 * mem128[pa + 88]
+%line 2563+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 88]
+	pmullw xmm12, xmm0
+; 8x a4 = a4 + x1
+%line 2564+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm12
+; 8x x1 = x0 * mem128[pa + 23368]
+%line 2565+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23368]
+	pmullw xmm12, xmm0
+; 8x a7 = a7 + x1
+%line 2566+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm12
+; 8x x1 = x0 * mem128[pa + 23384]
+%line 2567+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23384]
+	pmullw xmm12, xmm0
+; 8x a8 = a8 + x1
+%line 2568+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm12
+; 8x x1 = x0 * mem128[pa + 23400]
+%line 2569+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23400]
+	pmullw xmm12, xmm0
+; 8x a9 = a9 + x1
+%line 2570+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm12
+; 8x x1 = x0 * mem128[pa + 23416]
+%line 2571+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23416]
+	pmullw xmm10, xmm0
+; 8x a10 = a10 + x1
+%line 2572+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm10
+; 8x x0 = mem16[pb + 26]
+%line 2573+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 26], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 38]
+%line 2574+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 38]
+	pmullw xmm12, xmm0
+; 8x a1 = a1 + x1
+%line 2575+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm12
+; 8x x1 = x0 * mem128[pa + 54]
+%line 2576+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 54]
+	pmullw xmm12, xmm0
+; 8x a2 = a2 + x1
+%line 2577+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm12
+; 8x x1 = x0 * mem128[pa + 70]
+%line 2578+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 70]
+	pmullw xmm12, xmm0
+; 8x a3 = a3 + x1
+%line 2579+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm12
+; 8x x1 = x0 * mem128[pa + 86]
+%line 2580+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 86]
+	pmullw xmm12, xmm0
+; 8x a4 = a4 + x1
+%line 2581+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm12
+; 8x x1 = x0 * mem128[pa + 23366]
+%line 2582+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23366]
+	pmullw xmm12, xmm0
+; 8x a7 = a7 + x1
+%line 2583+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm12
+; 8x x1 = x0 * mem128[pa + 23382]
+%line 2584+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23382]
+	pmullw xmm12, xmm0
+; 8x a8 = a8 + x1
+%line 2585+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm12
+; 8x x1 = x0 * mem128[pa + 23398]
+%line 2586+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23398]
+	pmullw xmm12, xmm0
+; 8x a9 = a9 + x1
+%line 2587+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm12
+; 8x x1 = x0 * mem128[pa + 23414]
+%line 2588+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23414]
+	pmullw xmm10, xmm0
+; 8x a10 = a10 + x1
+%line 2589+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm10
+; 8x x0 = mem16[pb + 28]
+%line 2590+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 28], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 36]
+%line 2591+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 36]
+	pmullw xmm12, xmm0
+; 8x a1 = a1 + x1
+%line 2592+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm12
+; 8x x1 = x0 * mem128[pa + 52]
+%line 2593+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 52]
+	pmullw xmm12, xmm0
+; 8x a2 = a2 + x1
+%line 2594+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm12
+; 8x x1 = x0 * mem128[pa + 68]
+%line 2595+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 68]
+	pmullw xmm12, xmm0
+; 8x a3 = a3 + x1
+%line 2596+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm12
+; 8x x1 = x0 * mem128[pa + 84]
+%line 2597+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 84]
+	pmullw xmm12, xmm0
+; 8x a4 = a4 + x1
+%line 2598+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm12
+; 8x x1 = x0 * mem128[pa + 23364]
+%line 2599+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23364]
+	pmullw xmm12, xmm0
+; 8x a7 = a7 + x1
+%line 2600+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm12
+; 8x x1 = x0 * mem128[pa + 23380]
+%line 2601+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23380]
+	pmullw xmm12, xmm0
+; 8x a8 = a8 + x1
+%line 2602+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm12
+; 8x x1 = x0 * mem128[pa + 23396]
+%line 2603+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23396]
+	pmullw xmm12, xmm0
+; 8x a9 = a9 + x1
+%line 2604+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm12
+; 8x x1 = x0 * mem128[pa + 23412]
+%line 2605+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23412]
+	pmullw xmm10, xmm0
+; 8x a10 = a10 + x1
+%line 2606+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm10
+; 8x x0 = mem16[pb + 30]
+%line 2607+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 30], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 34]
+%line 2608+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 34]
+	pmullw xmm12, xmm0
+; 8x a1 = a1 + x1
+%line 2609+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm3, xmm12
+; 8x x1 = x0 * mem128[pa + 50]
+%line 2610+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 50]
+	pmullw xmm12, xmm0
+; 8x a2 = a2 + x1
+%line 2611+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm12
+; 8x x1 = x0 * mem128[pa + 66]
+%line 2612+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 66]
+	pmullw xmm12, xmm0
+; 8x a3 = a3 + x1
+%line 2613+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm12
+; 8x x1 = x0 * mem128[pa + 82]
+%line 2614+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 82]
+	pmullw xmm12, xmm0
+; 8x a4 = a4 + x1
+%line 2615+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm12
+; 8x x1 = x0 * mem128[pa + 23362]
+%line 2616+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23362]
+	pmullw xmm12, xmm0
+; 8x a7 = a7 + x1
+%line 2617+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm7, xmm12
+; 8x x1 = x0 * mem128[pa + 23378]
+%line 2618+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23378]
+	pmullw xmm12, xmm0
+; 8x a8 = a8 + x1
+%line 2619+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm12
+; 8x x1 = x0 * mem128[pa + 23394]
+%line 2620+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23394]
+	pmullw xmm12, xmm0
+; 8x a9 = a9 + x1
+%line 2621+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm12
+; 8x x1 = x0 * mem128[pa + 23410]
+%line 2622+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23410]
+	pmullw xmm10, xmm0
+; 8x a10 = a10 + x1
+%line 2623+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm10
+; 8x x0 = mem16[pb + 32]
+%line 2624+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm10, word [r9 + 32], 0
+	pshuflw xmm10, xmm10, 0
+	pshufd xmm10, xmm10, 0
+; 8x x1 = x0 * mem128[pa + 48]
+%line 2625+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 48]
+	pmullw xmm12, xmm0
+; 8x a2 = a2 + x1
+%line 2626+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm12
+; 8x x1 = x0 * mem128[pa + 64]
+%line 2627+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 64]
+	pmullw xmm12, xmm0
+; 8x a3 = a3 + x1
+%line 2628+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm12
+; 8x x1 = x0 * mem128[pa + 80]
+%line 2629+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 80]
+	pmullw xmm12, xmm0
+; 8x a4 = a4 + x1
+%line 2630+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm12
+; 8x x1 = x0 * mem128[pa + 23376]
+%line 2631+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23376]
+	pmullw xmm12, xmm0
+; 8x a8 = a8 + x1
+%line 2632+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm12
+; 8x x1 = x0 * mem128[pa + 23392]
+%line 2633+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm12, xmm10
+	movdqu xmm0, [r8 + 23392]
+	pmullw xmm12, xmm0
+; 8x a9 = a9 + x1
+%line 2634+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm12
+; 8x x1 = x0 * mem128[pa + 23408]
+%line 2635+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23408]
+	pmullw xmm10, xmm0
+; 8x a10 = a10 + x1
+%line 2636+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm10
+; 8x x0 = mem16[pb + 34]
+%line 2637+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm12, word [r9 + 34], 0
+	pshuflw xmm12, xmm12, 0
+	pshufd xmm12, xmm12, 0
+; 8x x1 = x0 * mem128[pa + 46]
+%line 2638+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm12
+	movdqu xmm0, [r8 + 46]
+	pmullw xmm10, xmm0
+; 8x a2 = a2 + x1
+%line 2639+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm10
+; 8x x1 = x0 * mem128[pa + 62]
+%line 2640+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm12
+	movdqu xmm0, [r8 + 62]
+	pmullw xmm10, xmm0
+; 8x a3 = a3 + x1
+%line 2641+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm10
+; 8x x1 = x0 * mem128[pa + 78]
+%line 2642+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm10, xmm12
+	movdqu xmm0, [r8 + 78]
+	pmullw xmm10, xmm0
+; 8x a4 = a4 + x1
+%line 2643+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm10
+; 8x a5 = x0 * mem128[pa + 94]
+%line 2644+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm0, xmm12
+	movdqu xmm10, [r8 + 94]
+	pmullw xmm0, xmm10
+	movdqa xmm10, xmm0
+; 8x x1 = x0 * mem128[pa + 23374]
+%line 2645+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm13, xmm12
+	movdqu xmm0, [r8 + 23374]
+	pmullw xmm13, xmm0
+; 8x a8 = a8 + x1
+%line 2646+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm13
+; 8x x1 = x0 * mem128[pa + 23390]
+%line 2647+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm13, xmm12
+	movdqu xmm0, [r8 + 23390]
+	pmullw xmm13, xmm0
+; 8x a9 = a9 + x1
+%line 2648+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm13
+; 8x x1 = x0 * mem128[pa + 23406]
+%line 2649+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm13, xmm12
+	movdqu xmm0, [r8 + 23406]
+	pmullw xmm13, xmm0
+; 8x a10 = a10 + x1
+%line 2650+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm13
+; 8x a11 = x0 * mem128[pa + 23422]
+%line 2651+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23422]
+	pmullw xmm12, xmm0
+	movdqa xmm13, xmm12
+; 8x x0 = mem16[pb + 36]
+%line 2652+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm12, word [r9 + 36], 0
+	pshuflw xmm12, xmm12, 0
+	pshufd xmm12, xmm12, 0
+; 8x x1 = x0 * mem128[pa + 44]
+%line 2653+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 44]
+	pmullw xmm14, xmm0
 ; 8x a2 = a2 + x1
 %line 2654+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 82]
+	paddw xmm4, xmm14
+; 8x x1 = x0 * mem128[pa + 60]
 %line 2655+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 82]
-	pmullw xmm6, xmm0
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 60]
+	pmullw xmm14, xmm0
 ; 8x a3 = a3 + x1
 %line 2656+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 16]
+	paddw xmm1, xmm14
+; 8x x1 = x0 * mem128[pa + 76]
 %line 2657+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 16], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 48]
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 76]
+	pmullw xmm14, xmm0
+; 8x a4 = a4 + x1
 %line 2658+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm5, xmm0
-; 8x a1 = a1 + x1
+	paddw xmm9, xmm14
+; 8x x1 = x0 * mem128[pa + 92]
 %line 2659+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm5
-; 8x x1 = x0 * mem128[pa + 64]
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 92]
+	pmullw xmm14, xmm0
+; 8x a5 = a5 + x1
 %line 2660+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm5, xmm6
-	movdqu xmm0, [r8 + 64]
-	pmullw xmm5, xmm0
-; 8x a2 = a2 + x1
+	paddw xmm10, xmm14
+; 8x x1 = x0 * mem128[pa + 23372]
 %line 2661+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm5
-; 8x x1 = x0 * mem128[pa + 80]
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23372]
+	pmullw xmm14, xmm0
+; 8x a8 = a8 + x1
 %line 2662+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 80]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
+	paddw xmm6, xmm14
+; 8x x1 = x0 * mem128[pa + 23388]
 %line 2663+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x0 = mem16[pb + 18]
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23388]
+	pmullw xmm14, xmm0
+; 8x a9 = a9 + x1
 %line 2664+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm5, word [r9 + 18], 0
-	pshuflw xmm5, xmm5, 0
-	pshufd xmm5, xmm5, 0
-; 8x x1 = x0 * mem128[pa + 46]
+	paddw xmm8, xmm14
+; 8x x1 = x0 * mem128[pa + 23404]
 %line 2665+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm5
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23404]
+	pmullw xmm14, xmm0
+; 8x a10 = a10 + x1
 %line 2666+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 62]
+	paddw xmm11, xmm14
+; 8x x1 = x0 * mem128[pa + 23420]
 %line 2667+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm5
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
+	movdqu xmm0, [r8 + 23420]
+	pmullw xmm12, xmm0
+; 8x a11 = a11 + x1
 %line 2668+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 78]
-%line 2669+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm5
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2670+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x a4 = x0 * mem128[pa + 94]
-%line 2671+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 94]
-	pmullw xmm5, xmm0
-; 8x x0 = mem16[pb + 20]
-%line 2672+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 20], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 44]
-%line 2673+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2674+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 60]
-%line 2675+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2676+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 76]
-%line 2677+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 92]
-%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 22]
-%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 22], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 42]
-%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 58]
-%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 74]
-%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 74]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 90]
-%line 2688+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 90]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2689+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 24]
-%line 2690+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 24], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 40]
-%line 2691+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2692+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 56]
-%line 2693+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2694+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 72]
-%line 2695+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 72]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2696+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 88]
-%line 2697+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 88]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2698+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 26]
-%line 2699+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 26], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 38]
-%line 2700+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2701+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 54]
-%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 70]
-%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 70]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 86]
-%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 86]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 28]
-%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 28], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 36]
-%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 52]
-%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 68]
-%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 68]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 84]
-%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 84]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 30]
-%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 30], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 34]
-%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm6, xmm0
-; 8x a1 = a1 + x1
-%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm3, xmm6
-; 8x x1 = x0 * mem128[pa + 50]
-%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 66]
-%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 66]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 82]
-%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 82]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 32]
-%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm7, word [r9 + 32], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 48]
-%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm6, xmm0
-; 8x a2 = a2 + x1
-%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm6
-; 8x x1 = x0 * mem128[pa + 64]
-%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 64]
-	pmullw xmm6, xmm0
-; 8x a3 = a3 + x1
-%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm6
-; 8x x1 = x0 * mem128[pa + 80]
-%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 80]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x0 = mem16[pb + 34]
-%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm6, word [r9 + 34], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x x1 = x0 * mem128[pa + 46]
-%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm6
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 62]
-%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm6
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 78]
-%line 2738+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm6
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2739+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x a5 = x0 * mem128[pa + 94]
-%line 2740+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 94]
-	pmullw xmm6, xmm0
-; 8x x0 = mem16[pb + 36]
-%line 2741+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 36], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 44]
-%line 2742+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 2743+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 60]
-%line 2744+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm7, xmm0
-; 8x a3 = a3 + x1
-%line 2745+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 76]
-%line 2746+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 2747+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 92]
-%line 2748+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm8, xmm0
-; 8x a5 = a5 + x1
-%line 2749+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
+	paddw xmm13, xmm12
 ; 8x x0 = mem16[pb + 38]
-%line 2750+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 38], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
+%line 2669+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm12, word [r9 + 38], 0
+	pshuflw xmm12, xmm12, 0
+	pshufd xmm12, xmm12, 0
 ; 8x x1 = x0 * mem128[pa + 42]
-%line 2751+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2670+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 42]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a2 = a2 + x1
-%line 2752+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
+%line 2671+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm14
 ; 8x x1 = x0 * mem128[pa + 58]
-%line 2753+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2672+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 58]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a3 = a3 + x1
-%line 2754+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
+%line 2673+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm14
 ; 8x x1 = x0 * mem128[pa + 74]
-%line 2755+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2674+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 74]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a4 = a4 + x1
-%line 2756+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
+%line 2675+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm14
 ; 8x x1 = x0 * mem128[pa + 90]
-%line 2757+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2676+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 90]
-	pmullw xmm8, xmm0
+	pmullw xmm14, xmm0
 ; 8x a5 = a5 + x1
-%line 2758+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
+%line 2677+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm10, xmm14
+; 8x x1 = x0 * mem128[pa + 23370]
+%line 2678+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23370]
+	pmullw xmm14, xmm0
+; 8x a8 = a8 + x1
+%line 2679+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm14
+; 8x x1 = x0 * mem128[pa + 23386]
+%line 2680+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23386]
+	pmullw xmm14, xmm0
+; 8x a9 = a9 + x1
+%line 2681+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm14
+; 8x x1 = x0 * mem128[pa + 23402]
+%line 2682+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23402]
+	pmullw xmm14, xmm0
+; 8x a10 = a10 + x1
+%line 2683+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm14
+; 8x x1 = x0 * mem128[pa + 23418]
+%line 2684+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23418]
+	pmullw xmm12, xmm0
+; 8x a11 = a11 + x1
+%line 2685+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm13, xmm12
 ; 8x x0 = mem16[pb + 40]
-%line 2759+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 40], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
+%line 2686+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm12, word [r9 + 40], 0
+	pshuflw xmm12, xmm12, 0
+	pshufd xmm12, xmm12, 0
 ; 8x x1 = x0 * mem128[pa + 40]
-%line 2760+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2687+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 40]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a2 = a2 + x1
-%line 2761+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
+%line 2688+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm14
 ; 8x x1 = x0 * mem128[pa + 56]
-%line 2762+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2689+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 56]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a3 = a3 + x1
-%line 2763+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
+%line 2690+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm14
 ; 8x x1 = x0 * mem128[pa + 72]
-%line 2764+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2691+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 72]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a4 = a4 + x1
-%line 2765+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
+%line 2692+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm14
 ; 8x x1 = x0 * mem128[pa + 88]
-%line 2766+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2693+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 88]
-	pmullw xmm8, xmm0
+	pmullw xmm14, xmm0
 ; 8x a5 = a5 + x1
-%line 2767+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
+%line 2694+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm10, xmm14
+; 8x x1 = x0 * mem128[pa + 23368]
+%line 2695+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23368]
+	pmullw xmm14, xmm0
+; 8x a8 = a8 + x1
+%line 2696+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm14
+; 8x x1 = x0 * mem128[pa + 23384]
+%line 2697+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23384]
+	pmullw xmm14, xmm0
+; 8x a9 = a9 + x1
+%line 2698+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm14
+; 8x x1 = x0 * mem128[pa + 23400]
+%line 2699+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23400]
+	pmullw xmm14, xmm0
+; 8x a10 = a10 + x1
+%line 2700+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm14
+; 8x x1 = x0 * mem128[pa + 23416]
+%line 2701+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23416]
+	pmullw xmm12, xmm0
+; 8x a11 = a11 + x1
+%line 2702+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm13, xmm12
 ; 8x x0 = mem16[pb + 42]
-%line 2768+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 42], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
+%line 2703+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm12, word [r9 + 42], 0
+	pshuflw xmm12, xmm12, 0
+	pshufd xmm12, xmm12, 0
 ; 8x x1 = x0 * mem128[pa + 38]
-%line 2769+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2704+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 38]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a2 = a2 + x1
-%line 2770+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
+%line 2705+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm14
 ; 8x x1 = x0 * mem128[pa + 54]
-%line 2771+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2706+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 54]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a3 = a3 + x1
-%line 2772+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
+%line 2707+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm14
 ; 8x x1 = x0 * mem128[pa + 70]
-%line 2773+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2708+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 70]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a4 = a4 + x1
-%line 2774+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
+%line 2709+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm14
 ; 8x x1 = x0 * mem128[pa + 86]
-%line 2775+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2710+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 86]
-	pmullw xmm8, xmm0
+	pmullw xmm14, xmm0
 ; 8x a5 = a5 + x1
-%line 2776+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
+%line 2711+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm10, xmm14
+; 8x x1 = x0 * mem128[pa + 23366]
+%line 2712+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23366]
+	pmullw xmm14, xmm0
+; 8x a8 = a8 + x1
+%line 2713+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm14
+; 8x x1 = x0 * mem128[pa + 23382]
+%line 2714+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23382]
+	pmullw xmm14, xmm0
+; 8x a9 = a9 + x1
+%line 2715+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm14
+; 8x x1 = x0 * mem128[pa + 23398]
+%line 2716+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23398]
+	pmullw xmm14, xmm0
+; 8x a10 = a10 + x1
+%line 2717+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm14
+; 8x x1 = x0 * mem128[pa + 23414]
+%line 2718+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23414]
+	pmullw xmm12, xmm0
+; 8x a11 = a11 + x1
+%line 2719+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm13, xmm12
 ; 8x x0 = mem16[pb + 44]
-%line 2777+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 44], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
+%line 2720+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm12, word [r9 + 44], 0
+	pshuflw xmm12, xmm12, 0
+	pshufd xmm12, xmm12, 0
 ; 8x x1 = x0 * mem128[pa + 36]
-%line 2778+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2721+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 36]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a2 = a2 + x1
-%line 2779+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
+%line 2722+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm14
 ; 8x x1 = x0 * mem128[pa + 52]
-%line 2780+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2723+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 52]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a3 = a3 + x1
-%line 2781+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
+%line 2724+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm14
 ; 8x x1 = x0 * mem128[pa + 68]
-%line 2782+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2725+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 68]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a4 = a4 + x1
-%line 2783+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
+%line 2726+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm14
 ; 8x x1 = x0 * mem128[pa + 84]
-%line 2784+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2727+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 84]
-	pmullw xmm8, xmm0
+	pmullw xmm14, xmm0
 ; 8x a5 = a5 + x1
-%line 2785+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
+%line 2728+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm10, xmm14
+; 8x x1 = x0 * mem128[pa + 23364]
+%line 2729+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23364]
+	pmullw xmm14, xmm0
+; 8x a8 = a8 + x1
+%line 2730+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm14
+; 8x x1 = x0 * mem128[pa + 23380]
+%line 2731+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23380]
+	pmullw xmm14, xmm0
+; 8x a9 = a9 + x1
+%line 2732+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm14
+; 8x x1 = x0 * mem128[pa + 23396]
+%line 2733+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23396]
+	pmullw xmm14, xmm0
+; 8x a10 = a10 + x1
+%line 2734+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm14
+; 8x x1 = x0 * mem128[pa + 23412]
+%line 2735+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23412]
+	pmullw xmm12, xmm0
+; 8x a11 = a11 + x1
+%line 2736+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm13, xmm12
 ; 8x x0 = mem16[pb + 46]
-%line 2786+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	pinsrw xmm8, word [r9 + 46], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
+%line 2737+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	pinsrw xmm12, word [r9 + 46], 0
+	pshuflw xmm12, xmm12, 0
+	pshufd xmm12, xmm12, 0
 ; 8x x1 = x0 * mem128[pa + 34]
-%line 2787+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2738+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 34]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a2 = a2 + x1
-%line 2788+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm1, xmm7
+%line 2739+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm4, xmm14
 ; 8x x1 = x0 * mem128[pa + 50]
-%line 2789+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2740+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 50]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a3 = a3 + x1
-%line 2790+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm4, xmm7
+%line 2741+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm1, xmm14
 ; 8x x1 = x0 * mem128[pa + 66]
-%line 2791+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqa xmm7, xmm8
+%line 2742+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 66]
-	pmullw xmm7, xmm0
+	pmullw xmm14, xmm0
 ; 8x a4 = a4 + x1
-%line 2792+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm5, xmm7
+%line 2743+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm9, xmm14
 ; 8x x1 = x0 * mem128[pa + 82]
-%line 2793+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2744+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
 	movdqu xmm0, [r8 + 82]
-	pmullw xmm8, xmm0
+	pmullw xmm14, xmm0
 ; 8x a5 = a5 + x1
-%line 2794+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	paddw xmm6, xmm8
+%line 2745+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm10, xmm14
+; 8x x1 = x0 * mem128[pa + 23362]
+%line 2746+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23362]
+	pmullw xmm14, xmm0
+; 8x a8 = a8 + x1
+%line 2747+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm6, xmm14
+; 8x x1 = x0 * mem128[pa + 23378]
+%line 2748+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23378]
+	pmullw xmm14, xmm0
+; 8x a9 = a9 + x1
+%line 2749+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm8, xmm14
+; 8x x1 = x0 * mem128[pa + 23394]
+%line 2750+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqa xmm14, xmm12
+	movdqu xmm0, [r8 + 23394]
+	pmullw xmm14, xmm0
+; 8x a10 = a10 + x1
+%line 2751+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm11, xmm14
+; 8x x1 = x0 * mem128[pa + 23410]
+%line 2752+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu xmm0, [r8 + 23410]
+	pmullw xmm12, xmm0
+; 8x a11 = a11 + x1
+%line 2753+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	paddw xmm13, xmm12
 ; mem128[pc] = a0
-%line 2795+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2754+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r10], xmm2
 ; mem128[pc + 16] = a1
-%line 2796+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2755+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r10 + 16], xmm3
 ; mem128[pc + 32] = a2
-%line 2797+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 32], xmm1
+%line 2756+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 32], xmm4
 ; mem128[pc + 48] = a3
-%line 2798+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 48], xmm4
+%line 2757+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 48], xmm1
 ; mem128[pc + 64] = a4
-%line 2799+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 64], xmm5
+%line 2758+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 64], xmm9
 ; mem128[pc + 80] = a5
-%line 2800+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	movdqu [r10 + 80], xmm6
+%line 2759+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 80], xmm10
+; mem128[pc + 23328] = a6
+%line 2760+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 23328], xmm5
+; mem128[pc + 23344] = a7
+%line 2761+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 23344], xmm7
+; mem128[pc + 23360] = a8
+%line 2762+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 23360], xmm6
+; mem128[pc + 23376] = a9
+%line 2763+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 23376], xmm8
+; mem128[pc + 23392] = a10
+%line 2764+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 23392], xmm11
+; mem128[pc + 23408] = a11
+%line 2765+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	movdqu [r10 + 23408], xmm13
 ; pa = pa + 96
-%line 2801+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2766+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r8, 96
 ; pb = pb + 48
-%line 2802+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2767+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r9, 48
 ; pc = pc + 96
-%line 2803+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2768+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r10, 96
 ; i0 = i0 - 1
-%line 2804+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2769+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub r11, 1
 ; =? i0 - 0
-%line 2805+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2770+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp r11, 0
-; goto loop49 if !=
-%line 2806+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop49
+; goto loop48 if !=
+%line 2771+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop48
 ; pa = w + 86352
-%line 2807+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2772+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r10, [rax + 86352]
 ; pb = w + 4608
-%line 2808+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2773+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r8, [rax + 4608]
 ; i0 = 162
-%line 2809+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2774+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r9, 162
 align 32
-.Lloop50:
+.Lloop49:
 ; qb = pa + 96
-%line 2812+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2777+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r11, [r10 + 96]
 ; qc = pa + 192
-%line 2813+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2778+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea rsi, [r10 + 192]
 ; x0 = mem128[qa]
-%line 2815+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2780+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r10]
 ; x1 = mem128[qa + 48]
-%line 2816+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2781+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r10 + 48]
 ; x2 = mem128[qc]
-%line 2817+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2782+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi]
 ; x3 = mem128[qc + 48]
-%line 2818+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2783+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rsi + 48]
 ; mem128[qd] = x0
-%line 2819+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2784+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8], xmm1
 ; mem128[qd + 144] = x3
-%line 2820+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2785+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 144], xmm2
 ; 8x x4 = x1 - x2
-%line 2821+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2786+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm0
 ; x5 = mem128[qb]
-%line 2822+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2787+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11]
 ; 8x x5 = x5 - x0
-%line 2823+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2788+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x5 = x5 + x4
-%line 2824+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2789+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm0, xmm3
 ; mem128[qd + 48] = x5
-%line 2825+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2790+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 48], xmm0
 ; x5 = mem128[qb + 48]
-%line 2826+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2791+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 48]
 ; 8x x5 = x5 - x3
-%line 2827+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2792+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2828+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2793+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 96] = x5
-%line 2829+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2794+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 96], xmm0
 ; x0 = mem128[qa + 16]
-%line 2830+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2795+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r10 + 16]
 ; x1 = mem128[qa + 64]
-%line 2831+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2796+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r10 + 64]
 ; x2 = mem128[qc + 16]
-%line 2832+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2797+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 16]
 ; x3 = mem128[qc + 64]
-%line 2833+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2798+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rsi + 64]
 ; mem128[qd + 16] = x0
-%line 2834+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2799+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 16], xmm0
 ; mem128[qd + 160] = x3
-%line 2835+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2800+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 160], xmm2
 ; 8x x4 = x1 - x2
-%line 2836+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2801+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
-%line 2837+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2802+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r11 + 16]
 ; 8x x5 = x5 - x0
-%line 2838+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2803+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2839+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2804+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 64] = x5
-%line 2840+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2805+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 64], xmm1
 ; x5 = mem128[qb + 64]
-%line 2841+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2806+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 64]
 ; 8x x5 = x5 - x3
-%line 2842+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2807+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2843+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2808+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 112] = x5
-%line 2844+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2809+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 112], xmm0
 ; x0 = mem128[qa + 32]
-%line 2845+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2810+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r10 + 32]
 ; x1 = mem128[qa + 80]
-%line 2846+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2811+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r10 + 80]
 ; x2 = mem128[qc + 32]
-%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2812+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 32]
 ; x3 = mem128[qc + 80]
-%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2813+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rsi + 80]
 ; mem128[qd + 32] = x0
-%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2814+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 32], xmm0
 ; mem128[qd + 176] = x3
-%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2815+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 176], xmm2
 ; 8x x4 = x1 - x2
-%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2816+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
-%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2817+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r11 + 32]
 ; 8x x5 = x5 - x0
-%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2818+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2854+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2819+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 80] = x5
-%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2820+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 80], xmm1
 ; x5 = mem128[qb + 80]
-%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2821+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 80]
 ; 8x x5 = x5 - x3
-%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2822+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2823+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 128] = x5
-%line 2859+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2824+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 128], xmm0
 ; pa = pa + 288
-%line 2860+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2825+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r10, 288
 ; pb = pb + 192
-%line 2861+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2826+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r8, 192
 ; i0 = i0 - 1
-%line 2862+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2827+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub r9, 1
 ; =? i0 - 0
-%line 2863+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2828+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp r9, 0
-; goto loop50 if !=
-%line 2864+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop50
+; goto loop49 if !=
+%line 2829+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop49
 ; pa = w + 4608
-%line 2865+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2830+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r9, [rax + 4608]
 ; pb = w + 86352
-%line 2866+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2831+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea rsi, [rax + 86352]
 ; i0 = 54
-%line 2867+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2832+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r8, 54
 align 32
-.Lloop51:
+.Lloop50:
 ; qb = pa + 192
-%line 2870+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2835+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r10, [r9 + 192]
 ; qc = pa + 384
-%line 2871+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2836+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r11, [r9 + 384]
 ; x0 = mem128[qa]
-%line 2873+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2838+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qa + 96]
-%line 2874+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2839+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r9 + 96]
 ; x2 = mem128[qc]
-%line 2875+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2840+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r11]
 ; x3 = mem128[qc + 96]
-%line 2876+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2841+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r11 + 96]
 ; mem128[qd] = x0
-%line 2877+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2842+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi], xmm0
 ; mem128[qd + 288] = x3
-%line 2878+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2843+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 288], xmm2
 ; 8x x4 = x1 - x2
-%line 2879+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2844+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
-%line 2880+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2845+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r10]
 ; 8x x5 = x5 - x0
-%line 2881+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2846+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2882+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2847+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 96] = x5
-%line 2883+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2848+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 96], xmm1
 ; x5 = mem128[qb + 96]
-%line 2884+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2849+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r10 + 96]
 ; 8x x5 = x5 - x3
-%line 2885+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2850+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2886+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2851+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 192] = x5
-%line 2887+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2852+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 192], xmm0
 ; x0 = mem128[qa + 16]
-%line 2888+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2853+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 112]
-%line 2889+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2854+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r9 + 112]
 ; x2 = mem128[qc + 16]
-%line 2890+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2855+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r11 + 16]
 ; x3 = mem128[qc + 112]
-%line 2891+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2856+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r11 + 112]
 ; mem128[qd + 16] = x0
-%line 2892+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2857+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 16], xmm0
 ; mem128[qd + 304] = x3
-%line 2893+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2858+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 304], xmm2
 ; 8x x4 = x1 - x2
-%line 2894+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2859+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
-%line 2895+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2860+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r10 + 16]
 ; 8x x5 = x5 - x0
-%line 2896+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2861+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2897+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2862+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 112] = x5
-%line 2898+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2863+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 112], xmm1
 ; x5 = mem128[qb + 112]
-%line 2899+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2864+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r10 + 112]
 ; 8x x5 = x5 - x3
-%line 2900+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2865+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2901+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2866+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 208] = x5
-%line 2902+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2867+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 208], xmm0
 ; x0 = mem128[qa + 32]
-%line 2903+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2868+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 128]
-%line 2904+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2869+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r9 + 128]
 ; x2 = mem128[qc + 32]
-%line 2905+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2870+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r11 + 32]
 ; x3 = mem128[qc + 128]
-%line 2906+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2871+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r11 + 128]
 ; mem128[qd + 32] = x0
-%line 2907+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2872+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 32], xmm0
 ; mem128[qd + 320] = x3
-%line 2908+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2873+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 320], xmm2
 ; 8x x4 = x1 - x2
-%line 2909+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2874+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
-%line 2910+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2875+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r10 + 32]
 ; 8x x5 = x5 - x0
-%line 2911+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2876+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2912+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2877+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 128] = x5
-%line 2913+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2878+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 128], xmm1
 ; x5 = mem128[qb + 128]
-%line 2914+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2879+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r10 + 128]
 ; 8x x5 = x5 - x3
-%line 2915+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2880+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2916+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2881+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 224] = x5
-%line 2917+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2882+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 224], xmm0
 ; x0 = mem128[qa + 48]
-%line 2918+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2883+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 144]
-%line 2919+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2884+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r9 + 144]
 ; x2 = mem128[qc + 48]
-%line 2920+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2885+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r11 + 48]
 ; x3 = mem128[qc + 144]
-%line 2921+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2886+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r11 + 144]
 ; mem128[qd + 48] = x0
-%line 2922+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2887+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 48], xmm0
 ; mem128[qd + 336] = x3
-%line 2923+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2888+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 336], xmm2
 ; 8x x4 = x1 - x2
-%line 2924+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2889+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
-%line 2925+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2890+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r10 + 48]
 ; 8x x5 = x5 - x0
-%line 2926+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2891+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2927+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2892+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 144] = x5
-%line 2928+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2893+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 144], xmm1
 ; x5 = mem128[qb + 144]
-%line 2929+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2894+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r10 + 144]
 ; 8x x5 = x5 - x3
-%line 2930+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2895+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2931+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2896+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 240] = x5
-%line 2932+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2897+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 240], xmm0
 ; x0 = mem128[qa + 64]
-%line 2933+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2898+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qa + 160]
-%line 2934+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2899+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r9 + 160]
 ; x2 = mem128[qc + 64]
-%line 2935+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2900+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r11 + 64]
 ; x3 = mem128[qc + 160]
-%line 2936+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2901+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r11 + 160]
 ; mem128[qd + 64] = x0
-%line 2937+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2902+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 64], xmm0
 ; mem128[qd + 352] = x3
-%line 2938+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2903+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 352], xmm2
 ; 8x x4 = x1 - x2
-%line 2939+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2904+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 64]
-%line 2940+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2905+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r10 + 64]
 ; 8x x5 = x5 - x0
-%line 2941+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2906+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2942+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2907+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 160] = x5
-%line 2943+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2908+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 160], xmm1
 ; x5 = mem128[qb + 160]
-%line 2944+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2909+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r10 + 160]
 ; 8x x5 = x5 - x3
-%line 2945+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2910+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2946+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2911+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 256] = x5
-%line 2947+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2912+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 256], xmm0
 ; x0 = mem128[qa + 80]
-%line 2948+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2913+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qa + 176]
-%line 2949+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2914+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r9 + 176]
 ; x2 = mem128[qc + 80]
-%line 2950+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2915+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r11 + 80]
 ; x3 = mem128[qc + 176]
-%line 2951+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2916+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r11 + 176]
 ; mem128[qd + 80] = x0
-%line 2952+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2917+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 80], xmm0
 ; mem128[qd + 368] = x3
-%line 2953+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2918+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 368], xmm2
 ; 8x x4 = x1 - x2
-%line 2954+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2919+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 80]
-%line 2955+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2920+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r10 + 80]
 ; 8x x5 = x5 - x0
-%line 2956+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2921+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2957+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2922+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 176] = x5
-%line 2958+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2923+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 176], xmm1
 ; x5 = mem128[qb + 176]
-%line 2959+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2924+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r10 + 176]
 ; 8x x5 = x5 - x3
-%line 2960+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2925+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2961+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2926+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 272] = x5
-%line 2962+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2927+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rsi + 272], xmm0
 ; pa = pa + 576
-%line 2963+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2928+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r9, 576
 ; pb = pb + 384
-%line 2964+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2929+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rsi, 384
 ; i0 = i0 - 1
-%line 2965+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2930+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub r8, 1
 ; =? i0 - 0
-%line 2966+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2931+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp r8, 0
-; goto loop51 if !=
-%line 2967+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop51
+; goto loop50 if !=
+%line 2932+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop50
 ; pa = w + 86352
-%line 2968+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2933+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r8, [rax + 86352]
 ; pb = w + 4608
-%line 2969+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2934+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r9, [rax + 4608]
 ; i0 = 18
-%line 2970+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2935+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r10, 18
 align 32
-.Lloop52:
+.Lloop51:
 ; qa = pa
-%line 2972+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2937+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r11, r8
 ; qb = pa + 384
-%line 2973+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2938+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea rsi, [r8 + 384]
 ; qc = pa + 768
-%line 2974+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2939+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea rcx, [r8 + 768]
 ; qd = pb
-%line 2975+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2940+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov rdx, r9
 ; i1 = 3
-%line 2976+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2941+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov rbx, 3
 align 32
-.Lloop53:
+.Lloop52:
 ; x0 = mem128[qa]
-%line 2978+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2943+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11]
 ; x1 = mem128[qa + 192]
-%line 2979+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2944+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 192]
 ; x2 = mem128[qc]
-%line 2980+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2945+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 192]
-%line 2981+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2946+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 192]
 ; mem128[qd] = x0
-%line 2982+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2947+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx], xmm0
 ; mem128[qd + 576] = x3
-%line 2983+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2948+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 576], xmm2
 ; 8x x4 = x1 - x2
-%line 2984+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2949+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
-%line 2985+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2950+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi]
 ; 8x x5 = x5 - x0
-%line 2986+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2951+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 2987+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2952+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 192] = x5
-%line 2988+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2953+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 192], xmm1
 ; x5 = mem128[qb + 192]
-%line 2989+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2954+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 192]
 ; 8x x5 = x5 - x3
-%line 2990+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2955+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 2991+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2956+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 384] = x5
-%line 2992+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2957+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 384], xmm0
 ; x0 = mem128[qa + 16]
-%line 2993+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2958+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 16]
 ; x1 = mem128[qa + 208]
-%line 2994+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2959+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 208]
 ; x2 = mem128[qc + 16]
-%line 2995+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2960+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 208]
-%line 2996+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2961+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 208]
 ; mem128[qd + 16] = x0
-%line 2997+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2962+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 16], xmm0
 ; mem128[qd + 592] = x3
-%line 2998+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2963+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 592], xmm2
 ; 8x x4 = x1 - x2
-%line 2999+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2964+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
-%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2965+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 16]
 ; 8x x5 = x5 - x0
-%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2966+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2967+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 208] = x5
-%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2968+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 208], xmm1
 ; x5 = mem128[qb + 208]
-%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2969+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 208]
 ; 8x x5 = x5 - x3
-%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2970+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2971+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 400] = x5
-%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2972+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 400], xmm0
 ; x0 = mem128[qa + 32]
-%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2973+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 32]
 ; x1 = mem128[qa + 224]
-%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2974+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 224]
 ; x2 = mem128[qc + 32]
-%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2975+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 224]
-%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2976+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 224]
 ; mem128[qd + 32] = x0
-%line 3012+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2977+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 32], xmm0
 ; mem128[qd + 608] = x3
-%line 3013+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2978+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 608], xmm2
 ; 8x x4 = x1 - x2
-%line 3014+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2979+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
-%line 3015+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2980+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 32]
 ; 8x x5 = x5 - x0
-%line 3016+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2981+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3017+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2982+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 224] = x5
-%line 3018+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2983+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 224], xmm1
 ; x5 = mem128[qb + 224]
-%line 3019+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2984+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 224]
 ; 8x x5 = x5 - x3
-%line 3020+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2985+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3021+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2986+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 416] = x5
-%line 3022+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2987+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 416], xmm0
 ; x0 = mem128[qa + 48]
-%line 3023+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2988+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 48]
 ; x1 = mem128[qa + 240]
-%line 3024+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2989+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 240]
 ; x2 = mem128[qc + 48]
-%line 3025+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2990+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 240]
-%line 3026+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2991+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 240]
 ; mem128[qd + 48] = x0
-%line 3027+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2992+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 48], xmm0
 ; mem128[qd + 624] = x3
-%line 3028+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2993+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 624], xmm2
 ; 8x x4 = x1 - x2
-%line 3029+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2994+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
-%line 3030+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2995+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 48]
 ; 8x x5 = x5 - x0
-%line 3031+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2996+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2997+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 240] = x5
-%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2998+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 240], xmm1
 ; x5 = mem128[qb + 240]
-%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 2999+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 240]
 ; 8x x5 = x5 - x3
-%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3000+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3001+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 432] = x5
-%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3002+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 432], xmm0
 ; qa = qa + 64
-%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3003+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r11, 64
 ; qb = qb + 64
-%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3004+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rsi, 64
 ; qc = qc + 64
-%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3005+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rcx, 64
 ; qd = qd + 64
-%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3006+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rdx, 64
 ; i1 = i1 - 1
-%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3007+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3008+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp rbx, 0
-; goto loop53 if !=
-%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop53
+; goto loop52 if !=
+%line 3009+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop52
 ; pa = pa + 1152
-%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3010+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r8, 1152
 ; pb = pb + 768
-%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3011+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r9, 768
 ; i0 = i0 - 1
-%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3012+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3013+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp r10, 0
-; goto loop52 if !=
-%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop52
+; goto loop51 if !=
+%line 3014+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop51
 ; pa = w + 4608
-%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3015+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r8, [rax + 4608]
 ; pb = w + 86352
-%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3016+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r9, [rax + 86352]
 ; i0 = 6
-%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3017+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r10, 6
 align 32
-.Lloop54:
+.Lloop53:
 ; qa = pa
-%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3019+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r11, r8
 ; qb = pa + 768
-%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3020+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea rsi, [r8 + 768]
 ; qc = pa + 1536
-%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3021+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea rcx, [r8 + 1536]
 ; qd = pb
-%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3022+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov rdx, r9
 ; i1 = 6
-%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3023+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov rbx, 6
 align 32
-.Lloop55:
+.Lloop54:
 ; x0 = mem128[qa]
-%line 3060+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3025+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11]
 ; x1 = mem128[qa + 384]
-%line 3061+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3026+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 384]
 ; x2 = mem128[qc]
-%line 3062+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3027+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 384]
-%line 3063+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3028+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 384]
 ; mem128[qd] = x0
-%line 3064+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3029+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx], xmm0
 ; mem128[qd + 1152] = x3
-%line 3065+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3030+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 1152], xmm2
 ; 8x x4 = x1 - x2
-%line 3066+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3031+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
-%line 3067+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3032+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi]
 ; 8x x5 = x5 - x0
-%line 3068+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3033+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3069+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3034+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 384] = x5
-%line 3070+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3035+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 384], xmm1
 ; x5 = mem128[qb + 384]
-%line 3071+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3036+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 384]
 ; 8x x5 = x5 - x3
-%line 3072+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3037+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3073+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3038+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 768] = x5
-%line 3074+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3039+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 768], xmm0
 ; x0 = mem128[qa + 16]
-%line 3075+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3040+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 16]
 ; x1 = mem128[qa + 400]
-%line 3076+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3041+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 400]
 ; x2 = mem128[qc + 16]
-%line 3077+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3042+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 400]
-%line 3078+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3043+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 400]
 ; mem128[qd + 16] = x0
-%line 3079+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3044+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 16], xmm0
 ; mem128[qd + 1168] = x3
-%line 3080+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3045+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 1168], xmm2
 ; 8x x4 = x1 - x2
-%line 3081+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3046+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
-%line 3082+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3047+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 16]
 ; 8x x5 = x5 - x0
-%line 3083+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3048+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3084+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3049+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 400] = x5
-%line 3085+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3050+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 400], xmm1
 ; x5 = mem128[qb + 400]
-%line 3086+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3051+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 400]
 ; 8x x5 = x5 - x3
-%line 3087+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3052+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3088+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3053+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 784] = x5
-%line 3089+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3054+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 784], xmm0
 ; x0 = mem128[qa + 32]
-%line 3090+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3055+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 32]
 ; x1 = mem128[qa + 416]
-%line 3091+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3056+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 416]
 ; x2 = mem128[qc + 32]
-%line 3092+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3057+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 416]
-%line 3093+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3058+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 416]
 ; mem128[qd + 32] = x0
-%line 3094+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3059+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 32], xmm0
 ; mem128[qd + 1184] = x3
-%line 3095+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3060+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 1184], xmm2
 ; 8x x4 = x1 - x2
-%line 3096+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3061+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
-%line 3097+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3062+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 32]
 ; 8x x5 = x5 - x0
-%line 3098+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3063+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3099+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3064+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 416] = x5
-%line 3100+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3065+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 416], xmm1
 ; x5 = mem128[qb + 416]
-%line 3101+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3066+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 416]
 ; 8x x5 = x5 - x3
-%line 3102+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3067+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3103+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3068+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 800] = x5
-%line 3104+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3069+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 800], xmm0
 ; x0 = mem128[qa + 48]
-%line 3105+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3070+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 48]
 ; x1 = mem128[qa + 432]
-%line 3106+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3071+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 432]
 ; x2 = mem128[qc + 48]
-%line 3107+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3072+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 432]
-%line 3108+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3073+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 432]
 ; mem128[qd + 48] = x0
-%line 3109+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3074+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 48], xmm0
 ; mem128[qd + 1200] = x3
-%line 3110+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3075+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 1200], xmm2
 ; 8x x4 = x1 - x2
-%line 3111+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3076+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
-%line 3112+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3077+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 48]
 ; 8x x5 = x5 - x0
-%line 3113+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3078+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3114+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3079+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 432] = x5
-%line 3115+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3080+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 432], xmm1
 ; x5 = mem128[qb + 432]
-%line 3116+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3081+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 432]
 ; 8x x5 = x5 - x3
-%line 3117+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3082+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3118+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3083+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 816] = x5
-%line 3119+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3084+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 816], xmm0
 ; qa = qa + 64
-%line 3120+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3085+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r11, 64
 ; qb = qb + 64
-%line 3121+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3086+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rsi, 64
 ; qc = qc + 64
-%line 3122+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3087+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rcx, 64
 ; qd = qd + 64
-%line 3123+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3088+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rdx, 64
 ; i1 = i1 - 1
-%line 3124+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3089+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 3125+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3090+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp rbx, 0
-; goto loop55 if !=
-%line 3126+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop55
+; goto loop54 if !=
+%line 3091+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop54
 ; pa = pa + 2304
-%line 3127+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3092+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r8, 2304
 ; pb = pb + 1536
-%line 3128+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3093+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r9, 1536
 ; i0 = i0 - 1
-%line 3129+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3094+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 3130+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3095+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp r10, 0
-; goto loop54 if !=
-%line 3131+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop54
+; goto loop53 if !=
+%line 3096+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop53
 ; pa = w + 86352
-%line 3132+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3097+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r8, [rax + 86352]
 ; pb = w + 4608
-%line 3133+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3098+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r9, [rax + 4608]
 ; i0 = 2
-%line 3134+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3099+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r10, 2
 align 32
-.Lloop56:
+.Lloop55:
 ; qa = pa
-%line 3136+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3101+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r11, r8
 ; qb = pa + 1536
-%line 3137+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3102+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea rsi, [r8 + 1536]
 ; qc = pa + 3072
-%line 3138+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3103+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea rcx, [r8 + 3072]
 ; qd = pb
-%line 3139+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3104+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov rdx, r9
 ; i1 = 12
-%line 3140+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3105+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov rbx, 12
 align 32
-.Lloop57:
+.Lloop56:
 ; x0 = mem128[qa]
-%line 3142+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3107+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11]
 ; x1 = mem128[qa + 768]
-%line 3143+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3108+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 768]
 ; x2 = mem128[qc]
-%line 3144+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3109+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 768]
-%line 3145+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3110+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 768]
 ; mem128[qd] = x0
-%line 3146+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3111+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx], xmm0
 ; mem128[qd + 2304] = x3
-%line 3147+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3112+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 2304], xmm2
 ; 8x x4 = x1 - x2
-%line 3148+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3113+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
-%line 3149+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3114+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi]
 ; 8x x5 = x5 - x0
-%line 3150+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3115+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3151+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3116+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 768] = x5
-%line 3152+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3117+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 768], xmm1
 ; x5 = mem128[qb + 768]
-%line 3153+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3118+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 768]
 ; 8x x5 = x5 - x3
-%line 3154+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3119+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3155+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3120+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 1536] = x5
-%line 3156+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3121+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 1536], xmm0
 ; x0 = mem128[qa + 16]
-%line 3157+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3122+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 16]
 ; x1 = mem128[qa + 784]
-%line 3158+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3123+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 784]
 ; x2 = mem128[qc + 16]
-%line 3159+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3124+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 784]
-%line 3160+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3125+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 784]
 ; mem128[qd + 16] = x0
-%line 3161+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3126+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 16], xmm0
 ; mem128[qd + 2320] = x3
-%line 3162+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3127+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 2320], xmm2
 ; 8x x4 = x1 - x2
-%line 3163+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3128+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
-%line 3164+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3129+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 16]
 ; 8x x5 = x5 - x0
-%line 3165+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3130+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3166+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3131+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 784] = x5
-%line 3167+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3132+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 784], xmm1
 ; x5 = mem128[qb + 784]
-%line 3168+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3133+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 784]
 ; 8x x5 = x5 - x3
-%line 3169+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3134+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3170+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3135+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 1552] = x5
-%line 3171+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3136+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 1552], xmm0
 ; x0 = mem128[qa + 32]
-%line 3172+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3137+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 32]
 ; x1 = mem128[qa + 800]
-%line 3173+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3138+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 800]
 ; x2 = mem128[qc + 32]
-%line 3174+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3139+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 800]
-%line 3175+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3140+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 800]
 ; mem128[qd + 32] = x0
-%line 3176+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3141+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 32], xmm0
 ; mem128[qd + 2336] = x3
-%line 3177+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3142+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 2336], xmm2
 ; 8x x4 = x1 - x2
-%line 3178+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3143+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
-%line 3179+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3144+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 32]
 ; 8x x5 = x5 - x0
-%line 3180+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3145+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3181+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3146+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 800] = x5
-%line 3182+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3147+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 800], xmm1
 ; x5 = mem128[qb + 800]
-%line 3183+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3148+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 800]
 ; 8x x5 = x5 - x3
-%line 3184+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3149+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3185+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3150+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 1568] = x5
-%line 3186+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3151+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 1568], xmm0
 ; x0 = mem128[qa + 48]
-%line 3187+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3152+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r11 + 48]
 ; x1 = mem128[qa + 816]
-%line 3188+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3153+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [r11 + 816]
 ; x2 = mem128[qc + 48]
-%line 3189+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3154+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 816]
-%line 3190+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3155+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [rcx + 816]
 ; mem128[qd + 48] = x0
-%line 3191+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3156+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 48], xmm0
 ; mem128[qd + 2352] = x3
-%line 3192+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3157+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 2352], xmm2
 ; 8x x4 = x1 - x2
-%line 3193+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3158+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
-%line 3194+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3159+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [rsi + 48]
 ; 8x x5 = x5 - x0
-%line 3195+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3160+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; 8x x5 = x5 + x4
-%line 3196+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3161+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm3
 ; mem128[qd + 816] = x5
-%line 3197+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3162+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 816], xmm1
 ; x5 = mem128[qb + 816]
-%line 3198+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3163+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rsi + 816]
 ; 8x x5 = x5 - x3
-%line 3199+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3164+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm2
 ; 8x x5 = x5 - x4
-%line 3200+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3165+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm0, xmm3
 ; mem128[qd + 1584] = x5
-%line 3201+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3166+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdx + 1584], xmm0
 ; qa = qa + 64
-%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3167+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r11, 64
 ; qb = qb + 64
-%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3168+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rsi, 64
 ; qc = qc + 64
-%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3169+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rcx, 64
 ; qd = qd + 64
-%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3170+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rdx, 64
 ; i1 = i1 - 1
-%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3171+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub rbx, 1
 ; =? i1 - 0
-%line 3207+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3172+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp rbx, 0
-; goto loop57 if !=
-%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop57
+; goto loop56 if !=
+%line 3173+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop56
 ; pa = pa + 4608
-%line 3209+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3174+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r8, 4608
 ; pb = pb + 3072
-%line 3210+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3175+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r9, 3072
 ; i0 = i0 - 1
-%line 3211+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3176+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 3212+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3177+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp r10, 0
-; goto loop56 if !=
-%line 3213+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop56
+; goto loop55 if !=
+%line 3178+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop55
 ; x4 = mem128[DIG]
-%line 3214+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3179+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm5, [rel DIG]
 ; x5 = mem128[DW]
-%line 3215+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3180+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm6, [rel DW]
 ; x6 = mem128[BV]
-%line 3216+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3181+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm4, [rel BV]
 ; x7 = mem128[QQ]
-%line 3217+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3182+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm3, [rel QQ]
 ; pa = w + 4608
-%line 3218+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3183+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r8, [rax + 4608]
 ; pb = w + 7680
-%line 3219+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3184+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r9, [rax + 7680]
 ; pc = w + 135312
-%line 3220+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3185+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r10, [rax + 135312]
 ; i1 = 48
-%line 3221+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3186+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r11, 48
 align 32
-.Lloop58:
+.Lloop57:
 ; x1 = mem128[pb]
-%line 3223+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3188+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r9]
 ; 8x x2 = mulhi(x1, x5)
-%line 3224+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3189+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm0, xmm1
 	pmulhw xmm0, xmm6
 ; 8x x1 = x1 * x4
-%line 3225+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3190+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm1, xmm5
 ; 8x x2 = x2 * x7
-%line 3226+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3191+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm0, xmm3
 ; 8x x1 = x1 - x2
-%line 3227+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3192+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; x3 = mem128[pa]
-%line 3228+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3193+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8]
 ; 8x x1 = x1 + x3
-%line 3229+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3194+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x2 = mulhi(x1, x6)
-%line 3230+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3195+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x2 = x2 + mem128[BRND]
-%line 3231+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3196+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x2 >>= 10
-%line 3232+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3197+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x2 = x2 * x7
-%line 3233+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3198+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x1 = x1 - x2
-%line 3234+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3199+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[pc] = x1
-%line 3235+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3200+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r10], xmm1
 ; x1 = mem128[pb + 16]
-%line 3236+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3201+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r9 + 16]
 ; 8x x2 = mulhi(x1, x5)
-%line 3237+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3202+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm0, xmm1
 	pmulhw xmm0, xmm6
 ; 8x x1 = x1 * x4
-%line 3238+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3203+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm1, xmm5
 ; 8x x2 = x2 * x7
-%line 3239+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3204+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm0, xmm3
 ; 8x x1 = x1 - x2
-%line 3240+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3205+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; x3 = mem128[pa + 16]
-%line 3241+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3206+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 16]
 ; 8x x1 = x1 + x3
-%line 3242+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3207+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x2 = mulhi(x1, x6)
-%line 3243+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3208+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x2 = x2 + mem128[BRND]
-%line 3244+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3209+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x2 >>= 10
-%line 3245+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3210+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x2 = x2 * x7
-%line 3246+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3211+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x1 = x1 - x2
-%line 3247+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3212+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[pc + 16] = x1
-%line 3248+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3213+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r10 + 16], xmm1
 ; x1 = mem128[pb + 32]
-%line 3249+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3214+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r9 + 32]
 ; 8x x2 = mulhi(x1, x5)
-%line 3250+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3215+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm0, xmm1
 	pmulhw xmm0, xmm6
 ; 8x x1 = x1 * x4
-%line 3251+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3216+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm1, xmm5
 ; 8x x2 = x2 * x7
-%line 3252+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3217+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm0, xmm3
 ; 8x x1 = x1 - x2
-%line 3253+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3218+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; x3 = mem128[pa + 32]
-%line 3254+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3219+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 32]
 ; 8x x1 = x1 + x3
-%line 3255+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3220+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x2 = mulhi(x1, x6)
-%line 3256+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3221+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x2 = x2 + mem128[BRND]
-%line 3257+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3222+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x2 >>= 10
-%line 3258+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3223+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x2 = x2 * x7
-%line 3259+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3224+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x1 = x1 - x2
-%line 3260+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3225+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[pc + 32] = x1
-%line 3261+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3226+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r10 + 32], xmm1
 ; x1 = mem128[pb + 48]
-%line 3262+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3227+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r9 + 48]
 ; 8x x2 = mulhi(x1, x5)
-%line 3263+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3228+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm0, xmm1
 	pmulhw xmm0, xmm6
 ; 8x x1 = x1 * x4
-%line 3264+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3229+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm1, xmm5
 ; 8x x2 = x2 * x7
-%line 3265+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3230+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm0, xmm3
 ; 8x x1 = x1 - x2
-%line 3266+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3231+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm0
 ; x3 = mem128[pa + 48]
-%line 3267+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3232+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 48]
 ; 8x x1 = x1 + x3
-%line 3268+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3233+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x2 = mulhi(x1, x6)
-%line 3269+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3234+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x2 = x2 + mem128[BRND]
-%line 3270+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3235+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x2 >>= 10
-%line 3271+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3236+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x2 = x2 * x7
-%line 3272+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3237+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x1 = x1 - x2
-%line 3273+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3238+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[pc + 48] = x1
-%line 3274+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3239+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r10 + 48], xmm1
 ; pa = pa + 64
-%line 3275+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3240+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r8, 64
 ; pb = pb + 64
-%line 3276+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3241+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r9, 64
 ; pc = pc + 64
-%line 3277+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3242+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r10, 64
 ; i1 = i1 - 1
-%line 3278+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3243+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub r11, 1
 ; =? i1 - 0
-%line 3279+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3244+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp r11, 0
-; goto loop58 if !=
-%line 3280+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop58
+; goto loop57 if !=
+%line 3245+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop57
 ; pa = w + 138384
-%line 3281+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3246+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r8, [rax + 138384]
 ; z0 = 0
-%line 3282+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3247+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pxor xmm0, xmm0
 ; mem128[pa] = z0
-%line 3283+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3248+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 3284+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3249+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r8 + 16], xmm0
 ; pa = w + 135312
-%line 3285+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3250+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r8, [rax + 135312]
 ; pb = w + 136618
-%line 3286+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3251+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r9, [rax + 136618]
 ; pc = w + 136616
-%line 3287+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3252+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r10, [rax + 136616]
 ; qd = w + 138416
-%line 3288+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3253+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r11, [rax + 138416]
 ; x0 = mem128[pa]
-%line 3289+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3254+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r8]
 ; x1 = mem128[pb]
-%line 3290+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3255+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r9]
 ; x2 = mem128[pc]
-%line 3291+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3256+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm5, [r10]
 ; x2 &= mem128[LANE0OFF]
-%line 3292+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3257+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel LANE0OFF]
 	pand xmm5, xmm0
 ; 8x x0 = x0 + x1
-%line 3293+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3258+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm2
 ; 8x x0 = x0 + x2
-%line 3294+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3259+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm5
 ; 8x x1 = mulhi(x0, x6)
-%line 3295+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3260+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x1 = x1 + mem128[BRND]
-%line 3296+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3261+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 3297+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3262+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 3298+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3263+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x0 = x0 - x1
-%line 3299+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3264+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[qd] = x0
-%line 3300+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3265+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r11], xmm1
 ; pa = pa + 16
-%line 3301+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3266+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r8, 16
 ; pb = pb + 16
-%line 3302+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3267+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r9, 16
 ; pc = pc + 16
-%line 3303+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3268+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r10, 16
 ; qd = qd + 16
-%line 3304+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3269+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r11, 16
 ; i1 = 20
-%line 3305+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3270+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov rsi, 20
 align 32
-.Lloop59:
+.Lloop58:
 ; x0 = mem128[pa]
-%line 3307+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3272+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r8]
 ; x1 = mem128[pb]
-%line 3308+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3273+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9]
 ; x2 = mem128[pc]
-%line 3309+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3274+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r10]
 ; 8x x0 = x0 + x1
-%line 3310+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3275+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x0 = x0 + x2
-%line 3311+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3276+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm2
 ; 8x x1 = mulhi(x0, x6)
-%line 3312+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3277+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x1 = x1 + mem128[BRND]
-%line 3313+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3278+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 3314+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3279+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 3315+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3280+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x0 = x0 - x1
-%line 3316+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3281+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[qd] = x0
-%line 3317+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3282+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r11], xmm1
 ; x0 = mem128[pa + 16]
-%line 3318+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3283+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r8 + 16]
 ; x1 = mem128[pb + 16]
-%line 3319+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3284+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9 + 16]
 ; x2 = mem128[pc + 16]
-%line 3320+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3285+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r10 + 16]
 ; 8x x0 = x0 + x1
-%line 3321+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3286+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x0 = x0 + x2
-%line 3322+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3287+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm2
 ; 8x x1 = mulhi(x0, x6)
-%line 3323+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3288+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x1 = x1 + mem128[BRND]
-%line 3324+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3289+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 3325+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3290+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 3326+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3291+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x0 = x0 - x1
-%line 3327+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3292+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[qd + 16] = x0
-%line 3328+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3293+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r11 + 16], xmm1
 ; x0 = mem128[pa + 32]
-%line 3329+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3294+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r8 + 32]
 ; x1 = mem128[pb + 32]
-%line 3330+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3295+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9 + 32]
 ; x2 = mem128[pc + 32]
-%line 3331+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3296+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r10 + 32]
 ; 8x x0 = x0 + x1
-%line 3332+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3297+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x0 = x0 + x2
-%line 3333+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3298+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm2
 ; 8x x1 = mulhi(x0, x6)
-%line 3334+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3299+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x1 = x1 + mem128[BRND]
-%line 3335+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3300+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 3336+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3301+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 3337+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3302+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x0 = x0 - x1
-%line 3338+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3303+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[qd + 32] = x0
-%line 3339+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3304+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r11 + 32], xmm1
 ; x0 = mem128[pa + 48]
-%line 3340+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3305+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r8 + 48]
 ; x1 = mem128[pb + 48]
-%line 3341+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3306+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9 + 48]
 ; x2 = mem128[pc + 48]
-%line 3342+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3307+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r10 + 48]
 ; 8x x0 = x0 + x1
-%line 3343+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3308+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x0 = x0 + x2
-%line 3344+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3309+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm2
 ; 8x x1 = mulhi(x0, x6)
-%line 3345+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3310+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x1 = x1 + mem128[BRND]
-%line 3346+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3311+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 3347+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3312+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 3348+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3313+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x0 = x0 - x1
-%line 3349+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3314+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[qd + 48] = x0
-%line 3350+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3315+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r11 + 48], xmm1
 ; pa = pa + 64
-%line 3351+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3316+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r8, 64
 ; pb = pb + 64
-%line 3352+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3317+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r9, 64
 ; pc = pc + 64
-%line 3353+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3318+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r10, 64
 ; qd = qd + 64
-%line 3354+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3319+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add r11, 64
 ; i1 = i1 - 1
-%line 3355+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3320+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	sub rsi, 1
 ; =? i1 - 0
-%line 3356+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3321+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	cmp rsi, 0
-; goto loop59 if !=
-%line 3357+0 specs/ntruprime/generated/ntruprime_amd64_653.q
-	jne .Lloop59
+; goto loop58 if !=
+%line 3322+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+	jne .Lloop58
 ; x0 = mem128[pa]
-%line 3358+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3323+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm1, [r8]
 ; x1 = mem128[pb]
-%line 3359+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3324+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r9]
 ; x2 = mem128[pc]
-%line 3360+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3325+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm2, [r10]
 ; 8x x0 = x0 + x1
-%line 3361+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3326+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm0
 ; 8x x0 = x0 + x2
-%line 3362+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3327+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	paddw xmm1, xmm2
 ; 8x x1 = mulhi(x0, x6)
-%line 3363+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3328+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqa xmm2, xmm1
 	pmulhw xmm2, xmm4
 ; 8x x1 = x1 + mem128[BRND]
-%line 3364+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3329+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 3365+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3330+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 3366+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3331+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	pmullw xmm2, xmm3
 ; 8x x0 = x0 - x1
-%line 3367+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3332+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	psubw xmm1, xmm2
 ; mem128[qd] = x0
-%line 3368+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3333+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [r11], xmm1
 ; pa = w + 138416
-%line 3369+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3334+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	lea r8, [rax + 138416]
 ; x0 = mem128[pa]
-%line 3370+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3335+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8]
 ; mem128[out] = x0
-%line 3371+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3336+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi], xmm0
 ; x0 = mem128[pa + 16]
-%line 3372+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3337+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 16]
 ; mem128[out + 16] = x0
-%line 3373+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3338+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 16], xmm0
 ; x0 = mem128[pa + 32]
-%line 3374+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3339+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 32]
 ; mem128[out + 32] = x0
-%line 3375+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3340+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 32], xmm0
 ; x0 = mem128[pa + 48]
-%line 3376+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3341+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 48]
 ; mem128[out + 48] = x0
-%line 3377+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3342+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 48], xmm0
 ; x0 = mem128[pa + 64]
-%line 3378+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3343+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 64]
 ; mem128[out + 64] = x0
-%line 3379+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3344+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 64], xmm0
 ; x0 = mem128[pa + 80]
-%line 3380+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3345+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 80]
 ; mem128[out + 80] = x0
-%line 3381+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3346+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 80], xmm0
 ; x0 = mem128[pa + 96]
-%line 3382+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3347+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 96]
 ; mem128[out + 96] = x0
-%line 3383+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3348+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 96], xmm0
 ; x0 = mem128[pa + 112]
-%line 3384+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3349+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 112]
 ; mem128[out + 112] = x0
-%line 3385+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3350+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 112], xmm0
 ; x0 = mem128[pa + 128]
-%line 3386+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3351+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 128]
 ; mem128[out + 128] = x0
-%line 3387+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3352+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 128], xmm0
 ; x0 = mem128[pa + 144]
-%line 3388+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3353+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 144]
 ; mem128[out + 144] = x0
-%line 3389+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3354+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 144], xmm0
 ; x0 = mem128[pa + 160]
-%line 3390+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3355+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 160]
 ; mem128[out + 160] = x0
-%line 3391+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3356+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 160], xmm0
 ; x0 = mem128[pa + 176]
-%line 3392+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3357+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 176]
 ; mem128[out + 176] = x0
-%line 3393+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3358+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 176], xmm0
 ; x0 = mem128[pa + 192]
-%line 3394+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3359+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 192]
 ; mem128[out + 192] = x0
-%line 3395+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3360+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 192], xmm0
 ; x0 = mem128[pa + 208]
-%line 3396+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3361+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 208]
 ; mem128[out + 208] = x0
-%line 3397+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3362+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 208], xmm0
 ; x0 = mem128[pa + 224]
-%line 3398+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3363+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 224]
 ; mem128[out + 224] = x0
-%line 3399+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3364+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 224], xmm0
 ; x0 = mem128[pa + 240]
-%line 3400+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3365+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 240]
 ; mem128[out + 240] = x0
-%line 3401+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3366+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 240], xmm0
 ; x0 = mem128[pa + 256]
-%line 3402+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3367+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 256]
 ; mem128[out + 256] = x0
-%line 3403+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3368+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 256], xmm0
 ; x0 = mem128[pa + 272]
-%line 3404+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3369+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 272]
 ; mem128[out + 272] = x0
-%line 3405+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3370+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 272], xmm0
 ; x0 = mem128[pa + 288]
-%line 3406+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3371+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 288]
 ; mem128[out + 288] = x0
-%line 3407+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3372+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 288], xmm0
 ; x0 = mem128[pa + 304]
-%line 3408+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3373+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 304]
 ; mem128[out + 304] = x0
-%line 3409+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3374+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 304], xmm0
 ; x0 = mem128[pa + 320]
-%line 3410+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3375+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 320]
 ; mem128[out + 320] = x0
-%line 3411+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3376+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 320], xmm0
 ; x0 = mem128[pa + 336]
-%line 3412+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3377+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 336]
 ; mem128[out + 336] = x0
-%line 3413+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3378+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 336], xmm0
 ; x0 = mem128[pa + 352]
-%line 3414+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3379+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 352]
 ; mem128[out + 352] = x0
-%line 3415+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3380+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 352], xmm0
 ; x0 = mem128[pa + 368]
-%line 3416+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3381+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 368]
 ; mem128[out + 368] = x0
-%line 3417+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3382+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 368], xmm0
 ; x0 = mem128[pa + 384]
-%line 3418+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3383+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 384]
 ; mem128[out + 384] = x0
-%line 3419+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3384+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 384], xmm0
 ; x0 = mem128[pa + 400]
-%line 3420+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3385+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 400]
 ; mem128[out + 400] = x0
-%line 3421+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3386+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 400], xmm0
 ; x0 = mem128[pa + 416]
-%line 3422+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3387+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 416]
 ; mem128[out + 416] = x0
-%line 3423+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3388+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 416], xmm0
 ; x0 = mem128[pa + 432]
-%line 3424+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3389+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 432]
 ; mem128[out + 432] = x0
-%line 3425+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3390+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 432], xmm0
 ; x0 = mem128[pa + 448]
-%line 3426+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3391+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 448]
 ; mem128[out + 448] = x0
-%line 3427+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3392+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 448], xmm0
 ; x0 = mem128[pa + 464]
-%line 3428+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3393+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 464]
 ; mem128[out + 464] = x0
-%line 3429+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3394+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 464], xmm0
 ; x0 = mem128[pa + 480]
-%line 3430+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3395+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 480]
 ; mem128[out + 480] = x0
-%line 3431+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3396+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 480], xmm0
 ; x0 = mem128[pa + 496]
-%line 3432+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3397+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 496]
 ; mem128[out + 496] = x0
-%line 3433+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3398+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 496], xmm0
 ; x0 = mem128[pa + 512]
-%line 3434+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3399+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 512]
 ; mem128[out + 512] = x0
-%line 3435+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3400+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 512], xmm0
 ; x0 = mem128[pa + 528]
-%line 3436+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3401+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 528]
 ; mem128[out + 528] = x0
-%line 3437+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3402+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 528], xmm0
 ; x0 = mem128[pa + 544]
-%line 3438+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3403+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 544]
 ; mem128[out + 544] = x0
-%line 3439+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3404+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 544], xmm0
 ; x0 = mem128[pa + 560]
-%line 3440+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3405+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 560]
 ; mem128[out + 560] = x0
-%line 3441+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3406+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 560], xmm0
 ; x0 = mem128[pa + 576]
-%line 3442+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3407+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 576]
 ; mem128[out + 576] = x0
-%line 3443+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3408+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 576], xmm0
 ; x0 = mem128[pa + 592]
-%line 3444+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3409+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 592]
 ; mem128[out + 592] = x0
-%line 3445+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3410+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 592], xmm0
 ; x0 = mem128[pa + 608]
-%line 3446+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3411+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 608]
 ; mem128[out + 608] = x0
-%line 3447+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3412+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 608], xmm0
 ; x0 = mem128[pa + 624]
-%line 3448+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3413+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 624]
 ; mem128[out + 624] = x0
-%line 3449+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3414+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 624], xmm0
 ; x0 = mem128[pa + 640]
-%line 3450+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3415+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 640]
 ; mem128[out + 640] = x0
-%line 3451+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3416+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 640], xmm0
 ; x0 = mem128[pa + 656]
-%line 3452+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3417+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 656]
 ; mem128[out + 656] = x0
-%line 3453+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3418+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 656], xmm0
 ; x0 = mem128[pa + 672]
-%line 3454+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3419+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 672]
 ; mem128[out + 672] = x0
-%line 3455+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3420+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 672], xmm0
 ; x0 = mem128[pa + 688]
-%line 3456+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3421+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 688]
 ; mem128[out + 688] = x0
-%line 3457+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3422+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 688], xmm0
 ; x0 = mem128[pa + 704]
-%line 3458+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3423+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 704]
 ; mem128[out + 704] = x0
-%line 3459+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3424+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 704], xmm0
 ; x0 = mem128[pa + 720]
-%line 3460+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3425+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 720]
 ; mem128[out + 720] = x0
-%line 3461+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3426+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 720], xmm0
 ; x0 = mem128[pa + 736]
-%line 3462+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3427+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 736]
 ; mem128[out + 736] = x0
-%line 3463+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3428+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 736], xmm0
 ; x0 = mem128[pa + 752]
-%line 3464+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3429+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 752]
 ; mem128[out + 752] = x0
-%line 3465+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3430+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 752], xmm0
 ; x0 = mem128[pa + 768]
-%line 3466+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3431+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 768]
 ; mem128[out + 768] = x0
-%line 3467+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3432+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 768], xmm0
 ; x0 = mem128[pa + 784]
-%line 3468+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3433+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 784]
 ; mem128[out + 784] = x0
-%line 3469+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3434+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 784], xmm0
 ; x0 = mem128[pa + 800]
-%line 3470+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3435+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 800]
 ; mem128[out + 800] = x0
-%line 3471+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3436+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 800], xmm0
 ; x0 = mem128[pa + 816]
-%line 3472+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3437+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 816]
 ; mem128[out + 816] = x0
-%line 3473+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3438+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 816], xmm0
 ; x0 = mem128[pa + 832]
-%line 3474+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3439+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 832]
 ; mem128[out + 832] = x0
-%line 3475+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3440+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 832], xmm0
 ; x0 = mem128[pa + 848]
-%line 3476+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3441+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 848]
 ; mem128[out + 848] = x0
-%line 3477+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3442+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 848], xmm0
 ; x0 = mem128[pa + 864]
-%line 3478+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3443+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 864]
 ; mem128[out + 864] = x0
-%line 3479+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3444+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 864], xmm0
 ; x0 = mem128[pa + 880]
-%line 3480+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3445+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 880]
 ; mem128[out + 880] = x0
-%line 3481+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3446+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 880], xmm0
 ; x0 = mem128[pa + 896]
-%line 3482+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3447+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 896]
 ; mem128[out + 896] = x0
-%line 3483+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3448+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 896], xmm0
 ; x0 = mem128[pa + 912]
-%line 3484+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3449+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 912]
 ; mem128[out + 912] = x0
-%line 3485+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3450+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 912], xmm0
 ; x0 = mem128[pa + 928]
-%line 3486+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3451+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 928]
 ; mem128[out + 928] = x0
-%line 3487+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3452+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 928], xmm0
 ; x0 = mem128[pa + 944]
-%line 3488+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3453+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 944]
 ; mem128[out + 944] = x0
-%line 3489+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3454+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 944], xmm0
 ; x0 = mem128[pa + 960]
-%line 3490+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3455+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 960]
 ; mem128[out + 960] = x0
-%line 3491+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3456+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 960], xmm0
 ; x0 = mem128[pa + 976]
-%line 3492+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3457+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 976]
 ; mem128[out + 976] = x0
-%line 3493+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3458+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 976], xmm0
 ; x0 = mem128[pa + 992]
-%line 3494+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3459+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 992]
 ; mem128[out + 992] = x0
-%line 3495+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3460+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 992], xmm0
 ; x0 = mem128[pa + 1008]
-%line 3496+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3461+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1008]
 ; mem128[out + 1008] = x0
-%line 3497+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3462+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1008], xmm0
 ; x0 = mem128[pa + 1024]
-%line 3498+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3463+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1024]
 ; mem128[out + 1024] = x0
-%line 3499+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3464+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1024], xmm0
 ; x0 = mem128[pa + 1040]
-%line 3500+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3465+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1040]
 ; mem128[out + 1040] = x0
-%line 3501+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3466+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1040], xmm0
 ; x0 = mem128[pa + 1056]
-%line 3502+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3467+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1056]
 ; mem128[out + 1056] = x0
-%line 3503+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3468+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1056], xmm0
 ; x0 = mem128[pa + 1072]
-%line 3504+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3469+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1072]
 ; mem128[out + 1072] = x0
-%line 3505+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3470+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1072], xmm0
 ; x0 = mem128[pa + 1088]
-%line 3506+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3471+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1088]
 ; mem128[out + 1088] = x0
-%line 3507+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3472+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1088], xmm0
 ; x0 = mem128[pa + 1104]
-%line 3508+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3473+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1104]
 ; mem128[out + 1104] = x0
-%line 3509+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3474+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1104], xmm0
 ; x0 = mem128[pa + 1120]
-%line 3510+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3475+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1120]
 ; mem128[out + 1120] = x0
-%line 3511+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3476+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1120], xmm0
 ; x0 = mem128[pa + 1136]
-%line 3512+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3477+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1136]
 ; mem128[out + 1136] = x0
-%line 3513+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3478+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1136], xmm0
 ; x0 = mem128[pa + 1152]
-%line 3514+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3479+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1152]
 ; mem128[out + 1152] = x0
-%line 3515+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3480+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1152], xmm0
 ; x0 = mem128[pa + 1168]
-%line 3516+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3481+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1168]
 ; mem128[out + 1168] = x0
-%line 3517+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3482+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1168], xmm0
 ; x0 = mem128[pa + 1184]
-%line 3518+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3483+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1184]
 ; mem128[out + 1184] = x0
-%line 3519+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3484+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1184], xmm0
 ; x0 = mem128[pa + 1200]
-%line 3520+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3485+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1200]
 ; mem128[out + 1200] = x0
-%line 3521+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3486+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1200], xmm0
 ; x0 = mem128[pa + 1216]
-%line 3522+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3487+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1216]
 ; mem128[out + 1216] = x0
-%line 3523+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3488+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1216], xmm0
 ; x0 = mem128[pa + 1232]
-%line 3524+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3489+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1232]
 ; mem128[out + 1232] = x0
-%line 3525+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3490+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1232], xmm0
 ; x0 = mem128[pa + 1248]
-%line 3526+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3491+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1248]
 ; mem128[out + 1248] = x0
-%line 3527+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3492+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1248], xmm0
 ; x0 = mem128[pa + 1264]
-%line 3528+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3493+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1264]
 ; mem128[out + 1264] = x0
-%line 3529+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3494+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1264], xmm0
 ; x0 = mem128[pa + 1280]
-%line 3530+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3495+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu xmm0, [r8 + 1280]
 ; mem128[out + 1280] = x0
-%line 3531+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3496+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movdqu [rdi + 1280], xmm0
 ; t0 = mem64[pa + 1296]
-%line 3532+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3497+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov r9, [r8 + 1296]
 ; mem64[out + 1296] = t0
-%line 3533+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3498+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov [rdi + 1296], r9
 ; t0 = mem16[pa + 1304]
-%line 3534+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3499+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	movzx r8d, word [r8 + 1304]
 ; mem16[out + 1304] = t0
-%line 3535+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3500+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	mov word [rdi + 1304], r8w
 ; leave
-%line 3536+0 specs/ntruprime/generated/ntruprime_amd64_653.q
+%line 3501+0 specs/ntruprime/generated/ntruprime_amd64_653.q
 	add rsp, 139728
 	pop rbx
 	ret

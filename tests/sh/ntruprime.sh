@@ -34,6 +34,9 @@ build_run() { # name cc cflags have asmext as run...
     if [ -n "$run" ] && ! command -v $(echo "$run" | cut -d' ' -f1) >/dev/null 2>&1; then
         echo "SKIPPED $name: no emulator $run"; return 0
     fi
+    if [ -z "$(defs "$tprefix")" ]; then
+        echo "SKIPPED $name: no NTRU Prime kernels generated for this target"; return 0
+    fi
     objs=""
     for f in out/$tprefix/ntruprime_*.$ext out/$tprefix-*/ntruprime_*.$ext; do
         [ -e "$f" ] || continue

@@ -3,7 +3,7 @@
 # Karatsuba: 7 levels over a 6x6 schoolbook base, N = 768
 # digits f = f0 + 67*f1: |f0| <= 34, |f1| <= 34; |f mod q| <= 2311; reduced products <= 2311
 int64 out in k w pa pb pc qa qb qc qd i0 i1 t0 t1
-int64 z0 x0 x1 x2 x3 x4 x5 x6 x7 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11
+int64 z0 x0 x1 x2 x3 x4 x5 x6 x7 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 a14 a15 a16 a17 a18 a19 a20 a21 a22 a23
 int64 tv
 
 # void qhasm_kernel_core_mult3sntrup653_ppc64(out p bytes, in p bytes, k p bytes)

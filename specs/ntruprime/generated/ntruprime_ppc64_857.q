@@ -3,7 +3,7 @@
 # Karatsuba: 7 levels over a 7x7 schoolbook base, N = 896
 # digits f = f0 + 71*f1: |f0| <= 36, |f1| <= 36; |f mod q| <= 2583; reduced products <= 2583
 int64 out in k w pa pb pc qa qb qc qd i0 i1 t0 t1
-int64 z0 x0 x1 x2 x3 x4 x5 x6 x7 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13
+int64 z0 x0 x1 x2 x3 x4 x5 x6 x7 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12 a13 a14 a15 a16 a17 a18 a19 a20 a21 a22 a23 a24 a25 a26 a27
 int64 tv
 
 # void qhasm_kernel_core_mult3sntrup857_ppc64(out p bytes, in p bytes, k p bytes)

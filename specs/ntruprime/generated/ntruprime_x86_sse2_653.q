@@ -4,7 +4,7 @@
 # digits f = f0 + 67*f1: |f0| <= 34, |f1| <= 34; |f mod q| <= 2311; reduced products <= 2311
 cpu sse2
 int32 out in k w pa pb pc qa qb qc qd i0 i1 t0 t1
-reg128 z0 x0 x1 x2 x3 x4 x5 x6 x7 a0 a1 a2 a3
+reg128 z0 x0 x1 x2 x3 x4 x5 x6 x7 a0 a1 a2 a3 a4 a5 a6 a7
 const ONES u16 1 1 1 1 1 1 1 1
 const THREE u16 3 3 3 3 3 3 3 3
 const M3OFF u16 1963 1963 1963 1963 1963 1963 1963 1963
