@@ -36,9 +36,9 @@ REF(857, 5167)
 static _Thread_local unsigned char ntru_work[QHASM_NTRU_WORK_BYTES] __attribute__((aligned(16)));
 #endif
 #define KERNELS(ID) \
-    qhasm_ntru_fn qhasm_kernel_core_multsntrup653_##ID, qhasm_kernel_core_multsntrup761_##ID, \
-        qhasm_kernel_core_multsntrup857_##ID, qhasm_kernel_core_mult3sntrup653_##ID, \
-        qhasm_kernel_core_mult3sntrup761_##ID, qhasm_kernel_core_mult3sntrup857_##ID;
+    qhasm_ntru_fn qhasm_kernel_core_multsntrup653_##ID##_mul, qhasm_kernel_core_multsntrup761_##ID##_mul, \
+        qhasm_kernel_core_multsntrup857_##ID##_mul, qhasm_kernel_core_mult3sntrup653_##ID##_mul, \
+        qhasm_kernel_core_mult3sntrup761_##ID##_mul, qhasm_kernel_core_mult3sntrup857_##ID##_mul;
 /* kernels with a work argument, behind wrappers that pass one per-thread
  * buffer (thread-local rather than on the stack: it is larger than many
  * thread stacks) */
@@ -47,21 +47,21 @@ static _Thread_local unsigned char ntru_work[QHASM_NTRU_WORK_BYTES] __attribute_
     static void w_##NAME(unsigned char *out, const unsigned char *in, const unsigned char *k) \
     { NAME(out, in, k, ntru_work); }
 #define WORKKERNELS(ID) \
-    WORKKERNEL(qhasm_kernel_core_multsntrup653_##ID) WORKKERNEL(qhasm_kernel_core_multsntrup761_##ID) \
-    WORKKERNEL(qhasm_kernel_core_multsntrup857_##ID) WORKKERNEL(qhasm_kernel_core_mult3sntrup653_##ID) \
-    WORKKERNEL(qhasm_kernel_core_mult3sntrup761_##ID) WORKKERNEL(qhasm_kernel_core_mult3sntrup857_##ID)
+    WORKKERNEL(qhasm_kernel_core_multsntrup653_##ID##_mul) WORKKERNEL(qhasm_kernel_core_multsntrup761_##ID##_mul) \
+    WORKKERNEL(qhasm_kernel_core_multsntrup857_##ID##_mul) WORKKERNEL(qhasm_kernel_core_mult3sntrup653_##ID##_mul) \
+    WORKKERNEL(qhasm_kernel_core_mult3sntrup761_##ID##_mul) WORKKERNEL(qhasm_kernel_core_mult3sntrup857_##ID##_mul)
 #define WORKENTRY(NAME, ID, FEAT) \
     {NAME, FEAT, \
-     {w_qhasm_kernel_core_multsntrup653_##ID, w_qhasm_kernel_core_multsntrup761_##ID, \
-      w_qhasm_kernel_core_multsntrup857_##ID}, \
-     {w_qhasm_kernel_core_mult3sntrup653_##ID, w_qhasm_kernel_core_mult3sntrup761_##ID, \
-      w_qhasm_kernel_core_mult3sntrup857_##ID}},
+     {w_qhasm_kernel_core_multsntrup653_##ID##_mul, w_qhasm_kernel_core_multsntrup761_##ID##_mul, \
+      w_qhasm_kernel_core_multsntrup857_##ID##_mul}, \
+     {w_qhasm_kernel_core_mult3sntrup653_##ID##_mul, w_qhasm_kernel_core_mult3sntrup761_##ID##_mul, \
+      w_qhasm_kernel_core_mult3sntrup857_##ID##_mul}},
 #define ENTRY(NAME, ID, FEAT) \
     {NAME, FEAT, \
-     {qhasm_kernel_core_multsntrup653_##ID, qhasm_kernel_core_multsntrup761_##ID, \
-      qhasm_kernel_core_multsntrup857_##ID}, \
-     {qhasm_kernel_core_mult3sntrup653_##ID, qhasm_kernel_core_mult3sntrup761_##ID, \
-      qhasm_kernel_core_mult3sntrup857_##ID}},
+     {qhasm_kernel_core_multsntrup653_##ID##_mul, qhasm_kernel_core_multsntrup761_##ID##_mul, \
+      qhasm_kernel_core_multsntrup857_##ID##_mul}, \
+     {qhasm_kernel_core_mult3sntrup653_##ID##_mul, qhasm_kernel_core_mult3sntrup761_##ID##_mul, \
+      qhasm_kernel_core_mult3sntrup857_##ID##_mul}},
 
 #if defined(QHASM_HAVE_AMD64) && defined(QHASM_HAVE_OUT_AMD64_AVX512) && defined(QHASM_NTRU_AMD64_AVX512)
 KERNELS(amd64_avx512)

@@ -65,7 +65,7 @@ static void ring_mul(int64_t *h, const int64_t *f, const int64_t *g, int p)
 int qhasm_ref_core_multsntrup(unsigned char *out, const unsigned char *in,
                               const unsigned char *k, int p, int q)
 {
-    int64_t f[NTRU_MAXP], g[NTRU_MAXP], h[NTRU_MAXP];
+    int64_t f[NTRU_MAXP] = {0}, g[NTRU_MAXP] = {0}, h[NTRU_MAXP];
     int i;
     if (p < 2 || p > NTRU_MAXP || q < 3 || (q & 1) == 0) return -1;
     for (i = 0; i < p; i++) {
@@ -85,7 +85,7 @@ int qhasm_ref_core_multsntrup(unsigned char *out, const unsigned char *in,
 int qhasm_ref_core_mult3sntrup(unsigned char *out, const unsigned char *in,
                                const unsigned char *k, int p)
 {
-    int64_t f[NTRU_MAXP], g[NTRU_MAXP], h[NTRU_MAXP];
+    int64_t f[NTRU_MAXP] = {0}, g[NTRU_MAXP] = {0}, h[NTRU_MAXP];
     int i;
     if (p < 2 || p > NTRU_MAXP) return -1;
     for (i = 0; i < p; i++) {
@@ -96,3 +96,16 @@ int qhasm_ref_core_mult3sntrup(unsigned char *out, const unsigned char *in,
     for (i = 0; i < p; i++) out[i] = (unsigned char)(int8_t)freeze_mod(h[i], 3);
     return 0;
 }
+
+/* the ref kernels as the manifest names them (specs/kernels.conf: symbol
+ * core_<fn>sntrup<p>, kernel mul), with the public function's arguments */
+#define NTRU_REF_KERNELS(P, Q) \
+    void qhasm_kernel_core_multsntrup##P##_ref_mul(unsigned char *out, const unsigned char *in, \
+                                                  const unsigned char *k, const unsigned char *c) \
+    { (void)c; qhasm_ref_core_multsntrup(out, in, k, P, Q); } \
+    void qhasm_kernel_core_mult3sntrup##P##_ref_mul(unsigned char *out, const unsigned char *in, \
+                                                   const unsigned char *k, const unsigned char *c) \
+    { (void)c; qhasm_ref_core_mult3sntrup(out, in, k, P); }
+NTRU_REF_KERNELS(653, 4621)
+NTRU_REF_KERNELS(761, 4591)
+NTRU_REF_KERNELS(857, 5167)

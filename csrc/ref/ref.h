@@ -57,5 +57,14 @@ int qhasm_ref_core_multsntrup(unsigned char *out, const unsigned char *in,
                               const unsigned char *k, int p, int q);
 int qhasm_ref_core_mult3sntrup(unsigned char *out, const unsigned char *in,
                                const unsigned char *k, int p);
+#define NTRU_REF_DECL(P) \
+    void qhasm_kernel_core_multsntrup##P##_ref_mul(unsigned char *, const unsigned char *, \
+                                                  const unsigned char *, const unsigned char *); \
+    void qhasm_kernel_core_mult3sntrup##P##_ref_mul(unsigned char *, const unsigned char *, \
+                                                   const unsigned char *, const unsigned char *);
+NTRU_REF_DECL(653)
+NTRU_REF_DECL(761)
+NTRU_REF_DECL(857)
+#undef NTRU_REF_DECL
 
 #endif
