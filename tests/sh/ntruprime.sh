@@ -57,7 +57,7 @@ build_run() { # name cc cflags have asmext as run...
 for t in $targets; do
     case $t in
     native)  build_run native "${CC:-cc}" "" QHASM_HAVE_AMD64 asm "nasm -f elf64" "" amd64 "$@" || status=1;;
-    x86)     build_run x86 "gcc -m32" "-idirafter /usr/include/x86_64-linux-gnu" QHASM_HAVE_X86 asm "nasm -f elf32" "" x86 "$@" || status=1;;
+    x86)     build_run x86 "gcc -m32" "-no-pie -idirafter /usr/include/x86_64-linux-gnu" QHASM_HAVE_X86 asm "nasm -f elf32" "" x86 "$@" || status=1;;
     ppc32)   build_run ppc32 powerpc-linux-gnu-gcc -static QHASM_HAVE_PPC32 s "powerpc-linux-gnu-as -a32 -many" "qemu-ppc -cpu 7400" ppc32 "$@" || status=1;;
     ppc64)   build_run ppc64 powerpc64-linux-gnu-gcc -static QHASM_HAVE_PPC64 s "powerpc64-linux-gnu-as -a64 -many" qemu-ppc64 ppc64 "$@" || status=1;;
     sparc64) build_run sparc64 sparc64-linux-gnu-gcc -static QHASM_HAVE_SPARC64 s "sparc64-linux-gnu-as -64 -Av9b" qemu-sparc64 sparc64 "$@" || status=1;;
