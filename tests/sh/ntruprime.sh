@@ -13,6 +13,9 @@ while [ $# -gt 0 ]; do
     case "$1" in --) shift; break;; *) targets="$targets $1"; shift;; esac
 done
 [ -n "$targets" ] || targets="native x86 ppc32 ppc64 sparc64"
+# the test suite runs this without arguments: 30 random rounds per kernel
+# (the structured cases are always all run)
+[ $# -gt 0 ] || set -- -n 30
 SRC="csrc/ntruprime.c csrc/cpu.c csrc/cpucycles.c csrc/ref/ntruprime_ref.c csrc/test_ntruprime.c"
 status=0
 
