@@ -20,7 +20,8 @@ typedef struct {
 typedef struct { const char *key, *value; } qhasm_param;
 
 /* family fixed: the kernel's pointer arguments (kind 0 ends the list) */
-enum { QHASM_ARG_OUT = 1, QHASM_ARG_IN = 2, QHASM_ARG_INOUT = 3 };
+enum { QHASM_ARG_OUT = 1, QHASM_ARG_IN = 2, QHASM_ARG_INOUT = 3,
+       QHASM_ARG_WORK = 4 /* scratch the public function provides */ };
 typedef struct { int kind; unsigned long bytes; } qhasm_arg;
 
 typedef struct {

@@ -1,6 +1,7 @@
 /* qhasm-speed's operation of the fixed family: one call of the kernel on
  * buffers of the manifest's argument sizes (reported as the size of the
  * first output), through the selection as the public function does. */
+#define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <stdio.h>
 #include "speed.h"

@@ -13,6 +13,7 @@
  * A primitive may add its own structured checks as a function
  * `int qhasm_test_fixed_<prim>(int p, int i)` listed in its `vectors`
  * line as `check=...`; none is required. */
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +47,20 @@ static void call(qhasm_fn *f, int n, unsigned char **a)
     }
 }
 
+/* the public function: the kernel's arguments without the work areas */
+static void call_public(int p, unsigned char **a)
+{
+    unsigned char *v[MAXARGS];
+    int k, n = 0;
+    for (k = 0; qhasm_prims[p].args[k].kind; k++)
+        if (qhasm_prims[p].args[k].kind != QHASM_ARG_WORK) v[n++] = a[k];
+    call((qhasm_fn *)qhasm_fixed_public(p), n, v);
+}
+
 /* inputs: 0 random, 1 zero bytes, 2 0xff bytes, 3 random bytes each 0 or 0xff,
- * 4 random with a few bits */
+ * 4 random with a few bits, 5 bytes 00 80 repeated and 6 ff 7f repeated (the
+ * extreme little-endian int16 values -32768 and 32767) */
+#define NMODES 7
 static void fill(unsigned char *b, size_t n, int mode)
 {
     size_t j;
@@ -58,11 +71,14 @@ static void fill(unsigned char *b, size_t n, int mode)
         case 2: b[j] = 0xff; break;
         case 3: b[j] = (b[j] & 1) ? 0xff : 0; break;
         case 4: b[j] = (unsigned char)(b[j] & (unsigned char)rnd() & (unsigned char)rnd()); break;
+        case 5: b[j] = j & 1 ? 0x80 : 0x00; break;
+        case 6: b[j] = j & 1 ? 0x7f : 0xff; break;
         default: break;
         }
 }
 
-static const char *const mode_names[] = { "random", "all zero", "all 0xff", "0/0xff bytes", "sparse bits" };
+static const char *const mode_names[NMODES] = { "random", "all zero", "all 0xff", "0/0xff bytes", "sparse bits",
+                                                "00 80 (int16 -32768)", "ff 7f (int16 32767)" };
 
 /* one case: inputs by mode, buffers at offset `off` from alignment, outputs
  * aliased to input `alias` (-1: none) when sizes agree */
@@ -82,7 +98,7 @@ static int fixed_case(int p, int i, int mode, unsigned off, int alias, int t)
         init[k] = malloc(len + 1);
         if (!want[k] || !init[k]) die("malloc");
         memcpy(init[k], a[k], len);
-        if (pr->args[k].kind != QHASM_ARG_IN && out < 0) out = k;
+        if ((pr->args[k].kind == QHASM_ARG_OUT || pr->args[k].kind == QHASM_ARG_INOUT) && out < 0) out = k;
     }
     if (alias >= 0 && (out < 0 || pr->args[alias].kind != QHASM_ARG_IN || pr->args[alias].bytes != pr->args[out].bytes))
         alias = -1;
@@ -105,7 +121,7 @@ static int fixed_case(int p, int i, int mode, unsigned off, int alias, int t)
         if (gcheck(&g[k]))
             bad = fail("%s (%s): argument %d: wrote outside its %lu bytes (canary), %s inputs", pr->name, im->name,
                        k, pr->args[k].bytes, mode_names[mode]);
-        else if (k == alias)
+        else if (k == alias || pr->args[k].kind == QHASM_ARG_WORK)
             continue;
         else if (pr->args[k].kind == QHASM_ARG_IN && (d = diffat(a[k], init[k], pr->args[k].bytes)) >= 0)
             bad = fail("%s (%s): modified input argument %d at byte %ld, %s inputs", pr->name, im->name, k, d,
@@ -124,14 +140,14 @@ static int fixed_check(int p, int i)
     const qhasm_prim *pr = &qhasm_prims[p];
     int n = nargs(p), t, mode, al;
     unsigned step = (unsigned)(pr->align > 0 ? pr->align : 1);
-    for (mode = 0; mode < 5; mode++)
+    for (mode = 0; mode < NMODES; mode++)
         for (t = 0; t < (mode ? 8 : 200); t++)
             if (fixed_case(p, i, mode, 0, -1, t)) return 1;
     for (unsigned off = step; off < 64; off += step)
         if (fixed_case(p, i, 0, off, -1, 0)) return 1;
     for (al = 0; al < n; al++)
         for (t = 0; t < 20; t++)
-            if (fixed_case(p, i, t % 5, 0, al, t)) return 1;
+            if (fixed_case(p, i, t % NMODES, 0, al, t)) return 1;
     /* the public function: the same as the kernel, with the selection forced */
     {
         unsigned char *a[MAXARGS], *b[MAXARGS];
@@ -146,9 +162,9 @@ static int fixed_check(int p, int i)
         }
         stage("%s (%s): the public function", pr->name, im->name);
         call(im->fn[0], n, a);
-        call((qhasm_fn *)qhasm_fixed_public(p), n, b);
+        call_public(p, b);
         for (k = 0; k < n; k++) {
-            if (diffat(a[k], b[k], pr->args[k].bytes) >= 0) {
+            if (pr->args[k].kind != QHASM_ARG_WORK && diffat(a[k], b[k], pr->args[k].bytes) >= 0) {
                 fail("%s: the public function differs from implementation %s's kernel", pr->name, im->name);
                 return 1;
             }
@@ -175,9 +191,16 @@ static int fixed_abi(int p, int i)
         snprintf(what, sizeof what, "qhasm_kernel_%s_%s (%s) call %d", pr->symbol, qhasm_prims[p].kernels[0], im->name, t);
         if (abicall(what, FN(im->fn[0]), sig, kernel_abi_flags(im->name), v[0], v[1], v[2], v[3], v[4], v[5], NULL))
             return 1;
-        snprintf(what, sizeof what, "%s (%s) public function, call %d", pr->name, im->name, t);
-        if (abicall(what, FN(qhasm_fixed_public(p)), sig, QHASM_ABICHECK_COMPILED, v[0], v[1], v[2], v[3], v[4], v[5], NULL))
-            return 1;
+        {
+            uint64_t w[6] = { 0 };
+            char psig[8] = { 0 };
+            int j = 0;
+            for (k = 0; k < n; k++)
+                if (pr->args[k].kind != QHASM_ARG_WORK) { w[j] = v[k]; psig[j++] = 'w'; }
+            snprintf(what, sizeof what, "%s (%s) public function, call %d", pr->name, im->name, t);
+            if (abicall(what, FN(qhasm_fixed_public(p)), psig, QHASM_ABICHECK_COMPILED, w[0], w[1], w[2], w[3], w[4], w[5], NULL))
+                return 1;
+        }
     }
     for (k = 0; k < n; k++) free(a[k]);
     return 0;
@@ -195,15 +218,15 @@ static int fixed_ct(int p, int i)
     for (t = 0; t < 8; t++) {
         unsigned long e;
         for (k = 0; k < n; k++) {
-            fill(a[k], pr->args[k].bytes, t % 5);
-            if (pr->args[k].kind != QHASM_ARG_OUT) SECRET(a[k], pr->args[k].bytes);
+            fill(a[k], pr->args[k].bytes, t % NMODES);
+            if (pr->args[k].kind == QHASM_ARG_IN || pr->args[k].kind == QHASM_ARG_INOUT) SECRET(a[k], pr->args[k].bytes);
         }
-        stage("valgrind-ct: %s (%s), %s inputs", pr->name, im->name, mode_names[t % 5]);
+        stage("valgrind-ct: %s (%s), %s inputs", pr->name, im->name, mode_names[t % NMODES]);
         e = CT_ERRORS();
         call(im->fn[0], n, a);
-        call((qhasm_fn *)qhasm_fixed_public(p), n, a);
+        call_public(p, a);
         for (k = 0; k < n; k++) PUBLIC(a[k], pr->args[k].bytes);
-        if (ct_verdict(e, "%s (%s), %s inputs", pr->name, im->name, mode_names[t % 5])) return 1;
+        if (ct_verdict(e, "%s (%s), %s inputs", pr->name, im->name, mode_names[t % NMODES])) return 1;
     }
     for (k = 0; k < n; k++) free(a[k]);
     return 0;

@@ -135,6 +135,28 @@ int qhasm_xof_shake256_absorb(qhasm_xof_shake256_state *st, const unsigned char 
 int qhasm_xof_shake256_squeeze(qhasm_xof_shake256_state *st, unsigned char *out,
                                unsigned long long outlen);
 
+/* ---- Streamlined NTRU Prime arithmetic (SUPERCOP crypto_core layouts) ----
+ * multsntrupP:  out (2P bytes) = f*g in (Z/q)[x]/(x^P - x - 1), coefficients
+ *               frozen to -(q-1)/2..(q-1)/2, little-endian int16; f = in
+ *               (P little-endian int16, any values, reduced mod q), g = k
+ *               (P bytes: low two bits 1 -> +1, 3 -> -1, 0 or 2 -> 0).
+ * mult3sntrupP: out (P bytes, int8 in {-1,0,1}) = f*g in (Z/3)[x]/(x^P-x-1),
+ *               f = in and g = k (P bytes each, mapped as k above).
+ * P = 653 (q = 4621), 761 (q = 4591), 857 (q = 5167).  c is 0 bytes (may be
+ * NULL); out may alias in or k.  Return 0. */
+int qhasm_core_multsntrup653(unsigned char *out1306, const unsigned char *in1306,
+                             const unsigned char *k653, const unsigned char *c0);
+int qhasm_core_multsntrup761(unsigned char *out1522, const unsigned char *in1522,
+                             const unsigned char *k761, const unsigned char *c0);
+int qhasm_core_multsntrup857(unsigned char *out1714, const unsigned char *in1714,
+                             const unsigned char *k857, const unsigned char *c0);
+int qhasm_core_mult3sntrup653(unsigned char *out653, const unsigned char *in653,
+                              const unsigned char *k653, const unsigned char *c0);
+int qhasm_core_mult3sntrup761(unsigned char *out761, const unsigned char *in761,
+                              const unsigned char *k761, const unsigned char *c0);
+int qhasm_core_mult3sntrup857(unsigned char *out857, const unsigned char *in857,
+                              const unsigned char *k857, const unsigned char *c0);
+
 /* ---- Implementation selection -----------------------------------------
  * Primitives (dispatch units): "salsa20" (also used by hsalsa20 and
  * xsalsa20), "salsa2012", "salsa208", "poly1305", "sha512", "shake256".  Each has implementations

@@ -59,5 +59,20 @@ int qhasm_ref_shake256(unsigned char *out, unsigned long long outlen,
 void qhasm_kernel_sha512_ref_blocks(uint64_t H[8], const unsigned char *in, unsigned long long nblocks);
 void qhasm_kernel_shake256_ref_blocks(uint64_t A[25], const unsigned char *in, unsigned long long nblocks);
 void qhasm_kernel_shake256_ref_permute(uint64_t A[25]);
+/* Streamlined NTRU Prime (ntruprime_ref.c): R/q and R/3 products in the
+ * SUPERCOP crypto_core layouts, for any p <= 1024 and odd q */
+int qhasm_ref_core_multsntrup(unsigned char *out, const unsigned char *in,
+                              const unsigned char *k, int p, int q);
+int qhasm_ref_core_mult3sntrup(unsigned char *out, const unsigned char *in,
+                               const unsigned char *k, int p);
+#define NTRU_REF_DECL(P) \
+    void qhasm_kernel_core_multsntrup##P##_ref_mul(unsigned char *, const unsigned char *, \
+                                                  const unsigned char *, const unsigned char *); \
+    void qhasm_kernel_core_mult3sntrup##P##_ref_mul(unsigned char *, const unsigned char *, \
+                                                   const unsigned char *, const unsigned char *);
+NTRU_REF_DECL(653)
+NTRU_REF_DECL(761)
+NTRU_REF_DECL(857)
+#undef NTRU_REF_DECL
 
 #endif
