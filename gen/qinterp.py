@@ -207,35 +207,40 @@ class Memory:
     def __init__(self, big: bool):
         self.big = big
         self.buf = bytearray(1 << 16)
-        self.valid = bytearray(1 << 16)
+        self.valid = bytearray(1 << 16)   # 1 allocated, 2 allocated and written
         self.top = 0x100
 
-    def alloc(self, n: int, align: int = 64, data: bytes | None = None, guard: int = 64) -> int:
+    def alloc(self, n: int, align: int = 64, data: bytes | None = None, guard: int = 64,
+              init: bool = True) -> int:
+        """n bytes; with init=False (stack variables) reading a byte before
+        writing it is undefined"""
         self.top = (self.top + guard + align - 1) // align * align
         a = self.top
         self.top += n
         while self.top + guard >= len(self.buf):
             self.buf.extend(bytes(len(self.buf)))
             self.valid.extend(bytes(len(self.valid)))
-        for k in range(a, a + n):
-            self.valid[k] = 1
+        self.valid[a:a + n] = bytes([2 if init else 1]) * n
         if data is not None:
             self.buf[a:a + len(data)] = data
         return a + self.BASE
 
-    def _chk(self, addr: int, n: int) -> int:
+    def _chk(self, addr: int, n: int, need: int = 1) -> int:
         o = addr - self.BASE
-        if o < 0 or o + n > len(self.buf) or not all(self.valid[o:o + n]):
+        if o < 0 or o + n > len(self.buf) or 0 in self.valid[o:o + n]:
             raise Undefined(f"access of {n} bytes at 0x{addr:x} outside allocated memory")
+        if need == 2 and 1 in self.valid[o:o + n]:
+            raise Undefined(f"read of {n} bytes at 0x{addr:x} (a stack variable) before they are written")
         return o
 
     def read(self, addr: int, n: int) -> bytes:
-        o = self._chk(addr, n)
+        o = self._chk(addr, n, 2)
         return bytes(self.buf[o:o + n])
 
     def write(self, addr: int, data: bytes) -> None:
         o = self._chk(addr, len(data))
         self.buf[o:o + len(data)] = data
+        self.valid[o:o + len(data)] = bytes([2]) * len(data)
 
     def load(self, addr: int, bits: int, endian: str | None) -> int:
         big = self.big if endian is None else endian == "be"
@@ -346,7 +351,7 @@ class Interp:
             if t.startswith("stack"):
                 size = TYPES[t] // 8 * count
                 al = max(TYPES[t] // 8, 16 if count > 1 else 1)
-                self.stack[n] = self.mem.alloc(size, al, bytes(size), guard=0)
+                self.stack[n] = self.mem.alloc(size, al, None, guard=16, init=False)
         for v, a in zip(fn["input"], args):
             self.regs[v] = a & mask(self.width(v))
         self.flags: dict[str, bool] = {}
