@@ -246,18 +246,26 @@ def extract(text: str, fname: str) -> tuple[list[str], list[str]]:
     return decl, lines[i:j + 1]
 
 
-def still_fails(r: Runner, decl: list[str], body: list[str], fname: str, data: bytes, variant: str) -> bool:
+def still_fails(r: Runner, decl: list[str], body: list[str], fname: str, data: bytes, variant: str,
+                strict: bool = False) -> bool:
+    """does the program still disagree with the interpreter?  A program the
+    interpreter or the translator rejects does not count (the reducer made
+    it invalid), unless strict (a kept regression must translate)"""
     text = "\n".join(decl + body) + "\n"
     try:
         want = interp(text, r.target, fname, data)[:3]
-    except (Undefined, qinterp.QError, KeyError, IndexError, ValueError):
-        return False
+    except (Undefined, qinterp.QError, KeyError, IndexError, ValueError) as e:
+        if strict:
+            print(f"  interpreter: {e}")
+        return strict
     qpath = os.path.join(r.tmp, "red.q")
     with open(qpath, "w") as f:
         f.write(text)
-    obj, err = r.translate(qpath, variant, 0, "fr")
+    obj, err = r.translate(qpath, variant, 0, fname.split("_")[0])
     if not obj:
-        return False
+        if strict:
+            print(f"  translation failed: {err[:300]}")
+        return strict
     res = r.execute([obj], [("v0" + fname, 0)], [data], "red")
     got = res.get(0, ("crash", "?"))
     return got[0] == "crash" or got[3] or got[:3] != want
@@ -307,6 +315,33 @@ def reduce(r: Runner, m: dict, budget: float = 120.0) -> str:
     return "\n".join(kept + head + body + tail) + "\n"
 
 
+def regressions(d: str) -> int:
+    """every kept program must now agree with the interpreter on its target"""
+    fails = n = 0
+    tmp = tempfile.mkdtemp(prefix="qdiff-reg-")
+    for path in sorted(os.listdir(d)):
+        if not path.endswith(".q"):
+            continue
+        with open(os.path.join(d, path)) as f:
+            text = f.read()
+        dirs = dict(re.findall(r"^#!\s*(\w+)\s*(.*?)\s*$", text, re.M))
+        target, model = dirs.get("target", "amd64"), dirs.get("model", "-")
+        name = re.search(r"^enter\s+(\S+)", text, re.M).group(1)
+        data = bytes.fromhex(dirs["data"]) if "data" in dirs else inputs(0, 1)[0]
+        t = TOOLS[target]
+        if not shutil.which(t["as"][0]) or (t["run"] and not shutil.which(t["run"][0])):
+            print(f"[skipped] diff regression {path}: tools for {target} not installed")
+            continue
+        r = Runner(target, tmp, False)
+        n += 1
+        bad = still_fails(r, [], text.splitlines(), name, data, "" if model == "-" else model, strict=True)
+        fails += bad
+        print(f"[{'fail' if bad else 'ok'}] diff regression {path} ({target}, -u {model})", flush=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{n - fails} regressions agree, {fails} differ")
+    return 1 if fails else 0
+
+
 def coverage_report(target: str, covered: set[int], used_ext: dict[int, str]) -> list[str]:
     org = qmd.origin(target)
     forms = qmd.forms(target)
@@ -347,7 +382,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--reduce", action="store_true")
     ap.add_argument("--keep", default="")
     ap.add_argument("--all-forms", action="store_true", help="also the forms of known bugs (qgen.KNOWN)")
+    ap.add_argument("--regressions", default="", help="run the kept programs of this directory")
     a = ap.parse_args(argv)
+    if a.regressions:
+        return regressions(a.regressions)
     targets = a.targets.split(",")
     for t in targets:
         if not shutil.which(TOOLS[t]["as"][0]) or (TOOLS[t]["run"] and not shutil.which(TOOLS[t]["run"][0])):
