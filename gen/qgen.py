@@ -466,7 +466,7 @@ class Gen:
         rng = self.rng
         f = rng.choice(setters)
         op = opname(f)
-        conds = [c for c in DEFINED[op] if condfl(self.target, c) <= set(f.defs)
+        conds = [c for c in sorted(DEFINED[op]) if condfl(self.target, c) <= set(f.defs)
                  and not ("scmp" in f.attrs and not c.startswith("signed"))
                  and not ("ucmp" in f.attrs and c.startswith("signed"))]
         if not conds:

@@ -81,10 +81,37 @@ static void edge(int a, int b, int lat)
 /* memory accesses: may a and b touch the same bytes? */
 typedef struct MemAcc { int ins, write, kind, base, index, obj, bver, iver; i64 lo, hi; } MemAcc;
 
+/* stack variables whose address the function takes (`p = &s`): reachable
+ * through pointers, so they may alias every register-based access (found by
+ * the differential tester, tests/diff/regressions/x86_stack_address.q) */
+static char *addrtaken;
+static int naddrtaken;
+
+static void setaddrtaken(const Fn *fn)
+{
+	free(addrtaken);
+	naddrtaken = nvars;
+	addrtaken = xcalloc(nvars + 1, 1);
+	for (int b = 0; b < fn->nblk; b++)
+		for (int i = 0; i < fn->blk[b].nins; i++)
+			for (int k = 0; k < fn->blk[b].ins[i].md->nop; k++) {
+				const Opnd *o = &fn->blk[b].ins[i].op[k];
+				if (o->kind == OMEM && o->mkind == MBSTACK && o->addr && o->obj < nvars)
+					addrtaken[o->obj] = 1;
+			}
+}
+
+static int viapointer(const MemAcc *s, const MemAcc *r)
+{
+	return s->kind == MBSTACK && r->kind == MBREG && s->obj < naddrtaken && addrtaken[s->obj];
+}
+
 static int mayalias(const MemAcc *a, const MemAcc *b)
 {
 	if (a->kind == MBSYM || b->kind == MBSYM || a->kind == MBARG || b->kind == MBARG)
 		return 0; /* read-only */
+	if (viapointer(a, b) || viapointer(b, a))
+		return 1;
 	if (a->kind != b->kind)
 		return 0; /* our frame is not reachable through the caller's pointers */
 	if (a->kind == MBSTACK || a->kind == MBSPILL)
@@ -520,6 +547,7 @@ void postschedule(Fn *fn, const Target *t, const Model *m)
 	 * out-of-order core the model cannot judge (measured: docs/models.md) */
 	window = 4;
 	setacross(fn);
+	setaddrtaken(fn);
 	for (int b = 0; b < fn->nblk; b++)
 		reorder(fn, b, m, 0);
 	window = 0;
@@ -531,6 +559,7 @@ void schedule(Fn *fn, const Target *t, const Model *m)
 {
 	T = t;
 	setacross(fn);
+	setaddrtaken(fn);
 	for (int b = 0; b < fn->nblk; b++)
 		reorder(fn, b, m, 1);
 }
