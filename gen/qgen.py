@@ -41,7 +41,7 @@ EXTSETS = {
                                                       "avx512f", "avx512vl", "avx512ifma", "bmi2", "adx"})],
     "x86": [("", set()), ("cmov", {"cmov"}), ("sse2", {"sse2", "mmx"}), ("sse2 ssse3 cmov", {"sse2", "mmx", "ssse3", "cmov"})],
     "ppc32": [("", set()), ("altivec", {"altivec"})],
-    "ppc64": [("", {"ppc64"})],
+    "ppc64": [("", {"ppc64"}), ("altivec", {"ppc64", "altivec"})],
     "sparc64": [("", set())],
 }
 EDGE = [0, 1, 2, 3, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff,
@@ -226,10 +226,12 @@ class Gen:
         rng.shuffle(plain)
         for k in range(nitems):
             r = rng.random()
-            if r < 0.22 and setters:
+            if r < 0.25 and setters:
                 self.flag_item(setters)
             elif r < 0.3:
                 self.loop_item(plain)
+            elif r < 0.33:
+                self.skip_item(plain)
             else:
                 self.plain(plain[k % len(plain)] if plain else None)
         self.epilogue()
@@ -373,7 +375,7 @@ class Gen:
                 cv = "cnt32" if "int32" in o.cls.types and self.addr != "int32" and "cnt32" in self.declared() else "cnt"
                 if self.vtype(cv) not in o.cls.types:
                     return None
-                self.setval(cv, self.rng.randrange(w))
+                self.setval(cv, self.rng.randrange(1, w))  # non-zero: a flag prefix needs it
                 chosen[cn] = cv
         if op.startswith("vf:"):
             fn = op[3:]
@@ -431,6 +433,8 @@ class Gen:
             if core(f.pattern) != ("$ = $", "", 0) or "load" not in f.attrs:
                 continue
             ks = f.pattern.split()
+            if ks[0] not in f.ops or ks[-1] not in f.ops:
+                continue
             d, m = f.ops[ks[0]], f.ops[ks[-1]]
             if d.cls.kind == "reg" and self.vtype(dst) in d.cls.types and m.cls.kind == "mem" and m.cls.width == w \
                     and not m.cls.endian and m.cls.mode in ("MANY", "MDISP", "MDISP4"):
@@ -515,6 +519,17 @@ class Gen:
         for r, last in links:
             self.emit(r if last else f"{c}? {r}", rf)
 
+    def skip_item(self, plain: list[qmd.Form]) -> None:
+        """goto over statements that never run"""
+        br = [f for f in self.cx.forms if opname(f) == "goto"]
+        if not br or not plain:
+            return
+        lab = self.label()
+        self.emit(f"goto {lab}", br[0])
+        self.cx.lines.append(f"{self.label()}:")
+        self.plain(self.rng.choice(plain))
+        self.cx.lines.append(f"{lab}:")
+
     def loop_item(self, plain: list[qmd.Form]) -> None:
         rng = self.rng
         dec = self.find("$ = $ - $", self.addr, imm=1)
@@ -555,6 +570,8 @@ class Gen:
             if core(f.pattern) != ("$ = $", "", 0):
                 continue
             ks = f.pattern.split()
+            if ks[0] not in f.ops or ks[-1] not in f.ops:
+                continue
             d, m = f.ops[ks[0]], f.ops[ks[-1]]
             if d.cls.kind == "reg" and t in d.cls.types and m.cls.kind == "mem" and m.cls.width == w and not m.cls.endian:
                 if m.cls.mode in ("MANY", "MDISP", "MDISP4") and (m.cls.mode == "MANY" or m.cls.lo <= off <= m.cls.hi):
@@ -574,6 +591,8 @@ class Gen:
             if core(f.pattern) != ("$ = $", "", 0):
                 continue
             ks = f.pattern.split()
+            if ks[0] not in f.ops or ks[-1] not in f.ops:
+                continue
             m, r = f.ops[ks[0]], f.ops[ks[-1]]
             if r.cls.kind != "reg" or t not in r.cls.types or m.cls.kind != "mem" or m.cls.width != w or m.cls.endian:
                 continue
@@ -608,6 +627,7 @@ class Gen:
                 continue
             for i in range(n):
                 ld = [f for f in self.cx.forms if core(f.pattern) == ("$ = $", "", 0) and "load" in f.attrs
+                      and f.pattern.split()[-1] in f.ops and f.pattern.split()[0] in f.ops
                       and f.ops[f.pattern.split()[-1]].cls.kind == "mem" and f.ops[f.pattern.split()[-1]].cls.width == w
                       and self.vtype(r) in f.ops[f.pattern.split()[0]].cls.types
                       and f.ops[f.pattern.split()[-1]].cls.mode in ("MANY", "MDISP", "MDISP4")
