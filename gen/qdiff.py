@@ -482,9 +482,9 @@ def main(argv: list[str]) -> int:
             if a.reduce:
                 seen = set()
                 for m in r.mismatches:
-                    if m["fname"] == "" or (m["what"], m["variant"]) in seen:
+                    if m["fname"] == "" or (m["seed"], m["fname"]) in seen:
                         continue
-                    seen.add((m["what"], m["variant"]))
+                    seen.add((m["seed"], m["fname"]))     # one reduction per function
                     red = reduce(r, m)
                     if red:
                         print(f"--- reduced ({t}, seed {m['seed']}, -u {m['variant']}):\n{red}", flush=True)
