@@ -10,7 +10,7 @@
 # `make fuzz-diff SECONDS=N` runs step 3 longer with fresh seeds.
 set -e
 cd "$(dirname "$0")/../.."
-SEEDS=${DIFF_SEEDS:-1-3}
+SEEDS=${DIFF_SEEDS:-1-5}
 python3 tests/diff/kernels.py
 python3 -m gen.qdiff --regressions tests/diff/regressions
-python3 -m gen.qdiff --seeds "$SEEDS" --n 4 --coverage "${BUILD:-build}/diff-coverage.txt"
+python3 -m gen.qdiff --seeds "$SEEDS" --n 6 --coverage "${BUILD:-build}/diff-coverage.txt"
