@@ -418,8 +418,11 @@ def coverage_report(target: str, covered: set[int], used_ext: dict[int, str]) ->
         why = ""
         if f.line not in covered:
             known = [why for t, rx, why in qgen.KNOWN if t == target and re.search(rx, qgen.formkey(f))]
+            unr = [why for t, rx, why in qgen.UNREACHABLE if t == target and re.search(rx, qgen.formkey(f))]
             if known:
                 why = "excluded from the default seeds: " + known[0]
+            elif unr:
+                why = "unreachable: " + unr[0]
             elif any(e.startswith("avx512") for e in f.ext) and not host512:
                 why = "needs AVX-512, which this CPU lacks (interpreter-checked kernels only)"
             elif qgen.core(f.pattern)[0] not in qgen.qsem.CORE:
