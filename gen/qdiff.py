@@ -408,7 +408,7 @@ def regressions(d: str) -> int:
     return 1 if fails else 0
 
 
-def coverage_report(target: str, covered: set[int], used_ext: dict[int, str]) -> list[str]:
+def coverage_report(target: str, covered: set[int]) -> list[str]:
     org = qmd.origin(target)
     forms = qmd.forms(target)
     byfile: dict[str, list] = {}
@@ -505,7 +505,7 @@ def main(argv: list[str]) -> int:
         if a.coverage:
             with open(a.coverage, "w") as f:
                 for t, r in runners.items():
-                    f.write("\n".join(coverage_report(t, r.coverage, {})) + "\n")
+                    f.write("\n".join(coverage_report(t, r.coverage)) + "\n")
         print(f"{time.time() - t0:.0f} s, {nmis} mismatches")
         return 1 if nmis else 0
     finally:

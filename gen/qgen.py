@@ -351,7 +351,6 @@ class Gen:
         from gen.qinterp import lex
         op = opname(f)
         chosen: dict[str, str] = {}
-        pre: list[str] = []
         toks = lex(f.pattern)
         names = [s for k, s in toks if k == "id" and len(s) == 1 and s in f.ops]
         save = len(self.cx.lines)
@@ -375,7 +374,6 @@ class Gen:
                 return None
             chosen[n] = v
         # semantic constraints on immediates and counts
-        regs = [n for n in names if f.ops[n].cls.kind == "reg"]
         if op in ("bin<<", "bin>>") and len(set(names)) >= 2:
             cn = names[-1]
             o = f.ops[cn]
@@ -395,15 +393,7 @@ class Gen:
                     src = f.ops[names[1]].cls.width
                     lim = src // 128
                 chosen[i] = str(self.rng.randrange(lim))
-        if op == "splat":
-            pass
-        out, prev = [], None
-        for k, s in toks:
-            out.append(chosen.get(s, s) if k == "id" and len(s) == 1 else s)
-        text = " ".join(out)
-        text = text.replace("( ", "(").replace(" )", ")") if False else text
-        del regs, pre, prev
-        return text
+        return " ".join(chosen.get(s, s) if k == "id" and len(s) == 1 else s for k, s in toks)
 
     def declared(self) -> set[str]:
         return {"cnt32"} if self.addr != "int32" and "int32" in self.types else set()
@@ -424,8 +414,6 @@ class Gen:
         if s is None:
             return
         op = opname(f)
-        if op == "vf:loadperm" and "ix" in s:
-            pass
         self.emit(s, f)
         if op == "addr":
             # use the address: a load through it, never its value
