@@ -12,7 +12,7 @@ QHASM_HDR := $(wildcard qhasm/*.h qhasm/*/*.h)
 QHASM_MD  := $(wildcard qhasm/*/*.md) $(sort $(wildcard qhasm/*/models/*.model))
 QHASM     := $(BUILD)/qhasm
 
-.PHONY: all deps translator test test-asan bench bench-translator clean regen uarch
+.PHONY: all deps translator test fuzz-diff test-asan bench bench-translator clean regen uarch
 all: deps translator
 	@echo "built:"
 	@printf '  %-28s %s\n' "$(QHASM)" "the translator (qhasm --help)"
@@ -60,6 +60,11 @@ $(BUILD)/asan/qhasm: $(QHASM_SRC) $(QHASM_HDR) $(BUILD)/md.c
 
 test: all
 	$(PYTHON) tests/run.py
+
+# random differential testing with fresh seeds (tests/sh/diff.sh runs fixed ones)
+SECONDS ?= 60
+fuzz-diff: all
+	$(PYTHON) -m gen.qdiff --seconds $(SECONDS) --reduce --keep tests/diff/regressions --coverage $(BUILD)/diff-coverage.txt
 
 test-asan: $(BUILD)/asan/qhasm
 	ASAN_OPTIONS=detect_leaks=0 QHASM=$(BUILD)/asan/qhasm $(PYTHON) tests/run.py --translator-only

@@ -1,6 +1,7 @@
 /* dump.c: prints a function's state after a pass, for `qhasm -d LETTERS`:
  * P parse (statements), C check (shapes), S select, L live, O coalesce,
- * A alloc, F frame. */
+ * A alloc, F frame.  Each instruction ends with `#mdN`, the line of the
+ * machine description it came from (gen/qdiff.py counts them for coverage). */
 #include "all.h"
 
 static void tmpname(FILE *f, Fn *fn, int t, int stage)
@@ -96,6 +97,8 @@ void dump(FILE *f, Fn *fn, const Target *t, int stage)
 				fprintf(f, " %c=", x->md->op[k].name ? x->md->op[k].name : '_');
 				opnd(f, fn, &x->op[k], stage);
 			}
+			if (x->md->lineno)
+				fprintf(f, " #md%d", x->md->lineno); /* machine-description line (coverage) */
 			fprintf(f, "\n");
 		}
 		if (bl->out && stage != 'S') {

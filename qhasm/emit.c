@@ -4,6 +4,7 @@
  * line directive), templates expanded with allocated registers, copies
  * between one register dropped, symbol types and sizes, read-only
  * constants.  Needs: frame.c.  Provides: the output file. */
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include "all.h"
 
 static int lastline;
@@ -67,6 +68,29 @@ static int isoperand(const MdLine *m, const char *p, const char *e)
 }
 
 /* {x}, {x:32} (a register view), {N-x} (an immediate expression) */
+
+/* {m:base} / {m:disp} of a stack variable or spill slot (a template that
+ * takes the address apart, such as PowerPC's `li t, disp; lvx r, base, t`):
+ * the target writes stack operands as `DISP(BASE)`, split here. */
+static void stackpart(FILE *f, Fn *fn, const Target *t, const Opnd *o, int disp, const MdLine *m)
+{
+	char buf[64];
+	FILE *s = fmemopen(buf, sizeof buf, "w");
+	if (!s)
+		die("fmemopen failed");
+	t->memfmt(s, fn, o);
+	fputc(0, s);
+	fclose(s);
+	buf[sizeof buf - 1] = 0;
+	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+	if (!open || !close || close < open)
+		die("line %d: stack operand '%s' cannot be split into base and displacement", m->lineno, buf);
+	if (disp)
+		fprintf(f, "%.*s", (int)(open - buf), buf);
+	else
+		fprintf(f, "%.*s", (int)(close - open - 1), open + 1);
+}
+
 static void subst(FILE *f, const Target *t, Fn *fn, const Ins *x, const char *p, const char *e)
 {
 	const MdLine *m = x->md;
@@ -115,6 +139,10 @@ static void subst(FILE *f, const Target *t, Fn *fn, const Ins *x, const char *p,
 	case OMEM:
 		if (p < e && *p == ':') {
 			/* {m:base}, {m:index}, {m:disp}: parts of the address */
+			if (o->mkind == MBSTACK || o->mkind == MBSPILL) {
+				stackpart(f, fn, t, o, p[1] == 'd', m);
+				return;
+			}
 			if (!strncmp(p, ":base}", 6) || !strncmp(p, ":index}", 7)) {
 				int r = p[1] == 'b' ? o->base : o->index;
 				if (r < 0)

@@ -90,10 +90,37 @@ static void edge(int a, int b, int lat)
 /* memory accesses: may a and b touch the same bytes? */
 typedef struct MemAcc { int ins, write, kind, base, index, obj, bver, iver; i64 lo, hi; } MemAcc;
 
+/* stack variables whose address the function takes (`p = &s`): reachable
+ * through pointers, so they may alias every register-based access (found by
+ * the differential tester, tests/diff/regressions/x86_stack_address.q) */
+static char *addrtaken;
+static int naddrtaken;
+
+static void setaddrtaken(const Fn *fn)
+{
+	free(addrtaken);
+	naddrtaken = nvars;
+	addrtaken = xcalloc(nvars + 1, 1);
+	for (int b = 0; b < fn->nblk; b++)
+		for (int i = 0; i < fn->blk[b].nins; i++)
+			for (int k = 0; k < fn->blk[b].ins[i].md->nop; k++) {
+				const Opnd *o = &fn->blk[b].ins[i].op[k];
+				if (o->kind == OMEM && o->mkind == MBSTACK && o->addr && o->obj < nvars)
+					addrtaken[o->obj] = 1;
+			}
+}
+
+static int viapointer(const MemAcc *s, const MemAcc *r)
+{
+	return s->kind == MBSTACK && r->kind == MBREG && s->obj < naddrtaken && addrtaken[s->obj];
+}
+
 static int mayalias(const MemAcc *a, const MemAcc *b)
 {
 	if (a->kind == MBSYM || b->kind == MBSYM || a->kind == MBARG || b->kind == MBARG)
 		return 0; /* read-only */
+	if (viapointer(a, b) || viapointer(b, a))
+		return 1;
 	if (a->kind != b->kind)
 		return 0; /* our frame is not reachable through the caller's pointers */
 	if (a->kind == MBSTACK || a->kind == MBSPILL)
@@ -378,13 +405,17 @@ static void build(void)
 				if (!write) {
 					GROW(b->rd, b->nrd, b->crd);
 					b->rd[b->nrd++] = i;
-					continue;
+				} else {
+					for (int j = 0; j < b->nrd; j++)
+						edge(b->rd[j], i, 0);
+					b->nrd = 0;
+					b->lastw = i;
 				}
-				for (int j = 0; j < b->nrd; j++)
-					edge(b->rd[j], i, 0);
-				b->nrd = 0;
-				b->lastw = i;
-				continue;
+				/* a stack variable whose address is taken is also
+				 * reachable through pointers: ordered against them too
+				 * (tests/diff/regressions/x86_stack_address.q) */
+				if (!(o->mkind == MBSTACK && o->obj < naddrtaken && addrtaken[o->obj]))
+					continue;
 			}
 			MemAcc a = {i, write, o->mkind, R(o->base), R(o->index), o->obj,
 				 o->base >= 0 ? ver[R(o->base)] : 0, o->index >= 0 ? ver[R(o->index)] : 0,
@@ -699,6 +730,7 @@ void postschedule(Fn *fn, const Target *t, const Model *m)
 	 * out-of-order core the model cannot judge (measured: docs/models.md) */
 	window = 4;
 	setacross(fn);
+	setaddrtaken(fn);
 	for (int b = 0; b < fn->nblk; b++)
 		reorder(fn, b, m, 0);
 	window = 0;
@@ -710,6 +742,7 @@ void schedule(Fn *fn, const Target *t, const Model *m)
 {
 	T = t;
 	setacross(fn);
+	setaddrtaken(fn);
 	for (int b = 0; b < fn->nblk; b++)
 		reorder(fn, b, m, 1);
 }

@@ -1,0 +1,588 @@
+"""An interpreter of .q programs on the reference semantics (gen/qsem.py).
+
+    python3 -m gen.qinterp FILE.q FUNCTION [--target T] [ARG ...]
+
+runs one function with integer arguments (pointers into memory must be
+built by a driver: see run() and tests/diff/kernels.py) and prints the
+return value.  It is written in Python, apart from the translator's C
+parser, on purpose: a second, independent reading of the language (its
+lexer and operand rules are re-implemented from docs/language.md and
+check.c's grammar) is what a differential test needs; sharing the parser
+would share its bugs.  The target only fixes the byte order of plain
+`memN`, the pointer width, and the available types; every statement means
+the same on every target.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+from gen import qsem
+from gen.qsem import Undefined, mask, sx
+
+TYPES = {"int32": 32, "int64": 64, "float64": 64, "reg128": 128, "reg256": 256, "reg512": 512,
+         "stack32": 32, "stack64": 64, "stack128": 128, "stack256": 256, "stack512": 512}
+BIGENDIAN = {"amd64": False, "x86": False, "ppc32": True, "ppc64": True, "sparc64": True}
+PTRBITS = {"amd64": 64, "x86": 32, "ppc32": 32, "ppc64": 64, "sparc64": 64}
+
+_OPS = ["<<<=", ">>>=", "<<=", ">>=", "<<<", ">>>", "+=", "-=", "*=", "&=", "|=", "^=", "<=", ">=",
+        "==", "!=", "<<", ">>", "=", "+", "-", "*", "&", "|", "^", "~", "(", ")", "[", "]", ",", ":",
+        "?", "!", "<", ">", "{", "}", "@"]
+_TOK = re.compile(r"\s*(?:(#.*)|([A-Za-z_.][A-Za-z0-9_.]*)|(0[xX][0-9a-fA-F]+|[0-9]+x(?![A-Za-z0-9_.])|[0-9]+)|("
+                  + "|".join(re.escape(o) for o in _OPS) + "))")
+ASSIGN = {"+=", "-=", "*=", "&=", "|=", "^=", "<<=", ">>=", "<<<=", ">>>="}
+
+
+class QError(Exception):
+    """a malformed program (the translator would reject it)"""
+
+
+def lex(line: str) -> list[tuple[str, str]]:
+    """tokens as (kind, text): kind id, num, lane, op"""
+    out, i = [], 0
+    while True:
+        m = _TOK.match(line, i)
+        if not m or m.end() == i:
+            if line[i:].strip() == "":
+                return out
+            raise QError(f"unexpected character in {line[i:]!r}")
+        i = m.end()
+        if m.group(1) is not None:
+            return out
+        if m.group(2):
+            out.append(("id", m.group(2)))
+        elif m.group(3):
+            t = m.group(3)
+            out.append(("lane", t) if t.endswith("x") else ("num", t))
+        else:
+            out.append(("op", m.group(4)))
+        if i >= len(line):
+            return out
+
+
+def canon(t: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """`D op= X` -> `D = D op X` (D one token or a memN[...] reference)"""
+    k = next((i for i, x in enumerate(t) if x[0] == "op" and x[1] in ASSIGN), -1)
+    if k <= 0:
+        return t
+    d = k - 1
+    if t[d] == ("op", "]"):
+        while d > 0 and t[d] != ("op", "["):
+            d -= 1
+        d = max(d - 1, 0)
+    return t[:k] + [("op", "=")] + t[d:k] + [("op", t[k][1][:-1])] + t[k + 1:]
+
+
+class Prog:
+    def __init__(self, text: str, path: str = "<q>"):
+        self.vars: dict[str, tuple[str, int]] = {}    # name -> (type, count)
+        self.consts: dict[str, tuple[int, list[int]]] = {}
+        self.fns: dict[str, dict] = {}
+        self.path = path
+        fn = None
+        for ln, line in enumerate(text.split("\n"), 1):
+            t = lex(line)
+            if not t:
+                continue
+            w = t[0][1]
+            if w in TYPES:
+                self._decl(t, w)
+            elif w == "const":
+                bits = int(t[2][1][1:])
+                vals, i = [], 3
+                while i < len(t):
+                    neg = t[i] == ("op", "-")
+                    i += neg
+                    v = int(t[i][1], 0)
+                    vals.append((-v if neg else v) & mask(bits))
+                    i += 1
+                self.consts[t[1][1]] = (bits, vals)
+            elif w == "cpu":
+                continue
+            elif w == "enter":
+                fn = {"name": t[1][1], "stmts": [], "labels": {}, "input": [], "output": None}
+                self.fns[fn["name"]] = fn
+            elif fn is None:
+                raise QError(f"{path}:{ln}: statement outside a function")
+            elif w == "input":
+                fn["input"] = [x[1] for x in t[1:]]
+            elif w == "output":
+                fn["output"] = t[1][1]
+            elif w in ("secret", "declassify"):
+                continue
+            elif w == "leave":
+                fn["stmts"].append(("leave", ln))
+                fn = None
+            elif len(t) == 2 and t[1] == ("op", ":"):
+                fn["labels"][t[0][1]] = len(fn["stmts"])
+            else:
+                fn["stmts"].append(self._stmt(t, ln))
+
+    def _decl(self, t, typ):
+        i = 1
+        while i < len(t):
+            name = t[i][1]
+            i += 1
+            count = 1
+            if i < len(t) and t[i] == ("op", "@"):
+                i += 2
+            if i < len(t) and t[i] == ("op", "["):
+                count = int(t[i + 1][1], 0)
+                i += 3
+            self.vars[name] = (typ, count)
+
+    def _stmt(self, t, ln):
+        cond = None
+        for i in range(min(len(t), 5)):
+            if t[i] == ("op", "?"):
+                cond = "".join(x[1] for x in t[:i])
+                t = t[i + 1:]
+                break
+        t = canon(t)
+        shape, ops, i = [], [], 0
+        while i < len(t):
+            kind, s = t[i]
+            if kind == "id" and re.fullmatch(r"mem(8|16|32|64|128|256|512)(le|be)?", s):
+                op, i = self._mem(t, i)
+                ops.append(op)
+                shape.append("$")
+                continue
+            prev = t[i - 1] if i else None
+            operandlike = prev is not None and (prev[0] in ("id", "num") or prev[1] in ("]", ")"))
+            if kind == "num":
+                ops.append(("imm", int(s, 0)))
+            elif s == "-" and i + 1 < len(t) and t[i + 1][0] == "num" and not operandlike:
+                ops.append(("imm", -int(t[i + 1][1], 0)))
+                i += 1
+            elif kind == "id" and prev == ("id", "goto"):
+                ops.append(("lab", s))
+            elif kind == "id" and s in self.vars:
+                ops.append(("var", s))
+            else:
+                shape.append(s)
+                i += 1
+                continue
+            shape.append("$")
+            i += 1
+        return ("ins", ln, " ".join(shape), ops, cond)
+
+    def _mem(self, t, i):
+        m = re.fullmatch(r"mem(\d+)(le|be)?", t[i][1])
+        width, endian = int(m.group(1)), m.group(2)
+        i += 2  # name, '['
+        base = index = sym = None
+        scale, disp, sign = 1, 0, 1
+        while t[i] != ("op", "]"):
+            k, s = t[i]
+            if s in "+-" and k == "op":
+                sign = 1 if s == "+" else -1
+                i += 1
+                continue
+            if k == "num" and i + 2 < len(t) and t[i + 1] == ("op", "*"):
+                index, scale = t[i + 2][1], int(s, 0)
+                i += 3
+                continue
+            if k == "num":
+                disp += sign * int(s, 0)
+            elif s in self.consts:
+                sym = s
+            elif i + 1 < len(t) and t[i + 1] == ("op", "*"):
+                index, scale = s, int(t[i + 2][1], 0)
+                i += 2
+            elif base is None:
+                base = s
+            else:
+                index = s
+            i += 1
+        if base is None and index is not None and scale == 1:
+            base, index = index, None
+        return ("mem", width, endian, base, index, scale, disp, sym), i + 1
+
+
+class Memory:
+    """a flat little address space: allocated ranges are valid, the rest faults"""
+
+    BASE = 0x10000
+
+    def __init__(self, big: bool):
+        self.big = big
+        self.buf = bytearray(1 << 16)
+        self.valid = bytearray(1 << 16)   # 1 allocated, 2 allocated and written
+        self.top = 0x100
+
+    def alloc(self, n: int, align: int = 64, data: bytes | None = None, guard: int = 64,
+              init: bool = True) -> int:
+        """n bytes; with init=False (stack variables) reading a byte before
+        writing it is undefined"""
+        self.top = (self.top + guard + align - 1) // align * align
+        a = self.top
+        self.top += n
+        while self.top + guard >= len(self.buf):
+            self.buf.extend(bytes(len(self.buf)))
+            self.valid.extend(bytes(len(self.valid)))
+        self.valid[a:a + n] = bytes([2 if init else 1]) * n
+        if data is not None:
+            self.buf[a:a + len(data)] = data
+        return a + self.BASE
+
+    def _chk(self, addr: int, n: int, need: int = 1) -> int:
+        o = addr - self.BASE
+        if o < 0 or o + n > len(self.buf) or 0 in self.valid[o:o + n]:
+            raise Undefined(f"access of {n} bytes at 0x{addr:x} outside allocated memory")
+        if need == 2 and 1 in self.valid[o:o + n]:
+            raise Undefined(f"read of {n} bytes at 0x{addr:x} (a stack variable) before they are written")
+        return o
+
+    def read(self, addr: int, n: int) -> bytes:
+        o = self._chk(addr, n, 2)
+        return bytes(self.buf[o:o + n])
+
+    def write(self, addr: int, data: bytes) -> None:
+        o = self._chk(addr, len(data))
+        self.buf[o:o + len(data)] = data
+        self.valid[o:o + len(data)] = bytes([2]) * len(data)
+
+    def load(self, addr: int, bits: int, endian: str | None) -> int:
+        big = self.big if endian is None else endian == "be"
+        return int.from_bytes(self.read(addr, bits // 8), "big" if big else "little")
+
+    def store(self, addr: int, bits: int, endian: str | None, v: int) -> None:
+        big = self.big if endian is None else endian == "be"
+        self.write(addr, (v & mask(bits)).to_bytes(bits // 8, "big" if big else "little"))
+
+
+class Interp:
+    def __init__(self, prog: Prog, target: str, mem: Memory | None = None):
+        self.p = prog
+        self.target = target
+        self.big = BIGENDIAN[target]
+        self.ptr = PTRBITS[target]
+        self.mem = mem or Memory(self.big)
+        self.constaddr = {n: self.mem.alloc(len(v) * b // 8, 64, b"".join(
+            x.to_bytes(b // 8, "big" if self.big else "little") for x in v), guard=0)
+            for n, (b, v) in prog.consts.items()}
+        self.steps = 0
+
+    # ---- operands
+    def width(self, name: str) -> int:
+        return TYPES[self.p.vars[name][0]]
+
+    def isvec(self, name: str) -> bool:
+        return self.p.vars[name][0].startswith("reg")
+
+    def isstack(self, name: str) -> bool:
+        return self.p.vars[name][0].startswith("stack")
+
+    def addr(self, op) -> int:
+        if op[0] == "var":
+            return self.stack[op[1]]
+        _, width, endian, base, index, scale, disp, sym = op
+        a = disp
+        if sym is not None:
+            a += self.constaddr[sym]
+        if base is not None:
+            a += self.regs[base]
+        if index is not None:
+            a += self.regs[index] * scale
+        a &= mask(self.ptr)
+        if width == 128 and self.target.startswith("ppc") and a % 16:
+            raise Undefined(f"mem128 at 0x{a:x}: AltiVec needs 16-byte alignment")
+        return a
+
+    def memof(self, op):
+        """(address, bits, endian) of a memory operand or stack variable"""
+        if op[0] == "var":
+            return self.stack[op[1]], self.width(op[1]), None
+        return self.addr(op), op[1], op[2]
+
+    def ismem(self, op) -> bool:
+        return op[0] == "mem" or (op[0] == "var" and self.isstack(op[1]))
+
+    def get(self, op, w: int | None = None) -> int:
+        """an integer operand, reduced to w bits"""
+        if op[0] == "imm":
+            v = op[1]
+        elif self.ismem(op):
+            v = self.mem.load(*self.memof(op))
+        else:
+            if op[1] not in self.regs:
+                raise Undefined(f"'{op[1]}' read before it is written")
+            v = self.regs[op[1]]
+            if isinstance(v, bytes):
+                v = qsem.lanes(v, 64 if w and w > 32 else 32, self.big)[0]
+        return v & mask(w) if w else v
+
+    def vget(self, op, nbytes: int) -> bytes:
+        if self.ismem(op):
+            a, bits, _ = self.memof(op)
+            return self.mem.read(a, bits // 8)
+        v = self.regs.get(op[1])
+        if v is None:
+            raise Undefined(f"'{op[1]}' read before it is written")
+        return v
+
+    def put(self, op, v, w: int | None = None) -> None:
+        if self.ismem(op):
+            a, bits, e = self.memof(op)
+            if isinstance(v, bytes):
+                self.mem.write(a, v[:bits // 8])
+            else:
+                self.mem.store(a, bits, e, v)
+            return
+        name = op[1]
+        if isinstance(v, bytes):
+            self.regs[name] = v
+        else:
+            self.regs[name] = v & mask(self.width(name))
+
+    def opwidth(self, op) -> int:
+        if op[0] == "var":
+            return self.width(op[1])
+        if op[0] == "mem":
+            return op[1]
+        return 64
+
+    # ---- running
+    def call(self, fname: str, args: list[int]) -> int | None:
+        fn = self.p.fns[fname]
+        self.regs: dict[str, object] = {}
+        self.stack = {}
+        for n, (t, count) in self.p.vars.items():
+            if t.startswith("stack"):
+                size = TYPES[t] // 8 * count
+                al = max(TYPES[t] // 8, 16 if count > 1 else 1)
+                self.stack[n] = self.mem.alloc(size, al, None, guard=16, init=False)
+        for v, a in zip(fn["input"], args):
+            self.regs[v] = a & mask(self.width(v))
+        self.flags: dict[str, bool] = {}
+        pc, stmts = 0, fn["stmts"]
+        while True:
+            s = stmts[pc]
+            self.steps += 1
+            if s[0] == "leave":
+                out = fn["output"]
+                return None if out is None else self.get(("var", out))
+            pc += 1
+            try:
+                j = self.exec(s)
+            except Undefined as e:
+                raise Undefined(f"{self.p.path}:{s[1]}: {e}") from None
+            if j is not None:
+                pc = fn["labels"][j]
+
+    def exec(self, s):
+        _, ln, shape, ops, cond = s
+        cast = None
+        m = re.match(r"\( (\w+) \) ", shape)
+        if m:
+            cast, shape = m.group(1), shape[m.end():]
+        lanes = None
+        m = re.match(r"(\d+)x ", shape)
+        if m:
+            lanes, shape = int(m.group(1)), shape[m.end():]
+        core = qsem.CORE.get(shape)
+        if core is None:
+            raise Undefined(f"statement shape '{shape}' has no reference semantics")
+        op = core[0]
+        fl = None
+        if op.startswith("cgoto:"):
+            return ops[0][1] if self.cond(op[6:]) else None
+        if op == "goto":
+            return ops[0][1]
+        if op.startswith("cmov:"):
+            if self.cond(op[5:]):
+                self.put(ops[0], self.get(ops[1]))
+            return None
+        if lanes or any(o[0] == "var" and self.isvec(o[1]) for o in ops):
+            fl = self.vexec(op, cast, lanes, ops)
+        else:
+            fl = self.sexec(op, cast, ops)
+        if cond is not None:
+            if fl is None or cond not in fl:
+                raise Undefined(f"'{cond}?' on a statement that does not define it")
+            cls = qsem.CLASS[cond]
+            for c, v in fl.items():
+                if qsem.CLASS[c] == cls:
+                    self.flags[c] = v
+            for c in qsem.CONDS:
+                if qsem.CLASS[c] == cls and c not in fl:
+                    self.flags.pop(c, None)
+        return None
+
+    def cond(self, c: str) -> bool:
+        if c not in self.flags:
+            raise Undefined(f"condition '{c}' read but not set by a '{qsem.CLASS[c]}'-class prefix")
+        return self.flags[c]
+
+    # ---- scalar statements
+    def sexec(self, op, cast, ops):
+        d = ops[0]
+        if op == "addr":
+            self.put(d, self.addr(ops[1]) if ops[1][0] == "mem" else self.stack[ops[1][1]])
+            return None
+        if op in ("cmp", "test"):
+            w = self.opwidth(d)
+            a, b = self.get(ops[0], w), self.get(ops[1], w)
+            return qsem.flags_sub(a, b, w) if op == "cmp" else qsem.flags_logic(a & b, w)
+        if op == "wide":
+            h, l, a, b = ops
+            w = self.opwidth(a)
+            x, y = self.get(a, w), self.get(b, w)
+            if cast and cast.startswith("int"):
+                x, y = sx(x, w), sx(y, w)
+            p = x * y & mask(2 * w)
+            self.put(l, p & mask(w))
+            self.put(h, p >> w)
+            return None
+        w = 32 if cast in ("uint32", "int32") else self.opwidth(d)
+        if cast == "int64" and op == "move":
+            sw = self.opwidth(ops[1])
+            self.put(d, sx(self.get(ops[1], sw), sw) & mask(64))
+            return None
+        if cast == "int32" and op == "move":
+            sw = self.opwidth(ops[1])
+            self.put(d, sx(self.get(ops[1], sw), sw) & mask(32))
+            return None
+        if op == "move":
+            self.put(d, self.get(ops[1], w))
+            return None
+        if op == "not":
+            self.put(d, ~self.get(ops[1], w) & mask(w))
+            return None
+        if op == "neg":
+            s = self.get(ops[1], w)
+            self.put(d, -s & mask(w))
+            return qsem.flags_sub(0, s, w)
+        if op == "andn":
+            s, t = self.get(ops[1], w), self.get(ops[2], w)
+            r = ~s & t & mask(w)
+            self.put(d, r)
+            return qsem.flags_logic(r, w)
+        if op in ("adc", "sbb", "adox"):
+            s, t = self.get(ops[1], w), self.get(ops[2], w)
+            c = int(self.cond("overflow" if op == "adox" else "carry"))
+            if op == "adc":
+                self.put(d, s + t + c & mask(w))
+                return qsem.flags_add(s, t, w, c)
+            if op == "adox":
+                self.put(d, s + t + c & mask(w))
+                return qsem.flags_adox(s, t, w, c)
+            self.put(d, s - t - c & mask(w))
+            return qsem.flags_sub(s, t, w, c)
+        if op.startswith("bin"):
+            o = op[3:]
+            s, t = self.get(ops[1], w), self.get(ops[2], w)
+            if o == ">>" and cast in ("int64", "int32"):
+                r = qsem.sar(s, t, w)
+                self.put(d, r)
+                return qsem.flags_shift(r, t, w)
+            else:
+                r = qsem.BINOP[o](s, t, w)
+            self.put(d, r)
+            f = qsem.BINFLAGS.get(o)
+            return f(s, t, w) if f else None
+        raise Undefined(f"operation {op} on integers")
+
+    # ---- vector statements
+    def vexec(self, op, cast, lanes, ops):
+        d = ops[0]
+        nb = self.opwidth(d) // 8
+        big = self.big
+        if op.startswith("vf:"):
+            name = op[3:]
+            args = []
+            for o in ops[1:]:
+                if o[0] == "imm":
+                    args.append(o[1])
+                elif name == "loadperm":
+                    args.append(None)
+                else:
+                    args.append(self.vget(o, nb))
+            a = self.addr(ops[1]) if name == "loadperm" else 0
+            self.put(d, qsem.vfunc(name, args, big, nb, a))
+            return None
+        if op == "splat":
+            v = qsem.lanes(self.vget(ops[1], nb), 32, big)[ops[2][1]]
+            self.put(d, qsem.unlanes([v] * (nb // 4), 32, big))
+            return None
+        isv = lambda o: o[0] == "var" and self.isvec(o[1])
+        if op == "move":
+            s = ops[1]
+            if lanes:                       # broadcast
+                lw = nb * 8 // lanes
+                v = self.get(s, lw) if s[0] != "imm" else s[1] & mask(lw)
+                self.put(d, qsem.unlanes([v] * lanes, lw, big))
+            elif isv(d) and isv(s):
+                self.put(d, self.vget(s, nb))
+            elif isv(d) and s[0] == "imm":
+                if s[1] != 0:
+                    raise Undefined("a vector register takes only the immediate 0")
+                self.put(d, bytes(nb))
+            elif isv(d) and self.ismem(s) and self.memof(s)[1] == nb * 8:
+                self.put(d, self.vget(s, nb))
+            elif isv(d):                    # lane 0 from an integer or narrower memory, rest 0
+                w = self.opwidth(s)
+                self.put(d, qsem.unlanes([self.get(s, w)], w, big) + bytes(nb - w // 8))
+            else:                           # integer or memory from lane 0
+                w = 32 if cast == "uint32" else self.opwidth(d)
+                b = self.vget(s, 0)
+                if self.ismem(d):
+                    self.put(d, b[:w // 8])
+                else:
+                    self.put(d, qsem.lanes(b[:w // 8], w, big)[0])
+            return None
+        if op in ("bin^", "bin&", "bin|", "andn") and not lanes:
+            s = self.vget(ops[1], nb)
+            t = self.vget(ops[2], nb)
+            f = {"bin^": lambda x, y: x ^ y, "bin&": lambda x, y: x & y, "bin|": lambda x, y: x | y,
+                 "andn": lambda x, y: ~x & y & 255}[op]
+            self.put(d, bytes(f(x, y) for x, y in zip(s, t)))
+            return None
+        if not lanes:
+            raise Undefined(f"vector operation {op} without a lane count")
+        lw = nb * 8 // lanes
+        L = lambda b: qsem.lanes(b, lw, big)
+        if op in ("madd52lo", "madd52hi"):
+            r, s, t = (L(self.vget(o, nb)) for o in ops[1:4])
+            sh = 0 if op.endswith("lo") else 52
+            out = [a + (((x & mask(52)) * (y & mask(52))) >> sh & mask(52)) for a, x, y in zip(r, s, t)]
+            self.put(d, qsem.unlanes(out, lw, big))
+            return None
+        if op.startswith("bin"):
+            o = op[3:]
+            s = L(self.vget(ops[1], nb))
+            if ops[2][0] == "imm":
+                t = [ops[2][1]] * lanes
+            else:
+                t = L(self.vget(ops[2], nb))
+            if o == "*":
+                out = [(x & mask(32)) * (y & mask(32)) & mask(lw) for x, y in zip(s, t)]
+            elif o == ">>" and cast in ("int8", "int16", "int32", "int64"):   # a signed cast: arithmetic
+                out = [qsem.sar(x, y, lw) for x, y in zip(s, t)]
+            else:
+                out = [qsem.BINOP[o](x, y, lw) for x, y in zip(s, t)]
+            self.put(d, qsem.unlanes(out, lw, big))
+            return None
+        raise Undefined(f"vector operation {op}")
+
+
+def run(text: str, target: str, fname: str, args: list[int], mem: Memory | None = None):
+    it = Interp(Prog(text), target, mem)
+    return it.call(fname, args), it
+
+
+def main(argv: list[str]) -> int:
+    target = "amd64"
+    if "--target" in argv:
+        i = argv.index("--target")
+        target = argv[i + 1]
+        del argv[i:i + 2]
+    path, fname, *args = argv
+    with open(path) as f:
+        r, _ = run(f.read(), target, fname, [int(a, 0) for a in args])
+    print(r)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,323 @@
+"""The reference semantics of the .q language, independent of any target.
+
+One table (CORE) maps the canonical shape of a statement (its tokens after
+`a OP= b` -> `a = a OP b`, operands replaced by `$`, the optional cast
+`( T )` and lane count `Nx` stripped) to an operation name; the functions
+below give each operation its meaning on integers:
+
+  * scalar operations work at the OPERAND WIDTH w: 32 for int32 (and for
+    `(uint32)`/`(int32)` casts), 64 for int64; results wrap modulo 2^w and
+    `(uint32)` results on an int64 are zero-extended;
+  * flags are computed at that same width w (never at the register width),
+    as a set of condition values (COND_* below), and only the conditions an
+    operation DEFINES may be read (FLAGS column of CORE);
+  * vectors are byte strings in memory order; lane j of width b is the
+    b-bit word at bytes [j*b/8, (j+1)*b/8) in the target's byte order
+    (so lane 0 is the one at the lowest address on every target).
+
+docs/semantics.md is the prose companion of this module; gen/qinterp.py
+executes .q programs with it, gen/qgen.py and gen/qdiff.py test every
+target against it.
+"""
+from __future__ import annotations
+
+# ------------------------------------------------------------ conditions
+CONDS = ["=", "!=", "unsigned<", "unsigned<=", "unsigned>", "unsigned>=",
+         "signed<", "signed<=", "signed>", "signed>=", "carry", "!carry",
+         "overflow", "!overflow"]
+
+# A `COND?` prefix keeps the conditions of its class: a read of condition X
+# sees the last statement whose prefix is of X's class (the translator
+# checks that no flag-changing instruction comes between).
+CLASS = {c: "Z" for c in CONDS[:10]}
+CLASS.update({"carry": "C", "!carry": "C", "overflow": "O", "!overflow": "O"})
+
+
+class Undefined(Exception):
+    """The program does something the language leaves undefined."""
+
+
+def mask(w: int) -> int:
+    return (1 << w) - 1
+
+
+def sx(v: int, w: int) -> int:
+    """v (w bits) as a signed integer"""
+    v &= mask(w)
+    return v - (1 << w) if v >> (w - 1) else v
+
+
+def _order(zero: bool, lt_u: bool, lt_s: bool, carry: bool, ov: bool) -> dict[str, bool]:
+    return {"=": zero, "!=": not zero,
+            "unsigned<": lt_u, "unsigned>=": not lt_u,
+            "unsigned<=": lt_u or zero, "unsigned>": not lt_u and not zero,
+            "signed<": lt_s, "signed>=": not lt_s,
+            "signed<=": lt_s or zero, "signed>": not lt_s and not zero,
+            "carry": carry, "!carry": not carry, "overflow": ov, "!overflow": not ov}
+
+
+def flags_sub(a: int, b: int, w: int, bin_: int = 0) -> dict[str, bool]:
+    """a - b - bin at width w: comparison of a with b (+ borrow in);
+    carry is the borrow; signed< is the sign of the exact difference"""
+    r = (a - b - bin_) & mask(w)
+    exact = sx(a, w) - sx(b, w) - bin_
+    borrow = (a & mask(w)) < (b & mask(w)) + bin_
+    ov = not -(1 << (w - 1)) <= exact < (1 << (w - 1))
+    return _order(r == 0, borrow, exact < 0, borrow, ov)
+
+
+def flags_add(a: int, b: int, w: int, cin: int = 0) -> dict[str, bool]:
+    """a + b + cin at width w: carry out; unsigned< reads the carry;
+    signed< is the sign of the exact sum"""
+    s = (a & mask(w)) + (b & mask(w)) + cin
+    r = s & mask(w)
+    exact = sx(a, w) + sx(b, w) + cin
+    carry = s >> w != 0
+    ov = not -(1 << (w - 1)) <= exact < (1 << (w - 1))
+    return _order(r == 0, carry, exact < 0, carry, ov)
+
+
+def flags_logic(r: int, w: int) -> dict[str, bool]:
+    """bitwise results: =, != and the signed comparisons of the result with 0"""
+    z = r & mask(w) == 0
+    lt = sx(r, w) < 0
+    return {"=": z, "!=": not z, "signed<": lt, "signed>=": not lt,
+            "signed<=": lt or z, "signed>": not lt and not z}
+
+
+def flags_adox(a: int, b: int, w: int, cin: int) -> dict[str, bool]:
+    """the second carry chain (adox): overflow is the carry out"""
+    c = (a & mask(w)) + (b & mask(w)) + cin >> w != 0
+    return {"overflow": c, "!overflow": not c}
+
+
+# ------------------------------------------------------------ scalar operations
+def shl(a: int, n: int, w: int) -> int:
+    if not 0 <= n < w:
+        raise Undefined(f"shift count {n} outside 0..{w - 1}")
+    return a << n & mask(w)
+
+
+def shr(a: int, n: int, w: int) -> int:
+    if not 0 <= n < w:
+        raise Undefined(f"shift count {n} outside 0..{w - 1}")
+    return (a & mask(w)) >> n
+
+
+def sar(a: int, n: int, w: int) -> int:
+    if not 0 <= n < w:
+        raise Undefined(f"shift count {n} outside 0..{w - 1}")
+    return sx(a, w) >> n & mask(w)
+
+
+def rol(a: int, n: int, w: int) -> int:
+    """rotate counts are taken modulo the width"""
+    n %= w
+    a &= mask(w)
+    return (a << n | a >> (w - n)) & mask(w)
+
+
+def ror(a: int, n: int, w: int) -> int:
+    return rol(a, w - n % w, w)
+
+
+BINOP = {
+    "+": lambda a, b, w: (a + b) & mask(w),
+    "-": lambda a, b, w: (a - b) & mask(w),
+    "&": lambda a, b, w: a & b & mask(w),
+    "|": lambda a, b, w: (a | b) & mask(w),
+    "^": lambda a, b, w: (a ^ b) & mask(w),
+    "*": lambda a, b, w: a * b & mask(w),
+    "<<": shl, ">>": shr, "<<<": rol, ">>>": ror,
+}
+# flags each binary operation defines (None: no condition may be read)
+BINFLAGS = {
+    "+": lambda a, b, w: flags_add(a, b, w),
+    "-": lambda a, b, w: flags_sub(a, b, w),
+    "&": lambda a, b, w: flags_logic(a & b, w),
+    "|": lambda a, b, w: flags_logic(a | b, w),
+    "^": lambda a, b, w: flags_logic(a ^ b, w),
+    "<<": lambda a, b, w: flags_shift(shl(a, b, w), b, w),
+    ">>": lambda a, b, w: flags_shift(shr(a, b, w), b, w),
+}
+
+
+def flags_shift(r: int, n: int, w: int) -> dict[str, bool] | None:
+    """shifts by a non-zero count define = and != of the result only (x86
+    leaves the flags alone for a zero count and the overflow flag undefined
+    for counts above 1)"""
+    if n == 0:
+        return None
+    z = r & mask(w) == 0
+    return {"=": z, "!=": not z}
+
+# ------------------------------------------------------------ the statement table
+# core shape -> (operation, description).  The interpreter (qinterp.py)
+# implements each operation with the functions above; casts `(uint32)`,
+# `(int32)`, `(int64)`, `(uint64)`, `(int128)`, `(uint128)` and the lane
+# prefix `Nx` modify width and signedness as described in docs/semantics.md.
+CORE: dict[str, tuple[str, str]] = {
+    "$ = $": ("move", "copy, immediate, load, store, int<->vector lane 0, broadcast (Nx)"),
+    "$ = $ + $": ("bin+", "add modulo 2^w; flags: flags_add"),
+    "$ = $ - $": ("bin-", "subtract modulo 2^w; flags: flags_sub"),
+    "$ = $ & $": ("bin&", "and; flags: flags_logic"),
+    "$ = $ | $": ("bin|", "or; flags: flags_logic"),
+    "$ = $ ^ $": ("bin^", "xor; flags: flags_logic"),
+    "$ = $ * $": ("bin*", "low w bits of the product (64-bit lanes: low32 x low32); no flags"),
+    "$ = $ << $": ("bin<<", "shift left, count 0..w-1; no flags"),
+    "$ = $ >> $": ("bin>>", "logical shift right (arithmetic with a signed cast), count 0..w-1; no flags"),
+    "$ = $ <<< $": ("bin<<<", "rotate left, count modulo w; no flags"),
+    "$ = $ >>> $": ("bin>>>", "rotate right, count modulo w; no flags"),
+    "$ = ~ $": ("not", "complement; no flags"),
+    "$ = - $": ("neg", "0 - s; flags: flags_sub(0, s)"),
+    "$ = ~ $ & $": ("andn", "~s & t; flags: flags_logic"),
+    "$ = $ + $ + carry": ("adc", "s + t + carry; flags: flags_add with carry in"),
+    "$ = $ - $ - carry": ("sbb", "s - t - carry (carry = borrow); flags: flags_sub with borrow in"),
+    "$ = $ + $ + overflow": ("adox", "s + t + overflow (second chain); flags: flags_adox"),
+    "$ $ = $ * $": ("wide", "h:l = full 2w-bit product, signedness from the cast"),
+    "$ - $": ("cmp", "flags only: flags_sub(a, b)"),
+    "$ & $": ("test", "flags only: flags_logic(a & b)"),
+    "goto $": ("goto", "jump"),
+    "$ = & $": ("addr", "address of a stack variable or memory operand"),
+    "$ = $ [ $ ]": ("splat", "every 32-bit lane = lane i of s"),
+    "$ = $ + madd52lo ( $ , $ )": ("madd52lo", "64-bit lanes: r + low 52 bits of (s mod 2^52)(t mod 2^52)"),
+    "$ = $ + madd52hi ( $ , $ )": ("madd52hi", "64-bit lanes: r + bits 52..103 of the same product"),
+}
+VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "shuffle128",
+          "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
+          "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
+          "shiftleftbytes", "loadperm"]
+
+
+def condtokens(c: str) -> str:
+    """a condition as the translator's lexer splits it (unsigned< -> 'unsigned <')"""
+    out, i = [], 0
+    ops = ["<=", ">=", "!=", "<", ">", "=", "!"]
+    while i < len(c):
+        for o in ops:
+            if c.startswith(o, i):
+                out.append(o)
+                i += len(o)
+                break
+        else:
+            j = i
+            while j < len(c) and (c[j].isalnum() or c[j] == "_"):
+                j += 1
+            out.append(c[i:j])
+            i = j
+    return " ".join(out)
+
+
+# conditions as the lexer splits them (`unsigned <=`, `! carry`)
+for _c in CONDS:
+    CORE["goto $ if " + condtokens(_c)] = ("cgoto:" + _c, "jump if the condition holds")
+    CORE["$ = $ if " + condtokens(_c)] = ("cmov:" + _c, "r = s if the condition holds, else r (constant time)")
+for _f in VFUNCS:
+    for _n in range(1, 5):
+        CORE[f"$ = {_f} ( " + " , ".join(["$"] * _n) + " )"] = ("vf:" + _f, "vector function, see VEC")
+
+
+# ------------------------------------------------------------ vectors
+def lanes(b: bytes, lw: int, big: bool) -> list[int]:
+    n = lw // 8
+    order = "big" if big else "little"
+    return [int.from_bytes(b[i:i + n], order) for i in range(0, len(b), n)]
+
+
+def unlanes(v: list[int], lw: int, big: bool) -> bytes:
+    n = lw // 8
+    order = "big" if big else "little"
+    return b"".join((x & mask(lw)).to_bytes(n, order) for x in v)
+
+
+def per128(f, *vs: bytes) -> bytes:
+    """apply f to each 16-byte block (x86 in-lane shuffles)"""
+    return b"".join(f(*[v[i:i + 16] for v in vs]) for i in range(0, len(vs[0]), 16))
+
+
+def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes:
+    """vector functions: args are byte strings (registers) or ints (immediates)"""
+    L32 = lambda b: lanes(b, 32, big)
+    U32 = lambda v: unlanes(v, 32, big)
+    L64 = lambda b: lanes(b, 64, big)
+    U64 = lambda v: unlanes(v, 64, big)
+    if name == "shuffle32":
+        s, i = args
+        return per128(lambda x: U32([L32(x)[i >> 2 * j & 3] for j in range(4)]), s)
+    if name in ("unpacklo32", "unpackhi32"):
+        s, t = args
+        o = 0 if name.endswith("lo32") else 2
+        return per128(lambda x, y: U32([L32(x)[o], L32(y)[o], L32(x)[o + 1], L32(y)[o + 1]]), s, t)
+    if name in ("unpacklo64", "unpackhi64"):
+        s, t = args
+        o = 0 if name.endswith("lo64") else 1
+        return per128(lambda x, y: x[8 * o:8 * o + 8] + y[8 * o:8 * o + 8], s, t)
+    if name == "shuffle128":
+        s, t, i = args
+        blk = lambda v, k: v[16 * k:16 * k + 16]
+        return blk(s, i & 3) + blk(s, i >> 2 & 3) + blk(t, i >> 4 & 3) + blk(t, i >> 6 & 3)
+    if name == "permute128":
+        s, t, i = args
+        src = [s[:16], s[16:], t[:16], t[16:]]
+        lo = bytes(16) if i & 8 else src[i & 3]
+        hi = bytes(16) if i & 0x80 else src[i >> 4 & 3]
+        return lo + hi
+    if name == "permute64":
+        s, i = args
+        q = L64(s)
+        return U64([q[i >> 2 * j & 3] for j in range(4)])
+    if name in ("permute2x32", "permute2x64"):
+        a, idx, b = args
+        if name.endswith("32"):
+            ta, tb, ix, n = L32(a), L32(b), L32(idx), 16
+            return U32([(ta + tb)[ix[j] & 31] for j in range(n)])
+        ta, tb, ix = L64(a), L64(b), L64(idx)
+        return U64([(ta + tb)[ix[j] & 15] for j in range(8)])
+    if name == "extract128":
+        s, i = args
+        if not 0 <= i < len(s) // 16:
+            raise Undefined(f"extract128 lane {i}")
+        return s[16 * i:16 * i + 16]
+    if name == "extract256":
+        s, i = args
+        if not 0 <= i < 2:
+            raise Undefined(f"extract256 lane {i}")
+        return s[32 * i:32 * i + 32]
+    if name == "insert128":
+        s, t, i = args
+        if not 0 <= i < 2:
+            raise Undefined(f"insert128 lane {i}")
+        return s[:16 * i] + t + s[16 * i + 16:]
+    if name == "shufbytes":
+        s, t = args
+        return per128(lambda x, y: bytes(0 if c & 0x80 else x[c & 15] for c in y), s, t)
+    if name == "low128":
+        return args[0][:16]
+    if name == "evexadd32":
+        s, t = args
+        return U32([a + b for a, b in zip(L32(s), L32(t))])
+    if name == "evexxor":
+        s, t = args
+        return bytes(a ^ b for a, b in zip(s, t))
+    if name == "ternlog":
+        a, b, c, i = args
+        out = bytearray(len(a))
+        for k in range(len(a)):
+            v = 0
+            for bit in range(8):
+                x = (a[k] >> bit & 1) << 2 | (b[k] >> bit & 1) << 1 | (c[k] >> bit & 1)
+                v |= (i >> x & 1) << bit
+            out[k] = v
+        return bytes(out)
+    if name == "permute":
+        s, t, u = args
+        st = s + t
+        return bytes(st[c & 31] for c in u)
+    if name == "shiftleftbytes":
+        s, t, i = args
+        if not 0 <= i < 16:
+            raise Undefined(f"shiftleftbytes by {i} (0..15)")
+        return (s + t)[i:i + 16]
+    if name == "loadperm":
+        return bytes((addr & 15) + k for k in range(16))
+    raise Undefined(f"unknown vector function {name}")
