@@ -41,6 +41,7 @@ typedef struct Const {
 	int n;
 	u64 *v;
 	Pos pos;
+	int external;  /* `extern NAME`: defined in another object, no data here */
 } Const;
 
 /* ---------- tokens and statements (parse.c) ---------- */
@@ -165,6 +166,7 @@ typedef struct Dialect {
 	const char *label;       /* {0} symbol */
 	const char *escape;      /* {0} a symbol spelled like a register, or NULL */
 	const char *trailer;
+	const char *external;    /* declares {0}, data defined elsewhere, or NULL */
 	const char *data[4];     /* 8, 16, 32, 64-bit data directive */
 } Dialect;
 extern const Dialect D_nasm, D_nasm32, D_gas, D_gasppc64, D_gassparc;
@@ -345,6 +347,14 @@ unsigned condfl(const Target *t, int cond);
 void parse(const char *file, const Target *t);
 void parsebuf(const char *name, char *text, size_t len, const Target *t);
 void parsereset(void);
+void parselines(char **text, const int *lineno, const int *col, int nline, const Target *t);
+
+/* ---------- djb.c: front end for D. J. Bernstein's qhasm dialects ---------- */
+enum { DQ, DQHASM2007, DQHASM, DAUTO };   /* ours, djb's 2007 and later dialects */
+extern const char *dialectname[];
+extern const char *djbnamespace;          /* CRYPTO_NAMESPACE(x) becomes NS_x */
+int djbdetect(const char *path);
+void djbparse(const char *path, int dialect, const Target *t);
 
 /* ---------- check.c ---------- */
 void check(Fn *fn, const Target *t);

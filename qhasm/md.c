@@ -333,7 +333,7 @@ void mdload(const Target *t)
  * keywords) cannot name variables. */
 int isreserved(const char *s)
 {
-	static const char *kw[] = {"enter", "input", "output", "leave", "goto", "if", "const",
+	static const char *kw[] = {"enter", "input", "output", "leave", "return", "extern", "goto", "if", "const",
 		"cpu", "secret", "declassify", 0};
 	for (int i = 0; kw[i]; i++)
 		if (!strcmp(kw[i], s))

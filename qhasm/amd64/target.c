@@ -114,7 +114,7 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 		return;
 	}
 	case MBSTACK:
-		fprintf(f, "[rsp + %d]", fn->varoff[o->obj]);
+		fprintf(f, "[rsp + %lld]", fn->varoff[o->obj] + o->disp);
 		return;
 	case MBSPILL:
 		fprintf(f, "[rsp + %d]", fn->slot[o->obj].off);

@@ -85,7 +85,7 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 			fprintf(f, "[%s]", regview(FGPR, fn->tmp[o->base].reg, 0));
 		return;
 	case MBSTACK:
-		fprintf(f, "[%%fp + %d]", base + fn->varoff[o->obj]);
+		fprintf(f, "[%%fp + %lld]", base + fn->varoff[o->obj] + o->disp);
 		return;
 	case MBSPILL:
 		fprintf(f, "[%%fp + %d]", base + fn->slot[o->obj].off);

@@ -1,0 +1,71 @@
+/* djbrules.c: the rewriting table of the qhasm-dialect front end (djb.c):
+ * each line is `DJB PATTERN => OUR STATEMENTS`, tried in order, the first
+ * match wins; a statement no line matches is passed through unchanged
+ * (most djb statements are already our surface).  In a pattern a single
+ * lower-case letter is an operand (a variable, a number, a memory operand
+ * or a symbol), optionally restricted by `:C`: n number, m memory, l lane
+ * count (4x), i integer variable, v vector variable, s stack variable,
+ * g a `caller` variable (a callee-saved register, which our ABI code
+ * saves), r any variable.  A letter used twice must be the same operand.
+ * In a template, letters stand for what they matched, `{expr}` is
+ * computed from numbers, and `;` separates statements; an empty template
+ * drops the statement.  Memory operands arrive already normalised to
+ * memN[...] (djb.c), so one line covers every addressing form. */
+const char *const djbrules[] = {
+	/* callee-saved registers: saved and restored by our frame code */
+	"a:s = b:g =>",
+	"a:g = b:s =>",
+	/* hints for djb's allocator */
+	"free a =>",
+	/* alignment is ours to choose (we use unaligned loads and stores) */
+	"a aligned = b => a = b",
+	/* negated conditions */
+	"goto a if ! unsigned > => goto a if unsigned <=",
+	"goto a if ! unsigned < => goto a if unsigned >=",
+	"goto a if ! unsigned >= => goto a if unsigned <",
+	"goto a if ! unsigned <= => goto a if unsigned >",
+	"goto a if ! signed > => goto a if signed <=",
+	"goto a if ! signed < => goto a if signed >=",
+	"goto a if ! signed >= => goto a if signed <",
+	"goto a if ! signed <= => goto a if signed >",
+	"goto a if ! = => goto a if !=",
+	"a = b if ! unsigned > => a = b if unsigned <=",
+	"a = b if ! unsigned < => a = b if unsigned >=",
+	"a = b if ! unsigned >= => a = b if unsigned <",
+	"a = b if ! unsigned <= => a = b if unsigned >",
+	"a = b if ! signed > => a = b if signed <=",
+	"a = b if ! signed < => a = b if signed >=",
+	"a = b if ! signed >= => a = b if signed <",
+	"a = b if ! signed <= => a = b if signed >",
+	"a = b if ! = => a = b if !=",
+	/* double-width shifts (shld, shrd) */
+	"a = ( a . b ) << c => a = shld ( a , b , c )",
+	"a = ( b a ) >> c => a = shrd ( a , b , c )",
+	/* bit count */
+	"a = count ( b ) => a = popcount ( b )",
+	/* widths spelled out */
+	"( uint64 ) a >>= b => a >>= b",
+	"( uint64 ) a <<= b => a <<= b",
+	"( int64 ) a >>= b => ( int64 ) a >>= b",
+	/* lanes named by their type */
+	"uint32323232 a ^= b => a ^= b",
+	"uint32323232 a &= b => a &= b",
+	"uint32323232 a |= b => a |= b",
+	"uint32323232 a += b => 4x a += b",
+	"uint32323232 a -= b => 4x a -= b",
+	"uint32323232 a <<= b => 4x a <<= b",
+	"uint32323232 a >>= b => 4x a >>= b",
+	"int32323232 a >>= b => ( int32 ) 4x a >>= b",
+	"uint6464 a += b => 2x a += b",
+	"uint6464 a -= b => 2x a -= b",
+	"uint6464 a <<= b => 2x a <<= b",
+	"uint6464 a >>= b => 2x a >>= b",
+	"l:l a unsigned >>= b => l a >>= b",
+	"l:l a = b unsigned >> c => l a = b >> c",
+	/* lane selects: z = x[1,2,3,0] */
+	"a:v = b:v [ c:n , d:n , e:n , f:n ] => a = shuffle32 ( b , {c + 4 * d + 16 * e + 64 * f} )",
+	/* string instructions */
+	"while ( a ) { * b ++ = * c ++ ; -- a } => repmovsb ( b , c , a )",
+	"while ( a ) { * b ++ = c ; -- a } => repstosb ( b , c , a )",
+	0
+};
