@@ -353,6 +353,7 @@ void parselines(char **text, const int *lineno, const int *col, int nline, const
 enum { DQ, DQHASM2007, DQHASM, DAUTO };   /* ours, djb's 2007 and later dialects */
 extern const char *dialectname[];
 extern const char *djbnamespace;          /* CRYPTO_NAMESPACE(x) becomes NS_x */
+extern int undefok;      /* djb code may read a variable set on some paths only (garbage, as in djb's qhasm) */
 int djbdetect(const char *path);
 void djbparse(const char *path, int dialect, const Target *t);
 

@@ -18,6 +18,7 @@
 
 const char *dialectname[] = {"q", "qhasm2007", "qhasm", "auto", 0};
 const char *djbnamespace = "qhasm";
+int undefok;
 
 enum { IMEM = 100 }; /* an item: a whole memory operand */
 
@@ -241,6 +242,19 @@ static int addr(const Item *t, int n, int i, const char *close, Buf *b)
 	err(at(&t[n - 1]), "expected '%s' to close the address", close);
 }
 
+/* `x = SYM` with x a register variable: the width of the data read */
+static int symdata(const Item *t, int i)
+{
+	if (t[i].kind != KID || !isalpha((unsigned char)t[i].s[0]) || !strcmp(t[i].s, "carry"))
+		return 0;
+	for (int j = 0; j < i; j++) {
+		int v = t[j].kind == KID ? dvfind(t[j].s) : -1;
+		if (v >= 0 && !dv[v].stack)
+			return typebits(dv[v].type);
+	}
+	return 0;
+}
+
 /* Normalise memory operands and names: the result is a list of items,
  * memory operands as single IMEM items written in our syntax. */
 static Item *norm(const Item *t, int n, int *np)
@@ -341,13 +355,30 @@ static Item *norm(const Item *t, int n, int *np)
 		if (isop(&t[i], "&") && i + 1 < n && t[i + 1].kind == KID && dvfind(t[i + 1].s) < 0
 		    && !(i + 2 < n && isop(&t[i + 2], "["))) {
 			char s[600];
+			int used = nsname(t, n, i + 1, &nm);
+			if (!used)
+				nm = t[i + 1].s, used = 1;
 			m++;
 			GROW(o, m, cap);
-			addext(t[i + 1].s);
-			snprintf(s, sizeof s, "mem8 [ %s ]", t[i + 1].s);
+			addext(nm);
+			snprintf(s, sizeof s, "mem8 [ %s ]", nm);
 			o[m] = (Item){IMEM, fstrndup(s, strlen(s)), 0, t[i + 1].col};
 			m++;
-			i += 2;
+			i += 1 + used;
+			continue;
+		}
+		/* a bare external name as an operand: its data (djb: x = v0_0) */
+		if (t[i].kind == KID && dvfind(t[i].s) < 0 && i > 0 && !isop(&t[i - 1], "&")
+		    && (isop(&t[i - 1], "=") || isop(&t[i - 1], "^=") || isop(&t[i - 1], "&=") || isop(&t[i - 1], "|=")
+			|| isop(&t[i - 1], "+=") || isop(&t[i - 1], "-=") || isop(&t[i - 1], "*=")) && i + 1 == n
+		    && symdata(t, i)) {
+			char s[600];
+			addext(t[i].s);
+			snprintf(s, sizeof s, "mem%d [ %s ]", symdata(t, i), t[i].s);
+			r->kind = IMEM;
+			r->s = fstrndup(s, strlen(s));
+			m++;
+			i++;
 			continue;
 		}
 		m++;
@@ -632,6 +663,8 @@ static void readstmts(char **lines, int nlines)
 			if (t[2].v != 0)
 				err(at(&t[2]), "only output register 0 (the return value) can be assigned");
 			addds(XASSIGN, curline, t[0].col, NULL, 0, t[4].s);
+		} else if (n == 1 && !strncmp(w, "nop", 3) && isdigit((unsigned char)w[3])) {
+			/* djb's alignment no-ops: our emitter aligns loops itself */
 		} else if (n == 2 && t[0].kind == KID && isop(&t[1], ":")) {
 			addds(XLABEL, curline, t[0].col, t, n, NULL);
 		} else {
@@ -746,14 +779,17 @@ static void function(int e, int end, int dialect)
 		case XRETURNV:
 			if (ret && !strcmp(ret, "qhasm.zero"))
 				out("qhasm.zero = 0", s->line, s->col);
-			out(i >= last ? "leave" : "return", s->line, s->col);
+			out(i == last ? "leave" : "return", s->line, s->col);
 			break;
 		default:
 			if (!s->name)
 				stmt(s);
 		}
 	}
-	if (last <= e || (ds[last].kind != XLEAVE && ds[last].kind != XRETURNV))
+	const DStmt *l = &ds[last];
+	if (last > e && l->kind == XSTMT && l->n == 2 && !strcmp(l->t[0].s, "goto"))
+		out("leave", l->line, l->col); /* not reached: ends our function after a jump back */
+	else if (last <= e || (l->kind != XLEAVE && l->kind != XRETURNV))
 		err((Pos){en->line, en->col}, "function '%s' has no 'leave' or 'return' at its end", en->name);
 }
 
@@ -846,6 +882,7 @@ void djbparse(const char *path, int dialect, const Target *t)
 	srcline = l;
 	nsrcline = n;
 	loadrules();
+	undefok = 1;
 	ndv = nds = nout = next = ngin = 0;
 	dvcap = 0;
 	readstmts(l, n);

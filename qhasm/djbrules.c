@@ -43,6 +43,31 @@ const char *const djbrules[] = {
 	"a = ( b a ) >> c => a = shrd ( a , b , c )",
 	/* bit count */
 	"a = count ( b ) => a = popcount ( b )",
+	"new a =>",
+	"vzeroupper =>",
+	/* two conditions from one comparison: keep the flags of both */
+	"unsigned > ? unsigned < ? a - b => unsigned > ? a - b",
+	"unsigned < ? unsigned > ? a - b => unsigned > ? a - b",
+	"= ? unsigned < ? a - b => unsigned <= ? a - b",
+	"unsigned < ? = ? a - b => unsigned <= ? a - b",
+	"= ? unsigned > ? a - b => unsigned > ? a - b",
+	"signed > ? signed < ? a - b => signed > ? a - b",
+	"signed < ? signed > ? a - b => signed > ? a - b",
+	/* a flag-only add: only the zero flag of x + n is x - (-n)'s */
+	"= ? a + b:n => = ? a - {0 - b}",
+	/* zeroing idioms: a value that is not read */
+	"a:i ^= a => a = 0",
+	"a:v ^= a => a = 0",
+	/* 32-bit operations on the low half of a stack64 */
+	"( uint32 ) a += b:s => ( uint32 ) a += mem32 [ & b ]",
+	"( uint32 ) a -= b:s => ( uint32 ) a -= mem32 [ & b ]",
+	"( uint32 ) a ^= b:s => ( uint32 ) a ^= mem32 [ & b ]",
+	"( uint32 ) a &= b:s => ( uint32 ) a &= mem32 [ & b ]",
+	"( uint32 ) a |= b:s => ( uint32 ) a |= mem32 [ & b ]",
+	/* a whole 128-bit register rotated by whole 32-bit lanes */
+	"a:v <<<= 32 => a = shuffle32 ( a , 0x93 )",
+	"a:v <<<= 64 => a = shuffle32 ( a , 0x4e )",
+	"a:v <<<= 96 => a = shuffle32 ( a , 0x39 )",
 	/* widths spelled out */
 	"( uint64 ) a >>= b => a >>= b",
 	"( uint64 ) a <<= b => a <<= b",
