@@ -87,6 +87,21 @@ const char *const djbrules[] = {
 	"uint6464 a >>= b => 2x a >>= b",
 	"l:l a unsigned >>= b => l a >>= b",
 	"l:l a = b unsigned >> c => l a = b >> c",
+	"l:l a = b unsigned >>= c => l a = b >> c",
+	/* shuffles spelled out */
+	"a = shuffle bytes of b by c => a = shufbytes ( b , c )",
+	"a = shuffle dwords of b by c:n => a = shuffle32 ( b , c )",
+	"a = unpack low dwords of b and c => a = unpacklo32 ( b , c )",
+	"a = unpack high dwords of b and c => a = unpackhi32 ( b , c )",
+	"a = unpack low qwords of b and c => a = unpacklo64 ( b , c )",
+	"a = unpack high qwords of b and c => a = unpackhi64 ( b , c )",
+	"unpack low qwords of a and b => a = unpacklo64 ( a , b )",
+	"unpack high qwords of a and b => a = unpackhi64 ( a , b )",
+	"a = unpack_low ( b , c ) => a = unpacklo64 ( b , c )",
+	"a = unpack_high ( b , c ) => a = unpackhi64 ( b , c )",
+	"a = blend dwords of b c by d:n => a = blend32 ( b , c , d )",
+	/* 128-bit halves of a 256-bit register: a[0,1,2,3] = b[2,3],c[0,1] */
+	"a [ 0 , 1 , 2 , 3 ] = b [ p:n , q:n ] , c [ r:n , s:n ] => a = permute128 ( b , c , {(p >> 1) + 16 * (2 + (r >> 1))} )",
 	/* lane selects: z = x[1,2,3,0] */
 	"a:v = b:v [ c:n , d:n , e:n , f:n ] => a = shuffle32 ( b , {c + 4 * d + 16 * e + 64 * f} )",
 	/* string instructions */

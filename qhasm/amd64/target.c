@@ -63,6 +63,7 @@ static const Class classes[] = {
 	CLSREG("reg512", FVEC, T(TREG512), 0xffffffffull, 512),
 	CLSIMM("imm8", -128, 127),
 	CLSIMM("uimm8", 0, 255),
+	CLSIMM("sh4", 0, 15),
 	CLSIMM("sh5", 0, 31),
 	CLSIMM("sh6", 0, 63),
 	CLSIMM("rot5", 1, 31),
