@@ -102,6 +102,10 @@ const char *const djbrules[] = {
 	"a = blend dwords of b c by d:n => a = blend32 ( b , c , d )",
 	/* 128-bit halves of a 256-bit register: a[0,1,2,3] = b[2,3],c[0,1] */
 	"a [ 0 , 1 , 2 , 3 ] = b [ p:n , q:n ] , c [ r:n , s:n ] => a = permute128 ( b , c , {(p >> 1) + 16 * (2 + (r >> 1))} )",
+	/* broadcast loads: mask = mem32[p] x4 */
+	"a = b:m x4 => 4x a = b",
+	"a = b:m x8 => 8x a = b",
+	"a = b:m x2 => 2x a = b",
 	/* lane selects: z = x[1,2,3,0] */
 	"a:v = b:v [ c:n , d:n , e:n , f:n ] => a = shuffle32 ( b , {c + 4 * d + 16 * e + 64 * f} )",
 	/* string instructions */
