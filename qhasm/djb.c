@@ -431,6 +431,7 @@ static int fitsclass(const Item *x, int c)
 	case 'l': return x->kind == KLANE;
 	case 'i': return v >= 0 && (dv[v].type == TINT64 || dv[v].type == TINT32);
 	case 'v': return v >= 0 && typefile(dv[v].type) == FVEC;
+	case 'y': return v >= 0 && dv[v].type == TREG256;
 	case 's': return v >= 0 && dv[v].stack;
 	case 'g': return v >= 0 && dv[v].ghost;
 	case 'r': return v >= 0;

@@ -4,7 +4,7 @@
  * (most djb statements are already our surface).  In a pattern a single
  * lower-case letter is an operand (a variable, a number, a memory operand
  * or a symbol), optionally restricted by `:C`: n number, m memory, l lane
- * count (4x), i integer variable, v vector variable, s stack variable,
+ * count (4x), i integer variable, v vector variable (y: reg256), s stack variable,
  * g a `caller` variable (a callee-saved register, which our ABI code
  * saves), r any variable.  A letter used twice must be the same operand.
  * In a template, letters stand for what they matched, `{expr}` is
@@ -106,8 +106,16 @@ const char *const djbrules[] = {
 	"a = b:m x4 => 4x a = b",
 	"a = b:m x8 => 8x a = b",
 	"a = b:m x2 => 2x a = b",
-	/* lane selects: z = x[1,2,3,0] */
+	/* lane selects: z = x[1,2,3,0] (32-bit lanes of a reg128, 64-bit lanes of a reg256) */
+	"a:y = b:y [ c:n , d:n , e:n , f:n ] => a = permute64 ( b , {c + 4 * d + 16 * e + 64 * f} )",
 	"a:v = b:v [ c:n , d:n , e:n , f:n ] => a = shuffle32 ( b , {c + 4 * d + 16 * e + 64 * f} )",
+	/* bytes selected by a vector of indices, per 128-bit half */
+	"2x 16x a = b [ c ] => a = shufbytes ( b , c )",
+	"16x a = b [ c ] => a = shufbytes ( b , c )",
+	/* operations on the low 128 bits of a reg256, the high bits zeroed */
+	"2x , 0 a = b unsigned >> c => 2x , 0 a = b >> c",
+	/* stores that keep the rest of the variable (ours always do) */
+	"inplace a:m = b => a = b",
 	/* string instructions */
 	"while ( a ) { * b ++ = * c ++ ; -- a } => repmovsb ( b , c , a )",
 	"while ( a ) { * b ++ = c ; -- a } => repstosb ( b , c , a )",

@@ -228,7 +228,7 @@ def test_file(qhasm: str, corpus: str, ent: dict, calls: int, tmp: str) -> tuple
         f.write(driver(ent["fns"], calls, 1 + sum(map(ord, ent["file"]))))
     must(["gcc", "-O1", "-o", "driver", "driver.c"] + objs, "link", tmp)
     r = run(["./driver"], tmp)
-    text = (r.stdout + r.stderr).strip()
+    text = (r.stdout + r.stderr).strip() or f"the driver exited with status {r.returncode}"
     return ("ok" if r.returncode == 0 else "fail"), text.splitlines()[-1] if r.returncode == 0 else text
 
 
@@ -260,11 +260,15 @@ def main(argv: list[str]) -> int:
     count = {"ok": 0, "fail": 0, "untranslated": 0, "skipped": 0}
     notes = []
     for e in ents:
-        with tempfile.TemporaryDirectory(prefix="qhasm-corpus-") as tmp:
-            try:
-                st, msg = test_file(qhasm, corpus, e, calls, tmp)
-            except (RuntimeError, subprocess.TimeoutExpired) as x:
-                st, msg = "fail", str(x)
+        tmp = tempfile.mkdtemp(prefix="qhasm-corpus-")
+        try:
+            st, msg = test_file(qhasm, corpus, e, calls, tmp)
+        except (RuntimeError, subprocess.TimeoutExpired) as x:
+            st, msg = "fail", str(x)
+        if os.environ.get("CORPUS_KEEP"):
+            msg += f" (files in {tmp})"
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
         count[st] += 1
         line = f"{st:12} {e['file']}: {msg}"
         print(line)
