@@ -102,6 +102,15 @@ const char *const djbrules[] = {
 	"a = blend dwords of b c by d:n => a = blend32 ( b , c , d )",
 	/* 128-bit halves of a 256-bit register: a[0,1,2,3] = b[2,3],c[0,1] */
 	"a [ 0 , 1 , 2 , 3 ] = b [ p:n , q:n ] , c [ r:n , s:n ] => a = permute128 ( b , c , {(p >> 1) + 16 * (2 + (r >> 1))} )",
+	/* double-precision lanes (AVX): 4x a = approx b * c */
+	"l:l a = approx b * c => l a = fmul ( b , c )",
+	"l:l a = approx b + c => l a = fadd ( b , c )",
+	"l:l a = approx b - c => l a = fsub ( b , c )",
+	"l:l a approx *= b => l a = fmul ( a , b )",
+	"l:l a approx += b => l a = fadd ( a , b )",
+	"l:l a approx -= b => l a = fsub ( a , b )",
+	"l:l a = round ( b ) => l a = fround ( b )",
+	"l:l a = trunc ( b ) => l a = ftrunc ( b )",
 	/* broadcast loads: mask = mem32[p] x4 */
 	"a = b:m x4 => 4x a = b",
 	"a = b:m x8 => 8x a = b",

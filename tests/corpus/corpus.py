@@ -108,14 +108,16 @@ def driver(fns: list[dict], calls: int, seed: int) -> str:
         bufs = []
         for ai, a in enumerate(fn["args"]):
             k, *v = a.split(":")
-            if k in ("b", "x"):
-                n = int(v[0]) * (8 if k == "x" else 1)
+            if k in ("b", "x", "d"):
+                n = int(v[0]) * (1 if k == "b" else 8)
                 bufs.append((ai, n))
                 c.append(f"  size_t n{ai} = {n}; unsigned char *r{ai} = abuf(n{ai}), *o{ai} = abuf(n{ai});")
                 if k == "b":
                     c.append(f"  for (size_t i = 0; i < n{ai}; i++) r{ai}[i] = (unsigned char)rnd();")
-                else:
+                elif k == "x":
                     c.append(f"  for (size_t i = 0; i < n{ai}; i += 8) {{ uint64_t w = range(0, {int(v[1]) - 1}u); memcpy(r{ai} + i, &w, 8); }}")
+                else:
+                    c.append(f"  for (size_t i = 0; i < n{ai}; i += 8) {{ double w = (double)(int64_t)(rnd() >> {64 - int(v[1]) - 1}) - (double)(1ll << {int(v[1])}); memcpy(r{ai} + i, &w, 8); }}")
                 c.append(f"  memcpy(o{ai}, r{ai}, n{ai});")
             elif k == "u":
                 c.append(f"  uint64_t a{ai} = range({int(v[0])}u, {int(v[1])}u);")
@@ -128,7 +130,7 @@ def driver(fns: list[dict], calls: int, seed: int) -> str:
             else:
                 raise ValueError(f"bad argument spec {a}")
         def args(p: str) -> str:
-            return ", ".join(f"(uint64_t)(uintptr_t){p}{ai}" if a[0] in "bx" else f"a{ai}"
+            return ", ".join(f"(uint64_t)(uintptr_t){p}{ai}" if a[0] in "bxd" else f"a{ai}"
                              for ai, a in enumerate(fn["args"]))
         c.append(f"  uint64_t rr = {cname(fn['name'], 'ref')}({args('r')});")
         c.append(f"  uint64_t ro = {cname(fn['name'], 'ours')}({args('o')});")
