@@ -95,7 +95,8 @@ typedef struct Label {
 /* ---------- machine description (md.c) ---------- */
 enum Acc { AR = 1, AW = 2, ARW = 3, ASCR = 4, AIMM = 8 };
 enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32, ADECL = 256,
-	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */ };
+	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */,
+	AMEM = 512 /* reads and writes memory its operands do not name (rep movsb) */ };
 /* flag groups: carry, zero/sign/parity, overflow */
 enum { FLC = 1, FLZ = 2, FLO = 4 };
 

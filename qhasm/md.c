@@ -199,6 +199,8 @@ static void parseattr(MdLine *m, char *s)
 			m->attr |= ALOAD;
 		else if (!strcmp(p, "store"))
 			m->attr |= ASTORE;
+		else if (!strcmp(p, "memory"))
+			m->attr |= AMEM;
 		else if (!strcmp(p, "ucmp"))
 			m->attr |= ACMPU;
 		else if (!strcmp(p, "scmp"))

@@ -85,6 +85,8 @@ static int mayalias(const MemAcc *a, const MemAcc *b)
 {
 	if (a->kind == MBSYM || b->kind == MBSYM || a->kind == MBARG || b->kind == MBARG)
 		return 0; /* read-only */
+	if (a->kind < 0 || b->kind < 0)
+		return 1; /* an instruction with the `memory` attribute */
 	if (a->kind != b->kind)
 		return 0; /* our frame is not reachable through the caller's pointers */
 	if (a->kind == MBSTACK || a->kind == MBSPILL)
@@ -258,7 +260,14 @@ static void build(void)
 				fdef[g] = i;
 				nfuse[g] = 0;
 			}
-		/* memory */
+		/* memory; a `memory` instruction (rep movsb) may touch any of it */
+		if (x->md->attr & AMEM) {
+			MemAcc a = {i, 1, -1, -1, -1, -1, 0, 0, 0, 0};
+			for (int j = 0; j < nacc; j++)
+				edge(acc[j].ins, i, lat);
+			GROW(acc, nacc, cacc);
+			acc[nacc++] = a;
+		}
 		for (int k = 0; k < x->md->nop; k++) {
 			Opnd *o = &x->op[k];
 			if (o->kind != OMEM || o->addr)

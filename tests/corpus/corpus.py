@@ -7,7 +7,9 @@ with the file's external data and a generated C driver, call both on the
 same random inputs and compare every byte of every buffer (and the return
 value where the prototype has one).
 
-    python3 tests/corpus/corpus.py [--corpus DIR] [--qhasm PATH] [--calls N] [PATTERN]
+    python3 tests/corpus/corpus.py [--corpus DIR] [--qhasm PATH] [--calls N] [--model M] [PATTERN]
+
+--model M translates with `-u M` (scheduled for that microarchitecture).
 
 Exit status 0 when every file expected to translate does and agrees, 1 on
 any failure, 77 when the corpus or a needed tool is absent.
@@ -184,13 +186,13 @@ def translate(qhasm: str, corpus: str, ent: dict, tmp: str, extra: list[str]) ->
     return run([qhasm, "--namespace", "ours"] + opts + extra + ["-o", os.path.join(tmp, "ours.asm"), src])
 
 
-def test_file(qhasm: str, corpus: str, ent: dict, calls: int, tmp: str) -> tuple[str, str]:
+def test_file(qhasm: str, corpus: str, ent: dict, calls: int, tmp: str, model: list[str]) -> tuple[str, str]:
     """('ok'|'fail'|'untranslated'|'skipped', message)"""
     stem = re.sub(r"(\.rec)?\.q$", "", ent["file"])
     inc = ["-I", os.path.join(corpus, "include")]
     if os.path.isdir(os.path.join(corpus, stem + ".include")):
         inc += ["-I", os.path.join(corpus, stem + ".include")]
-    r = translate(qhasm, corpus, ent, tmp, [])
+    r = translate(qhasm, corpus, ent, tmp, model)
     expect_untranslated = "untranslated" in ent["opts"]
     if r.returncode != 0:
         msg = r.stderr.strip().splitlines()[0] if r.stderr.strip() else f"exit {r.returncode}"
@@ -239,10 +241,14 @@ def main(argv: list[str]) -> int:
     if not os.path.isdir(corpus):
         corpus = "/work/shared/qhasm-corpus"
     qhasm = os.path.join(ROOT, "build", "qhasm")
-    calls, pattern = 200, ""
+    calls, pattern, model = 200, "", []
     i = 0
     while i < len(argv):
         a = argv[i]
+        if a == "--model" and i + 1 < len(argv):
+            model = ["-u", argv[i + 1]]
+            i += 2
+            continue
         if a in ("--corpus", "--qhasm", "--calls") and i + 1 < len(argv):
             v = argv[i + 1]
             corpus, qhasm, calls = (v, qhasm, calls) if a == "--corpus" else (corpus, v, calls) if a == "--qhasm" else (corpus, qhasm, int(v))
@@ -264,7 +270,7 @@ def main(argv: list[str]) -> int:
     for e in ents:
         tmp = tempfile.mkdtemp(prefix="qhasm-corpus-")
         try:
-            st, msg = test_file(qhasm, corpus, e, calls, tmp)
+            st, msg = test_file(qhasm, corpus, e, calls, tmp, model)
         except (RuntimeError, subprocess.TimeoutExpired) as x:
             st, msg = "fail", str(x)
         if os.environ.get("CORPUS_KEEP"):
@@ -275,9 +281,11 @@ def main(argv: list[str]) -> int:
         line = f"{st:12} {e['file']}: {msg}"
         print(line)
         if st == "untranslated":
-            notes.append(line)
-    print(f"corpus: {count['ok']} of {len(ents)} files translate and agree with the shipped assembly; "
-          f"{count['untranslated']} do not translate, {count['fail']} failed, {count['skipped']} skipped")
+            m = re.match(r"^[^:]*?([^/:]+?)(\.rec)?\.q:(\d+):\d+: error: (.*)$", msg)
+            notes.append(f"{m.group(1)} line {m.group(3)}: {m.group(4)}" if m else e["file"])
+    print(f"corpus{' (' + ' '.join(model) + ')' if model else ''}: {count['ok']} of {len(ents)} files translate and agree with the shipped assembly; "
+          f"{count['untranslated']} do not translate, {count['fail']} failed, {count['skipped']} skipped"
+          + (f"; not translated: {'; '.join(notes)}" if notes else ""))
     return 1 if count["fail"] else 0
 
 
