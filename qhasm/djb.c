@@ -647,8 +647,11 @@ static void readstmts(char **lines, int nlines)
 				addds(XSTMT, curline, t[0].col, t, n, "input");
 		} else if (!strcmp(w, "enter")) {
 			char *nm;
-			if (n > 2 && !strncmp(t[2].s, "stackaligned", 12))
-				err(at(&t[2]), "%s (a stack frame aligned to more than 64 bytes) is not supported", t[2].s);
+			/* `enter f stackaligned4096 SYM`: djb places the frame at SYM's
+			 * offset modulo 4096 (cache banks); it changes no result, and
+			 * our frame keeps the ABI's alignment */
+			if (n == 4 && !strncmp(t[2].s, "stackaligned", 12))
+				n = 2;
 			if (n < 2 || !nsname(t, n, 1, &nm)) {
 				if (n != 2 || t[1].kind != KID)
 					err(at(&t[0]), "expected 'enter NAME'");
@@ -664,7 +667,7 @@ static void readstmts(char **lines, int nlines)
 			if (t[2].v != 0)
 				err(at(&t[2]), "only output register 0 (the return value) can be assigned");
 			addds(XASSIGN, curline, t[0].col, NULL, 0, t[4].s);
-		} else if (n == 1 && !strncmp(w, "nop", 3) && isdigit((unsigned char)w[3])) {
+		} else if (n == 1 && !strncmp(w, "nop", 3) && (!w[3] || isdigit((unsigned char)w[3]))) {
 			/* djb's alignment no-ops: our emitter aligns loops itself */
 		} else if (n == 2 && t[0].kind == KID && isop(&t[1], ":")) {
 			addds(XLABEL, curline, t[0].col, t, n, NULL);

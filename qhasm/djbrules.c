@@ -45,6 +45,7 @@ const char *const djbrules[] = {
 	"a = count ( b ) => a = popcount ( b )",
 	"new a =>",
 	"vzeroupper =>",
+	"emms =>",
 	/* two conditions from one comparison: keep the flags of both */
 	"unsigned > ? unsigned < ? a - b => unsigned > ? a - b",
 	"unsigned < ? unsigned > ? a - b => unsigned > ? a - b",

@@ -73,14 +73,15 @@ def cpu_flags() -> set[str]:
     return set()
 
 
-def symbols(obj: str) -> tuple[set[str], set[str]]:
-    """(defined, undefined) global symbols of an object file."""
+def symbols(obj: str, local: bool = False) -> tuple[set[str], set[str]]:
+    """(defined, undefined) global symbols of an object file (with local:
+    the defined local ones instead)."""
     d, u = set(), set()
     for line in must(["nm", obj], "nm").splitlines():
         w = line.split()
         if len(w) == 2 and w[0] == "U":
             u.add(w[1])
-        elif len(w) == 3 and w[1].isupper():
+        elif len(w) == 3 and w[1].isupper() != local and w[1].lower() in "bdrt":
             d.add(w[2])
     return d, u
 
@@ -173,7 +174,7 @@ def shipped_file(corpus: str, qfile: str) -> str:
 
 def translate(qhasm: str, corpus: str, ent: dict, tmp: str, extra: list[str]) -> subprocess.CompletedProcess:
     src = os.path.join(corpus, ent["file"])
-    opts = [o for o in ent["opts"] if o not in ("cpp", "untranslated")]
+    opts = [o for o in ent["opts"] if o not in ("cpp", "untranslated", "nopie")]
     if "cpp" in ent["opts"]:
         stem = re.sub(r"(\.rec)?\.q$", "", ent["file"])
         pre = os.path.join(tmp, os.path.basename(ent["file"]))
@@ -215,6 +216,13 @@ def test_file(qhasm: str, corpus: str, ent: dict, calls: int, tmp: str, model: l
         must(["gcc", "-c", "-O2"] + NS + inc + ["-o", "data.o", os.path.join(corpus, ext)], "gcc (data)", tmp)
         objs.append("data.o")
     data = symbols(os.path.join(tmp, "data.o"))[0] if ext else set()
+    # tables kept as local labels (aes: SUPERCOP assembles them into the
+    # same file): made global in our copy of the data
+    if ext:
+        loc = symbols(os.path.join(tmp, "data.o"), local=True)[0] & symbols(os.path.join(tmp, "ours.o"))[1]
+        if loc:
+            must(["objcopy"] + [f"--globalize-symbol={x}" for x in sorted(loc)] + ["data.o"], "objcopy", tmp)
+            data |= loc
     names = {f["name"] for f in ent["fns"]}
     # functions with plain names get their side's prefix; our data
     # references go to the one copy of the data (namespaced ref_)
@@ -230,7 +238,8 @@ def test_file(qhasm: str, corpus: str, ent: dict, calls: int, tmp: str, model: l
         redefine(os.path.join(tmp, obj), ren)
     with open(os.path.join(tmp, "driver.c"), "w") as f:
         f.write(driver(ent["fns"], calls, 1 + sum(map(ord, ent["file"]))))
-    must(["gcc", "-O1", "-o", "driver", "driver.c"] + objs, "link", tmp)
+    pie = ["-no-pie"] if "nopie" in ent["opts"] else []
+    must(["gcc", "-O1"] + pie + ["-o", "driver", "driver.c"] + objs, "link", tmp)
     r = run(["./driver"], tmp)
     text = (r.stdout + r.stderr).strip() or f"the driver exited with status {r.returncode}"
     return ("ok" if r.returncode == 0 else "fail"), text.splitlines()[-1] if r.returncode == 0 else text
