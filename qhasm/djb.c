@@ -628,6 +628,8 @@ static void readstmts(char **lines, int nlines)
 		const char *w = t[0].kind == KID ? t[0].s : "";
 		if (t[0].kind == KID && typebydjb(&t[0], &count)) {
 			declare(t, n);
+		} else if (!strcmp(w, "cpu")) {
+			out(lines[ln], curline, t[0].col); /* ours, passed through */
 		} else if (isdjbtype(w)) {
 			err(at(&t[0]), "type %s is not supported (%s)", w,
 			    !strncmp(w, "float", 5) ? "floating point" : !strcmp(w, "int3232") ? "MMX" : "4096-byte alignment");
@@ -852,12 +854,18 @@ int djbdetect(const char *path)
 	int n;
 	char **l = readlines(path, &n);
 	int r = DQ;
-	int newer = hasword(l, n, "input_0", 0) || hasword(l, n, "input_1", 0) || hasword(l, n, "return", 1)
-		 || hasword(l, n, "caller_r11", 0);
+	int newer = hasword(l, n, "input_0", 0) || hasword(l, n, "input_1", 0) || hasword(l, n, "input_2", 0)
+		 || hasword(l, n, "caller_r11", 0) || (hasword(l, n, "return", 1) && !hasword(l, n, "leave", 1));
 	int older = hasword(l, n, "int6464", 1) || hasword(l, n, "caller", 1) || hasword(l, n, "uint32323232", 1);
-	for (int i = 0; i < n && !older; i++)
-		if (strstr(l[i], "*(uint") || strstr(l[i], "*(int") || strstr(l[i], "*(int128"))
+	for (int i = 0; i < n && !older; i++) {
+		const char *p = l[i] + strspn(l[i], " \t");
+		if (strstr(l[i], "*(uint") || strstr(l[i], "*(int") || strstr(l[i], "*(unaligned"))
 			older = 1;
+		if (!strncmp(p, "enter", 5))
+			break;
+		if (!strncmp(p, "input", 5) && (p[5] == ' ' || p[5] == '\t'))
+			older = 1; /* inputs declared before enter */
+	}
 	if (newer)
 		r = DQHASM;
 	else if (older)
