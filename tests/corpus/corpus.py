@@ -7,9 +7,10 @@ with the file's external data and a generated C driver, call both on the
 same random inputs and compare every byte of every buffer (and the return
 value where the prototype has one).
 
-    python3 tests/corpus/corpus.py [--corpus DIR] [--qhasm PATH] [--calls N] [--model M] [PATTERN]
+    python3 tests/corpus/corpus.py [--corpus DIR] [--qhasm PATH] [--calls N] [--model M] [--speed] [PATTERN]
 
---model M translates with `-u M` (scheduled for that microarchitecture).
+--model M translates with `-u M` (scheduled for that microarchitecture);
+--speed also prints the median cycles of the shipped and our code per function.
 
 Exit status 0 when every file expected to translate does and agrees, 1 on
 any failure, 77 when the corpus or a needed tool is absent.
@@ -97,7 +98,11 @@ def cname(fn: str, prefix: str) -> str:
 
 def driver(fns: list[dict], calls: int, seed: int) -> str:
     """C source calling ref_ and ours_ versions of each function on the same inputs."""
-    c = ["#include <stdio.h>", "#include <stdlib.h>", "#include <string.h>", "#include <stdint.h>", "",
+    c = ["#include <stdio.h>", "#include <stdlib.h>", "#include <string.h>", "#include <stdint.h>",
+         "#include <x86intrin.h>", "",
+         f"static uint64_t cyc[{len(fns)}][2][{calls}];",
+         "static uint64_t now(void) { _mm_lfence(); uint64_t t = __rdtsc(); _mm_lfence(); return t; }",
+         "static int cmpu(const void *a, const void *b) { uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b; return x < y ? -1 : x > y; }",
          "static uint64_t rs = %du;" % seed,
          "static uint64_t rnd(void) { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return rs; }",
          "static uint64_t range(uint64_t lo, uint64_t hi) { uint64_t n = hi - lo + 1; return n ? lo + rnd() % n : rnd(); }",
@@ -135,8 +140,10 @@ def driver(fns: list[dict], calls: int, seed: int) -> str:
         def args(p: str) -> str:
             return ", ".join(f"(uint64_t)(uintptr_t){p}{ai}" if a[0] in "bxd" else f"a{ai}"
                              for ai, a in enumerate(fn["args"]))
-        c.append(f"  uint64_t rr = {cname(fn['name'], 'ref')}({args('r')});")
-        c.append(f"  uint64_t ro = {cname(fn['name'], 'ours')}({args('o')});")
+        # the two sides alternate in going first (warming the inputs for the other)
+        c.append("  uint64_t rr, ro, t0, t1, t2;")
+        c.append(f"  if (it & 1) {{ t0 = now(); rr = {cname(fn['name'], 'ref')}({args('r')}); t1 = now(); ro = {cname(fn['name'], 'ours')}({args('o')}); t2 = now(); cyc[{fi}][0][it] = t1 - t0; cyc[{fi}][1][it] = t2 - t1; }}")
+        c.append(f"  else {{ t0 = now(); ro = {cname(fn['name'], 'ours')}({args('o')}); t1 = now(); rr = {cname(fn['name'], 'ref')}({args('r')}); t2 = now(); cyc[{fi}][1][it] = t1 - t0; cyc[{fi}][0][it] = t2 - t1; }}")
         if fn["ret"]:
             c.append(f"  if ((uint32_t)rr != (uint32_t)ro) {{ printf(\"{fn['name']} call %d: return value %u, shipped %u\\n\", it, (unsigned)ro, (unsigned)rr); bad++; }}")
         else:
@@ -145,11 +152,19 @@ def driver(fns: list[dict], calls: int, seed: int) -> str:
             c.append(f"  for (size_t i = 0; i < n{ai}; i++) if (r{ai}[i] != o{ai}[i]) {{ printf(\"{fn['name']} call %d: argument {ai + 1} byte %zu is %02x, shipped %02x\\n\", it, i, o{ai}[i], r{ai}[i]); bad++; break; }}")
             c.append(f"  free(r{ai}); free(o{ai});")
         c.append("}")
-    c.append("int main(void) {")
+    c.append("int main(int argc, char **argv) {")
     c.append(f"  for (int it = 0; it < {calls} && bad < 5; it++) {{")
     for fi in range(len(fns)):
         c.append(f"    test{fi}(it);")
     c.append("  }")
+    c.append("  if (argc > 1 && !bad)")
+    c.append(f"    for (int f = 0; f < {len(fns)}; f++) {{")
+    c.append(f"      qsort(cyc[f][0], {calls}, 8, cmpu); qsort(cyc[f][1], {calls}, 8, cmpu);")
+    names = ", ".join(f'"{fn["name"]}"' for fn in fns)
+    c.append(f"      static const char *nm[] = {{{names}}};")
+    c.append(f"      printf(\"speed %s: shipped %llu cycles, ours %llu (median of {calls} calls on the same random inputs)\\n\", nm[f],")
+    c.append(f"             (unsigned long long)cyc[f][0][{calls} / 2], (unsigned long long)cyc[f][1][{calls} / 2]);")
+    c.append("    }")
     c.append(f"  if (!bad) printf(\"{len(fns)} function(s), {calls} random calls each: every output byte agrees\\n\");")
     c.append("  return bad != 0;")
     c.append("}")
@@ -187,7 +202,7 @@ def translate(qhasm: str, corpus: str, ent: dict, tmp: str, extra: list[str]) ->
     return run([qhasm, "--namespace", "ours"] + opts + extra + ["-o", os.path.join(tmp, "ours.asm"), src])
 
 
-def test_file(qhasm: str, corpus: str, ent: dict, calls: int, tmp: str, model: list[str]) -> tuple[str, str]:
+def test_file(qhasm: str, corpus: str, ent: dict, calls: int, tmp: str, model: list[str], speed: bool = False) -> tuple[str, str]:
     """('ok'|'fail'|'untranslated'|'skipped', message)"""
     stem = re.sub(r"(\.rec)?\.q$", "", ent["file"])
     inc = ["-I", os.path.join(corpus, "include")]
@@ -240,8 +255,10 @@ def test_file(qhasm: str, corpus: str, ent: dict, calls: int, tmp: str, model: l
         f.write(driver(ent["fns"], calls, 1 + sum(map(ord, ent["file"]))))
     pie = ["-no-pie"] if "nopie" in ent["opts"] else []
     must(["gcc", "-O1"] + pie + ["-o", "driver", "driver.c"] + objs, "link", tmp)
-    r = run(["./driver"], tmp)
+    r = run(["./driver"] + (["speed"] if speed else []), tmp)
     text = (r.stdout + r.stderr).strip() or f"the driver exited with status {r.returncode}"
+    if r.returncode == 0 and speed:
+        return "ok", "\n    ".join(l for l in text.splitlines() if l.startswith("speed")) or text
     return ("ok" if r.returncode == 0 else "fail"), text.splitlines()[-1] if r.returncode == 0 else text
 
 
@@ -250,10 +267,14 @@ def main(argv: list[str]) -> int:
     if not os.path.isdir(corpus):
         corpus = "/work/shared/qhasm-corpus"
     qhasm = os.path.join(ROOT, "build", "qhasm")
-    calls, pattern, model = 200, "", []
+    calls, pattern, model, speed = 200, "", [], False
     i = 0
     while i < len(argv):
         a = argv[i]
+        if a == "--speed":
+            speed = True
+            i += 1
+            continue
         if a == "--model" and i + 1 < len(argv):
             model = ["-u", argv[i + 1]]
             i += 2
@@ -279,7 +300,7 @@ def main(argv: list[str]) -> int:
     for e in ents:
         tmp = tempfile.mkdtemp(prefix="qhasm-corpus-")
         try:
-            st, msg = test_file(qhasm, corpus, e, calls, tmp, model)
+            st, msg = test_file(qhasm, corpus, e, calls, tmp, model, speed)
         except (RuntimeError, subprocess.TimeoutExpired) as x:
             st, msg = "fail", str(x)
         if os.environ.get("CORPUS_KEEP"):
