@@ -175,6 +175,8 @@ static void addext(const char *s)
 
 static int isop(const Item *k, const char *s) { return k->kind == KOP && !strcmp(k->s, s); }
 
+static int curline;  /* the djb line being read */
+
 /* CRYPTO_NAMESPACE(x), CRYPTO_SHARED_NAMESPACE(x): NS_x; CRYPTO_NAMESPACETOP: NS.
  * Returns the tokens used (0: not a namespaced name). */
 static int nsname(const Item *t, int n, int i, char **name)
@@ -191,14 +193,12 @@ static int nsname(const Item *t, int n, int i, char **name)
 	if (strcmp(s, "CRYPTO_NAMESPACE") && strcmp(s, "CRYPTO_SHARED_NAMESPACE"))
 		return 0;
 	if (i + 3 >= n + 0 || !isop(&t[i + 1], "(") || t[i + 2].kind == KOP || !isop(&t[i + 3], ")"))
-		err((Pos){0, t[i].col}, "expected %s(NAME)", s);
+		err((Pos){curline, t[i].col}, "expected %s(NAME)", s);
 	char b[512];
 	snprintf(b, sizeof b, "%s_%s", djbnamespace, t[i + 2].s);
 	*name = fstrndup(b, strlen(b));
 	return 4;
 }
-
-static int curline;
 
 static Pos at(const Item *k) { return (Pos){curline, k->col}; }
 
