@@ -681,6 +681,34 @@ static void readstmts(char **lines, int nlines)
 	}
 }
 
+/* A `caller` variable holds a callee-saved register's value at entry;
+ * djb code saves it to a stack variable and restores it before leaving,
+ * which our frame does by itself, so those two statements are dropped
+ * (djbrules.c).  Any other use would need the entry value as data: that
+ * is refused rather than translated to a read of garbage. */
+static int issave(const DStmt *s)
+{
+	if (s->kind != XSTMT || s->n != 3 || !isop(&s->t[1], "="))
+		return 0;
+	int a = dvfind(s->t[0].s), b = dvfind(s->t[2].s);
+	return a >= 0 && b >= 0 && ((dv[a].stack && dv[b].ghost) || (dv[a].ghost && dv[b].stack));
+}
+
+static void checkcallers(void)
+{
+	for (int i = 0; i < nds; i++) {
+		if (ds[i].kind != XSTMT || ds[i].name || issave(&ds[i]))
+			continue;
+		for (int k = 0; k < ds[i].n; k++) {
+			int v = ds[i].t[k].kind == KID ? dvfind(ds[i].t[k].s) : -1;
+			if (v >= 0 && dv[v].ghost)
+				err((Pos){ds[i].line, ds[i].t[k].col},
+				    "'%s' is a caller (callee-saved) register: only saving and restoring it is supported (our frame saves the registers it uses)",
+				    ds[i].t[k].s);
+		}
+	}
+}
+
 /* one djb statement into ours */
 static void stmt(const DStmt *s)
 {
@@ -918,6 +946,7 @@ void djbparse(const char *path, int dialect, const Target *t)
 				if (v < 0)
 					err((Pos){ds[i].line, ds[i].t[k].col}, "undeclared variable '%s'", ds[i].t[k].s);
 			}
+	checkcallers();
 	if (dialect == DQHASM2007)
 		implicit("qhasm.zero", TINT64);
 	int decls = nout;
