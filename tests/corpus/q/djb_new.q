@@ -10,6 +10,6 @@ a = mem256[input_0 + 0]
 b = mem256[input_0 + 32]
 c = unpack low dwords of a and b
 a[0,1,2,3] = c[0,1],b[2,3]
-a &= mem256[MASK]
+a ^= mem256[MASK]
 mem256[input_0 + 0] = a
 return
