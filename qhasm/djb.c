@@ -930,7 +930,7 @@ void djbparse(const char *path, int dialect, const Target *t)
 		static const char *callers[] = {"caller_r11", "caller_r12", "caller_r13", "caller_r14", "caller_r15",
 			"caller_rbx", "caller_rbp", 0};
 		for (int i = 0; i < 6; i++) {
-			char b[16];
+			char b[32];
 			snprintf(b, sizeof b, "input_%d", i);
 			implicit(b, TINT64);
 		}
