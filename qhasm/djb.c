@@ -599,9 +599,14 @@ static int ngin, capgin;
 
 static void declare(const Item *t, int n)
 {
-	int count, type = typebydjb(&t[0], &count);
+	int count, type0 = typebydjb(&t[0], &count);
 	char b[600];
 	for (int i = 1; i < n; i++) {
+		int type = type0;
+		/* djb's stack64 input_6, input_7: the arguments on the stack; ours
+		 * are variables the entry code loads from there */
+		if (type == TSTACK64 && (!strcmp(t[i].s, "input_6") || !strcmp(t[i].s, "input_7")))
+			type = TINT64;
 		if (t[i].kind != KID)
 			err(at(&t[i]), "expected a variable name, found '%s'", t[i].s);
 		if (dvfind(t[i].s) >= 0)
@@ -734,8 +739,6 @@ static int maxinput(int from, int to)
 		for (int k = 0; k < ds[i].n; k++) {
 			const char *s = ds[i].t[k].s;
 			if (ds[i].t[k].kind == KID && !strncmp(s, "input_", 6) && isdigit((unsigned char)s[6]) && !s[7]) {
-				if (s[6] - '0' > 5)
-					err((Pos){ds[i].line, ds[i].t[k].col}, "more than six arguments (%s is on the stack) are not supported", s);
 				if (s[6] - '0' > mx)
 					mx = s[6] - '0';
 			}
@@ -929,7 +932,7 @@ void djbparse(const char *path, int dialect, const Target *t)
 	if (dialect == DQHASM) {
 		static const char *callers[] = {"caller_r11", "caller_r12", "caller_r13", "caller_r14", "caller_r15",
 			"caller_rbx", "caller_rbp", 0};
-		for (int i = 0; i < 6; i++) {
+		for (int i = 0; i < 8; i++) {
 			char b[32];
 			snprintf(b, sizeof b, "input_%d", i);
 			implicit(b, TINT64);

@@ -82,13 +82,14 @@ static const Class classes[] = {
 	CLSLABEL("label"),
 };
 
-/* System V: integer arguments in rdi, rsi, rdx, rcx, r8, r9 */
+/* System V: integer arguments in rdi, rsi, rdx, rcx, r8, r9, then on the
+ * stack (NOREG: loaded from there, see MBARG) */
 static int argreg(int i, int type)
 {
 	static const int r[] = {RDI, RSI, RDX, RCX, R8, R9};
 	if (type != TINT64 && type != TINT32)
 		return -2;
-	return i < 6 ? r[i] : -3;
+	return i < 6 ? r[i] : i < 64 ? NOREG : -3;
 }
 
 static void memfmt(FILE *f, Fn *fn, const Opnd *o)
@@ -120,6 +121,10 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 	case MBSPILL:
 		fprintf(f, "[rsp + %d]", fn->slot[o->obj].off);
 		return;
+	case MBARG:
+		/* arguments 7, 8, ...: above the frame, the pushes and the return address */
+		fprintf(f, "[rsp + %d]", fn->framesize + 8 * fn->pushes + 8 + 8 * (o->obj - 6));
+		return;
 	case MBSYM:
 		if (o->disp)
 			fprintf(f, "[rel %s + %lld]", consts[o->obj].name, o->disp);
@@ -148,6 +153,9 @@ static void layout(Fn *fn)
 	int size = fn->framesize;
 	fn->realign = 0;
 	if (align > 16 && size) {
+		if (fn->ninput > 6)
+			err(fn->pos, "'%s': inputs beyond the sixth (on the stack) need a frame aligned to at most 16 bytes, and this one has %d-byte aligned stack data",
+			    fn->name, align);
 		fn->realign = align;
 		fn->saved_sp_off = size;
 		size += 8;
