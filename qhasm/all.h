@@ -41,6 +41,7 @@ typedef struct Const {
 	int n;
 	u64 *v;
 	Pos pos;
+	int external;  /* `extern NAME`: defined in another object, no data here */
 } Const;
 
 /* ---------- tokens and statements (parse.c) ---------- */
@@ -95,7 +96,8 @@ typedef struct Label {
 enum Acc { AR = 1, AW = 2, ARW = 3, ASCR = 4, AIMM = 8 };
 enum Attr { AMOV = 1, AJUMP = 2, ACJUMP = 4, ALOAD = 8, ASTORE = 16, ARET = 32, ADECL = 256,
 	ACMPU = 64, ACMPS = 128 /* compare forms only for unsigned / signed conditions */,
-	ACMPEQ = 512 /* flags valid for = and != only */ };
+	ACMPEQ = 512 /* flags valid for = and != only */,
+	AMEM = 1024 /* reads and writes memory its operands do not name (rep movsb) */ };
 /* flag groups: carry, zero/sign/parity, overflow */
 enum { FLC = 1, FLZ = 2, FLO = 4 };
 
@@ -167,6 +169,7 @@ typedef struct Dialect {
 	const char *label;       /* {0} symbol */
 	const char *escape;      /* {0} a symbol spelled like a register, or NULL */
 	const char *trailer;
+	const char *external;    /* declares {0}, data defined elsewhere, or NULL */
 	const char *data[4];     /* 8, 16, 32, 64-bit data directive */
 } Dialect;
 extern const Dialect D_nasm, D_nasm32, D_gas, D_gasppc64, D_gassparc;
@@ -369,6 +372,15 @@ unsigned condfl(const Target *t, int cond);
 void parse(const char *file, const Target *t);
 void parsebuf(const char *name, char *text, size_t len, const Target *t);
 void parsereset(void);
+void parselines(char **text, const int *lineno, const int *col, int nline, const Target *t);
+
+/* ---------- djb.c: front end for D. J. Bernstein's qhasm dialects ---------- */
+enum { DQ, DQHASM2007, DQHASM, DAUTO };   /* ours, djb's 2007 and later dialects */
+extern const char *dialectname[];
+extern const char *djbnamespace;          /* CRYPTO_NAMESPACE(x) becomes NS_x */
+extern int undefok;      /* djb code may read a variable set on some paths only (garbage, as in djb's qhasm) */
+int djbdetect(const char *path);
+void djbparse(const char *path, int dialect, const Target *t);
 
 /* ---------- check.c ---------- */
 void check(Fn *fn, const Target *t);

@@ -122,6 +122,17 @@ static int pmem(Tok *t, int n, int i, SOp *o)
 			i++;
 			continue;
 		}
+		if (isop(k, "&") && i + 1 < n && t[i + 1].kind == KID && findvar(t[i + 1].s) >= 0) {
+			/* &s + 8: part of a stack variable (a sub-slot) */
+			int sv = findvar(t[i + 1].s);
+			if (!isstack(vars[sv].type))
+				err(k->pos, "'&%s': only a stack variable has an address", t[i + 1].s);
+			if (o->var >= 0 || sign < 0)
+				err(k->pos, "an address has at most one stack variable, added");
+			o->var = sv;
+			i += 2;
+			continue;
+		}
 		if (k->kind != KID)
 			err(k->pos, "unexpected '%s' in address", k->s);
 		int c = findconst(k->s), v = findvar(k->s);
@@ -163,6 +174,15 @@ static int pmem(Tok *t, int n, int i, SOp *o)
 	}
 	if (o->sym >= 0 && (o->base >= 0 || o->index >= 0))
 		err(start->pos, "a constant's address cannot be combined with registers");
+	if (o->var >= 0) {
+		const Var *sv = &vars[o->var];
+		if (o->sym >= 0 || o->base >= 0 || o->index >= 0)
+			err(start->pos, "a stack variable's address takes only a constant offset");
+		if (o->disp < 0 || o->disp + o->width / 8 > (i64)(typebits(sv->type) / 8) * sv->count)
+			err(start->pos, "%s at offset %lld is outside '%s' (%d bytes)", start->s, (long long)o->disp,
+			    sv->name, typebits(sv->type) / 8 * sv->count);
+		return i + 1;
+	}
 	if (o->sym < 0 && o->base < 0 && o->index < 0)
 		err(start->pos, "an address needs a register or a constant");
 	return i + 1;

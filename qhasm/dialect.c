@@ -16,6 +16,7 @@ const Dialect D_nasm = {
 	.label = "{0}:",
 	.escape = "${0}",
 	.trailer = "section .note.GNU-stack noalloc noexec nowrite progbits",
+	.external = "extern {0}",
 	.data = {"db", "dw", "dd", "dq"},
 };
 
@@ -33,6 +34,7 @@ const Dialect D_nasm32 = {
 	.label = "{0}:",
 	.escape = "${0}",
 	.trailer = "section .note.GNU-stack noalloc noexec nowrite progbits",
+	.external = "extern {0}",
 	.data = {"db", "dw", "dd", "dq"},
 };
 

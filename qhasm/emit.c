@@ -206,6 +206,9 @@ void emitfile(FILE *f, const Target *t)
 		base ? base + 1 : infile);
 	if (t->dialect->header)
 		putln(f, t->dialect->header, infile, "");
+	for (int i = 0; i < nconsts; i++)
+		if (consts[i].external && t->dialect->external)
+			putln(f, t->dialect->external, consts[i].name, "");
 }
 
 /* a symbol spelled like a register (a function named ymm20) is escaped */
@@ -291,11 +294,16 @@ void emitfn(FILE *f, Fn *fn, const Target *t)
 
 void emitconsts(FILE *f, const Target *t)
 {
-	if (!nconsts)
+	int own = 0;
+	for (int i = 0; i < nconsts; i++)
+		own += !consts[i].external;
+	if (!own)
 		return;
 	fprintf(f, "\n%s\n", t->dialect->rodata);
 	for (int i = 0; i < nconsts; i++) {
 		const Const *c = &consts[i];
+		if (c->external)
+			continue;
 		putln(f, t->dialect->align64, "", "");
 		putln(f, t->dialect->label, c->name, "");
 		int di = c->elbits == 8 ? 0 : c->elbits == 16 ? 1 : c->elbits == 32 ? 2 : 3;

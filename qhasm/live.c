@@ -110,6 +110,7 @@ void live(Fn *fn)
 			if (bshas(fn->blk[0].in, t)) {
 				if (fn->tmp[t].var < 0)
 					die("compiler temporary %d live at entry", t);
-				uninit(fn, t);
+				if (!undefok)
+					uninit(fn, t);
 			}
 }

@@ -11,11 +11,12 @@ static int wantreport;      /* --report */
 static const Target *targets[] = {&T_amd64, &T_x86, &T_ppc32, &T_ppc64, &T_sparc64};
 
 static const char *dumps = "";
+static int dialect = DAUTO;  /* --dialect */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: qhasm [-m TARGET] [-x EXT,...] [-u MODEL] [--report] [--rename OLD=NEW] [-d LETTERS] [-o OUT] FILE.q\n"
+		"usage: qhasm [-m TARGET] [-x EXT,...] [-u MODEL] [--report] [--rename OLD=NEW] [--dialect D] [-d LETTERS] [-o OUT] FILE.q\n"
 		"Translate a .q kernel into assembly for TARGET.\n\n"
 		"  -m TARGET   target instruction set (default amd64); one of:");
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++)
@@ -26,6 +27,9 @@ static void usage(FILE *f)
 		"  --report    print the spill code per function and loop, and with -u the cost\n"
 		"              report, instead of assembly (unless -o)\n"
 		"  --rename OLD=NEW  rename global symbols (per-model variants: --rename _avx2_=_avx2_zen4_)\n"
+		"  --dialect D input language: q (ours), qhasm2007 or qhasm (D. J. Bernstein's 2007 and\n"
+		"              later dialects), or auto (the default: detected from the file)\n"
+		"  --namespace NS  qhasm dialects: CRYPTO_NAMESPACE(x) becomes NS_x, CRYPTO_NAMESPACETOP NS\n"
 		"  -o OUT      output file (default: standard output); written only on success\n"
 		"  -d LETTERS  dump the state after passes to standard error:\n"
 		"              P parse, C check, S select, T taint, W webs, H schedule, L live, O coalesce, A alloc, K postschedule, F frame\n"
@@ -192,6 +196,20 @@ int main(int argc, char **argv)
 			wantreport = 1;
 			continue;
 		}
+		if (!strcmp(a, "--dialect") && i + 1 < argc) {
+			const char *v = argv[++i];
+			for (dialect = 0; dialectname[dialect] && strcmp(dialectname[dialect], v); dialect++)
+				;
+			if (!dialectname[dialect]) {
+				fprintf(stderr, "qhasm: unknown dialect '%s' (q, qhasm2007, qhasm or auto)\n", v);
+				return 2;
+			}
+			continue;
+		}
+		if (!strcmp(a, "--namespace") && i + 1 < argc) {
+			djbnamespace = argv[++i];
+			continue;
+		}
 		if (!strcmp(a, "--rename") && i + 1 < argc) {
 			symrename = argv[++i];
 			if (!strchr(symrename, '=') || symrename[0] == '=') {
@@ -249,7 +267,14 @@ int main(int argc, char **argv)
 		}
 		free(s);
 	}
-	parse(in, t);
+	if (dialect == DAUTO)
+		dialect = djbdetect(in);
+	if (*dumps)
+		fprintf(stderr, "dialect: %s\n", dialectname[dialect]);
+	if (dialect == DQ)
+		parse(in, t);
+	else
+		djbparse(in, dialect, t);
 	char *tmp = NULL;
 	FILE *f = wantreport ? NULL : stdout;
 	if (out) {

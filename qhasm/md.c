@@ -207,6 +207,8 @@ static void parseattr(MdLine *m, char *s)
 			m->attr |= ALOAD;
 		else if (!strcmp(p, "store"))
 			m->attr |= ASTORE;
+		else if (!strcmp(p, "memory"))
+			m->attr |= AMEM;
 		else if (!strcmp(p, "ucmp"))
 			m->attr |= ACMPU;
 		else if (!strcmp(p, "scmp"))
@@ -347,7 +349,7 @@ void mdload(const Target *t)
  * keywords) cannot name variables. */
 int isreserved(const char *s)
 {
-	static const char *kw[] = {"enter", "input", "output", "leave", "goto", "if", "const",
+	static const char *kw[] = {"enter", "input", "output", "leave", "return", "extern", "goto", "if", "const",
 		"cpu", "secret", "declassify", 0};
 	for (int i = 0; kw[i]; i++)
 		if (!strcmp(kw[i], s))

@@ -164,7 +164,7 @@ static void pconst(Tok *t, int n)
 		err(t[n - 1].pos, "expected values after the element type");
 	GROW(consts, nconsts, capconsts);
 	Const *c = &consts[nconsts];
-	*c = (Const){t[1].s, bits, 0, falloc(n * sizeof(u64)), t[1].pos};
+	*c = (Const){t[1].s, bits, 0, falloc(n * sizeof(u64)), t[1].pos, 0};
 	for (int i = 3; i < n; i++) {
 		int neg = 0;
 		if (!strcmp(t[i].s, "-") && i + 1 < n) {
@@ -331,21 +331,50 @@ void parsebuf(const char *path, char *text, size_t len, const Target *tg)
 	}
 	if (nul.line)
 		err(nul, "NUL byte in input");
+	parselines(srcline, NULL, NULL, nsrcline, tg);
+}
+
+/* `extern NAME {NAME}`: data defined elsewhere (another object file),
+ * read like a constant: memN[NAME], &memN[NAME] */
+static void pextern(Tok *t, int n)
+{
+	if (n < 2)
+		err(t[0].pos, "expected symbol names after 'extern'");
+	for (int i = 1; i < n; i++) {
+		checkname(&t[i]);
+		GROW(consts, nconsts, capconsts);
+		consts[nconsts] = (Const){t[i].s, 8, 0, NULL, t[i].pos, 1};
+		addname(t[i].s, 1, nconsts);
+		nconsts++;
+	}
+}
+
+/* The statements of a file: line i is text[i], at source line lineno[i]
+ * (default i + 1); with col, every token of line i is placed at column
+ * col[i] of that source line (text produced by a front end such as djb.c,
+ * whose srcline[] holds the original lines). */
+void parselines(char **text, const int *lineno, const int *col, int nline, const Target *tg)
+{
 	curext = tg->baseext;
 	Fn *fn = NULL;
 	int scap = 0, inputs = 0;
-	for (int ln = 0; ln < nsrcline; ln++) {
+	for (int ln = 0; ln < nline; ln++) {
 		int n;
-		Tok *t = lex(srcline[ln], ln + 1, &n);
+		Tok *t = lex(text[ln], lineno ? lineno[ln] : ln + 1, &n);
 
 		if (!n)
 			continue;
+		if (col)
+			for (int i = 0; i <= n; i++)
+				t[i].pos.col = col[ln];
 		int type = t[0].kind == KID ? typebyname(t[0].s) : TNONE;
 		const char *w = t[0].s;
 		if (type) {
 			pdecl(t, n, type, tg);
 		} else if (!strcmp(w, "const")) {
 			pconst(t, n);
+		} else if (!strcmp(w, "extern")) {
+			pextern(t, n);
 		} else if (!strcmp(w, "cpu")) {
 			if (fn)
 				err(t[0].pos, "'cpu' must come before 'enter'");
@@ -389,6 +418,11 @@ void parsebuf(const char *path, char *text, size_t len, const Target *tg)
 				err(t[1].pos, "unexpected '%s' after 'leave'", t[1].s);
 			addstmt(fn, &scap, SLEAVE, t, n);
 			fn = NULL;
+		} else if (!strcmp(w, "return")) {
+			/* an early return: like leave, but the function goes on */
+			if (n != 1)
+				err(t[1].pos, "unexpected '%s' after 'return'", t[1].s);
+			addstmt(fn, &scap, SLEAVE, t, n);
 		} else if (n == 2 && t[0].kind == KID && !strcmp(t[1].s, ":")) {
 			addstmt(fn, &scap, SLABEL, t, n);
 		} else {

@@ -121,6 +121,8 @@ static int mayalias(const MemAcc *a, const MemAcc *b)
 		return 0; /* read-only */
 	if (viapointer(a, b) || viapointer(b, a))
 		return 1;
+	if (a->kind < 0 || b->kind < 0)
+		return 1; /* an instruction with the `memory` attribute */
 	if (a->kind != b->kind)
 		return 0; /* our frame is not reachable through the caller's pointers */
 	if (a->kind == MBSTACK || a->kind == MBSPILL)
@@ -266,9 +268,14 @@ static void memdeps(MemAcc *acc, int nacc, const MemAcc *a, int lat)
 		edge(acc[(e - 1) * EPOCH].ins, a->ins, 0);
 }
 
+/* the last instruction with the `memory` attribute in the block (-1: none):
+ * every later stack or spill access is ordered after it */
+static int membar;
+
 static void build(void)
 {
 	int nt = F->ntmp;
+	membar = -1;
 	tmpstate(nt);
 	int fdef[3] = {-1, -1, -1}, *fuse[3] = {NULL, NULL, NULL}, nfuse[3] = {0, 0, 0};
 	int *fdead[3] = {NULL, NULL, NULL}, nfdead[3] = {0, 0, 0};
@@ -389,6 +396,26 @@ static void build(void)
 				fdef[g] = i;
 				nfuse[g] = 0;
 			}
+		/* memory; a `memory` instruction (rep movsb) may touch any of it */
+		if (x->md->attr & AMEM) {
+			MemAcc a = {i, 1, -1, -1, -1, -1, 0, 0, 0, 0};
+			for (int j = 0; j < nacc; j++)
+				edge(acc[j].ins, i, lat);
+			GROW(acc, nacc, cacc);
+			acc[nacc++] = a;
+			/* and every stack variable and spill slot touched so far:
+			 * later accesses of them come after it too */
+			for (int j = 0; j < nobjtouched; j++) {
+				ObjAcc *b = &objacc[objtouched[j] & 1][objtouched[j] >> 1];
+				if (b->lastw >= 0)
+					edge(b->lastw, i, lat);
+				for (int r = 0; r < b->nrd; r++)
+					edge(b->rd[r], i, 0);
+				b->nrd = 0;
+				b->lastw = i;
+			}
+			membar = i;
+		}
 		/* memory: stack variables and spill slots by object (the last
 		 * store, the loads since); pointers pairwise nearby (memdeps) */
 		for (int k = 0; k < x->md->nop; k++) {
@@ -400,7 +427,9 @@ static void build(void)
 				continue; /* read-only */
 			if (o->mkind == MBSTACK || o->mkind == MBSPILL) {
 				ObjAcc *b = objof(o->mkind == MBSPILL, o->obj);
-				if (b->lastw >= 0)
+				if (membar >= 0 && membar != i)
+					edge(membar, i, lat);
+				if (b->lastw >= 0 && b->lastw != i)
 					edge(b->lastw, i, lat);
 				if (!write) {
 					GROW(b->rd, b->nrd, b->crd);

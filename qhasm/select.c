@@ -164,6 +164,8 @@ static int fits(const SOp *o, const Class *c)
 			return isstack(vars[o->var].type) && typebits(vars[o->var].type) == c->view && stackok(c);
 		if (o->kind != SMEM || o->width != c->view)
 			return 0;
+		if (o->var >= 0)
+			return stackok(c);
 		if (o->base >= 0 && vars[o->base].type != T->addrtype)
 			return 0;
 		if (o->index >= 0 && vars[o->index].type != T->addrtype)
@@ -184,7 +186,7 @@ static int sameop(const SOp *a, const SOp *b)
 	if (a->kind == SVAR)
 		return a->var == b->var;
 	if (a->kind == SMEM)
-		return a->base == b->base && a->index == b->index && a->scale == b->scale && a->disp == b->disp
+		return a->base == b->base && a->index == b->index && a->scale == b->scale && a->disp == b->disp && a->var == b->var
 		    && a->sym == b->sym && a->width == b->width;
 	return 0;
 }
@@ -234,6 +236,13 @@ static Opnd memop(const SOp *o, const Class *c)
 		r.mkind = MBSTACK;
 		r.obj = o->var;
 		r.addr = c->kind == CADDR;
+		return r;
+	}
+	if (o->var >= 0) {
+		/* a part of a stack variable: mem32[&s + 4] */
+		r.mkind = MBSTACK;
+		r.obj = o->var;
+		r.disp = o->disp;
 		return r;
 	}
 	if (o->sym >= 0) {

@@ -63,6 +63,7 @@ static const Class classes[] = {
 	CLSREG("reg512", FVEC, T(TREG512), 0xffffffffull, 512),
 	CLSIMM("imm8", -128, 127),
 	CLSIMM("uimm8", 0, 255),
+	CLSIMM("sh4", 0, 15),
 	CLSIMM("sh5", 0, 31),
 	CLSIMM("sh6", 0, 63),
 	CLSIMM("rot5", 1, 31),
@@ -82,13 +83,14 @@ static const Class classes[] = {
 	CLSLABEL("label"),
 };
 
-/* System V: integer arguments in rdi, rsi, rdx, rcx, r8, r9 */
+/* System V: integer arguments in rdi, rsi, rdx, rcx, r8, r9, then on the
+ * stack (NOREG: loaded from there, see MBARG) */
 static int argreg(int i, int type)
 {
 	static const int r[] = {RDI, RSI, RDX, RCX, R8, R9};
 	if (type != TINT64 && type != TINT32)
 		return -2;
-	return i < 6 ? r[i] : -3;
+	return i < 6 ? r[i] : i < 64 ? NOREG : -3;
 }
 
 static void memfmt(FILE *f, Fn *fn, const Opnd *o)
@@ -115,10 +117,14 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 		return;
 	}
 	case MBSTACK:
-		fprintf(f, "[rsp + %d]", fn->varoff[o->obj]);
+		fprintf(f, "[rsp + %lld]", fn->varoff[o->obj] + o->disp);
 		return;
 	case MBSPILL:
 		fprintf(f, "[rsp + %d]", fn->slot[o->obj].off);
+		return;
+	case MBARG:
+		/* arguments 7, 8, ...: above the frame, the pushes and the return address */
+		fprintf(f, "[rsp + %d]", fn->framesize + 8 * fn->pushes + 8 + 8 * (o->obj - 6));
 		return;
 	case MBSYM:
 		if (o->disp)
@@ -148,6 +154,9 @@ static void layout(Fn *fn)
 	int size = fn->framesize;
 	fn->realign = 0;
 	if (align > 16 && size) {
+		if (fn->ninput > 6)
+			err(fn->pos, "'%s': inputs beyond the sixth (on the stack) need a frame aligned to at most 16 bytes, and this one has %d-byte aligned stack data",
+			    fn->name, align);
 		fn->realign = align;
 		fn->saved_sp_off = size;
 		size += 8;

@@ -101,7 +101,7 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 			fprintf(f, "%lld(%s)", o->disp, regview(FGPR, fn->tmp[o->base].reg, 0));
 		return;
 	case MBSTACK:
-		fprintf(f, "%d(%%r1)", fn->varoff[o->obj]);
+		fprintf(f, "%lld(%%r1)", fn->varoff[o->obj] + o->disp);
 		return;
 	case MBSPILL:
 		fprintf(f, "%d(%%r1)", fn->slot[o->obj].off);

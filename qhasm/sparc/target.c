@@ -86,7 +86,7 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 		return;
 	case MBSTACK:
 		/* an address operand (`p = &buf`): the register and offset to add */
-		fprintf(f, o->addr ? "%%fp, %d" : "[%%fp + %d]", base + fn->varoff[o->obj]);
+		fprintf(f, o->addr ? "%%fp, %lld" : "[%%fp + %lld]", (long long)(base + fn->varoff[o->obj] + o->disp));
 		return;
 	case MBSPILL:
 		fprintf(f, "[%%fp + %d]", base + fn->slot[o->obj].off);

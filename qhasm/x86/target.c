@@ -81,7 +81,7 @@ static void memfmt(FILE *f, Fn *fn, const Opnd *o)
 		return;
 	}
 	case MBSTACK:
-		fprintf(f, "[esp + %d]", fn->varoff[o->obj]);
+		fprintf(f, "[esp + %lld]", fn->varoff[o->obj] + o->disp);
 		return;
 	case MBSPILL:
 		fprintf(f, "[esp + %d]", fn->slot[o->obj].off);
