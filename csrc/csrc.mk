@@ -13,7 +13,8 @@ CSRC_SOMAJOR := 0
 CSRC_LIB_SRC := csrc/cpu.c csrc/dispatch.c \
                 csrc/salsa20_wrap.c csrc/salsa20_c.c \
                 csrc/poly1305_wrap.c csrc/poly1305_c.c \
-                csrc/ref/salsa20_ref.c csrc/ref/poly1305_ref.c
+                csrc/ref/salsa20_ref.c csrc/ref/poly1305_ref.c \
+                csrc/mceliece.c csrc/ref/mceliece_ref.c
 CSRC_HDR     := $(wildcard csrc/*.h csrc/include/*.h csrc/ref/*.h)
 CSRC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 NASM         ?= nasm

@@ -33,6 +33,7 @@ import tempfile
 
 from gen import poly1305, salsa20
 from gen import ppcsparc  # Salsa20 and Poly1305 for ppc32/ppc64/sparc64
+from gen import mceliece  # Classic McEliece arithmetic, every target (no templates)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -79,6 +80,7 @@ GENERATORS = [
     (None, CROSS_PATTERNS),
     # ppc32, ppc32-altivec, ppc64, sparc64 (gen/ppcsparc.py; files matched above)
     (ppcsparc, []),
+    (mceliece, [f"{mceliece.GENERATED}/mceliece_*.q", "out/*/mceliece_*.asm", "out/*/mceliece_*.s"]),
 ]
 
 
@@ -144,7 +146,7 @@ def regen(out: str, qhasm: str, verbose: bool = False, extra: list[str] | None =
         for qpath, impl, asm in jobs:
             asm = asm_name(impl, asm)
             target = target_of(impl)
-            if mod is ppcsparc:
+            if mod is ppcsparc or mod is mceliece:
                 text = mod.render(qpath, ROOT)
             elif mod is poly1305:
                 text = mod.generate(impl, ROOT)

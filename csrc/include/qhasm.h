@@ -155,6 +155,25 @@ const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 
  * QHASM_UARCH= turns the preference off) */
 const char *qhasm_cpu_uarch(void);
 
+/* ---- Classic McEliece arithmetic (docs/mceliece.md) -------------------
+ * GF(2^12) = GF(2)[z]/(z^12 + z^3 + 1) (mceliece348864) and GF(2^13) =
+ * GF(2)[z]/(z^13 + z^4 + z^3 + z + 1) (mceliece460896 ... 8192128).
+ * Bitsliced vectors of m bit-words: vec (64 elements) is uint64_t[m],
+ * word i holding bit i of each element; vec256 is uint64_t[4m] and vec512
+ * uint64_t[8m], the words of bit i at [4i..4i+3] ([8i..8i+7]), element
+ * 64k+j in bit j of word k of them (the Classic McEliece vec and avx
+ * layouts).  h may equal f or g. */
+#define QHASM_MCELIECE_DECLARE_VEC(M, V) \
+    void qhasm_mceliece_gf##M##_##V##_mul(uint64_t *h, const uint64_t *f, const uint64_t *g); \
+    void qhasm_mceliece_gf##M##_##V##_sq(uint64_t *h, const uint64_t *f); \
+    void qhasm_mceliece_gf##M##_##V##_inv(uint64_t *h, const uint64_t *f); /* 1/a, 0 for 0 */
+QHASM_MCELIECE_DECLARE_VEC(12, vec)
+QHASM_MCELIECE_DECLARE_VEC(13, vec)
+QHASM_MCELIECE_DECLARE_VEC(12, vec256)
+QHASM_MCELIECE_DECLARE_VEC(13, vec256)
+QHASM_MCELIECE_DECLARE_VEC(12, vec512)
+QHASM_MCELIECE_DECLARE_VEC(13, vec512)
+
 #ifdef __cplusplus
 }
 #endif

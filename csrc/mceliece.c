@@ -1,0 +1,83 @@
+/* The public Classic McEliece arithmetic functions (qhasm.h): thin
+ * wrappers that call the first kernel of mceliece_impls.h's preference
+ * order the running CPU supports, chosen once per function on first use;
+ * the reference C (csrc/ref/mceliece_ref.c) when none is linked in.
+ * QHASM_MCELIECE_IMPL=name forces one implementation (or "ref").
+ * Layouts and kernels: docs/mceliece.md. */
+#include <stdlib.h>
+#include <string.h>
+#include "mceliece_impls.h"
+#include "ref/mceliece_ref.h"
+
+#define MCE_CAT_(a, b) a##b
+#define MCE_CAT(a, b) MCE_CAT_(a, b)
+#define MCE_WHEN_0(...)
+#define MCE_WHEN_1(...) __VA_ARGS__
+#define MCE_WHEN(c, ...) MCE_CAT(MCE_WHEN_, c)(__VA_ARGS__)
+
+#define MCE_DECL_L(ID, M, V) \
+    qhasm_mce_mul_fn qhasm_kernel_mceliece_gf##M##_##V##_mul_##ID; \
+    qhasm_mce_un_fn qhasm_kernel_mceliece_gf##M##_##V##_sq_##ID; \
+    qhasm_mce_un_fn qhasm_kernel_mceliece_gf##M##_##V##_inv_##ID;
+#define MCE_DECL(ID, NAME, FEAT, L64, L256, L512) \
+    MCE_WHEN(L64, MCE_DECL_L(ID, 12, vec) MCE_DECL_L(ID, 13, vec)) \
+    MCE_WHEN(L256, MCE_DECL_L(ID, 12, vec256) MCE_DECL_L(ID, 13, vec256)) \
+    MCE_WHEN(L512, MCE_DECL_L(ID, 12, vec512) MCE_DECL_L(ID, 13, vec512))
+MCE_VEC_IMPLS(MCE_DECL)
+
+#define MCE_ENTRY_L(ID, NAME, FEAT, M, L, V) \
+    { NAME, FEAT, M, L, "mul", qhasm_kernel_mceliece_gf##M##_##V##_mul_##ID, NULL }, \
+    { NAME, FEAT, M, L, "sq", NULL, qhasm_kernel_mceliece_gf##M##_##V##_sq_##ID }, \
+    { NAME, FEAT, M, L, "inv", NULL, qhasm_kernel_mceliece_gf##M##_##V##_inv_##ID },
+#define MCE_ENTRY(ID, NAME, FEAT, L64, L256, L512) \
+    MCE_WHEN(L64, MCE_ENTRY_L(ID, NAME, FEAT, 12, 64, vec) MCE_ENTRY_L(ID, NAME, FEAT, 13, 64, vec)) \
+    MCE_WHEN(L256, MCE_ENTRY_L(ID, NAME, FEAT, 12, 256, vec256) MCE_ENTRY_L(ID, NAME, FEAT, 13, 256, vec256)) \
+    MCE_WHEN(L512, MCE_ENTRY_L(ID, NAME, FEAT, 12, 512, vec512) MCE_ENTRY_L(ID, NAME, FEAT, 13, 512, vec512))
+
+const qhasm_mce_vec_kernel qhasm_mce_vec_kernels[] = {
+    MCE_VEC_IMPLS(MCE_ENTRY)
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+};
+const int qhasm_mce_vec_nkernels = (int)(sizeof qhasm_mce_vec_kernels / sizeof qhasm_mce_vec_kernels[0]) - 1;
+
+/* the kernel for (m, lanes, op): the first supported one, or NULL (ref) */
+static const qhasm_mce_vec_kernel *pick(int m, int lanes, const char *op)
+{
+    const char *force = getenv("QHASM_MCELIECE_IMPL");
+    unsigned have = qhasm_cpu_features();
+    int i;
+    if (force && !strcmp(force, "ref")) return NULL;
+    for (i = 0; i < qhasm_mce_vec_nkernels; i++) {
+        const qhasm_mce_vec_kernel *k = &qhasm_mce_vec_kernels[i];
+        if (k->m != m || k->lanes != lanes || strcmp(k->op, op)) continue;
+        if (force ? !strcmp(force, k->impl) : (k->features & ~have) == 0) return k;
+    }
+    return NULL;
+}
+
+/* one public function: a cached kernel pointer, the reference otherwise */
+#define MCE_MUL(M, L, V) \
+    void qhasm_mceliece_gf##M##_##V##_mul(uint64_t *h, const uint64_t *f, const uint64_t *g) \
+    { \
+        static const qhasm_mce_vec_kernel *k; \
+        static int done; \
+        if (!done) { k = pick(M, L, "mul"); done = 1; } \
+        if (k) k->mul(h, f, g); \
+        else qhasm_ref_mceliece_vec_mul(M, L, h, f, g); \
+    }
+#define MCE_UN(M, L, V, OP) \
+    void qhasm_mceliece_gf##M##_##V##_##OP(uint64_t *h, const uint64_t *f) \
+    { \
+        static const qhasm_mce_vec_kernel *k; \
+        static int done; \
+        if (!done) { k = pick(M, L, #OP); done = 1; } \
+        if (k) k->un(h, f); \
+        else qhasm_ref_mceliece_vec_##OP(M, L, h, f); \
+    }
+#define MCE_ALL(M, L, V) MCE_MUL(M, L, V) MCE_UN(M, L, V, sq) MCE_UN(M, L, V, inv)
+MCE_ALL(12, 64, vec)
+MCE_ALL(13, 64, vec)
+MCE_ALL(12, 256, vec256)
+MCE_ALL(13, 256, vec256)
+MCE_ALL(12, 512, vec512)
+MCE_ALL(13, 512, vec512)

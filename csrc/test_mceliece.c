@@ -1,0 +1,225 @@
+/* test_mceliece: checks every Classic McEliece kernel linked into this
+ * build (mceliece_impls.h) against the reference C (csrc/ref/mceliece_ref.c).
+ * Standalone until the manifest's generic harness covers these kernels
+ * (tests/sh/mceliece.sh builds it natively and for the cross targets).
+ *
+ * Per kernel: random inputs, structured ones (zero, one, all-ones words,
+ * powers of the generator x in every lane, single bits), outputs aliasing
+ * each input, canary words around every buffer, inputs left unchanged;
+ * inversion exhaustively over all 2^m elements, with inv(a) * a = 1 for
+ * every nonzero a.  Each implementation runs in a child process (an
+ * illegal instruction is a failure, not a crash); one whose CPU features
+ * are missing is reported as skipped.
+ *
+ *   test_mceliece [-v] [IMPL...]     exit status 1 if anything failed */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "mceliece_impls.h"
+#include "ref/mceliece_ref.h"
+
+#define CAN 4                          /* canary words each side */
+#define CANARY 0xC3A5C3A5DEADBEEFull
+#define MAXW (13 * 8)                  /* words of the largest vector (m = 13, 512 lanes) */
+
+static uint64_t rstate = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rstate += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int verbose, failures;
+static long checks;
+
+static void fail(const qhasm_mce_vec_kernel *k, const char *what, int e, uint16_t got, uint16_t want)
+{
+    if (failures++ < 10)
+        printf("FAIL %s gf%d lanes %d %s: %s (lane %d: got 0x%x, expected 0x%x)\n",
+               k->impl, k->m, k->lanes, k->op, what, e, got, want);
+}
+
+typedef struct {
+    uint64_t w[3][CAN + MAXW + CAN];
+} bufs;
+
+static uint64_t *slot(bufs *b, int i) { return b->w[i] + CAN; }
+
+static void set_canaries(bufs *b, int words)
+{
+    int i, j;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < CAN; j++) b->w[i][j] = b->w[i][CAN + words + j] = CANARY ^ (uint64_t)(i * 16 + j);
+}
+
+static int canaries_ok(const bufs *b, int words)
+{
+    int i, j;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < CAN; j++)
+            if (b->w[i][j] != (CANARY ^ (uint64_t)(i * 16 + j)) ||
+                b->w[i][CAN + words + j] != (CANARY ^ (uint64_t)(i * 16 + j)))
+                return 0;
+    return 1;
+}
+
+/* run kernel k on f (and g), h at slot 2 or aliasing an input: alias 0
+ * none, 1 h = f, 2 h = g; compare with the reference */
+static void run_one(const qhasm_mce_vec_kernel *k, const uint64_t *f, const uint64_t *g, int alias, const char *what)
+{
+    int words = k->m * k->lanes / 64, e;
+    bufs b;
+    uint64_t want[MAXW];
+    uint64_t *pf, *pg, *ph;
+    char desc[96];
+    memset(&b, 0x5A, sizeof b);
+    set_canaries(&b, words);
+    pf = slot(&b, 0);
+    pg = slot(&b, 1);
+    memcpy(pf, f, (size_t)words * 8);
+    memcpy(pg, g, (size_t)words * 8);
+    ph = alias == 1 ? pf : alias == 2 ? pg : slot(&b, 2);
+    if (k->mul) {
+        qhasm_ref_mceliece_vec_mul(k->m, k->lanes, want, f, g);
+        k->mul(ph, pf, pg);
+    } else if (!strcmp(k->op, "sq")) {
+        qhasm_ref_mceliece_vec_sq(k->m, k->lanes, want, f);
+        k->un(ph, pf);
+    } else {
+        qhasm_ref_mceliece_vec_inv(k->m, k->lanes, want, f);
+        k->un(ph, pf);
+    }
+    checks++;
+    snprintf(desc, sizeof desc, "%s%s", what, alias == 1 ? " (h = f)" : alias == 2 ? " (h = g)" : "");
+    for (e = 0; e < k->lanes; e++) {
+        uint16_t x = qhasm_ref_mceliece_get(k->m, k->lanes, ph, e), y = qhasm_ref_mceliece_get(k->m, k->lanes, want, e);
+        if (x != y) { fail(k, desc, e, x, y); return; }
+    }
+    if (!canaries_ok(&b, words)) fail(k, "canary overwritten", -1, 0, 0);
+    if (alias != 1 && memcmp(pf, f, (size_t)words * 8)) fail(k, "input f changed", -1, 0, 0);
+    if (alias != 2 && k->mul && memcmp(pg, g, (size_t)words * 8)) fail(k, "input g changed", -1, 0, 0);
+}
+
+static void run_all_alias(const qhasm_mce_vec_kernel *k, const uint64_t *f, const uint64_t *g, const char *what)
+{
+    run_one(k, f, g, 0, what);
+    run_one(k, f, g, 1, what);
+    if (k->mul) run_one(k, f, g, 2, what);
+}
+
+/* lane e = x^(e + off) */
+static void powers(int m, int lanes, uint64_t *v, int off)
+{
+    uint16_t p = 1;
+    int e;
+    for (e = 0; e < off; e++) p = qhasm_ref_mceliece_gf_mul(m, p, 2);
+    for (e = 0; e < lanes; e++) {
+        qhasm_ref_mceliece_set(m, lanes, v, e, p);
+        p = qhasm_ref_mceliece_gf_mul(m, p, 2);
+    }
+}
+
+static void test_kernel(const qhasm_mce_vec_kernel *k)
+{
+    int words = k->m * k->lanes / 64, i, j, e, base;
+    uint64_t f[MAXW], g[MAXW], h[MAXW], one[MAXW];
+    const uint16_t mask = (uint16_t)((1u << k->m) - 1);
+    /* structured: zero, one, all-ones, powers of x, single bits */
+    memset(one, 0, sizeof one);
+    for (e = 0; e < k->lanes; e++) qhasm_ref_mceliece_set(k->m, k->lanes, one, e, 1);
+    memset(f, 0, sizeof f);
+    memset(g, 0, sizeof g);
+    run_all_alias(k, f, g, "zero");
+    run_all_alias(k, one, one, "one");
+    memset(f, 0xff, sizeof f);
+    run_all_alias(k, f, f, "all-ones");
+    run_all_alias(k, f, one, "all-ones * one");
+    for (i = 0; i < 8; i++) {
+        powers(k->m, k->lanes, f, i * 97);
+        powers(k->m, k->lanes, g, i * 131 + 5);
+        run_all_alias(k, f, g, "powers of x");
+    }
+    for (i = 0; i < k->m; i++) {               /* one bit-word set: z^i in every lane */
+        memset(f, 0, sizeof f);
+        for (j = 0; j < k->lanes / 64; j++) f[(k->lanes / 64) * i + j] = ~0ull;
+        for (j = 0; j < words; j++) g[j] = rnd();
+        run_all_alias(k, f, g, "z^i");
+    }
+    for (i = 0; i < 200; i++) {
+        for (j = 0; j < words; j++) { f[j] = rnd(); g[j] = rnd(); }
+        run_all_alias(k, f, g, "random");
+    }
+    if (strcmp(k->op, "inv")) return;
+    /* every element of the field, lanes at a time: inv(a) = ref, a * inv(a) = 1 */
+    for (base = 0; base < (1 << k->m); base += k->lanes) {
+        for (e = 0; e < k->lanes; e++) qhasm_ref_mceliece_set(k->m, k->lanes, f, e, (uint16_t)((base + e) & mask));
+        run_one(k, f, f, 0, "exhaustive");
+        k->un(h, f);
+        for (e = 0; e < k->lanes; e++) {
+            uint16_t a = qhasm_ref_mceliece_get(k->m, k->lanes, f, e), r = qhasm_ref_mceliece_get(k->m, k->lanes, h, e);
+            uint16_t p = qhasm_ref_mceliece_gf_mul(k->m, a, r);
+            if (p != (a != 0)) { fail(k, "inv(a) * a != 1", e, p, a != 0); break; }
+        }
+    }
+}
+
+static int selected(const char *impl, int argc, char **argv)
+{
+    int i, any = 0;
+    for (i = 1; i < argc; i++) {
+        if (argv[i][0] == '-') continue;
+        any = 1;
+        if (!strcmp(argv[i], impl)) return 1;
+    }
+    return !any;
+}
+
+int main(int argc, char **argv)
+{
+    int passed = 0, failed = 0, skipped = 0, i, j;
+    unsigned have = qhasm_cpu_features();
+    for (i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-v")) verbose = 1;
+    for (i = 0; i < qhasm_mce_vec_nkernels; i++) {
+        const char *impl = qhasm_mce_vec_kernels[i].impl;
+        int n = 0, status;
+        pid_t pid;
+        if (i > 0 && !strcmp(impl, qhasm_mce_vec_kernels[i - 1].impl)) continue;
+        if (!selected(impl, argc, argv)) continue;
+        for (j = i; j < qhasm_mce_vec_nkernels && !strcmp(qhasm_mce_vec_kernels[j].impl, impl); j++) n++;
+        if (qhasm_mce_vec_kernels[i].features & ~have) {
+            printf("mceliece %-14s SKIPPED: %d kernels not run, the CPU lacks", impl, n);
+            for (j = 0; j < QHASM_CPU_NFEATURES; j++)
+                if (qhasm_mce_vec_kernels[i].features & ~have & (1u << j)) printf(" %s", qhasm_cpu_feature_name(1u << j));
+            printf("\n");
+            skipped += n;
+            continue;
+        }
+        fflush(stdout);
+        pid = fork();
+        if (pid == 0) {
+            for (j = i; j < i + n; j++) {
+                test_kernel(&qhasm_mce_vec_kernels[j]);
+                if (verbose) printf("  %s gf%d %d lanes %s\n", impl, qhasm_mce_vec_kernels[j].m,
+                                    qhasm_mce_vec_kernels[j].lanes, qhasm_mce_vec_kernels[j].op);
+            }
+            printf("mceliece %-14s %s: %d kernels, %ld checks against the reference\n", impl,
+                   failures ? "FAILED" : "ok", n, checks);
+            fflush(stdout);
+            _exit(failures ? 1 : 0);
+        }
+        if (pid < 0 || waitpid(pid, &status, 0) < 0) { perror("fork"); return 2; }
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+            passed += n;
+        } else {
+            if (WIFSIGNALED(status)) printf("mceliece %-14s FAILED: killed by signal %d\n", impl, WTERMSIG(status));
+            failed += n;
+        }
+    }
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    return failed ? 1 : 0;
+}

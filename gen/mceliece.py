@@ -1,0 +1,269 @@
+"""Generate the Classic McEliece arithmetic kernels (.q) for every target.
+
+    python3 -m gen.mceliece [--impl IMPL ...] [--out DIR] [--stdout] [--counts]
+
+No templates: the networks of gen/mceliece_net.py (one description of
+the multiplication, squaring and inversion networks) are emitted as .q
+for each implementation's register type:
+
+    amd64, ppc64, sparc64   int64: one 64-lane bit-vector per register
+    x86, ppc32              int32: each 64-bit word as two 32-bit halves
+    x86-sse2                reg128 (SSE2, 128 lanes per register)
+    amd64-avx2              reg256 (256 lanes)
+    amd64-avx512            reg512 (512 lanes), vpternlogd fusing and-xor
+                            and three-way xor
+
+Every implementation provides the lane counts 64, 256 and 512 its
+register width divides (a 256-lane vector on int64 is four passes of the
+64-lane network over the interleaved words; docs/mceliece.md).  Files:
+specs/mceliece/generated/mceliece_gf<m>_<id>.q (vec_mul, vec_sq, vec_inv)
+-> out/<impl>/mceliece_gf<m>_<id>.asm|.s, functions
+qhasm_kernel_mceliece_gf<m>_vec<lanes>_<op>_<id> (vec for 64 lanes).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+
+from gen import mceliece_net as mn
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPECS = "specs/mceliece"
+GENERATED = f"{SPECS}/generated"
+FIELDS = [12, 13]
+LANES = [64, 256, 512]
+
+
+@dataclass(frozen=True)
+class Tgt:
+    target: str      # qhasm -m
+    vtype: str       # register type of a bit-vector
+    bits: int        # bits per register
+    ptr: str         # pointer type
+    cpu: str         # cpu line ('' for none)
+    ternlog: bool    # three-input logic (vpternlogd)
+    asm: str         # .asm or .s
+
+
+IMPLS: dict[str, Tgt] = {
+    "amd64": Tgt("amd64", "int64", 64, "int64", "", False, ".asm"),
+    "amd64-avx2": Tgt("amd64", "reg256", 256, "int64", "avx2", False, ".asm"),
+    "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f", True, ".asm"),
+    "x86": Tgt("x86", "int32", 32, "int32", "", False, ".asm"),
+    "x86-sse2": Tgt("x86", "reg128", 128, "int32", "sse2", False, ".asm"),
+    "ppc32": Tgt("ppc32", "int32", 32, "int32", "", False, ".s"),
+    "ppc64": Tgt("ppc64", "int64", 64, "int64", "", False, ".s"),
+    "sparc64": Tgt("sparc64", "int64", 64, "int64", "", False, ".s"),
+}
+
+# ternlog immediates: bit (A<<2 | B<<1 | C) of the result, A the
+# destination operand, B and C the two sources
+TERN_ANDXOR = sum(1 << i for i in range(8) if ((i >> 2) ^ ((i >> 1) & i)) & 1)  # A ^ (B & C)
+TERN_XOR3 = sum(1 << i for i in range(8) if ((i >> 2) ^ (i >> 1) ^ i) & 1)      # A ^ B ^ C
+
+
+def impl_id(impl: str) -> str:
+    return impl.replace("-", "_")
+
+
+def leaf(m: int, ternlog: bool) -> int:
+    """Karatsuba leaf size with the fewest operations for this cost model
+    (ternlog: a fused op counts one); see docs/mceliece.md."""
+    best = None
+    for lf in range(2, m + 1):
+        net = mn.Net()
+        mn.mul(net, [f"f{i}" for i in range(m)], [f"g{i}" for i in range(m)], m, lf)
+        if ternlog:
+            net = mn.fuse(net, [])
+        n = len(net.ops)
+        if best is None or n < best[0]:
+            best = (n, lf)
+    assert best
+    return best[1]
+
+
+def network(op: str, m: int, ternlog: bool) -> tuple[mn.Net, list[str]]:
+    net = mn.Net()
+    f = [f"f{i}" for i in range(m)]
+    g = [f"g{i}" for i in range(m)]
+    lf = leaf(m, ternlog)
+    if op == "mul":
+        out = mn.mul(net, f, g, m, lf)
+    elif op == "sq":
+        out = mn.sq(net, f, m)
+    else:
+        out = mn.inv(net, f, m, lf)
+    return (mn.fuse(net, out) if ternlog else net), out
+
+
+class Emitter:
+    """Emits one network as .q lines with names reused after their last
+    use (the allocator sees webs, not names), inputs loaded just before
+    their first use, outputs stored after the last operation (so every
+    input of a pass is read before h is written: h may equal f or g)."""
+
+    def __init__(self, t: Tgt) -> None:
+        self.t = t
+        self.maxnames = 0
+
+    def body(self, net: mn.Net, out: list[str], stride: int, loads: dict[str, str]) -> list[str]:
+        t = self.t
+        last: dict[str, int] = {}
+        for k, op in enumerate(net.ops):
+            for v in op[2:]:
+                last[v] = k
+        for v in out:
+            last[v] = len(net.ops)
+        names: dict[str, str] = {}
+        free: list[str] = []
+        lines: list[str] = []
+        nxt = 0
+
+        def name_for(v: str) -> str:
+            nonlocal nxt
+            if free:
+                n = free.pop()
+            else:
+                n = f"v{nxt}"
+                nxt += 1
+            names[v] = n
+            return n
+
+        def use(v: str) -> str:
+            if v not in names:
+                ptr, i = loads[v[0]], int(v[1:])
+                n = name_for(v)
+                lines.append(f"{n} = mem{t.bits}[{ptr} + {i * stride}]")
+            return names[v]
+
+        def release(k: int, args: tuple[str, ...]) -> None:
+            for v in dict.fromkeys(args):
+                if last.get(v) == k:
+                    free.append(names[v])
+
+        for k, op in enumerate(net.ops):
+            kind, d, *args = op
+            srcs = [use(a) for a in args]
+            release(k, tuple(args))
+            n = name_for(d)
+            if kind == "and":
+                lines.append(f"{n} = {srcs[0]} & {srcs[1]}")
+            elif kind == "xor":
+                lines.append(f"{n} = {srcs[0]} ^ {srcs[1]}")
+            elif kind == "andxor":
+                if n != srcs[2]:
+                    lines.append(f"{n} = {srcs[2]}")
+                lines.append(f"{n} = ternlog({n}, {srcs[0]}, {srcs[1]}, {hex(TERN_ANDXOR)})")
+            elif kind == "xor3":
+                if n != srcs[2]:
+                    lines.append(f"{n} = {srcs[2]}")
+                lines.append(f"{n} = ternlog({n}, {srcs[0]}, {srcs[1]}, {hex(TERN_XOR3)})")
+            if last.get(d) is None:
+                raise AssertionError(f"dead value {d}")
+        for i, v in enumerate(out):
+            lines.append(f"mem{t.bits}[h + {i * stride}] = {use(v)}")
+        self.maxnames = max(self.maxnames, nxt)
+        return lines
+
+
+def function(impl: str, m: int, lanes: int, op: str, em: Emitter) -> list[str]:
+    t = IMPLS[impl]
+    net, out = network(op, m, t.ternlog)
+    stride = lanes // 8                    # bytes between the words of bit i and i+1
+    passes = lanes // t.bits
+    vec = "vec" if lanes == 64 else f"vec{lanes}"
+    name = f"qhasm_kernel_mceliece_gf{m}_{vec}_{op}_{impl_id(impl)}"
+    c = mn.count(net)
+    lines = ["", f"# {vec}_{op} in GF(2^{m}): {lanes} lanes, {passes} pass(es) of "
+             + ", ".join(f"{v} {k}" for k, v in sorted(c.items())) + f" ({len(net.ops)} operations)",
+             f"enter {name}", "input h f g" if op == "mul" else "input h f",
+             "secret [f] [g]" if op == "mul" else "secret [f]"]
+    body = em.body(net, out, stride, {"f": "f", "g": "g"})
+    if passes == 1:
+        lines += body
+    else:
+        lines += [f"i = {passes}", "pass:"] + ["  " + x for x in body]
+        step = t.bits // 8
+        lines += [f"  h = h + {step}", f"  f = f + {step}"] + ([f"  g = g + {step}"] if op == "mul" else [])
+        lines += ["  i = i - 1", "  =? i - 0", "  goto pass if !="]
+    lines.append("leave")
+    return lines
+
+
+def render_vec(impl: str, m: int) -> str:
+    t = IMPLS[impl]
+    em = Emitter(t)
+    funcs: list[str] = []
+    for lanes in LANES:
+        if lanes % t.bits:
+            continue
+        for op in ("mul", "sq", "inv"):
+            funcs += function(impl, m, lanes, op, em)
+    head = [f"# generated by gen/mceliece.py (GF(2^{m}) bitsliced arithmetic, {impl}). DO NOT EDIT.",
+            f"# Karatsuba leaf {leaf(m, t.ternlog)} (schoolbook below it); the networks are"
+            " gen/mceliece_net.py's, the layouts docs/mceliece.md's."]
+    if t.cpu:
+        head.append(f"cpu {t.cpu}")
+    head.append(f"{t.ptr} h f g i")
+    names = [f"v{k}" for k in range(em.maxnames)]
+    for k in range(0, len(names), 16):
+        head.append(f"{t.vtype} " + " ".join(names[k:k + 16]))
+    return "\n".join(head + funcs) + "\n"
+
+
+def jobs(root: str = ROOT) -> list[tuple[str, str, str]]:
+    """(generated .q path, implementation folder under out/, asm basename)"""
+    res = []
+    for impl, t in IMPLS.items():
+        for m in FIELDS:
+            base = f"mceliece_gf{m}_{impl_id(impl)}"
+            res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
+    return res
+
+
+def render(qpath: str, root: str = ROOT) -> str:
+    base = os.path.basename(qpath)[:-2]
+    for impl in IMPLS:
+        for m in FIELDS:
+            if base == f"mceliece_gf{m}_{impl_id(impl)}":
+                return render_vec(impl, m)
+    raise SystemExit(f"gen.mceliece: no kernel file {qpath}")
+
+
+def counts() -> str:
+    rows = ["| m | cost model | Karatsuba leaf | mul ops | sq ops | inv ops |", "|---|---|---|---|---|---|"]
+    for m in FIELDS:
+        for tern in (False, True):
+            n = [len(network(op, m, tern)[0].ops) for op in ("mul", "sq", "inv")]
+            rows.append(f"| {m} | {'ternlog' if tern else 'two-input'} | {leaf(m, tern)} | {n[0]} | {n[1]} | {n[2]} |")
+    return "\n".join(rows) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m gen.mceliece", description=__doc__.splitlines()[0])
+    ap.add_argument("--impl", action="append", choices=list(IMPLS), help="implementation (default: all)")
+    ap.add_argument("--out", default=ROOT, help="root directory to write under (default: the repository)")
+    ap.add_argument("--stdout", action="store_true", help="print instead of writing files")
+    ap.add_argument("--counts", action="store_true", help="print the operation counts of the networks")
+    a = ap.parse_args(argv)
+    if a.counts:
+        sys.stdout.write(counts())
+        return 0
+    for q, impl, _ in jobs():
+        if a.impl and impl not in a.impl:
+            continue
+        text = render(q)
+        if a.stdout:
+            sys.stdout.write(text)
+            continue
+        path = os.path.join(a.out, q)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
