@@ -40,17 +40,56 @@ const qhasm_mce_vec_kernel qhasm_mce_vec_kernels[] = {
 };
 const int qhasm_mce_vec_nkernels = (int)(sizeof qhasm_mce_vec_kernels / sizeof qhasm_mce_vec_kernels[0]) - 1;
 
+#define MCE_TDECL(ID, NAME, FEAT) qhasm_mce_transpose_fn qhasm_kernel_mceliece_transpose_64x64_##ID;
+MCE_TRANSPOSE_IMPLS(MCE_TDECL)
+#define MCE_TENTRY(ID, NAME, FEAT) { NAME, FEAT, qhasm_kernel_mceliece_transpose_64x64_##ID },
+const qhasm_mce_transpose_kernel qhasm_mce_transpose_kernels[] = {
+    MCE_TRANSPOSE_IMPLS(MCE_TENTRY)
+    { NULL, 0, NULL }
+};
+const int qhasm_mce_transpose_nkernels =
+    (int)(sizeof qhasm_mce_transpose_kernels / sizeof qhasm_mce_transpose_kernels[0]) - 1;
+
+/* the implementation a table entry of name impl with features feat is
+ * usable under the forced name (QHASM_MCELIECE_IMPL) or the CPU */
+static int usable(const char *impl, unsigned feat)
+{
+    const char *force = getenv("QHASM_MCELIECE_IMPL");
+    if (force) return !strcmp(force, impl);
+    return (feat & ~qhasm_cpu_features()) == 0;
+}
+
+static int forced_ref(void)
+{
+    const char *force = getenv("QHASM_MCELIECE_IMPL");
+    return force && !strcmp(force, "ref");
+}
+
+void qhasm_mceliece_transpose_64x64(uint64_t *out, const uint64_t *in)
+{
+    static qhasm_mce_transpose_fn *fn;
+    static int done;
+    if (!done) {
+        int i;
+        for (i = 0; !forced_ref() && i < qhasm_mce_transpose_nkernels; i++)
+            if (usable(qhasm_mce_transpose_kernels[i].impl, qhasm_mce_transpose_kernels[i].features)) {
+                fn = qhasm_mce_transpose_kernels[i].fn;
+                break;
+            }
+        done = 1;
+    }
+    if (fn) fn(out, in);
+    else qhasm_ref_mceliece_transpose_64x64(out, in);
+}
+
 /* the kernel for (m, lanes, op): the first supported one, or NULL (ref) */
 static const qhasm_mce_vec_kernel *pick(int m, int lanes, const char *op)
 {
-    const char *force = getenv("QHASM_MCELIECE_IMPL");
-    unsigned have = qhasm_cpu_features();
     int i;
-    if (force && !strcmp(force, "ref")) return NULL;
+    if (forced_ref()) return NULL;
     for (i = 0; i < qhasm_mce_vec_nkernels; i++) {
         const qhasm_mce_vec_kernel *k = &qhasm_mce_vec_kernels[i];
-        if (k->m != m || k->lanes != lanes || strcmp(k->op, op)) continue;
-        if (force ? !strcmp(force, k->impl) : (k->features & ~have) == 0) return k;
+        if (k->m == m && k->lanes == lanes && !strcmp(k->op, op) && usable(k->impl, k->features)) return k;
     }
     return NULL;
 }

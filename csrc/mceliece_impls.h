@@ -84,4 +84,27 @@ typedef struct {
 extern const qhasm_mce_vec_kernel qhasm_mce_vec_kernels[];
 extern const int qhasm_mce_vec_nkernels;
 
+/* X(ID, "name", CPU features): implementations of transpose_64x64
+ * (qhasm_kernel_mceliece_transpose_64x64_<ID>), preference order */
+#define MCE_TRANSPOSE_IMPLS(X) \
+    MCE_IF_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F)) \
+    MCE_IF_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) \
+    MCE_IF_AMD64(X(amd64, "amd64", 0)) \
+    MCE_IF_X86_SSE2(X(x86_sse2, "x86-sse2", QHASM_CPU_SSE2)) \
+    MCE_IF_X86(X(x86, "x86", 0)) \
+    MCE_IF_PPC32(X(ppc32, "ppc32", 0)) \
+    MCE_IF_PPC64(X(ppc64, "ppc64", 0)) \
+    MCE_IF_SPARC64(X(sparc64, "sparc64", 0))
+
+typedef void qhasm_mce_transpose_fn(uint64_t *out, const uint64_t *in);
+
+typedef struct {
+    const char *impl;
+    unsigned features;
+    qhasm_mce_transpose_fn *fn;
+} qhasm_mce_transpose_kernel;
+
+extern const qhasm_mce_transpose_kernel qhasm_mce_transpose_kernels[];
+extern const int qhasm_mce_transpose_nkernels;
+
 #endif

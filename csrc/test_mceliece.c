@@ -167,6 +167,65 @@ static void test_kernel(const qhasm_mce_vec_kernel *k)
     }
 }
 
+/* ---- transpose_64x64 ---------------------------------------------------- */
+static void tfail(const char *impl, const char *what)
+{
+    if (failures++ < 10) printf("FAIL %s transpose_64x64: %s\n", impl, what);
+}
+
+static void transpose_one(const qhasm_mce_transpose_kernel *k, const uint64_t *in, const char *what)
+{
+    uint64_t buf[2][CAN + 64 + CAN], want[64], back[64];
+    uint64_t *pin = buf[0] + CAN, *pout = buf[1] + CAN;
+    int j;
+    char desc[96];
+    for (j = 0; j < CAN; j++)
+        buf[0][j] = buf[1][j] = buf[0][CAN + 64 + j] = buf[1][CAN + 64 + j] = CANARY ^ (uint64_t)j;
+    memcpy(pin, in, sizeof want);
+    qhasm_ref_mceliece_transpose_64x64(want, in);
+    k->fn(pout, pin);
+    checks++;
+    snprintf(desc, sizeof desc, "%s: differs from the reference", what);
+    if (memcmp(pout, want, sizeof want)) tfail(k->impl, desc);
+    if (memcmp(pin, in, sizeof want)) tfail(k->impl, "input changed");
+    k->fn(back, pout);                         /* twice: the identity */
+    snprintf(desc, sizeof desc, "%s: transposed twice is not the input", what);
+    if (memcmp(back, in, sizeof back)) tfail(k->impl, desc);
+    k->fn(pin, pin);                           /* in place */
+    snprintf(desc, sizeof desc, "%s: in place", what);
+    if (memcmp(pin, want, sizeof want)) tfail(k->impl, desc);
+    for (j = 0; j < CAN; j++)
+        if (buf[0][j] != (CANARY ^ (uint64_t)j) || buf[1][j] != (CANARY ^ (uint64_t)j) ||
+            buf[0][CAN + 64 + j] != (CANARY ^ (uint64_t)j) || buf[1][CAN + 64 + j] != (CANARY ^ (uint64_t)j))
+            tfail(k->impl, "canary overwritten");
+}
+
+static void test_transpose(const qhasm_mce_transpose_kernel *k)
+{
+    uint64_t in[64];
+    int i, j;
+    memset(in, 0, sizeof in);
+    transpose_one(k, in, "zero");
+    memset(in, 0xff, sizeof in);
+    transpose_one(k, in, "all-ones");
+    for (i = 0; i < 64; i++) in[i] = (uint64_t)1 << i;
+    transpose_one(k, in, "identity");
+    for (i = 0; i < 64; i++) {                 /* every single bit */
+        for (j = 0; j < 64; j++) {
+            memset(in, 0, sizeof in);
+            in[i] = (uint64_t)1 << j;
+            transpose_one(k, in, "single bit");
+        }
+    }
+    for (i = 0; i < 64; i++) in[i] = (uint64_t)1 << (63 - i);
+    transpose_one(k, in, "anti-diagonal");
+    for (i = 0; i < 500; i++) {
+        for (j = 0; j < 64; j++) in[j] = rnd();
+        transpose_one(k, in, "random");
+    }
+}
+
+/* ---- driver ------------------------------------------------------------- */
 static int selected(const char *impl, int argc, char **argv)
 {
     int i, any = 0;
@@ -178,23 +237,59 @@ static int selected(const char *impl, int argc, char **argv)
     return !any;
 }
 
+#define MAXIMPL 32
+static const char *impls[MAXIMPL];
+static unsigned impl_features[MAXIMPL];
+static int nimpls;
+
+static void add_impl(const char *impl, unsigned features)
+{
+    int i;
+    for (i = 0; i < nimpls; i++)
+        if (!strcmp(impls[i], impl)) { impl_features[i] |= features; return; }
+    if (nimpls < MAXIMPL) { impls[nimpls] = impl; impl_features[nimpls++] = features; }
+}
+
+/* run (or count, when run is 0) every kernel of impl; returns the count */
+static int kernels_of(const char *impl, int run)
+{
+    int j, n = 0;
+    for (j = 0; j < qhasm_mce_vec_nkernels; j++) {
+        const qhasm_mce_vec_kernel *k = &qhasm_mce_vec_kernels[j];
+        if (strcmp(k->impl, impl)) continue;
+        n++;
+        if (!run) continue;
+        test_kernel(k);
+        if (verbose) printf("  %s gf%d %d lanes %s\n", impl, k->m, k->lanes, k->op);
+    }
+    for (j = 0; j < qhasm_mce_transpose_nkernels; j++) {
+        if (strcmp(qhasm_mce_transpose_kernels[j].impl, impl)) continue;
+        n++;
+        if (!run) continue;
+        test_transpose(&qhasm_mce_transpose_kernels[j]);
+        if (verbose) printf("  %s transpose_64x64\n", impl);
+    }
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     int passed = 0, failed = 0, skipped = 0, i, j;
     unsigned have = qhasm_cpu_features();
     for (i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-v")) verbose = 1;
-    for (i = 0; i < qhasm_mce_vec_nkernels; i++) {
-        const char *impl = qhasm_mce_vec_kernels[i].impl;
-        int n = 0, status;
+    for (i = 0; i < qhasm_mce_vec_nkernels; i++) add_impl(qhasm_mce_vec_kernels[i].impl, qhasm_mce_vec_kernels[i].features);
+    for (i = 0; i < qhasm_mce_transpose_nkernels; i++)
+        add_impl(qhasm_mce_transpose_kernels[i].impl, qhasm_mce_transpose_kernels[i].features);
+    for (i = 0; i < nimpls; i++) {
+        const char *impl = impls[i];
+        int n = kernels_of(impl, 0), status;
         pid_t pid;
-        if (i > 0 && !strcmp(impl, qhasm_mce_vec_kernels[i - 1].impl)) continue;
         if (!selected(impl, argc, argv)) continue;
-        for (j = i; j < qhasm_mce_vec_nkernels && !strcmp(qhasm_mce_vec_kernels[j].impl, impl); j++) n++;
-        if (qhasm_mce_vec_kernels[i].features & ~have) {
+        if (impl_features[i] & ~have) {
             printf("mceliece %-14s SKIPPED: %d kernels not run, the CPU lacks", impl, n);
             for (j = 0; j < QHASM_CPU_NFEATURES; j++)
-                if (qhasm_mce_vec_kernels[i].features & ~have & (1u << j)) printf(" %s", qhasm_cpu_feature_name(1u << j));
+                if (impl_features[i] & ~have & (1u << j)) printf(" %s", qhasm_cpu_feature_name(1u << j));
             printf("\n");
             skipped += n;
             continue;
@@ -202,11 +297,7 @@ int main(int argc, char **argv)
         fflush(stdout);
         pid = fork();
         if (pid == 0) {
-            for (j = i; j < i + n; j++) {
-                test_kernel(&qhasm_mce_vec_kernels[j]);
-                if (verbose) printf("  %s gf%d %d lanes %s\n", impl, qhasm_mce_vec_kernels[j].m,
-                                    qhasm_mce_vec_kernels[j].lanes, qhasm_mce_vec_kernels[j].op);
-            }
+            kernels_of(impl, 1);
             printf("mceliece %-14s %s: %d kernels, %ld checks against the reference\n", impl,
                    failures ? "FAILED" : "ok", n, checks);
             fflush(stdout);

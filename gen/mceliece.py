@@ -28,6 +28,7 @@ import sys
 from dataclasses import dataclass
 
 from gen import mceliece_net as mn
+from gen import mceliece_transpose
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPECS = "specs/mceliece"
@@ -45,6 +46,7 @@ class Tgt:
     cpu: str         # cpu line ('' for none)
     ternlog: bool    # three-input logic (vpternlogd)
     asm: str         # .asm or .s
+    big_endian: bool = False
 
 
 IMPLS: dict[str, Tgt] = {
@@ -53,9 +55,9 @@ IMPLS: dict[str, Tgt] = {
     "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f", True, ".asm"),
     "x86": Tgt("x86", "int32", 32, "int32", "", False, ".asm"),
     "x86-sse2": Tgt("x86", "reg128", 128, "int32", "sse2", False, ".asm"),
-    "ppc32": Tgt("ppc32", "int32", 32, "int32", "", False, ".s"),
-    "ppc64": Tgt("ppc64", "int64", 64, "int64", "", False, ".s"),
-    "sparc64": Tgt("sparc64", "int64", 64, "int64", "", False, ".s"),
+    "ppc32": Tgt("ppc32", "int32", 32, "int32", "", False, ".s", True),
+    "ppc64": Tgt("ppc64", "int64", 64, "int64", "", False, ".s", True),
+    "sparc64": Tgt("sparc64", "int64", 64, "int64", "", False, ".s", True),
 }
 
 # ternlog immediates: bit (A<<2 | B<<1 | C) of the result, A the
@@ -220,12 +222,17 @@ def jobs(root: str = ROOT) -> list[tuple[str, str, str]]:
         for m in FIELDS:
             base = f"mceliece_gf{m}_{impl_id(impl)}"
             res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
+        base = f"mceliece_transpose_{impl_id(impl)}"
+        res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
     return res
 
 
 def render(qpath: str, root: str = ROOT) -> str:
     base = os.path.basename(qpath)[:-2]
-    for impl in IMPLS:
+    for impl, t in IMPLS.items():
+        if base == f"mceliece_transpose_{impl_id(impl)}":
+            return mceliece_transpose.render(impl, impl_id(impl), t.vtype, t.bits, t.ptr, t.cpu, t.ternlog,
+                                             t.big_endian)
         for m in FIELDS:
             if base == f"mceliece_gf{m}_{impl_id(impl)}":
                 return render_vec(impl, m)

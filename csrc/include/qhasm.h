@@ -173,6 +173,8 @@ QHASM_MCELIECE_DECLARE_VEC(12, vec256)
 QHASM_MCELIECE_DECLARE_VEC(13, vec256)
 QHASM_MCELIECE_DECLARE_VEC(12, vec512)
 QHASM_MCELIECE_DECLARE_VEC(13, vec512)
+/* out[i] bit j = in[j] bit i (out may equal in) */
+void qhasm_mceliece_transpose_64x64(uint64_t *out, const uint64_t *in);
 
 #ifdef __cplusplus
 }
