@@ -82,6 +82,47 @@ void qhasm_mceliece_transpose_64x64(uint64_t *out, const uint64_t *in)
     else qhasm_ref_mceliece_transpose_64x64(out, in);
 }
 
+#define MCE_SDECL(ID, NAME, FEAT) \
+    qhasm_mce_syndrome_fn qhasm_kernel_mceliece348864_syndrome_##ID, qhasm_kernel_mceliece6960119_syndrome_##ID;
+MCE_SYNDROME_IMPLS(MCE_SDECL)
+#define MCE_SENTRY(ID, NAME, FEAT) \
+    { NAME, FEAT, 0, qhasm_kernel_mceliece348864_syndrome_##ID }, \
+    { NAME, FEAT, 1, qhasm_kernel_mceliece6960119_syndrome_##ID },
+const qhasm_mce_syndrome_kernel qhasm_mce_syndrome_kernels[] = {
+    MCE_SYNDROME_IMPLS(MCE_SENTRY)
+    { NULL, 0, 0, NULL }
+};
+const int qhasm_mce_syndrome_nkernels =
+    (int)(sizeof qhasm_mce_syndrome_kernels / sizeof qhasm_mce_syndrome_kernels[0]) - 1;
+
+static qhasm_mce_syndrome_fn *pick_syndrome(int set)
+{
+    int i;
+    for (i = 0; !forced_ref() && i < qhasm_mce_syndrome_nkernels; i++)
+        if (qhasm_mce_syndrome_kernels[i].set == set &&
+            usable(qhasm_mce_syndrome_kernels[i].impl, qhasm_mce_syndrome_kernels[i].features))
+            return qhasm_mce_syndrome_kernels[i].fn;
+    return NULL;
+}
+
+void qhasm_mceliece348864_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e)
+{
+    static qhasm_mce_syndrome_fn *fn;
+    static int done;
+    if (!done) { fn = pick_syndrome(0); done = 1; }
+    if (fn) fn(s, pk, e);
+    else qhasm_ref_mceliece_syndrome(&qhasm_ref_mceliece348864, s, pk, e);
+}
+
+void qhasm_mceliece6960119_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e)
+{
+    static qhasm_mce_syndrome_fn *fn;
+    static int done;
+    if (!done) { fn = pick_syndrome(1); done = 1; }
+    if (fn) fn(s, pk, e);
+    else qhasm_ref_mceliece_syndrome(&qhasm_ref_mceliece6960119, s, pk, e);
+}
+
 /* the kernel for (m, lanes, op): the first supported one, or NULL (ref) */
 static const qhasm_mce_vec_kernel *pick(int m, int lanes, const char *op)
 {

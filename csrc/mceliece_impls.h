@@ -58,7 +58,7 @@
 /* X(ID, "name", CPU features, has 64 lanes, has 256, has 512), in
  * preference order (the fastest first) */
 #define MCE_VEC_IMPLS(X) \
-    MCE_IF_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F, 0, 0, 1)) \
+    MCE_IF_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F | QHASM_CPU_AVX512VL, 0, 0, 1)) \
     MCE_IF_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2, 0, 1, 1)) \
     MCE_IF_AMD64(X(amd64, "amd64", 0, 1, 1, 1)) \
     MCE_IF_X86_SSE2(X(x86_sse2, "x86-sse2", QHASM_CPU_SSE2, 0, 1, 1)) \
@@ -87,7 +87,7 @@ extern const int qhasm_mce_vec_nkernels;
 /* X(ID, "name", CPU features): implementations of transpose_64x64
  * (qhasm_kernel_mceliece_transpose_64x64_<ID>), preference order */
 #define MCE_TRANSPOSE_IMPLS(X) \
-    MCE_IF_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F)) \
+    MCE_IF_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F | QHASM_CPU_AVX512VL)) \
     MCE_IF_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) \
     MCE_IF_AMD64(X(amd64, "amd64", 0)) \
     MCE_IF_X86_SSE2(X(x86_sse2, "x86-sse2", QHASM_CPU_SSE2)) \
@@ -106,5 +106,28 @@ typedef struct {
 
 extern const qhasm_mce_transpose_kernel qhasm_mce_transpose_kernels[];
 extern const int qhasm_mce_transpose_nkernels;
+
+/* X(ID, "name", CPU features): implementations of the syndromes
+ * (qhasm_kernel_mceliece348864_syndrome_<ID>, ..._mceliece6960119_...) */
+#define MCE_SYNDROME_IMPLS(X) \
+    MCE_IF_AMD64_AVX512(X(amd64_avx512, "amd64-avx512", QHASM_CPU_AVX512F | QHASM_CPU_AVX512VL)) \
+    MCE_IF_AMD64_AVX2(X(amd64_avx2, "amd64-avx2", QHASM_CPU_AVX2)) \
+    MCE_IF_AMD64(X(amd64, "amd64", 0)) \
+    MCE_IF_X86(X(x86, "x86", 0)) \
+    MCE_IF_PPC32(X(ppc32, "ppc32", 0)) \
+    MCE_IF_PPC64(X(ppc64, "ppc64", 0)) \
+    MCE_IF_SPARC64(X(sparc64, "sparc64", 0))
+
+typedef void qhasm_mce_syndrome_fn(unsigned char *s, const unsigned char *pk, const unsigned char *e);
+
+typedef struct {
+    const char *impl;
+    unsigned features;
+    int set;                           /* 0: mceliece348864, 1: mceliece6960119 */
+    qhasm_mce_syndrome_fn *fn;
+} qhasm_mce_syndrome_kernel;
+
+extern const qhasm_mce_syndrome_kernel qhasm_mce_syndrome_kernels[];
+extern const int qhasm_mce_syndrome_nkernels;
 
 #endif

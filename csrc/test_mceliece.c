@@ -225,6 +225,81 @@ static void test_transpose(const qhasm_mce_transpose_kernel *k)
     }
 }
 
+/* ---- syndrome ------------------------------------------------------------ */
+static const qhasm_ref_mceliece_params *const sets[2] = { &qhasm_ref_mceliece348864, &qhasm_ref_mceliece6960119 };
+
+static void sfail(const qhasm_mce_syndrome_kernel *k, const char *what)
+{
+    if (failures++ < 10) printf("FAIL %s %s_syndrome: %s\n", k->impl, sets[k->set]->name, what);
+}
+
+/* pk and e in buffers of their own (malloc'd, canaries after), s in its own
+ * or aliasing e (alias 1) or pk (alias 2) */
+static void syndrome_one(const qhasm_mce_syndrome_kernel *k, const unsigned char *pk, const unsigned char *e,
+                         int alias, const char *what)
+{
+    const qhasm_ref_mceliece_params *p = sets[k->set];
+    int pkb = qhasm_ref_mceliece_pk_bytes(p), eb = qhasm_ref_mceliece_e_bytes(p), sb = qhasm_ref_mceliece_s_bytes(p), j;
+    unsigned char *bpk = malloc((size_t)pkb + 64), *be = malloc((size_t)eb + 64), bs[64 + 256 + 64], want[256];
+    unsigned char *ps = bs + 64;
+    char desc[128];
+    if (!bpk || !be) { perror("malloc"); exit(2); }
+    memcpy(bpk, pk, (size_t)pkb);
+    memcpy(be, e, (size_t)eb);
+    memset(bpk + pkb, 0xA5, 64);
+    memset(be + eb, 0xA5, 64);
+    memset(bs, 0xA5, sizeof bs);
+    qhasm_ref_mceliece_syndrome(p, want, pk, e);
+    if (alias == 1) ps = be;
+    if (alias == 2) ps = bpk;
+    k->fn(ps, bpk, be);
+    checks++;
+    snprintf(desc, sizeof desc, "%s%s: differs from the reference", what,
+             alias == 1 ? " (s = e)" : alias == 2 ? " (s = pk)" : "");
+    if (memcmp(ps, want, (size_t)sb)) sfail(k, desc);
+    for (j = 0; j < 64; j++)
+        if (bpk[pkb + j] != 0xA5 || be[eb + j] != 0xA5 || bs[j] != 0xA5 || (alias == 0 && bs[64 + sb + j] != 0xA5)) {
+            sfail(k, "canary overwritten");
+            break;
+        }
+    if (alias != 2 && memcmp(bpk, pk, (size_t)pkb)) sfail(k, "pk changed");
+    if (alias != 1 && memcmp(be, e, (size_t)eb)) sfail(k, "e changed");
+    free(bpk);
+    free(be);
+}
+
+static void test_syndrome(const qhasm_mce_syndrome_kernel *k)
+{
+    const qhasm_ref_mceliece_params *p = sets[k->set];
+    int pkb = qhasm_ref_mceliece_pk_bytes(p), eb = qhasm_ref_mceliece_e_bytes(p), t = p->mt / (k->set ? 13 : 12);
+    unsigned char *pk = malloc((size_t)pkb), e[1024];
+    int i, j, round;
+    if (!pk) { perror("malloc"); exit(2); }
+    for (round = 0; round < 6; round++) {
+        for (j = 0; j < pkb; j++) pk[j] = (unsigned char)rnd();
+        memset(e, 0, sizeof e);
+        syndrome_one(k, pk, e, 0, "zero e");
+        for (i = 0; i < t; i++) {              /* weight t (repeats only lower it) */
+            int b = (int)(rnd() % (uint64_t)p->n);
+            e[b / 8] |= (unsigned char)(1 << (b % 8));
+        }
+        syndrome_one(k, pk, e, 0, "weight-t e");
+        syndrome_one(k, pk, e, 1, "weight-t e");
+        syndrome_one(k, pk, e, 2, "weight-t e");
+        for (j = 0; j < eb; j++) e[j] = (unsigned char)rnd();
+        syndrome_one(k, pk, e, 0, "random bytes");
+        memset(e, 0, sizeof e);
+        e[(p->mt + round) / 8] = (unsigned char)(1 << ((p->mt + round) % 8));   /* one column of T */
+        syndrome_one(k, pk, e, 0, "single column");
+        e[eb - 1] = 0x80;                      /* and the last column */
+        syndrome_one(k, pk, e, 0, "last column");
+    }
+    memset(pk, 0xff, (size_t)pkb);
+    memset(e, 0xff, (size_t)eb);
+    syndrome_one(k, pk, e, 0, "all-ones");
+    free(pk);
+}
+
 /* ---- driver ------------------------------------------------------------- */
 static int selected(const char *impl, int argc, char **argv)
 {
@@ -269,6 +344,13 @@ static int kernels_of(const char *impl, int run)
         test_transpose(&qhasm_mce_transpose_kernels[j]);
         if (verbose) printf("  %s transpose_64x64\n", impl);
     }
+    for (j = 0; j < qhasm_mce_syndrome_nkernels; j++) {
+        if (strcmp(qhasm_mce_syndrome_kernels[j].impl, impl)) continue;
+        n++;
+        if (!run) continue;
+        test_syndrome(&qhasm_mce_syndrome_kernels[j]);
+        if (verbose) printf("  %s %s_syndrome\n", impl, sets[qhasm_mce_syndrome_kernels[j].set]->name);
+    }
     return n;
 }
 
@@ -281,6 +363,8 @@ int main(int argc, char **argv)
     for (i = 0; i < qhasm_mce_vec_nkernels; i++) add_impl(qhasm_mce_vec_kernels[i].impl, qhasm_mce_vec_kernels[i].features);
     for (i = 0; i < qhasm_mce_transpose_nkernels; i++)
         add_impl(qhasm_mce_transpose_kernels[i].impl, qhasm_mce_transpose_kernels[i].features);
+    for (i = 0; i < qhasm_mce_syndrome_nkernels; i++)
+        add_impl(qhasm_mce_syndrome_kernels[i].impl, qhasm_mce_syndrome_kernels[i].features);
     for (i = 0; i < nimpls; i++) {
         const char *impl = impls[i];
         int n = kernels_of(impl, 0), status;

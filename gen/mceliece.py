@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from gen import mceliece_net as mn
 from gen import mceliece_transpose
+from gen import mceliece_syndrome as msyn
+from gen.mceliece_syndrome import SynTgt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPECS = "specs/mceliece"
@@ -52,12 +54,28 @@ class Tgt:
 IMPLS: dict[str, Tgt] = {
     "amd64": Tgt("amd64", "int64", 64, "int64", "", False, ".asm"),
     "amd64-avx2": Tgt("amd64", "reg256", 256, "int64", "avx2", False, ".asm"),
-    "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f", True, ".asm"),
+    "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f avx512vl", True, ".asm"),
     "x86": Tgt("x86", "int32", 32, "int32", "", False, ".asm"),
     "x86-sse2": Tgt("x86", "reg128", 128, "int32", "sse2", False, ".asm"),
     "ppc32": Tgt("ppc32", "int32", 32, "int32", "", False, ".s", True),
     "ppc64": Tgt("ppc64", "int64", 64, "int64", "", False, ".s", True),
     "sparc64": Tgt("sparc64", "int64", 64, "int64", "", False, ".s", True),
+}
+
+# the syndrome's loads per implementation (gen/mceliece_syndrome.py); a
+# word of 1 or 4 bytes where the target needs aligned loads (SPARC: the
+# rows of mceliece6960119 are 677 bytes, of mceliece348864 340)
+BIG = 1 << 31
+SYNDROME: dict[str, dict[str, SynTgt]] = {
+    "amd64": {p: SynTgt(8, "int64", "int64", 64, "", False, BIG) for p in msyn.PARAMS},
+    "amd64-avx2": {p: SynTgt(32, "reg256", "int64", 64, "avx2", False, BIG) for p in msyn.PARAMS},
+    "amd64-avx512": {p: SynTgt(64, "reg512", "int64", 64, "avx512f avx512vl", True, BIG) for p in msyn.PARAMS},
+    "x86": {p: SynTgt(4, "int32", "int32", 32, "", False, BIG) for p in msyn.PARAMS},
+    "ppc32": {p: SynTgt(4, "int32", "int32", 32, "", False, 32767) for p in msyn.PARAMS},
+    # ld takes displacements that are multiples of 4 only: 677-byte rows use lwz
+    "ppc64": {"mceliece348864": SynTgt(8, "int64", "int64", 64, "", False, 32767),
+              "mceliece6960119": SynTgt(4, "int64", "int64", 64, "", False, 32767)},
+    "sparc64": {p: SynTgt(1, "int64", "int64", 64, "", False, 4095) for p in msyn.PARAMS},
 }
 
 # ternlog immediates: bit (A<<2 | B<<1 | C) of the result, A the
@@ -224,12 +242,18 @@ def jobs(root: str = ROOT) -> list[tuple[str, str, str]]:
             res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
         base = f"mceliece_transpose_{impl_id(impl)}"
         res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
+        for p in SYNDROME.get(impl, {}):
+            base = f"{p}_syndrome_{impl_id(impl)}"
+            res.append((f"{GENERATED}/{base}.q", impl, base + t.asm))
     return res
 
 
 def render(qpath: str, root: str = ROOT) -> str:
     base = os.path.basename(qpath)[:-2]
     for impl, t in IMPLS.items():
+        for p, st in SYNDROME.get(impl, {}).items():
+            if base == f"{p}_syndrome_{impl_id(impl)}":
+                return msyn.render(impl, impl_id(impl), p, st)
         if base == f"mceliece_transpose_{impl_id(impl)}":
             return mceliece_transpose.render(impl, impl_id(impl), t.vtype, t.bits, t.ptr, t.cpu, t.ternlog,
                                              t.big_endian)

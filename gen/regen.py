@@ -80,7 +80,7 @@ GENERATORS = [
     (None, CROSS_PATTERNS),
     # ppc32, ppc32-altivec, ppc64, sparc64 (gen/ppcsparc.py; files matched above)
     (ppcsparc, []),
-    (mceliece, [f"{mceliece.GENERATED}/mceliece_*.q", "out/*/mceliece_*.asm", "out/*/mceliece_*.s"]),
+    (mceliece, [f"{mceliece.GENERATED}/mceliece*.q", "out/*/mceliece*.asm", "out/*/mceliece*.s"]),
 ]
 
 

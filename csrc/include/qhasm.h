@@ -175,6 +175,12 @@ QHASM_MCELIECE_DECLARE_VEC(12, vec512)
 QHASM_MCELIECE_DECLARE_VEC(13, vec512)
 /* out[i] bit j = in[j] bit i (out may equal in) */
 void qhasm_mceliece_transpose_64x64(uint64_t *out, const uint64_t *in);
+/* s = H e, H = (I_mt | T), T the public key pk (Classic McEliece byte
+ * layouts: docs/mceliece.md); s may alias pk or e.
+ * mceliece348864: s 96 bytes, pk 261120 (768 rows of 340), e 436;
+ * mceliece6960119: s 194 bytes, pk 1047319 (1547 rows of 677), e 870. */
+void qhasm_mceliece348864_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e);
+void qhasm_mceliece6960119_syndrome(unsigned char *s, const unsigned char *pk, const unsigned char *e);
 
 #ifdef __cplusplus
 }

@@ -37,7 +37,7 @@ for t in $TARGETS; do
   objs=""
   dirs=""
   mkdir -p "$out/$t"
-  for f in out/"$t"/mceliece_*."$ext" out/"$t"-*/mceliece_*."$ext"; do
+  for f in out/"$t"/mceliece*."$ext" out/"$t"-*/mceliece*."$ext"; do
     [ -e "$f" ] || continue
     d=$(basename "$(dirname "$f")")
     case " $dirs " in *" $d "*) ;; *) dirs="$dirs $d"; defs="$defs -DQHASM_HAVE_OUT_$(echo "$d" | tr 'a-z-' 'A-Z_')" ;; esac
